@@ -1,0 +1,52 @@
+// CUDA probe: device count and a checked axpy kernel, so the CUDA build path stays alive until
+// the CUDA kernel table lands. Every CUDA call and launch is checked.
+#include <cuda_runtime.h>
+#include "error_macros.h"
+#include "gpu_probe.h"
+
+extern "C" {
+#include "../linalg/core/gpu_probe.h"
+}
+
+#define HM_CALL_CUDA(expr)                                                                   \
+  do {                                                                                       \
+    cudaError_t hm_e_ = (expr);                                                              \
+    if (hm_e_ != cudaSuccess)                                                                \
+      return hm_error_raise(HM_ERR_CUDA, __FILE__, __LINE__, __func__, "%s failed: %s (%s)", \
+                            #expr, cudaGetErrorString(hm_e_), cudaGetErrorName(hm_e_));      \
+  } while (0)
+
+__global__ void axpy_kernel(size_t n, double a, const double *x, double *y) {
+  size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+  if (i < n) y[i] += a * x[i];
+}
+
+extern "C" int hm_gpu_compiled(void) { return 1; }
+
+extern "C" int hm_gpu_device_count(int *count) {
+  *count = 0;
+  cudaError_t e = cudaGetDeviceCount(count);
+  if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) {
+    cudaGetLastError(); /* not an error: this node has no usable GPU */
+    *count = 0;
+    return HM_SUCCESS;
+  }
+  HM_CALL_CUDA(e);
+  return HM_SUCCESS;
+}
+
+extern "C" int hm_gpu_axpy_selftest(size_t n, double a, const double *x, double *y) {
+  double *dx = nullptr, *dy = nullptr;
+  HM_CALL_CUDA(cudaMalloc(&dx, n * sizeof(double)));
+  HM_CALL_CUDA(cudaMalloc(&dy, n * sizeof(double)));
+  HM_CALL_CUDA(cudaMemcpy(dx, x, n * sizeof(double), cudaMemcpyHostToDevice));
+  HM_CALL_CUDA(cudaMemcpy(dy, y, n * sizeof(double), cudaMemcpyHostToDevice));
+  unsigned blocks = (unsigned)((n + 255) / 256);
+  axpy_kernel<<<blocks, 256>>>(n, a, dx, dy);
+  HM_CALL_CUDA(cudaGetLastError());
+  HM_CALL_CUDA(cudaDeviceSynchronize());
+  HM_CALL_CUDA(cudaMemcpy(y, dy, n * sizeof(double), cudaMemcpyDeviceToHost));
+  HM_CALL_CUDA(cudaFree(dx));
+  HM_CALL_CUDA(cudaFree(dy));
+  return HM_SUCCESS;
+}

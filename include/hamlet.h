@@ -1,0 +1,23 @@
+/* hamlet: spectra of large sparse Hamiltonians. The whole public C API. */
+#ifndef HAMLET_H
+#define HAMLET_H
+#include "hamlet/error.h"
+#include "hamlet/context.h"
+#include "hamlet/dist.h"
+#include "hamlet/mvec.h"
+#include "hamlet/matrix.h"
+#include "hamlet/kpm.h"
+#include "hamlet/dos.h"
+#include "hamlet/ti.h"
+#include "hamlet/output.h"
+#include "hamlet/checkpoint.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* "0.1.0 (git 1234abcd)" */
+const char *hm_version(void);
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,27 @@
+/* hm_context: the MPI communicator, backend and log level every hamlet object is made in. */
+#ifndef HAMLET_CONTEXT_H
+#define HAMLET_CONTEXT_H
+#include <mpi.h>
+
+typedef enum { HM_BACKEND_AUTO = 0, HM_BACKEND_CPU = 1, HM_BACKEND_CUDA = 2 } hm_backend;
+typedef enum { HM_REAL = 1, HM_COMPLEX = 2 } hm_scalar; /* value = doubles per scalar */
+
+typedef struct hm_context_s hm_context;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Duplicates comm. AUTO picks CUDA where the CUDA backend is built, complete and a device is
+ * visible, else CPU. Asking for CUDA where it is not available is an HM_ERR_BACKEND error. */
+int hm_context_create(MPI_Comm comm, hm_backend backend, hm_context **ctx);
+/* The same from a Fortran MPI communicator handle (MPI_Comm_c2f / mpi_f08 %MPI_VAL). */
+int hm_context_create_f(MPI_Fint comm, int backend, hm_context **ctx);
+int hm_context_destroy(hm_context **ctx); /* also sets *ctx = NULL */
+int hm_context_rank(const hm_context *ctx, int *rank, int *size);
+int hm_context_backend(const hm_context *ctx, hm_backend *backend); /* the resolved backend */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,35 @@
+/* HDF5 results: one self-describing file per run, written collectively by all ranks of the
+ * context under a temporary name and renamed into place by hm_output_commit, so a crash never
+ * leaves a half-written result. Every dataset carries a "unit" attribute. */
+#ifndef HAMLET_OUTPUT_H
+#define HAMLET_OUTPUT_H
+#include "context.h"
+#include "dos.h"
+#include "kpm.h"
+#include "ti.h"
+
+typedef struct hm_output_s hm_output;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Collective. Opens "<path>.tmp" for writing. */
+int hm_output_create(hm_context *ctx, const char *path, hm_output **out);
+/* Collective. Closes and renames to path. out is destroyed and nulled. */
+int hm_output_commit(hm_output **out);
+/* Collective. Closes and deletes the temporary file (on failure paths); nulls out. */
+int hm_output_destroy(hm_output **out);
+
+int hm_output_write_input(hm_output *out, const char *deck_text);     /* /input */
+int hm_output_write_provenance(hm_output *out);                       /* /provenance */
+int hm_output_write_ti(hm_output *out, const hm_ti_params *p, const hm_matrix *H); /* /hamiltonian */
+int hm_output_write_kpm(hm_output *out, hm_kpm *kpm, const hm_dos_options *dopt); /* /kpm (collective reduction) */
+int hm_output_write_dos(hm_output *out, const hm_dos *dos);          /* /dos */
+/* A named scalar, e.g. ("/timing/moments", 1.5, "s"); groups are created as needed. */
+int hm_output_write_scalar(hm_output *out, const char *path, double value, const char *unit);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,74 @@
+/* hm_context: communicator, resolved backend, kernel table. */
+#include <stdlib.h>
+#include "error_macros.h"
+#include "objects.h"
+#include "gpu_probe.h"
+
+static int resolve_backend(hm_backend asked, hm_backend *resolved) {
+  HM_CHECK(asked == HM_BACKEND_AUTO || asked == HM_BACKEND_CPU || asked == HM_BACKEND_CUDA,
+           HM_ERR_ARGUMENT, "backend %d is not one of auto (0), cpu (1), cuda (2)", (int)asked);
+  if (asked == HM_BACKEND_CPU || asked == HM_BACKEND_AUTO) {
+    /* auto: the CUDA kernel table is not part of this version, so auto means cpu everywhere. */
+    *resolved = HM_BACKEND_CPU;
+    return HM_SUCCESS;
+  }
+  int devices = 0;
+  HM_CHECK(hm_gpu_compiled(), HM_ERR_BACKEND,
+           "backend = cuda asked, but this hamlet was built without CUDA (configure with nvcc "
+           "present and -DHAMLET_CUDA=ON); allowed here: auto, cpu");
+  HM_CALL(hm_gpu_device_count(&devices));
+  HM_CHECK(devices > 0, HM_ERR_BACKEND,
+           "backend = cuda asked, but no CUDA device is visible on this node; use backend = cpu or auto");
+  HM_RAISE(HM_ERR_BACKEND,
+           "backend = cuda: a device is visible (%d), but the CUDA kernel table is not implemented "
+           "in this version yet; use backend = cpu or auto", devices);
+}
+
+int hm_context_create(MPI_Comm comm, hm_backend backend, hm_context **ctx) {
+  HM_CHECK(ctx, HM_ERR_ARGUMENT, "ctx is NULL");
+  *ctx = NULL;
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  HM_CHECK(initialized, HM_ERR_MPI, "MPI is not initialized; call MPI_Init first");
+  hm_backend resolved;
+  HM_CALL(resolve_backend(backend, &resolved));
+  hm_context *c;
+  HM_MALLOC(c, 1);
+  int st = MPI_Comm_dup(comm, &c->comm);
+  if (st != MPI_SUCCESS) {
+    free(c);
+    HM_RAISE(HM_ERR_MPI, "MPI_Comm_dup of the given communicator failed");
+  }
+  MPI_Comm_rank(c->comm, &c->rank);
+  MPI_Comm_size(c->comm, &c->size);
+  c->backend = resolved;
+  c->kernels = &hm_kernels_cpu;
+  *ctx = c;
+  return HM_SUCCESS;
+}
+
+int hm_context_create_f(MPI_Fint comm, int backend, hm_context **ctx) {
+  HM_CALL(hm_context_create(MPI_Comm_f2c(comm), (hm_backend)backend, ctx));
+  return HM_SUCCESS;
+}
+
+int hm_context_destroy(hm_context **ctx) {
+  if (!ctx || !*ctx) return HM_SUCCESS;
+  MPI_Comm_free(&(*ctx)->comm);
+  free(*ctx);
+  *ctx = NULL;
+  return HM_SUCCESS;
+}
+
+int hm_context_rank(const hm_context *ctx, int *rank, int *size) {
+  HM_CHECK(ctx, HM_ERR_ARGUMENT, "ctx is NULL");
+  if (rank) *rank = ctx->rank;
+  if (size) *size = ctx->size;
+  return HM_SUCCESS;
+}
+
+int hm_context_backend(const hm_context *ctx, hm_backend *backend) {
+  HM_CHECK(ctx && backend, HM_ERR_ARGUMENT, "ctx or backend is NULL");
+  *backend = ctx->backend;
+  return HM_SUCCESS;
+}

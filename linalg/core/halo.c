@@ -1,0 +1,99 @@
+/* Halo plan and nonblocking exchange. Remote columns are numbered after the local rows in
+ * ascending global order, so the entries from one owner form one contiguous receive. */
+#include <string.h>
+#include "error_macros.h"
+#include "halo.h"
+
+static int owner_of(const struct hm_dist_s *d, int nranks, int64_t g) {
+  int lo = 0, hi = nranks - 1;
+  while (lo < hi) { /* last rank whose first row <= g */
+    int mid = (lo + hi + 1) / 2;
+    if (d->offsets[mid] <= g) lo = mid; else hi = mid - 1;
+  }
+  return lo;
+}
+
+int hm_halo_plan(struct hm_matrix_s *A, const int64_t *remote_cols, int32_t nremote) {
+  hm_context *ctx = A->ctx;
+  hm_halo *h = &A->halo;
+  const int P = ctx->size;
+  int *need, *give, *need_disp, *give_disp;
+  HM_MALLOC(need, P);
+  HM_MALLOC(give, P);
+  HM_MALLOC(need_disp, P + 1);
+  HM_MALLOC(give_disp, P + 1);
+  for (int32_t i = 0; i < nremote; i++) need[owner_of(&A->dist, P, remote_cols[i])]++;
+  HM_CALL_MPI(MPI_Alltoall(need, 1, MPI_INT, give, 1, MPI_INT, ctx->comm));
+  for (int r = 0; r < P; r++) {
+    need_disp[r + 1] = need_disp[r] + need[r];
+    give_disp[r + 1] = give_disp[r] + give[r];
+  }
+  int64_t *asked;
+  HM_MALLOC(asked, give_disp[P] + 1);
+  HM_CALL_MPI(MPI_Alltoallv(remote_cols, need, need_disp, MPI_INT64_T, asked, give, give_disp,
+                            MPI_INT64_T, ctx->comm));
+  h->nhalo = nremote;
+  for (int r = 0; r < P; r++) {
+    if (need[r]) h->nrecv_ranks++;
+    if (give[r]) h->nsend_ranks++;
+  }
+  HM_MALLOC(h->recv_rank, h->nrecv_ranks + 1);
+  HM_MALLOC(h->recv_start, h->nrecv_ranks + 1);
+  HM_MALLOC(h->send_rank, h->nsend_ranks + 1);
+  HM_MALLOC(h->send_start, h->nsend_ranks + 1);
+  HM_MALLOC(h->send_rows, give_disp[P] + 1);
+  HM_MALLOC(h->requests, h->nrecv_ranks + h->nsend_ranks + 1);
+  for (int r = 0, i = 0, j = 0; r < P; r++) {
+    if (need[r]) { h->recv_rank[i] = r; h->recv_start[i] = need_disp[r]; h->recv_start[++i] = need_disp[r + 1]; }
+    if (give[r]) { h->send_rank[j] = r; h->send_start[j] = give_disp[r]; h->send_start[++j] = give_disp[r + 1]; }
+  }
+  for (int i = 0; i < give_disp[P]; i++) {
+    int64_t row = asked[i] - A->dist.first;
+    HM_CHECK(row >= 0 && row < A->dist.local, HM_ERR_INTERNAL, "rank asked for row %lld it does not own", (long long)asked[i]);
+    h->send_rows[i] = (int32_t)row;
+  }
+  free(asked);
+  free(need); free(give); free(need_disp); free(give_disp);
+  return HM_SUCCESS;
+}
+
+void hm_halo_free(hm_halo *h) {
+  free(h->recv_rank); free(h->recv_start); free(h->send_rank); free(h->send_start);
+  free(h->send_rows); free(h->send_buf); free(h->requests);
+  memset(h, 0, sizeof *h);
+}
+
+int hm_halo_begin(struct hm_matrix_s *A, struct hm_mvec_s *x) {
+  hm_halo *h = &A->halo;
+  if (h->nrecv_ranks == 0 && h->nsend_ranks == 0) return HM_SUCCESS;
+  HM_CALL(hm_mvec_reserve_halo(x, h->nhalo));
+  const size_t row_len = (size_t)x->k * (size_t)x->type; /* doubles per row */
+  const size_t nsend = (size_t)h->send_start[h->nsend_ranks];
+  if (h->send_buf_len < nsend * row_len) {
+    free(h->send_buf);
+    h->send_buf_len = 0;
+    HM_MALLOC(h->send_buf, nsend * row_len);
+    h->send_buf_len = nsend * row_len;
+  }
+  MPI_Comm comm = A->ctx->comm;
+  int q = 0;
+  for (int i = 0; i < h->nrecv_ranks; i++) {
+    double *dst = x->data + ((size_t)x->dist.local + (size_t)h->recv_start[i]) * row_len;
+    int count = (int)((size_t)(h->recv_start[i + 1] - h->recv_start[i]) * row_len);
+    HM_CALL_MPI(MPI_Irecv(dst, count, MPI_DOUBLE, h->recv_rank[i], 17, comm, &h->requests[q++]));
+  }
+  HM_CALL(A->ctx->kernels->pack_rows(x->type, x->k, h->send_rows, (int32_t)nsend, x->data, h->send_buf));
+  for (int i = 0; i < h->nsend_ranks; i++) {
+    double *src = h->send_buf + (size_t)h->send_start[i] * row_len;
+    int count = (int)((size_t)(h->send_start[i + 1] - h->send_start[i]) * row_len);
+    HM_CALL_MPI(MPI_Isend(src, count, MPI_DOUBLE, h->send_rank[i], 17, comm, &h->requests[q++]));
+  }
+  return HM_SUCCESS;
+}
+
+int hm_halo_end(struct hm_matrix_s *A) {
+  hm_halo *h = &A->halo;
+  int n = h->nrecv_ranks + h->nsend_ranks;
+  if (n) HM_CALL_MPI(MPI_Waitall(n, h->requests, MPI_STATUSES_IGNORE));
+  return HM_SUCCESS;
+}

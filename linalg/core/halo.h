@@ -1,0 +1,17 @@
+/* Halo exchange of a matrix's remote column entries for a block x (nonblocking, one at a time
+ * per matrix): begin posts receives into x's halo rows and sends packed own rows; end waits. */
+#ifndef HAMLET_HALO_H
+#define HAMLET_HALO_H
+#include "objects.h"
+#include "hamlet/matrix.h"
+
+int hm_halo_plan(struct hm_matrix_s *A, const int64_t *remote_cols, int32_t nremote);
+void hm_halo_free(hm_halo *h);
+int hm_halo_begin(struct hm_matrix_s *A, struct hm_mvec_s *x);
+int hm_halo_end(struct hm_matrix_s *A);
+
+/* Shared with solvers that run their own fused products over A's rows. */
+#include "kernels.h"
+struct hm_csr_view hm_matrix_view(const struct hm_matrix_s *A);
+int hm_matrix_check_block(const struct hm_matrix_s *A, const struct hm_mvec_s *x, const char *name);
+#endif

@@ -1,0 +1,226 @@
+/* CPU (OpenMP) kernels: the reference every other backend is tested against. The block width k
+ * is a compile-time constant for the common widths so that the inner loop over columns is
+ * unrolled and vectorised; any other width takes the generic path. */
+#include <complex.h>
+#include <string.h>
+#include <omp.h>
+#include "error_macros.h"
+#include "kernels.h"
+
+#define HM_INLINE static inline __attribute__((always_inline))
+
+/* ---- y = A x over a row list ---- */
+HM_INLINE void spmmv_complex(const struct hm_csr_view *A, const int k, const int32_t *rows, int32_t nrows,
+                             const double complex *x, double complex *y) {
+#pragma omp parallel for schedule(static)
+  for (int32_t q = 0; q < nrows; q++) {
+    const int32_t i = rows[q];
+    double complex acc[k];
+    for (int j = 0; j < k; j++) acc[j] = 0;
+    for (int64_t p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
+      const double complex a = CMPLX(A->val[2 * p], A->val[2 * p + 1]);
+      const double complex *xr = x + (size_t)A->col[p] * k;
+      for (int j = 0; j < k; j++) acc[j] += a * xr[j];
+    }
+    for (int j = 0; j < k; j++) y[(size_t)i * k + j] = acc[j];
+  }
+}
+
+HM_INLINE void spmmv_real(const struct hm_csr_view *A, const int k, const int32_t *rows, int32_t nrows,
+                          const double *x, double *y) {
+#pragma omp parallel for schedule(static)
+  for (int32_t q = 0; q < nrows; q++) {
+    const int32_t i = rows[q];
+    double acc[k];
+    for (int j = 0; j < k; j++) acc[j] = 0;
+    for (int64_t p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
+      const double a = A->val[p];
+      const double *xr = x + (size_t)A->col[p] * k;
+      for (int j = 0; j < k; j++) acc[j] += a * xr[j];
+    }
+    for (int j = 0; j < k; j++) y[(size_t)i * k + j] = acc[j];
+  }
+}
+
+/* ---- fused KPM step: W = 2 s (A - b) V - W, dots <V|V>, Re<W|V> per column ----
+ * Per-thread partial sums are added in thread order afterwards, so results do not depend on
+ * scheduling (same thread count, same bits). */
+HM_INLINE void kpm_complex(const struct hm_csr_view *A, const int k, const int32_t *rows, int32_t nrows,
+                           double s, double b, const double complex *V, double complex *W, double *dvv,
+                           double *dwv, double *partial) {
+#pragma omp parallel
+  {
+    const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+    double vv[k], wv[k];
+    for (int j = 0; j < k; j++) vv[j] = wv[j] = 0;
+#pragma omp for schedule(static)
+    for (int32_t q = 0; q < nrows; q++) {
+      const int32_t i = rows[q];
+      double complex acc[k];
+      for (int j = 0; j < k; j++) acc[j] = 0;
+      for (int64_t p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
+        const double complex a = CMPLX(A->val[2 * p], A->val[2 * p + 1]);
+        const double complex *vr = V + (size_t)A->col[p] * k;
+        for (int j = 0; j < k; j++) acc[j] += a * vr[j];
+      }
+      const double complex *vi = V + (size_t)i * k;
+      double complex *wi = W + (size_t)i * k;
+      for (int j = 0; j < k; j++) {
+        const double complex w = 2.0 * s * (acc[j] - b * vi[j]) - wi[j];
+        wi[j] = w;
+        vv[j] += creal(vi[j]) * creal(vi[j]) + cimag(vi[j]) * cimag(vi[j]);
+        wv[j] += creal(w) * creal(vi[j]) + cimag(w) * cimag(vi[j]);
+      }
+    }
+    for (int j = 0; j < k; j++) {
+      partial[(size_t)t * 2 * k + j] = vv[j];
+      partial[(size_t)t * 2 * k + k + j] = wv[j];
+    }
+#pragma omp barrier
+#pragma omp single
+    for (int tt = 0; tt < nt; tt++)
+      for (int j = 0; j < k; j++) {
+        dvv[j] += partial[(size_t)tt * 2 * k + j];
+        dwv[j] += partial[(size_t)tt * 2 * k + k + j];
+      }
+  }
+}
+
+HM_INLINE void kpm_real(const struct hm_csr_view *A, const int k, const int32_t *rows, int32_t nrows,
+                        double s, double b, const double *V, double *W, double *dvv, double *dwv,
+                        double *partial) {
+#pragma omp parallel
+  {
+    const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+    double vv[k], wv[k];
+    for (int j = 0; j < k; j++) vv[j] = wv[j] = 0;
+#pragma omp for schedule(static)
+    for (int32_t q = 0; q < nrows; q++) {
+      const int32_t i = rows[q];
+      double acc[k];
+      for (int j = 0; j < k; j++) acc[j] = 0;
+      for (int64_t p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
+        const double a = A->val[p];
+        const double *vr = V + (size_t)A->col[p] * k;
+        for (int j = 0; j < k; j++) acc[j] += a * vr[j];
+      }
+      const double *vi = V + (size_t)i * k;
+      double *wi = W + (size_t)i * k;
+      for (int j = 0; j < k; j++) {
+        const double w = 2.0 * s * (acc[j] - b * vi[j]) - wi[j];
+        wi[j] = w;
+        vv[j] += vi[j] * vi[j];
+        wv[j] += w * vi[j];
+      }
+    }
+    for (int j = 0; j < k; j++) {
+      partial[(size_t)t * 2 * k + j] = vv[j];
+      partial[(size_t)t * 2 * k + k + j] = wv[j];
+    }
+#pragma omp barrier
+#pragma omp single
+    for (int tt = 0; tt < nt; tt++)
+      for (int j = 0; j < k; j++) {
+        dvv[j] += partial[(size_t)tt * 2 * k + j];
+        dwv[j] += partial[(size_t)tt * 2 * k + k + j];
+      }
+  }
+}
+
+/* Dispatch a width to a constant-k instance. */
+#define HM_DISPATCH_K(k, CALL)                      \
+  switch (k) {                                      \
+    case 1: CALL(1); break;                         \
+    case 2: CALL(2); break;                         \
+    case 4: CALL(4); break;                         \
+    case 8: CALL(8); break;                         \
+    case 16: CALL(16); break;                       \
+    case 32: CALL(32); break;                       \
+    case 64: CALL(64); break;                       \
+    default: CALL(k); break;                        \
+  }
+
+static int cpu_spmmv(hm_scalar type, const struct hm_csr_view *A, int k, const int32_t *rows, int32_t nrows,
+                     const double *x, double *y) {
+  if (nrows == 0) return HM_SUCCESS;
+  if (type == HM_COMPLEX) {
+#define CALL(K) spmmv_complex(A, K, rows, nrows, (const double complex *)x, (double complex *)y)
+    HM_DISPATCH_K(k, CALL)
+#undef CALL
+  } else {
+#define CALL(K) spmmv_real(A, K, rows, nrows, x, y)
+    HM_DISPATCH_K(k, CALL)
+#undef CALL
+  }
+  return HM_SUCCESS;
+}
+
+static int cpu_kpm_step(hm_scalar type, const struct hm_csr_view *A, int k, const int32_t *rows, int32_t nrows,
+                        double s, double b, const double *V, double *W, double *dvv, double *dwv) {
+  if (nrows == 0) return HM_SUCCESS;
+  double *partial;
+  HM_MALLOC(partial, (size_t)omp_get_max_threads() * 2 * (size_t)k);
+  if (type == HM_COMPLEX) {
+#define CALL(K) kpm_complex(A, K, rows, nrows, s, b, (const double complex *)V, (double complex *)W, dvv, dwv, partial)
+    HM_DISPATCH_K(k, CALL)
+#undef CALL
+  } else {
+#define CALL(K) kpm_real(A, K, rows, nrows, s, b, V, W, dvv, dwv, partial)
+    HM_DISPATCH_K(k, CALL)
+#undef CALL
+  }
+  free(partial);
+  return HM_SUCCESS;
+}
+
+static int cpu_dot(hm_scalar type, int64_t n, int k, const double *x, const double *y, double *dots) {
+  const int m = k * (int)type;
+  for (int j = 0; j < m; j++) dots[j] = 0;
+  for (int64_t i = 0; i < n; i++) {
+    if (type == HM_COMPLEX) {
+      const double complex *xi = (const double complex *)x + (size_t)i * k;
+      const double complex *yi = (const double complex *)y + (size_t)i * k;
+      for (int j = 0; j < k; j++) {
+        double complex d = conj(xi[j]) * yi[j];
+        dots[2 * j] += creal(d);
+        dots[2 * j + 1] += cimag(d);
+      }
+    } else {
+      for (int j = 0; j < k; j++) dots[j] += x[(size_t)i * k + j] * y[(size_t)i * k + j];
+    }
+  }
+  return HM_SUCCESS;
+}
+
+static int cpu_axpby(hm_scalar type, int64_t n, int k, const double *alpha, const double *x, const double *beta,
+                     double *y) {
+  if (type == HM_COMPLEX) {
+    const double complex *a = (const double complex *)alpha, *bt = (const double complex *)beta;
+    const double complex *xc = (const double complex *)x;
+    double complex *yc = (double complex *)y;
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < n; i++)
+      for (int j = 0; j < k; j++) yc[i * k + j] = a[j] * xc[i * k + j] + bt[j] * yc[i * k + j];
+  } else {
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < n; i++)
+      for (int j = 0; j < k; j++) y[i * k + j] = alpha[j] * x[i * k + j] + beta[j] * y[i * k + j];
+  }
+  return HM_SUCCESS;
+}
+
+static int cpu_pack_rows(hm_scalar type, int k, const int32_t *rows, int32_t n, const double *x, double *buf) {
+  const size_t len = (size_t)k * (size_t)type;
+#pragma omp parallel for schedule(static)
+  for (int32_t q = 0; q < n; q++) memcpy(buf + q * len, x + (size_t)rows[q] * len, len * sizeof(double));
+  return HM_SUCCESS;
+}
+
+const hm_kernels hm_kernels_cpu = {
+    .name = "cpu",
+    .spmmv = cpu_spmmv,
+    .kpm_step = cpu_kpm_step,
+    .dot = cpu_dot,
+    .axpby = cpu_axpby,
+    .pack_rows = cpu_pack_rows,
+};

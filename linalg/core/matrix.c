@@ -1,0 +1,202 @@
+/* hm_matrix: local CSR with halo columns renumbered after the local rows, interior/boundary
+ * row lists, and the overlapped product y = A x. */
+#include <complex.h>
+#include <math.h>
+#include <string.h>
+#include "error_macros.h"
+#include "halo.h"
+
+typedef struct { int64_t col; double re, im; } entry;
+
+static int cmp_entry(const void *a, const void *b) {
+  int64_t x = ((const entry *)a)->col, y = ((const entry *)b)->col;
+  return (x > y) - (x < y);
+}
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Index of g in the sorted array a[n] (present by construction). */
+static int32_t find_sorted(const int64_t *a, int32_t n, int64_t g) {
+  int32_t lo = 0, hi = n - 1;
+  while (lo < hi) {
+    int32_t mid = lo + (hi - lo) / 2;
+    if (a[mid] < g) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+
+/* Sort each row by column and sum duplicates, into e[] with new row pointers rp[]. */
+static int gather_rows(const struct hm_dist_s *d, hm_scalar type, const int64_t *rowptr, const int64_t *cols,
+                       const double *values, entry **out, int64_t **out_rp) {
+  int64_t n = d->local, nnz = rowptr[n];
+  for (int64_t i = 0; i < n; i++)
+    HM_CHECK(rowptr[i + 1] >= rowptr[i], HM_ERR_ARGUMENT, "rowptr decreases at local row %lld", (long long)i);
+  entry *e = NULL;
+  int64_t *rp = NULL;
+  HM_MALLOC(e, nnz + 1);
+  HM_MALLOC(rp, n + 1);
+  int64_t w = 0;
+  for (int64_t i = 0; i < n; i++) {
+    int64_t start = w;
+    for (int64_t p = rowptr[i]; p < rowptr[i + 1]; p++) {
+      HM_CHECK(cols[p] >= 0 && cols[p] < d->n_global, HM_ERR_ARGUMENT,
+               "column %lld of global row %lld is outside [0, %lld)", (long long)cols[p],
+               (long long)(d->first + i), (long long)d->n_global);
+      e[w].col = cols[p];
+      e[w].re = values[(size_t)type * (size_t)p];
+      e[w].im = type == HM_COMPLEX ? values[2 * p + 1] : 0.0;
+      w++;
+    }
+    qsort(e + start, (size_t)(w - start), sizeof(entry), cmp_entry);
+    int64_t m = start; /* merge duplicates in place */
+    for (int64_t p = start; p < w; p++) {
+      if (p > start && e[p].col == e[m - 1].col) { e[m - 1].re += e[p].re; e[m - 1].im += e[p].im; }
+      else e[m++] = e[p];
+    }
+    w = m;
+    rp[i + 1] = w;
+  }
+  *out = e;
+  *out_rp = rp;
+  return HM_SUCCESS;
+}
+
+int hm_matrix_create_csr(hm_context *ctx, const hm_dist *dist, hm_scalar type, const int64_t *rowptr,
+                         const int64_t *cols, const void *values, hm_matrix **A) {
+  HM_CHECK(ctx && dist && rowptr && A, HM_ERR_ARGUMENT, "ctx, dist, rowptr or A is NULL");
+  *A = NULL;
+  HM_CHECK(type == HM_REAL || type == HM_COMPLEX, HM_ERR_ARGUMENT, "type %d is not HM_REAL (1) or HM_COMPLEX (2)", (int)type);
+  HM_CHECK(rowptr[0] == 0, HM_ERR_ARGUMENT, "rowptr[0] = %lld, must be 0", (long long)rowptr[0]);
+  HM_CHECK(rowptr[dist->local] == 0 || (cols && values), HM_ERR_ARGUMENT, "cols or values is NULL");
+  hm_matrix *M;
+  HM_MALLOC(M, 1);
+  M->ctx = ctx;
+  M->type = type;
+  HM_CALL(hm_dist_copy(dist, &M->dist));
+  const int64_t n = dist->local, first = dist->first;
+  entry *e = NULL;
+  int64_t *rp = NULL;
+  HM_CALL(gather_rows(&M->dist, type, rowptr, cols, (const double *)values, &e, &rp));
+  const int64_t nnz = rp[n];
+
+  /* Remote columns, sorted and unique: they become halo slots local + h. */
+  int64_t *remote;
+  int32_t nremote = 0;
+  HM_MALLOC(remote, nnz + 1);
+  for (int64_t p = 0; p < nnz; p++)
+    if (e[p].col < first || e[p].col >= first + n) remote[nremote++] = e[p].col;
+  qsort(remote, (size_t)nremote, sizeof(int64_t), cmp_i64);
+  int32_t u = 0;
+  for (int32_t i = 0; i < nremote; i++)
+    if (i == 0 || remote[i] != remote[u - 1]) remote[u++] = remote[i];
+  nremote = u;
+  HM_CHECK(n + nremote < INT32_MAX, HM_ERR_ARGUMENT, "local rows plus halo exceed 32-bit indices");
+
+  hm_csr *c = &M->csr;
+  c->nrows = (int32_t)n;
+  c->ncols = (int32_t)(n + nremote);
+  c->rowptr = rp;
+  HM_MALLOC(c->col, nnz + 1);
+  HM_MALLOC(c->val, (size_t)type * (size_t)nnz + 1);
+  HM_MALLOC(M->interior_rows, n + 1);
+  HM_MALLOC(M->boundary_rows, n + 1);
+  for (int64_t i = 0; i < n; i++) {
+    int has_remote = 0;
+    for (int64_t p = rp[i]; p < rp[i + 1]; p++) {
+      int64_t g = e[p].col;
+      int local = g >= first && g < first + n;
+      c->col[p] = local ? (int32_t)(g - first) : (int32_t)(n + find_sorted(remote, nremote, g));
+      has_remote |= !local;
+      c->val[(size_t)type * (size_t)p] = e[p].re;
+      if (type == HM_COMPLEX) c->val[2 * p + 1] = e[p].im;
+    }
+    if (has_remote) M->boundary_rows[M->n_boundary++] = (int32_t)i;
+    else M->interior_rows[M->n_interior++] = (int32_t)i;
+  }
+  free(e);
+  int st = hm_halo_plan(M, remote, nremote);
+  free(remote);
+  if (st) { hm_matrix_destroy(&M); return hm_error_trace(st, __FILE__, __LINE__, __func__); }
+  int64_t nnz_local = nnz;
+  HM_CALL_MPI(MPI_Allreduce(&nnz_local, &M->nnz_global, 1, MPI_INT64_T, MPI_SUM, ctx->comm));
+  *A = M;
+  return HM_SUCCESS;
+}
+
+int hm_matrix_destroy(hm_matrix **A) {
+  if (!A || !*A) return HM_SUCCESS;
+  hm_matrix *M = *A;
+  free(M->csr.rowptr); free(M->csr.col); free(M->csr.val);
+  free(M->interior_rows); free(M->boundary_rows);
+  hm_halo_free(&M->halo);
+  hm_dist_free(&M->dist);
+  free(M);
+  *A = NULL;
+  return HM_SUCCESS;
+}
+
+int hm_matrix_info(const hm_matrix *A, int64_t *n_global, int64_t *nnz_global, hm_scalar *type) {
+  HM_CHECK(A, HM_ERR_ARGUMENT, "A is NULL");
+  if (n_global) *n_global = A->dist.n_global;
+  if (nnz_global) *nnz_global = A->nnz_global;
+  if (type) *type = A->type;
+  return HM_SUCCESS;
+}
+
+int hm_matrix_dist(const hm_matrix *A, const hm_dist **dist) {
+  HM_CHECK(A && dist, HM_ERR_ARGUMENT, "A or dist is NULL");
+  *dist = &A->dist;
+  return HM_SUCCESS;
+}
+
+struct hm_csr_view hm_matrix_view(const hm_matrix *A) {
+  struct hm_csr_view v = {A->csr.nrows, A->csr.rowptr, A->csr.col, A->csr.val};
+  return v;
+}
+
+int hm_matrix_check_block(const hm_matrix *A, const hm_mvec *x, const char *name) {
+  HM_CHECK(x, HM_ERR_ARGUMENT, "%s is NULL", name);
+  HM_CHECK(x->type == A->type, HM_ERR_ARGUMENT, "%s is %s, the matrix %s", name,
+           x->type == HM_REAL ? "real" : "complex", A->type == HM_REAL ? "real" : "complex");
+  HM_CHECK(x->dist.n_global == A->dist.n_global && x->dist.first == A->dist.first &&
+               x->dist.local == A->dist.local, HM_ERR_ARGUMENT,
+           "%s is distributed differently from the matrix (rows %lld+%lld of %lld, matrix %lld+%lld of %lld)",
+           name, (long long)x->dist.first, (long long)x->dist.local, (long long)x->dist.n_global,
+           (long long)A->dist.first, (long long)A->dist.local, (long long)A->dist.n_global);
+  return HM_SUCCESS;
+}
+
+int hm_matrix_apply(hm_matrix *A, hm_mvec *x, hm_mvec *y) {
+  HM_CHECK(A, HM_ERR_ARGUMENT, "A is NULL");
+  HM_CALL(hm_matrix_check_block(A, x, "x"));
+  HM_CALL(hm_matrix_check_block(A, y, "y"));
+  HM_CHECK(x->k == y->k && x != y, HM_ERR_ARGUMENT, "x and y must be distinct blocks of equal width (%d, %d)", x->k, y->k);
+  const hm_kernels *K = A->ctx->kernels;
+  struct hm_csr_view v = hm_matrix_view(A);
+  HM_CALL(hm_halo_begin(A, x));
+  HM_CALL(K->spmmv(A->type, &v, x->k, A->interior_rows, A->n_interior, x->data, y->data));
+  HM_CALL(hm_halo_end(A));
+  HM_CALL(K->spmmv(A->type, &v, x->k, A->boundary_rows, A->n_boundary, x->data, y->data));
+  return HM_SUCCESS;
+}
+
+int hm_matrix_gershgorin(const hm_matrix *A, double *emin, double *emax) {
+  HM_CHECK(A && emin && emax, HM_ERR_ARGUMENT, "A, emin or emax is NULL");
+  double lo = INFINITY, hi = -INFINITY;
+  const hm_csr *c = &A->csr;
+  for (int32_t i = 0; i < c->nrows; i++) {
+    double centre = 0, radius = 0;
+    for (int64_t p = c->rowptr[i]; p < c->rowptr[i + 1]; p++) {
+      double re = c->val[(size_t)A->type * (size_t)p], im = A->type == HM_COMPLEX ? c->val[2 * p + 1] : 0;
+      if (c->col[p] == i) centre = re;
+      else radius += hypot(re, im);
+    }
+    lo = fmin(lo, centre - radius);
+    hi = fmax(hi, centre + radius);
+  }
+  HM_CALL_MPI(MPI_Allreduce(&lo, emin, 1, MPI_DOUBLE, MPI_MIN, A->ctx->comm));
+  HM_CALL_MPI(MPI_Allreduce(&hi, emax, 1, MPI_DOUBLE, MPI_MAX, A->ctx->comm));
+  return HM_SUCCESS;
+}

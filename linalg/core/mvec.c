@@ -1,0 +1,101 @@
+/* hm_mvec: row-major blocks of k vectors, host memory (CPU backend). */
+#include <complex.h>
+#include <math.h>
+#include <string.h>
+#include "error_macros.h"
+#include "objects.h"
+#include "hamlet/mvec.h"
+#include "random.h"
+
+int hm_mvec_create(hm_context *ctx, const hm_dist *dist, hm_scalar type, int k, hm_mvec **v) {
+  HM_CHECK(ctx && dist && v, HM_ERR_ARGUMENT, "ctx, dist or v is NULL");
+  *v = NULL;
+  HM_CHECK(type == HM_REAL || type == HM_COMPLEX, HM_ERR_ARGUMENT, "type %d is not HM_REAL (1) or HM_COMPLEX (2)", (int)type);
+  HM_CHECK(k >= 1, HM_ERR_ARGUMENT, "k = %d columns, must be >= 1", k);
+  hm_mvec *m;
+  HM_MALLOC(m, 1);
+  m->ctx = ctx;
+  m->type = type;
+  m->k = k;
+  HM_CALL(hm_dist_copy(dist, &m->dist));
+  size_t n = (size_t)dist->local * (size_t)k * (size_t)type;
+  m->data = calloc(n ? n : 1, sizeof(double));
+  if (!m->data) {
+    hm_dist_free(&m->dist);
+    free(m);
+    HM_RAISE(HM_ERR_MEMORY, "could not allocate %zu bytes for a block of %d vectors", n * sizeof(double), k);
+  }
+  *v = m;
+  return HM_SUCCESS;
+}
+
+int hm_mvec_destroy(hm_mvec **v) {
+  if (!v || !*v) return HM_SUCCESS;
+  free((*v)->data);
+  hm_dist_free(&(*v)->dist);
+  free(*v);
+  *v = NULL;
+  return HM_SUCCESS;
+}
+
+int hm_mvec_reserve_halo(struct hm_mvec_s *v, int32_t nhalo) {
+  if (nhalo <= v->halo_capacity) return HM_SUCCESS;
+  size_t n = (size_t)(v->dist.local + nhalo) * (size_t)v->k * (size_t)v->type;
+  double *p = realloc(v->data, n * sizeof(double));
+  HM_CHECK(p, HM_ERR_MEMORY, "could not grow a vector block to %zu bytes for %d halo rows", n * sizeof(double), nhalo);
+  v->data = p;
+  v->halo_capacity = nhalo;
+  return HM_SUCCESS;
+}
+
+int hm_mvec_size(const hm_mvec *v, int64_t *local_rows, int *k) {
+  HM_CHECK(v, HM_ERR_ARGUMENT, "v is NULL");
+  if (local_rows) *local_rows = v->dist.local;
+  if (k) *k = v->k;
+  return HM_SUCCESS;
+}
+
+int hm_mvec_set(hm_mvec *v, const void *values) {
+  HM_CHECK(v && (values || v->dist.local == 0), HM_ERR_ARGUMENT, "v or values is NULL");
+  memcpy(v->data, values, sizeof(double) * (size_t)v->dist.local * (size_t)v->k * (size_t)v->type);
+  return HM_SUCCESS;
+}
+
+int hm_mvec_get(const hm_mvec *v, void *values) {
+  HM_CHECK(v && (values || v->dist.local == 0), HM_ERR_ARGUMENT, "v or values is NULL");
+  memcpy(values, v->data, sizeof(double) * (size_t)v->dist.local * (size_t)v->k * (size_t)v->type);
+  return HM_SUCCESS;
+}
+
+int hm_mvec_random_phase(hm_mvec *v, uint64_t seed) {
+  HM_CHECK(v, HM_ERR_ARGUMENT, "v is NULL");
+  const int64_t first = v->dist.first, k = v->k;
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < v->dist.local; i++) {
+    for (int64_t j = 0; j < k; j++) {
+      double u = hm_random_uniform(seed, (uint64_t)j, (uint64_t)(first + i));
+      if (v->type == HM_COMPLEX) {
+        v->data[2 * (i * k + j)] = cos(2 * M_PI * u);
+        v->data[2 * (i * k + j) + 1] = sin(2 * M_PI * u);
+      } else {
+        v->data[i * k + j] = u < 0.5 ? -1.0 : 1.0;
+      }
+    }
+  }
+  return HM_SUCCESS;
+}
+
+int hm_mvec_dot(const hm_mvec *x, const hm_mvec *y, void *dots) {
+  HM_CHECK(x && y && dots, HM_ERR_ARGUMENT, "x, y or dots is NULL");
+  HM_CHECK(x->type == y->type && x->k == y->k && x->dist.local == y->dist.local, HM_ERR_ARGUMENT,
+           "blocks differ: type %d/%d, k %d/%d, local rows %lld/%lld", (int)x->type, (int)y->type,
+           x->k, y->k, (long long)x->dist.local, (long long)y->dist.local);
+  double *local;
+  int n = x->k * (int)x->type;
+  HM_MALLOC(local, n);
+  HM_CALL(x->ctx->kernels->dot(x->type, x->dist.local, x->k, x->data, y->data, local));
+  int st = MPI_Allreduce(local, dots, n, MPI_DOUBLE, MPI_SUM, x->ctx->comm);
+  free(local);
+  HM_CHECK(st == MPI_SUCCESS, HM_ERR_MPI, "MPI_Allreduce of %d dot products failed", x->k);
+  return HM_SUCCESS;
+}

@@ -1,0 +1,69 @@
+/* Internal layout of the core objects, shared by linalg/ and the backends. */
+#ifndef HAMLET_OBJECTS_H
+#define HAMLET_OBJECTS_H
+#include <stdint.h>
+#include <stdlib.h>
+#include <mpi.h>
+#include "hamlet/context.h"
+#include "hamlet/dist.h"
+#include "kernels.h"
+
+struct hm_context_s {
+  MPI_Comm comm;
+  int rank, size;
+  hm_backend backend;         /* resolved: CPU or CUDA */
+  const hm_kernels *kernels;  /* the backend's table */
+};
+
+struct hm_dist_s {
+  hm_context *ctx;
+  int64_t n_global;
+  int64_t *offsets; /* size+1 entries: rank r owns [offsets[r], offsets[r+1]) */
+  int64_t first, local;
+};
+
+/* Local CSR; columns < local rows address owned entries, the rest the halo (local + h). */
+typedef struct {
+  int32_t nrows, ncols;
+  int64_t *rowptr;
+  int32_t *col;
+  double *val; /* 1 or 2 doubles per entry */
+} hm_csr;
+
+/* Which remote entries a rank receives (sorted by owner) and which own rows it sends. */
+typedef struct {
+  int nrecv_ranks, nsend_ranks;
+  int *recv_rank, *recv_start; /* recv_start[i]..recv_start[i+1]: halo slots from recv_rank[i] */
+  int *send_rank, *send_start;
+  int32_t *send_rows;          /* local rows to pack, grouped by send_rank */
+  int32_t nhalo;
+  double *send_buf;            /* packed rows, resized to the block width in use */
+  size_t send_buf_len;
+  MPI_Request *requests;
+} hm_halo;
+
+struct hm_matrix_s {
+  hm_context *ctx;
+  struct hm_dist_s dist;   /* own copy */
+  hm_scalar type;
+  hm_csr csr;
+  int64_t nnz_global;
+  hm_halo halo;
+  int32_t n_interior, n_boundary;
+  int32_t *interior_rows, *boundary_rows; /* rows without / with halo columns */
+};
+
+struct hm_mvec_s {
+  hm_context *ctx;
+  struct hm_dist_s dist;   /* own copy */
+  hm_scalar type;
+  int k;
+  int32_t halo_capacity;   /* extra rows after the local ones, for a matrix's halo */
+  double *data;            /* (local + halo_capacity) * k * type doubles, row-major */
+};
+
+int hm_dist_copy(const hm_dist *src, struct hm_dist_s *dst);
+void hm_dist_free(struct hm_dist_s *d);
+/* Make room for nhalo halo rows after the local rows (keeps the local values). */
+int hm_mvec_reserve_halo(struct hm_mvec_s *v, int32_t nhalo);
+#endif

@@ -1,0 +1,23 @@
+/* Counter-based random numbers: a value depends only on (seed, stream, counter), so random
+ * vectors and disorder are the same on any number of ranks. SplitMix64 finalizer rounds over
+ * the three words (a strong 64-bit mixer; not for cryptography). */
+#ifndef HAMLET_RANDOM_H
+#define HAMLET_RANDOM_H
+#include <stdint.h>
+
+static inline uint64_t hm_mix64(uint64_t z) {
+  z += 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+static inline uint64_t hm_random_u64(uint64_t seed, uint64_t stream, uint64_t counter) {
+  return hm_mix64(hm_mix64(hm_mix64(seed) ^ stream) ^ counter);
+}
+
+/* Uniform in [0, 1) with 53 random bits. */
+static inline double hm_random_uniform(uint64_t seed, uint64_t stream, uint64_t counter) {
+  return (double)(hm_random_u64(seed, stream, counter) >> 11) * 0x1.0p-53;
+}
+#endif

@@ -1,0 +1,4 @@
+/* hm_version: the version and the git commit the library was built from. */
+#include "hamlet.h"
+
+const char *hm_version(void) { return HAMLET_VERSION " (git " HAMLET_GIT_COMMIT ")"; }

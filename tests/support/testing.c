@@ -1,0 +1,79 @@
+#include <stdlib.h>
+#include <string.h>
+#include <lapacke.h>
+#include "testing.h"
+#include "objects.h"
+
+int hm_test_failures = 0;
+
+void hm_test_expect_failure(int status, int code, const char *needle, const char *expr, const char *file, int line) {
+  const char *msg = hm_error_message();
+  if (status != code) {
+    fprintf(stderr, "FAIL %s:%d: %s returned %d, expected %d\n%s", file, line, expr, status, code, msg);
+    hm_test_failures++;
+  } else if (needle && !strstr(msg, needle)) {
+    fprintf(stderr, "FAIL %s:%d: %s: message lacks \"%s\":\n%s", file, line, expr, needle, msg);
+    hm_test_failures++;
+  }
+  hm_error_clear();
+}
+
+int hm_test_finish(void) {
+  int total = 0, rank = 0;
+  MPI_Allreduce(&hm_test_failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) printf("%s (%d failure%s)\n", total ? "FAILED" : "PASSED", total, total == 1 ? "" : "s");
+  MPI_Finalize();
+  return total ? 1 : 0;
+}
+
+int hm_test_dense(hm_matrix *A, double complex **dense, int64_t *n_out) {
+  int64_t n, first, local;
+  hm_scalar type;
+  const hm_dist *dist;
+  int st;
+  if ((st = hm_matrix_info(A, &n, NULL, &type)) || (st = hm_matrix_dist(A, &dist))) return st;
+  hm_dist_range(dist, &first, &local, NULL);
+  hm_context *ctx = dist->ctx;
+  const int k = 16;
+  hm_mvec *x, *y;
+  if ((st = hm_mvec_create(ctx, dist, type, k, &x)) || (st = hm_mvec_create(ctx, dist, type, k, &y))) return st;
+  double complex *d = calloc((size_t)(n * n), sizeof *d);
+  double *xv = calloc((size_t)(local * k * type) + 1, sizeof(double));
+  double *yv = calloc((size_t)(local * k * type) + 1, sizeof(double));
+  double complex *mine = calloc((size_t)(n * k), sizeof *mine);
+  double complex *all = calloc((size_t)(n * k), sizeof *all);
+  for (int64_t c0 = 0; c0 < n; c0 += k) {
+    memset(xv, 0, sizeof(double) * (size_t)(local * k * type));
+    for (int j = 0; j < k && c0 + j < n; j++) {
+      int64_t g = c0 + j;
+      if (g >= first && g < first + local) xv[((g - first) * k + j) * type] = 1.0;
+    }
+    hm_mvec_set(x, xv);
+    if ((st = hm_matrix_apply(A, x, y))) return st;
+    hm_mvec_get(y, yv);
+    memset(mine, 0, sizeof(double complex) * (size_t)(n * k));
+    for (int64_t i = 0; i < local; i++)
+      for (int j = 0; j < k; j++)
+        mine[(first + i) * k + j] = type == HM_COMPLEX ? CMPLX(yv[2 * (i * k + j)], yv[2 * (i * k + j) + 1]) : yv[i * k + j];
+    MPI_Allreduce(mine, all, (int)(2 * n * k), MPI_DOUBLE, MPI_SUM, ctx->comm);
+    for (int64_t i = 0; i < n; i++)
+      for (int j = 0; j < k && c0 + j < n; j++) d[(c0 + j) * n + i] = all[i * k + j];
+  }
+  free(xv); free(yv); free(mine); free(all);
+  hm_mvec_destroy(&x);
+  hm_mvec_destroy(&y);
+  *dense = d;
+  *n_out = n;
+  return 0;
+}
+
+int hm_test_eigh(int64_t n, const double complex *dense, double *w, double complex *vec) {
+  double complex *a = malloc(sizeof *a * (size_t)(n * n));
+  memcpy(a, dense, sizeof *a * (size_t)(n * n));
+  lapack_int info = LAPACKE_zheevd(LAPACK_COL_MAJOR, vec ? 'V' : 'N', 'U', (lapack_int)n,
+                                   (lapack_complex_double *)a, (lapack_int)n, w);
+  if (vec) memcpy(vec, a, sizeof *a * (size_t)(n * n));
+  free(a);
+  return (int)info;
+}

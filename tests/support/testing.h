@@ -1,0 +1,45 @@
+/* Small helpers for the C tests: checked calls, assertions that count failures over all ranks,
+ * and the dense global matrix of a small hm_matrix (gathered on every rank) for exact references. */
+#ifndef HAMLET_TESTING_H
+#define HAMLET_TESTING_H
+#include <complex.h>
+#include <stdio.h>
+#include <mpi.h>
+#include "hamlet.h"
+
+extern int hm_test_failures;
+
+#define HM_TEST_OK(expr)                                                                  \
+  do {                                                                                    \
+    int hm_t_ = (expr);                                                                   \
+    if (hm_t_) {                                                                          \
+      fprintf(stderr, "FAIL %s:%d: %s returned %d\n%s", __FILE__, __LINE__, #expr, hm_t_, \
+              hm_error_message());                                                        \
+      hm_test_failures++;                                                                 \
+      hm_error_clear();                                                                   \
+    }                                                                                     \
+  } while (0)
+
+/* The call must fail with `code`, and its message must contain `needle`. */
+#define HM_TEST_FAILS(expr, code, needle) \
+  hm_test_expect_failure((expr), (code), (needle), #expr, __FILE__, __LINE__)
+
+#define HM_TEST_ASSERT(cond, ...)                                                   \
+  do {                                                                              \
+    if (!(cond)) {                                                                  \
+      fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);               \
+      fprintf(stderr, __VA_ARGS__);                                                 \
+      fprintf(stderr, "\n");                                                        \
+      hm_test_failures++;                                                           \
+    }                                                                               \
+  } while (0)
+
+void hm_test_expect_failure(int status, int code, const char *needle, const char *expr, const char *file, int line);
+/* Sum failures over MPI_COMM_WORLD, print PASS/FAIL on rank 0, MPI_Finalize; returns exit code. */
+int hm_test_finish(void);
+/* Dense n x n column-major copy of A (complex; real matrices widened) on every rank. n <= 4096. */
+int hm_test_dense(hm_matrix *A, double complex **dense, int64_t *n);
+/* Eigenvalues (ascending) of a dense Hermitian n x n column-major matrix (LAPACK zheevd);
+ * a copy is made; vectors (column-major) returned if vec != NULL. */
+int hm_test_eigh(int64_t n, const double complex *dense, double *w, double complex *vec);
+#endif
