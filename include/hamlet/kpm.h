@@ -39,6 +39,8 @@ int hm_kpm_options_default(hm_kpm_options *opt);
 /* Collective: find the bounds and fill the start block. H must be Hermitian. */
 int hm_kpm_create(hm_matrix *H, const hm_kpm_options *opt, hm_kpm **kpm);
 int hm_kpm_destroy(hm_kpm **kpm);
+/* The options the kpm was made with (interval and callbacks included). */
+int hm_kpm_options_get(const hm_kpm *kpm, hm_kpm_options *opt);
 /* Collective: iterate until all moments are done (continues a restored state). */
 int hm_kpm_run(hm_kpm *kpm);
 /* Sizes and the rescaling: the moments are those of scale*(H - shift). */

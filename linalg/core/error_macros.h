@@ -3,6 +3,7 @@
 #ifndef HAMLET_ERROR_MACROS_H
 #define HAMLET_ERROR_MACROS_H
 #include <stdarg.h>
+#include <stdlib.h>
 #include "hamlet/error.h"
 
 #ifdef __cplusplus

@@ -1,1 +1,272 @@
-/* placeholder: being written */
+/* KPM moments with the fused, blocked augmented SpMMV (Kreutzer et al.):
+ * per step W = 2 s (H - b) V - W and both dot products of all R columns in one sweep, giving
+ * mu_2m = 2<v_m|v_m> - mu_0 and mu_2m+1 = 2<v_m+1|v_m> - mu_1. Partial sums stay rank-local
+ * (they add up over ranks) until a checkpoint or the end needs them: no reduction per step. */
+#include <math.h>
+#include <string.h>
+#include "error_macros.h"
+#include "halo.h"
+#include "hamlet/kpm.h"
+#include "lanczos.h"
+
+struct hm_kpm_s {
+  hm_matrix *H;
+  hm_kpm_options opt;
+  double emin, emax, scale, shift;
+  int moments_done;
+  hm_mvec *v_prev, *v_curr; /* v_{m-1}, v_m of the recurrence */
+  double *eta;              /* [R][M] this rank's partial sums of N * mu */
+  int64_t n_global;
+};
+
+int hm_kpm_options_default(hm_kpm_options *opt) {
+  HM_CHECK(opt, HM_ERR_ARGUMENT, "opt is NULL");
+  memset(opt, 0, sizeof *opt);
+  opt->moments = 256;
+  opt->vectors = 16;
+  opt->seed = 1;
+  opt->bounds = HM_BOUNDS_LANCZOS;
+  opt->lanczos_steps = 40;
+  opt->bounds_margin = 0.05;
+  return HM_SUCCESS;
+}
+
+static int check_options(const hm_kpm_options *o) {
+  HM_CHECK(o->moments >= 2 && o->moments % 2 == 0, HM_ERR_ARGUMENT, "moments = %d, must be even and >= 2", o->moments);
+  HM_CHECK(o->vectors >= 1, HM_ERR_ARGUMENT, "vectors = %d, must be >= 1", o->vectors);
+  HM_CHECK(o->bounds == HM_BOUNDS_LANCZOS || o->bounds == HM_BOUNDS_GERSHGORIN || o->bounds == HM_BOUNDS_GIVEN,
+           HM_ERR_ARGUMENT, "bounds = %d, must be HM_BOUNDS_LANCZOS (0), GERSHGORIN (1) or GIVEN (2)", (int)o->bounds);
+  HM_CHECK(o->bounds_margin >= 0 && o->bounds_margin <= 1, HM_ERR_ARGUMENT, "bounds_margin = %g, must be in [0, 1]", o->bounds_margin);
+  HM_CHECK(o->bounds != HM_BOUNDS_GIVEN || (isfinite(o->emin) && isfinite(o->emax) && o->emin < o->emax),
+           HM_ERR_ARGUMENT, "given bounds [%g, %g] must be finite with emin < emax", o->emin, o->emax);
+  HM_CHECK(o->checkpoint_every >= 0 && o->checkpoint_seconds >= 0, HM_ERR_ARGUMENT,
+           "checkpoint_every = %d and checkpoint_seconds = %g must be >= 0", o->checkpoint_every, o->checkpoint_seconds);
+  return HM_SUCCESS;
+}
+
+static int find_interval(hm_kpm *k) {
+  const hm_kpm_options *o = &k->opt;
+  if (o->bounds == HM_BOUNDS_GIVEN) {
+    k->emin = o->emin;
+    k->emax = o->emax;
+  } else if (o->bounds == HM_BOUNDS_LANCZOS) {
+    HM_CALL(hm_lanczos_bounds(k->H, o->lanczos_steps, o->seed, o->bounds_margin, &k->emin, &k->emax));
+  } else {
+    double lo, hi;
+    HM_CALL(hm_matrix_gershgorin(k->H, &lo, &hi));
+    double pad = o->bounds_margin * (hi - lo);
+    k->emin = lo - pad;
+    k->emax = hi + pad;
+  }
+  if (!(k->emax - k->emin > 1e-300)) { /* a multiple of the identity: any interval around it works */
+    k->emin -= 1;
+    k->emax += 1;
+  }
+  k->scale = 2.0 / (k->emax - k->emin);
+  k->shift = 0.5 * (k->emax + k->emin);
+  return HM_SUCCESS;
+}
+
+/* v_1 = s (H - b) v_0 and the local parts of mu_0, mu_1. */
+static int first_step(hm_kpm *k) {
+  struct hm_mvec_s *v0 = k->v_prev, *v1 = k->v_curr;
+  const int R = k->opt.vectors, M = k->opt.moments;
+  HM_CALL(hm_matrix_apply(k->H, v0, v1));
+  double *alpha, *beta, *dots;
+  HM_MALLOC(alpha, 2 * R);
+  HM_MALLOC(beta, 2 * R);
+  HM_MALLOC(dots, 2 * R);
+  for (int r = 0; r < R; r++) { /* scalars laid out for the widest type */
+    int t = v0->type;
+    alpha[r * t] = -k->scale * k->shift;
+    beta[r * t] = k->scale;
+  }
+  const hm_kernels *K = k->H->ctx->kernels;
+  HM_CALL(K->axpby(v0->type, v0->dist.local, R, alpha, v0->data, beta, v1->data));
+  HM_CALL(K->dot(v0->type, v0->dist.local, R, v0->data, v0->data, dots));
+  for (int r = 0; r < R; r++) k->eta[(size_t)r * M] = dots[r * v0->type];
+  HM_CALL(K->dot(v0->type, v0->dist.local, R, v1->data, v0->data, dots));
+  for (int r = 0; r < R; r++) k->eta[(size_t)r * M + 1] = dots[r * v0->type];
+  free(alpha); free(beta); free(dots);
+  k->moments_done = 2;
+  return HM_SUCCESS;
+}
+
+int hm_kpm_create(hm_matrix *H, const hm_kpm_options *opt, hm_kpm **kpm) {
+  HM_CHECK(H && opt && kpm, HM_ERR_ARGUMENT, "H, opt or kpm is NULL");
+  *kpm = NULL;
+  HM_CALL(check_options(opt));
+  hm_kpm *k;
+  HM_MALLOC(k, 1);
+  k->H = H;
+  k->opt = *opt;
+  hm_scalar type;
+  HM_CALL(hm_matrix_info(H, &k->n_global, NULL, &type));
+  HM_MALLOC(k->eta, (size_t)opt->vectors * (size_t)opt->moments);
+  HM_CALL(find_interval(k));
+  const hm_dist *dist;
+  HM_CALL(hm_matrix_dist(H, &dist));
+  HM_CALL(hm_mvec_create(H->ctx, dist, type, opt->vectors, &k->v_prev));
+  HM_CALL(hm_mvec_create(H->ctx, dist, type, opt->vectors, &k->v_curr));
+  HM_CALL(hm_mvec_random_phase(k->v_prev, opt->seed));
+  HM_CALL(first_step(k));
+  *kpm = k;
+  return HM_SUCCESS;
+}
+
+int hm_kpm_destroy(hm_kpm **kpm) {
+  if (!kpm || !*kpm) return HM_SUCCESS;
+  hm_mvec_destroy(&(*kpm)->v_prev);
+  hm_mvec_destroy(&(*kpm)->v_curr);
+  free((*kpm)->eta);
+  free(*kpm);
+  *kpm = NULL;
+  return HM_SUCCESS;
+}
+
+int hm_kpm_options_get(const hm_kpm *kpm, hm_kpm_options *opt) {
+  HM_CHECK(kpm && opt, HM_ERR_ARGUMENT, "kpm or opt is NULL");
+  *opt = kpm->opt;
+  return HM_SUCCESS;
+}
+
+/* One fused step over all rows, the halo exchange of v_m overlapped with the interior rows. */
+static int step(hm_kpm *k, double *dvv, double *dwv) {
+  hm_matrix *H = k->H;
+  const hm_kernels *K = H->ctx->kernels;
+  struct hm_csr_view A = hm_matrix_view(H);
+  const int R = k->opt.vectors;
+  memset(dvv, 0, sizeof(double) * (size_t)R);
+  memset(dwv, 0, sizeof(double) * (size_t)R);
+  HM_CALL(hm_halo_begin(H, k->v_curr));
+  HM_CALL(K->kpm_step(H->type, &A, R, H->interior_rows, H->n_interior, k->scale, k->shift, k->v_curr->data,
+                      k->v_prev->data, dvv, dwv));
+  HM_CALL(hm_halo_end(H));
+  HM_CALL(K->kpm_step(H->type, &A, R, H->boundary_rows, H->n_boundary, k->scale, k->shift, k->v_curr->data,
+                      k->v_prev->data, dvv, dwv));
+  hm_mvec *t = k->v_prev; /* v_prev now holds v_{m+1} */
+  k->v_prev = k->v_curr;
+  k->v_curr = t;
+  return HM_SUCCESS;
+}
+
+/* Collective decision whether a checkpoint is due (rank 0's clock decides for time-based ones). */
+static int checkpoint_due(hm_kpm *k, int steps, double t_last, int *due) {
+  const hm_kpm_options *o = &k->opt;
+  *due = o->checkpoint_every > 0 && steps % o->checkpoint_every == 0;
+  if (o->checkpoint_seconds > 0 && steps % 8 == 0) { /* one tiny broadcast every 8 steps */
+    int late = MPI_Wtime() - t_last >= o->checkpoint_seconds;
+    HM_CALL_MPI(MPI_Bcast(&late, 1, MPI_INT, 0, k->H->ctx->comm));
+    *due |= late;
+  }
+  return HM_SUCCESS;
+}
+
+static int check_growth(hm_kpm *k);
+
+int hm_kpm_run(hm_kpm *k) {
+  HM_CHECK(k, HM_ERR_ARGUMENT, "kpm is NULL");
+  const int R = k->opt.vectors, M = k->opt.moments;
+  double *dvv, *dwv;
+  HM_MALLOC(dvv, R);
+  HM_MALLOC(dwv, R);
+  double t_last = MPI_Wtime();
+  int steps = 0;
+  while (k->moments_done < M) {
+    HM_CALL(step(k, dvv, dwv));
+    const int n = k->moments_done;
+    for (int r = 0; r < R; r++) {
+      double *eta = k->eta + (size_t)r * M;
+      eta[n] = 2 * dvv[r] - eta[0];
+      eta[n + 1] = 2 * dwv[r] - eta[1];
+    }
+    k->moments_done += 2;
+    steps++;
+    if (k->opt.progress) k->opt.progress(k->moments_done, M, k->opt.progress_user);
+    int due = 0;
+    HM_CALL(checkpoint_due(k, steps, t_last, &due));
+    if (due && k->opt.checkpoint && k->moments_done < M) {
+      HM_CALL(k->opt.checkpoint(k, k->opt.checkpoint_user));
+      t_last = MPI_Wtime();
+    }
+  }
+  free(dvv);
+  free(dwv);
+  HM_CALL(check_growth(k));
+  return HM_SUCCESS;
+}
+
+int hm_kpm_moments(hm_kpm *k, double *mu, double *mu_vec) {
+  HM_CHECK(k && mu, HM_ERR_ARGUMENT, "kpm or mu is NULL");
+  const int R = k->opt.vectors, M = k->opt.moments;
+  double *all;
+  HM_MALLOC(all, (size_t)R * M);
+  HM_CALL_MPI(MPI_Allreduce(k->eta, all, R * M, MPI_DOUBLE, MPI_SUM, k->H->ctx->comm));
+  for (int n = 0; n < M; n++) {
+    double sum = 0;
+    for (int r = 0; r < R; r++) sum += all[(size_t)r * M + n] / (double)k->n_global;
+    mu[n] = sum / R;
+  }
+  if (mu_vec)
+    for (size_t i = 0; i < (size_t)R * M; i++) mu_vec[i] = all[i] / (double)k->n_global;
+  free(all);
+  return HM_SUCCESS;
+}
+
+/* |mu_n| <= 1 holds for every vector when the interval contains the spectrum; growth beyond
+ * that means the bounds were too tight and the DOS would be garbage. */
+static int check_growth(hm_kpm *k) {
+  const int R = k->opt.vectors, M = k->opt.moments;
+  double *mu, *mu_vec;
+  HM_MALLOC(mu, M);
+  HM_MALLOC(mu_vec, (size_t)R * M);
+  HM_CALL(hm_kpm_moments(k, mu, mu_vec));
+  double worst = 0;
+  int at = 0;
+  for (int i = 0; i < R * M; i++)
+    if (!(fabs(mu_vec[i]) <= worst)) { worst = fabs(mu_vec[i]); at = i % M; }
+  free(mu);
+  free(mu_vec);
+  HM_CHECK(worst <= 1 + 1e-8, HM_ERR_NUMERIC,
+           "KPM moment %d has magnitude %g > 1: the interval [%g, %g] does not contain the spectrum; "
+           "use bounds = gershgorin or a larger bounds_margin", at, worst, k->emin, k->emax);
+  return HM_SUCCESS;
+}
+
+int hm_kpm_info(const hm_kpm *k, int *moments, int *vectors, int *moments_done, double *scale, double *shift,
+                int64_t *n_global) {
+  HM_CHECK(k, HM_ERR_ARGUMENT, "kpm is NULL");
+  if (moments) *moments = k->opt.moments;
+  if (vectors) *vectors = k->opt.vectors;
+  if (moments_done) *moments_done = k->moments_done;
+  if (scale) *scale = k->scale;
+  if (shift) *shift = k->shift;
+  if (n_global) *n_global = k->n_global;
+  return HM_SUCCESS;
+}
+
+int hm_kpm_interval(const hm_kpm *k, double *emin, double *emax) {
+  HM_CHECK(k && emin && emax, HM_ERR_ARGUMENT, "kpm, emin or emax is NULL");
+  *emin = k->emin;
+  *emax = k->emax;
+  return HM_SUCCESS;
+}
+
+int hm_kpm_state_vectors(hm_kpm *k, hm_mvec **v_prev, hm_mvec **v_curr) {
+  HM_CHECK(k && v_prev && v_curr, HM_ERR_ARGUMENT, "kpm, v_prev or v_curr is NULL");
+  *v_prev = k->v_prev;
+  *v_curr = k->v_curr;
+  return HM_SUCCESS;
+}
+
+int hm_kpm_restore(hm_kpm *k, int moments_done, const double *mu_vec) {
+  HM_CHECK(k && mu_vec, HM_ERR_ARGUMENT, "kpm or mu_vec is NULL");
+  const int R = k->opt.vectors, M = k->opt.moments;
+  HM_CHECK(moments_done >= 2 && moments_done <= M && moments_done % 2 == 0, HM_ERR_ARGUMENT,
+           "moments_done = %d, must be even and in [2, %d]", moments_done, M);
+  /* The saved sums are global: rank 0 carries them, the others start from zero. */
+  for (size_t i = 0; i < (size_t)R * M; i++)
+    k->eta[i] = k->H->ctx->rank == 0 && (int)(i % M) < moments_done ? mu_vec[i] * (double)k->n_global : 0.0;
+  k->moments_done = moments_done;
+  return HM_SUCCESS;
+}

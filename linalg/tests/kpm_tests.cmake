@@ -1,0 +1,4 @@
+hm_add_c_test(test_kpm_fused SOURCES test_kpm_fused.c LABELS cpu)
+hm_add_c_test(test_kpm_fused_mpi2 SOURCES test_kpm_fused.c NPROCS 2 LABELS cpu)
+hm_add_c_test(test_kpm_ranks SOURCES test_kpm_ranks.c NPROCS 3 LABELS cpu)
+hm_add_c_test(test_kpm_exact SOURCES test_kpm_exact.c NPROCS 2 LABELS cpu)
