@@ -27,3 +27,12 @@ function(hm_add_c_test name)
   endif()
   hm_add_test(${name} COMMAND $<TARGET_FILE:${name}> ${T_ARGS} NPROCS ${T_NPROCS} LABELS ${T_LABELS})
 endfunction()
+
+# hm_add_script_test(NAME SCRIPT file [ARGS ...] [LABELS ...]): a bash test that drives the hamlet
+# program itself (it launches mpiexec as it needs). Gets HAMLET (the program), MPIEXEC, SOURCE_DIR.
+function(hm_add_script_test name)
+  cmake_parse_arguments(T "" "SCRIPT" "ARGS;LABELS" ${ARGN})
+  add_test(NAME ${name} COMMAND bash ${T_SCRIPT} ${T_ARGS} WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+  set_tests_properties(${name} PROPERTIES LABELS "${T_LABELS}" SKIP_RETURN_CODE 77 PROCESSORS 2
+                       ENVIRONMENT "OMP_NUM_THREADS=1;HAMLET=$<TARGET_FILE:hamlet_app>;MPIEXEC=${MPIEXEC_EXECUTABLE};SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+endfunction()

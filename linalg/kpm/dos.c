@@ -68,6 +68,7 @@ static void make_stencil(double x, int K, hm_dos_stencil *s) {
 static int validate(int M, int R, const double *mu, double scale, double shift, int64_t N,
                     const hm_dos_options *opt, hm_dos **dos) {
   HM_CHECK(dos, HM_ERR_ARGUMENT, "dos is NULL: pass the address of an hm_dos pointer");
+  *dos = NULL;
   HM_CHECK(opt, HM_ERR_ARGUMENT, "opt is NULL: fill one with hm_dos_options_default()");
   HM_CHECK(M >= 2, HM_ERR_ARGUMENT, "moments = %d: need at least 2 Chebyshev moments", M);
   HM_CHECK(M <= INT_MAX / (2 * HM_DOS_OVERSAMPLE), HM_ERR_ARGUMENT, "moments = %d: at most %d supported", M,
@@ -165,7 +166,6 @@ static int accumulate(int M, int R, const double *mu, const double *g, int K, co
 int hm_dos_create(int moments, int vectors, const double *mu_vec, double scale, double shift, int64_t n_global,
                   const hm_dos_options *opt, hm_dos **dos) {
   HM_CALL(validate(moments, vectors, mu_vec, scale, shift, n_global, opt, dos));
-  *dos = NULL;
   const int M = moments, R = vectors;
   int K = 2 * M, P = K;
   if (opt->points > 0) {

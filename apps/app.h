@@ -1,0 +1,17 @@
+/* Shared by the hamlet program's subcommands. */
+#ifndef HAMLET_APP_H
+#define HAMLET_APP_H
+#include "hamlet.h"
+
+typedef struct {
+  const char *deck_path;       /* run: the deck */
+  const char *checkpoint_path; /* restart: the checkpoint */
+  const char *output;          /* -o, overrides the deck's output */
+  int quiet;
+} hm_run_args;
+
+/* Exit codes the program uses. */
+enum { HM_EXIT_OK = 0, HM_EXIT_FAIL = 1, HM_EXIT_USAGE = 2 };
+
+int hm_app_run(const hm_run_args *args); /* collective; returns an exit code */
+#endif

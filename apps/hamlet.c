@@ -1,0 +1,126 @@
+/* hamlet: the end-user program. Subcommands:
+ *   hamlet run DECK [-o OUT.h5] [--quiet]       KPM density of states of the deck's Hamiltonian
+ *   hamlet restart CHECKPOINT.h5 [-o OUT.h5]    continue a checkpointed run to the same result
+ *   hamlet compare A.h5 B.h5 [--rtol R] [--atol A]   dataset by dataset; exit 0 equal, 1 different
+ *   hamlet plot OUT.h5 [-o dos.png]             plot the DOS with its error band
+ *   hamlet --version
+ * Run under mpiexec with any rank count (compare and plot work on rank 0). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include "app.h"
+#include "compare.h"
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: hamlet run DECK.ini [-o OUT.h5] [--quiet]\n"
+          "       hamlet restart CHECKPOINT.h5 [-o OUT.h5] [--quiet]\n"
+          "       hamlet compare A.h5 B.h5 [--rtol R] [--atol A]\n"
+          "       hamlet plot OUT.h5 [-o dos.png]\n"
+          "       hamlet --version\n");
+}
+
+static int parse_double(const char *s, const char *flag, double *v) {
+  char *end;
+  errno = 0;
+  *v = strtod(s, &end);
+  if (errno || *end || end == s || !(*v >= 0)) {
+    fprintf(stderr, "hamlet: %s %s: must be a number >= 0\n", flag, s);
+    return 0;
+  }
+  return 1;
+}
+
+static int cmd_compare(int argc, char **argv, int rank) {
+  const char *a = NULL, *b = NULL;
+  double rtol = 1e-10, atol = 1e-12;
+  for (int i = 2; i < argc; i++) {
+    if (!strcmp(argv[i], "--rtol") && i + 1 < argc) { if (!parse_double(argv[++i], "--rtol", &rtol)) return HM_EXIT_USAGE; }
+    else if (!strcmp(argv[i], "--atol") && i + 1 < argc) { if (!parse_double(argv[++i], "--atol", &atol)) return HM_EXIT_USAGE; }
+    else if (!a) a = argv[i];
+    else if (!b) b = argv[i];
+    else { if (rank == 0) usage(stderr); return HM_EXIT_USAGE; }
+  }
+  if (!a || !b) { if (rank == 0) usage(stderr); return HM_EXIT_USAGE; }
+  int code = HM_EXIT_OK;
+  if (rank == 0) {
+    int equal = 0;
+    if (hm_compare_files(a, b, rtol, atol, stdout, &equal)) {
+      fprintf(stderr, "%s", hm_error_message());
+      code = HM_EXIT_USAGE;
+    } else {
+      code = equal ? HM_EXIT_OK : HM_EXIT_FAIL;
+    }
+  }
+  MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return code;
+}
+
+/* The plot is drawn by scripts/plot_dos.py with Debian's python3 (h5py, matplotlib). */
+static int cmd_plot(int argc, char **argv, int rank) {
+  const char *in = NULL, *out = "dos.png";
+  for (int i = 2; i < argc; i++) {
+    if (!strcmp(argv[i], "-o") && i + 1 < argc) out = argv[++i];
+    else if (!in) in = argv[i];
+    else { if (rank == 0) usage(stderr); return HM_EXIT_USAGE; }
+  }
+  if (!in) { if (rank == 0) usage(stderr); return HM_EXIT_USAGE; }
+  int code = HM_EXIT_OK;
+  if (rank == 0) {
+    const char *script = getenv("HAMLET_PLOT_SCRIPT") ? getenv("HAMLET_PLOT_SCRIPT") : HAMLET_PLOT_SCRIPT;
+    pid_t pid = fork();
+    if (pid == 0) {
+      execl("/usr/bin/python3", "python3", script, in, "-o", out, (char *)NULL);
+      fprintf(stderr, "hamlet plot: cannot run /usr/bin/python3 %s: %s\n", script, strerror(errno));
+      _exit(127);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) code = HM_EXIT_FAIL;
+  }
+  MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return code;
+}
+
+static int cmd_run(int argc, char **argv, int rank, int restart) {
+  hm_run_args args = {0};
+  const char *path = NULL;
+  for (int i = 2; i < argc; i++) {
+    if (!strcmp(argv[i], "-o") && i + 1 < argc) args.output = argv[++i];
+    else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) args.quiet = 1;
+    else if (!path && argv[i][0] != '-') path = argv[i];
+    else {
+      if (rank == 0) { fprintf(stderr, "hamlet: unexpected argument '%s'\n", argv[i]); usage(stderr); }
+      return HM_EXIT_USAGE;
+    }
+  }
+  if (!path) { if (rank == 0) usage(stderr); return HM_EXIT_USAGE; }
+  if (restart) args.checkpoint_path = path;
+  else args.deck_path = path;
+  return hm_app_run(&args);
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, code = HM_EXIT_USAGE;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const char *cmd = argc > 1 ? argv[1] : "";
+  if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+    if (rank == 0) printf("hamlet %s\n", hm_version());
+    code = HM_EXIT_OK;
+  } else if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+    if (rank == 0) usage(stdout);
+    code = HM_EXIT_OK;
+  } else if (!strcmp(cmd, "run")) code = cmd_run(argc, argv, rank, 0);
+  else if (!strcmp(cmd, "restart")) code = cmd_run(argc, argv, rank, 1);
+  else if (!strcmp(cmd, "compare")) code = cmd_compare(argc, argv, rank);
+  else if (!strcmp(cmd, "plot")) code = cmd_plot(argc, argv, rank);
+  else if (rank == 0) {
+    if (*cmd) fprintf(stderr, "hamlet: unknown subcommand '%s' (allowed: run, restart, compare, plot, --version)\n", cmd);
+    usage(stderr);
+  }
+  MPI_Finalize();
+  return code;
+}

@@ -1,0 +1,39 @@
+# A run killed with SIGKILL mid-way restarts from its last checkpoint and reaches the same
+# moments and DOS as an uninterrupted run (same rank count: to 1e-12; another count: to rounding).
+. "$(dirname "$0")/common.sh"
+cat > deck.ini <<'INI'
+[run]
+output = run.h5
+checkpoint = ckpt.h5
+checkpoint_every = 10
+[hamiltonian]
+model = ti
+nx = 10
+ny = 10
+nz = 6
+boundary = periodic periodic open
+potential = disorder
+disorder_w = 1.0
+[kpm]
+moments = 400
+vectors = 4
+INI
+run2 run deck.ini -o full.h5 --quiet >full.log 2>&1 || fail "uninterrupted run: $(cat full.log)"
+rm -f ckpt.h5
+# Slow each step down so the kill lands between checkpoints, in its own process group.
+HAMLET_TEST_STEP_DELAY_US=20000 setsid "$MPIEXEC" -n 2 "$HAMLET" run deck.ini --quiet >killed.log 2>&1 &
+pid=$!
+for i in $(seq 1 300); do [ -e ckpt.h5 ] && break; sleep 0.1; done
+sleep 0.5
+kill -KILL -- -"$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+[ -e ckpt.h5 ] || fail "no checkpoint appeared before the kill"
+[ -e run.h5 ] && fail "the killed run finished before it was killed: slow it down more"
+done_at=$(/usr/bin/python3 -c "import h5py; f=h5py.File('ckpt.h5','r'); print(int(f.attrs['moments_done'] if 'moments_done' in f.attrs else f['moments_done'][()]))" 2>/dev/null)
+echo "checkpoint at moment $done_at of 400"
+[ -n "$done_at" ] && [ "$done_at" -lt 400 ] || fail "checkpoint is not mid-way ($done_at)"
+cp ckpt.h5 ckpt1.h5
+run2 restart ckpt.h5 -o restarted.h5 --quiet >restart.log 2>&1 || fail "restart: $(cat restart.log)"
+"$HAMLET" compare full.h5 restarted.h5 --rtol 1e-12 --atol 1e-14 >cmp.txt || fail "restart differs: $(cat cmp.txt)"
+"$MPIEXEC" -n 1 "$HAMLET" restart ckpt1.h5 -o restarted1.h5 --quiet >restart1.log 2>&1 || fail "restart on 1 rank: $(cat restart1.log)"
+"$HAMLET" compare full.h5 restarted1.h5 --rtol 1e-9 --atol 1e-12 >cmp1.txt || fail "1-rank restart differs: $(cat cmp1.txt)"
+finish
