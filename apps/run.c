@@ -115,8 +115,22 @@ static void write_output(run_state *s, hm_kpm *kpm, hm_matrix *H, hm_dos *dos, c
   APP_CALL(hm_output_commit(&out));
 }
 
+/* Without OMP_NUM_THREADS, share this node's cores among its ranks: oversubscribed OpenMP
+ * threads spinning against MPI progress cost orders of magnitude. */
+static void choose_threads(void) {
+  if (getenv("OMP_NUM_THREADS")) return;
+  MPI_Comm node;
+  int on_node = 1;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  MPI_Comm_size(node, &on_node);
+  MPI_Comm_free(&node);
+  int threads = omp_get_num_procs() / on_node;
+  omp_set_num_threads(threads > 0 ? threads : 1);
+}
+
 int hm_app_run(const hm_run_args *args) {
   run_state state = {0}, *s = &state;
+  choose_threads();
   MPI_Comm_rank(MPI_COMM_WORLD, &s->rank);
   MPI_Comm_size(MPI_COMM_WORLD, &s->size);
   const char *delay = getenv("HAMLET_TEST_STEP_DELAY_US");
