@@ -40,9 +40,9 @@ static void plain_step(const struct hm_csr_view *A, const int32_t *rows, int32_t
   for (int32_t i = 0; i < n; i++) w[i] = 2 * s * (y[i] - b * v[i]) - w[i];
   double vv = 0, wv = 0;
 #pragma omp parallel for reduction(+ : vv) schedule(static)
-  for (int32_t i = 0; i < n; i++) vv += creal(conj(v[i]) * v[i]);
+  for (int32_t i = 0; i < n; i++) vv += creal(v[i]) * creal(v[i]) + cimag(v[i]) * cimag(v[i]);
 #pragma omp parallel for reduction(+ : wv) schedule(static)
-  for (int32_t i = 0; i < n; i++) wv += creal(conj(w[i]) * v[i]);
+  for (int32_t i = 0; i < n; i++) wv += creal(w[i]) * creal(v[i]) + cimag(w[i]) * cimag(v[i]);
   dots[0] += vv;
   dots[1] += wv;
 }
