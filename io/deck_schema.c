@@ -1,1 +1,356 @@
-/* placeholder: being written */
+/* The deck schema (the one description of every key) and the strict parsing of one value. */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "error_macros.h"
+#include "deck_schema.h"
+
+#define AT(member) .offset = offsetof(hm_deck, member), .size = sizeof(((hm_deck *)0)->member)
+#define NO_FIELD .offset = HM_KEY_NO_FIELD, .size = 0
+#define RANGE(lo, hi) .has_min = 1, .min = (lo), .has_max = 1, .max = (hi)
+#define AT_LEAST(lo) .has_min = 1, .min = (lo)
+#define ABOVE(lo) .has_min = 1, .min = (lo), .flags = HM_KEY_MIN_OPEN
+#define INT_FIELD_MAX .has_max = 1, .max = INT_MAX
+
+const char *const hm_deck_sections[] = {"run", "hamiltonian", "kpm", NULL};
+
+const hm_deck_key hm_deck_keys[] = {
+    /* [run] */
+    {.section = "run", .key = "backend", .type = HM_KEY_WORD, .words = {"auto", "cpu", "cuda"},
+     .values = {HM_BACKEND_AUTO, HM_BACKEND_CPU, HM_BACKEND_CUDA}, .def = "auto", AT(backend),
+     .help = "where the work runs; auto picks cuda when a GPU is visible"},
+    {.section = "run", .key = "output", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY, .def = "hamlet.h5",
+     AT(output), .help = "HDF5 result file"},
+    {.section = "run", .key = "checkpoint", .type = HM_KEY_STRING, .def = "", AT(checkpoint),
+     .help = "checkpoint file; empty = <output without .h5>_checkpoint.h5"},
+    {.section = "run", .key = "checkpoint_every", .type = HM_KEY_INT, AT_LEAST(0), INT_FIELD_MAX, .def = "0",
+     AT(checkpoint_every), .help = "moment pairs between checkpoints; 0 = off"},
+    {.section = "run", .key = "checkpoint_seconds", .type = HM_KEY_DOUBLE, AT_LEAST(0), .def = "0",
+     AT(checkpoint_seconds), .help = "wall seconds between checkpoints; 0 = off"},
+    /* [hamiltonian] */
+    {.section = "hamiltonian", .key = "model", .type = HM_KEY_WORD, .words = {"ti"}, .values = {0},
+     .need = HM_KEY_REQUIRED, NO_FIELD, .help = "ti = Wilson-Dirac 3D topological insulator"},
+    {.section = "hamiltonian", .key = "nx", .type = HM_KEY_INT, AT_LEAST(1), .need = HM_KEY_REQUIRED, AT(ti.nx),
+     .help = "lattice sites along x"},
+    {.section = "hamiltonian", .key = "ny", .type = HM_KEY_INT, AT_LEAST(1), .need = HM_KEY_REQUIRED, AT(ti.ny),
+     .help = "lattice sites along y"},
+    {.section = "hamiltonian", .key = "nz", .type = HM_KEY_INT, AT_LEAST(1), .need = HM_KEY_REQUIRED, AT(ti.nz),
+     .help = "lattice sites along z"},
+    {.section = "hamiltonian", .key = "boundary", .type = HM_KEY_WORD_LIST, .count = 3,
+     .words = {"periodic", "open"}, .values = {HM_BC_PERIODIC, HM_BC_OPEN}, .def = "periodic periodic periodic",
+     AT(ti.boundary), .help = "boundary conditions along x y z"},
+    {.section = "hamiltonian", .key = "t", .type = HM_KEY_DOUBLE, .def = "1", AT(ti.t), .help = "hopping"},
+    {.section = "hamiltonian", .key = "m", .type = HM_KEY_DOUBLE, .def = "2", AT(ti.m),
+     .help = "Wilson mass; strong TI for t < |m| < 3t"},
+    {.section = "hamiltonian", .key = "potential", .type = HM_KEY_WORD_SET, .words = {"none", "dots", "disorder"},
+     .values = {0, 1, 2}, .def = "none", NO_FIELD, .help = "on-site potentials to add"},
+    {.section = "hamiltonian", .key = "dot_period_x", .type = HM_KEY_INT, AT_LEAST(1), .need = HM_KEY_REQUIRED_WHEN,
+     .when_key = "potential", .when_word = "dots", AT(ti.dot_period_x), .help = "dot superlattice period in x (sites)"},
+    {.section = "hamiltonian", .key = "dot_period_y", .type = HM_KEY_INT, AT_LEAST(1), .need = HM_KEY_REQUIRED_WHEN,
+     .when_key = "potential", .when_word = "dots", AT(ti.dot_period_y), .help = "dot superlattice period in y (sites)"},
+    {.section = "hamiltonian", .key = "dot_radius", .type = HM_KEY_DOUBLE, ABOVE(0), .need = HM_KEY_REQUIRED_WHEN,
+     .when_key = "potential", .when_word = "dots", AT(ti.dot_radius), .help = "dot radius (sites)"},
+    {.section = "hamiltonian", .key = "dot_v0", .type = HM_KEY_DOUBLE, .need = HM_KEY_REQUIRED_WHEN,
+     .when_key = "potential", .when_word = "dots", AT(ti.dot_v0), .help = "potential inside a dot"},
+    {.section = "hamiltonian", .key = "dot_depth", .type = HM_KEY_INT, AT_LEAST(0), .def = "0",
+     .when_key = "potential", .when_word = "dots", AT(ti.dot_depth),
+     .help = "dots reach through the top dot_depth z layers; 0 = all layers"},
+    {.section = "hamiltonian", .key = "disorder_w", .type = HM_KEY_DOUBLE, AT_LEAST(0), .need = HM_KEY_REQUIRED_WHEN,
+     .when_key = "potential", .when_word = "disorder", AT(ti.disorder_w),
+     .help = "Anderson disorder: V uniform in [-W/2, W/2]"},
+    {.section = "hamiltonian", .key = "disorder_seed", .type = HM_KEY_UINT64, .def = "1", .when_key = "potential",
+     .when_word = "disorder", AT(ti.disorder_seed), .help = "seed of the disorder (same on any rank count)"},
+    /* [kpm] */
+    {.section = "kpm", .key = "moments", .type = HM_KEY_INT, RANGE(2, 1e8), .flags = HM_KEY_EVEN, .def = "256",
+     AT(kpm.moments), .help = "Chebyshev moments M (energy resolution ~ bandwidth/M)"},
+    {.section = "kpm", .key = "vectors", .type = HM_KEY_INT, RANGE(1, 100000), .def = "16", AT(kpm.vectors),
+     .help = "random vectors R (stochastic error ~ 1/sqrt(R N))"},
+    {.section = "kpm", .key = "seed", .type = HM_KEY_UINT64, .def = "1", AT(kpm.seed),
+     .help = "seed of the random-phase vectors"},
+    {.section = "kpm", .key = "kernel", .type = HM_KEY_WORD, .words = {"jackson", "lorentz"},
+     .values = {HM_KERNEL_JACKSON, HM_KERNEL_LORENTZ}, .def = "jackson", AT(dos.kernel),
+     .help = "damping kernel of the moments"},
+    {.section = "kpm", .key = "lambda", .type = HM_KEY_DOUBLE, ABOVE(0), .def = "4", .when_key = "kernel",
+     .when_word = "lorentz", AT(dos.lorentz_lambda), .help = "Lorentz kernel parameter"},
+    {.section = "kpm", .key = "bounds", .type = HM_KEY_WORD, .words = {"lanczos", "gershgorin"},
+     .values = {HM_BOUNDS_LANCZOS, HM_BOUNDS_GERSHGORIN}, .def = "lanczos", AT(kpm.bounds),
+     .help = "how the spectral interval is found"},
+    {.section = "kpm", .key = "lanczos_steps", .type = HM_KEY_INT, RANGE(5, 1000), .def = "40", .when_key = "bounds",
+     .when_word = "lanczos", AT(kpm.lanczos_steps), .help = "Lanczos steps for the spectral interval"},
+    {.section = "kpm", .key = "bounds_margin", .type = HM_KEY_DOUBLE, RANGE(0, 1), .def = "0.05",
+     AT(kpm.bounds_margin), .help = "relative widening of the spectral interval"},
+    {.section = "kpm", .key = "energies", .type = HM_KEY_INT, RANGE(0, 1e7), .def = "0", AT(dos.points),
+     .help = "uniform energy grid points of the DOS; 0 = the Chebyshev nodes"},
+    {.section = "kpm", .key = "emin", .type = HM_KEY_DOUBLE, .when_key = "energies", AT(dos.emin),
+     .help = "lower end of the energy grid (with emax; default: the spectral interval)"},
+    {.section = "kpm", .key = "emax", .type = HM_KEY_DOUBLE, .when_key = "energies", AT(dos.emax),
+     .help = "upper end of the energy grid (with emin)"},
+    {.section = "kpm", .key = "normalize", .type = HM_KEY_WORD, .words = {"states", "unit"},
+     .values = {HM_NORM_STATES, HM_NORM_UNIT}, .def = "states", AT(dos.norm),
+     .help = "DOS integrates to the number of states or to 1"},
+};
+const int hm_deck_nkeys = (int)(sizeof hm_deck_keys / sizeof hm_deck_keys[0]);
+
+int hm_deck_key_find(const char *section, const char *key) {
+  for (int i = 0; i < hm_deck_nkeys; i++)
+    if (!strcmp(hm_deck_keys[i].section, section) && !strcmp(hm_deck_keys[i].key, key)) return i;
+  return -1;
+}
+
+int hm_deck_key_word_value(const hm_deck_key *k, const char *word) {
+  for (int i = 0; k->words[i]; i++)
+    if (!strcmp(k->words[i], word)) return k->values[i];
+  return -1;
+}
+
+static void add(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void add(char *buf, size_t len, const char *fmt, ...) {
+  size_t used = strlen(buf);
+  if (used + 1 >= len) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf + used, len - used, fmt, ap);
+  va_end(ap);
+}
+
+static void add_words(const hm_deck_key *k, int skip_zero, char *buf, size_t len) {
+  const char *sep = "";
+  for (int i = 0; k->words[i]; i++) {
+    if (skip_zero && k->values[i] == 0) continue;
+    add(buf, len, "%s%s", sep, k->words[i]);
+    sep = ", ";
+  }
+}
+
+static void add_bounds(const hm_deck_key *k, char *buf, size_t len) {
+  int min_open = (k->flags & HM_KEY_MIN_OPEN) != 0;
+  if (k->has_min && k->has_max)
+    add(buf, len, " in %c%.15g, %.15g]", min_open ? '(' : '[', k->min, k->max);
+  else if (k->has_min)
+    add(buf, len, " %s %.15g", min_open ? ">" : ">=", k->min);
+  else if (k->has_max)
+    add(buf, len, " <= %.15g", k->max);
+}
+
+void hm_deck_key_allowed(const hm_deck_key *k, char *buf, size_t len) {
+  if (!len) return;
+  buf[0] = '\0';
+  switch (k->type) {
+    case HM_KEY_WORD:
+      add(buf, len, "one of: ");
+      add_words(k, 0, buf, len);
+      break;
+    case HM_KEY_WORD_LIST:
+      add(buf, len, "%d words (x y z), each one of: ", k->count);
+      add_words(k, 0, buf, len);
+      break;
+    case HM_KEY_WORD_SET:
+      add(buf, len, "%s, or one or more of: ", k->words[0]);
+      add_words(k, 1, buf, len);
+      break;
+    case HM_KEY_STRING:
+      add(buf, len, (k->flags & HM_KEY_NONEMPTY) ? "a file name" : "a file name, or empty");
+      break;
+    case HM_KEY_INT:
+      add(buf, len, (k->flags & HM_KEY_EVEN) ? "an even integer" : "an integer");
+      add_bounds(k, buf, len);
+      break;
+    case HM_KEY_UINT64:
+      add(buf, len, "an integer in [0, %llu]", (unsigned long long)UINT64_MAX);
+      break;
+    case HM_KEY_DOUBLE:
+      add(buf, len, (k->has_min || k->has_max) ? "a number" : "a finite number");
+      add_bounds(k, buf, len);
+      break;
+  }
+}
+
+/* Plain decimal integer: optional sign, digits, nothing else. */
+static int parse_integer_text(const char *s, int allow_minus, char *why, size_t len) {
+  const char *p = s;
+  if (*p == '+' || (allow_minus && *p == '-')) p++;
+  int digits = 0;
+  for (; isdigit((unsigned char)*p); p++) digits++;
+  if (digits && !*p) return 0;
+  if (!*s)
+    snprintf(why, len, "empty value");
+  else if (strpbrk(s, ".eE") && strspn(s, "+-0123456789.eE") == strlen(s))
+    snprintf(why, len, "not a plain integer (write digits only: no decimal point or exponent)");
+  else if (*s == '-' && !allow_minus)
+    snprintf(why, len, "negative");
+  else
+    snprintf(why, len, "not an integer");
+  return 1;
+}
+
+static int in_range(const hm_deck_key *k, double x) {
+  if (k->has_min && ((k->flags & HM_KEY_MIN_OPEN) ? !(x > k->min) : !(x >= k->min))) return 0;
+  if (k->has_max && !(x <= k->max)) return 0;
+  return 1;
+}
+
+static int parse_int(const hm_deck_key *k, const char *s, hm_key_value *v, char *why, size_t len) {
+  if (parse_integer_text(s, 1, why, len)) return 1;
+  errno = 0;
+  long long x = strtoll(s, NULL, 10);
+  if (errno == ERANGE) return snprintf(why, len, "too large for a 64-bit integer"), 1;
+  if (!in_range(k, (double)x) || ((k->flags & HM_KEY_EVEN) && x % 2 != 0)) return 1; /* why stays "" */
+  v->i = x;
+  return 0;
+}
+
+static int parse_uint64(const char *s, hm_key_value *v, char *why, size_t len) {
+  if (parse_integer_text(s, 0, why, len)) return 1;
+  errno = 0;
+  unsigned long long x = strtoull(s, NULL, 10);
+  if (errno == ERANGE) return snprintf(why, len, "too large for a 64-bit unsigned integer"), 1;
+  v->u = x;
+  return 0;
+}
+
+static int parse_double(const hm_deck_key *k, const char *s, hm_key_value *v, char *why, size_t len) {
+  /* Decimal notation only: strtod alone would also take "inf", "nan" and hex floats. */
+  if (!*s) return snprintf(why, len, "empty value"), 1;
+  if (strspn(s, "+-0123456789.eE") != strlen(s) || !strpbrk(s, "0123456789"))
+    return snprintf(why, len, "not a number"), 1;
+  char *end = NULL;
+  errno = 0;
+  double x = strtod(s, &end);
+  if (end == s || *end) return snprintf(why, len, "not a number"), 1;
+  if (!isfinite(x)) return snprintf(why, len, "beyond the range of a double"), 1;
+  if (!in_range(k, x)) return 1;
+  v->d = x;
+  return 0;
+}
+
+/* Next word of a whitespace- or comma-separated list into w; returns the rest, NULL at the end. */
+static const char *next_word(const char *s, char *w, size_t len) {
+  s += strspn(s, " \t,");
+  if (!*s) return NULL;
+  size_t n = strcspn(s, " \t,");
+  snprintf(w, len, "%.*s", (int)n, s);
+  return s + n;
+}
+
+static int parse_words(const hm_deck_key *k, const char *s, hm_key_value *v, char *why, size_t len) {
+  char w[64];
+  int n = 0, mask = 0, alone = 0;
+  v->i = 0;
+  for (const char *p = next_word(s, w, sizeof w); p; p = next_word(p, w, sizeof w), n++) {
+    int x = hm_deck_key_word_value(k, w);
+    if (x < 0) return snprintf(why, len, "'%s' is not allowed", w), 1;
+    if (k->type == HM_KEY_WORD_LIST) {
+      if (n < k->count) v->w[n] = x;
+    } else if (k->type == HM_KEY_WORD_SET) {
+      if (x == 0) alone = 1;
+      if (x && (mask & x)) return snprintf(why, len, "'%s' is given twice", w), 1;
+      mask |= x;
+    } else {
+      v->i = x;
+    }
+  }
+  if (n == 0) return snprintf(why, len, "empty value"), 1;
+  if (k->type == HM_KEY_WORD && n != 1) return snprintf(why, len, "expected one word, got %d", n), 1;
+  if (k->type == HM_KEY_WORD_LIST && n != k->count)
+    return snprintf(why, len, "expected %d words, got %d", k->count, n), 1;
+  if (k->type == HM_KEY_WORD_SET) {
+    if (alone && n > 1) return snprintf(why, len, "'%s' cannot be combined with other words", k->words[0]), 1;
+    v->i = mask;
+  }
+  return 0;
+}
+
+int hm_deck_key_parse(const hm_deck_key *k, const char *text, hm_key_value *v, char *why, size_t len) {
+  memset(v, 0, sizeof *v);
+  if (len) why[0] = '\0';
+  switch (k->type) {
+    case HM_KEY_WORD:
+    case HM_KEY_WORD_LIST:
+    case HM_KEY_WORD_SET: return parse_words(k, text, v, why, len);
+    case HM_KEY_STRING:
+      if ((k->flags & HM_KEY_NONEMPTY) && !*text) return snprintf(why, len, "empty value"), 1;
+      if (strlen(text) >= k->size) return snprintf(why, len, "longer than %zu characters", k->size - 1), 1;
+      return 0;
+    case HM_KEY_INT: return parse_int(k, text, v, why, len);
+    case HM_KEY_UINT64: return parse_uint64(text, v, why, len);
+    case HM_KEY_DOUBLE: return parse_double(k, text, v, why, len);
+  }
+  return 1;
+}
+
+int hm_deck_key_store(const hm_deck_key *k, const hm_key_value *v, const char *text, hm_deck *deck) {
+  if (k->offset == HM_KEY_NO_FIELD) return HM_SUCCESS;
+  char *field = (char *)deck + k->offset;
+  int ok = 1;
+  switch (k->type) {
+    case HM_KEY_WORD:
+    case HM_KEY_INT:
+      if (k->size == sizeof(int)) {
+        int x = (int)v->i;
+        memcpy(field, &x, sizeof x);
+      } else if (k->size == sizeof(int64_t)) {
+        memcpy(field, &v->i, sizeof v->i);
+      } else {
+        ok = 0;
+      }
+      break;
+    case HM_KEY_WORD_LIST:
+      ok = k->size == (size_t)k->count * sizeof(int);
+      if (ok) memcpy(field, v->w, k->size);
+      break;
+    case HM_KEY_UINT64:
+      ok = k->size == sizeof(uint64_t);
+      if (ok) memcpy(field, &v->u, sizeof v->u);
+      break;
+    case HM_KEY_DOUBLE:
+      ok = k->size == sizeof(double);
+      if (ok) memcpy(field, &v->d, sizeof v->d);
+      break;
+    case HM_KEY_STRING:
+      ok = strlen(text) < k->size;
+      if (ok) memcpy(field, text, strlen(text) + 1);
+      break;
+    case HM_KEY_WORD_SET: ok = 0; break; /* a set has no field of its own */
+  }
+  HM_CHECK(ok, HM_ERR_INTERNAL, "deck schema: key [%s] %s does not fit its hm_deck field (%zu bytes)", k->section,
+           k->key, k->size);
+  return HM_SUCCESS;
+}
+
+void hm_deck_key_condition(const hm_deck_key *k, char *buf, size_t len) {
+  int w = k->when_key ? hm_deck_key_find(k->section, k->when_key) : -1;
+  if (w < 0)
+    snprintf(buf, len, "always");
+  else if (!k->when_word)
+    snprintf(buf, len, "%s > 0", k->when_key);
+  else if (hm_deck_keys[w].type == HM_KEY_WORD_SET)
+    snprintf(buf, len, "%s includes %s", k->when_key, k->when_word);
+  else
+    snprintf(buf, len, "%s = %s", k->when_key, k->when_word);
+}
+
+void hm_deck_schema_print(FILE *f) {
+  for (int s = 0; hm_deck_sections[s]; s++) {
+    fprintf(f, "%s[%s]\n", s ? "\n" : "", hm_deck_sections[s]);
+    for (int i = 0; i < hm_deck_nkeys; i++) {
+      const hm_deck_key *k = &hm_deck_keys[i];
+      if (strcmp(k->section, hm_deck_sections[s])) continue;
+      char allowed[256];
+      hm_deck_key_allowed(k, allowed, sizeof allowed);
+      fprintf(f, "  %-18s %s\n", k->key, k->help);
+      fprintf(f, "  %-18s %s", "", allowed);
+      if (k->need == HM_KEY_REQUIRED) fprintf(f, "; required");
+      if (k->def) fprintf(f, "; default \"%s\"", k->def);
+      if (k->when_key) {
+        char cond[96];
+        hm_deck_key_condition(k, cond, sizeof cond);
+        fprintf(f, "; %s when %s", k->need == HM_KEY_REQUIRED_WHEN ? "required" : "only", cond);
+      }
+      fprintf(f, "\n");
+    }
+  }
+}

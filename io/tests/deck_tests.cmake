@@ -1,0 +1,3 @@
+# Input decks: schema, strict values, the bad/good corpus in tests/decks and every deck in inputs/.
+hm_add_c_test(test_deck SOURCES test_deck.c LABELS cpu)
+target_include_directories(test_deck PRIVATE ${CMAKE_SOURCE_DIR}/io)
