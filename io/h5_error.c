@@ -10,7 +10,7 @@ static herr_t take_innermost(unsigned n, const H5E_error2_t *e, void *data) {
 
 int hm_error_raise_hdf5(const char *expr, const char *file, int line, const char *func) {
   char msg[512] = "no HDF5 message";
-  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, take_innermost, msg);
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, take_innermost, msg);
   H5Eclear2(H5E_DEFAULT);
   return hm_error_raise(HM_ERR_HDF5, file, line, func, "%s failed: %s", expr, msg);
 }

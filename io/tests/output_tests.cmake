@@ -1,0 +1,24 @@
+# HDF5 results, checkpoints, file comparison, and the DOS plot script.
+foreach(np 1 2)
+  hm_add_c_test(test_output_np${np} SOURCES test_output.c NPROCS ${np} LABELS cpu)
+  hm_add_c_test(test_checkpoint_np${np} SOURCES test_checkpoint.c NPROCS ${np} LABELS cpu)
+endforeach()
+# Written on 3 ranks, restored on 1, 2 and 3: row ranges that cut across the writer's.
+hm_add_c_test(test_checkpoint_np3 SOURCES test_checkpoint.c NPROCS 3 LABELS cpu)
+hm_add_c_test(test_compare SOURCES test_compare.c LABELS cpu)
+foreach(t test_output_np1 test_output_np2 test_checkpoint_np1 test_checkpoint_np2 test_checkpoint_np3 test_compare)
+  target_include_directories(${t} PRIVATE ${HDF5_INCLUDE_DIRS} ${CMAKE_SOURCE_DIR}/io)
+endforeach()
+set_tests_properties(test_output_np1 PROPERTIES FIXTURES_SETUP output_file)
+
+# The result file is readable by the standard HDF5 tools.
+find_program(H5DUMP h5dump)
+if(H5DUMP)
+  hm_add_test(test_output_h5dump COMMAND ${H5DUMP} -H output_np1.h5 LABELS cpu)
+  set_tests_properties(test_output_h5dump PROPERTIES FIXTURES_REQUIRED output_file)
+endif()
+
+# scripts/plot_dos.py draws the DOS of that file (skipped without Debian's h5py and matplotlib).
+hm_add_test(test_plot_dos COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/test_plot_dos.sh ${CMAKE_SOURCE_DIR}/scripts/plot_dos.py
+            output_np1.h5 LABELS cpu)
+set_tests_properties(test_plot_dos PROPERTIES FIXTURES_REQUIRED output_file)

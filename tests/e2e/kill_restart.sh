@@ -1,5 +1,5 @@
 # A run killed with SIGKILL mid-way restarts from its last checkpoint and reaches the same
-# moments and DOS as an uninterrupted run (same rank count: to 1e-12; another count: to rounding).
+# moments and DOS as an uninterrupted run (to rounding, on the same and on another rank count).
 . "$(dirname "$0")/common.sh"
 cat > deck.ini <<'INI'
 [run]
@@ -33,7 +33,16 @@ echo "checkpoint at moment $done_at of 400"
 [ -n "$done_at" ] && [ "$done_at" -lt 400 ] || fail "checkpoint is not mid-way ($done_at)"
 cp ckpt.h5 ckpt1.h5
 run2 restart ckpt.h5 -o restarted.h5 --quiet >restart.log 2>&1 || fail "restart: $(cat restart.log)"
-"$HAMLET" compare full.h5 restarted.h5 --rtol 1e-12 --atol 1e-14 >cmp.txt || fail "restart differs: $(cat cmp.txt)"
+# The restored sums sit on rank 0, so moments agree to rounding (~1e-17 absolute); the DOS
+# multiplies them by N and sums M terms, hence the looser tolerance on the whole file.
+moments_close() { # moments_close A B ATOL
+  /usr/bin/python3 -c "import h5py, numpy as np, sys
+a, b = (h5py.File(x, 'r')['/kpm/moments_per_vector'][:] for x in sys.argv[1:3])
+d = np.abs(a - b).max(); print('moments differ by at most', d); sys.exit(int(d > float(sys.argv[3])))" "$@"
+}
+moments_close full.h5 restarted.h5 1e-15 || fail "restarted moments differ beyond rounding"
+"$HAMLET" compare full.h5 restarted.h5 --rtol 1e-9 --atol 1e-11 >cmp.txt || fail "restart differs: $(cat cmp.txt)"
 "$MPIEXEC" -n 1 "$HAMLET" restart ckpt1.h5 -o restarted1.h5 --quiet >restart1.log 2>&1 || fail "restart on 1 rank: $(cat restart1.log)"
-"$HAMLET" compare full.h5 restarted1.h5 --rtol 1e-9 --atol 1e-12 >cmp1.txt || fail "1-rank restart differs: $(cat cmp1.txt)"
+moments_close full.h5 restarted1.h5 1e-13 || fail "1-rank restarted moments differ beyond rounding"
+"$HAMLET" compare full.h5 restarted1.h5 --rtol 1e-6 --atol 1e-8 >cmp1.txt || fail "1-rank restart differs: $(cat cmp1.txt)"
 finish

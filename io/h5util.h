@@ -1,0 +1,68 @@
+/* Small HDF5 helpers shared by the output, checkpoint and compare code. Parallel files follow one
+ * code path: every rank makes every call with identical arguments; small datasets are written by
+ * rank 0 only (the others select nothing), distributed blocks by each rank's rows, collectively. */
+#ifndef HAMLET_H5UTIL_H
+#define HAMLET_H5UTIL_H
+#include <stddef.h>
+#include <stdint.h>
+#include <hdf5.h>
+#include "error_macros.h"
+#include "hamlet/context.h"
+
+/* Like HM_CALL_HDF5, for functions that hold handles: record the failure in st and jump to label. */
+#define HM_H5_GOTO(st, label, expr)                                                 \
+  do {                                                                              \
+    if ((expr) < 0) {                                                               \
+      (st) = hm_error_raise_hdf5(#expr, __FILE__, __LINE__, __func__);              \
+      goto label;                                                                   \
+    }                                                                               \
+  } while (0)
+
+/* The innermost message of HDF5's error stack (the stack is cleared). */
+void hm_h5_last_message(char *buf, size_t n);
+
+/* Collective over ctx. Create (truncating) / open read-only with the MPI-IO driver; HDF5's own
+ * error printing is silenced, failures name the path. */
+int hm_h5_create(hm_context *ctx, const char *path, hid_t *file);
+int hm_h5_open_read(hm_context *ctx, const char *path, hid_t *file);
+/* Not collective: open read-only with the default (serial) driver. */
+int hm_h5_open_serial(const char *path, hid_t *file);
+
+/* The group at an absolute path ("/" or "/a/b"), created with its parents where missing. */
+int hm_h5_group(hid_t file, const char *path, hid_t *group);
+
+/* Attributes: every rank writes the same value (HDF5 needs identical metadata calls). */
+int hm_h5_attr_string(hid_t obj, const char *name, const char *value);
+int hm_h5_attr_double(hid_t obj, const char *name, double value);
+int hm_h5_attr_int(hid_t obj, const char *name, int64_t value);
+int hm_h5_attr_uint64(hid_t obj, const char *name, uint64_t value);
+/* Readers; a missing attribute is an HM_ERR_IO error naming it and the file. */
+int hm_h5_read_attr_double(hid_t obj, const char *name, double *value);
+int hm_h5_read_attr_int(hid_t obj, const char *name, int64_t *value);
+int hm_h5_read_attr_uint64(hid_t obj, const char *name, uint64_t *value);
+int hm_h5_read_attr_string(hid_t obj, const char *name, char **value); /* malloc'd */
+
+/* Collective: a double dataset of ndim dimensions (0 = scalar); the data of rank 0 is written.
+ * unit is required, description may be NULL. */
+int hm_h5_write_small(hm_context *ctx, hid_t loc, const char *name, int ndim, const hsize_t *dims,
+                      const double *data, const char *unit, const char *description);
+/* Collective: a fixed-length string scalar dataset with the text of rank 0 (NULL = ""), unit "none". */
+int hm_h5_write_text(hm_context *ctx, hid_t loc, const char *name, const char *text,
+                     const char *description);
+/* Every caller reads the whole text (malloc'd) / all count doubles of a dataset. */
+int hm_h5_read_text(hid_t loc, const char *name, char **text);
+int hm_h5_read_small(hid_t loc, const char *name, size_t count, double *data);
+
+/* Collective: rows [first, first + local) of a dataset [n_global][k] (type 1, real) or
+ * [n_global][k][2] (type 2, complex: real, imaginary); data row-major, local*k*type doubles. */
+int hm_h5_write_rows(hid_t loc, const char *name, int64_t n_global, int64_t first, int64_t local,
+                     int k, int type, const double *data, const char *unit, const char *description);
+/* The dataset must have exactly that shape; any rows may be read (another rank count). */
+int hm_h5_read_rows(hid_t loc, const char *name, int64_t n_global, int64_t first, int64_t local,
+                    int k, int type, double *data);
+
+/* Collective: after a barrier rank 0 renames from -> to (atomic within a file system) / removes
+ * path; every rank returns the same status. */
+int hm_h5_rename(hm_context *ctx, const char *from, const char *to);
+int hm_h5_remove(hm_context *ctx, const char *path);
+#endif
