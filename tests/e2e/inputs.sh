@@ -1,6 +1,7 @@
 # Every deck in inputs/ runs on 2 ranks and writes a DOS that integrates to N; the default deck
 # is also plotted, and a run compared with itself passes while a different deck's result fails.
 . "$(dirname "$0")/common.sh"
+need_h5py
 for deck in "$SOURCE_DIR"/inputs/*.ini; do
   name=$(basename "$deck" .ini)
   run2 run "$deck" -o "$name.h5" --quiet >"$name.log" 2>&1 || { fail "$name: $(cat "$name.log")"; continue; }

@@ -1,6 +1,7 @@
 # A run killed with SIGKILL mid-way restarts from its last checkpoint and reaches the same
 # moments and DOS as an uninterrupted run (to rounding, on the same and on another rank count).
 . "$(dirname "$0")/common.sh"
+need_h5py
 cat > deck.ini <<'INI'
 [run]
 output = run.h5
