@@ -20,6 +20,7 @@ for t in $(ctest -L gpu -N | awk '/Test +#/ {print $3}'); do
   done
 done
 ctest -LE "gpu|fortran" -j 8 --output-on-failure 2>&1 | tail -15 | tee "$OUT/ctest_cpu.log"
-for th in 1 8 16; do
+for th in 1 16; do
   OMP_NUM_THREADS=$th OMP_PROC_BIND=close ./bench/bench_kpm_cpu --nx 96 --ny 96 --nz 48 --steps 20 | tee "$OUT/bench_kpm_cpu_t$th.txt"
 done
+OMP_NUM_THREADS=8 /opt/deps/usr/bin/mpiexec.hydra -n 2 ./bin/hamlet run ../inputs/ti_dos.ini -o "$OUT/ti_dos.h5" --quiet | tee "$OUT/ti_dos_run.txt"
