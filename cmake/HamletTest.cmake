@@ -1,10 +1,13 @@
-# hm_add_test(NAME COMMAND cmd args... [NPROCS n] [LABELS l...])
+# hm_add_test(NAME COMMAND cmd args... [NPROCS n] [THREADS t] [LABELS l...])
 # One helper for every test so labels and MPI launch are uniform. GPU tests return 77 (skip)
 # when no device is visible.
 function(hm_add_test name)
-  cmake_parse_arguments(T "" "NPROCS" "COMMAND;LABELS" ${ARGN})
+  cmake_parse_arguments(T "" "NPROCS;THREADS" "COMMAND;LABELS" ${ARGN})
   if(NOT T_NPROCS)
     set(T_NPROCS 1)
+  endif()
+  if(NOT T_THREADS)
+    set(T_THREADS 1)
   endif()
   set(cmd ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${T_NPROCS} ${T_COMMAND})
   add_test(NAME ${name} COMMAND ${cmd} WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
@@ -14,7 +17,7 @@ function(hm_add_test name)
   endif()
   set_tests_properties(${name} PROPERTIES LABELS "${labels}" SKIP_RETURN_CODE 77
                        PROCESSORS ${T_NPROCS}
-                       ENVIRONMENT "OMP_NUM_THREADS=1;HAMLET_SOURCE_DIR=${CMAKE_SOURCE_DIR};HAMLET_BINARY_DIR=${CMAKE_BINARY_DIR}")
+                       ENVIRONMENT "OMP_NUM_THREADS=${T_THREADS};HAMLET_SOURCE_DIR=${CMAKE_SOURCE_DIR};HAMLET_BINARY_DIR=${CMAKE_BINARY_DIR}")
 endfunction()
 
 # hm_add_c_test(NAME SOURCES... [NPROCS n] [LABELS ...] [LIBS ...]): build a C test and register it.

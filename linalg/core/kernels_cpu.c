@@ -95,15 +95,31 @@ HM_INLINE void spmmv_real(const struct hm_csr_view *A, const int k, const int32_
   }
 }
 
-/* ---- fused KPM step: W = 2 s (A - b) V - W, dots <V|V>, Re<W|V> per column ----
- * Per-thread partial sums are added in thread order afterwards, so results do not depend on
- * scheduling (same thread count, same bits). */
+/* ---- fused KPM step: W = 2 s (A - b) V - W, dots <V|V>, Re<W|V> per column ---- */
+
+/* Inside a parallel region: every thread's sums go to partial[], then one thread adds them in
+ * thread order, so results do not depend on scheduling (same thread count, same bits). */
+HM_INLINE void add_thread_partials(const int k, const double *vv, const double *wv, double *partial,
+                                   double *dvv, double *dwv) {
+  const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+  for (int j = 0; j < k; j++) {
+    partial[(size_t)t * 2 * k + j] = vv[j];
+    partial[(size_t)t * 2 * k + k + j] = wv[j];
+  }
+#pragma omp barrier
+#pragma omp single
+  for (int tt = 0; tt < nt; tt++)
+    for (int j = 0; j < k; j++) {
+      dvv[j] += partial[(size_t)tt * 2 * k + j];
+      dwv[j] += partial[(size_t)tt * 2 * k + k + j];
+    }
+}
+
 HM_INLINE void kpm_complex(const struct hm_csr_view *A, const int k, const int32_t *rows, int32_t nrows,
                            double s, double b, const double *V, double *W, double *dvv, double *dwv,
                            double *partial) {
 #pragma omp parallel
   {
-    const int t = omp_get_thread_num(), nt = omp_get_num_threads();
     double vv[k], wv[k];
     for (int j = 0; j < k; j++) vv[j] = wv[j] = 0;
 #pragma omp for schedule(static)
@@ -123,17 +139,7 @@ HM_INLINE void kpm_complex(const struct hm_csr_view *A, const int k, const int32
         wv[j] += wr * vr + wm * vm;
       }
     }
-    for (int j = 0; j < k; j++) {
-      partial[(size_t)t * 2 * k + j] = vv[j];
-      partial[(size_t)t * 2 * k + k + j] = wv[j];
-    }
-#pragma omp barrier
-#pragma omp single
-    for (int tt = 0; tt < nt; tt++)
-      for (int j = 0; j < k; j++) {
-        dvv[j] += partial[(size_t)tt * 2 * k + j];
-        dwv[j] += partial[(size_t)tt * 2 * k + k + j];
-      }
+    add_thread_partials(k, vv, wv, partial, dvv, dwv);
   }
 }
 
@@ -142,7 +148,6 @@ HM_INLINE void kpm_real(const struct hm_csr_view *A, const int k, const int32_t 
                         double *partial) {
 #pragma omp parallel
   {
-    const int t = omp_get_thread_num(), nt = omp_get_num_threads();
     double vv[k], wv[k];
     for (int j = 0; j < k; j++) vv[j] = wv[j] = 0;
 #pragma omp for schedule(static)
@@ -164,17 +169,7 @@ HM_INLINE void kpm_real(const struct hm_csr_view *A, const int k, const int32_t 
         wv[j] += w * vi[j];
       }
     }
-    for (int j = 0; j < k; j++) {
-      partial[(size_t)t * 2 * k + j] = vv[j];
-      partial[(size_t)t * 2 * k + k + j] = wv[j];
-    }
-#pragma omp barrier
-#pragma omp single
-    for (int tt = 0; tt < nt; tt++)
-      for (int j = 0; j < k; j++) {
-        dvv[j] += partial[(size_t)tt * 2 * k + j];
-        dwv[j] += partial[(size_t)tt * 2 * k + k + j];
-      }
+    add_thread_partials(k, vv, wv, partial, dvv, dwv);
   }
 }
 
