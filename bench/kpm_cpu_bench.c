@@ -86,11 +86,11 @@ int main(int argc, char **argv) {
     size_t len = (size_t)N * R;
     double complex *V = malloc(len * sizeof *V), *W = malloc(len * sizeof *W);
     for (size_t i = 0; i < len; i++) { V[i] = cexp(I * 0.37 * (double)i); W[i] = 0; }
-    double dvv[32], dwv[32];
-    hm_kernels_cpu.kpm_step(HM_COMPLEX, &A, R, rows, N, s, b, (double *)V, (double *)W, dvv, dwv); /* warm up */
+    double dots[64];
+    hm_kernels_cpu.kpm_step(HM_COMPLEX, &A, R, rows, N, s, b, (double *)V, (double *)W, dots); /* warm up */
     double t = omp_get_wtime();
     for (int it = 0; it < steps; it++) {
-      hm_kernels_cpu.kpm_step(HM_COMPLEX, &A, R, rows, N, s, b, (double *)V, (double *)W, dvv, dwv);
+      hm_kernels_cpu.kpm_step(HM_COMPLEX, &A, R, rows, N, s, b, (double *)V, (double *)W, dots);
       double complex *tmp = V; V = W; W = tmp;
     }
     t = (omp_get_wtime() - t) / steps;

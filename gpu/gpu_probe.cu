@@ -1,20 +1,8 @@
-// CUDA probe: device count and a checked axpy kernel, so the CUDA build path stays alive until
-// the CUDA kernel table lands. Every CUDA call and launch is checked.
-#include <cuda_runtime.h>
-#include "error_macros.h"
+// CUDA probe: device count, device binding, and a checked axpy self-test.
+#include "cuda_check.h"
 #include "gpu_probe.h"
 
-extern "C" {
 #include "../linalg/core/gpu_probe.h"
-}
-
-#define HM_CALL_CUDA(expr)                                                                   \
-  do {                                                                                       \
-    cudaError_t hm_e_ = (expr);                                                              \
-    if (hm_e_ != cudaSuccess)                                                                \
-      return hm_error_raise(HM_ERR_CUDA, __FILE__, __LINE__, __func__, "%s failed: %s (%s)", \
-                            #expr, cudaGetErrorString(hm_e_), cudaGetErrorName(hm_e_));      \
-  } while (0)
 
 __global__ void axpy_kernel(size_t n, double a, const double *x, double *y) {
   size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
@@ -32,6 +20,15 @@ extern "C" int hm_gpu_device_count(int *count) {
     return HM_SUCCESS;
   }
   HM_CALL_CUDA(e);
+  return HM_SUCCESS;
+}
+
+extern "C" int hm_gpu_select(int node_rank, int *device) {
+  int count = 0;
+  HM_CALL(hm_gpu_device_count(&count));
+  HM_CHECK(count > 0, HM_ERR_BACKEND, "no CUDA device is visible");
+  *device = node_rank % count;
+  HM_CALL_CUDA(cudaSetDevice(*device));
   return HM_SUCCESS;
 }
 

@@ -4,24 +4,37 @@
 #include "objects.h"
 #include "gpu_probe.h"
 
-static int resolve_backend(hm_backend asked, hm_backend *resolved) {
+/* The rank's index among the ranks of its node: ranks of one node share its GPUs round-robin. */
+static int node_rank(MPI_Comm comm, int *rank) {
+  MPI_Comm node;
+  HM_CALL_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+  MPI_Comm_rank(node, rank);
+  MPI_Comm_free(&node);
+  return HM_SUCCESS;
+}
+
+/* Collective (every rank must agree on auto): cuda where it is built and every rank sees a device. */
+static int resolve_backend(MPI_Comm comm, hm_backend asked, hm_backend *resolved, int *device) {
   HM_CHECK(asked == HM_BACKEND_AUTO || asked == HM_BACKEND_CPU || asked == HM_BACKEND_CUDA,
            HM_ERR_ARGUMENT, "backend %d is not one of auto (0), cpu (1), cuda (2)", (int)asked);
-  if (asked == HM_BACKEND_CPU || asked == HM_BACKEND_AUTO) {
-    /* auto: the CUDA kernel table is not part of this version, so auto means cpu everywhere. */
-    *resolved = HM_BACKEND_CPU;
-    return HM_SUCCESS;
-  }
-  int devices = 0;
+  *resolved = HM_BACKEND_CPU;
+  *device = -1;
+  if (asked == HM_BACKEND_CPU) return HM_SUCCESS;
+  int devices = 0, fewest = 0;
+  if (hm_gpu_compiled()) HM_CALL(hm_gpu_device_count(&devices));
+  HM_CALL_MPI(MPI_Allreduce(&devices, &fewest, 1, MPI_INT, MPI_MIN, comm));
+  if (asked == HM_BACKEND_AUTO && fewest == 0) return HM_SUCCESS;
   HM_CHECK(hm_gpu_compiled(), HM_ERR_BACKEND,
            "backend = cuda asked, but this hamlet was built without CUDA (configure with nvcc "
            "present and -DHAMLET_CUDA=ON); allowed here: auto, cpu");
-  HM_CALL(hm_gpu_device_count(&devices));
   HM_CHECK(devices > 0, HM_ERR_BACKEND,
            "backend = cuda asked, but no CUDA device is visible on this node; use backend = cpu or auto");
-  HM_RAISE(HM_ERR_BACKEND,
-           "backend = cuda: a device is visible (%d), but the CUDA kernel table is not implemented "
-           "in this version yet; use backend = cpu or auto", devices);
+  HM_CHECK(fewest > 0, HM_ERR_BACKEND, "backend = cuda asked, but some rank sees no CUDA device; use backend = cpu or auto");
+  int local = 0;
+  HM_CALL(node_rank(comm, &local));
+  HM_CALL(hm_gpu_select(local, device));
+  *resolved = HM_BACKEND_CUDA;
+  return HM_SUCCESS;
 }
 
 int hm_context_create(MPI_Comm comm, hm_backend backend, hm_context **ctx) {
@@ -31,7 +44,8 @@ int hm_context_create(MPI_Comm comm, hm_backend backend, hm_context **ctx) {
   MPI_Initialized(&initialized);
   HM_CHECK(initialized, HM_ERR_MPI, "MPI is not initialized; call MPI_Init first");
   hm_backend resolved;
-  HM_CALL(resolve_backend(backend, &resolved));
+  int device;
+  HM_CALL(resolve_backend(comm, backend, &resolved, &device));
   hm_context *c;
   HM_MALLOC(c, 1);
   int st = MPI_Comm_dup(comm, &c->comm);
@@ -42,7 +56,8 @@ int hm_context_create(MPI_Comm comm, hm_backend backend, hm_context **ctx) {
   MPI_Comm_rank(c->comm, &c->rank);
   MPI_Comm_size(c->comm, &c->size);
   c->backend = resolved;
-  c->kernels = &hm_kernels_cpu;
+  c->device = device;
+  c->kernels = resolved == HM_BACKEND_CUDA ? hm_kernels_cuda() : &hm_kernels_cpu;
   *ctx = c;
   return HM_SUCCESS;
 }

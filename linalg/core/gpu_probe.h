@@ -1,6 +1,14 @@
-/* What linalg asks of gpu/ before a CUDA kernel table exists: was it compiled, how many devices. */
+/* What linalg asks of gpu/ when choosing a backend: was CUDA compiled, how many devices, bind one. */
 #ifndef HAMLET_GPU_PROBE_H
 #define HAMLET_GPU_PROBE_H
+#ifdef __cplusplus
+extern "C" {
+#endif
 int hm_gpu_compiled(void);
 int hm_gpu_device_count(int *count); /* 0 devices is not an error */
+/* Bind this process to device (node_rank mod count); returns the device index. */
+int hm_gpu_select(int node_rank, int *device);
+#ifdef __cplusplus
+}
+#endif
 #endif

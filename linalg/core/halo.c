@@ -57,32 +57,56 @@ int hm_halo_plan(struct hm_matrix_s *A, const int64_t *remote_cols, int32_t nrem
   return HM_SUCCESS;
 }
 
-void hm_halo_free(hm_halo *h) {
+void hm_halo_free(hm_halo *h, const hm_kernels *K) {
   free(h->recv_rank); free(h->recv_start); free(h->send_rank); free(h->send_start);
-  free(h->send_rows); free(h->send_buf); free(h->requests);
+  free(h->send_rows); free(h->send_buf); free(h->recv_buf); free(h->requests);
+  if (h->pack_buf) K->release(h->pack_buf);
   memset(h, 0, sizeof *h);
+}
+
+/* Grow a buffer (host memory, or the backend's with K) to at least n doubles. */
+static int ensure(double **buf, size_t *len, size_t n, const hm_kernels *K) {
+  if (*len >= n) return HM_SUCCESS;
+  if (K) K->release(*buf); else free(*buf);
+  *buf = NULL;
+  *len = 0;
+  if (K) HM_CALL(K->alloc(n * sizeof(double), (void **)buf));
+  else HM_MALLOC(*buf, n);
+  *len = n;
+  return HM_SUCCESS;
 }
 
 int hm_halo_begin(struct hm_matrix_s *A, struct hm_mvec_s *x) {
   hm_halo *h = &A->halo;
   if (h->nrecv_ranks == 0 && h->nsend_ranks == 0) return HM_SUCCESS;
   HM_CALL(hm_mvec_reserve_halo(x, h->nhalo));
+  const hm_kernels *K = A->ctx->kernels;
+  const int staged = K->device_memory;
   const size_t row_len = (size_t)x->k * (size_t)x->type; /* doubles per row */
   const size_t nsend = (size_t)h->send_start[h->nsend_ranks];
-  if (h->send_buf_len < nsend * row_len) {
-    free(h->send_buf);
-    h->send_buf_len = 0;
-    HM_MALLOC(h->send_buf, nsend * row_len);
-    h->send_buf_len = nsend * row_len;
+  HM_CALL(ensure(&h->send_buf, &h->send_buf_len, nsend * row_len + 1, NULL));
+  if (staged) {
+    HM_CALL(ensure(&h->pack_buf, &h->pack_buf_len, nsend * row_len + 1, K));
+    HM_CALL(ensure(&h->recv_buf, &h->recv_buf_len, (size_t)h->nhalo * row_len + 1, NULL));
   }
+  /* Received rows land in the block's halo rows, or in a host buffer uploaded by hm_halo_end. */
+  double *recv_base = staged ? h->recv_buf : x->data + (size_t)x->dist.local * row_len;
+  h->receiving = x;
   MPI_Comm comm = A->ctx->comm;
   int q = 0;
   for (int i = 0; i < h->nrecv_ranks; i++) {
-    double *dst = x->data + ((size_t)x->dist.local + (size_t)h->recv_start[i]) * row_len;
     int count = (int)((size_t)(h->recv_start[i + 1] - h->recv_start[i]) * row_len);
-    HM_CALL_MPI(MPI_Irecv(dst, count, MPI_DOUBLE, h->recv_rank[i], 17, comm, &h->requests[q++]));
+    HM_CALL_MPI(MPI_Irecv(recv_base + (size_t)h->recv_start[i] * row_len, count, MPI_DOUBLE, h->recv_rank[i], 17,
+                          comm, &h->requests[q++]));
   }
-  HM_CALL(A->ctx->kernels->pack_rows(x->type, x->k, h->send_rows, (int32_t)nsend, x->data, h->send_buf));
+  /* TODO(cuda): the rows to send are packed by one kernel; staging goes through pageable host
+   * memory for now (pinned buffers and a copy stream overlapping the interior product come next). */
+  if (staged) {
+    HM_CALL(K->pack_rows(x->type, x->k, A->exec_send_rows, (int32_t)nsend, x->data, h->pack_buf));
+    HM_CALL(K->download(h->send_buf, h->pack_buf, nsend * row_len * sizeof(double)));
+  } else {
+    HM_CALL(K->pack_rows(x->type, x->k, h->send_rows, (int32_t)nsend, x->data, h->send_buf));
+  }
   for (int i = 0; i < h->nsend_ranks; i++) {
     double *src = h->send_buf + (size_t)h->send_start[i] * row_len;
     int count = (int)((size_t)(h->send_start[i + 1] - h->send_start[i]) * row_len);
@@ -94,6 +118,14 @@ int hm_halo_begin(struct hm_matrix_s *A, struct hm_mvec_s *x) {
 int hm_halo_end(struct hm_matrix_s *A) {
   hm_halo *h = &A->halo;
   int n = h->nrecv_ranks + h->nsend_ranks;
-  if (n) HM_CALL_MPI(MPI_Waitall(n, h->requests, MPI_STATUSES_IGNORE));
+  if (n == 0) return HM_SUCCESS;
+  HM_CALL_MPI(MPI_Waitall(n, h->requests, MPI_STATUSES_IGNORE));
+  const hm_kernels *K = A->ctx->kernels;
+  struct hm_mvec_s *x = h->receiving;
+  if (K->device_memory && h->nhalo) {
+    const size_t row_len = (size_t)x->k * (size_t)x->type;
+    HM_CALL(K->upload(x->data + (size_t)x->dist.local * row_len, h->recv_buf, (size_t)h->nhalo * row_len * sizeof(double)));
+  }
+  h->receiving = NULL;
   return HM_SUCCESS;
 }

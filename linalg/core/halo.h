@@ -4,9 +4,10 @@
 #define HAMLET_HALO_H
 #include "objects.h"
 #include "hamlet/matrix.h"
+#include "kernels.h"
 
 int hm_halo_plan(struct hm_matrix_s *A, const int64_t *remote_cols, int32_t nremote);
-void hm_halo_free(hm_halo *h);
+void hm_halo_free(hm_halo *h, const hm_kernels *K);
 int hm_halo_begin(struct hm_matrix_s *A, struct hm_mvec_s *x);
 int hm_halo_end(struct hm_matrix_s *A);
 

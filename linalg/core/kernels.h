@@ -1,8 +1,11 @@
 /* The kernel table a backend fills and the solvers call; a solver never branches on the backend.
- * Row lists select which local rows a product touches (interior rows while the halo is in
- * flight, boundary rows after it arrived). Vectors are row-major with k columns. */
+ * All vector and matrix pointers passed to a table's functions live in that backend's memory
+ * (host for cpu, device for cuda); scalars marked "host" live on the host. Row lists select which
+ * local rows a product touches (interior rows while the halo is in flight, boundary rows after
+ * it arrived). Vectors are row-major with k columns: entry (i, j) at i*k + j. */
 #ifndef HAMLET_KERNELS_H
 #define HAMLET_KERNELS_H
+#include <stddef.h>
 #include <stdint.h>
 #include "hamlet/context.h"
 
@@ -10,26 +13,42 @@ struct hm_csr_view {
   int32_t nrows;
   const int64_t *rowptr;
   const int32_t *col;
-  const double *val;
+  const double *val; /* 1 or 2 doubles per entry */
 };
 
 typedef struct {
   const char *name;
+  int device_memory; /* 1: backend memory is not host memory (halo goes through host buffers) */
+  /* Memory of the backend. alloc returns zero-filled memory. */
+  int (*alloc)(size_t bytes, void **p);
+  void (*release)(void *p);
+  int (*upload)(void *dst, const void *host_src, size_t bytes);
+  int (*download)(void *host_dst, const void *src, size_t bytes);
+  int (*copy)(void *dst, const void *src, size_t bytes);
   /* y[rows] = A x[.] for the listed rows. */
   int (*spmmv)(hm_scalar type, const struct hm_csr_view *A, int k, const int32_t *rows, int32_t nrows,
                const double *x, double *y);
-  /* KPM step for the listed rows: W = 2 scale (A - shift) V - W, accumulating per column
-   * dvv[j] += <V_j|V_j>, dwv[j] += Re<W_j|V_j> (new W) over those rows. */
+  /* KPM step for the listed rows: W = 2 scale (A - shift) V - W, accumulating per column into
+   * dots (backend memory, 2k doubles): dots[j] += <V_j|V_j>, dots[k + j] += Re<W_j|V_j> (new W). */
   int (*kpm_step)(hm_scalar type, const struct hm_csr_view *A, int k, const int32_t *rows, int32_t nrows,
-                  double scale, double shift, const double *V, double *W, double *dvv, double *dwv);
-  /* Local column-wise dots: dots[j] (+)= sum_i conj(x_ij) y_ij over n rows (type scalars). */
+                  double scale, double shift, const double *V, double *W, double *dots);
+  /* Local column-wise dots into host memory: dots[j] = sum_i conj(x_ij) y_ij over n rows
+   * (k scalars of type). */
   int (*dot)(hm_scalar type, int64_t n, int k, const double *x, const double *y, double *dots);
-  /* y = alpha x + beta y column-wise: alpha[j], beta[j] scalars of type. */
+  /* y = alpha x + beta y column-wise: alpha[j], beta[j] host scalars of type. */
   int (*axpby)(hm_scalar type, int64_t n, int k, const double *alpha, const double *x,
                const double *beta, double *y);
-  /* Gather rows into a packed buffer (halo send). */
+  /* Gather rows of x into a packed buffer (halo send). */
   int (*pack_rows)(hm_scalar type, int k, const int32_t *rows, int32_t n, const double *x, double *buf);
 } hm_kernels;
 
+#ifdef __cplusplus
+extern "C" {
+#endif
 extern const hm_kernels hm_kernels_cpu;
+/* The CUDA table, or NULL where hamlet was built without CUDA. */
+const hm_kernels *hm_kernels_cuda(void);
+#ifdef __cplusplus
+}
+#endif
 #endif

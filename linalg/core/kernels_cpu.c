@@ -100,7 +100,7 @@ HM_INLINE void spmmv_real(const struct hm_csr_view *A, const int k, const int32_
 /* Inside a parallel region: every thread's sums go to partial[], then one thread adds them in
  * thread order, so results do not depend on scheduling (same thread count, same bits). */
 HM_INLINE void add_thread_partials(const int k, const double *vv, const double *wv, double *partial,
-                                   double *dvv, double *dwv) {
+                                   double *dots) {
   const int t = omp_get_thread_num(), nt = omp_get_num_threads();
   for (int j = 0; j < k; j++) {
     partial[(size_t)t * 2 * k + j] = vv[j];
@@ -110,13 +110,13 @@ HM_INLINE void add_thread_partials(const int k, const double *vv, const double *
 #pragma omp single
   for (int tt = 0; tt < nt; tt++)
     for (int j = 0; j < k; j++) {
-      dvv[j] += partial[(size_t)tt * 2 * k + j];
-      dwv[j] += partial[(size_t)tt * 2 * k + k + j];
+      dots[j] += partial[(size_t)tt * 2 * k + j];
+      dots[k + j] += partial[(size_t)tt * 2 * k + k + j];
     }
 }
 
 HM_INLINE void kpm_complex(const struct hm_csr_view *A, const int k, const int32_t *rows, int32_t nrows,
-                           double s, double b, const double *V, double *W, double *dvv, double *dwv,
+                           double s, double b, const double *V, double *W, double *dots,
                            double *partial) {
 #pragma omp parallel
   {
@@ -139,12 +139,12 @@ HM_INLINE void kpm_complex(const struct hm_csr_view *A, const int k, const int32
         wv[j] += wr * vr + wm * vm;
       }
     }
-    add_thread_partials(k, vv, wv, partial, dvv, dwv);
+    add_thread_partials(k, vv, wv, partial, dots);
   }
 }
 
 HM_INLINE void kpm_real(const struct hm_csr_view *A, const int k, const int32_t *rows, int32_t nrows,
-                        double s, double b, const double *V, double *W, double *dvv, double *dwv,
+                        double s, double b, const double *V, double *W, double *dots,
                         double *partial) {
 #pragma omp parallel
   {
@@ -169,7 +169,7 @@ HM_INLINE void kpm_real(const struct hm_csr_view *A, const int k, const int32_t 
         wv[j] += w * vi[j];
       }
     }
-    add_thread_partials(k, vv, wv, partial, dvv, dwv);
+    add_thread_partials(k, vv, wv, partial, dots);
   }
 }
 
@@ -202,16 +202,16 @@ static int cpu_spmmv(hm_scalar type, const struct hm_csr_view *A, int k, const i
 }
 
 static int cpu_kpm_step(hm_scalar type, const struct hm_csr_view *A, int k, const int32_t *rows, int32_t nrows,
-                        double s, double b, const double *V, double *W, double *dvv, double *dwv) {
+                        double s, double b, const double *V, double *W, double *dots) {
   if (nrows == 0) return HM_SUCCESS;
   double *partial;
   HM_MALLOC(partial, (size_t)omp_get_max_threads() * 2 * (size_t)k);
   if (type == HM_COMPLEX) {
-#define CALL(K) kpm_complex(A, K, rows, nrows, s, b, V, W, dvv, dwv, partial)
+#define CALL(K) kpm_complex(A, K, rows, nrows, s, b, V, W, dots, partial)
     HM_DISPATCH_K(k, CALL)
 #undef CALL
   } else {
-#define CALL(K) kpm_real(A, K, rows, nrows, s, b, V, W, dvv, dwv, partial)
+#define CALL(K) kpm_real(A, K, rows, nrows, s, b, V, W, dots, partial)
     HM_DISPATCH_K(k, CALL)
 #undef CALL
   }
@@ -262,8 +262,26 @@ static int cpu_pack_rows(hm_scalar type, int k, const int32_t *rows, int32_t n, 
   return HM_SUCCESS;
 }
 
+/* ---- host memory ---- */
+static int cpu_alloc(size_t bytes, void **p) {
+  *p = calloc(bytes ? bytes : 1, 1);
+  HM_CHECK(*p, HM_ERR_MEMORY, "could not allocate %zu bytes of host memory", bytes);
+  return HM_SUCCESS;
+}
+static void cpu_release(void *p) { free(p); }
+static int cpu_copy(void *dst, const void *src, size_t bytes) {
+  if (bytes) memcpy(dst, src, bytes);
+  return HM_SUCCESS;
+}
+
 const hm_kernels hm_kernels_cpu = {
     .name = "cpu",
+    .device_memory = 0,
+    .alloc = cpu_alloc,
+    .release = cpu_release,
+    .upload = cpu_copy,
+    .download = cpu_copy,
+    .copy = cpu_copy,
     .spmmv = cpu_spmmv,
     .kpm_step = cpu_kpm_step,
     .dot = cpu_dot,

@@ -63,6 +63,40 @@ static int gather_rows(const struct hm_dist_s *d, hm_scalar type, const int64_t 
   return HM_SUCCESS;
 }
 
+/* Copy of an array into the backend's memory. */
+static int upload_copy(const hm_kernels *K, const void *src, size_t bytes, void **dst) {
+  HM_CALL(K->alloc(bytes, dst));
+  HM_CALL(K->upload(*dst, src, bytes));
+  return HM_SUCCESS;
+}
+
+/* The arrays the kernels read, in the backend's memory; host aliases where that is the host. */
+static int place_on_backend(hm_matrix *M) {
+  const hm_kernels *K = M->ctx->kernels;
+  hm_csr *c = &M->csr;
+  M->exec = (struct hm_csr_view){c->nrows, c->rowptr, c->col, c->val};
+  M->exec_interior = M->interior_rows;
+  M->exec_boundary = M->boundary_rows;
+  M->exec_send_rows = M->halo.send_rows;
+  if (!K->device_memory) return HM_SUCCESS;
+  const int64_t nnz = c->rowptr[c->nrows];
+  void *p[6] = {NULL};
+  HM_CALL(upload_copy(K, c->rowptr, sizeof(int64_t) * (size_t)(c->nrows + 1), &p[0]));
+  M->exec.rowptr = p[0];
+  HM_CALL(upload_copy(K, c->col, sizeof(int32_t) * (size_t)nnz, &p[1]));
+  M->exec.col = p[1];
+  HM_CALL(upload_copy(K, c->val, sizeof(double) * (size_t)M->type * (size_t)nnz, &p[2]));
+  M->exec.val = p[2];
+  HM_CALL(upload_copy(K, M->interior_rows, sizeof(int32_t) * (size_t)M->n_interior, &p[3]));
+  M->exec_interior = p[3];
+  HM_CALL(upload_copy(K, M->boundary_rows, sizeof(int32_t) * (size_t)M->n_boundary, &p[4]));
+  M->exec_boundary = p[4];
+  const int32_t nsend = M->halo.send_start ? M->halo.send_start[M->halo.nsend_ranks] : 0;
+  HM_CALL(upload_copy(K, M->halo.send_rows, sizeof(int32_t) * (size_t)nsend, &p[5]));
+  M->exec_send_rows = p[5];
+  return HM_SUCCESS;
+}
+
 int hm_matrix_create_csr(hm_context *ctx, const hm_dist *dist, hm_scalar type, const int64_t *rowptr,
                          const int64_t *cols, const void *values, hm_matrix **A) {
   HM_CHECK(ctx && dist && rowptr && A, HM_ERR_ARGUMENT, "ctx, dist, rowptr or A is NULL");
@@ -118,6 +152,7 @@ int hm_matrix_create_csr(hm_context *ctx, const hm_dist *dist, hm_scalar type, c
   free(e);
   int st = hm_halo_plan(M, remote, nremote);
   free(remote);
+  if (!st) st = place_on_backend(M);
   if (st) { hm_matrix_destroy(&M); return hm_error_trace(st, __FILE__, __LINE__, __func__); }
   int64_t nnz_local = nnz;
   HM_CALL_MPI(MPI_Allreduce(&nnz_local, &M->nnz_global, 1, MPI_INT64_T, MPI_SUM, ctx->comm));
@@ -128,9 +163,18 @@ int hm_matrix_create_csr(hm_context *ctx, const hm_dist *dist, hm_scalar type, c
 int hm_matrix_destroy(hm_matrix **A) {
   if (!A || !*A) return HM_SUCCESS;
   hm_matrix *M = *A;
+  const hm_kernels *K = M->ctx->kernels;
+  if (K->device_memory) { /* only what place_on_backend made */
+    if (M->exec.rowptr != M->csr.rowptr) K->release((void *)M->exec.rowptr);
+    if (M->exec.col != M->csr.col) K->release((void *)M->exec.col);
+    if (M->exec.val != M->csr.val) K->release((void *)M->exec.val);
+    if (M->exec_interior != M->interior_rows) K->release((void *)M->exec_interior);
+    if (M->exec_boundary != M->boundary_rows) K->release((void *)M->exec_boundary);
+    if (M->exec_send_rows != M->halo.send_rows) K->release((void *)M->exec_send_rows);
+  }
   free(M->csr.rowptr); free(M->csr.col); free(M->csr.val);
   free(M->interior_rows); free(M->boundary_rows);
-  hm_halo_free(&M->halo);
+  hm_halo_free(&M->halo, K);
   hm_dist_free(&M->dist);
   free(M);
   *A = NULL;
@@ -151,10 +195,7 @@ int hm_matrix_dist(const hm_matrix *A, const hm_dist **dist) {
   return HM_SUCCESS;
 }
 
-struct hm_csr_view hm_matrix_view(const hm_matrix *A) {
-  struct hm_csr_view v = {A->csr.nrows, A->csr.rowptr, A->csr.col, A->csr.val};
-  return v;
-}
+struct hm_csr_view hm_matrix_view(const hm_matrix *A) { return A->exec; }
 
 int hm_matrix_check_block(const hm_matrix *A, const hm_mvec *x, const char *name) {
   HM_CHECK(x, HM_ERR_ARGUMENT, "%s is NULL", name);
@@ -176,9 +217,9 @@ int hm_matrix_apply(hm_matrix *A, hm_mvec *x, hm_mvec *y) {
   const hm_kernels *K = A->ctx->kernels;
   struct hm_csr_view v = hm_matrix_view(A);
   HM_CALL(hm_halo_begin(A, x));
-  HM_CALL(K->spmmv(A->type, &v, x->k, A->interior_rows, A->n_interior, x->data, y->data));
+  HM_CALL(K->spmmv(A->type, &v, x->k, A->exec_interior, A->n_interior, x->data, y->data));
   HM_CALL(hm_halo_end(A));
-  HM_CALL(K->spmmv(A->type, &v, x->k, A->boundary_rows, A->n_boundary, x->data, y->data));
+  HM_CALL(K->spmmv(A->type, &v, x->k, A->exec_boundary, A->n_boundary, x->data, y->data));
   return HM_SUCCESS;
 }
 

@@ -1,4 +1,4 @@
-/* hm_mvec: row-major blocks of k vectors, host memory (CPU backend). */
+/* hm_mvec: row-major blocks of k vectors in the memory of the context's backend. */
 #include <complex.h>
 #include <math.h>
 #include <string.h>
@@ -19,11 +19,11 @@ int hm_mvec_create(hm_context *ctx, const hm_dist *dist, hm_scalar type, int k, 
   m->k = k;
   HM_CALL(hm_dist_copy(dist, &m->dist));
   size_t n = (size_t)dist->local * (size_t)k * (size_t)type;
-  m->data = calloc(n ? n : 1, sizeof(double));
-  if (!m->data) {
+  int st = ctx->kernels->alloc(n * sizeof(double), (void **)&m->data);
+  if (st) {
     hm_dist_free(&m->dist);
     free(m);
-    HM_RAISE(HM_ERR_MEMORY, "could not allocate %zu bytes for a block of %d vectors", n * sizeof(double), k);
+    return hm_error_trace(st, __FILE__, __LINE__, __func__);
   }
   *v = m;
   return HM_SUCCESS;
@@ -31,7 +31,7 @@ int hm_mvec_create(hm_context *ctx, const hm_dist *dist, hm_scalar type, int k, 
 
 int hm_mvec_destroy(hm_mvec **v) {
   if (!v || !*v) return HM_SUCCESS;
-  free((*v)->data);
+  (*v)->ctx->kernels->release((*v)->data);
   hm_dist_free(&(*v)->dist);
   free(*v);
   *v = NULL;
@@ -40,9 +40,12 @@ int hm_mvec_destroy(hm_mvec **v) {
 
 int hm_mvec_reserve_halo(struct hm_mvec_s *v, int32_t nhalo) {
   if (nhalo <= v->halo_capacity) return HM_SUCCESS;
-  size_t n = (size_t)(v->dist.local + nhalo) * (size_t)v->k * (size_t)v->type;
-  double *p = realloc(v->data, n * sizeof(double));
-  HM_CHECK(p, HM_ERR_MEMORY, "could not grow a vector block to %zu bytes for %d halo rows", n * sizeof(double), nhalo);
+  const hm_kernels *K = v->ctx->kernels;
+  size_t row = (size_t)v->k * (size_t)v->type * sizeof(double);
+  double *p;
+  HM_CALL(K->alloc((size_t)(v->dist.local + nhalo) * row, (void **)&p));
+  HM_CALL(K->copy(p, v->data, (size_t)v->dist.local * row));
+  K->release(v->data);
   v->data = p;
   v->halo_capacity = nhalo;
   return HM_SUCCESS;
@@ -57,31 +60,36 @@ int hm_mvec_size(const hm_mvec *v, int64_t *local_rows, int *k) {
 
 int hm_mvec_set(hm_mvec *v, const void *values) {
   HM_CHECK(v && (values || v->dist.local == 0), HM_ERR_ARGUMENT, "v or values is NULL");
-  memcpy(v->data, values, sizeof(double) * (size_t)v->dist.local * (size_t)v->k * (size_t)v->type);
+  HM_CALL(v->ctx->kernels->upload(v->data, values, sizeof(double) * (size_t)v->dist.local * (size_t)v->k * (size_t)v->type));
   return HM_SUCCESS;
 }
 
 int hm_mvec_get(const hm_mvec *v, void *values) {
   HM_CHECK(v && (values || v->dist.local == 0), HM_ERR_ARGUMENT, "v or values is NULL");
-  memcpy(values, v->data, sizeof(double) * (size_t)v->dist.local * (size_t)v->k * (size_t)v->type);
+  HM_CALL(v->ctx->kernels->download(values, v->data, sizeof(double) * (size_t)v->dist.local * (size_t)v->k * (size_t)v->type));
   return HM_SUCCESS;
 }
 
 int hm_mvec_random_phase(hm_mvec *v, uint64_t seed) {
   HM_CHECK(v, HM_ERR_ARGUMENT, "v is NULL");
   const int64_t first = v->dist.first, k = v->k;
+  double *data; /* made on the host, then moved to the backend's memory */
+  HM_MALLOC(data, (size_t)v->dist.local * (size_t)k * (size_t)v->type + 1);
 #pragma omp parallel for schedule(static)
   for (int64_t i = 0; i < v->dist.local; i++) {
     for (int64_t j = 0; j < k; j++) {
       double u = hm_random_uniform(seed, (uint64_t)j, (uint64_t)(first + i));
       if (v->type == HM_COMPLEX) {
-        v->data[2 * (i * k + j)] = cos(2 * M_PI * u);
-        v->data[2 * (i * k + j) + 1] = sin(2 * M_PI * u);
+        data[2 * (i * k + j)] = cos(2 * M_PI * u);
+        data[2 * (i * k + j) + 1] = sin(2 * M_PI * u);
       } else {
-        v->data[i * k + j] = u < 0.5 ? -1.0 : 1.0;
+        data[i * k + j] = u < 0.5 ? -1.0 : 1.0;
       }
     }
   }
+  int st = hm_mvec_set(v, data);
+  free(data);
+  HM_CALL(st);
   return HM_SUCCESS;
 }
 

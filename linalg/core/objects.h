@@ -12,6 +12,7 @@ struct hm_context_s {
   MPI_Comm comm;
   int rank, size;
   hm_backend backend;         /* resolved: CPU or CUDA */
+  int device;                 /* CUDA device of this rank, -1 on the CPU backend */
   const hm_kernels *kernels;  /* the backend's table */
 };
 
@@ -37,8 +38,13 @@ typedef struct {
   int *send_rank, *send_start;
   int32_t *send_rows;          /* local rows to pack, grouped by send_rank */
   int32_t nhalo;
-  double *send_buf;            /* packed rows, resized to the block width in use */
+  double *send_buf;            /* packed rows (host), resized to the block width in use */
   size_t send_buf_len;
+  /* Device backends stage through host buffers: rows packed in device memory, halo received
+   * on the host and uploaded into the block after the wait. */
+  double *pack_buf, *recv_buf;
+  size_t pack_buf_len, recv_buf_len;
+  struct hm_mvec_s *receiving; /* block whose halo is in flight */
   MPI_Request *requests;
 } hm_halo;
 
@@ -51,6 +57,9 @@ struct hm_matrix_s {
   hm_halo halo;
   int32_t n_interior, n_boundary;
   int32_t *interior_rows, *boundary_rows; /* rows without / with halo columns */
+  /* The same arrays in the backend's memory (aliases of the host ones on the CPU backend). */
+  struct hm_csr_view exec;
+  const int32_t *exec_interior, *exec_boundary, *exec_send_rows;
 };
 
 struct hm_mvec_s {

@@ -1,7 +1,9 @@
 /* KPM moments with the fused, blocked augmented SpMMV (Kreutzer et al.):
  * per step W = 2 s (H - b) V - W and both dot products of all R columns in one sweep, giving
- * mu_2m = 2<v_m|v_m> - mu_0 and mu_2m+1 = 2<v_m+1|v_m> - mu_1. Partial sums stay rank-local
- * (they add up over ranks) until a checkpoint or the end needs them: no reduction per step. */
+ * mu_2m = 2<v_m|v_m> - mu_0 and mu_2m+1 = 2<v_m+1|v_m> - mu_1. The dot products of each step stay
+ * in the backend's memory (a buffer of `chunk` steps, brought to the host when full) and the
+ * partial sums stay rank-local (they add up over ranks) until a checkpoint or the end needs
+ * them: no host transfer and no reduction per step. */
 #include <math.h>
 #include <string.h>
 #include "error_macros.h"
@@ -13,9 +15,13 @@ struct hm_kpm_s {
   hm_matrix *H;
   hm_kpm_options opt;
   double emin, emax, scale, shift;
-  int moments_done;
+  int moments_done;         /* moments issued, folded into eta or pending in dots */
+  int moments_folded;       /* moments in eta */
   hm_mvec *v_prev, *v_curr; /* v_{m-1}, v_m of the recurrence */
-  double *eta;              /* [R][M] this rank's partial sums of N * mu */
+  double *eta;              /* [R][M] this rank's partial sums of N * mu (host) */
+  double *dots;             /* [chunk][2R] per-step <V|V>, <W|V> (backend memory) */
+  double *host_dots;        /* the same on the host when folding */
+  int chunk, pending;       /* steps the buffer holds, steps in it */
   int64_t n_global;
 };
 
@@ -88,7 +94,28 @@ static int first_step(hm_kpm *k) {
   HM_CALL(K->dot(v0->type, v0->dist.local, R, v1->data, v0->data, dots));
   for (int r = 0; r < R; r++) k->eta[(size_t)r * M + 1] = dots[r * v0->type];
   free(alpha); free(beta); free(dots);
-  k->moments_done = 2;
+  k->moments_done = k->moments_folded = 2;
+  return HM_SUCCESS;
+}
+
+/* Bring the pending steps' dot products to the host and turn them into moments. */
+static int fold(hm_kpm *k) {
+  if (k->pending == 0) return HM_SUCCESS;
+  const hm_kernels *K = k->H->ctx->kernels;
+  const int R = k->opt.vectors, M = k->opt.moments;
+  const size_t bytes = sizeof(double) * 2 * (size_t)R * (size_t)k->pending;
+  HM_CALL(K->download(k->host_dots, k->dots, bytes));
+  for (int q = 0; q < k->pending; q++, k->moments_folded += 2) {
+    const double *d = k->host_dots + (size_t)q * 2 * R, n = k->moments_folded;
+    for (int r = 0; r < R; r++) {
+      double *eta = k->eta + (size_t)r * M;
+      eta[(int)n] = 2 * d[r] - eta[0];
+      eta[(int)n + 1] = 2 * d[R + r] - eta[1];
+    }
+  }
+  memset(k->host_dots, 0, bytes); /* the kernels accumulate: the slots start from zero */
+  HM_CALL(K->upload(k->dots, k->host_dots, bytes));
+  k->pending = 0;
   return HM_SUCCESS;
 }
 
@@ -103,6 +130,9 @@ int hm_kpm_create(hm_matrix *H, const hm_kpm_options *opt, hm_kpm **kpm) {
   hm_scalar type;
   HM_CALL(hm_matrix_info(H, &k->n_global, NULL, &type));
   HM_MALLOC(k->eta, (size_t)opt->vectors * (size_t)opt->moments);
+  k->chunk = opt->moments / 2 < 256 ? opt->moments / 2 : 256;
+  HM_MALLOC(k->host_dots, 2 * (size_t)opt->vectors * (size_t)k->chunk);
+  HM_CALL(H->ctx->kernels->alloc(sizeof(double) * 2 * (size_t)opt->vectors * (size_t)k->chunk, (void **)&k->dots));
   HM_CALL(find_interval(k));
   const hm_dist *dist;
   HM_CALL(hm_matrix_dist(H, &dist));
@@ -118,6 +148,8 @@ int hm_kpm_destroy(hm_kpm **kpm) {
   if (!kpm || !*kpm) return HM_SUCCESS;
   hm_mvec_destroy(&(*kpm)->v_prev);
   hm_mvec_destroy(&(*kpm)->v_curr);
+  if ((*kpm)->dots) (*kpm)->H->ctx->kernels->release((*kpm)->dots);
+  free((*kpm)->host_dots);
   free((*kpm)->eta);
   free(*kpm);
   *kpm = NULL;
@@ -131,19 +163,18 @@ int hm_kpm_options_get(const hm_kpm *kpm, hm_kpm_options *opt) {
 }
 
 /* One fused step over all rows, the halo exchange of v_m overlapped with the interior rows. */
-static int step(hm_kpm *k, double *dvv, double *dwv) {
+static int step(hm_kpm *k) {
   hm_matrix *H = k->H;
   const hm_kernels *K = H->ctx->kernels;
   struct hm_csr_view A = hm_matrix_view(H);
   const int R = k->opt.vectors;
-  memset(dvv, 0, sizeof(double) * (size_t)R);
-  memset(dwv, 0, sizeof(double) * (size_t)R);
+  double *slot = k->dots + (size_t)k->pending * 2 * R;
   HM_CALL(hm_halo_begin(H, k->v_curr));
-  HM_CALL(K->kpm_step(H->type, &A, R, H->interior_rows, H->n_interior, k->scale, k->shift, k->v_curr->data,
-                      k->v_prev->data, dvv, dwv));
+  HM_CALL(K->kpm_step(H->type, &A, R, H->exec_interior, H->n_interior, k->scale, k->shift, k->v_curr->data,
+                      k->v_prev->data, slot));
   HM_CALL(hm_halo_end(H));
-  HM_CALL(K->kpm_step(H->type, &A, R, H->boundary_rows, H->n_boundary, k->scale, k->shift, k->v_curr->data,
-                      k->v_prev->data, dvv, dwv));
+  HM_CALL(K->kpm_step(H->type, &A, R, H->exec_boundary, H->n_boundary, k->scale, k->shift, k->v_curr->data,
+                      k->v_prev->data, slot));
   hm_mvec *t = k->v_prev; /* v_prev now holds v_{m+1} */
   k->v_prev = k->v_curr;
   k->v_curr = t;
@@ -166,21 +197,13 @@ static int check_growth(hm_kpm *k);
 
 int hm_kpm_run(hm_kpm *k) {
   HM_CHECK(k, HM_ERR_ARGUMENT, "kpm is NULL");
-  const int R = k->opt.vectors, M = k->opt.moments;
-  double *dvv, *dwv;
-  HM_MALLOC(dvv, R);
-  HM_MALLOC(dwv, R);
+  const int M = k->opt.moments;
   double t_last = MPI_Wtime();
   int steps = 0;
   while (k->moments_done < M) {
-    HM_CALL(step(k, dvv, dwv));
-    const int n = k->moments_done;
-    for (int r = 0; r < R; r++) {
-      double *eta = k->eta + (size_t)r * M;
-      eta[n] = 2 * dvv[r] - eta[0];
-      eta[n + 1] = 2 * dwv[r] - eta[1];
-    }
+    HM_CALL(step(k));
     k->moments_done += 2;
+    if (++k->pending == k->chunk) HM_CALL(fold(k));
     steps++;
     if (k->opt.progress) k->opt.progress(k->moments_done, M, k->opt.progress_user);
     int due = 0;
@@ -190,8 +213,6 @@ int hm_kpm_run(hm_kpm *k) {
       t_last = MPI_Wtime();
     }
   }
-  free(dvv);
-  free(dwv);
   HM_CALL(check_growth(k));
   return HM_SUCCESS;
 }
@@ -199,6 +220,7 @@ int hm_kpm_run(hm_kpm *k) {
 int hm_kpm_moments(hm_kpm *k, double *mu, double *mu_vec) {
   HM_CHECK(k && mu, HM_ERR_ARGUMENT, "kpm or mu is NULL");
   const int R = k->opt.vectors, M = k->opt.moments;
+  HM_CALL(fold(k));
   double *all;
   HM_MALLOC(all, (size_t)R * M);
   HM_CALL_MPI(MPI_Allreduce(k->eta, all, R * M, MPI_DOUBLE, MPI_SUM, k->H->ctx->comm));
@@ -264,9 +286,11 @@ int hm_kpm_restore(hm_kpm *k, int moments_done, const double *mu_vec) {
   const int R = k->opt.vectors, M = k->opt.moments;
   HM_CHECK(moments_done >= 2 && moments_done <= M && moments_done % 2 == 0, HM_ERR_ARGUMENT,
            "moments_done = %d, must be even and in [2, %d]", moments_done, M);
+  HM_CALL(fold(k)); /* empties the step buffer; its moments are overwritten below */
   /* The saved sums are global: rank 0 carries them, the others start from zero. */
   for (size_t i = 0; i < (size_t)R * M; i++)
     k->eta[i] = k->H->ctx->rank == 0 && (int)(i % M) < moments_done ? mu_vec[i] * (double)k->n_global : 0.0;
-  k->moments_done = moments_done;
+  k->moments_done = k->moments_folded = moments_done;
+  k->pending = 0;
   return HM_SUCCESS;
 }

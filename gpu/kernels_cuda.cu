@@ -1,0 +1,304 @@
+// The CUDA kernel table (see linalg/core/kernels.h). Block vectors are row-major with k columns,
+// so thread (row group, column) pairs read a matrix entry once per row (a broadcast within the
+// warp) and k adjacent vector entries (coalesced). The KPM step fuses the product, the update
+// W = 2 s (A - b) V - W and both dot products: per-block partial sums in shared memory, then one
+// tiny kernel adds the blocks in a fixed order (deterministic, no atomics on doubles).
+#include <cuda_runtime.h>
+#include "cuda_check.h"
+#include "kernels.h"
+
+namespace {
+
+constexpr int kThreads = 256;   // threads per block
+constexpr int kMaxBlocks = 2048; // grid-stride beyond this
+
+// Block shape for k columns: KC columns per block (a column chunk), RB rows (a power of two).
+struct Shape {
+  int kc, rb, chunks, blocks;
+};
+
+Shape shape_for(int k, int32_t nrows) {
+  Shape s;
+  s.kc = k < kThreads ? k : kThreads;
+  s.rb = 1;
+  while (s.kc * s.rb * 2 <= kThreads) s.rb *= 2;
+  s.chunks = (k + s.kc - 1) / s.kc;
+  int64_t need = ((int64_t)nrows + s.rb - 1) / s.rb;
+  s.blocks = (int)(need < kMaxBlocks ? (need > 0 ? need : 1) : kMaxBlocks);
+  return s;
+}
+
+// Scratch device memory for partial sums and scalars, grown on demand, kept for the process.
+double *scratch = nullptr;
+size_t scratch_len = 0;
+
+int scratch_at_least(size_t n) {
+  if (n <= scratch_len) return HM_SUCCESS;
+  if (scratch) HM_CALL_CUDA(cudaFree(scratch));
+  scratch = nullptr;
+  scratch_len = 0;
+  HM_CALL_CUDA(cudaMalloc(&scratch, n * sizeof(double)));
+  scratch_len = n;
+  return HM_SUCCESS;
+}
+
+// Row product of complex A with column c of V: sum_p a_p * V[col_p][c].
+__device__ inline double2 row_product_c(const int64_t *rowptr, const int32_t *col, const double2 *val,
+                                        const double2 *V, int k, int32_t i, int c) {
+  double re = 0, im = 0;
+  for (int64_t p = rowptr[i]; p < rowptr[i + 1]; p++) {
+    const double2 a = val[p];
+    const double2 x = V[(size_t)col[p] * k + c];
+    re = fma(a.x, x.x, fma(-a.y, x.y, re));
+    im = fma(a.x, x.y, fma(a.y, x.x, im));
+  }
+  return make_double2(re, im);
+}
+
+__device__ inline double row_product_r(const int64_t *rowptr, const int32_t *col, const double *val,
+                                       const double *V, int k, int32_t i, int c) {
+  double acc = 0;
+  for (int64_t p = rowptr[i]; p < rowptr[i + 1]; p++) acc = fma(val[p], V[(size_t)col[p] * k + c], acc);
+  return acc;
+}
+
+// Tree-reduce the two per-thread sums over the rb rows of the block, write one partial per column.
+__device__ inline void block_partials(double vv, double wv, int kc, int rb, int k, int c, double *partials) {
+  extern __shared__ double sh[];
+  const int t = threadIdx.x, n = blockDim.x, rl = t / kc;
+  sh[t] = vv;
+  sh[n + t] = wv;
+  __syncthreads();
+  for (int s = rb / 2; s > 0; s >>= 1) {
+    if (rl < s) {
+      sh[t] += sh[t + s * kc];
+      sh[n + t] += sh[n + t + s * kc];
+    }
+    __syncthreads();
+  }
+  if (rl == 0 && c < k) {
+    partials[(size_t)blockIdx.x * 2 * k + c] = sh[t];
+    partials[(size_t)blockIdx.x * 2 * k + k + c] = sh[n + t];
+  }
+}
+
+template <bool Complex>
+__global__ void kpm_step_kernel(int32_t nrows, const int32_t *rows, const int64_t *rowptr, const int32_t *col,
+                                const double *val, int k, int kc, int rb, double s, double b, const double *V,
+                                double *W, double *partials) {
+  const int rl = threadIdx.x / kc, c = blockIdx.y * kc + threadIdx.x % kc;
+  double vv = 0, wv = 0;
+  if (c < k) {
+    for (int32_t q = blockIdx.x * rb + rl; q < nrows; q += gridDim.x * rb) {
+      const int32_t i = rows[q];
+      const size_t at = (size_t)i * k + c;
+      if (Complex) {
+        const double2 acc = row_product_c(rowptr, col, (const double2 *)val, (const double2 *)V, k, i, c);
+        const double2 v = ((const double2 *)V)[at], w = ((double2 *)W)[at];
+        const double2 wn = make_double2(2.0 * s * (acc.x - b * v.x) - w.x, 2.0 * s * (acc.y - b * v.y) - w.y);
+        ((double2 *)W)[at] = wn;
+        vv += v.x * v.x + v.y * v.y;
+        wv += wn.x * v.x + wn.y * v.y;
+      } else {
+        const double acc = row_product_r(rowptr, col, val, V, k, i, c);
+        const double v = V[at], wn = 2.0 * s * (acc - b * v) - W[at];
+        W[at] = wn;
+        vv += v * v;
+        wv += wn * v;
+      }
+    }
+  }
+  // partials of this column chunk: offset by blockIdx.y chunks inside each block's 2k slots
+  block_partials(vv, wv, kc, rb, k, c, partials);
+}
+
+// dots[c] += sum over blocks of partials[block][c], c < 2k (blocks in order: deterministic).
+__global__ void add_partials(int blocks, int width, const double *partials, double *dots) {
+  const int c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= width) return;
+  double sum = 0;
+  for (int blk = 0; blk < blocks; blk++) sum += partials[(size_t)blk * width + c];
+  dots[c] += sum;
+}
+
+template <bool Complex>
+__global__ void spmmv_kernel(int32_t nrows, const int32_t *rows, const int64_t *rowptr, const int32_t *col,
+                             const double *val, int k, int kc, int rb, const double *x, double *y) {
+  const int rl = threadIdx.x / kc, c = blockIdx.y * kc + threadIdx.x % kc;
+  if (c >= k) return;
+  for (int32_t q = blockIdx.x * rb + rl; q < nrows; q += gridDim.x * rb) {
+    const int32_t i = rows[q];
+    if (Complex)
+      ((double2 *)y)[(size_t)i * k + c] = row_product_c(rowptr, col, (const double2 *)val, (const double2 *)x, k, i, c);
+    else
+      y[(size_t)i * k + c] = row_product_r(rowptr, col, val, x, k, i, c);
+  }
+}
+
+// Column dots conj(x) y over n rows: the same block reduction, real and imaginary parts as the
+// two sums (for real data the second is zero).
+template <bool Complex>
+__global__ void dot_kernel(int64_t n, int k, int kc, int rb, const double *x, const double *y, double *partials) {
+  const int rl = threadIdx.x / kc, c = blockIdx.y * kc + threadIdx.x % kc;
+  double re = 0, im = 0;
+  if (c < k)
+    for (int64_t i = blockIdx.x * (int64_t)rb + rl; i < n; i += (int64_t)gridDim.x * rb) {
+      const size_t at = (size_t)i * k + c;
+      if (Complex) {
+        const double2 a = ((const double2 *)x)[at], bb = ((const double2 *)y)[at];
+        re += a.x * bb.x + a.y * bb.y;
+        im += a.x * bb.y - a.y * bb.x;
+      } else {
+        re += x[at] * y[at];
+      }
+    }
+  block_partials(re, im, kc, rb, k, c, partials);
+}
+
+template <bool Complex>
+__global__ void axpby_kernel(int64_t n, int k, const double *alpha, const double *beta, const double *x, double *y) {
+  for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < n * k; e += (int64_t)gridDim.x * blockDim.x) {
+    const int j = (int)(e % k);
+    if (Complex) {
+      const double2 a = ((const double2 *)alpha)[j], bt = ((const double2 *)beta)[j];
+      const double2 xv = ((const double2 *)x)[e], yv = ((double2 *)y)[e];
+      ((double2 *)y)[e] = make_double2(a.x * xv.x - a.y * xv.y + bt.x * yv.x - bt.y * yv.y,
+                                       a.x * xv.y + a.y * xv.x + bt.x * yv.y + bt.y * yv.x);
+    } else {
+      y[e] = alpha[j] * x[e] + beta[j] * y[e];
+    }
+  }
+}
+
+__global__ void pack_kernel(int64_t len, const int32_t *rows, int32_t n, const double *x, double *buf) {
+  for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < (int64_t)n * len;
+       e += (int64_t)gridDim.x * blockDim.x)
+    buf[e] = x[(size_t)rows[e / len] * len + e % len];
+}
+
+int grid_for(int64_t elements) {
+  int64_t b = (elements + kThreads - 1) / kThreads;
+  return (int)(b < kMaxBlocks ? (b > 0 ? b : 1) : kMaxBlocks);
+}
+
+// ---- the table's functions ----
+
+int cuda_alloc(size_t bytes, void **p) {
+  *p = nullptr;
+  cudaError_t e = cudaMalloc(p, bytes ? bytes : 1);
+  if (e == cudaErrorMemoryAllocation) {
+    cudaGetLastError();
+    size_t free_b = 0, total = 0;
+    cudaMemGetInfo(&free_b, &total);
+    HM_RAISE(HM_ERR_MEMORY, "out of device memory: %zu bytes asked, %zu of %zu free", bytes, free_b, total);
+  }
+  HM_CALL_CUDA(e);
+  HM_CALL_CUDA(cudaMemset(*p, 0, bytes ? bytes : 1));
+  return HM_SUCCESS;
+}
+
+void cuda_release(void *p) { cudaFree(p); }
+
+int cuda_upload(void *dst, const void *src, size_t bytes) {
+  if (bytes) HM_CALL_CUDA(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+  return HM_SUCCESS;
+}
+
+int cuda_download(void *dst, const void *src, size_t bytes) {
+  if (bytes) HM_CALL_CUDA(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
+  return HM_SUCCESS;
+}
+
+int cuda_copy(void *dst, const void *src, size_t bytes) {
+  if (bytes) HM_CALL_CUDA(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice));
+  return HM_SUCCESS;
+}
+
+int cuda_spmmv(hm_scalar type, const struct hm_csr_view *A, int k, const int32_t *rows, int32_t nrows,
+               const double *x, double *y) {
+  if (nrows == 0) return HM_SUCCESS;
+  Shape s = shape_for(k, nrows);
+  dim3 grid(s.blocks, s.chunks);
+  if (type == HM_COMPLEX)
+    spmmv_kernel<true><<<grid, s.kc * s.rb>>>(nrows, rows, A->rowptr, A->col, A->val, k, s.kc, s.rb, x, y);
+  else
+    spmmv_kernel<false><<<grid, s.kc * s.rb>>>(nrows, rows, A->rowptr, A->col, A->val, k, s.kc, s.rb, x, y);
+  HM_CHECK_LAUNCH("spmmv");
+  return HM_SUCCESS;
+}
+
+int cuda_kpm_step(hm_scalar type, const struct hm_csr_view *A, int k, const int32_t *rows, int32_t nrows,
+                  double scale, double shift, const double *V, double *W, double *dots) {
+  if (nrows == 0) return HM_SUCCESS;
+  Shape s = shape_for(k, nrows);
+  HM_CALL(scratch_at_least((size_t)s.blocks * 2 * k));
+  dim3 grid(s.blocks, s.chunks);
+  const int threads = s.kc * s.rb;
+  const size_t shared = 2 * sizeof(double) * threads;
+  if (type == HM_COMPLEX)
+    kpm_step_kernel<true><<<grid, threads, shared>>>(nrows, rows, A->rowptr, A->col, A->val, k, s.kc, s.rb, scale,
+                                                     shift, V, W, scratch);
+  else
+    kpm_step_kernel<false><<<grid, threads, shared>>>(nrows, rows, A->rowptr, A->col, A->val, k, s.kc, s.rb, scale,
+                                                      shift, V, W, scratch);
+  HM_CHECK_LAUNCH("kpm_step");
+  add_partials<<<(2 * k + 127) / 128, 128>>>(s.blocks, 2 * k, scratch, dots);
+  HM_CHECK_LAUNCH("add_partials");
+  return HM_SUCCESS;
+}
+
+int cuda_dot(hm_scalar type, int64_t n, int k, const double *x, const double *y, double *dots) {
+  Shape s = shape_for(k, (int32_t)(n < INT32_MAX ? n : INT32_MAX));
+  HM_CALL(scratch_at_least((size_t)s.blocks * 2 * k + 2 * (size_t)k));
+  double *sums = scratch + (size_t)s.blocks * 2 * k;
+  HM_CALL_CUDA(cudaMemset(sums, 0, 2 * sizeof(double) * k));
+  dim3 grid(s.blocks, s.chunks);
+  const int threads = s.kc * s.rb;
+  const size_t shared = 2 * sizeof(double) * threads;
+  if (type == HM_COMPLEX) dot_kernel<true><<<grid, threads, shared>>>(n, k, s.kc, s.rb, x, y, scratch);
+  else dot_kernel<false><<<grid, threads, shared>>>(n, k, s.kc, s.rb, x, y, scratch);
+  HM_CHECK_LAUNCH("dot");
+  add_partials<<<(2 * k + 127) / 128, 128>>>(s.blocks, 2 * k, scratch, sums);
+  HM_CHECK_LAUNCH("add_partials");
+  double *host = new double[2 * (size_t)k];
+  cudaError_t e = cudaMemcpy(host, sums, 2 * sizeof(double) * k, cudaMemcpyDeviceToHost);
+  for (int j = 0; j < k && e == cudaSuccess; j++) { // (re parts, im parts) -> the scalars' layout
+    if (type == HM_COMPLEX) {
+      dots[2 * j] = host[j];
+      dots[2 * j + 1] = host[k + j];
+    } else {
+      dots[j] = host[j];
+    }
+  }
+  delete[] host;
+  HM_CALL_CUDA(e);
+  return HM_SUCCESS;
+}
+
+int cuda_axpby(hm_scalar type, int64_t n, int k, const double *alpha, const double *x, const double *beta, double *y) {
+  const size_t m = (size_t)k * type;
+  HM_CALL(scratch_at_least(2 * m));
+  HM_CALL_CUDA(cudaMemcpy(scratch, alpha, m * sizeof(double), cudaMemcpyHostToDevice));
+  HM_CALL_CUDA(cudaMemcpy(scratch + m, beta, m * sizeof(double), cudaMemcpyHostToDevice));
+  if (type == HM_COMPLEX) axpby_kernel<true><<<grid_for(n * k), kThreads>>>(n, k, scratch, scratch + m, x, y);
+  else axpby_kernel<false><<<grid_for(n * k), kThreads>>>(n, k, scratch, scratch + m, x, y);
+  HM_CHECK_LAUNCH("axpby");
+  return HM_SUCCESS;
+}
+
+int cuda_pack_rows(hm_scalar type, int k, const int32_t *rows, int32_t n, const double *x, double *buf) {
+  if (n == 0) return HM_SUCCESS;
+  const int64_t len = (int64_t)k * type;
+  pack_kernel<<<grid_for(n * len), kThreads>>>(len, rows, n, x, buf);
+  HM_CHECK_LAUNCH("pack_rows");
+  return HM_SUCCESS;
+}
+
+const hm_kernels table = {
+    "cuda", 1, cuda_alloc, cuda_release, cuda_upload, cuda_download, cuda_copy,
+    cuda_spmmv, cuda_kpm_step, cuda_dot, cuda_axpby, cuda_pack_rows,
+};
+
+}  // namespace
+
+extern "C" const hm_kernels *hm_kernels_cuda(void) { return &table; }

