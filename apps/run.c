@@ -85,8 +85,10 @@ static void print_summary(const run_state *s, hm_kpm *kpm, const hm_matrix *H, i
   printf("  hamiltonian  ti %lld x %lld x %lld (%s %s %s), t = %g, m = %g: N = %lld, nnz = %lld (%.1f per row)\n",
          (long long)p->nx, (long long)p->ny, (long long)p->nz, bc[p->boundary[0]], bc[p->boundary[1]],
          bc[p->boundary[2]], p->t, p->m, (long long)n, (long long)nnz, (double)nnz / (double)n);
-  printf("  parallel     %d rank%s x %d thread%s, backend cpu\n", s->size, s->size > 1 ? "s" : "",
-         omp_get_max_threads(), omp_get_max_threads() > 1 ? "s" : "");
+  hm_backend backend = HM_BACKEND_CPU;
+  hm_context_backend(s->ctx, &backend);
+  printf("  parallel     %d rank%s x %d thread%s, backend %s\n", s->size, s->size > 1 ? "s" : "",
+         omp_get_max_threads(), omp_get_max_threads() > 1 ? "s" : "", backend == HM_BACKEND_CUDA ? "cuda" : "cpu");
   printf("  interval     [%.6g, %.6g]\n", emin, emax);
   printf("  moments      %d x %d random vectors: %.3f s (%.3g us per vector per step)\n", M, R,
          s->seconds[PHASE_MOMENTS], 1e6 * s->seconds[PHASE_MOMENTS] / (R * (M / 2.0)));
