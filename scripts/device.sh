@@ -21,6 +21,7 @@ for t in $(ctest -L gpu -N | awk '/Test +#/ {print $3}'); do
   done
 done
 ctest -LE "gpu|fortran" -j 8 --output-on-failure 2>&1 | tail -15 | tee "$OUT/ctest_cpu.log"
+./bench/bench_kpm_gpu 2>&1 | tee "$OUT/bench_kpm_gpu.txt"
 for th in 1 16; do
   OMP_NUM_THREADS=$th OMP_PROC_BIND=close ./bench/bench_kpm_cpu --nx 96 --ny 96 --nz 48 --steps 20 | tee "$OUT/bench_kpm_cpu_t$th.txt"
 done

@@ -1,0 +1,7 @@
+# GPU KPM / SpMV benchmark (CUDA builds only): hamlet's CUDA kernels next to cuSPARSE + cuBLAS
+# compositions and the device memory roofline. Figures come from full runs (bench/RESULTS.md).
+add_executable(bench_kpm_gpu kpm_gpu_bench.cu)
+target_include_directories(bench_kpm_gpu PRIVATE ${CMAKE_SOURCE_DIR}/linalg/core)
+target_link_libraries(bench_kpm_gpu PRIVATE hamlet CUDA::cusparse CUDA::cublas CUDA::cudart)
+# A tiny run keeps it building and checking (a) = (c) on a GPU machine; exits 77 (skip) without a GPU.
+hm_add_test(bench_kpm_gpu_smoke COMMAND $<TARGET_FILE:bench_kpm_gpu> --nx 16 --ny 16 --nz 8 --steps 3 NPROCS 1 LABELS gpu bench)

@@ -1,0 +1,730 @@
+/* GPU KPM / SpMV benchmark: hamlet's CUDA kernels next to cuSPARSE + cuBLAS compositions and the
+ * memory roofline, all from one run on one GPU.
+ *   bench_kpm_gpu [--nx 200 --ny 100 --nz 40] [--steps 50] [--R 1,4,8,16,32,64] [--copy-mib 2048]
+ * Bandwidth: device-to-device cudaMemcpy, bytes read + written per second, best of 5.
+ * SpMV (k = 1): roofline bytes = nnz (16 + 4) + (N + 1) 8 + 16 N (x) + 16 N (y).
+ * KPM step W = 2a (H - b) V - W with <V_j|V_j>, Re<W_j|V_j> per column, per vector-step:
+ *   (a) hamlet's fused kpm_step on an N x R row-major block,
+ *   (b) one vector at a time: cuSPARSE SpMV (W = 2a H V - W via beta = -1), cublasZaxpy (-2ab V),
+ *       two cublasZdotc,
+ *   (c) the whole block: cuSPARSE SpMM (row-major, n = R, beta = -1), cublasZaxpy on the flat
+ *       block, one small kernel for the 2R column dots,
+ * next to the Kreutzer floor (20 nnz / R + 48 N) bytes / copy bandwidth.
+ * (a) and (c) (and (b) for column 0) must give the same dots after one step from the same data
+ * and summed over the timed steps, and hamlet's SpMV the same y as cuSPARSE, or the program
+ * exits 1 (after printing everything). Exit 77: no CUDA device; 2: bad arguments. */
+#define MPICH_SKIP_MPICXX 1
+#define OMPI_SKIP_MPICXX 1
+#include <mpi.h>
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <cusparse.h>
+#include <algorithm>
+#include <chrono>
+#include <cerrno>
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+#include "hamlet.h"
+extern "C" {
+#include "kernels.h"
+#include "objects.h"
+}
+
+/* ---- failure handling: a clear message and a non-zero exit (this is a program, not the library) */
+[[noreturn]] static void die(const char *file, int line, const char *expr, const char *why) {
+  fprintf(stderr, "bench_kpm_gpu: %s:%d: %s failed: %s\n", file, line, expr, why);
+  fflush(stderr);
+  int up = 0, down = 0;
+  MPI_Initialized(&up);
+  MPI_Finalized(&down);
+  if (up && !down) MPI_Abort(MPI_COMM_WORLD, 1);
+  exit(1);
+}
+#define CK_CUDA(x)                                                          \
+  do {                                                                      \
+    cudaError_t e_ = (x);                                                   \
+    if (e_ != cudaSuccess) die(__FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+  } while (0)
+#define CK_LAUNCH() CK_CUDA(cudaGetLastError())
+#define CK_SPARSE(x)                                                                   \
+  do {                                                                                 \
+    cusparseStatus_t s_ = (x);                                                         \
+    if (s_ != CUSPARSE_STATUS_SUCCESS) die(__FILE__, __LINE__, #x, cusparseGetErrorString(s_)); \
+  } while (0)
+#define CK_BLAS(x)                                                                     \
+  do {                                                                                 \
+    cublasStatus_t s_ = (x);                                                           \
+    if (s_ != CUBLAS_STATUS_SUCCESS) die(__FILE__, __LINE__, #x, cublasGetStatusString(s_)); \
+  } while (0)
+#define CK_HM(x)                                                  \
+  do {                                                            \
+    if ((x) != 0) die(__FILE__, __LINE__, #x, hm_error_message()); \
+  } while (0)
+
+/* ---- small device kernels ---------------------------------------------------------------------- */
+__device__ __forceinline__ uint64_t mix64(uint64_t z) {
+  z += 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+/* x[i*R + j] = amp exp(i theta(seed, i, j)): entry (i, j) does not depend on R, so column 0 of any
+ * block equals the single vector filled with R = 1. */
+__global__ void fill_phases(int64_t n, int R, uint64_t seed, double amp, double2 *x) {
+  const int64_t len = n * R;
+  for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < len; e += (int64_t)gridDim.x * blockDim.x) {
+    const int64_t i = e / R, j = e % R;
+    const double th = 6.283185307179586 * (double)(mix64(mix64(seed + (uint64_t)i) + (uint64_t)j) >> 11) * 0x1p-53;
+    double s, c;
+    sincos(th, &s, &c);
+    x[e] = make_double2(amp * c, amp * s);
+  }
+}
+
+__global__ void fill_iota(int32_t n, int32_t *rows) {
+  for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) rows[i] = i;
+}
+
+/* dots[j] += sum_i |V_ij|^2, dots[R + j] += sum_i Re(conj(W_ij) V_ij) over a row-major N x R block.
+ * Threads: x = a column within a chunk of blockDim.x columns (blockIdx.y), y = rows; blockDim.y is
+ * a power of two for the tree reduction. */
+__global__ void column_dots(int64_t n, int R, const double2 *V, const double2 *W, double *dots) {
+  extern __shared__ double part[];
+  const int nt = blockDim.x * blockDim.y, t = threadIdx.y * blockDim.x + threadIdx.x;
+  const int j = blockIdx.y * blockDim.x + threadIdx.x;
+  double vv = 0, wv = 0;
+  if (j < R)
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.y + threadIdx.y; i < n; i += (int64_t)gridDim.x * blockDim.y) {
+      const double2 v = V[i * R + j], w = W[i * R + j];
+      vv += v.x * v.x + v.y * v.y;
+      wv += w.x * v.x + w.y * v.y;
+    }
+  part[t] = vv;
+  part[nt + t] = wv;
+  __syncthreads();
+  for (int s = blockDim.y / 2; s > 0; s >>= 1) {
+    if (threadIdx.y < s) {
+      part[t] += part[t + s * blockDim.x];
+      part[nt + t] += part[nt + t + s * blockDim.x];
+    }
+    __syncthreads();
+  }
+  if (threadIdx.y == 0 && j < R) {
+    atomicAdd(&dots[j], part[threadIdx.x]);
+    atomicAdd(&dots[R + j], part[nt + threadIdx.x]);
+  }
+}
+
+static unsigned grid_for(int64_t n, int threads) {
+  return (unsigned)std::max<int64_t>(1, std::min<int64_t>((n + threads - 1) / threads, 8192));
+}
+
+static void launch_column_dots(int64_t n, int R, const double2 *V, const double2 *W, double *dots) {
+  int cx = 1;
+  while (cx < R && cx < 32) cx *= 2;
+  const dim3 block(cx, 256 / cx);
+  const dim3 grid((unsigned)std::max<int64_t>(1, std::min<int64_t>((n + block.y - 1) / block.y, 1024)),
+                  (unsigned)((R + cx - 1) / cx));
+  column_dots<<<grid, block, 2 * 256 * sizeof(double)>>>(n, R, V, W, dots);
+  CK_LAUNCH();
+}
+
+static void fill(int64_t n, int R, uint64_t seed, double amp, double2 *x) {
+  fill_phases<<<grid_for(n * R, 256), 256>>>(n, R, seed, amp, x);
+  CK_LAUNCH();
+}
+
+/* Wall time after the device finished everything queued (whatever streams the kernels use). */
+static double synced_now() {
+  CK_CUDA(cudaDeviceSynchronize());
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+/* ---- device copy bandwidth --------------------------------------------------------------------- */
+static double copy_bandwidth(size_t bytes) {
+  void *a = nullptr, *b = nullptr;
+  CK_CUDA(cudaMalloc(&a, bytes));
+  CK_CUDA(cudaMalloc(&b, bytes));
+  CK_CUDA(cudaMemset(a, 1, bytes));
+  CK_CUDA(cudaMemset(b, 0, bytes));
+  cudaEvent_t t0, t1;
+  CK_CUDA(cudaEventCreate(&t0));
+  CK_CUDA(cudaEventCreate(&t1));
+  CK_CUDA(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice)); /* warm up */
+  float best = 1e30f;
+  for (int rep = 0; rep < 5; rep++) {
+    CK_CUDA(cudaEventRecord(t0));
+    CK_CUDA(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice));
+    CK_CUDA(cudaEventRecord(t1));
+    CK_CUDA(cudaEventSynchronize(t1));
+    float ms = 0;
+    CK_CUDA(cudaEventElapsedTime(&ms, t0, t1));
+    best = std::min(best, ms);
+  }
+  CK_CUDA(cudaEventDestroy(t0));
+  CK_CUDA(cudaEventDestroy(t1));
+  CK_CUDA(cudaFree(a));
+  CK_CUDA(cudaFree(b));
+  return 2.0 * (double)bytes / (best * 1e-3);
+}
+
+/* ---- the matrix on the device, in hamlet's and cuSPARSE's index types ------------------------- */
+struct DeviceMatrix {
+  int32_t n;
+  int64_t nnz;
+  int64_t *rowptr;          /* hamlet: 64-bit row offsets */
+  int32_t *col;             /* shared with cuSPARSE when its indices are 32-bit */
+  double *val;              /* complex: 2 doubles per entry */
+  int32_t *rows;            /* 0 .. n-1: the row list hamlet's kernels take */
+  void *sp_rowptr, *sp_col; /* cuSPARSE: both index arrays of one type */
+  cusparseIndexType_t sp_index;
+  struct hm_csr_view view;
+};
+
+static DeviceMatrix upload(const hm_csr *c) {
+  DeviceMatrix d = {};
+  d.n = c->nrows;
+  d.nnz = c->rowptr[c->nrows];
+  const size_t n1 = (size_t)d.n + 1, nnz = (size_t)d.nnz;
+  CK_CUDA(cudaMalloc(&d.rowptr, n1 * sizeof(int64_t)));
+  CK_CUDA(cudaMalloc(&d.col, nnz * sizeof(int32_t)));
+  CK_CUDA(cudaMalloc(&d.val, nnz * 2 * sizeof(double)));
+  CK_CUDA(cudaMalloc(&d.rows, (size_t)d.n * sizeof(int32_t)));
+  CK_CUDA(cudaMemcpy(d.rowptr, c->rowptr, n1 * sizeof(int64_t), cudaMemcpyHostToDevice));
+  CK_CUDA(cudaMemcpy(d.col, c->col, nnz * sizeof(int32_t), cudaMemcpyHostToDevice));
+  CK_CUDA(cudaMemcpy(d.val, c->val, nnz * 2 * sizeof(double), cudaMemcpyHostToDevice));
+  fill_iota<<<grid_for(d.n, 256), 256>>>(d.n, d.rows);
+  CK_LAUNCH();
+  /* cuSPARSE wants row offsets and columns of one index type: 32-bit where nnz allows. */
+  if (d.nnz <= INT32_MAX) {
+    std::vector<int32_t> rp(n1);
+    for (size_t i = 0; i < n1; i++) rp[i] = (int32_t)c->rowptr[i];
+    CK_CUDA(cudaMalloc(&d.sp_rowptr, n1 * sizeof(int32_t)));
+    CK_CUDA(cudaMemcpy(d.sp_rowptr, rp.data(), n1 * sizeof(int32_t), cudaMemcpyHostToDevice));
+    d.sp_col = d.col;
+    d.sp_index = CUSPARSE_INDEX_32I;
+  } else {
+    std::vector<int64_t> cl(nnz);
+    for (size_t e = 0; e < nnz; e++) cl[e] = c->col[e];
+    CK_CUDA(cudaMalloc(&d.sp_col, nnz * sizeof(int64_t)));
+    CK_CUDA(cudaMemcpy(d.sp_col, cl.data(), nnz * sizeof(int64_t), cudaMemcpyHostToDevice));
+    d.sp_rowptr = d.rowptr;
+    d.sp_index = CUSPARSE_INDEX_64I;
+  }
+  d.view.nrows = d.n;
+  d.view.rowptr = d.rowptr;
+  d.view.col = d.col;
+  d.view.val = d.val;
+  return d;
+}
+
+static void release(DeviceMatrix *d) {
+  if (d->sp_rowptr != d->rowptr) CK_CUDA(cudaFree(d->sp_rowptr));
+  if (d->sp_col != d->col) CK_CUDA(cudaFree(d->sp_col));
+  CK_CUDA(cudaFree(d->rowptr));
+  CK_CUDA(cudaFree(d->col));
+  CK_CUDA(cudaFree(d->val));
+  CK_CUDA(cudaFree(d->rows));
+}
+
+static cusparseSpMatDescr_t sparse_descr(const DeviceMatrix &d) {
+  cusparseSpMatDescr_t A;
+  CK_SPARSE(cusparseCreateCsr(&A, d.n, d.n, d.nnz, d.sp_rowptr, d.sp_col, d.val, d.sp_index, d.sp_index,
+                              CUSPARSE_INDEX_BASE_ZERO, CUDA_C_64F));
+  return A;
+}
+
+/* ---- everything one run shares ---------------------------------------------------------------- */
+struct Bench {
+  const hm_kernels *K;
+  DeviceMatrix M;
+  cusparseHandle_t sp;
+  cublasHandle_t bl;   /* pointer mode device: scalars and results in d_small */
+  double *d_small;     /* [0..1] -1, [2..3] -2ab, [4..] results */
+  double a, b;         /* KPM scale and shift */
+  double bw;           /* copy bandwidth, bytes/s */
+  int steps;
+  int failed;
+};
+
+/* A cuSPARSE algorithm we may try: a status other than success skips it with the reason. */
+static bool sparse_ok(cusparseStatus_t s, const char *what, const char *alg) {
+  if (s == CUSPARSE_STATUS_SUCCESS) return true;
+  printf("  (cuSPARSE %s %s skipped: %s)\n", what, alg, cusparseGetErrorString(s));
+  return false;
+}
+
+/* ||x - y|| / ||y|| over n complex entries (tmp: n complex of scratch). */
+static double rel_diff(Bench &B, int n, const double2 *x, const double2 *y, double2 *tmp) {
+  CK_CUDA(cudaMemcpy(tmp, x, (size_t)n * sizeof(double2), cudaMemcpyDeviceToDevice));
+  const cuDoubleComplex *m1 = (const cuDoubleComplex *)B.d_small;
+  CK_BLAS(cublasZaxpy(B.bl, n, m1, (const cuDoubleComplex *)y, 1, (cuDoubleComplex *)tmp, 1));
+  CK_BLAS(cublasDznrm2(B.bl, n, (const cuDoubleComplex *)tmp, 1, B.d_small + 4));
+  CK_BLAS(cublasDznrm2(B.bl, n, (const cuDoubleComplex *)y, 1, B.d_small + 5));
+  double r[2];
+  CK_CUDA(cudaMemcpy(r, B.d_small + 4, sizeof r, cudaMemcpyDeviceToHost));
+  return r[0] / std::max(r[1], 1e-300);
+}
+
+/* The cuSPARSE SpMV the KPM peer (b) uses: the fastest algorithm found in the SpMV section. */
+struct SpMV {
+  const char *name;
+  cusparseSpMVAlg_t alg;
+  cusparseSpMatDescr_t A;
+  void *buf;
+  double us;
+};
+
+/* ---- SpMV (k = 1) ------------------------------------------------------------------------------ */
+static SpMV bench_spmv(Bench &B) {
+  const int n = B.M.n, reps = std::max(B.steps, 10);
+  const double nnz = (double)B.M.nnz;
+  const double bytes = nnz * (16 + 4) + (n + 1.0) * 8 + 16.0 * n + 16.0 * n;
+  double2 *x, *y, *yref, *tmp;
+  CK_CUDA(cudaMalloc(&x, (size_t)n * sizeof(double2)));
+  CK_CUDA(cudaMalloc(&y, (size_t)n * sizeof(double2)));
+  CK_CUDA(cudaMalloc(&yref, (size_t)n * sizeof(double2)));
+  CK_CUDA(cudaMalloc(&tmp, (size_t)n * sizeof(double2)));
+  fill(n, 1, 11, 1.0, x);
+  printf("SpMV y = H x (k = 1), %d calls each; roofline bytes = nnz (16 + 4) + (N + 1) 8 + 16 N (x) + 16 N (y)"
+         " = %.1f MB -> %.1f us at the copy bandwidth\n",
+         reps, bytes / 1e6, 1e6 * bytes / B.bw);
+  printf("  %-28s %12s %10s %12s %10s\n", "kernel", "us/call", "GB/s", "of roofline", "|y-y_h|/|y_h|");
+
+  CK_HM(B.K->spmmv(HM_COMPLEX, &B.M.view, 1, B.M.rows, n, (const double *)x, (double *)yref));
+  double t = synced_now();
+  for (int r = 0; r < reps; r++) CK_HM(B.K->spmmv(HM_COMPLEX, &B.M.view, 1, B.M.rows, n, (const double *)x, (double *)yref));
+  t = (synced_now() - t) / reps;
+  printf("  %-28s %12.2f %10.1f %11.0f%% %10s\n", "hamlet spmmv", 1e6 * t, bytes / t / 1e9, 100 * bytes / B.bw / t, "-");
+
+  const struct { const char *name; cusparseSpMVAlg_t alg; } algs[] = {
+      {"ALG_DEFAULT", CUSPARSE_SPMV_ALG_DEFAULT}, {"CSR_ALG1", CUSPARSE_SPMV_CSR_ALG1}, {"CSR_ALG2", CUSPARSE_SPMV_CSR_ALG2}};
+  SpMV best = {nullptr, CUSPARSE_SPMV_ALG_DEFAULT, nullptr, nullptr, 1e30};
+  const cuDoubleComplex one = {1, 0}, zero = {0, 0};
+  cusparseDnVecDescr_t dx, dy;
+  CK_SPARSE(cusparseCreateDnVec(&dx, n, x, CUDA_C_64F));
+  CK_SPARSE(cusparseCreateDnVec(&dy, n, y, CUDA_C_64F));
+  for (const auto &al : algs) {
+    cusparseSpMatDescr_t A = sparse_descr(B.M);
+    size_t sz = 0;
+    void *buf = nullptr;
+    bool ok = sparse_ok(cusparseSpMV_bufferSize(B.sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, dx, &zero, dy,
+                                                CUDA_C_64F, al.alg, &sz), "SpMV", al.name);
+    if (ok) {
+      CK_CUDA(cudaMalloc(&buf, std::max<size_t>(sz, 16)));
+      ok = sparse_ok(cusparseSpMV_preprocess(B.sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, dx, &zero, dy,
+                                             CUDA_C_64F, al.alg, buf), "SpMV_preprocess", al.name) &&
+           sparse_ok(cusparseSpMV(B.sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, dx, &zero, dy, CUDA_C_64F,
+                                  al.alg, buf), "SpMV", al.name);
+    }
+    if (ok) {
+      t = synced_now();
+      for (int r = 0; r < reps; r++)
+        CK_SPARSE(cusparseSpMV(B.sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, dx, &zero, dy, CUDA_C_64F, al.alg, buf));
+      t = (synced_now() - t) / reps;
+      const double err = rel_diff(B, n, y, yref, tmp);
+      char label[64];
+      snprintf(label, sizeof label, "cuSPARSE SpMV %s", al.name);
+      printf("  %-28s %12.2f %10.1f %11.0f%% %10.1e\n", label, 1e6 * t, bytes / t / 1e9, 100 * bytes / B.bw / t, err);
+      if (!(err <= 1e-12)) {
+        printf("  MISMATCH: hamlet spmmv and cuSPARSE %s differ by %.3e (relative 2-norm; allowed 1e-12)\n", al.name, err);
+        B.failed = 1;
+      }
+      if (1e6 * t < best.us) {
+        if (best.A) {
+          CK_SPARSE(cusparseDestroySpMat(best.A));
+          CK_CUDA(cudaFree(best.buf));
+        }
+        best = {al.name, al.alg, A, buf, 1e6 * t};
+        continue;
+      }
+    }
+    CK_SPARSE(cusparseDestroySpMat(A));
+    if (buf) CK_CUDA(cudaFree(buf));
+  }
+  if (!best.A) die(__FILE__, __LINE__, "cusparseSpMV", "no cuSPARSE SpMV algorithm ran on this matrix");
+  CK_SPARSE(cusparseDestroyDnVec(dx));
+  CK_SPARSE(cusparseDestroyDnVec(dy));
+  CK_CUDA(cudaFree(x));
+  CK_CUDA(cudaFree(y));
+  CK_CUDA(cudaFree(yref));
+  CK_CUDA(cudaFree(tmp));
+  printf("  the KPM peer (b) uses cuSPARSE SpMV %s\n\n", best.name);
+  return best;
+}
+
+/* ---- KPM (b): one vector at a time with cuSPARSE SpMV + cuBLAS --------------------------------- */
+/* One step: out = 2a H in - out (SpMV, beta = -1); out += -2ab in; res = <in|in>, <out|in>. */
+static void step_b(Bench &B, const SpMV &S, cusparseDnVecDescr_t din, cusparseDnVecDescr_t dout, const double2 *in,
+                   double2 *out, double *res) {
+  const cuDoubleComplex alpha = {2 * B.a, 0}, beta = {-1, 0};
+  CK_SPARSE(cusparseSpMV(B.sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, S.A, din, &beta, dout, CUDA_C_64F, S.alg, S.buf));
+  const int n = B.M.n;
+  CK_BLAS(cublasZaxpy(B.bl, n, (const cuDoubleComplex *)(B.d_small + 2), (const cuDoubleComplex *)in, 1,
+                      (cuDoubleComplex *)out, 1));
+  CK_BLAS(cublasZdotc(B.bl, n, (const cuDoubleComplex *)in, 1, (const cuDoubleComplex *)in, 1, (cuDoubleComplex *)res));
+  CK_BLAS(cublasZdotc(B.bl, n, (const cuDoubleComplex *)out, 1, (const cuDoubleComplex *)in, 1,
+                      (cuDoubleComplex *)(res + 2)));
+}
+
+/* Returns us per vector-step; dots_b = {<V|V>, Re<W|V>} after one step from the seeded data. */
+static double bench_kpm_b(Bench &B, const SpMV &S, double dots_b[2]) {
+  const int n = B.M.n;
+  double2 *buf[2];
+  double *res;
+  cusparseDnVecDescr_t d[2];
+  for (int i = 0; i < 2; i++) {
+    CK_CUDA(cudaMalloc(&buf[i], (size_t)n * sizeof(double2)));
+    CK_SPARSE(cusparseCreateDnVec(&d[i], n, buf[i], CUDA_C_64F));
+  }
+  CK_CUDA(cudaMalloc(&res, 4 * sizeof(double)));
+  fill(n, 1, 101, 1.0, buf[0]);
+  fill(n, 1, 202, 0.5, buf[1]);
+  step_b(B, S, d[0], d[1], buf[0], buf[1], res);
+  double h[4];
+  CK_CUDA(cudaMemcpy(h, res, sizeof h, cudaMemcpyDeviceToHost));
+  dots_b[0] = h[0];
+  dots_b[1] = h[2];
+  double t = synced_now();
+  for (int s = 0; s < B.steps; s++) step_b(B, S, d[(s + 1) % 2], d[s % 2], buf[(s + 1) % 2], buf[s % 2], res);
+  t = (synced_now() - t) / B.steps;
+  for (int i = 0; i < 2; i++) {
+    CK_SPARSE(cusparseDestroyDnVec(d[i]));
+    CK_CUDA(cudaFree(buf[i]));
+  }
+  CK_CUDA(cudaFree(res));
+  return 1e6 * t;
+}
+
+/* ---- KPM (a) and (c) on an N x R block --------------------------------------------------------- */
+struct SpMM {
+  const char *name;
+  cusparseSpMMAlg_t alg;
+  cusparseSpMatDescr_t A;
+  void *buf;
+};
+
+static void step_a(Bench &B, int R, const double2 *V, double2 *W, double *dots) {
+  CK_HM(B.K->kpm_step(HM_COMPLEX, &B.M.view, R, B.M.rows, B.M.n, B.a, B.b, (const double *)V, (double *)W, dots));
+}
+
+/* W = 2a H V - W (SpMM, beta = -1), W += -2ab V on the flat block, then the 2R column dots. */
+static void step_c(Bench &B, const SpMM &S, int R, cusparseDnMatDescr_t dV, cusparseDnMatDescr_t dW, const double2 *V,
+                   double2 *W, double *dots) {
+  const cuDoubleComplex alpha = {2 * B.a, 0}, beta = {-1, 0};
+  CK_SPARSE(cusparseSpMM(B.sp, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, S.A, dV,
+                         &beta, dW, CUDA_C_64F, S.alg, S.buf));
+  CK_BLAS(cublasZaxpy_64(B.bl, (int64_t)B.M.n * R, (const cuDoubleComplex *)(B.d_small + 2),
+                         (const cuDoubleComplex *)V, 1, (cuDoubleComplex *)W, 1));
+  launch_column_dots(B.M.n, R, V, W, dots);
+}
+
+/* The fastest cuSPARSE SpMM algorithm for this R (mean of a few SpMM calls each), or die if none runs. */
+static SpMM pick_spmm(Bench &B, int R, cusparseDnMatDescr_t dV, cusparseDnMatDescr_t dW) {
+  const struct { const char *name; cusparseSpMMAlg_t alg; } algs[] = {{"ALG_DEFAULT", CUSPARSE_SPMM_ALG_DEFAULT},
+                                                                    {"CSR_ALG1", CUSPARSE_SPMM_CSR_ALG1},
+                                                                    {"CSR_ALG2", CUSPARSE_SPMM_CSR_ALG2},
+                                                                    {"CSR_ALG3", CUSPARSE_SPMM_CSR_ALG3}};
+  const cuDoubleComplex alpha = {2 * B.a, 0}, beta = {-1, 0};
+  const auto opn = CUSPARSE_OPERATION_NON_TRANSPOSE;
+  SpMM best = {nullptr, CUSPARSE_SPMM_ALG_DEFAULT, nullptr, nullptr};
+  double best_t = 1e30;
+  char skipped[256] = "", timed[256] = "";
+  const int calls = 5;
+  for (const auto &al : algs) {
+    cusparseSpMatDescr_t A = sparse_descr(B.M);
+    size_t sz = 0;
+    void *buf = nullptr;
+    cusparseStatus_t s = cusparseSpMM_bufferSize(B.sp, opn, opn, &alpha, A, dV, &beta, dW, CUDA_C_64F, al.alg, &sz);
+    if (s == CUSPARSE_STATUS_SUCCESS) {
+      CK_CUDA(cudaMalloc(&buf, std::max<size_t>(sz, 16)));
+      s = cusparseSpMM_preprocess(B.sp, opn, opn, &alpha, A, dV, &beta, dW, CUDA_C_64F, al.alg, buf);
+    }
+    if (s == CUSPARSE_STATUS_SUCCESS) s = cusparseSpMM(B.sp, opn, opn, &alpha, A, dV, &beta, dW, CUDA_C_64F, al.alg, buf);
+    if (s == CUSPARSE_STATUS_SUCCESS) {
+      double t = synced_now();
+      for (int r = 0; r < calls; r++)
+        CK_SPARSE(cusparseSpMM(B.sp, opn, opn, &alpha, A, dV, &beta, dW, CUDA_C_64F, al.alg, buf));
+      t = (synced_now() - t) / calls;
+      snprintf(timed + strlen(timed), sizeof timed - strlen(timed), " %s %.1f", al.name, 1e6 * t);
+      if (t < best_t) {
+        if (best.A) {
+          CK_SPARSE(cusparseDestroySpMat(best.A));
+          CK_CUDA(cudaFree(best.buf));
+        }
+        best = {al.name, al.alg, A, buf};
+        best_t = t;
+        continue;
+      }
+    } else {
+      snprintf(skipped + strlen(skipped), sizeof skipped - strlen(skipped), " %s (%s)", al.name, cusparseGetErrorString(s));
+    }
+    CK_SPARSE(cusparseDestroySpMat(A));
+    if (buf) CK_CUDA(cudaFree(buf));
+  }
+  printf("  R = %d: cuSPARSE SpMM us/call (%d calls):%s%s%s\n", R, calls, timed, skipped[0] ? "; skipped:" : "", skipped);
+  if (!best.A) die(__FILE__, __LINE__, "cusparseSpMM", "no cuSPARSE SpMM algorithm ran on this matrix");
+  return best;
+}
+
+/* Same dots within tol: relative to the larger value, and for Re<W|V> (which may nearly cancel)
+ * to <V|V> as well, the natural size of both when the spectrum of a(H - b) is inside [-1, 1]. */
+static int compare_dots(const char *what, int R, int cols, const double *x, const double *y, int ldx, int ldy,
+                        double tol) {
+  int bad = 0;
+  for (int j = 0; j < cols; j++) {
+    const double scale_vv = std::max(fabs(x[j]), fabs(y[j]));
+    const double scale_wv = std::max({fabs(x[ldx + j]), fabs(y[ldy + j]), scale_vv});
+    const double evv = fabs(x[j] - y[j]) / std::max(scale_vv, 1e-300);
+    const double ewv = fabs(x[ldx + j] - y[ldy + j]) / std::max(scale_wv, 1e-300);
+    if (!(evv <= tol && ewv <= tol)) {
+      if (bad < 4)
+        printf("  MISMATCH R = %d column %d (%s): <V|V> %.15e vs %.15e, Re<W|V> %.15e vs %.15e (rel %.2e, %.2e; allowed %.0e)\n",
+               R, j, what, x[j], y[j], x[ldx + j], y[ldy + j], evv, ewv, tol);
+      bad++;
+    }
+  }
+  return bad;
+}
+
+struct Row {
+  int R;
+  double a_us, c_us, floor_us;
+  const char *c_alg;
+};
+
+static Row bench_block(Bench &B, int R, double2 *V, double2 *W, double *dots, const double dots_b[2], bool check_b) {
+  const int64_t n = B.M.n;
+  Row row = {R, 0, 0, 0, nullptr};
+  std::vector<double> ha(2 * R), hc(2 * R);
+  cusparseDnMatDescr_t dV, dW;
+  CK_SPARSE(cusparseCreateDnMat(&dV, n, R, R, V, CUDA_C_64F, CUSPARSE_ORDER_ROW));
+  CK_SPARSE(cusparseCreateDnMat(&dW, n, R, R, W, CUDA_C_64F, CUSPARSE_ORDER_ROW));
+  fill(n, R, 101, 1.0, V);
+  fill(n, R, 202, 0.5, W);
+  SpMM S = pick_spmm(B, R, dV, dW);
+  row.c_alg = S.name;
+
+  /* one step of (a) and of (c) from the same data: same dots */
+  fill(n, R, 101, 1.0, V);
+  fill(n, R, 202, 0.5, W);
+  CK_CUDA(cudaMemset(dots, 0, 2 * R * sizeof(double)));
+  step_a(B, R, V, W, dots);
+  CK_CUDA(cudaMemcpy(ha.data(), dots, 2 * R * sizeof(double), cudaMemcpyDeviceToHost));
+  fill(n, R, 101, 1.0, V);
+  fill(n, R, 202, 0.5, W);
+  CK_CUDA(cudaMemset(dots, 0, 2 * R * sizeof(double)));
+  step_c(B, S, R, dV, dW, V, W, dots);
+  CK_CUDA(cudaMemcpy(hc.data(), dots, 2 * R * sizeof(double), cudaMemcpyDeviceToHost));
+  if (compare_dots("(a) vs (c)", R, R, ha.data(), hc.data(), R, R, 1e-10)) B.failed = 1;
+  if (check_b && compare_dots("(a) vs (b), column 0", R, 1, ha.data(), dots_b, R, 1, 1e-10)) B.failed = 1;
+
+  /* (a) timed */
+  fill(n, R, 101, 1.0, V);
+  fill(n, R, 202, 0.5, W);
+  CK_CUDA(cudaMemset(dots, 0, 2 * R * sizeof(double)));
+  double2 *blk[2] = {V, W};
+  step_a(B, R, V, W, dots); /* warm up */
+  double t = synced_now();
+  for (int s = 0; s < B.steps; s++) step_a(B, R, blk[s % 2], blk[(s + 1) % 2], dots);
+  t = (synced_now() - t) / B.steps;
+  row.a_us = 1e6 * t / R;
+  CK_CUDA(cudaMemcpy(ha.data(), dots, 2 * R * sizeof(double), cudaMemcpyDeviceToHost));
+
+  /* (c) timed */
+  fill(n, R, 101, 1.0, V);
+  fill(n, R, 202, 0.5, W);
+  CK_CUDA(cudaMemset(dots, 0, 2 * R * sizeof(double)));
+  cusparseDnMatDescr_t dd[2] = {dV, dW};
+  step_c(B, S, R, dV, dW, V, W, dots); /* warm up */
+  t = synced_now();
+  for (int s = 0; s < B.steps; s++) step_c(B, S, R, dd[s % 2], dd[(s + 1) % 2], blk[s % 2], blk[(s + 1) % 2], dots);
+  t = (synced_now() - t) / B.steps;
+  row.c_us = 1e6 * t / R;
+  /* the same steps in the same order from the same data: the summed dots agree too (this covers
+   * the swapped block roles of the timed loop; 1e-9 leaves room for rounding over the steps) */
+  CK_CUDA(cudaMemcpy(hc.data(), dots, 2 * R * sizeof(double), cudaMemcpyDeviceToHost));
+  if (compare_dots("(a) vs (c), summed over the timed steps", R, R, ha.data(), hc.data(), R, R, 1e-9)) B.failed = 1;
+
+  row.floor_us = 1e6 * (20.0 * (double)B.M.nnz / R + 48.0 * n) / B.bw;
+  CK_SPARSE(cusparseDestroySpMat(S.A));
+  CK_CUDA(cudaFree(S.buf));
+  CK_SPARSE(cusparseDestroyDnMat(dV));
+  CK_SPARSE(cusparseDestroyDnMat(dW));
+  return row;
+}
+
+/* ---- arguments --------------------------------------------------------------------------------- */
+[[noreturn]] static void usage(const char *why) {
+  fprintf(stderr,
+          "bench_kpm_gpu: %s\nusage: bench_kpm_gpu [--nx N] [--ny N] [--nz N] (TI lattice, each >= 2; default 200 100 40)\n"
+          "                     [--steps S] (>= 1; default 50) [--R r1,r2,...] (each 1..1024; default 1,4,8,16,32,64)\n"
+          "                     [--copy-mib M] (>= 1; default 2048)\n",
+          why);
+  MPI_Finalize();
+  exit(2);
+}
+
+static long long parse_int(const char *opt, const char *s, long long lo, long long hi) {
+  char *end = nullptr;
+  errno = 0;
+  const long long v = strtoll(s, &end, 10);
+  if (errno || end == s || *end || v < lo || v > hi) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "%s needs an integer in [%lld, %lld], got \"%s\"", opt, lo, hi, s);
+    usage(msg);
+  }
+  return v;
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  hm_ti_params p;
+  CK_HM(hm_ti_params_default(&p));
+  p.nx = 200;
+  p.ny = 100;
+  p.nz = 40;
+  int steps = 50;
+  long long copy_mib = 2048;
+  std::vector<int> Rs = {1, 4, 8, 16, 32, 64};
+  for (int i = 1; i < argc; i += 2) {
+    const char *o = argv[i];
+    if (i + 1 >= argc) usage("an option is missing its value");
+    const char *v = argv[i + 1];
+    if (!strcmp(o, "--nx")) p.nx = parse_int(o, v, 2, 1 << 20);
+    else if (!strcmp(o, "--ny")) p.ny = parse_int(o, v, 2, 1 << 20);
+    else if (!strcmp(o, "--nz")) p.nz = parse_int(o, v, 2, 1 << 20);
+    else if (!strcmp(o, "--steps")) steps = (int)parse_int(o, v, 1, 1000000);
+    else if (!strcmp(o, "--copy-mib")) copy_mib = parse_int(o, v, 1, 1 << 20);
+    else if (!strcmp(o, "--R")) {
+      Rs.clear();
+      std::vector<char> s(v, v + strlen(v) + 1);
+      for (char *tok = strtok(s.data(), ","); tok; tok = strtok(nullptr, ",")) Rs.push_back((int)parse_int("--R", tok, 1, 1024));
+      if (Rs.empty()) usage("--R needs a comma-separated list of block widths");
+    } else {
+      char msg[160];
+      snprintf(msg, sizeof msg, "unknown option \"%s\"", o);
+      usage(msg);
+    }
+  }
+  if (4 * p.nx * p.ny * p.nz > INT32_MAX) usage("the lattice has more than 2^31 - 1 rows (4 nx ny nz); one GPU holds 32-bit local rows");
+
+  int devices = 0;
+  const cudaError_t de = cudaGetDeviceCount(&devices);
+  if (de != cudaSuccess || devices == 0) {
+    printf("no CUDA device visible (%s): skipped\n", de != cudaSuccess ? cudaGetErrorString(de) : "0 devices");
+    MPI_Finalize();
+    return 77;
+  }
+  Bench B = {};
+  B.steps = steps;
+  B.K = hm_kernels_cuda();
+  if (!B.K) die(__FILE__, __LINE__, "hm_kernels_cuda()", "hamlet was built without its CUDA kernel table");
+  if (!B.K->spmmv || !B.K->kpm_step) die(__FILE__, __LINE__, "hm_kernels_cuda()", "the CUDA table lacks spmmv or kpm_step");
+  cudaDeviceProp prop;
+  CK_CUDA(cudaGetDeviceProperties(&prop, 0));
+  CK_CUDA(cudaSetDevice(0));
+
+  /* bandwidth first, while the device is empty */
+  size_t free_b = 0, total_b = 0;
+  CK_CUDA(cudaMemGetInfo(&free_b, &total_b));
+  const size_t copy_bytes = std::min((size_t)copy_mib << 20, free_b / 4);
+  B.bw = copy_bandwidth(copy_bytes);
+
+  hm_context *ctx = nullptr;
+  hm_matrix *H = nullptr;
+  CK_HM(hm_context_create(MPI_COMM_SELF, HM_BACKEND_CPU, &ctx));
+  const double t_build = MPI_Wtime();
+  CK_HM(hm_ti_build(ctx, &p, &H));
+  if (H->type != HM_COMPLEX || H->csr.ncols != H->csr.nrows)
+    die(__FILE__, __LINE__, "hm_ti_build", "expected a complex matrix without halo columns on one rank");
+  double emin, emax;
+  CK_HM(hm_matrix_gershgorin(H, &emin, &emax));
+  B.a = 0.99 * 2 / (emax - emin); /* a(H - b) has its spectrum inside [-0.99, 0.99] */
+  B.b = 0.5 * (emax + emin);
+  B.M = upload(&H->csr);
+  const int64_t n = B.M.n;
+  const double nnz = (double)B.M.nnz;
+
+  CK_SPARSE(cusparseCreate(&B.sp));
+  CK_BLAS(cublasCreate(&B.bl));
+  CK_BLAS(cublasSetPointerMode(B.bl, CUBLAS_POINTER_MODE_DEVICE));
+  CK_CUDA(cudaMalloc(&B.d_small, 16 * sizeof(double)));
+  const double consts[4] = {-1, 0, -2 * B.a * B.b, 0};
+  CK_CUDA(cudaMemcpy(B.d_small, consts, sizeof consts, cudaMemcpyHostToDevice));
+
+  int cusparse_ver = 0;
+  CK_SPARSE(cusparseGetVersion(B.sp, &cusparse_ver));
+  int rt_ver = 0, drv_ver = 0;
+  CK_CUDA(cudaRuntimeGetVersion(&rt_ver));
+  CK_CUDA(cudaDriverGetVersion(&drv_ver));
+  printf("GPU KPM benchmark, hamlet %s\n", hm_version());
+  printf("device: %s (sm_%d%d, %d SMs, %.1f GiB), CUDA runtime %d, driver %d, cuSPARSE %d\n", prop.name, prop.major,
+         prop.minor, prop.multiProcessorCount, total_b / 1073741824.0, rt_ver, drv_ver, cusparse_ver);
+  printf("TI %lld x %lld x %lld, N = %lld, nnz = %.0f (%.2f per row), complex double; built on the host in %.1f s\n",
+         (long long)p.nx, (long long)p.ny, (long long)p.nz, (long long)n, nnz, nnz / n, MPI_Wtime() - t_build);
+  printf("KPM scale a = %.6g, shift b = %.6g (Gershgorin [%.4g, %.4g]); %d timed steps after one warm-up\n", B.a, B.b, emin,
+         emax, steps);
+  printf("copy bandwidth (device-to-device cudaMemcpy of %.0f MiB, read + write, best of 5): %.1f GB/s\n\n",
+         copy_bytes / 1048576.0, B.bw / 1e9);
+
+  SpMV S = bench_spmv(B);
+  double dots_b[2];
+  const double b_us = bench_kpm_b(B, S, dots_b);
+
+  const int Rmax = *std::max_element(Rs.begin(), Rs.end());
+  double2 *V, *W;
+  double *dots;
+  CK_CUDA(cudaMalloc(&V, (size_t)n * Rmax * sizeof(double2)));
+  CK_CUDA(cudaMalloc(&W, (size_t)n * Rmax * sizeof(double2)));
+  CK_CUDA(cudaMalloc(&dots, 2 * (size_t)Rmax * sizeof(double)));
+  printf("KPM step per vector-step (us): (a) hamlet fused kpm_step on the N x R block; (b) cuSPARSE SpMV %s + cublasZaxpy\n"
+         "  + 2 cublasZdotc, one vector at a time; (c) cuSPARSE SpMM (row-major, n = R) + cublasZaxpy + column-dot kernel.\n"
+         "  floor = (20 nnz / R + 48 N) bytes / copy bandwidth (Kreutzer et al.)\n",
+         S.name);
+  std::vector<Row> rows;
+  for (size_t i = 0; i < Rs.size(); i++) rows.push_back(bench_block(B, Rs[i], V, W, dots, dots_b, i == 0));
+  printf("  %4s %10s %10s %10s %-12s %10s %9s %10s %9s %10s\n", "R", "(a)", "(b)", "(c)", "(c) alg", "floor", "(a)/floor",
+         "(a) GB/s", "(b)/(a)", "best/(a)");
+  for (const Row &r : rows) {
+    const double bytes = 20.0 * nnz / r.R + 48.0 * n;
+    printf("  %4d %10.3f %10.3f %10.3f %-12s %10.3f %9.2f %10.1f %9.2f %10.2f\n", r.R, r.a_us, b_us, r.c_us, r.c_alg,
+           r.floor_us, r.a_us / r.floor_us, bytes / (r.a_us * 1e-6) / 1e9, b_us / r.a_us,
+           std::min(b_us, r.c_us) / r.a_us);
+  }
+  printf("\n");
+  const Row *r32 = nullptr;
+  for (const Row &r : rows)
+    if (r.R == 32) r32 = &r;
+  if (r32) {
+    const double f = r32->a_us / r32->floor_us, sb = b_us / r32->a_us, sbest = std::min(b_us, r32->c_us) / r32->a_us;
+    printf("R = 32: (a) / floor = %.2f (target <= 1.5): %s\n", f, f <= 1.5 ? "met" : "NOT met");
+    printf("R = 32: (b) / (a) = %.2fx (target >= 8): %s\n", sb, sb >= 8 ? "met" : "NOT met");
+    printf("R = 32: best of (b), (c) / (a) = %.2fx (target >= 3): %s\n", sbest, sbest >= 3 ? "met" : "NOT met");
+  } else {
+    printf("targets are stated at R = 32, which this run did not measure\n");
+  }
+  printf("checks: hamlet spmmv = cuSPARSE SpMV (1e-12); (a) dots = (c) dots after one step for every R (1e-10) and\n"
+         "  summed over the timed steps (1e-9); (a) = (b) for column 0 (1e-10): %s\n",
+         B.failed ? "FAILED" : "passed");
+
+  CK_CUDA(cudaFree(V));
+  CK_CUDA(cudaFree(W));
+  CK_CUDA(cudaFree(dots));
+  CK_SPARSE(cusparseDestroySpMat(S.A));
+  CK_CUDA(cudaFree(S.buf));
+  CK_CUDA(cudaFree(B.d_small));
+  CK_BLAS(cublasDestroy(B.bl));
+  CK_SPARSE(cusparseDestroy(B.sp));
+  release(&B.M);
+  CK_HM(hm_matrix_destroy(&H));
+  CK_HM(hm_context_destroy(&ctx));
+  MPI_Finalize();
+  return B.failed ? 1 : 0;
+}
