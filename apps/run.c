@@ -7,6 +7,7 @@
 #include <omp.h>
 #include "app.h"
 #include "deck.h"
+#include "energy.h"
 #include "progress.h"
 
 enum { PHASE_BUILD, PHASE_BOUNDS, PHASE_MOMENTS, PHASE_RECONSTRUCTION, PHASE_CHECKPOINT, PHASE_IO, PHASES };
@@ -18,6 +19,9 @@ typedef struct {
   int rank, size;
   char checkpoint_path[HM_PATH_MAX];
   double seconds[PHASES];
+  hm_energy_meter *energy;  /* GPU (NVML) and CPU package (RAPL) meters of this node, if any */
+  int nmeters;
+  double *joules;           /* [PHASES][nmeters] */
   int checkpoints_written;
   hm_progress progress;
   useconds_t test_delay_us; /* HAMLET_TEST_STEP_DELAY_US: slows steps so tests can kill a run mid-way */
@@ -32,17 +36,37 @@ typedef struct {
     }                                                                                         \
   } while (0)
 
+/* A phase's start: wall time and meter readings; phase_add charges what passed since to a phase. */
+typedef struct {
+  double t;
+  double *joules;
+} mark;
+
+static void mark_now(run_state *s, mark *m) {
+  m->t = MPI_Wtime();
+  if (!m->joules) m->joules = calloc((size_t)s->nmeters + 1, sizeof(double));
+  APP_CALL(m->joules == NULL || hm_energy_read(s->energy, m->joules));
+}
+
+static void phase_add(run_state *s, const mark *m, int phase) {
+  s->seconds[phase] += MPI_Wtime() - m->t;
+  APP_CALL(hm_energy_add_since(s->energy, m->joules, s->joules + (size_t)phase * s->nmeters));
+}
+
 static void on_progress(int done, int total, void *user) {
   run_state *s = user;
   if (s->test_delay_us) usleep(s->test_delay_us);
+  hm_energy_poll(s->energy); /* often enough that no RAPL counter wraps unseen */
   hm_progress_update(&s->progress, done, total);
 }
 
 static int on_checkpoint(hm_kpm *kpm, void *user) {
   run_state *s = user;
-  double t = MPI_Wtime();
+  mark m = {0};
+  mark_now(s, &m);
   int st = hm_checkpoint_write(kpm, s->checkpoint_path, s->deck.text);
-  s->seconds[PHASE_CHECKPOINT] += MPI_Wtime() - t;
+  phase_add(s, &m, PHASE_CHECKPOINT);
+  free(m.joules);
   s->checkpoints_written++;
   return st;
 }
@@ -100,7 +124,8 @@ static void print_summary(const run_state *s, hm_kpm *kpm, const hm_matrix *H, i
 }
 
 static void write_output(run_state *s, hm_kpm *kpm, hm_matrix *H, hm_dos *dos, const char *path) {
-  double t = MPI_Wtime();
+  mark m = {0};
+  mark_now(s, &m);
   hm_output *out;
   APP_CALL(hm_output_create(s->ctx, path, &out));
   APP_CALL(hm_output_write_input(out, s->deck.text));
@@ -108,12 +133,14 @@ static void write_output(run_state *s, hm_kpm *kpm, hm_matrix *H, hm_dos *dos, c
   APP_CALL(hm_output_write_ti(out, &s->deck.ti, H));
   APP_CALL(hm_output_write_kpm(out, kpm, &s->deck.dos));
   APP_CALL(hm_output_write_dos(out, dos));
-  s->seconds[PHASE_IO] = MPI_Wtime() - t;
+  phase_add(s, &m, PHASE_IO);
+  free(m.joules);
   char name[64];
   for (int i = 0; i < PHASES; i++) {
     snprintf(name, sizeof name, "/timing/%s", phase_name[i]);
     APP_CALL(hm_output_write_scalar(out, name, s->seconds[i], "s"));
   }
+  APP_CALL(hm_energy_write(out, s->energy, PHASES, phase_name, s->joules));
   APP_CALL(hm_output_commit(&out));
 }
 
@@ -163,10 +190,14 @@ int hm_app_run(const hm_run_args *args) {
     if (s->rank == 0) fprintf(stderr, "hamlet: %s", hm_error_message());
     return HM_EXIT_USAGE;
   }
-  double t = MPI_Wtime();
+  APP_CALL(hm_energy_open(&s->energy));
+  APP_CALL(hm_energy_count(s->energy, &s->nmeters));
+  s->joules = calloc((size_t)PHASES * s->nmeters + 1, sizeof(double));
+  mark m = {0};
+  mark_now(s, &m);
   hm_matrix *H;
   APP_CALL(hm_ti_build(s->ctx, &d->ti, &H));
-  s->seconds[PHASE_BUILD] = MPI_Wtime() - t;
+  phase_add(s, &m, PHASE_BUILD);
 
   hm_kpm_options opt = d->kpm;
   if (args->checkpoint_path) { /* the saved interval, bit for bit */
@@ -178,18 +209,21 @@ int hm_app_run(const hm_run_args *args) {
   opt.progress_user = s;
   opt.checkpoint = on_checkpoint;
   opt.checkpoint_user = s;
-  t = MPI_Wtime();
+  mark_now(s, &m);
   hm_kpm *kpm;
   APP_CALL(hm_kpm_create(H, &opt, &kpm));
   if (args->checkpoint_path) APP_CALL(hm_checkpoint_restore(kpm, args->checkpoint_path));
-  s->seconds[PHASE_BOUNDS] = MPI_Wtime() - t;
+  phase_add(s, &m, PHASE_BOUNDS);
 
-  t = MPI_Wtime();
+  mark_now(s, &m);
   APP_CALL(hm_kpm_run(kpm));
-  s->seconds[PHASE_MOMENTS] = MPI_Wtime() - t - s->seconds[PHASE_CHECKPOINT];
+  phase_add(s, &m, PHASE_MOMENTS);
+  s->seconds[PHASE_MOMENTS] -= s->seconds[PHASE_CHECKPOINT]; /* checkpoints ran inside the moments */
+  for (int i = 0; i < s->nmeters; i++)
+    s->joules[PHASE_MOMENTS * s->nmeters + i] -= s->joules[PHASE_CHECKPOINT * s->nmeters + i];
   hm_progress_finish(&s->progress);
 
-  t = MPI_Wtime();
+  mark_now(s, &m);
   const int M = opt.moments, R = opt.vectors;
   double *mu = malloc(sizeof(double) * M), *mu_vec = malloc(sizeof(double) * (size_t)M * R);
   APP_CALL(hm_kpm_moments(kpm, mu, mu_vec));
@@ -198,7 +232,8 @@ int hm_app_run(const hm_run_args *args) {
   APP_CALL(hm_kpm_info(kpm, NULL, NULL, NULL, &scale, &shift, &n));
   hm_dos *dos;
   APP_CALL(hm_dos_create(M, R, mu_vec, scale, shift, n, &d->dos, &dos));
-  s->seconds[PHASE_RECONSTRUCTION] = MPI_Wtime() - t;
+  phase_add(s, &m, PHASE_RECONSTRUCTION);
+  free(m.joules);
   free(mu);
   free(mu_vec);
 
@@ -211,6 +246,8 @@ int hm_app_run(const hm_run_args *args) {
   hm_kpm_destroy(&kpm);
   hm_matrix_destroy(&H);
   hm_context_destroy(&s->ctx);
+  hm_energy_close(&s->energy);
+  free(s->joules);
   hm_deck_free(d);
   return HM_EXIT_OK;
 }

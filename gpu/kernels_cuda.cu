@@ -12,16 +12,23 @@ namespace {
 constexpr int kThreads = 256;   // threads per block
 constexpr int kMaxBlocks = 2048; // grid-stride beyond this
 
-// Block shape for k columns: KC columns per block (a column chunk), RB rows (a power of two).
+// Block shape for k columns: G lanes share one (row, column) pair's entries (narrow blocks, where
+// one thread per pair would read the matrix uncoalesced), KC columns per block (a column chunk),
+// RB rows (a power of two).
+constexpr int kLanes = 8; // lanes per pair for k <= kNarrow
+constexpr int kNarrow = 4;
+
 struct Shape {
-  int kc, rb, chunks, blocks;
+  int lanes, kc, rb, chunks, blocks;
 };
 
 Shape shape_for(int k, int32_t nrows) {
   Shape s;
-  s.kc = k < kThreads ? k : kThreads;
+  s.lanes = k <= kNarrow ? kLanes : 1;
+  const int pairs = kThreads / s.lanes;
+  s.kc = k < pairs ? k : pairs;
   s.rb = 1;
-  while (s.kc * s.rb * 2 <= kThreads) s.rb *= 2;
+  while (s.kc * s.rb * 2 <= pairs) s.rb *= 2;
   s.chunks = (k + s.kc - 1) / s.kc;
   int64_t need = ((int64_t)nrows + s.rb - 1) / s.rb;
   s.blocks = (int)(need < kMaxBlocks ? (need > 0 ? need : 1) : kMaxBlocks);
@@ -42,65 +49,96 @@ int scratch_at_least(size_t n) {
   return HM_SUCCESS;
 }
 
-// Row product of complex A with column c of V: sum_p a_p * V[col_p][c].
+// Sum over the G lanes of a pair (all 32 threads of the warp take part: G divides 32).
+template <int G>
+__device__ inline double lane_sum(double v) {
+#pragma unroll
+  for (int off = G / 2; off > 0; off /= 2) v += __shfl_xor_sync(0xffffffffu, v, off);
+  return v;
+}
+
+// Row product of complex A with column c of V, sum_p a_p * V[col_p][c], lane `lane` of G taking
+// every G-th entry; every lane gets the sum. Inactive pairs (active = false) still shuffle.
+template <int G>
 __device__ inline double2 row_product_c(const int64_t *rowptr, const int32_t *col, const double2 *val,
-                                        const double2 *V, int k, int32_t i, int c) {
+                                        const double2 *V, int k, int32_t i, int c, int lane, bool active) {
   double re = 0, im = 0;
-  for (int64_t p = rowptr[i]; p < rowptr[i + 1]; p++) {
-    const double2 a = val[p];
-    const double2 x = V[(size_t)col[p] * k + c];
-    re = fma(a.x, x.x, fma(-a.y, x.y, re));
-    im = fma(a.x, x.y, fma(a.y, x.x, im));
+  if (active) {
+#pragma unroll 4
+    for (int64_t p = rowptr[i] + lane; p < rowptr[i + 1]; p += G) {
+      const double2 a = val[p];
+      const double2 x = V[(size_t)col[p] * k + c];
+      re = fma(a.x, x.x, fma(-a.y, x.y, re));
+      im = fma(a.x, x.y, fma(a.y, x.x, im));
+    }
   }
-  return make_double2(re, im);
+  return make_double2(lane_sum<G>(re), lane_sum<G>(im));
 }
 
+template <int G>
 __device__ inline double row_product_r(const int64_t *rowptr, const int32_t *col, const double *val,
-                                       const double *V, int k, int32_t i, int c) {
+                                       const double *V, int k, int32_t i, int c, int lane, bool active) {
   double acc = 0;
-  for (int64_t p = rowptr[i]; p < rowptr[i + 1]; p++) acc = fma(val[p], V[(size_t)col[p] * k + c], acc);
-  return acc;
+  if (active) {
+#pragma unroll 4
+    for (int64_t p = rowptr[i] + lane; p < rowptr[i + 1]; p += G) acc = fma(val[p], V[(size_t)col[p] * k + c], acc);
+  }
+  return lane_sum<G>(acc);
 }
 
-// Tree-reduce the two per-thread sums over the rb rows of the block, write one partial per column.
+// Tree-reduce the two sums of each pair over the rb rows of the block (lane 0 of each pair holds
+// them), write one partial per column.
+template <int G>
 __device__ inline void block_partials(double vv, double wv, int kc, int rb, int k, int c, double *partials) {
   extern __shared__ double sh[];
-  const int t = threadIdx.x, n = blockDim.x, rl = t / kc;
-  sh[t] = vv;
-  sh[n + t] = wv;
+  const int lane = threadIdx.x % G, t = threadIdx.x / G, n = blockDim.x / G, rl = t / kc;
+  if (lane == 0) {
+    sh[t] = vv;
+    sh[n + t] = wv;
+  }
   __syncthreads();
   for (int s = rb / 2; s > 0; s >>= 1) {
-    if (rl < s) {
+    if (lane == 0 && rl < s) {
       sh[t] += sh[t + s * kc];
       sh[n + t] += sh[n + t + s * kc];
     }
     __syncthreads();
   }
-  if (rl == 0 && c < k) {
+  if (lane == 0 && rl == 0 && c < k) {
     partials[(size_t)blockIdx.x * 2 * k + c] = sh[t];
     partials[(size_t)blockIdx.x * 2 * k + k + c] = sh[n + t];
   }
 }
 
-template <bool Complex>
+// Thread -> (lane, row in block, column): lanes innermost, then columns, then rows.
+#define HM_PAIR_INDEX                                                          \
+  const int lane = threadIdx.x % G, pair = threadIdx.x / G;                    \
+  const int rl = pair / kc, c = blockIdx.y * kc + pair % kc
+
+template <int G, bool Complex>
 __global__ void kpm_step_kernel(int32_t nrows, const int32_t *rows, const int64_t *rowptr, const int32_t *col,
                                 const double *val, int k, int kc, int rb, double s, double b, const double *V,
                                 double *W, double *partials) {
-  const int rl = threadIdx.x / kc, c = blockIdx.y * kc + threadIdx.x % kc;
+  HM_PAIR_INDEX;
   double vv = 0, wv = 0;
-  if (c < k) {
-    for (int32_t q = blockIdx.x * rb + rl; q < nrows; q += gridDim.x * rb) {
-      const int32_t i = rows[q];
-      const size_t at = (size_t)i * k + c;
-      if (Complex) {
-        const double2 acc = row_product_c(rowptr, col, (const double2 *)val, (const double2 *)V, k, i, c);
+  // The trip count is the same for the whole block, so every lane reaches every shuffle.
+  for (int32_t base = blockIdx.x * rb; base < nrows; base += gridDim.x * rb) {
+    const int32_t q = base + rl;
+    const bool active = q < nrows && c < k;
+    const int32_t i = active ? rows[q] : 0;
+    const size_t at = (size_t)i * k + c;
+    if (Complex) {
+      const double2 acc = row_product_c<G>(rowptr, col, (const double2 *)val, (const double2 *)V, k, i, c, lane, active);
+      if (active && lane == 0) {
         const double2 v = ((const double2 *)V)[at], w = ((double2 *)W)[at];
         const double2 wn = make_double2(2.0 * s * (acc.x - b * v.x) - w.x, 2.0 * s * (acc.y - b * v.y) - w.y);
         ((double2 *)W)[at] = wn;
         vv += v.x * v.x + v.y * v.y;
         wv += wn.x * v.x + wn.y * v.y;
-      } else {
-        const double acc = row_product_r(rowptr, col, val, V, k, i, c);
+      }
+    } else {
+      const double acc = row_product_r<G>(rowptr, col, val, V, k, i, c, lane, active);
+      if (active && lane == 0) {
         const double v = V[at], wn = 2.0 * s * (acc - b * v) - W[at];
         W[at] = wn;
         vv += v * v;
@@ -108,30 +146,40 @@ __global__ void kpm_step_kernel(int32_t nrows, const int32_t *rows, const int64_
       }
     }
   }
-  // partials of this column chunk: offset by blockIdx.y chunks inside each block's 2k slots
-  block_partials(vv, wv, kc, rb, k, c, partials);
+  block_partials<G>(vv, wv, kc, rb, k, c, partials);
 }
 
-// dots[c] += sum over blocks of partials[block][c], c < 2k (blocks in order: deterministic).
+// dots[c] += sum over blocks of partials[block][c], c < width: one block per c, a strided sum per
+// thread and a tree in shared memory (a fixed order: deterministic; no serial chain of loads).
 __global__ void add_partials(int blocks, int width, const double *partials, double *dots) {
-  const int c = blockIdx.x * blockDim.x + threadIdx.x;
-  if (c >= width) return;
+  __shared__ double sh[kThreads];
+  const int c = blockIdx.x, t = threadIdx.x;
   double sum = 0;
-  for (int blk = 0; blk < blocks; blk++) sum += partials[(size_t)blk * width + c];
-  dots[c] += sum;
+  for (int blk = t; blk < blocks; blk += kThreads) sum += partials[(size_t)blk * width + c];
+  sh[t] = sum;
+  __syncthreads();
+  for (int s = kThreads / 2; s > 0; s /= 2) {
+    if (t < s) sh[t] += sh[t + s];
+    __syncthreads();
+  }
+  if (t == 0) dots[c] += sh[0];
 }
 
-template <bool Complex>
+template <int G, bool Complex>
 __global__ void spmmv_kernel(int32_t nrows, const int32_t *rows, const int64_t *rowptr, const int32_t *col,
                              const double *val, int k, int kc, int rb, const double *x, double *y) {
-  const int rl = threadIdx.x / kc, c = blockIdx.y * kc + threadIdx.x % kc;
-  if (c >= k) return;
-  for (int32_t q = blockIdx.x * rb + rl; q < nrows; q += gridDim.x * rb) {
-    const int32_t i = rows[q];
-    if (Complex)
-      ((double2 *)y)[(size_t)i * k + c] = row_product_c(rowptr, col, (const double2 *)val, (const double2 *)x, k, i, c);
-    else
-      y[(size_t)i * k + c] = row_product_r(rowptr, col, val, x, k, i, c);
+  HM_PAIR_INDEX;
+  for (int32_t base = blockIdx.x * rb; base < nrows; base += gridDim.x * rb) {
+    const int32_t q = base + rl;
+    const bool active = q < nrows && c < k;
+    const int32_t i = active ? rows[q] : 0;
+    if (Complex) {
+      const double2 acc = row_product_c<G>(rowptr, col, (const double2 *)val, (const double2 *)x, k, i, c, lane, active);
+      if (active && lane == 0) ((double2 *)y)[(size_t)i * k + c] = acc;
+    } else {
+      const double acc = row_product_r<G>(rowptr, col, val, x, k, i, c, lane, active);
+      if (active && lane == 0) y[(size_t)i * k + c] = acc;
+    }
   }
 }
 
@@ -152,7 +200,7 @@ __global__ void dot_kernel(int64_t n, int k, int kc, int rb, const double *x, co
         re += x[at] * y[at];
       }
     }
-  block_partials(re, im, kc, rb, k, c, partials);
+  block_partials<1>(re, im, kc, rb, k, c, partials);
 }
 
 template <bool Complex>
@@ -219,10 +267,14 @@ int cuda_spmmv(hm_scalar type, const struct hm_csr_view *A, int k, const int32_t
   if (nrows == 0) return HM_SUCCESS;
   Shape s = shape_for(k, nrows);
   dim3 grid(s.blocks, s.chunks);
-  if (type == HM_COMPLEX)
-    spmmv_kernel<true><<<grid, s.kc * s.rb>>>(nrows, rows, A->rowptr, A->col, A->val, k, s.kc, s.rb, x, y);
-  else
-    spmmv_kernel<false><<<grid, s.kc * s.rb>>>(nrows, rows, A->rowptr, A->col, A->val, k, s.kc, s.rb, x, y);
+  const int threads = s.lanes * s.kc * s.rb;
+#define HM_LAUNCH(G, C) spmmv_kernel<G, C><<<grid, threads>>>(nrows, rows, A->rowptr, A->col, A->val, k, s.kc, s.rb, x, y)
+  if (s.lanes == kLanes) {
+    if (type == HM_COMPLEX) HM_LAUNCH(kLanes, true); else HM_LAUNCH(kLanes, false);
+  } else {
+    if (type == HM_COMPLEX) HM_LAUNCH(1, true); else HM_LAUNCH(1, false);
+  }
+#undef HM_LAUNCH
   HM_CHECK_LAUNCH("spmmv");
   return HM_SUCCESS;
 }
@@ -233,22 +285,32 @@ int cuda_kpm_step(hm_scalar type, const struct hm_csr_view *A, int k, const int3
   Shape s = shape_for(k, nrows);
   HM_CALL(scratch_at_least((size_t)s.blocks * 2 * k));
   dim3 grid(s.blocks, s.chunks);
-  const int threads = s.kc * s.rb;
-  const size_t shared = 2 * sizeof(double) * threads;
-  if (type == HM_COMPLEX)
-    kpm_step_kernel<true><<<grid, threads, shared>>>(nrows, rows, A->rowptr, A->col, A->val, k, s.kc, s.rb, scale,
-                                                     shift, V, W, scratch);
-  else
-    kpm_step_kernel<false><<<grid, threads, shared>>>(nrows, rows, A->rowptr, A->col, A->val, k, s.kc, s.rb, scale,
-                                                      shift, V, W, scratch);
+  const int threads = s.lanes * s.kc * s.rb;
+  const size_t shared = 2 * sizeof(double) * s.kc * s.rb;
+#define HM_LAUNCH(G, C)                                                                                     \
+  kpm_step_kernel<G, C><<<grid, threads, shared>>>(nrows, rows, A->rowptr, A->col, A->val, k, s.kc, s.rb, scale, \
+                                                   shift, V, W, scratch)
+  if (s.lanes == kLanes) {
+    if (type == HM_COMPLEX) HM_LAUNCH(kLanes, true); else HM_LAUNCH(kLanes, false);
+  } else {
+    if (type == HM_COMPLEX) HM_LAUNCH(1, true); else HM_LAUNCH(1, false);
+  }
+#undef HM_LAUNCH
   HM_CHECK_LAUNCH("kpm_step");
-  add_partials<<<(2 * k + 127) / 128, 128>>>(s.blocks, 2 * k, scratch, dots);
+  add_partials<<<2 * k, kThreads>>>(s.blocks, 2 * k, scratch, dots);
   HM_CHECK_LAUNCH("add_partials");
   return HM_SUCCESS;
 }
 
 int cuda_dot(hm_scalar type, int64_t n, int k, const double *x, const double *y, double *dots) {
   Shape s = shape_for(k, (int32_t)(n < INT32_MAX ? n : INT32_MAX));
+  if (s.lanes != 1) { /* one thread per (row, column): no row products here */
+    s.lanes = 1;
+    s.kc = k;
+    s.rb = 1;
+    while (s.kc * s.rb * 2 <= kThreads) s.rb *= 2;
+    s.blocks = (int)((n + s.rb - 1) / s.rb < kMaxBlocks ? ((n + s.rb - 1) / s.rb > 0 ? (n + s.rb - 1) / s.rb : 1) : kMaxBlocks);
+  }
   HM_CALL(scratch_at_least((size_t)s.blocks * 2 * k + 2 * (size_t)k));
   double *sums = scratch + (size_t)s.blocks * 2 * k;
   HM_CALL_CUDA(cudaMemset(sums, 0, 2 * sizeof(double) * k));
@@ -258,7 +320,7 @@ int cuda_dot(hm_scalar type, int64_t n, int k, const double *x, const double *y,
   if (type == HM_COMPLEX) dot_kernel<true><<<grid, threads, shared>>>(n, k, s.kc, s.rb, x, y, scratch);
   else dot_kernel<false><<<grid, threads, shared>>>(n, k, s.kc, s.rb, x, y, scratch);
   HM_CHECK_LAUNCH("dot");
-  add_partials<<<(2 * k + 127) / 128, 128>>>(s.blocks, 2 * k, scratch, sums);
+  add_partials<<<2 * k, kThreads>>>(s.blocks, 2 * k, scratch, sums);
   HM_CHECK_LAUNCH("add_partials");
   double *host = new double[2 * (size_t)k];
   cudaError_t e = cudaMemcpy(host, sums, 2 * sizeof(double) * k, cudaMemcpyDeviceToHost);

@@ -27,7 +27,8 @@ if E[0] <= kpm["emin"] + 1e-3 * (kpm["emax"] - kpm["emin"]) and E[-1] >= kpm["em
     assert abs(total - target) < 0.03 * target, (total, target)
 else:
     assert 0 < total < 1.03 * target, (total, target)
-for g in ("/input", "/provenance", "/timing", "/dos/error"):
+assert "meters" in f["/energy"].attrs, "/energy must say which meters it read (or none)"
+for g in ("/input", "/provenance", "/timing", "/dos/error", "/energy"):
     assert g in f, g
 PY
 done
