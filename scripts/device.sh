@@ -26,3 +26,10 @@ for th in 1 16; do
   OMP_NUM_THREADS=$th OMP_PROC_BIND=close ./bench/bench_kpm_cpu --nx 96 --ny 96 --nz 48 --steps 20 | tee "$OUT/bench_kpm_cpu_t$th.txt"
 done
 OMP_NUM_THREADS=8 /opt/deps/usr/bin/mpiexec.hydra -n 2 ./bin/hamlet run ../inputs/ti_dos.ini -o "$OUT/ti_dos.h5" --quiet | tee "$OUT/ti_dos_run.txt"
+python3 -c "
+import h5py, sys
+f = h5py.File(sys.argv[1], 'r')
+print('provenance backend:', f['/provenance'].attrs.get('backend'))
+print('energy:', {k: v for k, v in f['/energy'].attrs.items() if k != 'description'})
+for k in f['/energy']: print('  /energy/' + k, f['/energy/' + k][()])
+" "$OUT/ti_dos.h5" 2>&1 | tee "$OUT/ti_dos_energy.txt"
