@@ -87,9 +87,7 @@ __global__ void fill_phases(int64_t n, int R, uint64_t seed, double amp, double2
   }
 }
 
-__global__ void fill_iota(int32_t n, int32_t *rows) {
-  for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) rows[i] = i;
-}
+
 
 /* dots[j] += sum_i |V_ij|^2, dots[R + j] += sum_i Re(conj(W_ij) V_ij) over a row-major N x R block.
  * Threads: x = a column within a chunk of blockDim.x columns (blockIdx.y), y = rows; blockDim.y is
@@ -181,13 +179,16 @@ struct DeviceMatrix {
   int64_t *rowptr;          /* hamlet: 64-bit row offsets */
   int32_t *col;             /* shared with cuSPARSE when its indices are 32-bit */
   double *val;              /* complex: 2 doubles per entry */
-  int32_t *rows;            /* 0 .. n-1: the row list hamlet's kernels take */
+  int32_t *rows;            /* the row list hamlet's kernels take (the matrix's traversal order) */
   void *sp_rowptr, *sp_col; /* cuSPARSE: both index arrays of one type */
   cusparseIndexType_t sp_index;
   struct hm_csr_view view;
 };
 
-static DeviceMatrix upload(const hm_csr *c) {
+/* The matrix and its traversal order (the row list hamlet's solvers use: on one rank, all rows in
+ * the builder's cache-friendly order). */
+static DeviceMatrix upload(const struct hm_matrix_s *H) {
+  const hm_csr *c = &H->csr;
   DeviceMatrix d = {};
   d.n = c->nrows;
   d.nnz = c->rowptr[c->nrows];
@@ -199,8 +200,7 @@ static DeviceMatrix upload(const hm_csr *c) {
   CK_CUDA(cudaMemcpy(d.rowptr, c->rowptr, n1 * sizeof(int64_t), cudaMemcpyHostToDevice));
   CK_CUDA(cudaMemcpy(d.col, c->col, nnz * sizeof(int32_t), cudaMemcpyHostToDevice));
   CK_CUDA(cudaMemcpy(d.val, c->val, nnz * 2 * sizeof(double), cudaMemcpyHostToDevice));
-  fill_iota<<<grid_for(d.n, 256), 256>>>(d.n, d.rows);
-  CK_LAUNCH();
+  CK_CUDA(cudaMemcpy(d.rows, H->interior_rows, (size_t)d.n * sizeof(int32_t), cudaMemcpyHostToDevice));
   /* cuSPARSE wants row offsets and columns of one index type: 32-bit where nnz allows. */
   if (d.nnz <= INT32_MAX) {
     std::vector<int32_t> rp(n1);
@@ -648,7 +648,7 @@ int main(int argc, char **argv) {
   CK_HM(hm_matrix_gershgorin(H, &emin, &emax));
   B.a = 0.99 * 2 / (emax - emin); /* a(H - b) has its spectrum inside [-0.99, 0.99] */
   B.b = 0.5 * (emax + emin);
-  B.M = upload(&H->csr);
+  B.M = upload(H);
   const int64_t n = B.M.n;
   const double nnz = (double)B.M.nnz;
 

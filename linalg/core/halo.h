@@ -15,4 +15,7 @@ int hm_halo_end(struct hm_matrix_s *A);
 #include "kernels.h"
 struct hm_csr_view hm_matrix_view(const struct hm_matrix_s *A);
 int hm_matrix_check_block(const struct hm_matrix_s *A, const struct hm_mvec_s *x, const char *name);
+/* Builders that know their geometry: visit the rows in ascending key[local row] (a cache-friendly
+ * traversal: rows that share vector entries close together). Results change only by rounding. */
+int hm_matrix_order_rows(struct hm_matrix_s *A, const int64_t *key);
 #endif

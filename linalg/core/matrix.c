@@ -160,6 +160,36 @@ int hm_matrix_create_csr(hm_context *ctx, const hm_dist *dist, hm_scalar type, c
   return HM_SUCCESS;
 }
 
+typedef struct { int64_t key; int32_t row; } keyed_row;
+
+static int cmp_keyed(const void *a, const void *b) {
+  const keyed_row *x = a, *y = b;
+  if (x->key != y->key) return (x->key > y->key) - (x->key < y->key);
+  return (x->row > y->row) - (x->row < y->row);
+}
+
+static int sort_rows(int32_t *rows, int32_t n, const int64_t *key) {
+  keyed_row *tmp;
+  HM_MALLOC(tmp, n + 1);
+  for (int32_t i = 0; i < n; i++) tmp[i] = (keyed_row){key[rows[i]], rows[i]};
+  qsort(tmp, (size_t)n, sizeof *tmp, cmp_keyed);
+  for (int32_t i = 0; i < n; i++) rows[i] = tmp[i].row;
+  free(tmp);
+  return HM_SUCCESS;
+}
+
+int hm_matrix_order_rows(hm_matrix *A, const int64_t *key) {
+  HM_CHECK(A && key, HM_ERR_ARGUMENT, "A or key is NULL");
+  HM_CALL(sort_rows(A->interior_rows, A->n_interior, key));
+  HM_CALL(sort_rows(A->boundary_rows, A->n_boundary, key));
+  const hm_kernels *K = A->ctx->kernels;
+  if (K->device_memory) {
+    HM_CALL(K->upload((void *)A->exec_interior, A->interior_rows, sizeof(int32_t) * (size_t)A->n_interior));
+    HM_CALL(K->upload((void *)A->exec_boundary, A->boundary_rows, sizeof(int32_t) * (size_t)A->n_boundary));
+  }
+  return HM_SUCCESS;
+}
+
 int hm_matrix_destroy(hm_matrix **A) {
   if (!A || !*A) return HM_SUCCESS;
   hm_matrix *M = *A;
