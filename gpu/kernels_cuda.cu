@@ -110,15 +110,6 @@ __device__ inline void block_partials(double vv, double wv, int kc, int rb, int 
   }
 }
 
-// Each block walks one contiguous stretch of the row list (a multiple of rb rows), so the vector
-// rows its neighbouring rows share were loaded by the same SM a moment ago and hit in its L1;
-// a grid-stride walk would spread neighbours over all SMs and gather them through L2.
-__device__ inline int32_t block_first(int32_t nrows, int rb, int next = 0) {
-  const int64_t per = ((int64_t)nrows + (int64_t)gridDim.x * rb - 1) / ((int64_t)gridDim.x * rb) * rb;
-  const int64_t at = (int64_t)(blockIdx.x + next) * per;
-  return (int32_t)(at < nrows ? at : nrows);
-}
-
 // Thread -> (lane, row in block, column): lanes innermost, then columns, then rows.
 #define HM_PAIR_INDEX                                                          \
   const int lane = threadIdx.x % G, pair = threadIdx.x / G;                    \
@@ -131,10 +122,9 @@ __global__ void kpm_step_kernel(int32_t nrows, const int32_t *rows, const int64_
   HM_PAIR_INDEX;
   double vv = 0, wv = 0;
   // The trip count is the same for the whole block, so every lane reaches every shuffle.
-  const int32_t first = block_first(nrows, rb), last = block_first(nrows, rb, 1);
-  for (int32_t base = first; base < last; base += rb) {
+  for (int32_t base = blockIdx.x * rb; base < nrows; base += gridDim.x * rb) {
     const int32_t q = base + rl;
-    const bool active = q < last && c < k;
+    const bool active = q < nrows && c < k;
     const int32_t i = active ? rows[q] : 0;
     const size_t at = (size_t)i * k + c;
     if (Complex) {
@@ -179,10 +169,9 @@ template <int G, bool Complex>
 __global__ void spmmv_kernel(int32_t nrows, const int32_t *rows, const int64_t *rowptr, const int32_t *col,
                              const double *val, int k, int kc, int rb, const double *x, double *y) {
   HM_PAIR_INDEX;
-  const int32_t first = block_first(nrows, rb), last = block_first(nrows, rb, 1);
-  for (int32_t base = first; base < last; base += rb) {
+  for (int32_t base = blockIdx.x * rb; base < nrows; base += gridDim.x * rb) {
     const int32_t q = base + rl;
-    const bool active = q < last && c < k;
+    const bool active = q < nrows && c < k;
     const int32_t i = active ? rows[q] : 0;
     if (Complex) {
       const double2 acc = row_product_c<G>(rowptr, col, (const double2 *)val, (const double2 *)x, k, i, c, lane, active);
