@@ -100,12 +100,7 @@ static void check(const hm_kernels *G, hm_scalar type, int k) {
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  int devices = 0;
-  if (!hm_gpu_compiled() || hm_gpu_device_count(&devices) || devices == 0) {
-    printf("no CUDA device visible: skipped\n");
-    MPI_Finalize();
-    return 77;
-  }
+  if (hm_test_no_gpu()) return 77;
   int device;
   HM_TEST_OK(hm_gpu_select(0, &device));
   seed = getenv("HAMLET_TEST_SEED") ? strtoull(getenv("HAMLET_TEST_SEED"), NULL, 10) : (uint64_t)time(NULL);

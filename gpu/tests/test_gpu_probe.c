@@ -9,12 +9,7 @@
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  int devices = 0;
-  if (!hm_gpu_compiled() || hm_gpu_device_count(&devices) || devices == 0) {
-    printf("no CUDA device visible: skipped\n");
-    MPI_Finalize();
-    return 77;
-  }
+  if (hm_test_no_gpu()) return 77;
   enum { N = 100003 };
   double *x = malloc(N * sizeof *x), *y = malloc(N * sizeof *y), *ref = malloc(N * sizeof *ref);
   srand((unsigned)time(NULL));

@@ -37,12 +37,7 @@ static void moments(hm_backend backend, int R, uint64_t seed, double *mu, double
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  int devices = 0;
-  if (!hm_gpu_compiled() || hm_gpu_device_count(&devices) || devices == 0) {
-    printf("no CUDA device visible: skipped\n");
-    MPI_Finalize();
-    return 77;
-  }
+  if (hm_test_no_gpu()) return 77;
   uint64_t seed = (uint64_t)time(NULL);
   MPI_Bcast(&seed, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
   printf("seed %llu\n", (unsigned long long)seed);

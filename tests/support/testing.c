@@ -3,6 +3,7 @@
 #include <lapacke.h>
 #include "testing.h"
 #include "objects.h"
+#include "gpu_probe.h"
 
 int hm_test_failures = 0;
 
@@ -76,4 +77,12 @@ int hm_test_eigh(int64_t n, const double complex *dense, double *w, double compl
   if (vec) memcpy(vec, a, sizeof *a * (size_t)(n * n));
   free(a);
   return (int)info;
+}
+
+int hm_test_no_gpu(void) {
+  int devices = 0;
+  if (hm_gpu_compiled() && hm_gpu_device_count(&devices) == 0 && devices > 0) return 0;
+  printf("no CUDA device visible: skipped\n");
+  MPI_Finalize();
+  return 1;
 }

@@ -35,6 +35,9 @@ extern int hm_test_failures;
   } while (0)
 
 void hm_test_expect_failure(int status, int code, const char *needle, const char *expr, const char *file, int line);
+/* GPU tests: 1 (after MPI_Finalize, "skipped" printed) where no CUDA device is visible or CUDA
+ * was not built; the test then returns ctest's skip code 77. */
+int hm_test_no_gpu(void);
 /* Sum failures over MPI_COMM_WORLD, print PASS/FAIL on rank 0, MPI_Finalize; returns exit code. */
 int hm_test_finish(void);
 /* Dense n x n column-major copy of A (complex; real matrices widened) on every rank. n <= 4096. */
