@@ -99,8 +99,8 @@ int hm_halo_begin(struct hm_matrix_s *A, struct hm_mvec_s *x) {
     HM_CALL_MPI(MPI_Irecv(recv_base + (size_t)h->recv_start[i] * row_len, count, MPI_DOUBLE, h->recv_rank[i], 17,
                           comm, &h->requests[q++]));
   }
-  /* TODO(cuda): the rows to send are packed by one kernel; staging goes through pageable host
-   * memory for now (pinned buffers and a copy stream overlapping the interior product come next). */
+  /* Device blocks: one kernel packs the rows to send, then a blocking copy to the host buffer
+   * (pageable memory, no copy stream yet: the product does not overlap this copy on GPUs). */
   if (staged) {
     HM_CALL(K->pack_rows(x->type, x->k, A->exec_send_rows, (int32_t)nsend, x->data, h->pack_buf));
     HM_CALL(K->download(h->send_buf, h->pack_buf, nsend * row_len * sizeof(double)));

@@ -106,11 +106,12 @@ static int fold(hm_kpm *k) {
   const size_t bytes = sizeof(double) * 2 * (size_t)R * (size_t)k->pending;
   HM_CALL(K->download(k->host_dots, k->dots, bytes));
   for (int q = 0; q < k->pending; q++, k->moments_folded += 2) {
-    const double *d = k->host_dots + (size_t)q * 2 * R, n = k->moments_folded;
+    const double *d = k->host_dots + (size_t)q * 2 * R;
+    const int n = k->moments_folded;
     for (int r = 0; r < R; r++) {
       double *eta = k->eta + (size_t)r * M;
-      eta[(int)n] = 2 * d[r] - eta[0];
-      eta[(int)n + 1] = 2 * d[R + r] - eta[1];
+      eta[n] = 2 * d[r] - eta[0];
+      eta[n + 1] = 2 * d[R + r] - eta[1];
     }
   }
   memset(k->host_dots, 0, bytes); /* the kernels accumulate: the slots start from zero */
