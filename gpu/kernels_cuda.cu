@@ -3,6 +3,7 @@
 // warp) and k adjacent vector entries (coalesced). The KPM step fuses the product, the update
 // W = 2 s (A - b) V - W and both dot products: per-block partial sums in shared memory, then one
 // tiny kernel adds the blocks in a fixed order (deterministic, no atomics on doubles).
+#include <cstring>
 #include <cuda_runtime.h>
 #include "cuda_check.h"
 #include "kernels.h"
@@ -262,6 +263,15 @@ int cuda_copy(void *dst, const void *src, size_t bytes) {
   return HM_SUCCESS;
 }
 
+int cuda_host_alloc(size_t bytes, void **p) {
+  *p = nullptr;
+  HM_CALL_CUDA(cudaMallocHost(p, bytes ? bytes : 1));
+  memset(*p, 0, bytes ? bytes : 1);
+  return HM_SUCCESS;
+}
+
+void cuda_host_release(void *p) { cudaFreeHost(p); }
+
 int cuda_spmmv(hm_scalar type, const struct hm_csr_view *A, int k, const int32_t *rows, int32_t nrows,
                const double *x, double *y) {
   if (nrows == 0) return HM_SUCCESS;
@@ -357,7 +367,7 @@ int cuda_pack_rows(hm_scalar type, int k, const int32_t *rows, int32_t n, const 
 }
 
 const hm_kernels table = {
-    "cuda", 1, cuda_alloc, cuda_release, cuda_upload, cuda_download, cuda_copy,
+    "cuda", 1, cuda_alloc, cuda_release, cuda_upload, cuda_download, cuda_copy, cuda_host_alloc, cuda_host_release,
     cuda_spmmv, cuda_kpm_step, cuda_dot, cuda_axpby, cuda_pack_rows,
 };
 

@@ -59,19 +59,20 @@ int hm_halo_plan(struct hm_matrix_s *A, const int64_t *remote_cols, int32_t nrem
 
 void hm_halo_free(hm_halo *h, const hm_kernels *K) {
   free(h->recv_rank); free(h->recv_start); free(h->send_rank); free(h->send_start);
-  free(h->send_rows); free(h->send_buf); free(h->recv_buf); free(h->requests);
+  free(h->send_rows); free(h->requests);
+  if (h->send_buf) K->host_release(h->send_buf);
+  if (h->recv_buf) K->host_release(h->recv_buf);
   if (h->pack_buf) K->release(h->pack_buf);
   memset(h, 0, sizeof *h);
 }
 
-/* Grow a buffer (host memory, or the backend's with K) to at least n doubles. */
-static int ensure(double **buf, size_t *len, size_t n, const hm_kernels *K) {
+/* Grow a buffer to at least n doubles with the given allocator (backend or transfer memory). */
+static int ensure(double **buf, size_t *len, size_t n, int (*alloc)(size_t, void **), void (*release)(void *)) {
   if (*len >= n) return HM_SUCCESS;
-  if (K) K->release(*buf); else free(*buf);
+  if (*buf) release(*buf);
   *buf = NULL;
   *len = 0;
-  if (K) HM_CALL(K->alloc(n * sizeof(double), (void **)buf));
-  else HM_MALLOC(*buf, n);
+  HM_CALL(alloc(n * sizeof(double), (void **)buf));
   *len = n;
   return HM_SUCCESS;
 }
@@ -84,10 +85,10 @@ int hm_halo_begin(struct hm_matrix_s *A, struct hm_mvec_s *x) {
   const int staged = K->device_memory;
   const size_t row_len = (size_t)x->k * (size_t)x->type; /* doubles per row */
   const size_t nsend = (size_t)h->send_start[h->nsend_ranks];
-  HM_CALL(ensure(&h->send_buf, &h->send_buf_len, nsend * row_len + 1, NULL));
+  HM_CALL(ensure(&h->send_buf, &h->send_buf_len, nsend * row_len + 1, K->host_alloc, K->host_release));
   if (staged) {
-    HM_CALL(ensure(&h->pack_buf, &h->pack_buf_len, nsend * row_len + 1, K));
-    HM_CALL(ensure(&h->recv_buf, &h->recv_buf_len, (size_t)h->nhalo * row_len + 1, NULL));
+    HM_CALL(ensure(&h->pack_buf, &h->pack_buf_len, nsend * row_len + 1, K->alloc, K->release));
+    HM_CALL(ensure(&h->recv_buf, &h->recv_buf_len, (size_t)h->nhalo * row_len + 1, K->host_alloc, K->host_release));
   }
   /* Received rows land in the block's halo rows, or in a host buffer uploaded by hm_halo_end. */
   double *recv_base = staged ? h->recv_buf : x->data + (size_t)x->dist.local * row_len;
@@ -99,8 +100,8 @@ int hm_halo_begin(struct hm_matrix_s *A, struct hm_mvec_s *x) {
     HM_CALL_MPI(MPI_Irecv(recv_base + (size_t)h->recv_start[i] * row_len, count, MPI_DOUBLE, h->recv_rank[i], 17,
                           comm, &h->requests[q++]));
   }
-  /* Device blocks: one kernel packs the rows to send, then a blocking copy to the host buffer
-   * (pageable memory, no copy stream yet: the product does not overlap this copy on GPUs). */
+  /* Device blocks: one kernel packs the rows to send, then a blocking copy to the page-locked
+   * host buffer (no copy stream yet: the product does not overlap this copy on GPUs). */
   if (staged) {
     HM_CALL(K->pack_rows(x->type, x->k, A->exec_send_rows, (int32_t)nsend, x->data, h->pack_buf));
     HM_CALL(K->download(h->send_buf, h->pack_buf, nsend * row_len * sizeof(double)));

@@ -25,6 +25,9 @@ typedef struct {
   int (*upload)(void *dst, const void *host_src, size_t bytes);
   int (*download)(void *host_dst, const void *src, size_t bytes);
   int (*copy)(void *dst, const void *src, size_t bytes);
+  /* Host memory for transfers with the backend (page-locked on CUDA: faster copies). */
+  int (*host_alloc)(size_t bytes, void **p);
+  void (*host_release)(void *p);
   /* y[rows] = A x[.] for the listed rows. */
   int (*spmmv)(hm_scalar type, const struct hm_csr_view *A, int k, const int32_t *rows, int32_t nrows,
                const double *x, double *y);
