@@ -5,3 +5,9 @@ target_include_directories(bench_kpm_gpu PRIVATE ${CMAKE_SOURCE_DIR}/linalg/core
 target_link_libraries(bench_kpm_gpu PRIVATE hamlet CUDA::cusparse CUDA::cublas CUDA::cudart)
 # A tiny run keeps it building and checking (a) = (c) on a GPU machine; exits 77 (skip) without a GPU.
 hm_add_test(bench_kpm_gpu_smoke COMMAND $<TARGET_FILE:bench_kpm_gpu> --nx 16 --ny 16 --nz 8 --steps 3 NPROCS 1 LABELS gpu bench)
+# SpMM table: hamlet's CUDA spmmv vs cuSPARSE SpMM (row- and column-major) for k = 1..64 on the TI
+# lattice and a 27-point stencil, with the copy-bandwidth roofline. Smoke: tiny sizes, 77 without a GPU.
+add_executable(bench_spmm_gpu spmm_gpu_bench.cu)
+target_include_directories(bench_spmm_gpu PRIVATE ${CMAKE_SOURCE_DIR}/linalg/core)
+target_link_libraries(bench_spmm_gpu PRIVATE hamlet CUDA::cusparse CUDA::cudart)
+hm_add_test(bench_spmm_gpu_smoke COMMAND $<TARGET_FILE:bench_spmm_gpu> --ti 8 8 4 --L 10 --k 1,4,16 NPROCS 1 LABELS gpu bench)
