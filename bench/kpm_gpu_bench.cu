@@ -35,45 +35,15 @@ extern "C" {
 #include "objects.h"
 }
 
-/* ---- failure handling: a clear message and a non-zero exit (this is a program, not the library) */
-[[noreturn]] static void die(const char *file, int line, const char *expr, const char *why) {
-  fprintf(stderr, "bench_kpm_gpu: %s:%d: %s failed: %s\n", file, line, expr, why);
-  fflush(stderr);
-  int up = 0, down = 0;
-  MPI_Initialized(&up);
-  MPI_Finalized(&down);
-  if (up && !down) MPI_Abort(MPI_COMM_WORLD, 1);
-  exit(1);
-}
-#define CK_CUDA(x)                                                          \
-  do {                                                                      \
-    cudaError_t e_ = (x);                                                   \
-    if (e_ != cudaSuccess) die(__FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-  } while (0)
-#define CK_LAUNCH() CK_CUDA(cudaGetLastError())
-#define CK_SPARSE(x)                                                                   \
-  do {                                                                                 \
-    cusparseStatus_t s_ = (x);                                                         \
-    if (s_ != CUSPARSE_STATUS_SUCCESS) die(__FILE__, __LINE__, #x, cusparseGetErrorString(s_)); \
-  } while (0)
+#include "gpu_bench_common.h"
+
 #define CK_BLAS(x)                                                                     \
   do {                                                                                 \
     cublasStatus_t s_ = (x);                                                           \
     if (s_ != CUBLAS_STATUS_SUCCESS) die(__FILE__, __LINE__, #x, cublasGetStatusString(s_)); \
   } while (0)
-#define CK_HM(x)                                                  \
-  do {                                                            \
-    if ((x) != 0) die(__FILE__, __LINE__, #x, hm_error_message()); \
-  } while (0)
 
 /* ---- small device kernels ---------------------------------------------------------------------- */
-__device__ __forceinline__ uint64_t mix64(uint64_t z) {
-  z += 0x9e3779b97f4a7c15ull;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 /* x[i*R + j] = amp exp(i theta(seed, i, j)): entry (i, j) does not depend on R, so column 0 of any
  * block equals the single vector filled with R = 1. */
 __global__ void fill_phases(int64_t n, int R, uint64_t seed, double amp, double2 *x) {
@@ -142,34 +112,6 @@ static void fill(int64_t n, int R, uint64_t seed, double amp, double2 *x) {
 static double synced_now() {
   CK_CUDA(cudaDeviceSynchronize());
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-/* ---- device copy bandwidth --------------------------------------------------------------------- */
-static double copy_bandwidth(size_t bytes) {
-  void *a = nullptr, *b = nullptr;
-  CK_CUDA(cudaMalloc(&a, bytes));
-  CK_CUDA(cudaMalloc(&b, bytes));
-  CK_CUDA(cudaMemset(a, 1, bytes));
-  CK_CUDA(cudaMemset(b, 0, bytes));
-  cudaEvent_t t0, t1;
-  CK_CUDA(cudaEventCreate(&t0));
-  CK_CUDA(cudaEventCreate(&t1));
-  CK_CUDA(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice)); /* warm up */
-  float best = 1e30f;
-  for (int rep = 0; rep < 5; rep++) {
-    CK_CUDA(cudaEventRecord(t0));
-    CK_CUDA(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice));
-    CK_CUDA(cudaEventRecord(t1));
-    CK_CUDA(cudaEventSynchronize(t1));
-    float ms = 0;
-    CK_CUDA(cudaEventElapsedTime(&ms, t0, t1));
-    best = std::min(best, ms);
-  }
-  CK_CUDA(cudaEventDestroy(t0));
-  CK_CUDA(cudaEventDestroy(t1));
-  CK_CUDA(cudaFree(a));
-  CK_CUDA(cudaFree(b));
-  return 2.0 * (double)bytes / (best * 1e-3);
 }
 
 /* ---- the matrix on the device, in hamlet's and cuSPARSE's index types ------------------------- */
@@ -615,13 +557,7 @@ int main(int argc, char **argv) {
   }
   if (4 * p.nx * p.ny * p.nz > INT32_MAX) usage("the lattice has more than 2^31 - 1 rows (4 nx ny nz); one GPU holds 32-bit local rows");
 
-  int devices = 0;
-  const cudaError_t de = cudaGetDeviceCount(&devices);
-  if (de != cudaSuccess || devices == 0) {
-    printf("no CUDA device visible (%s): skipped\n", de != cudaSuccess ? cudaGetErrorString(de) : "0 devices");
-    MPI_Finalize();
-    return 77;
-  }
+  if (no_device()) return 77;
   Bench B = {};
   B.steps = steps;
   B.K = hm_kernels_cuda();

@@ -27,39 +27,9 @@ extern "C" {
 #include "objects.h"
 }
 
-/* ---- failure handling: a clear message and a non-zero exit (this is a program, not the library) */
-[[noreturn]] static void die(const char *file, int line, const char *expr, const char *why) {
-  fprintf(stderr, "bench_spmm_gpu: %s:%d: %s failed: %s\n", file, line, expr, why);
-  fflush(stderr);
-  int up = 0, down = 0;
-  MPI_Initialized(&up);
-  MPI_Finalized(&down);
-  if (up && !down) MPI_Abort(MPI_COMM_WORLD, 1);
-  exit(1);
-}
-#define CK_CUDA(x)                                                              \
-  do {                                                                          \
-    cudaError_t e_ = (x);                                                       \
-    if (e_ != cudaSuccess) die(__FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-  } while (0)
-#define CK_SPARSE(x)                                                                            \
-  do {                                                                                          \
-    cusparseStatus_t s_ = (x);                                                                  \
-    if (s_ != CUSPARSE_STATUS_SUCCESS) die(__FILE__, __LINE__, #x, cusparseGetErrorString(s_)); \
-  } while (0)
-#define CK_HM(x)                                                   \
-  do {                                                             \
-    if ((x) != 0) die(__FILE__, __LINE__, #x, hm_error_message()); \
-  } while (0)
+#include "gpu_bench_common.h"
 
 /* ---- device kernels ------------------------------------------------------------------------------ */
-__device__ __forceinline__ uint64_t mix64(uint64_t z) {
-  z += 0x9e3779b97f4a7c15ull;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 /* Entry (i, j), part c of an N x k block in [-1, 1), the same value in either layout. */
 __global__ void fill_block(int64_t n, int k, int type, bool col_major, double *x) {
   const int64_t len = n * k * type;
@@ -102,33 +72,6 @@ __global__ void diff_norms(int64_t n, int k, int type, const double *a, const do
 }
 
 static unsigned grid_for(int64_t len) { return (unsigned)std::max<int64_t>(1, std::min<int64_t>((len + 255) / 256, 4096)); }
-
-/* ---- device copy bandwidth: read + write bytes per second of a D2D cudaMemcpy, best of 5 ----- */
-static double copy_bandwidth(size_t bytes) {
-  void *a = nullptr, *b = nullptr;
-  CK_CUDA(cudaMalloc(&a, bytes));
-  CK_CUDA(cudaMalloc(&b, bytes));
-  CK_CUDA(cudaMemset(a, 1, bytes));
-  CK_CUDA(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice)); /* warm up */
-  cudaEvent_t t0, t1;
-  CK_CUDA(cudaEventCreate(&t0));
-  CK_CUDA(cudaEventCreate(&t1));
-  float best = 1e30f;
-  for (int rep = 0; rep < 5; rep++) {
-    CK_CUDA(cudaEventRecord(t0));
-    CK_CUDA(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice));
-    CK_CUDA(cudaEventRecord(t1));
-    CK_CUDA(cudaEventSynchronize(t1));
-    float ms = 0;
-    CK_CUDA(cudaEventElapsedTime(&ms, t0, t1));
-    best = std::min(best, ms);
-  }
-  CK_CUDA(cudaEventDestroy(t0));
-  CK_CUDA(cudaEventDestroy(t1));
-  CK_CUDA(cudaFree(a));
-  CK_CUDA(cudaFree(b));
-  return 2.0 * (double)bytes / (best * 1e-3);
-}
 
 /* Mean seconds per call of f after one warm-up call, over enough calls for about 50 ms. */
 template <class F> static double time_per_call(F f) {
@@ -388,13 +331,7 @@ int main(int argc, char **argv) {
   }
   if (4.0 * p.nx * p.ny * p.nz > INT32_MAX) usage("the TI lattice has more than 2^31 - 1 rows (4 nx ny nz)");
 
-  int devices = 0;
-  const cudaError_t de = cudaGetDeviceCount(&devices);
-  if (de != cudaSuccess || devices == 0) {
-    printf("no CUDA device visible (%s): skipped\n", de != cudaSuccess ? cudaGetErrorString(de) : "0 devices");
-    MPI_Finalize();
-    return 77;
-  }
+  if (no_device()) return 77;
   R.K = hm_kernels_cuda();
   if (!R.K || !R.K->spmmv) die(__FILE__, __LINE__, "hm_kernels_cuda()", "hamlet was built without its CUDA spmmv");
   CK_CUDA(cudaSetDevice(0));

@@ -1,0 +1,83 @@
+/* Shared by the GPU benchmark programs: checked calls that end the program with a clear message
+ * (these are programs, not the library), a counter-based mixer for device-side fills, and the
+ * device copy bandwidth the rooflines are taken from. */
+#ifndef HAMLET_GPU_BENCH_COMMON_H
+#define HAMLET_GPU_BENCH_COMMON_H
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+#include <cusparse.h>
+#include <mpi.h>
+#include "hamlet.h"
+
+[[noreturn]] static inline void die(const char *file, int line, const char *expr, const char *why) {
+  fprintf(stderr, "%s:%d: %s failed: %s\n", file, line, expr, why);
+  fflush(stderr);
+  int up = 0, down = 0;
+  MPI_Initialized(&up);
+  MPI_Finalized(&down);
+  if (up && !down) MPI_Abort(MPI_COMM_WORLD, 1);
+  exit(1);
+}
+#define CK_CUDA(x)                                                              \
+  do {                                                                          \
+    cudaError_t e_ = (x);                                                       \
+    if (e_ != cudaSuccess) die(__FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+  } while (0)
+#define CK_LAUNCH() CK_CUDA(cudaGetLastError())
+#define CK_SPARSE(x)                                                                            \
+  do {                                                                                          \
+    cusparseStatus_t s_ = (x);                                                                  \
+    if (s_ != CUSPARSE_STATUS_SUCCESS) die(__FILE__, __LINE__, #x, cusparseGetErrorString(s_)); \
+  } while (0)
+#define CK_HM(x)                                                   \
+  do {                                                             \
+    if ((x) != 0) die(__FILE__, __LINE__, #x, hm_error_message()); \
+  } while (0)
+
+__device__ __forceinline__ uint64_t mix64(uint64_t z) {
+  z += 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+/* True (after MPI_Finalize, "skipped" printed) where no CUDA device is visible: exit 77 then. */
+static inline bool no_device() {
+  int devices = 0;
+  const cudaError_t de = cudaGetDeviceCount(&devices);
+  if (de == cudaSuccess && devices > 0) return false;
+  printf("no CUDA device visible (%s): skipped\n", de != cudaSuccess ? cudaGetErrorString(de) : "0 devices");
+  MPI_Finalize();
+  return true;
+}
+
+/* Read + write bytes per second of a device-to-device cudaMemcpy of `bytes`, best of 5. */
+static inline double copy_bandwidth(size_t bytes) {
+  void *a = nullptr, *b = nullptr;
+  CK_CUDA(cudaMalloc(&a, bytes));
+  CK_CUDA(cudaMalloc(&b, bytes));
+  CK_CUDA(cudaMemset(a, 1, bytes));
+  CK_CUDA(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice)); /* warm up */
+  cudaEvent_t t0, t1;
+  CK_CUDA(cudaEventCreate(&t0));
+  CK_CUDA(cudaEventCreate(&t1));
+  float best = 1e30f;
+  for (int rep = 0; rep < 5; rep++) {
+    CK_CUDA(cudaEventRecord(t0));
+    CK_CUDA(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice));
+    CK_CUDA(cudaEventRecord(t1));
+    CK_CUDA(cudaEventSynchronize(t1));
+    float ms = 0;
+    CK_CUDA(cudaEventElapsedTime(&ms, t0, t1));
+    best = std::min(best, ms);
+  }
+  CK_CUDA(cudaEventDestroy(t0));
+  CK_CUDA(cudaEventDestroy(t1));
+  CK_CUDA(cudaFree(a));
+  CK_CUDA(cudaFree(b));
+  return 2.0 * (double)bytes / (best * 1e-3);
+}
+#endif
