@@ -23,9 +23,12 @@ struct Shape {
   int lanes, kc, rb, chunks, blocks;
 };
 
-Shape shape_for(int k, int32_t nrows) {
+// Lanes per pair for kernels that take row products (the others use one thread per pair).
+int product_lanes(int k) { return k <= kNarrow ? kLanes : 1; }
+
+Shape shape_for(int k, int32_t nrows, int lanes) {
   Shape s;
-  s.lanes = k <= kNarrow ? kLanes : 1;
+  s.lanes = lanes;
   const int pairs = kThreads / s.lanes;
   s.kc = k < pairs ? k : pairs;
   s.rb = 1;
@@ -275,7 +278,7 @@ void cuda_host_release(void *p) { cudaFreeHost(p); }
 int cuda_spmmv(hm_scalar type, const struct hm_csr_view *A, int k, const int32_t *rows, int32_t nrows,
                const double *x, double *y) {
   if (nrows == 0) return HM_SUCCESS;
-  Shape s = shape_for(k, nrows);
+  Shape s = shape_for(k, nrows, product_lanes(k));
   dim3 grid(s.blocks, s.chunks);
   const int threads = s.lanes * s.kc * s.rb;
 #define HM_LAUNCH(G, C) spmmv_kernel<G, C><<<grid, threads>>>(nrows, rows, A->rowptr, A->col, A->val, k, s.kc, s.rb, x, y)
@@ -292,7 +295,7 @@ int cuda_spmmv(hm_scalar type, const struct hm_csr_view *A, int k, const int32_t
 int cuda_kpm_step(hm_scalar type, const struct hm_csr_view *A, int k, const int32_t *rows, int32_t nrows,
                   double scale, double shift, const double *V, double *W, double *dots) {
   if (nrows == 0) return HM_SUCCESS;
-  Shape s = shape_for(k, nrows);
+  Shape s = shape_for(k, nrows, product_lanes(k));
   HM_CALL(scratch_at_least((size_t)s.blocks * 2 * k));
   dim3 grid(s.blocks, s.chunks);
   const int threads = s.lanes * s.kc * s.rb;
@@ -313,14 +316,7 @@ int cuda_kpm_step(hm_scalar type, const struct hm_csr_view *A, int k, const int3
 }
 
 int cuda_dot(hm_scalar type, int64_t n, int k, const double *x, const double *y, double *dots) {
-  Shape s = shape_for(k, (int32_t)(n < INT32_MAX ? n : INT32_MAX));
-  if (s.lanes != 1) { /* one thread per (row, column): no row products here */
-    s.lanes = 1;
-    s.kc = k;
-    s.rb = 1;
-    while (s.kc * s.rb * 2 <= kThreads) s.rb *= 2;
-    s.blocks = (int)((n + s.rb - 1) / s.rb < kMaxBlocks ? ((n + s.rb - 1) / s.rb > 0 ? (n + s.rb - 1) / s.rb : 1) : kMaxBlocks);
-  }
+  Shape s = shape_for(k, (int32_t)(n < INT32_MAX ? n : INT32_MAX), 1);
   HM_CALL(scratch_at_least((size_t)s.blocks * 2 * k + 2 * (size_t)k));
   double *sums = scratch + (size_t)s.blocks * 2 * k;
   HM_CALL_CUDA(cudaMemset(sums, 0, 2 * sizeof(double) * k));
