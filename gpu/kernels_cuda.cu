@@ -10,6 +10,7 @@
 #include "kernels.h"
 #include "kernels_cuda_block.h"
 #include "kernels_cuda_idr.h"
+#include "kernels_cuda_peer.h"
 #include "sell_cuda.h"
 
 namespace {
@@ -406,6 +407,11 @@ hm_kernels make_table() {
   t.idr_combine = hm_cuda_idr_combine; // kernels_cuda_idr.cu
   t.idr_update = hm_cuda_idr_update;
   t.idr_multidot = hm_cuda_idr_multidot;
+  t.peer_export = hm_cuda_peer_export; // peer_cuda.cu
+  t.peer_open = hm_cuda_peer_open;
+  t.peer_close = hm_cuda_peer_close;
+  t.peer_read = hm_cuda_peer_read;
+  t.synchronize = hm_cuda_synchronize;
   return t;
 }
 

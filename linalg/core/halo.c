@@ -3,6 +3,7 @@
 #include <string.h>
 #include "error_macros.h"
 #include "halo.h"
+#include "halo_peer.h"
 
 static int owner_of(const struct hm_dist_s *d, int nranks, int64_t g) {
   int lo = 0, hi = nranks - 1;
@@ -54,10 +55,12 @@ int hm_halo_plan(struct hm_matrix_s *A, const int64_t *remote_cols, int32_t nrem
   }
   free(asked);
   free(need); free(give); free(need_disp); free(give_disp);
+  HM_CALL(hm_halo_peer_setup(A));
   return HM_SUCCESS;
 }
 
 void hm_halo_free(hm_halo *h, const hm_kernels *K) {
+  hm_halo_peer_free(h, K);
   free(h->recv_rank); free(h->recv_start); free(h->send_rank); free(h->send_start);
   free(h->send_rows); free(h->requests);
   if (h->send_buf) K->host_release(h->send_buf);
@@ -85,6 +88,12 @@ int hm_halo_begin(struct hm_matrix_s *A, struct hm_mvec_s *x) {
   const int staged = K->device_memory;
   const size_t row_len = (size_t)x->k * (size_t)x->type; /* doubles per row */
   const size_t nsend = (size_t)h->send_start[h->nsend_ranks];
+  if (h->peer) { /* device to device: pack_buf is read by the receivers themselves */
+    HM_CALL(hm_halo_peer_wait_read(h));
+    HM_CALL(ensure(&h->pack_buf, &h->pack_buf_len, nsend * row_len + 1, K->alloc, K->release));
+    HM_CALL(hm_halo_peer_begin(A, x, row_len));
+    return HM_SUCCESS;
+  }
   HM_CALL(ensure(&h->send_buf, &h->send_buf_len, nsend * row_len + 1, K->host_alloc, K->host_release));
   if (staged) {
     HM_CALL(ensure(&h->pack_buf, &h->pack_buf_len, nsend * row_len + 1, K->alloc, K->release));
@@ -120,6 +129,10 @@ int hm_halo_end(struct hm_matrix_s *A) {
   hm_halo *h = &A->halo;
   int n = h->nrecv_ranks + h->nsend_ranks;
   if (n == 0) return HM_SUCCESS;
+  if (h->peer) {
+    HM_CALL(hm_halo_peer_end(A));
+    return HM_SUCCESS;
+  }
   HM_CALL_MPI(MPI_Waitall(n, h->requests, MPI_STATUSES_IGNORE));
   const hm_kernels *K = A->ctx->kernels;
   struct hm_mvec_s *x = h->receiving;

@@ -17,6 +17,9 @@ struct hm_csr_view {
   const void *format; /* the backend's own copy made by prepare (NULL: none; the CSR arrays are read) */
 };
 
+/* Bytes of a peer memory handle (CUDA IPC: 64). */
+#define HM_PEER_HANDLE_BYTES 64
+
 typedef struct {
   const char *name;
   int device_memory; /* 1: backend memory is not host memory (halo goes through host buffers) */
@@ -78,6 +81,17 @@ typedef struct {
    * into host memory (s x k scalars of type); each entry summed in an order that depends only on n (not on
    * s, k or the other columns), so a system's products are the same alone or in a batch. */
   int (*idr_multidot)(hm_scalar type, int64_t n, int s, const double *P, int k, const double *Y, double *G);
+  /* ---- Optional (NULL: not supported): device memory read by other processes of the node ---- */
+  /* A handle (HM_PEER_HANDLE_BYTES) by which other processes map the allocation p (from alloc). */
+  int (*peer_export)(const void *p, void *handle);
+  /* Map another process's exported allocation into this one; peer_close unmaps it. */
+  int (*peer_open)(const void *handle, void **p);
+  void (*peer_close)(void *p);
+  /* dst (own memory) = src (mapped from a peer), returning when done; kernels already queued go on
+   * running meanwhile. */
+  int (*peer_read)(void *dst, const void *src, size_t bytes);
+  /* Wait until every queued kernel has finished. */
+  int (*synchronize)(void);
 } hm_kernels;
 
 #ifdef __cplusplus

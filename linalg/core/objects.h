@@ -47,6 +47,9 @@ typedef struct {
   size_t pack_buf_len, recv_buf_len;
   struct hm_mvec_s *receiving; /* block whose halo is in flight */
   MPI_Request *requests;
+  /* Set where every rank is a device rank of one node: receivers read the rows straight from the
+   * senders' pack_buf (halo_peer.c); NULL otherwise. */
+  struct hm_halo_peer *peer;
 } hm_halo;
 
 struct hm_matrix_s {

@@ -12,4 +12,6 @@ hm_add_c_test(test_idr_precond SOURCES test_idr_precond.c LABELS cpu)
 hm_add_test(test_idr_precond_mpi2 COMMAND $<TARGET_FILE:test_idr_precond> NPROCS 2 LABELS cpu)
 hm_add_c_test(test_idr_checkpoint SOURCES test_idr_checkpoint.c NPROCS 2 LABELS cpu)
 hm_add_c_test(test_idr_gpu SOURCES test_idr_gpu.c LABELS gpu)
+hm_add_test(test_idr_gpu_mpi2 COMMAND $<TARGET_FILE:test_idr_gpu> NPROCS 2 LABELS gpu) # the halo device to device
+set_property(TEST test_idr_gpu_mpi2 APPEND PROPERTY ENVIRONMENT HAMLET_HALO_PEER=1)
 hm_add_c_test(test_idr_true_residual SOURCES test_idr_true_residual.c LABELS cpu)

@@ -8,5 +8,7 @@ hm_add_c_test(test_lobpcg_solver SOURCES test_lobpcg_solver.c LABELS cpu)
 hm_add_test(test_lobpcg_solver_mpi2 COMMAND $<TARGET_FILE:test_lobpcg_solver> NPROCS 2 LABELS cpu)
 hm_add_c_test(test_lobpcg_ranks SOURCES test_lobpcg_ranks.c NPROCS 2 LABELS cpu)
 hm_add_c_test(test_lobpcg_gpu SOURCES test_lobpcg_gpu.c LABELS gpu)
+hm_add_test(test_lobpcg_gpu_mpi2 COMMAND $<TARGET_FILE:test_lobpcg_gpu> NPROCS 2 LABELS gpu) # the halo device to device
+set_property(TEST test_lobpcg_gpu_mpi2 APPEND PROPERTY ENVIRONMENT HAMLET_HALO_PEER=1)
 hm_add_c_test(test_lobpcg_fem SOURCES test_lobpcg_fem.c LABELS cpu)
 hm_add_test(test_lobpcg_fem_mpi2 COMMAND $<TARGET_FILE:test_lobpcg_fem> NPROCS 2 LABELS cpu)
