@@ -2,7 +2,7 @@
 # On the lent GPU machine (the `device` tool, with `.debs` carried): build C + CUDA, run every GPU
 # test (LOBPCG, IDR(s), dense, block kernels, KPM), compute-sanitizer memcheck on the solver GPU
 # tests, the solver benchmarks next to their peers (CuPy, cuSOLVER) and a mixed CPU + GPU run.
-#   run: bash scripts/device_solvers.sh [tests] [sanitize] [mixed] [bench] [dense] [cpupeers] [fem] [unfused] [scalapack]
+#   run: bash scripts/device_solvers.sh [tests] [sanitize] [mixed] [bench] [dense] [cpupeers] [fem] [unfused] [scalapack] [densegpu]
 #        (none: tests sanitize mixed bench dense; carry: [".debs"])
 # Logs go to $OUT/solver_logs.tgz. Keep the parts of one call inside its 10-minute limit.
 set -uo pipefail
@@ -58,6 +58,10 @@ if want unfused; then # IDR(s): an unfused cuSPARSE + cuBLAS composition next to
 fi
 if want scalapack; then # ScaLAPACK on the 16 host cores against LAPACK on one core (real, n = 4096)
   timeout 150 $MPIEXEC -n 16 ./bench/bench_dense --real 4096 2>&1 | tee "$LOG/bench_scalapack.txt" | tail -8
+fi
+if want densegpu; then # cuSOLVER at the large sizes, LAPACK skipped (hours there)
+  timeout 240 $MPIEXEC -n 1 ./bench/bench_dense --gpu-only --real 16384 2>&1 | tee "$LOG/bench_dense_gpu_real.txt" | tail -4
+  timeout 240 $MPIEXEC -n 1 ./bench/bench_dense --gpu-only --complex 8192 16384 2>&1 | tee "$LOG/bench_dense_gpu_complex.txt" | tail -8
 fi
 if want dense; then
   timeout 300 $MPIEXEC -n 1 ./bench/bench_dense 4096 8192 2>&1 | tee "$LOG/bench_dense.txt" | tail -30
