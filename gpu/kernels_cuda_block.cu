@@ -20,10 +20,12 @@
 namespace {
 
 constexpr int kThreads = 256;
+constexpr int kMaxBlocks = 2048; // grid-stride beyond this
 
 cublasHandle_t handle = nullptr;
 hm_device_buffer small_buffer; // device copy of a small factor (G or C)
 double *small = nullptr;
+hm_device_buffer residual_buffer; // ritz_residual: lambda, block partials, sums
 
 int blas(cublasHandle_t *h) {
   if (!handle) HM_CALL_CUBLAS(cublasCreate(&handle));
@@ -63,6 +65,67 @@ __global__ void scale_rows_kernel(int64_t n, int k, const double *d, const doubl
       y[e] = d[i] * x[e];
     }
   }
+}
+
+// Ritz residual: threads of a block are (row rl < rb, column c < kc) pairs, columns innermost (a
+// warp reads adjacent entries of a row), the grid's y the column chunks of kc. Each thread keeps
+// its column's two sums over a grid-stride loop of rows; the block adds them over its rb rows by a
+// tree in shared memory (a fixed order) and writes one partial pair per column: partials[block]
+// holds the m sums of |R|^2 then the m of |BX|^2. lambda BX is rounded before the subtraction
+// (__dmul_rn: never fused), the same two roundings as on the CPU.
+template <bool Complex>
+__global__ void ritz_residual_kernel(int64_t n, int ka, const double *AX, int kb, const double *BX, int m,
+                                     const double *lambda, int kc, int rb, double *R, double *partials) {
+  extern __shared__ double sh[]; // 2 * blockDim.x: the |R|^2 sums, then the |BX|^2 sums
+  const int t = threadIdx.x, rl = t / kc, c = blockIdx.y * kc + t % kc, threads = blockDim.x;
+  double rr = 0, bb = 0;
+  if (c < m) {
+    const double lam = lambda[c];
+    for (int64_t i = blockIdx.x * (int64_t)rb + rl; i < n; i += (int64_t)gridDim.x * rb) {
+      if (Complex) {
+        const double2 a = ((const double2 *)AX)[i * ka + c], b = ((const double2 *)BX)[i * kb + c];
+        const double2 r = make_double2(a.x - __dmul_rn(lam, b.x), a.y - __dmul_rn(lam, b.y));
+        ((double2 *)R)[i * m + c] = r;
+        rr = fma(r.x, r.x, fma(r.y, r.y, rr));
+        bb = fma(b.x, b.x, fma(b.y, b.y, bb));
+      } else {
+        const double b = BX[i * kb + c], r = AX[i * ka + c] - __dmul_rn(lam, b);
+        R[i * m + c] = r;
+        rr = fma(r, r, rr);
+        bb = fma(b, b, bb);
+      }
+    }
+  }
+  sh[t] = rr;
+  sh[threads + t] = bb;
+  __syncthreads();
+  for (int s = rb / 2; s > 0; s >>= 1) {
+    if (rl < s) {
+      sh[t] += sh[t + s * kc];
+      sh[threads + t] += sh[threads + t + s * kc];
+    }
+    __syncthreads();
+  }
+  if (rl == 0 && c < m) {
+    partials[(size_t)blockIdx.x * 2 * m + c] = sh[t];
+    partials[(size_t)blockIdx.x * 2 * m + m + c] = sh[threads + t];
+  }
+}
+
+// sums[c] = sum over blocks of partials[block][c], c < width: one block per c, a strided sum per
+// thread and a tree in shared memory (a fixed order: deterministic, no atomics).
+__global__ void add_column_partials(int blocks, int width, const double *partials, double *sums) {
+  __shared__ double sh[kThreads];
+  const int c = blockIdx.x, t = threadIdx.x;
+  double sum = 0;
+  for (int blk = t; blk < blocks; blk += kThreads) sum += partials[(size_t)blk * width + c];
+  sh[t] = sum;
+  __syncthreads();
+  for (int s = kThreads / 2; s > 0; s /= 2) {
+    if (t < s) sh[t] += sh[t + s];
+    __syncthreads();
+  }
+  if (t == 0) sums[c] = sh[0];
 }
 
 }  // namespace
@@ -118,5 +181,30 @@ int hm_cuda_scale_rows(hm_scalar type, int64_t n, int k, const double *d, const 
   if (type == HM_COMPLEX) scale_rows_kernel<true><<<grid_for(n * k), kThreads>>>(n, k, d, x, y);
   else scale_rows_kernel<false><<<grid_for(n * k), kThreads>>>(n, k, d, x, y);
   HM_CHECK_LAUNCH("scale_rows");
+  return HM_SUCCESS;
+}
+
+int hm_cuda_ritz_residual(hm_scalar type, int64_t n, int ka, const double *AX, int kb, const double *BX, int m,
+                          const double *lambda, double *R, double *sums) {
+  if (m == 0) return HM_SUCCESS;
+  // Block shape: kc columns (all m up to kThreads) by rb rows, rb a power of two.
+  const int kc = m < kThreads ? m : kThreads, chunks = (m + kc - 1) / kc;
+  int rb = 1;
+  while (kc * rb * 2 <= kThreads) rb *= 2;
+  const int64_t need = (n + rb - 1) / rb;
+  const int blocks = (int)(need < kMaxBlocks ? (need > 0 ? need : 1) : kMaxBlocks), threads = kc * rb;
+  HM_CALL(hm_device_buffer_grow(&residual_buffer, (size_t)m + (size_t)(blocks + 1) * 2 * m));
+  double *dlambda = residual_buffer.p, *partials = dlambda + m, *dsums = partials + (size_t)blocks * 2 * m;
+  HM_CALL_CUDA(cudaMemcpy(dlambda, lambda, sizeof(double) * m, cudaMemcpyHostToDevice));
+  const dim3 grid(blocks, chunks);
+  const size_t shared = 2 * sizeof(double) * threads;
+  if (type == HM_COMPLEX)
+    ritz_residual_kernel<true><<<grid, threads, shared>>>(n, ka, AX, kb, BX, m, dlambda, kc, rb, R, partials);
+  else
+    ritz_residual_kernel<false><<<grid, threads, shared>>>(n, ka, AX, kb, BX, m, dlambda, kc, rb, R, partials);
+  HM_CHECK_LAUNCH("ritz_residual");
+  add_column_partials<<<2 * m, kThreads>>>(blocks, 2 * m, partials, dsums);
+  HM_CHECK_LAUNCH("add_column_partials");
+  HM_CALL_CUDA(cudaMemcpy(sums, dsums, sizeof(double) * 2 * m, cudaMemcpyDeviceToHost));
   return HM_SUCCESS;
 }

@@ -92,6 +92,12 @@ typedef struct {
   int (*peer_read)(void *dst, const void *src, size_t bytes);
   /* Wait until every queued kernel has finished. */
   int (*synchronize)(void);
+  /* ---- LOBPCG's residuals in one pass (CPU: kernels_cpu_block.c, CUDA: gpu/kernels_cuda_block.cu) ---- */
+  /* R[i, j] = AX[i, j] - lambda[j] BX[i, j] for j < m over n rows (AX, BX of widths ka, kb >= m, R of
+   * width m; lambda: m real host doubles), and the local sums into host memory (2m doubles):
+   * sums[j] = sum_i |R[i, j]|^2, sums[m + j] = sum_i |BX[i, j]|^2. */
+  int (*ritz_residual)(hm_scalar type, int64_t n, int ka, const double *AX, int kb, const double *BX, int m,
+                       const double *lambda, double *R, double *sums);
 } hm_kernels;
 
 #ifdef __cplusplus

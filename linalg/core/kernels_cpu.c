@@ -298,4 +298,5 @@ const hm_kernels hm_kernels_cpu = {
     .idr_combine = hm_cpu_idr_combine,
     .idr_update = hm_cpu_idr_update,
     .idr_multidot = hm_cpu_idr_multidot,
+    .ritz_residual = hm_cpu_ritz_residual,
 };

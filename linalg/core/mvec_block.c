@@ -1,9 +1,10 @@
 /* Block operations on hm_mvec: Gram blocks with one reduction, block updates with a small
- * factor, column copies and row scaling, each a call into the backend's kernel table. */
+ * factor, column copies and row scaling, each a call into the backend's kernel table; and the
+ * solvers' internal fused ones (mvec_block.h). */
 #include <complex.h>
 #include <math.h>
 #include "error_macros.h"
-#include "objects.h"
+#include "mvec_block.h"
 #include "hamlet/mvec.h"
 
 /* x and y must be blocks over the same rows with the same scalar type. */
@@ -91,5 +92,32 @@ int hm_mvec_scale_rows(hm_mvec *y, const hm_mvec *d, const hm_mvec *x) {
   HM_CHECK(d->k == 1, HM_ERR_ARGUMENT, "d has %d columns; it must have 1", d->k);
   HM_CHECK(x->k == y->k, HM_ERR_ARGUMENT, "x and y have %d and %d columns; they must be equal", x->k, y->k);
   HM_CALL(x->ctx->kernels->scale_rows(x->type, x->dist.local, x->k, d->data, x->data, y->data));
+  return HM_SUCCESS;
+}
+
+int hm_mvec_ritz_residual(const hm_mvec *AX, const hm_mvec *BX, const double *lambda, hm_mvec *R, double *rnorm,
+                          double *bnorm) {
+  HM_CALL(check_pair(AX, R, "AX", "R"));
+  HM_CALL(check_pair(BX, R, "BX", "R"));
+  HM_CHECK(lambda && rnorm && bnorm, HM_ERR_ARGUMENT, "lambda, rnorm or bnorm is NULL");
+  const int m = R->k;
+  HM_CHECK(AX->k >= m && BX->k >= m, HM_ERR_ARGUMENT,
+           "AX and BX have %d and %d columns; both need at least R's %d", AX->k, BX->k, m);
+  HM_CHECK(R != AX && R != BX && R->data != AX->data && R->data != BX->data, HM_ERR_ARGUMENT,
+           "R must be distinct from AX and BX (R = AX - BX diag(lambda))");
+  double *sums;
+  HM_MALLOC(sums, 4 * (size_t)m + 1); /* local, then global */
+  int st = R->ctx->kernels->ritz_residual(R->type, R->dist.local, AX->k, AX->data, BX->k, BX->data, m, lambda,
+                                          R->data, sums);
+  if (!st) { /* |R|^2 and |BX|^2 of every column in one reduction */
+    int mst = MPI_Allreduce(sums, sums + 2 * m, 2 * m, MPI_DOUBLE, MPI_SUM, R->ctx->comm);
+    if (mst != MPI_SUCCESS) st = hm_error_raise(HM_ERR_MPI, __FILE__, __LINE__, __func__, "MPI_Allreduce of %d residual norms failed", m);
+  }
+  for (int j = 0; j < m && !st; j++) {
+    rnorm[j] = sqrt(fmax(sums[2 * m + j], 0.0));
+    bnorm[j] = sqrt(fmax(sums[3 * m + j], 0.0));
+  }
+  free(sums);
+  HM_CALL(st);
   return HM_SUCCESS;
 }

@@ -8,6 +8,7 @@
 #include "error_macros.h"
 #include "lobpcg_internal.h"
 #include "lobpcg_small.h"
+#include "mvec_block.h"
 
 /* A pass of the orthonormalization is clean when Cholesky QR's smallest scaled pivot is above
  * clean_pivot (orthogonality within W to ~eps / pivot^2, orthogonality to Q amplified by at most
@@ -163,22 +164,15 @@ static int grow_history(hm_lobpcg *L, int rows) {
   return HM_SUCCESS;
 }
 
-/* R = AX - BX Lambda, relative residual norms, soft-locking flags, history row. */
+/* R = AX - BX Lambda, relative residual norms, soft-locking flags, history row. One fused pass
+ * reads the X columns of AXP and BXP once, writes R and reduces both norms together. */
 static int residuals(hm_lobpcg *L) {
   const int m = L->m;
-  double complex *CC; /* 2m x m: diag(Lambda) on top */
   double *rn, *bn;
-  HM_MALLOC(CC, (size_t)2 * m * m);
   HM_MALLOC(rn, m);
-  HM_MALLOC(bn, 2 * m);
-  for (int j = 0; j < m; j++) {
-    CC[j + (size_t)j * 2 * m] = L->lambda[j];
-    bn[j] = 1.0; /* B = I: X is orthonormal */
-  }
-  int st = hm_mvec_copy_columns(L->AXP, 0, L->R, 0, m);
-  if (!st) st = hm_lobpcg_update(L, L->R, 1.0, L->BXP, CC, 2 * m, 0, 2 * m, -1.0);
-  if (!st) st = hm_mvec_norms(L->R, rn);
-  if (!st && L->B) st = hm_mvec_norms(L->BXP, bn);
+  HM_MALLOC(bn, m);
+  int st = hm_mvec_ritz_residual(L->AXP, L->BXP, L->lambda, L->R, rn, bn);
+  for (int j = 0; j < m && !L->B; j++) bn[j] = 1.0; /* B = I: X is orthonormal */
   L->nconv = 0;
   for (int j = 0; j < m && !st; j++) {
     double scale = fabs(L->lambda[j]) * bn[j];
@@ -191,7 +185,7 @@ static int residuals(hm_lobpcg *L) {
     memcpy(L->hist_val + (size_t)L->iteration * L->nev, L->lambda, sizeof(double) * L->nev);
     memcpy(L->hist_res + (size_t)L->iteration * L->nev, L->res, sizeof(double) * L->nev);
   }
-  free(CC); free(rn); free(bn);
+  free(rn); free(bn);
   HM_CALL(st);
   return HM_SUCCESS;
 }

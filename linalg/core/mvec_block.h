@@ -1,0 +1,14 @@
+/* Internal block operations of the solvers (not public API: their shapes follow one solver's
+ * needs). Implemented in mvec_block.c beside the public block operations. */
+#ifndef HAMLET_MVEC_BLOCK_H
+#define HAMLET_MVEC_BLOCK_H
+#include "objects.h"
+#include "hamlet/mvec.h"
+
+/* LOBPCG's residuals in one pass over the blocks: R = AX - BX diag(lambda) on the first R->k
+ * columns of AX and BX (blocks over R's rows with at least R->k columns each; R distinct from
+ * both), with the global column norms rnorm[j] = ||R[:, j]|| and bnorm[j] = ||BX[:, j]||, j < R->k,
+ * from one reduction. lambda: R->k real values. */
+int hm_mvec_ritz_residual(const hm_mvec *AX, const hm_mvec *BX, const double *lambda, hm_mvec *R, double *rnorm,
+                          double *bnorm);
+#endif

@@ -1,0 +1,146 @@
+/* LOBPCG's fused residual pass (hm_mvec_ritz_residual: R = AX - BX diag(lambda) on the first m
+ * columns, with the norms of R's and BX's columns) against the composition it replaced: a column
+ * copy AX -> R, the block update R -= BX [diag(lambda); 0] and two hm_mvec_norms calls. Fresh random
+ * blocks each run (seed from the clock, printed: replay with HAMLET_TEST_SEED), real and complex,
+ * several widths, blocks as wide as LOBPCG's [X P] (2m) and other widths; any rank count; with
+ * argument "cuda" on the CUDA backend (skipped where no GPU is visible). Bad inputs are refused. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "testing.h"
+#include "mvec_block.h"
+#include "random.h"
+
+enum { N = 1001 };
+
+static uint64_t seed;
+
+/* Random entries in [-0.5, 0.5) from the global row (the same block on any rank count). */
+static void fill(hm_mvec *v, uint64_t stream) {
+  const hm_dist *d;
+  hm_scalar type;
+  int64_t first, local;
+  int k;
+  hm_mvec_dist(v, &d);
+  hm_mvec_type(v, &type);
+  hm_dist_range(d, &first, &local, NULL);
+  hm_mvec_size(v, NULL, &k);
+  const size_t row = (size_t)k * type;
+  double *raw = malloc(sizeof(double) * (local * row + 1));
+  for (int64_t i = 0; i < local; i++)
+    for (size_t e = 0; e < row; e++) raw[i * row + e] = hm_random_uniform(seed, stream * 4096 + e, first + i) - 0.5;
+  hm_mvec_set(v, raw);
+  free(raw);
+}
+
+/* Largest |a - b| / (1 + |b|) over this rank's entries of two blocks, the maximum over ranks. */
+static double block_diff(const hm_mvec *a, const hm_mvec *b) {
+  const hm_dist *d;
+  hm_scalar type;
+  int64_t local;
+  int k;
+  hm_mvec_dist(a, &d);
+  hm_mvec_type(a, &type);
+  hm_dist_range(d, NULL, &local, NULL);
+  hm_mvec_size(a, NULL, &k);
+  const size_t len = (size_t)local * k * type;
+  double *x = malloc(sizeof(double) * (len + 1)), *y = malloc(sizeof(double) * (len + 1)), worst = 0;
+  hm_mvec_get(a, x);
+  hm_mvec_get(b, y);
+  for (size_t e = 0; e < len; e++) worst = fmax(worst, fabs(x[e] - y[e]) / (1.0 + fabs(y[e])));
+  free(x);
+  free(y);
+  MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return worst;
+}
+
+static double rel_diff(const double *a, const double *b, int n) {
+  double worst = 0;
+  for (int j = 0; j < n; j++) worst = fmax(worst, fabs(a[j] - b[j]) / fabs(b[j]));
+  return worst;
+}
+
+/* AX (ka columns), BX (kb columns), R (m columns): the fused pass against the composition. */
+static void check(hm_context *ctx, const hm_dist *dist, hm_scalar type, int m, int ka, int kb) {
+  hm_mvec *AX, *BX, *R, *Rref;
+  HM_TEST_OK(hm_mvec_create(ctx, dist, type, ka, &AX));
+  HM_TEST_OK(hm_mvec_create(ctx, dist, type, kb, &BX));
+  HM_TEST_OK(hm_mvec_create(ctx, dist, type, m, &R));
+  HM_TEST_OK(hm_mvec_create(ctx, dist, type, m, &Rref));
+  fill(AX, 1);
+  fill(BX, 2);
+  fill(R, 3); /* stale contents the pass must overwrite */
+  double *lambda = malloc(sizeof(double) * m);
+  for (int j = 0; j < m; j++) lambda[j] = 4.0 * (hm_random_uniform(seed, 5, j) - 0.5);
+  double *rn = malloc(sizeof(double) * m), *bn = malloc(sizeof(double) * m);
+  HM_TEST_OK(hm_mvec_ritz_residual(AX, BX, lambda, R, rn, bn));
+
+  /* The composition: R = AX[:, :m]; R += BX C with C (kb x m) = -diag(lambda) on top, zero below. */
+  double *C = calloc((size_t)kb * m * type, sizeof(double)), one[2] = {1, 0};
+  for (int j = 0; j < m; j++) C[((size_t)j * m + j) * type] = -lambda[j];
+  HM_TEST_OK(hm_mvec_copy_columns(AX, 0, Rref, 0, m));
+  HM_TEST_OK(hm_mvec_update(Rref, one, BX, C));
+  double *rn_ref = malloc(sizeof(double) * m), *bn_all = malloc(sizeof(double) * kb);
+  HM_TEST_OK(hm_mvec_norms(Rref, rn_ref));
+  HM_TEST_OK(hm_mvec_norms(BX, bn_all));
+
+  const double dr = block_diff(R, Rref), dn = rel_diff(rn, rn_ref, m), db = rel_diff(bn, bn_all, m);
+  HM_TEST_ASSERT(dr < 1e-13, "type %d m %d ka %d kb %d: R differs by %g", (int)type, m, ka, kb, dr);
+  HM_TEST_ASSERT(dn < 1e-13, "type %d m %d ka %d kb %d: |R| differs by %g", (int)type, m, ka, kb, dn);
+  HM_TEST_ASSERT(db < 1e-13, "type %d m %d ka %d kb %d: |BX| differs by %g", (int)type, m, ka, kb, db);
+
+  free(lambda); free(rn); free(bn); free(C); free(rn_ref); free(bn_all);
+  hm_mvec_destroy(&AX);
+  hm_mvec_destroy(&BX);
+  hm_mvec_destroy(&R);
+  hm_mvec_destroy(&Rref);
+}
+
+static void bad_inputs(hm_context *ctx, const hm_dist *dist) {
+  hm_mvec *A, *B, *R, *Rc, *wide;
+  HM_TEST_OK(hm_mvec_create(ctx, dist, HM_REAL, 4, &A));
+  HM_TEST_OK(hm_mvec_create(ctx, dist, HM_REAL, 2, &B));
+  HM_TEST_OK(hm_mvec_create(ctx, dist, HM_REAL, 3, &R));
+  HM_TEST_OK(hm_mvec_create(ctx, dist, HM_COMPLEX, 3, &Rc));
+  HM_TEST_OK(hm_mvec_create(ctx, dist, HM_REAL, 5, &wide));
+  double lambda[5] = {1, 2, 3, 4, 5}, rn[5], bn[5];
+  HM_TEST_FAILS(hm_mvec_ritz_residual(A, B, lambda, R, rn, bn), HM_ERR_ARGUMENT, "at least R's 3");
+  HM_TEST_FAILS(hm_mvec_ritz_residual(A, A, lambda, A, rn, bn), HM_ERR_ARGUMENT, "distinct");
+  HM_TEST_FAILS(hm_mvec_ritz_residual(A, A, lambda, Rc, rn, bn), HM_ERR_ARGUMENT, "scalar type");
+  HM_TEST_FAILS(hm_mvec_ritz_residual(A, A, NULL, R, rn, bn), HM_ERR_ARGUMENT, "lambda, rnorm or bnorm is NULL");
+  HM_TEST_FAILS(hm_mvec_ritz_residual(A, NULL, lambda, R, rn, bn), HM_ERR_ARGUMENT, "NULL");
+  HM_TEST_FAILS(hm_mvec_ritz_residual(wide, A, lambda, A, rn, bn), HM_ERR_ARGUMENT, "distinct");
+  hm_mvec_destroy(&A);
+  hm_mvec_destroy(&B);
+  hm_mvec_destroy(&R);
+  hm_mvec_destroy(&Rc);
+  hm_mvec_destroy(&wide);
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  const int cuda = argc > 1 && strcmp(argv[1], "cuda") == 0;
+  if (cuda && hm_test_no_gpu()) return 77;
+  seed = getenv("HAMLET_TEST_SEED") ? strtoull(getenv("HAMLET_TEST_SEED"), NULL, 10) : (uint64_t)time(NULL);
+  MPI_Bcast(&seed, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) printf("HAMLET_TEST_SEED=%llu\n", (unsigned long long)seed);
+  hm_context *ctx;
+  HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, cuda ? HM_BACKEND_CUDA : HM_BACKEND_CPU, &ctx));
+  hm_dist *dist;
+  HM_TEST_OK(hm_dist_create(ctx, N, 1, 1.0, &dist));
+  const int widths[] = {1, 3, 8, 16, 32};
+  for (int w = 0; w < 5; w++)
+    for (int t = 0; t < 2; t++) {
+      const hm_scalar type = t ? HM_COMPLEX : HM_REAL;
+      const int m = widths[w];
+      check(ctx, dist, type, m, 2 * m, 2 * m); /* LOBPCG's [X P] blocks */
+      check(ctx, dist, type, m, m, 3 * m + 1); /* other widths: AX exactly R's, BX wider */
+    }
+  bad_inputs(ctx, dist);
+  hm_dist_destroy(&dist);
+  hm_context_destroy(&ctx);
+  return hm_test_finish();
+}
