@@ -15,7 +15,7 @@
 # --timeout caps each program, --budget the whole run (seconds): a program gets at most what is
 # left, one started with under 5 s left is skipped, and what a stopped peer printed still counts.
 # On the GPU machine's host (16 cores), second device call after the hamlet build (README.md):
-#   bash bench/peers/run_cpu_peers.sh build-gpu --cores 16 --out $OUT/peers
+#   bash bench/peers/run_cpu_peers.sh build-gpu --cores 16 --skip scipy --timeout 240 --budget 400 --out $OUT/peers
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/convdiff_deck.sh"
@@ -56,6 +56,7 @@ run() {
 # hamlet's environment: the carried MPICH / HDF5 / OpenBLAS under /opt/deps on the GPU machine
 hamlet_env=(env OMP_NUM_THREADS=$cores OMP_PROC_BIND=close)
 dl=/opt/deps/usr/lib/x86_64-linux-gnu
+[ -d $dl ] || note "no $dl: hamlet and the PETSc peers need the carried libraries there (scripts/device_unpack.sh with .debs)"
 [ -d $dl ] && hamlet_env+=(LD_LIBRARY_PATH=$dl:$dl/hdf5/mpich:$dl/openblas-pthread${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH})
 # Python with SciPy: python3 on the GPU machine; Debian's /usr/bin/python3 here
 py=python3
@@ -69,8 +70,20 @@ fi
 if [ -d "$PEERS_PREFIX/usr/lib/petscdir" ]; then
   source "$here/unpack_peers.sh" /nonexistent "$PEERS_PREFIX" # environment only (nothing to unpack)
   if bash "$here/build_petsc_peers.sh" "$build/peers" "$PEERS_PREFIX" >"$out/build_petsc.txt" 2>&1; then
-    # core binding where the machine allows it, else none
-    $PEERS_MPIEXEC -n "$cores" true >/dev/null 2>&1 || { export PEERS_BIND=none; source "$here/unpack_peers.sh" /nonexistent "$PEERS_PREFIX"; note "Open MPI: --bind-to core failed, ranks unbound"; }
+    # a tiny real solve on C ranks (launch, core binding, shared-memory transport); where the
+    # machine refuses one, fall back to unbound ranks, then to TCP between them. Time-limited:
+    # a launcher that hangs in a sandbox must not eat the device call.
+    probe() { timeout 60 $PEERS_MPIEXEC -n "$cores" "$build/peers/petsc_ksp" -n 8 >>"$out/mpi_probe.txt" 2>&1; }
+    rm -f "$out/mpi_probe.txt"
+    if ! probe; then
+      export PEERS_BIND=none; source "$here/unpack_peers.sh" /nonexistent "$PEERS_PREFIX"
+      if probe; then note "Open MPI: --bind-to core failed, ranks unbound"
+      else
+        export PEERS_BTL=self,tcp; source "$here/unpack_peers.sh" /nonexistent "$PEERS_PREFIX"
+        if probe; then note "Open MPI: shared memory failed, ranks unbound and over TCP"
+        else note "Open MPI runs failed (see mpi_probe.txt): PETSc/SLEPc peers skipped"; skip=$skip,petsc,slepc; fi
+      fi
+    fi
   else
     note "PETSc/SLEPc peers did not build (see build_petsc.txt)"; skip=$skip,petsc,slepc
   fi
