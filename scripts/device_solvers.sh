@@ -27,10 +27,22 @@ if want sanitize; then
   for t in ${SANITIZE_TESTS:-test_mvec_block test_lobpcg_gpu test_idr_gpu test_dense_gpu}; do
     exe=$(find . -name "$t" -type f -perm -u+x | head -1)
     [ -n "$exe" ] || { echo "compute-sanitizer: no $t" | tee -a "$LOG/sanitizer.txt"; continue; }
-    args=; [ "$t" = test_mvec_block ] && args=cuda
+    args=; case $t in test_mvec_block|test_ritz_residual) args=cuda ;; esac
     compute-sanitizer --tool memcheck --error-exitcode 9 "$exe" $args >"$LOG/sanitizer_$t.log" 2>&1
     echo "compute-sanitizer memcheck $t: exit $?" | tee -a "$LOG/sanitizer.txt"
   done
+  for t in ${RACECHECK_TESTS:-}; do # shared-memory reductions
+    exe=$(find . -name "$t" -type f -perm -u+x | head -1)
+    [ -n "$exe" ] || continue
+    compute-sanitizer --tool racecheck --error-exitcode 9 "$exe" >"$LOG/racecheck_$t.log" 2>&1
+    echo "compute-sanitizer racecheck $t: exit $?" | tee -a "$LOG/sanitizer.txt"
+  done
+  if [ -n "${SANITIZE_MPI2:-}" ]; then # two ranks on the GPU, the halo device to device (IPC) required
+    exe=$(find . -name "$SANITIZE_MPI2" -type f -perm -u+x | head -1)
+    HAMLET_HALO_PEER=1 timeout 280 $MPIEXEC -n 2 compute-sanitizer --tool memcheck --error-exitcode 9 "$exe" \
+      >"$LOG/sanitizer_mpi2_$SANITIZE_MPI2.log" 2>&1
+    echo "compute-sanitizer memcheck 2 ranks $SANITIZE_MPI2 (IPC halo): exit $?" | tee -a "$LOG/sanitizer.txt"
+  fi
 fi
 if want mixed; then
   # Mixed backend: rank 0 sees no GPU (CPU), rank 1 the GPU, GPU weight 4; moments equal a CPU run.
