@@ -74,8 +74,9 @@ __global__ void scale_rows_kernel(int64_t n, int k, const double *d, const doubl
 // holds the m sums of |R|^2 then the m of |BX|^2. lambda BX is rounded before the subtraction
 // (__dmul_rn: never fused), the same two roundings as on the CPU.
 template <bool Complex>
-__global__ void ritz_residual_kernel(int64_t n, int ka, const double *AX, int kb, const double *BX, int m,
-                                     const double *lambda, int kc, int rb, double *R, double *partials) {
+__global__ void ritz_residual_kernel(int64_t n, int ka, const double *__restrict__ AX, int kb,
+                                     const double *__restrict__ BX, int m, const double *__restrict__ lambda, int kc,
+                                     int rb, double *__restrict__ R, double *__restrict__ partials) {
   extern __shared__ double sh[]; // 2 * blockDim.x: the |R|^2 sums, then the |BX|^2 sums
   const int t = threadIdx.x, rl = t / kc, c = blockIdx.y * kc + t % kc, threads = blockDim.x;
   double rr = 0, bb = 0;
