@@ -403,6 +403,7 @@ hm_kernels make_table() {
   t.copy_columns = hm_cuda_copy_columns;
   t.scale_rows = hm_cuda_scale_rows;
   t.ritz_residual = hm_cuda_ritz_residual;
+  t.gram_columns = hm_cuda_gram_columns;
   t.prepare = hm_cuda_prepare; // sell_cuda.cu
   t.unprepare = hm_cuda_unprepare;
   t.idr_combine = hm_cuda_idr_combine; // kernels_cuda_idr.cu

@@ -131,21 +131,29 @@ __global__ void add_column_partials(int blocks, int width, const double *partial
 
 }  // namespace
 
-int hm_cuda_gram(hm_scalar type, int64_t n, int kx, const double *X, int ky, const double *Y, double *G) {
+int hm_cuda_gram_columns(hm_scalar type, int64_t n, int kx, const double *X, int ky, const double *Y, int y0, int ny,
+                         double *G) {
   HM_CHECK(n <= INT_MAX, HM_ERR_ARGUMENT, "%lld local rows exceed cuBLAS's 32-bit sizes", (long long)n);
-  const size_t len = (size_t)kx * ky * type;
+  if (kx == 0 || ny == 0) return HM_SUCCESS;
+  const size_t len = (size_t)kx * ny * type;
+  const double *Yc = Y + (size_t)y0 * type; // the columns: a submatrix of leading dimension ky
   cublasHandle_t h;
   HM_CALL(blas(&h));
   HM_CALL(small_at_least(len));
   if (type == HM_COMPLEX) {
     const cuDoubleComplex one = {1, 0}, zero = {0, 0};
-    HM_CALL_CUBLAS(cublasZgemm(h, CUBLAS_OP_N, CUBLAS_OP_C, ky, kx, (int)n, &one, (const cuDoubleComplex *)Y, ky,
-                               (const cuDoubleComplex *)X, kx, &zero, (cuDoubleComplex *)small, ky));
+    HM_CALL_CUBLAS(cublasZgemm(h, CUBLAS_OP_N, CUBLAS_OP_C, ny, kx, (int)n, &one, (const cuDoubleComplex *)Yc, ky,
+                               (const cuDoubleComplex *)X, kx, &zero, (cuDoubleComplex *)small, ny));
   } else {
     const double one = 1, zero = 0;
-    HM_CALL_CUBLAS(cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_T, ky, kx, (int)n, &one, Y, ky, X, kx, &zero, small, ky));
+    HM_CALL_CUBLAS(cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_T, ny, kx, (int)n, &one, Yc, ky, X, kx, &zero, small, ny));
   }
   HM_CALL_CUDA(cudaMemcpy(G, small, len * sizeof(double), cudaMemcpyDeviceToHost));
+  return HM_SUCCESS;
+}
+
+int hm_cuda_gram(hm_scalar type, int64_t n, int kx, const double *X, int ky, const double *Y, double *G) {
+  HM_CALL(hm_cuda_gram_columns(type, n, kx, X, ky, Y, 0, ky, G));
   return HM_SUCCESS;
 }
 

@@ -98,6 +98,10 @@ typedef struct {
    * sums[j] = sum_i |R[i, j]|^2, sums[m + j] = sum_i |BX[i, j]|^2. */
   int (*ritz_residual)(hm_scalar type, int64_t n, int ka, const double *AX, int kb, const double *BX, int m,
                        const double *lambda, double *R, double *sums);
+  /* Local Gram block of X with ny columns of Y (ky wide) from column y0 on, into host memory:
+   * G[a*ny + b] = sum_i conj(X[i,a]) Y[i, y0 + b] over n rows (only those columns of Y are read). */
+  int (*gram_columns)(hm_scalar type, int64_t n, int kx, const double *X, int ky, const double *Y, int y0, int ny,
+                      double *G);
 } hm_kernels;
 
 #ifdef __cplusplus

@@ -299,4 +299,5 @@ const hm_kernels hm_kernels_cpu = {
     .idr_update = hm_cpu_idr_update,
     .idr_multidot = hm_cpu_idr_multidot,
     .ritz_residual = hm_cpu_ritz_residual,
+    .gram_columns = hm_cpu_gram_columns,
 };

@@ -8,18 +8,26 @@
 #include "error_macros.h"
 #include "kernels_cpu_block.h"
 
-int hm_cpu_gram(hm_scalar type, int64_t n, int kx, const double *X, int ky, const double *Y, double *G) {
+int hm_cpu_gram_columns(hm_scalar type, int64_t n, int kx, const double *X, int ky, const double *Y, int y0, int ny,
+                        double *G) {
   HM_CHECK(n <= INT_MAX, HM_ERR_ARGUMENT, "%lld local rows exceed BLAS's 32-bit sizes", (long long)n);
+  if (kx == 0 || ny == 0) return HM_SUCCESS;
   if (n == 0) {
-    memset(G, 0, sizeof(double) * (size_t)kx * (size_t)ky * (size_t)type);
+    memset(G, 0, sizeof(double) * (size_t)kx * (size_t)ny * (size_t)type);
     return HM_SUCCESS;
   }
+  const double *Yc = Y + (size_t)y0 * type; /* the columns are a submatrix of leading dimension ky */
   if (type == HM_COMPLEX) {
     const double complex one = 1, zero = 0;
-    cblas_zgemm(CblasRowMajor, CblasConjTrans, CblasNoTrans, kx, ky, (int)n, &one, X, kx, Y, ky, &zero, G, ky);
+    cblas_zgemm(CblasRowMajor, CblasConjTrans, CblasNoTrans, kx, ny, (int)n, &one, X, kx, Yc, ky, &zero, G, ny);
   } else {
-    cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, kx, ky, (int)n, 1.0, X, kx, Y, ky, 0.0, G, ky);
+    cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, kx, ny, (int)n, 1.0, X, kx, Yc, ky, 0.0, G, ny);
   }
+  return HM_SUCCESS;
+}
+
+int hm_cpu_gram(hm_scalar type, int64_t n, int kx, const double *X, int ky, const double *Y, double *G) {
+  HM_CALL(hm_cpu_gram_columns(type, n, kx, X, ky, Y, 0, ky, G));
   return HM_SUCCESS;
 }
 

@@ -4,6 +4,8 @@
 #include "kernels.h"
 
 int hm_cpu_gram(hm_scalar type, int64_t n, int kx, const double *X, int ky, const double *Y, double *G);
+int hm_cpu_gram_columns(hm_scalar type, int64_t n, int kx, const double *X, int ky, const double *Y, int y0, int ny,
+                        double *G);
 int hm_cpu_block_update(hm_scalar type, int64_t n, int kx, const double *X, int ky, const double *C,
                         const double *beta, double *Y);
 int hm_cpu_copy_columns(hm_scalar type, int64_t n, int ks, const double *src, int s0, int kd, double *dst, int d0,

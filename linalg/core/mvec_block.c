@@ -30,19 +30,26 @@ int hm_mvec_type(const hm_mvec *v, hm_scalar *type) {
   return HM_SUCCESS;
 }
 
-int hm_mvec_gram(const hm_mvec *X, const hm_mvec *Y, void *G) {
-  HM_CALL(check_pair(X, Y, "X", "Y"));
-  HM_CHECK(G, HM_ERR_ARGUMENT, "G is NULL");
-  const int len = X->k * Y->k * (int)X->type;
-  double *local;
-  HM_MALLOC(local, len);
-  int st = X->ctx->kernels->gram(X->type, X->dist.local, X->k, X->data, Y->k, Y->data, local);
+/* G = the local Gram block (kx x ny scalars, computed by the backend), then summed over ranks. */
+static int gram_reduce(const hm_mvec *X, int ny, void *G, int local_status, double *local) {
+  const int len = X->k * ny * (int)X->type;
+  int st = local_status;
   if (!st) {
     int mst = MPI_Allreduce(local, G, len, MPI_DOUBLE, MPI_SUM, X->ctx->comm);
-    if (mst != MPI_SUCCESS) st = hm_error_raise(HM_ERR_MPI, __FILE__, __LINE__, __func__, "MPI_Allreduce of a %d x %d Gram block failed", X->k, Y->k);
+    if (mst != MPI_SUCCESS) st = hm_error_raise(HM_ERR_MPI, __FILE__, __LINE__, __func__, "MPI_Allreduce of a %d x %d Gram block failed", X->k, ny);
   }
   free(local);
   HM_CALL(st);
+  return HM_SUCCESS;
+}
+
+int hm_mvec_gram(const hm_mvec *X, const hm_mvec *Y, void *G) {
+  HM_CALL(check_pair(X, Y, "X", "Y"));
+  HM_CHECK(G, HM_ERR_ARGUMENT, "G is NULL");
+  double *local;
+  HM_MALLOC(local, X->k * Y->k * (int)X->type);
+  int st = X->ctx->kernels->gram(X->type, X->dist.local, X->k, X->data, Y->k, Y->data, local);
+  HM_CALL(gram_reduce(X, Y->k, G, st, local));
   return HM_SUCCESS;
 }
 
@@ -119,5 +126,17 @@ int hm_mvec_ritz_residual(const hm_mvec *AX, const hm_mvec *BX, const double *la
   }
   free(sums);
   HM_CALL(st);
+  return HM_SUCCESS;
+}
+
+int hm_mvec_gram_columns(const hm_mvec *X, const hm_mvec *Y, int y0, int ny, void *G) {
+  HM_CALL(check_pair(X, Y, "X", "Y"));
+  HM_CHECK(G, HM_ERR_ARGUMENT, "G is NULL");
+  HM_CHECK(y0 >= 0 && ny >= 0 && y0 + ny <= Y->k, HM_ERR_ARGUMENT,
+           "columns [%d, %d) of Y: out of range for its %d columns", y0, y0 + ny, Y->k);
+  double *local;
+  HM_MALLOC(local, X->k * ny * (int)X->type);
+  int st = X->ctx->kernels->gram_columns(X->type, X->dist.local, X->k, X->data, Y->k, Y->data, y0, ny, local);
+  HM_CALL(gram_reduce(X, ny, G, st, local));
   return HM_SUCCESS;
 }

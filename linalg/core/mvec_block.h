@@ -11,4 +11,7 @@
  * from one reduction. lambda: R->k real values. */
 int hm_mvec_ritz_residual(const hm_mvec *AX, const hm_mvec *BX, const double *lambda, hm_mvec *R, double *rnorm,
                           double *bnorm);
+/* G = X^H Y[:, y0 : y0 + ny] (X->k x ny scalars of the type, row-major, like hm_mvec_gram), one
+ * reduction; only those columns of Y are read. */
+int hm_mvec_gram_columns(const hm_mvec *X, const hm_mvec *Y, int y0, int ny, void *G);
 #endif

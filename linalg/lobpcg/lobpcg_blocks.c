@@ -5,6 +5,7 @@
 #include "error_macros.h"
 #include "lobpcg_internal.h"
 #include "lobpcg_small.h"
+#include "mvec_block.h"
 
 struct hm_mvec_s hm_lobpcg_view(const hm_mvec *owner, int k) {
   struct hm_mvec_s v = *owner;
@@ -40,22 +41,36 @@ int hm_lobpcg_apply(hm_operator *op, hm_mvec *x, int k, hm_mvec *y) {
   return HM_SUCCESS;
 }
 
-int hm_lobpcg_gram(const hm_lobpcg *L, const hm_mvec *X, const hm_mvec *Y, double complex *G, int ld, int r0, int c0,
-                   int rows, int cols) {
+/* G at (r0, c0) = the first rows x cols of X^H Y[:, y0 : y0 + ny]. */
+static int gram_block(const hm_lobpcg *L, const hm_mvec *X, const hm_mvec *Y, int y0, int ny, double complex *G,
+                      int ld, int r0, int c0, int rows, int cols) {
   if (rows == 0 || cols == 0) return HM_SUCCESS;
   double *g;
   double complex *full;
-  HM_MALLOC(g, (size_t)X->k * Y->k * L->type);
-  full = malloc(sizeof *full * (size_t)X->k * Y->k);
-  int st = full ? hm_mvec_gram(X, Y, g) : hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "no memory for a Gram block");
+  HM_MALLOC(g, (size_t)X->k * ny * L->type);
+  full = malloc(sizeof *full * (size_t)X->k * ny);
+  int st = full ? hm_mvec_gram_columns(X, Y, y0, ny, g)
+                : hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "no memory for a Gram block");
   if (!st) {
-    hm_lobpcg_unpack(L->type, X->k, Y->k, g, full, X->k);
+    hm_lobpcg_unpack(L->type, X->k, ny, g, full, X->k);
     for (int c = 0; c < cols; c++)
       for (int r = 0; r < rows; r++) G[(r0 + r) + (size_t)(c0 + c) * ld] = full[r + (size_t)c * X->k];
   }
   free(full);
   free(g);
   HM_CALL(st);
+  return HM_SUCCESS;
+}
+
+int hm_lobpcg_gram(const hm_lobpcg *L, const hm_mvec *X, const hm_mvec *Y, double complex *G, int ld, int r0, int c0,
+                   int rows, int cols) {
+  HM_CALL(gram_block(L, X, Y, 0, Y->k, G, ld, r0, c0, rows, cols));
+  return HM_SUCCESS;
+}
+
+int hm_lobpcg_gram_columns(const hm_lobpcg *L, const hm_mvec *X, const hm_mvec *Y, int y0, double complex *G, int ld,
+                           int r0, int c0, int rows, int cols) {
+  HM_CALL(gram_block(L, X, Y, y0, cols, G, ld, r0, c0, rows, cols));
   return HM_SUCCESS;
 }
 

@@ -40,6 +40,9 @@ int hm_lobpcg_apply(hm_operator *op, hm_mvec *x, int k, hm_mvec *y);
  * reduction). */
 int hm_lobpcg_gram(const hm_lobpcg *L, const hm_mvec *X, const hm_mvec *Y, double complex *G, int ld, int r0, int c0,
                    int rows, int cols);
+/* The same with the columns y0 .. y0 + cols - 1 of Y (only those are read). */
+int hm_lobpcg_gram_columns(const hm_lobpcg *L, const hm_mvec *X, const hm_mvec *Y, int y0, double complex *G, int ld,
+                           int r0, int c0, int rows, int cols);
 /* Y = beta Y + X C, C (X->k x Y->k): its first `rows` rows are sign * the rows r0.. of the
  * col-major M (ld), the other rows zero; beta is 0 or 1. */
 int hm_lobpcg_update(const hm_lobpcg *L, hm_mvec *Y, double beta, const hm_mvec *X, const double complex *M, int ld,

@@ -229,8 +229,11 @@ static int rayleigh_ritz(hm_lobpcg *L, int nw) {
   HM_MALLOC(CC, (size_t)ks * 2 * m); /* [Cx | Cp]: the new X and P in the basis */
   HM_MALLOC(w, ks);
   struct hm_mvec_s wv = hm_lobpcg_view(L->W, nw), awv = hm_lobpcg_view(L->AW, nw), bwv = hm_lobpcg_view(L->BW, nw);
-  /* The upper block triangle (the eigensolver reads the upper triangle). */
-  int st = hm_lobpcg_gram(L, L->XP, L->AXP, G, ks, 0, 0, q, q);
+  /* The upper block triangle (the eigensolver reads the upper triangle). X holds Ritz vectors, so
+   * X^H A X is diag(lambda) up to rounding: it is set so (as in SciPy's lobpcg) and only the P
+   * columns of AXP are read. */
+  for (int j = 0; j < m; j++) G[j + (size_t)j * ks] = L->lambda[j];
+  int st = hm_lobpcg_gram_columns(L, L->XP, L->AXP, m, G, ks, 0, m, q, L->np);
   if (!st) st = hm_lobpcg_gram(L, L->XP, &awv, G, ks, 0, q, q, nw);
   if (!st) st = hm_lobpcg_gram(L, &wv, &awv, G, ks, q, q, nw, nw);
   if (!st) st = hm_lobpcg_small_eigh(L->type, ks, G, w, Z);

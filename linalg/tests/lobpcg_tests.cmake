@@ -12,9 +12,9 @@ hm_add_test(test_lobpcg_gpu_mpi2 COMMAND $<TARGET_FILE:test_lobpcg_gpu> NPROCS 2
 set_property(TEST test_lobpcg_gpu_mpi2 APPEND PROPERTY ENVIRONMENT HAMLET_HALO_PEER=1)
 hm_add_c_test(test_lobpcg_fem SOURCES test_lobpcg_fem.c LABELS cpu)
 hm_add_test(test_lobpcg_fem_mpi2 COMMAND $<TARGET_FILE:test_lobpcg_fem> NPROCS 2 LABELS cpu)
-# LOBPCG's fused residual pass against the copy + update + norms it replaced: 1 and 2 ranks, two
-# threads, and on the GPU.
-hm_add_c_test(test_ritz_residual SOURCES test_ritz_residual.c LABELS cpu)
-hm_add_test(test_ritz_residual_mpi2 COMMAND $<TARGET_FILE:test_ritz_residual> NPROCS 2 LABELS cpu)
-hm_add_test(test_ritz_residual_omp2 COMMAND $<TARGET_FILE:test_ritz_residual> NPROCS 1 THREADS 2 LABELS cpu)
-hm_add_test(test_ritz_residual_cuda COMMAND $<TARGET_FILE:test_ritz_residual> cuda NPROCS 1 LABELS gpu)
+# The solvers' internal block operations (LOBPCG's fused residual pass, Gram blocks on a column
+# range) against the compositions they replace: 1 and 2 ranks, two threads, and on the GPU.
+hm_add_c_test(test_mvec_internal SOURCES test_mvec_internal.c LABELS cpu)
+hm_add_test(test_mvec_internal_mpi2 COMMAND $<TARGET_FILE:test_mvec_internal> NPROCS 2 LABELS cpu)
+hm_add_test(test_mvec_internal_omp2 COMMAND $<TARGET_FILE:test_mvec_internal> NPROCS 1 THREADS 2 LABELS cpu)
+hm_add_test(test_mvec_internal_cuda COMMAND $<TARGET_FILE:test_mvec_internal> cuda NPROCS 1 LABELS gpu)

@@ -1,9 +1,11 @@
-/* LOBPCG's fused residual pass (hm_mvec_ritz_residual: R = AX - BX diag(lambda) on the first m
- * columns, with the norms of R's and BX's columns) against the composition it replaced: a column
- * copy AX -> R, the block update R -= BX [diag(lambda); 0] and two hm_mvec_norms calls. Fresh random
- * blocks each run (seed from the clock, printed: replay with HAMLET_TEST_SEED), real and complex,
- * several widths, blocks as wide as LOBPCG's [X P] (2m) and other widths; any rank count; with
- * argument "cuda" on the CUDA backend (skipped where no GPU is visible). Bad inputs are refused. */
+/* The solvers' internal block operations (mvec_block.h), fresh random blocks each run (seed from the
+ * clock, printed: replay with HAMLET_TEST_SEED), real and complex, several widths, any rank count;
+ * with argument "cuda" on the CUDA backend (skipped where no GPU is visible). Bad inputs are refused.
+ * - hm_mvec_ritz_residual (LOBPCG's fused residual pass: R = AX - BX diag(lambda) on the first m
+ *   columns, with the norms of R's and BX's columns) against the composition it replaced: a column
+ *   copy AX -> R, the block update R -= BX [diag(lambda); 0] and two hm_mvec_norms calls; blocks as
+ *   wide as LOBPCG's [X P] (2m) and other widths.
+ * - hm_mvec_gram_columns (X^H Y on a range of Y's columns) against those columns of hm_mvec_gram. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +99,32 @@ static void check(hm_context *ctx, const hm_dist *dist, hm_scalar type, int m, i
   hm_mvec_destroy(&Rref);
 }
 
+/* X^H Y[:, y0 : y0 + ny] against the same columns of the whole X^H Y. */
+static void check_gram_columns(hm_context *ctx, const hm_dist *dist, hm_scalar type, int kx, int ky, int y0, int ny) {
+  hm_mvec *X, *Y;
+  HM_TEST_OK(hm_mvec_create(ctx, dist, type, kx, &X));
+  HM_TEST_OK(hm_mvec_create(ctx, dist, type, ky, &Y));
+  fill(X, 6);
+  fill(Y, 7);
+  const size_t t = (size_t)type;
+  double *full = malloc(sizeof(double) * kx * ky * t), *part = malloc(sizeof(double) * (kx * ny * t + 1));
+  HM_TEST_OK(hm_mvec_gram(X, Y, full));
+  HM_TEST_OK(hm_mvec_gram_columns(X, Y, y0, ny, part));
+  double worst = 0;
+  for (int a = 0; a < kx; a++)
+    for (int b = 0; b < ny; b++)
+      for (size_t p = 0; p < t; p++) {
+        const double ref = full[((size_t)a * ky + y0 + b) * t + p], got = part[((size_t)a * ny + b) * t + p];
+        worst = fmax(worst, fabs(got - ref) / (1.0 + fabs(ref)));
+      }
+  HM_TEST_ASSERT(worst < 1e-12, "type %d kx %d ky %d columns [%d, %d): gram differs by %g", (int)type, kx, ky, y0,
+                 y0 + ny, worst);
+  free(full);
+  free(part);
+  hm_mvec_destroy(&X);
+  hm_mvec_destroy(&Y);
+}
+
 static void bad_inputs(hm_context *ctx, const hm_dist *dist) {
   hm_mvec *A, *B, *R, *Rc, *wide;
   HM_TEST_OK(hm_mvec_create(ctx, dist, HM_REAL, 4, &A));
@@ -111,6 +139,11 @@ static void bad_inputs(hm_context *ctx, const hm_dist *dist) {
   HM_TEST_FAILS(hm_mvec_ritz_residual(A, A, NULL, R, rn, bn), HM_ERR_ARGUMENT, "lambda, rnorm or bnorm is NULL");
   HM_TEST_FAILS(hm_mvec_ritz_residual(A, NULL, lambda, R, rn, bn), HM_ERR_ARGUMENT, "NULL");
   HM_TEST_FAILS(hm_mvec_ritz_residual(wide, A, lambda, A, rn, bn), HM_ERR_ARGUMENT, "distinct");
+  double G[2 * 4 * 5];
+  HM_TEST_FAILS(hm_mvec_gram_columns(A, wide, 3, 3, G), HM_ERR_ARGUMENT, "columns [3, 6) of Y: out of range for its 5");
+  HM_TEST_FAILS(hm_mvec_gram_columns(A, wide, -1, 2, G), HM_ERR_ARGUMENT, "out of range");
+  HM_TEST_FAILS(hm_mvec_gram_columns(A, Rc, 0, 2, G), HM_ERR_ARGUMENT, "scalar type");
+  HM_TEST_FAILS(hm_mvec_gram_columns(A, wide, 0, 2, NULL), HM_ERR_ARGUMENT, "G is NULL");
   hm_mvec_destroy(&A);
   hm_mvec_destroy(&B);
   hm_mvec_destroy(&R);
@@ -138,6 +171,8 @@ int main(int argc, char **argv) {
       const int m = widths[w];
       check(ctx, dist, type, m, 2 * m, 2 * m); /* LOBPCG's [X P] blocks */
       check(ctx, dist, type, m, m, 3 * m + 1); /* other widths: AX exactly R's, BX wider */
+      check_gram_columns(ctx, dist, type, 2 * m, 2 * m, m, m); /* LOBPCG: [X P]^H A P */
+      check_gram_columns(ctx, dist, type, m, 3 * m + 1, 1, 2 * m);
     }
   bad_inputs(ctx, dist);
   hm_dist_destroy(&dist);

@@ -1,9 +1,11 @@
-/* The CUDA ritz_residual kernel (LOBPCG's fused residual pass) against the CPU one on fresh random
- * inputs (seeded from the clock, printed: replay with HAMLET_TEST_SEED): R and both column sums to
- * 1e-13 relative, real and complex, widths m = 1, 2, 3, 8, 13, 32, 64, 300 (300 > the 256 columns
- * of one thread block: column chunks), LOBPCG's [X P] blocks (2m wide) and other widths, row
- * counts 0, 1 and a few thousand (more rows than the grid covers in one stride). Skips (77) where
- * no device is visible. */
+/* The CUDA kernels of the solvers' internal block operations against the CPU ones on fresh random
+ * inputs (seeded from the clock, printed: replay with HAMLET_TEST_SEED), real and complex, widths
+ * m = 1, 2, 3, 8, 13, 32, 64, 300 (300 > the 256 columns of one thread block: column chunks), row
+ * counts 0, 1 and a few thousand (more rows than the grid covers in one stride):
+ * - ritz_residual (LOBPCG's fused residual pass): R and both column sums to 1e-13 relative, on
+ *   LOBPCG's [X P] blocks (2m wide) and other widths;
+ * - gram_columns (X^H Y on a range of Y's columns) to 1e-12 (sums over the rows in another order).
+ * Skips (77) where no device is visible. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +57,25 @@ static void check(const hm_kernels *G, hm_scalar type, int64_t n, int m, int ka,
   free(AX); free(BX); free(R); free(got); free(lambda); free(sums); free(gsums);
 }
 
+/* X (kx wide) with the columns [y0, y0 + ny) of Y (ky wide). */
+static void check_gram_columns(const hm_kernels *G, hm_scalar type, int64_t n, int kx, int ky, int y0, int ny) {
+  const hm_kernels *C = &hm_kernels_cpu;
+  const size_t t = (size_t)type, lx = (size_t)n * kx * t, ly = (size_t)n * ky * t, lg = (size_t)kx * ny * t;
+  double *X = malloc(sizeof(double) * (lx + 1)), *Y = malloc(sizeof(double) * (ly + 1));
+  double *ref = malloc(sizeof(double) * (lg + 1)), *got = malloc(sizeof(double) * (lg + 1));
+  for (size_t e = 0; e < lx; e++) X[e] = hm_random_uniform(seed, 4, e) - 0.5;
+  for (size_t e = 0; e < ly; e++) Y[e] = hm_random_uniform(seed, 5, e) - 0.5;
+  for (size_t e = 0; e < lg; e++) got[e] = NAN; /* must be overwritten */
+  double *dX = upload(G, X, lx), *dY = upload(G, Y, ly);
+  HM_TEST_OK(C->gram_columns(type, n, kx, X, ky, Y, y0, ny, ref));
+  HM_TEST_OK(G->gram_columns(type, n, kx, dX, ky, dY, y0, ny, got));
+  const double d = max_rel(got, ref, lg);
+  HM_TEST_ASSERT(d < 1e-12, "gram_columns type %d n %lld kx %d ky %d columns [%d, %d): differs by %g", (int)type,
+                 (long long)n, kx, ky, y0, y0 + ny, d);
+  G->release(dX); G->release(dY);
+  free(X); free(Y); free(ref); free(got);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   if (hm_test_no_gpu()) return 77;
@@ -72,6 +93,8 @@ int main(int argc, char **argv) {
         const int m = widths[w];
         check(G, type, rows[r], m, 2 * m, 2 * m);
         check(G, type, rows[r], m, m + 1, 3 * m);
+        check_gram_columns(G, type, rows[r], 2 * m, 2 * m, m, m); /* LOBPCG: [X P]^H A P */
+        check_gram_columns(G, type, rows[r], m, 3 * m + 1, 1, 2 * m);
       }
   return hm_test_finish();
 }
