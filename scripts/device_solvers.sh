@@ -27,7 +27,7 @@ if want sanitize; then
   for t in ${SANITIZE_TESTS:-test_mvec_block test_lobpcg_gpu test_idr_gpu test_dense_gpu}; do
     exe=$(find . -name "$t" -type f -perm -u+x | head -1)
     [ -n "$exe" ] || { echo "compute-sanitizer: no $t" | tee -a "$LOG/sanitizer.txt"; continue; }
-    args=; case $t in test_mvec_block|test_ritz_residual) args=cuda ;; esac
+    args=; case $t in test_mvec_block|test_mvec_internal) args=cuda ;; esac
     compute-sanitizer --tool memcheck --error-exitcode 9 "$exe" $args >"$LOG/sanitizer_$t.log" 2>&1
     echo "compute-sanitizer memcheck $t: exit $?" | tee -a "$LOG/sanitizer.txt"
   done
