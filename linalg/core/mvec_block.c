@@ -30,7 +30,8 @@ int hm_mvec_type(const hm_mvec *v, hm_scalar *type) {
   return HM_SUCCESS;
 }
 
-/* G = the local Gram block (kx x ny scalars, computed by the backend), then summed over ranks. */
+/* G = the local Gram block (X->k x ny scalars from the backend, with its status) summed over ranks;
+ * local is freed. */
 static int gram_reduce(const hm_mvec *X, int ny, void *G, int local_status, double *local) {
   const int len = X->k * ny * (int)X->type;
   int st = local_status;
