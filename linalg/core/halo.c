@@ -90,7 +90,10 @@ int hm_halo_begin(struct hm_matrix_s *A, struct hm_mvec_s *x) {
   const size_t nsend = (size_t)h->send_start[h->nsend_ranks];
   if (h->peer) { /* device to device: pack_buf is read by the receivers themselves */
     HM_CALL(hm_halo_peer_wait_read(h));
-    HM_CALL(ensure(&h->pack_buf, &h->pack_buf_len, nsend * row_len + 1, K->alloc, K->release));
+    /* Whole 2 MiB units: CUDA may carve smaller allocations out of a shared block, and a peer
+     * would map that block from its start, not our buffer. */
+    const size_t unit = ((size_t)2 << 20) / sizeof(double);
+    HM_CALL(ensure(&h->pack_buf, &h->pack_buf_len, (nsend * row_len + unit) / unit * unit, K->alloc, K->release));
     HM_CALL(hm_halo_peer_begin(A, x, row_len));
     return HM_SUCCESS;
   }

@@ -23,7 +23,8 @@ struct hm_halo_peer {
   peer_token *in;               /* per recv rank */
   void **mapped;                /* per recv rank: the sender's pack_buf mapped here (NULL: none yet) */
   unsigned char (*mapped_handle)[HM_PEER_HANDLE_BYTES];
-  const double *exported;       /* the pack_buf out[].handle names */
+  const double *exported;       /* the pack_buf handle names, and its length: a regrown buffer may */
+  size_t exported_len;          /* come back at the old address, yet needs a new handle */
   unsigned char handle[HM_PEER_HANDLE_BYTES];
   int *ack_in, ack_out;         /* acknowledgement payloads (contents unused); ack_in per send rank */
   MPI_Request *ready;           /* nrecv token receives, then nsend token sends */
@@ -105,9 +106,10 @@ int hm_halo_peer_begin(struct hm_matrix_s *A, struct hm_mvec_s *x, size_t row_le
   if (ns > 0) {
     HM_CALL(K->pack_rows(x->type, x->k, A->exec_send_rows, (int32_t)nsend, x->data, h->pack_buf));
     HM_CALL(K->synchronize()); /* the rows are in pack_buf before anyone is told to read them */
-    if (p->exported != h->pack_buf) { /* a new buffer: a new handle */
+    if (p->exported != h->pack_buf || p->exported_len != h->pack_buf_len) { /* a new buffer: a new handle */
       HM_CALL(K->peer_export(h->pack_buf, p->handle));
       p->exported = h->pack_buf;
+      p->exported_len = h->pack_buf_len;
     }
   }
   for (int i = 0; i < nr; i++)
