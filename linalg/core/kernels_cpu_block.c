@@ -5,17 +5,20 @@
 #include <limits.h>
 #include <omp.h>
 #include <string.h>
+#include "blas_threads.h"
 #include "error_macros.h"
 #include "kernels_cpu_block.h"
 
-int hm_cpu_gram_columns(hm_scalar type, int64_t n, int kx, const double *X, int ky, const double *Y, int y0, int ny,
-                        double *G) {
-  HM_CHECK(n <= INT_MAX, HM_ERR_ARGUMENT, "%lld local rows exceed BLAS's 32-bit sizes", (long long)n);
-  if (kx == 0 || ny == 0) return HM_SUCCESS;
-  if (n == 0) {
-    memset(G, 0, sizeof(double) * (size_t)kx * (size_t)ny * (size_t)type);
-    return HM_SUCCESS;
-  }
+/* The tall-skinny products are threaded here, over chunks of rows, each chunk one one-thread BLAS
+ * call: BLAS's own threads split only the small dimensions of these shapes (few of them work), and
+ * next to hamlet's OpenMP threads they oversubscribe the cores (measured: both slower than this). */
+static int threaded_by_rows(int64_t n) {
+  return omp_get_max_threads() > 1 && n >= 8192 && hm_blas_threads_controllable();
+}
+
+/* G = X^H Y[:, y0 : y0 + ny] over n rows, one BLAS call. */
+static void gram_rows(hm_scalar type, int64_t n, int kx, const double *X, int ky, const double *Y, int y0, int ny,
+                      double *G) {
   const double *Yc = Y + (size_t)y0 * type; /* the columns are a submatrix of leading dimension ky */
   if (type == HM_COMPLEX) {
     const double complex one = 1, zero = 0;
@@ -23,6 +26,41 @@ int hm_cpu_gram_columns(hm_scalar type, int64_t n, int kx, const double *X, int 
   } else {
     cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, kx, ny, (int)n, 1.0, X, kx, Yc, ky, 0.0, G, ny);
   }
+}
+
+/* Each thread's chunk gives a Gram block; they are summed in thread order (the result depends on
+ * the thread count only by rounding). */
+int hm_cpu_gram_columns(hm_scalar type, int64_t n, int kx, const double *X, int ky, const double *Y, int y0, int ny,
+                        double *G) {
+  HM_CHECK(n <= INT_MAX, HM_ERR_ARGUMENT, "%lld local rows exceed BLAS's 32-bit sizes", (long long)n);
+  if (kx == 0 || ny == 0) return HM_SUCCESS;
+  const size_t block = (size_t)kx * (size_t)ny * (size_t)type;
+  if (n == 0) {
+    memset(G, 0, sizeof(double) * block);
+    return HM_SUCCESS;
+  }
+  if (!threaded_by_rows(n)) {
+    gram_rows(type, n, kx, X, ky, Y, y0, ny, G);
+    return HM_SUCCESS;
+  }
+  double *partial;
+  HM_MALLOC(partial, (size_t)omp_get_max_threads() * block);
+  const int blas_threads = hm_blas_threads_single();
+  int used = 1;
+#pragma omp parallel
+  {
+    const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+#pragma omp single
+    used = nt;
+    const int64_t lo = n * t / nt, hi = n * (t + 1) / nt;
+    gram_rows(type, hi - lo, kx, X + (size_t)lo * (size_t)kx * type, ky, Y + (size_t)lo * (size_t)ky * type, y0, ny,
+              partial + (size_t)t * block);
+  }
+  hm_blas_threads_restore(blas_threads);
+  memcpy(G, partial, sizeof(double) * block);
+  for (int t = 1; t < used; t++)
+    for (size_t i = 0; i < block; i++) G[i] += partial[(size_t)t * block + i];
+  free(partial);
   return HM_SUCCESS;
 }
 
@@ -31,16 +69,34 @@ int hm_cpu_gram(hm_scalar type, int64_t n, int kx, const double *X, int ky, cons
   return HM_SUCCESS;
 }
 
-int hm_cpu_block_update(hm_scalar type, int64_t n, int kx, const double *X, int ky, const double *C,
+/* Y = beta Y + X C over n rows, one BLAS call. */
+static void update_rows(hm_scalar type, int64_t n, int kx, const double *X, int ky, const double *C,
                         const double *beta, double *Y) {
-  HM_CHECK(n <= INT_MAX, HM_ERR_ARGUMENT, "%lld local rows exceed BLAS's 32-bit sizes", (long long)n);
-  if (n == 0) return HM_SUCCESS;
+  if (n == 0) return;
   if (type == HM_COMPLEX) {
     const double complex one = 1;
     cblas_zgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, ky, kx, &one, X, kx, C, ky, beta, Y, ky);
   } else {
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, ky, kx, 1.0, X, kx, C, ky, *beta, Y, ky);
   }
+}
+
+int hm_cpu_block_update(hm_scalar type, int64_t n, int kx, const double *X, int ky, const double *C,
+                        const double *beta, double *Y) {
+  HM_CHECK(n <= INT_MAX, HM_ERR_ARGUMENT, "%lld local rows exceed BLAS's 32-bit sizes", (long long)n);
+  if (n == 0) return HM_SUCCESS;
+  if (!threaded_by_rows(n)) {
+    update_rows(type, n, kx, X, ky, C, beta, Y);
+    return HM_SUCCESS;
+  }
+  const int blas_threads = hm_blas_threads_single();
+#pragma omp parallel
+  {
+    const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+    const int64_t lo = n * t / nt, hi = n * (t + 1) / nt;
+    update_rows(type, hi - lo, kx, X + (size_t)lo * (size_t)kx * type, ky, C, beta, Y + (size_t)lo * (size_t)ky * type);
+  }
+  hm_blas_threads_restore(blas_threads);
   return HM_SUCCESS;
 }
 

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "blas_threads.h"
 #include "error_macros.h"
 #include "idr_internal.h"
 
@@ -480,7 +481,9 @@ static int solve(hm_idr *o, hm_mvec *b, hm_mvec *x) {
 
 int hm_idr_solve(hm_idr *o, hm_mvec *b, hm_mvec *x) {
   HM_CHECK(o && b && x, HM_ERR_ARGUMENT, "idr, b or x is NULL");
+  const int blas_threads = hm_blas_threads_single(); /* the s x s systems: see blas_threads.h */
   const int st = solve(o, b, x);
+  hm_blas_threads_restore(blas_threads);
   if (st) {
     o->status = st;
     return hm_error_trace(st, __FILE__, __LINE__, __func__);

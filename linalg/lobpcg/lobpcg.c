@@ -4,6 +4,7 @@
 #include <complex.h>
 #include <math.h>
 #include <string.h>
+#include "blas_threads.h"
 #include "error_macros.h"
 #include "lobpcg_internal.h"
 #include "lobpcg_small.h"
@@ -191,11 +192,14 @@ int hm_lobpcg_set_start(hm_lobpcg *lob, const hm_mvec *X0) {
 
 int hm_lobpcg_run(hm_lobpcg *L) {
   HM_CHECK(L, HM_ERR_ARGUMENT, "lob is NULL");
-  if (!L->started) {
-    HM_CALL(hm_lobpcg_start(L));
-    L->started = 1;
-  }
-  HM_CALL(hm_lobpcg_iterate(L));
+  /* The small problems on the host are too small for BLAS threads, and idle BLAS workers would
+   * spin on the cores of hamlet's OpenMP threads (blas_threads.h). */
+  const int blas_threads = hm_blas_threads_single();
+  int st = L->started ? HM_SUCCESS : hm_lobpcg_start(L);
+  if (!st) L->started = 1;
+  if (!st) st = hm_lobpcg_iterate(L);
+  hm_blas_threads_restore(blas_threads);
+  HM_CALL(st);
   return HM_SUCCESS;
 }
 
