@@ -67,7 +67,7 @@ def main():
               f"{'lambda[0]':>16} {'res/err':>9}")
         for nev in sorted({r[0] for r in rows_p}):
             rows = [r for r in rows_p if r[0] == nev]
-            ref = next((r[3] for r in rows if r[1] == "hamlet"), None)
+            ref = min((r[3] for r in rows if r[1] == "hamlet"), default=None)  # hamlet's best layout
             for r in sorted(rows, key=lambda r: (r[1] != "hamlet", r[3])):
                 ratio = f"{r[3] / ref:.2f}" if ref else "-"
                 print(f"{nev:>4} {r[1]:<10} {r[2]:<30} {r[3]:>10.3f} {ratio:>7} {r[4]:>5} {r[5]:>16} {r[6]:>9}")

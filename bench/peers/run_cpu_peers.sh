@@ -12,6 +12,7 @@
 #        [--peer-iterations N (SciPy / SLEPc LOBPCG; default = --iterations)]
 #        [--convdiff 100] [--tol 1e-8] [--s 4] [--maxit 10000 (matrix products)] [--parts lobpcg,idr]
 #        [--skip scipy,eigen,petsc,slepc] [--timeout 120] [--budget 230] [--out DIR]
+#        [--hamlet-ranks 1 (a list: hamlet as R MPI ranks x cores/R threads each)]
 # --timeout caps each program, --budget the whole run (seconds): a program gets at most what is
 # left, one started with under 5 s left is skipped, and what a stopped peer printed still counts.
 # On the GPU machine's host (16 cores), second device call after the hamlet build (README.md):
@@ -23,12 +24,13 @@ root=$(cd "$here/../.." && pwd)
 build=${1:?usage: run_cpu_peers.sh BUILD_DIR [options]}; shift
 build=$(cd "$build" && pwd)
 cores=$(nproc); L=100; nevs=16,32; iterations=100; peer_its=""; cd_n=100; tol=1e-8; s=4; maxit=10000
-parts=lobpcg,idr; skip=""; tool_timeout=120; budget=230; out=${OUT:-/tmp}/peers
+parts=lobpcg,idr; skip=""; tool_timeout=120; budget=230; out=${OUT:-/tmp}/peers; hamlet_ranks=1
 while [ $# -gt 0 ]; do
   case $1 in
     --cores) cores=$2 ;; --L) L=$2 ;; --nev) nevs=$2 ;; --iterations) iterations=$2 ;; --peer-iterations) peer_its=$2 ;;
     --convdiff) cd_n=$2 ;; --tol) tol=$2 ;; --s) s=$2 ;; --maxit) maxit=$2 ;; --parts) parts=$2 ;;
     --skip) skip=$2 ;; --timeout) tool_timeout=$2 ;; --budget) budget=$2 ;; --out) out=$2 ;;
+    --hamlet-ranks) hamlet_ranks=$2 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
   shift 2
@@ -56,6 +58,10 @@ run() {
 # hamlet's environment: the carried MPICH / HDF5 / OpenBLAS under /opt/deps on the GPU machine
 hamlet_env=(env OMP_NUM_THREADS=$cores OMP_PROC_BIND=close)
 dl=/opt/deps/usr/lib/x86_64-linux-gnu
+# hamlet as R MPI ranks (MPICH) x cores/R threads (--hamlet-ranks 1,16: both layouts of the same cores)
+suffix() { [ "$1" = 1 ] || echo "_r$1"; }
+layout() { [ "$1" = 1 ] && echo "1 rank x $cores threads" || echo "$1 ranks x $((cores / $1)) thread(s)"; }
+launcher() { [ "$1" = 1 ] || echo "${HAMLET_MPIEXEC:-$(command -v mpiexec.hydra || echo /opt/deps/usr/bin/mpiexec.hydra)} -n $1 -bind-to core"; }
 [ -d $dl ] || note "no $dl: hamlet and the PETSc peers need the carried libraries there (scripts/device_unpack.sh with .debs)"
 [ -d $dl ] && hamlet_env+=(LD_LIBRARY_PATH=$dl:$dl/hdf5/mpich:$dl/openblas-pthread${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH})
 # Python with SciPy: python3 on the GPU machine; Debian's /usr/bin/python3 here
@@ -108,7 +114,10 @@ deadline=$((SECONDS + budget))
 echo "CPU peers: $cores cores, $(date -u +%Y-%m-%dT%H:%MZ), $(uname -n), git $(cd "$root" && git rev-parse --short HEAD 2>/dev/null)" | tee "$out/header.txt"
 
 if want lobpcg; then
-  run lobpcg_hamlet "1 rank x $cores threads" "${hamlet_env[@]}" "$build/bench/bench_lobpcg" --L "$L" --iterations "$iterations" --nev "$nevs"
+  for R in ${hamlet_ranks//,/ }; do
+    run lobpcg_hamlet$(suffix $R) "$(layout $R)" "${hamlet_env[@]}" OMP_NUM_THREADS=$((cores / R)) $(launcher $R) \
+      "$build/bench/bench_lobpcg" --L "$L" --iterations "$iterations" --nev "$nevs"
+  done
   skipped scipy || run lobpcg_scipy "1 process, $cores BLAS threads" env OMP_NUM_THREADS=$cores OPENBLAS_NUM_THREADS=$cores \
     $py "$here/lobpcg_peers.py" --L "$L" --iterations "$peer_its" --nev "$nevs" --solvers scipy
   skipped slepc || run lobpcg_slepc "$cores ranks x 1 thread" "${peer_mpi[@]}" "$build/peers/slepc_lobpcg" -L "$L" -iterations "$peer_its" -nevs "$nevs"
@@ -117,7 +126,10 @@ fi
 if want idr; then
   for si in ${s//,/ }; do
     convdiff_deck "$out/convdiff_s$si.ini" "$out/convdiff_s$si.h5" cpu "$cd_n" "$si" "$tol" "$maxit"
-    run idr_hamlet_s$si "1 rank x $cores threads" "${hamlet_env[@]}" "$build/bin/hamlet" run "$out/convdiff_s$si.ini"
+    for R in ${hamlet_ranks//,/ }; do
+      run idr_hamlet$(suffix $R)_s$si "$(layout $R)" "${hamlet_env[@]}" OMP_NUM_THREADS=$((cores / R)) $(launcher $R) \
+        "$build/bin/hamlet" run "$out/convdiff_s$si.ini"
+    done
   done
   skipped petsc || run idr_petsc "$cores ranks x 1 thread" "${peer_mpi[@]}" "$build/peers/petsc_ksp" -n "$cd_n" -rtol "$tol" -maxit "$maxit" -types bcgs,gmres
   # Eigen's IDRS smoothing gives NaN in 3.4.0 (see README.md): without it
