@@ -34,13 +34,16 @@ struct hm_halo_peer {
 
 /* Every rank a device rank that can share memory, all on one node: the same answer on every rank
  * (one reduction). HAMLET_HALO_PEER=0 switches it off, =1 makes it required (an error where a
- * context of several device ranks cannot use it: a test knows which path it exercised); unset: used where possible. */
+ * context of several device ranks cannot use it: a test knows which path it ran); unset: used
+ * where possible. */
 static int peer_possible(const hm_context *ctx, int *yes) {
   const hm_kernels *K = ctx->kernels;
   const char *env = getenv("HAMLET_HALO_PEER");
   const int off = env && strcmp(env, "0") == 0, required = env && strcmp(env, "1") == 0;
-  HM_CHECK(!env || off || required || !*env, HM_ERR_ARGUMENT, "HAMLET_HALO_PEER is '%s'; allowed: 0 (off), 1 (required) or unset", env);
-  int capable = K->device_memory && K->peer_export && K->peer_open && K->peer_close && K->peer_read && K->synchronize;
+  HM_CHECK(!env || off || required || !*env, HM_ERR_ARGUMENT,
+           "HAMLET_HALO_PEER is '%s'; allowed: 0 (off), 1 (required) or unset", env);
+  const int capable =
+      K->device_memory && K->peer_export && K->peer_open && K->peer_close && K->peer_read && K->synchronize;
   MPI_Comm node;
   HM_CALL_MPI(MPI_Comm_split_type(ctx->comm, MPI_COMM_TYPE_SHARED, ctx->rank, MPI_INFO_NULL, &node));
   int node_size = 0;
@@ -50,7 +53,8 @@ static int peer_possible(const hm_context *ctx, int *yes) {
   HM_CALL_MPI(MPI_Allreduce(mine, all, 3, MPI_INT, MPI_MIN, ctx->comm));
   HM_CHECK(!required || ctx->size == 1 || !all[2] || (all[0] && all[1]), HM_ERR_BACKEND,
            "HAMLET_HALO_PEER=1 asks for the device-to-device halo exchange, but %s",
-           !all[0] ? "not every rank runs on a device backend with peer memory (CUDA)" : "the ranks are not all on one node");
+           !all[0] ? "not every rank runs on a device backend with peer memory (CUDA)"
+                   : "the ranks are not all on one node");
   *yes = all[0] && all[1] && !off;
   return HM_SUCCESS;
 }

@@ -22,7 +22,7 @@ struct hm_csr_view {
 
 typedef struct {
   const char *name;
-  int device_memory; /* 1: backend memory is not host memory (halo goes through host buffers) */
+  int device_memory; /* 1: backend memory is not host memory (halo through host buffers or peer_*) */
   /* Memory of the backend. alloc returns zero-filled memory. */
   int (*alloc)(size_t bytes, void **p);
   void (*release)(void *p);

@@ -41,8 +41,8 @@ typedef struct {
   int32_t nhalo;
   double *send_buf;            /* packed rows (host), resized to the block width in use */
   size_t send_buf_len;
-  /* Device backends stage through host buffers: rows packed in device memory, halo received
-   * on the host and uploaded into the block after the wait. */
+  /* Device backends without peer mode stage through host buffers: rows packed in device memory,
+   * halo received on the host and uploaded into the block after the wait. */
   double *pack_buf, *recv_buf;
   size_t pack_buf_len, recv_buf_len;
   struct hm_mvec_s *receiving; /* block whose halo is in flight */
