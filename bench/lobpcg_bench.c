@@ -15,8 +15,54 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hamlet.h"
+#ifdef HAMLET_BENCH_CUDA
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#endif
 
 /* The 7-point Laplacian with Dirichlet boundaries, rows of this rank. */
+#ifdef HAMLET_BENCH_CUDA
+#define CK_DEV(ok, what)                                                      \
+  do {                                                                        \
+    if (!(ok)) {                                                              \
+      fprintf(stderr, "%s:%d: %s failed\n", __FILE__, __LINE__, what);         \
+      MPI_Abort(MPI_COMM_WORLD, 1);                                           \
+    }                                                                         \
+  } while (0)
+
+/* The GPU's rates measured in this run, to read the achieved flop rate against: the device copy
+ * bandwidth (1 GiB, read + write counted) and cuBLAS DGEMM on 8192^3 (best of 3, after a warm-up). */
+static void device_rates(double *copy_gbs, double *dgemm_gflops) {
+  const size_t bytes = (size_t)1 << 30, m = 8192;
+  double *a, *b, *c;
+  CK_DEV(cudaMalloc((void **)&a, bytes) == cudaSuccess && cudaMalloc((void **)&b, bytes) == cudaSuccess &&
+             cudaMalloc((void **)&c, m * m * sizeof(double)) == cudaSuccess,
+         "cudaMalloc of the rate buffers");
+  CK_DEV(cudaMemset(a, 0, bytes) == cudaSuccess && cudaMemset(b, 0, bytes) == cudaSuccess, "cudaMemset");
+  cublasHandle_t h;
+  CK_DEV(cublasCreate(&h) == CUBLAS_STATUS_SUCCESS, "cublasCreate");
+  const double one = 1, zero = 0;
+  *copy_gbs = *dgemm_gflops = 0;
+  for (int rep = 0; rep < 4; rep++) { /* rep 0 warms up */
+    CK_DEV(cudaDeviceSynchronize() == cudaSuccess, "cudaDeviceSynchronize");
+    double t = MPI_Wtime();
+    CK_DEV(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice) == cudaSuccess, "cudaMemcpy");
+    CK_DEV(cudaDeviceSynchronize() == cudaSuccess, "cudaDeviceSynchronize");
+    const double tc = MPI_Wtime() - t;
+    t = MPI_Wtime();
+    CK_DEV(cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, (int)m, (int)m, (int)m, &one, a, (int)m, b, (int)m, &zero, c,
+                       (int)m) == CUBLAS_STATUS_SUCCESS, "cublasDgemm");
+    CK_DEV(cudaDeviceSynchronize() == cudaSuccess, "cudaDeviceSynchronize");
+    const double tg = MPI_Wtime() - t;
+    if (rep == 0) continue;
+    *copy_gbs = fmax(*copy_gbs, 2.0 * (double)bytes / tc * 1e-9);
+    *dgemm_gflops = fmax(*dgemm_gflops, 2.0 * (double)m * (double)m * (double)m / tg * 1e-9);
+  }
+  cublasDestroy(h);
+  cudaFree(a); cudaFree(b); cudaFree(c);
+}
+#endif
+
 static int laplacian_3d(hm_context *ctx, int64_t L, hm_matrix **A) {
   const int64_t n = L * L * L;
   hm_dist *dist;
@@ -167,6 +213,15 @@ int main(int argc, char **argv) {
              (long long)L, (long long)n, (long long)nnz, used == HM_BACKEND_CUDA ? "cuda" : "cpu", size, iterations);
   }
   CHECK(hm_operator_create_matrix(A, &op));
+  double dgemm_gflops = 0;
+#ifdef HAMLET_BENCH_CUDA
+  if (used == HM_BACKEND_CUDA && rank == 0) {
+    double copy_gbs;
+    device_rates(&copy_gbs, &dgemm_gflops);
+    printf("device rates measured in this run: copy %.0f GB/s (read + write), cuBLAS DGEMM 8192^3 %.0f Gflop/s\n",
+           copy_gbs, dgemm_gflops);
+  }
+#endif
   for (int c = 0; c < nnev; c++) {
     hm_lobpcg_options opt;
     hm_lobpcg_options_default(&opt);
@@ -195,6 +250,9 @@ int main(int argc, char **argv) {
       printf("nev = %2d: %d iterations in %.3f s (%.3f s with the start block): %.3f ms per iteration, %.3g Gflop per "
              "iteration, %.1f Gflop/s; lambda[0] = %.10f (residual %.2e)\n",
              nevs[c], it, marks.t_last - marks.t0, t, 1e3 * per, flops * 1e-9, flops / per * 1e-9, values[0], res[0]);
+    if (rank == 0 && dgemm_gflops > 0)
+      printf("nev = %2d: %.1f Gflop/s is %.1f%% of the DGEMM rate measured above\n", nevs[c], flops / per * 1e-9,
+             100.0 * flops / per * 1e-9 / dgemm_gflops);
     if (rank == 0 && print_values) {
       printf("values:");
       for (int k = 0; k < nevs[c]; k++) printf(" %.12f", values[k]);
