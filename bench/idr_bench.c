@@ -13,8 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hamlet.h"
-#include "objects.h"
+#include "bench_copy.h"
 #include "kernels.h"
+#include "objects.h"
 
 #define CHECK(expr)                                                              \
   do {                                                                           \
@@ -24,27 +25,6 @@
       MPI_Abort(MPI_COMM_WORLD, 1);                                              \
     }                                                                            \
   } while (0)
-
-/* Copy bandwidth (read + write) in the backend's memory, best of 5. */
-static double copy_bandwidth(hm_context *ctx, size_t bytes) {
-  const hm_kernels *k = ctx->kernels;
-  void *a, *b;
-  CHECK(k->alloc(bytes, &a));
-  CHECK(k->alloc(bytes, &b));
-  CHECK(k->copy(b, a, bytes)); /* warm up */
-  double best = 1e30;
-  for (int rep = 0; rep < 5; rep++) {
-    double t = MPI_Wtime();
-    CHECK(k->copy(b, a, bytes));
-    char probe;
-    CHECK(k->download(&probe, (char *)b + bytes - 1, 1)); /* waits for the copy */
-    t = MPI_Wtime() - t;
-    if (t < best) best = t;
-  }
-  k->release(a);
-  k->release(b);
-  return 2.0 * (double)bytes / best;
-}
 
 /* Seconds for solving with IDR(s) from x = 0 until maxit; outer iterations done in *outer. */
 static double time_solve(hm_operator *op, hm_idr_options *opt, hm_mvec *b, hm_mvec *x, double *outer) {
@@ -123,7 +103,10 @@ int main(int argc, char **argv) {
   hm_context_rank(ctx, &rank, &size);
   hm_context_backend(ctx, &backend);
   const int measured = bw <= 0;
-  if (measured) bw = copy_bandwidth(ctx, copy_mib << 20) * size; /* all ranks stream at once */
+  if (measured) {
+    CHECK(bench_copy_bandwidth(ctx, copy_mib << 20, &bw));
+    bw *= size; /* all ranks stream at once */
+  }
   if (rank == 0)
     printf("IDR(s) benchmark: backend %s, %d ranks, bandwidth %.1f GB/s (%s)\n\n",
            backend == HM_BACKEND_CUDA ? "cuda" : "cpu", size, bw / 1e9,

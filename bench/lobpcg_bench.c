@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hamlet.h"
+#include "bench_copy.h"
 #ifdef HAMLET_BENCH_CUDA
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -30,36 +31,30 @@
     }                                                                         \
   } while (0)
 
-/* The GPU's rates measured in this run, to read the achieved flop rate against: the device copy
- * bandwidth (1 GiB, read + write counted) and cuBLAS DGEMM on 8192^3 (best of 3, after a warm-up). */
-static void device_rates(double *copy_gbs, double *dgemm_gflops) {
-  const size_t bytes = (size_t)1 << 30, m = 8192;
+/* cuBLAS DGEMM on 8192^3 (best of 3 after a warm-up): the GPU's flop rate measured in this run,
+ * to read the achieved rate against. */
+static double dgemm_rate(void) {
+  const size_t m = 8192, bytes = m * m * sizeof(double);
   double *a, *b, *c;
   CK_DEV(cudaMalloc((void **)&a, bytes) == cudaSuccess && cudaMalloc((void **)&b, bytes) == cudaSuccess &&
-             cudaMalloc((void **)&c, m * m * sizeof(double)) == cudaSuccess,
-         "cudaMalloc of the rate buffers");
+             cudaMalloc((void **)&c, bytes) == cudaSuccess,
+         "cudaMalloc of the DGEMM operands");
   CK_DEV(cudaMemset(a, 0, bytes) == cudaSuccess && cudaMemset(b, 0, bytes) == cudaSuccess, "cudaMemset");
   cublasHandle_t h;
   CK_DEV(cublasCreate(&h) == CUBLAS_STATUS_SUCCESS, "cublasCreate");
   const double one = 1, zero = 0;
-  *copy_gbs = *dgemm_gflops = 0;
+  double best = 0;
   for (int rep = 0; rep < 4; rep++) { /* rep 0 warms up */
     CK_DEV(cudaDeviceSynchronize() == cudaSuccess, "cudaDeviceSynchronize");
-    double t = MPI_Wtime();
-    CK_DEV(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice) == cudaSuccess, "cudaMemcpy");
-    CK_DEV(cudaDeviceSynchronize() == cudaSuccess, "cudaDeviceSynchronize");
-    const double tc = MPI_Wtime() - t;
-    t = MPI_Wtime();
+    const double t = MPI_Wtime();
     CK_DEV(cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, (int)m, (int)m, (int)m, &one, a, (int)m, b, (int)m, &zero, c,
                        (int)m) == CUBLAS_STATUS_SUCCESS, "cublasDgemm");
     CK_DEV(cudaDeviceSynchronize() == cudaSuccess, "cudaDeviceSynchronize");
-    const double tg = MPI_Wtime() - t;
-    if (rep == 0) continue;
-    *copy_gbs = fmax(*copy_gbs, 2.0 * (double)bytes / tc * 1e-9);
-    *dgemm_gflops = fmax(*dgemm_gflops, 2.0 * (double)m * (double)m * (double)m / tg * 1e-9);
+    if (rep > 0) best = fmax(best, 2.0 * (double)m * (double)m * (double)m / (MPI_Wtime() - t) * 1e-9);
   }
   cublasDestroy(h);
   cudaFree(a); cudaFree(b); cudaFree(c);
+  return best;
 }
 #endif
 
@@ -216,10 +211,11 @@ int main(int argc, char **argv) {
   double dgemm_gflops = 0;
 #ifdef HAMLET_BENCH_CUDA
   if (used == HM_BACKEND_CUDA && rank == 0) {
-    double copy_gbs;
-    device_rates(&copy_gbs, &dgemm_gflops);
+    double copy;
+    CHECK(bench_copy_bandwidth(ctx, (size_t)1 << 30, &copy));
+    dgemm_gflops = dgemm_rate();
     printf("device rates measured in this run: copy %.0f GB/s (read + write), cuBLAS DGEMM 8192^3 %.0f Gflop/s\n",
-           copy_gbs, dgemm_gflops);
+           copy * 1e-9, dgemm_gflops);
   }
 #endif
   for (int c = 0; c < nnev; c++) {
