@@ -12,6 +12,7 @@
 #include <cusparse.h>
 #include <mpi.h>
 #include "hamlet.h"
+#include "../gpu/sell_cuda.h"
 
 [[noreturn]] static inline void die(const char *file, int line, const char *expr, const char *why) {
   fprintf(stderr, "%s:%d: %s failed: %s\n", file, line, expr, why);
@@ -86,4 +87,14 @@ static inline double copy_bandwidth(size_t bytes) {
   CK_CUDA(cudaFree(b));
   return 2.0 * (double)bytes / (best * 1e-3);
 }
+
+/* Routes the library's products on a prepared matrix for the calls that follow: the SELL kernels
+ * (sell = true) or the CSR kernels, at every block width; the other tuning fields stay. */
+static inline void route_products(bool sell) {
+  hm_sell_tuning t;
+  hm_cuda_sell_tuning(nullptr, &t);
+  t.spmmv_max_k = t.kpm_max_k = sell ? 1 << 30 : 0;
+  hm_cuda_sell_tuning(&t, nullptr);
+}
+
 #endif

@@ -15,7 +15,8 @@
  * and summed over the timed steps, and hamlet's SpMV the same y as cuSPARSE, or the program
  * exits 1 (after printing everything). Exit 77: no CUDA device; 2: bad arguments.
  * --sweep r1,...: also time the SELL kernel's launch shapes (hm_sell_tuning) at these R (and the
- * SpMV's at k = 1), to choose the defaults. */
+ * SpMV's at k = 1), to choose the defaults.
+ * --traversal r1,...: also time the CSR KPM kernel's traversals (hm_cuda_csr_traversal) at these R. */
 #define MPICH_SKIP_MPICXX 1
 #define OMPI_SKIP_MPICXX 1
 #include <mpi.h>
@@ -237,6 +238,12 @@ struct SpMV {
   double us;
 };
 
+/* The library's prepared matrix, its products routed to the SELL or the CSR kernels. */
+static const struct hm_csr_view *route(Bench &B, bool sell) {
+  route_products(sell);
+  return &B.M.sell;
+}
+
 /* ---- SpMV (k = 1) ------------------------------------------------------------------------------ */
 static SpMV bench_spmv(Bench &B) {
   const int n = B.M.n, reps = std::max(B.steps, 10);
@@ -253,14 +260,16 @@ static SpMV bench_spmv(Bench &B) {
          reps, bytes / 1e6, 1e6 * bytes / B.bw);
   printf("  %-28s %12s %10s %12s %10s\n", "kernel", "us/call", "GB/s", "of roofline", "|y-y_h|/|y_h|");
 
-  CK_HM(B.K->spmmv(HM_COMPLEX, &B.M.view, 1, B.M.rows, n, (const double *)x, (double *)yref));
+  const struct hm_csr_view *A = route(B, false);
+  CK_HM(B.K->spmmv(HM_COMPLEX, A, 1, B.M.rows, n, (const double *)x, (double *)yref));
   double t = synced_now();
-  for (int r = 0; r < reps; r++) CK_HM(B.K->spmmv(HM_COMPLEX, &B.M.view, 1, B.M.rows, n, (const double *)x, (double *)yref));
+  for (int r = 0; r < reps; r++) CK_HM(B.K->spmmv(HM_COMPLEX, A, 1, B.M.rows, n, (const double *)x, (double *)yref));
   t = (synced_now() - t) / reps;
   printf("  %-28s %12.2f %10.1f %11.0f%% %10s\n", "hamlet spmmv CSR", 1e6 * t, bytes / t / 1e9, 100 * bytes / B.bw / t, "-");
-  CK_HM(B.K->spmmv(HM_COMPLEX, &B.M.sell, 1, B.M.rows, n, (const double *)x, (double *)y));
+  A = route(B, true);
+  CK_HM(B.K->spmmv(HM_COMPLEX, A, 1, B.M.rows, n, (const double *)x, (double *)y));
   t = synced_now();
-  for (int r = 0; r < reps; r++) CK_HM(B.K->spmmv(HM_COMPLEX, &B.M.sell, 1, B.M.rows, n, (const double *)x, (double *)y));
+  for (int r = 0; r < reps; r++) CK_HM(B.K->spmmv(HM_COMPLEX, A, 1, B.M.rows, n, (const double *)x, (double *)y));
   t = (synced_now() - t) / reps;
   {
     const double err = rel_diff(B, n, y, yref, tmp);
@@ -499,12 +508,12 @@ static Row bench_block(Bench &B, int R, double2 *V, double2 *W, double *dots, co
   fill(n, R, 101, 1.0, V);
   fill(n, R, 202, 0.5, W);
   CK_CUDA(cudaMemset(dots, 0, 2 * R * sizeof(double)));
-  step_a(B, &B.M.view, R, V, W, dots);
+  step_a(B, route(B, false), R, V, W, dots);
   CK_CUDA(cudaMemcpy(ha.data(), dots, 2 * R * sizeof(double), cudaMemcpyDeviceToHost));
   fill(n, R, 101, 1.0, V);
   fill(n, R, 202, 0.5, W);
   CK_CUDA(cudaMemset(dots, 0, 2 * R * sizeof(double)));
-  step_a(B, &B.M.sell, R, V, W, dots);
+  step_a(B, route(B, true), R, V, W, dots);
   CK_CUDA(cudaMemcpy(hs.data(), dots, 2 * R * sizeof(double), cudaMemcpyDeviceToHost));
   fill(n, R, 101, 1.0, V);
   fill(n, R, 202, 0.5, W);
@@ -522,9 +531,9 @@ static Row bench_block(Bench &B, int R, double2 *V, double2 *W, double *dots, co
   if (check_b && compare_dots("(a) vs (b), column 0", R, 1, ha.data(), dots_b, R, 1, 1e-10)) B.failed = 1;
 
   /* (a) timed, CSR then SELL */
-  row.a_us = 1e6 * time_a(B, &B.M.view, R, V, W, dots, B.steps) / R;
+  row.a_us = 1e6 * time_a(B, route(B, false), R, V, W, dots, B.steps) / R;
   CK_CUDA(cudaMemcpy(ha.data(), dots, 2 * R * sizeof(double), cudaMemcpyDeviceToHost));
-  row.s_us = 1e6 * time_a(B, &B.M.sell, R, V, W, dots, B.steps) / R;
+  row.s_us = 1e6 * time_a(B, route(B, true), R, V, W, dots, B.steps) / R;
   CK_CUDA(cudaMemcpy(hs.data(), dots, 2 * R * sizeof(double), cudaMemcpyDeviceToHost));
   double2 *blk[2] = {V, W};
   double t;
@@ -584,13 +593,13 @@ static void sweep(Bench &B, int R, double2 *V, double2 *W, double *dots) {
           if (R == 1) {
             const int n = B.M.n;
             fill(n, 1, 11, 1.0, V);
-            CK_HM(B.K->spmmv(HM_COMPLEX, &B.M.sell, 1, B.M.rows, n, (const double *)V, (double *)W));
+            CK_HM(B.K->spmmv(HM_COMPLEX, route(B, true), 1, B.M.rows, n, (const double *)V, (double *)W));
             sec = synced_now();
             for (int r = 0; r < steps; r++)
-              CK_HM(B.K->spmmv(HM_COMPLEX, &B.M.sell, 1, B.M.rows, n, (const double *)V, (double *)W));
+              CK_HM(B.K->spmmv(HM_COMPLEX, route(B, true), 1, B.M.rows, n, (const double *)V, (double *)W));
             sec = (synced_now() - sec) / steps;
           } else {
-            sec = time_a(B, &B.M.sell, R, V, W, dots, steps);
+            sec = time_a(B, route(B, true), R, V, W, dots, steps);
           }
           shapes.push_back({t, 1e6 * sec / R});
         }
@@ -598,10 +607,10 @@ static void sweep(Bench &B, int R, double2 *V, double2 *W, double *dots) {
   if (R > 1) { /* the CSR kernel's register cap, for comparison */
     int mb0 = 1;
     hm_cuda_csr_min_blocks(0, &mb0);
-    for (int mb : {1, 6, 8}) {
+    for (int mb : {1, 4, 8}) {
       hm_cuda_csr_min_blocks(mb, nullptr);
       printf("  CSR kernel, register cap for %d blocks per SM: %.3f us per vector-step\n", mb,
-             1e6 * time_a(B, &B.M.view, R, V, W, dots, steps) / R);
+             1e6 * time_a(B, route(B, false), R, V, W, dots, steps) / R);
     }
     hm_cuda_csr_min_blocks(mb0, nullptr);
   }
@@ -614,12 +623,43 @@ static void sweep(Bench &B, int R, double2 *V, double2 *W, double *dots) {
   printf("\n");
 }
 
+/* ---- traversal of the CSR kernels --------------------------------------------------------------- */
+/* Times the CSR KPM kernel at block width R for groups of blocks x tiles per block, the old grid
+ * stride (2048 blocks over the whole list) among them, fastest first; restores the defaults. */
+static void traversal(Bench &B, int R, double2 *V, double2 *W, double *dots) {
+  int g0 = 0, i0 = 0;
+  hm_cuda_csr_traversal(0, 0, &g0, &i0);
+  int rb = 1; /* the kernel's rows per tile (shape_for in gpu/kernels_cuda.cu) */
+  while (std::min(R, 256) * rb * 2 <= 256) rb *= 2;
+  const int stride_iters = (int)((((int64_t)B.M.n + rb - 1) / rb + 2047) / 2048);
+  struct Choice {
+    int group, iters;
+    double us;
+  };
+  std::vector<Choice> all;
+  for (int g : {1, 4, 66, 132, 264, 528, 1056})
+    for (int it : {1, 4, 16, 64}) all.push_back({g, it, 0});
+  all.push_back({2048, stride_iters, 0});
+  const int steps = std::max(5, B.steps / 2);
+  for (Choice &c : all) {
+    hm_cuda_csr_traversal(c.group, c.iters, nullptr, nullptr);
+    c.us = 1e6 * time_a(B, route(B, false), R, V, W, dots, steps) / R;
+  }
+  hm_cuda_csr_traversal(g0, i0, nullptr, nullptr);
+  std::sort(all.begin(), all.end(), [](const Choice &x, const Choice &y) { return x.us < y.us; });
+  printf("CSR KPM traversals at R = %d (us per vector-step, %d steps; default: group %d, tiles per block %d;\n"
+         "  group 2048 x %d tiles = the old grid stride):\n", R, steps, g0, i0, stride_iters);
+  for (const Choice &c : all) printf("  group %4d tiles %3d: %9.3f\n", c.group, c.iters, c.us);
+  printf("\n");
+}
+
 /* ---- arguments --------------------------------------------------------------------------------- */
 [[noreturn]] static void usage(const char *why) {
   fprintf(stderr,
           "bench_kpm_gpu: %s\nusage: bench_kpm_gpu [--nx N] [--ny N] [--nz N] (TI lattice, each >= 2; default 200 100 40)\n"
           "                     [--steps S] (>= 1; default 50) [--R r1,r2,...] (each 1..1024; default 1,4,8,16,32,64)\n"
-          "                     [--copy-mib M] (>= 1; default 2048) [--sweep r1,...] (SELL launch shapes at these R)\n",
+          "                     [--copy-mib M] (>= 1; default 2048) [--sweep r1,...] (SELL launch shapes at these R)\n"
+          "                     [--traversal r1,...] (CSR KPM traversals at these R)\n",
           why);
   MPI_Finalize();
   exit(2);
@@ -646,7 +686,7 @@ int main(int argc, char **argv) {
   p.nz = 40;
   int steps = 50;
   long long copy_mib = 2048;
-  std::vector<int> Rs = {1, 4, 8, 16, 32, 64}, sweeps;
+  std::vector<int> Rs = {1, 4, 8, 16, 32, 64}, sweeps, traversals;
   for (int i = 1; i < argc; i += 2) {
     const char *o = argv[i];
     if (i + 1 >= argc) usage("an option is missing its value");
@@ -659,6 +699,10 @@ int main(int argc, char **argv) {
     else if (!strcmp(o, "--sweep")) {
       std::vector<char> s(v, v + strlen(v) + 1);
       for (char *tok = strtok(s.data(), ","); tok; tok = strtok(nullptr, ",")) sweeps.push_back((int)parse_int("--sweep", tok, 1, 1024));
+    } else if (!strcmp(o, "--traversal")) {
+      std::vector<char> s(v, v + strlen(v) + 1);
+      for (char *tok = strtok(s.data(), ","); tok; tok = strtok(nullptr, ","))
+        traversals.push_back((int)parse_int("--traversal", tok, 2, 1024));
     } else if (!strcmp(o, "--R")) {
       Rs.clear();
       std::vector<char> s(v, v + strlen(v) + 1);
@@ -673,13 +717,10 @@ int main(int argc, char **argv) {
   if (4 * p.nx * p.ny * p.nz > INT32_MAX) usage("the lattice has more than 2^31 - 1 rows (4 nx ny nz); one GPU holds 32-bit local rows");
 
   if (no_device()) return 77;
-  /* The SELL columns time the SELL kernels at every width; the library's own routing (SELL up to
-   * a width, CSR above it) is taken from its defaults for the 'lib' figures. */
-  hm_sell_tuning lib, forced;
+  /* The CSR and SELL columns time each kernel family at every width (route); the library's own
+   * routing (SELL up to a width, CSR above it) is taken from its defaults for the 'lib' figures. */
+  hm_sell_tuning lib;
   hm_cuda_sell_tuning(nullptr, &lib);
-  forced = lib;
-  forced.spmmv_max_k = forced.kpm_max_k = 1 << 30;
-  hm_cuda_sell_tuning(&forced, nullptr);
   Bench B = {};
   B.lib = lib;
   B.steps = steps;
@@ -751,12 +792,14 @@ int main(int argc, char **argv) {
 
   int Rmax = *std::max_element(Rs.begin(), Rs.end());
   for (int r : sweeps) Rmax = std::max(Rmax, r);
+  for (int r : traversals) Rmax = std::max(Rmax, r);
   double2 *V, *W;
   double *dots;
   CK_CUDA(cudaMalloc(&V, (size_t)n * Rmax * sizeof(double2)));
   CK_CUDA(cudaMalloc(&W, (size_t)n * Rmax * sizeof(double2)));
   CK_CUDA(cudaMalloc(&dots, 2 * (size_t)Rmax * sizeof(double)));
   for (int r : sweeps) sweep(B, r, V, W, dots);
+  for (int r : traversals) traversal(B, r, V, W, dots);
   printf("KPM step per vector-step (us): (a) hamlet fused kpm_step on the N x R block, on the CSR arrays and on the\n"
          "  SELL copy (the library's path: 'SELL' below); (b) cuSPARSE SpMV %s + cublasZaxpy + 2 cublasZdotc, one vector\n"
          "  at a time; (c) cuSPARSE SpMM (row-major, n = R) + cublasZaxpy + column-dot kernel.\n"

@@ -195,8 +195,9 @@ static int bench_matrix(Run &R, const char *title, const hm_matrix *H) {
   CK_CUDA(cudaMemcpy(rows, H->interior_rows, n * sizeof(int32_t), cudaMemcpyHostToDevice));
   std::vector<int32_t> rp32(c->rowptr, c->rowptr + n + 1); /* cuSPARSE: one index type for both arrays */
   CK_CUDA(cudaMemcpy(rowptr32, rp32.data(), (n + 1) * sizeof(int32_t), cudaMemcpyHostToDevice));
-  const struct hm_csr_view view = {(int32_t)n, rowptr, col, val, nullptr};
-  struct hm_csr_view sell = view; /* with the library's SELL copy of the row list */
+  /* with the library's own SELL copy of the row list; each column routes the products to one
+   * kernel family (route_products) */
+  struct hm_csr_view sell = {(int32_t)n, rowptr, col, val, nullptr};
   {
     const struct hm_csr_view host = {(int32_t)n, c->rowptr, c->col, c->val, nullptr};
     const int32_t *list = H->interior_rows, count = (int32_t)n, *key = rows;
@@ -227,7 +228,9 @@ static int bench_matrix(Run &R, const char *title, const hm_matrix *H) {
     Result r = {k, 0, 0, 0, 0, 0, nullptr, nullptr};
     fill_block<<<grid_for(n * k * type), 256>>>(n, k, type, false, X);
     CK_CUDA(cudaGetLastError());
-    r.hm_us = 1e6 * time_per_call([&] { CK_HM(R.K->spmmv(H->type, &view, k, rows, (int32_t)n, X, Yh)); });
+    route_products(false);
+    r.hm_us = 1e6 * time_per_call([&] { CK_HM(R.K->spmmv(H->type, &sell, k, rows, (int32_t)n, X, Yh)); });
+    route_products(true);
     r.sell_us = 1e6 * time_per_call([&] { CK_HM(R.K->spmmv(H->type, &sell, k, rows, (int32_t)n, X, Y)); });
     const double e = rel_diff(n, k, type, Yh, Y, false, d_sums);
     if (!(e <= 1e-12)) {
@@ -384,11 +387,9 @@ int main(int argc, char **argv) {
 
   if (no_device()) return 77;
   {
-    hm_sell_tuning t; /* the SELL column times the SELL kernel at every k */
+    hm_sell_tuning t; /* the library's routing, before the columns change it (route_products) */
     hm_cuda_sell_tuning(nullptr, &t);
     R.lib_max_k = t.spmmv_max_k;
-    t.spmmv_max_k = t.kpm_max_k = 1 << 30;
-    hm_cuda_sell_tuning(&t, nullptr);
   }
   R.K = hm_kernels_cuda();
   if (!R.K || !R.K->spmmv) die(__FILE__, __LINE__, "hm_kernels_cuda()", "hamlet was built without its CUDA spmmv");

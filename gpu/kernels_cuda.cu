@@ -26,7 +26,17 @@ constexpr int kNarrow = 1; // measured: lanes help k = 1 (SpMV 852 -> 457 us) an
 
 struct Shape {
   int lanes, kc, rb, chunks, blocks;
+  int group, iters; // product kernels: tiles of rb rows in groups of blocks (see tile_base)
 };
+
+// Traversal of the row list by the product kernels. The list is in the builder's cache-friendly
+// order (a row's neighbours a few thousand positions away), so the blocks running at one time
+// should work on nearby positions: `group` blocks (about the resident blocks) share a range of
+// group * iters tiles, block j taking tiles j, j + group, ...; groups start in block order. A grid
+// stride over the whole list (the old launch, 2048 blocks) spreads the running blocks over all of
+// it. Measured on the H100, TI lattice, R = 32 (bench_kpm_gpu --traversal): 96.8 us per
+// vector-step with these defaults, 116 with the old stride, 99-103 for other groups and tiles.
+int traversal_group = 264, traversal_iters = 16;
 
 // Lanes per pair for kernels that take row products (the others use one thread per pair).
 int product_lanes(int k) { return k <= kNarrow ? kLanes : 1; }
@@ -41,11 +51,30 @@ Shape shape_for(int k, int32_t nrows, int lanes) {
   s.chunks = (k + s.kc - 1) / s.kc;
   int64_t need = ((int64_t)nrows + s.rb - 1) / s.rb;
   s.blocks = (int)(need < kMaxBlocks ? (need > 0 ? need : 1) : kMaxBlocks);
+  s.group = s.iters = 0; // product_shape's
   return s;
 }
 
+// The shape of a product kernel: whole groups of blocks over the tiles (the last group may have
+// idle blocks; they write zero partial sums).
+Shape product_shape(int k, int32_t nrows, int lanes) {
+  Shape s = shape_for(k, nrows, lanes);
+  const int64_t tiles = ((int64_t)nrows + s.rb - 1) / s.rb;
+  s.iters = traversal_iters;
+  s.group = (int)(tiles < traversal_group ? (tiles > 0 ? tiles : 1) : traversal_group);
+  const int64_t per_group = (int64_t)s.group * s.iters, groups = (tiles + per_group - 1) / per_group;
+  s.blocks = (int)((groups > 0 ? groups : 1) * s.group);
+  return s;
+}
+
+// First row-list position of this block's first tile; tile t starts group * rb positions later.
+__device__ inline int64_t tile_base(int rb, int group, int iters) {
+  const int64_t g = blockIdx.x / group, j = blockIdx.x % group;
+  return (g * iters * group + j) * rb;
+}
+
 // Register cap of the complex one-thread-per-pair KPM kernel (hm_cuda_csr_min_blocks): 1 = none.
-int csr_min_blocks = 1;
+int csr_min_blocks = 4;
 
 // Scratch device memory for partial sums and scalars, grown on demand, kept for the process.
 hm_device_buffer scratch_buffer;
@@ -65,15 +94,26 @@ __device__ inline double lane_sum(double v) {
   return v;
 }
 
+// A list position's row and its entries [begin, end).
+struct RowEntries {
+  int32_t row;
+  int64_t begin, end;
+};
+
+__device__ inline RowEntries row_entries(int32_t q, const int32_t *rows, const int64_t *rowptr) {
+  const int32_t i = rows[q];
+  return {i, rowptr[i], rowptr[i + 1]};
+}
+
 // Row product of complex A with column c of V, sum_p a_p * V[col_p][c], lane `lane` of G taking
 // every G-th entry; every lane gets the sum. Inactive pairs (active = false) still shuffle.
 template <int G>
-__device__ inline double2 row_product_c(const int64_t *rowptr, const int32_t *col, const double2 *val,
-                                        const double2 *V, int k, int32_t i, int c, int lane, bool active) {
+__device__ inline double2 row_product_c(const RowEntries &e, const int32_t *col, const double2 *val, const double2 *V,
+                                        int k, int c, int lane, bool active) {
   double re = 0, im = 0;
   if (active) {
 #pragma unroll 4
-    for (int64_t p = rowptr[i] + lane; p < rowptr[i + 1]; p += G) {
+    for (int64_t p = e.begin + lane; p < e.end; p += G) {
       const double2 a = val[p];
       const double2 x = V[(size_t)col[p] * k + c];
       re = fma(a.x, x.x, fma(-a.y, x.y, re));
@@ -84,12 +124,12 @@ __device__ inline double2 row_product_c(const int64_t *rowptr, const int32_t *co
 }
 
 template <int G>
-__device__ inline double row_product_r(const int64_t *rowptr, const int32_t *col, const double *val,
-                                       const double *V, int k, int32_t i, int c, int lane, bool active) {
+__device__ inline double row_product_r(const RowEntries &e, const int32_t *col, const double *val, const double *V,
+                                       int k, int c, int lane, bool active) {
   double acc = 0;
   if (active) {
 #pragma unroll 4
-    for (int64_t p = rowptr[i] + lane; p < rowptr[i + 1]; p += G) acc = fma(val[p], V[(size_t)col[p] * k + c], acc);
+    for (int64_t p = e.begin + lane; p < e.end; p += G) acc = fma(val[p], V[(size_t)col[p] * k + c], acc);
   }
   return lane_sum<G>(acc);
 }
@@ -125,32 +165,50 @@ __device__ inline void block_partials(double vv, double wv, int kc, int rb, int 
 
 // __launch_bounds__(256, 1) leaves the compiler free to use more registers than the 64 it caps a
 // kernel of unknown block size at: measured on the H100 (2026-11-23), R = 32 went 151.6 -> 107.9 us
-// per vector-step. MinBlocks 6 or 8 caps the registers instead (measured slower: 120, 155 us).
+// per vector-step. Since the traversal change it takes 68 registers uncapped (3 blocks per SM), and
+// MinBlocks 4 caps it at 64 without spills: R = 32 114 -> 96.7 us (MinBlocks 8 spills: 190).
 template <int G, bool Complex, int MinBlocks = 1>
-__global__ void __launch_bounds__(kThreads, MinBlocks) kpm_step_kernel(int32_t nrows, const int32_t *rows, const int64_t *rowptr, const int32_t *col,
-                                const double *val, int k, int kc, int rb, double s, double b, const double *V,
-                                double *W, double *partials) {
+__global__ void __launch_bounds__(kThreads, MinBlocks)
+    kpm_step_kernel(int32_t nrows, const int32_t *rows, const int64_t *rowptr,
+                    const int32_t *col, const double *val, int k, int kc, int rb, int group, int iters, double s,
+                    double b, const double *V, double *W, double *partials) {
   HM_PAIR_INDEX;
   double vv = 0, wv = 0;
   // The trip count is the same for the whole block, so every lane reaches every shuffle.
-  for (int32_t base = blockIdx.x * rb; base < nrows; base += gridDim.x * rb) {
-    const int32_t q = base + rl;
-    const bool active = q < nrows && c < k;
-    const int32_t i = active ? rows[q] : 0;
-    const size_t at = (size_t)i * k + c;
+  const int64_t first = tile_base(rb, group, iters), step = (int64_t)group * rb;
+  for (int t = 0; t < iters; t++) {
+    const int64_t base = first + t * step;
+    if (base >= nrows) break;
+    const int32_t q = (int32_t)(base + rl);
+    const bool active = q < nrows && c < k, owner = active && lane == 0;
+    const RowEntries e = active ? row_entries(q, rows, rowptr) : RowEntries{0, 0, 0};
+    const size_t at = (size_t)e.row * k + c;
+    // The row's own V and W entries are loaded before the product, so that they are in flight
+    // with its loads (measured on the H100: R = 32 107.8 -> 95.3 us per vector-step). Tried and
+    // slower: the next tile's row and offsets loaded during this one (103), entries passed by
+    // shuffles (107), 8 or 16 entries per unrolled pass (107-200), 3 blocks per SM (107).
     if (Complex) {
-      const double2 acc = row_product_c<G>(rowptr, col, (const double2 *)val, (const double2 *)V, k, i, c, lane, active);
-      if (active && lane == 0) {
-        const double2 v = ((const double2 *)V)[at], w = ((double2 *)W)[at];
+      double2 v = make_double2(0, 0), w = v;
+      if (owner) {
+        v = ((const double2 *)V)[at];
+        w = ((const double2 *)W)[at];
+      }
+      const double2 acc = row_product_c<G>(e, col, (const double2 *)val, (const double2 *)V, k, c, lane, active);
+      if (owner) {
         const double2 wn = make_double2(2.0 * s * (acc.x - b * v.x) - w.x, 2.0 * s * (acc.y - b * v.y) - w.y);
         ((double2 *)W)[at] = wn;
         vv += v.x * v.x + v.y * v.y;
         wv += wn.x * v.x + wn.y * v.y;
       }
     } else {
-      const double acc = row_product_r<G>(rowptr, col, val, V, k, i, c, lane, active);
-      if (active && lane == 0) {
-        const double v = V[at], wn = 2.0 * s * (acc - b * v) - W[at];
+      double v = 0, w = 0;
+      if (owner) {
+        v = V[at];
+        w = W[at];
+      }
+      const double acc = row_product_r<G>(e, col, val, V, k, c, lane, active);
+      if (owner) {
+        const double wn = 2.0 * s * (acc - b * v) - w;
         W[at] = wn;
         vv += v * v;
         wv += wn * v;
@@ -177,19 +235,24 @@ __global__ void add_partials(int blocks, int width, const double *partials, doub
 }
 
 template <int G, bool Complex>
-__global__ void __launch_bounds__(kThreads, 1) spmmv_kernel(int32_t nrows, const int32_t *rows, const int64_t *rowptr, const int32_t *col,
-                             const double *val, int k, int kc, int rb, const double *x, double *y) {
+__global__ void __launch_bounds__(kThreads, 1)
+    spmmv_kernel(int32_t nrows, const int32_t *rows, const int64_t *rowptr,
+                 const int32_t *col, const double *val, int k, int kc, int rb, int group, int iters, const double *x,
+                 double *y) {
   HM_PAIR_INDEX;
-  for (int32_t base = blockIdx.x * rb; base < nrows; base += gridDim.x * rb) {
-    const int32_t q = base + rl;
+  const int64_t first = tile_base(rb, group, iters), step = (int64_t)group * rb;
+  for (int t = 0; t < iters; t++) {
+    const int64_t base = first + t * step;
+    if (base >= nrows) break;
+    const int32_t q = (int32_t)(base + rl);
     const bool active = q < nrows && c < k;
-    const int32_t i = active ? rows[q] : 0;
+    const RowEntries e = active ? row_entries(q, rows, rowptr) : RowEntries{0, 0, 0};
     if (Complex) {
-      const double2 acc = row_product_c<G>(rowptr, col, (const double2 *)val, (const double2 *)x, k, i, c, lane, active);
-      if (active && lane == 0) ((double2 *)y)[(size_t)i * k + c] = acc;
+      const double2 acc = row_product_c<G>(e, col, (const double2 *)val, (const double2 *)x, k, c, lane, active);
+      if (active && lane == 0) ((double2 *)y)[(size_t)e.row * k + c] = acc;
     } else {
-      const double acc = row_product_r<G>(rowptr, col, val, x, k, i, c, lane, active);
-      if (active && lane == 0) y[(size_t)i * k + c] = acc;
+      const double acc = row_product_r<G>(e, col, val, x, k, c, lane, active);
+      if (active && lane == 0) y[(size_t)e.row * k + c] = acc;
     }
   }
 }
@@ -290,10 +353,12 @@ int cuda_spmmv(hm_scalar type, const struct hm_csr_view *A, int k, const int32_t
     HM_CALL(hm_cuda_sell_spmmv(A->format, type, k, rows, nrows, x, y, &done));
     if (done) return HM_SUCCESS;
   }
-  Shape s = shape_for(k, nrows, product_lanes(k));
+  Shape s = product_shape(k, nrows, product_lanes(k));
   dim3 grid(s.blocks, s.chunks);
   const int threads = s.lanes * s.kc * s.rb;
-#define HM_LAUNCH(G, C) spmmv_kernel<G, C><<<grid, threads>>>(nrows, rows, A->rowptr, A->col, A->val, k, s.kc, s.rb, x, y)
+#define HM_LAUNCH(G, C)                                                                                  \
+  spmmv_kernel<G, C><<<grid, threads>>>(nrows, rows, A->rowptr, A->col, A->val, k, s.kc, s.rb, s.group, \
+                                        s.iters, x, y)
   if (s.lanes == kLanes) {
     if (type == HM_COMPLEX) HM_LAUNCH(kLanes, true); else HM_LAUNCH(kLanes, false);
   } else {
@@ -312,16 +377,16 @@ int cuda_kpm_step(hm_scalar type, const struct hm_csr_view *A, int k, const int3
     HM_CALL(hm_cuda_sell_kpm_step(A->format, type, k, rows, nrows, scale, shift, V, W, dots, &done));
     if (done) return HM_SUCCESS;
   }
-  Shape s = shape_for(k, nrows, product_lanes(k));
+  Shape s = product_shape(k, nrows, product_lanes(k));
   HM_CALL(scratch_at_least((size_t)s.blocks * 2 * k));
   dim3 grid(s.blocks, s.chunks);
   const int threads = s.lanes * s.kc * s.rb;
   const size_t shared = 2 * sizeof(double) * s.kc * s.rb;
-#define HM_LAUNCH(G, C, MB)                                                                                     \
-  kpm_step_kernel<G, C, MB><<<grid, threads, shared>>>(nrows, rows, A->rowptr, A->col, A->val, k, s.kc, s.rb, scale, \
-                                                       shift, V, W, scratch)
-  if (s.lanes == 1 && type == HM_COMPLEX && csr_min_blocks >= 6) {
-    if (csr_min_blocks >= 8) HM_LAUNCH(1, true, 8); else HM_LAUNCH(1, true, 6);
+#define HM_LAUNCH(G, C, MB)                                                                                      \
+  kpm_step_kernel<G, C, MB><<<grid, threads, shared>>>(nrows, rows, A->rowptr, A->col, A->val, k, s.kc, s.rb, \
+                                                       s.group, s.iters, scale, shift, V, W, scratch)
+  if (s.lanes == 1 && type == HM_COMPLEX && csr_min_blocks >= 4) {
+    if (csr_min_blocks >= 8) HM_LAUNCH(1, true, 8); else HM_LAUNCH(1, true, 4);
   } else if (s.lanes == kLanes) {
     if (type == HM_COMPLEX) HM_LAUNCH(kLanes, true, 1); else HM_LAUNCH(kLanes, false, 1);
   } else {
@@ -423,7 +488,14 @@ const hm_kernels table = make_table();
 
 extern "C" const hm_kernels *hm_kernels_cuda(void) { return &table; }
 
+extern "C" void hm_cuda_csr_traversal(int set_group, int set_iters, int *group, int *iters) {
+  if (group) *group = traversal_group;
+  if (iters) *iters = traversal_iters;
+  if (set_group > 0) traversal_group = set_group;
+  if (set_iters > 0) traversal_iters = set_iters;
+}
+
 extern "C" void hm_cuda_csr_min_blocks(int set, int *get) {
   if (get) *get = csr_min_blocks;
-  if (set > 0) csr_min_blocks = set >= 8 ? 8 : set >= 6 ? 6 : 1;
+  if (set > 0) csr_min_blocks = set >= 8 ? 8 : set >= 4 ? 4 : 1;
 }

@@ -32,8 +32,11 @@ typedef struct {
 } hm_sell_tuning;
 void hm_cuda_sell_tuning(const hm_sell_tuning *set, hm_sell_tuning *get);
 // The CSR KPM kernel's register cap for benchmarks (kernels_cuda.cu): blocks per SM it must allow
-// (1 = no cap; 6 or 8); set <= 0 leaves it.
+// (1 = no cap; 4 or 8); set <= 0 leaves it.
 void hm_cuda_csr_min_blocks(int set, int *get);
+// The CSR product kernels' traversal for benchmarks (kernels_cuda.cu): blocks per group and tiles
+// per block; set <= 0 leaves a value.
+void hm_cuda_csr_traversal(int set_group, int set_iters, int *group, int *iters);
 #ifdef __cplusplus
 }
 #endif

@@ -31,6 +31,36 @@ static double max_diff(const double *a, const double *b, size_t n) {
   return w;
 }
 
+/* spmmv and kpm_step over the three lists [0, cut1), [cut1, cut2), [cut2, nrows) against the CPU
+ * results (ref: spmmv; kref and dots: the KPM step from W and dots 1, 2, ...). */
+static void check_lists(const hm_kernels *G, hm_scalar type, int k, const struct hm_csr_view *sA,
+                        const int32_t *drows, int32_t nrows, const double *W, double *dV, double *dW,
+                        const double *ref, const double *kref, const double *dots, const char *what) {
+  const int32_t cut1 = nrows / 2, cut2 = nrows - nrows / 7;
+  const size_t len = (size_t)(N + NH) * k * type;
+  double *got = malloc(len * sizeof(double)), *gd = malloc(2 * k * sizeof(double)), *ddots = NULL;
+  HM_TEST_OK(G->alloc(2 * k * sizeof(double), (void **)&ddots));
+  HM_TEST_OK(G->upload(dW, W, len * sizeof(double)));
+  HM_TEST_OK(G->spmmv(type, sA, k, drows, cut1, dV, dW));
+  HM_TEST_OK(G->spmmv(type, sA, k, drows + cut1, cut2 - cut1, dV, dW));
+  HM_TEST_OK(G->spmmv(type, sA, k, drows + cut2, nrows - cut2, dV, dW));
+  HM_TEST_OK(G->download(got, dW, len * sizeof(double)));
+  HM_TEST_ASSERT(max_diff(got, ref, len) < 1e-13, "%s: spmmv %g", what, max_diff(got, ref, len));
+  HM_TEST_OK(G->upload(dW, W, len * sizeof(double)));
+  for (int j = 0; j < 2 * k; j++) gd[j] = 1.0 + j;
+  HM_TEST_OK(G->upload(ddots, gd, 2 * k * sizeof(double)));
+  HM_TEST_OK(G->kpm_step(type, sA, k, drows, cut1, 0.45, 0.1, dV, dW, ddots));
+  HM_TEST_OK(G->kpm_step(type, sA, k, drows + cut1, cut2 - cut1, 0.45, 0.1, dV, dW, ddots));
+  HM_TEST_OK(G->kpm_step(type, sA, k, drows + cut2, nrows - cut2, 0.45, 0.1, dV, dW, ddots));
+  HM_TEST_OK(G->download(got, dW, len * sizeof(double)));
+  HM_TEST_OK(G->download(gd, ddots, 2 * k * sizeof(double)));
+  HM_TEST_ASSERT(max_diff(got, kref, len) < 1e-13, "%s: kpm_step W %g", what, max_diff(got, kref, len));
+  HM_TEST_ASSERT(max_diff(gd, dots, 2 * k) < 1e-12, "%s: kpm_step dots %g", what, max_diff(gd, dots, 2 * k));
+  G->release(ddots);
+  free(got);
+  free(gd);
+}
+
 /* The SELL-C-sigma copies (prepare): the row list cut in two lists, each with its own copy, and a
  * third list that has none (the CSR fallback); spmmv and kpm_step over the three must equal the
  * CPU CSR kernels over the whole list, for every launch shape the tuning knobs select. */
@@ -57,10 +87,7 @@ static void check_sell(const hm_kernels *G, hm_scalar type, int k, const struct 
   struct hm_csr_view sA = *dA;
   sA.format = format;
   const size_t len = (size_t)(N + NH) * k * type;
-  double *ref = malloc(len * sizeof(double)), *got = malloc(len * sizeof(double));
-  double *dots = malloc(2 * k * sizeof(double)), *gd = malloc(2 * k * sizeof(double));
-  double *ddots = NULL;
-  HM_TEST_OK(G->alloc(2 * k * sizeof(double), (void **)&ddots));
+  double *ref = malloc(len * sizeof(double)), *dots = malloc(2 * k * sizeof(double));
   memcpy(ref, W, len * sizeof(double));
   HM_TEST_OK(C->spmmv(type, hA, k, rows, nrows, V, ref));
   double *kref = malloc(len * sizeof(double));
@@ -80,30 +107,28 @@ static void check_sell(const hm_kernels *G, hm_scalar type, int k, const struct 
         t.prefer_l1 = u;
         t.spmmv_max_k = t.kpm_max_k = 1 << 30; /* the SELL kernels at every k (not the CSR fallback) */
         hm_cuda_sell_tuning(&t, NULL);
-        HM_TEST_OK(G->upload(dW, W, len * sizeof(double)));
-        HM_TEST_OK(G->spmmv(type, &sA, k, drows, cut1, dV, dW));
-        HM_TEST_OK(G->spmmv(type, &sA, k, drows + cut1, cut2 - cut1, dV, dW));
-        HM_TEST_OK(G->spmmv(type, &sA, k, drows + cut2, nrows - cut2, dV, dW));
-        HM_TEST_OK(G->download(got, dW, len * sizeof(double)));
-        HM_TEST_ASSERT(max_diff(got, ref, len) < 1e-13, "SELL spmmv type %d k %d lanes %d pass %d: %g", type, k,
-                       lanes[a], passes[b], max_diff(got, ref, len));
-        HM_TEST_OK(G->upload(dW, W, len * sizeof(double)));
-        for (int j = 0; j < 2 * k; j++) gd[j] = 1.0 + j;
-        HM_TEST_OK(G->upload(ddots, gd, 2 * k * sizeof(double)));
-        HM_TEST_OK(G->kpm_step(type, &sA, k, drows, cut1, 0.45, 0.1, dV, dW, ddots));
-        HM_TEST_OK(G->kpm_step(type, &sA, k, drows + cut1, cut2 - cut1, 0.45, 0.1, dV, dW, ddots));
-        HM_TEST_OK(G->kpm_step(type, &sA, k, drows + cut2, nrows - cut2, 0.45, 0.1, dV, dW, ddots));
-        HM_TEST_OK(G->download(got, dW, len * sizeof(double)));
-        HM_TEST_OK(G->download(gd, ddots, 2 * k * sizeof(double)));
-        HM_TEST_ASSERT(max_diff(got, kref, len) < 1e-13, "SELL kpm_step W type %d k %d lanes %d pass %d: %g", type, k,
-                       lanes[a], passes[b], max_diff(got, kref, len));
-        HM_TEST_ASSERT(max_diff(gd, dots, 2 * k) < 1e-12, "SELL kpm_step dots type %d k %d lanes %d pass %d: %g", type,
-                       k, lanes[a], passes[b], max_diff(gd, dots, 2 * k));
+        char what[96];
+        snprintf(what, sizeof what, "SELL type %d k %d lanes %d pass %d", type, k, lanes[a], passes[b]);
+        check_lists(G, type, k, &sA, drows, nrows, W, dV, dW, ref, kref, dots, what);
       }
+  /* The CSR kernels (the routing above 'max_k') on all three lists, for traversals with one block
+   * per group, a partial last group and the defaults. */
+  t = saved;
+  t.spmmv_max_k = t.kpm_max_k = 0;
+  hm_cuda_sell_tuning(&t, NULL);
+  int group0 = 0, iters0 = 0;
+  hm_cuda_csr_traversal(0, 0, &group0, &iters0);
+  const int groups[3] = {1, 3, group0}, iters[3] = {1, 2, iters0};
+  for (int a = 0; a < 3; a++) {
+    hm_cuda_csr_traversal(groups[a], iters[a], NULL, NULL);
+    char what[96];
+    snprintf(what, sizeof what, "CSR type %d k %d group %d tiles %d", type, k, groups[a], iters[a]);
+    check_lists(G, type, k, &sA, drows, nrows, W, dV, dW, ref, kref, dots, what);
+  }
+  hm_cuda_csr_traversal(group0, iters0, NULL, NULL);
   hm_cuda_sell_tuning(&saved, NULL);
   G->unprepare(format);
-  G->release(ddots);
-  free(ref); free(got); free(kref); free(dots); free(gd);
+  free(ref); free(kref); free(dots);
 }
 
 static void check(const hm_kernels *G, hm_scalar type, int k) {
