@@ -5,6 +5,7 @@
 // tiny kernel adds the blocks in a fixed order (deterministic, no atomics on doubles).
 #include <cstring>
 #include <cuda_runtime.h>
+#include "column_sums.cuh"
 #include "cuda_check.h"
 #include "device_buffer.cuh"
 #include "kernels.h"
@@ -218,22 +219,6 @@ __global__ void __launch_bounds__(kThreads, MinBlocks)
   block_partials<G>(vv, wv, kc, rb, k, c, partials);
 }
 
-// dots[c] += sum over blocks of partials[block][c], c < width: one block per c, a strided sum per
-// thread and a tree in shared memory (a fixed order: deterministic; no serial chain of loads).
-__global__ void add_partials(int blocks, int width, const double *partials, double *dots) {
-  __shared__ double sh[kThreads];
-  const int c = blockIdx.x, t = threadIdx.x;
-  double sum = 0;
-  for (int blk = t; blk < blocks; blk += kThreads) sum += partials[(size_t)blk * width + c];
-  sh[t] = sum;
-  __syncthreads();
-  for (int s = kThreads / 2; s > 0; s /= 2) {
-    if (t < s) sh[t] += sh[t + s];
-    __syncthreads();
-  }
-  if (t == 0) dots[c] += sh[0];
-}
-
 template <int G, bool Complex>
 __global__ void __launch_bounds__(kThreads, 1)
     spmmv_kernel(int32_t nrows, const int32_t *rows, const int64_t *rowptr,
@@ -394,8 +379,7 @@ int cuda_kpm_step(hm_scalar type, const struct hm_csr_view *A, int k, const int3
   }
 #undef HM_LAUNCH
   HM_CHECK_LAUNCH("kpm_step");
-  add_partials<<<2 * k, kThreads>>>(s.blocks, 2 * k, scratch, dots);
-  HM_CHECK_LAUNCH("add_partials");
+  HM_CALL(column_sums(true, s.blocks, 2 * k, scratch, dots));
   return HM_SUCCESS;
 }
 
@@ -403,15 +387,13 @@ int cuda_dot(hm_scalar type, int64_t n, int k, const double *x, const double *y,
   Shape s = shape_for(k, (int32_t)(n < INT32_MAX ? n : INT32_MAX), 1);
   HM_CALL(scratch_at_least((size_t)s.blocks * 2 * k + 2 * (size_t)k));
   double *sums = scratch + (size_t)s.blocks * 2 * k;
-  HM_CALL_CUDA(cudaMemset(sums, 0, 2 * sizeof(double) * k));
   dim3 grid(s.blocks, s.chunks);
   const int threads = s.kc * s.rb;
   const size_t shared = 2 * sizeof(double) * threads;
   if (type == HM_COMPLEX) dot_kernel<true><<<grid, threads, shared>>>(n, k, s.kc, s.rb, x, y, scratch);
   else dot_kernel<false><<<grid, threads, shared>>>(n, k, s.kc, s.rb, x, y, scratch);
   HM_CHECK_LAUNCH("dot");
-  add_partials<<<2 * k, kThreads>>>(s.blocks, 2 * k, scratch, sums);
-  HM_CHECK_LAUNCH("add_partials");
+  HM_CALL(column_sums(false, s.blocks, 2 * k, scratch, sums));
   double *host = new double[2 * (size_t)k];
   cudaError_t e = cudaMemcpy(host, sums, 2 * sizeof(double) * k, cudaMemcpyDeviceToHost);
   for (int j = 0; j < k && e == cudaSuccess; j++) { // (re parts, im parts) -> the scalars' layout

@@ -5,6 +5,7 @@
 #include <climits>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
+#include "column_sums.cuh"
 #include "cuda_check.h"
 #include "device_buffer.cuh"
 #include "kernels_cuda_block.h"
@@ -113,22 +114,6 @@ __global__ void ritz_residual_kernel(int64_t n, int ka, const double *__restrict
   }
 }
 
-// sums[c] = sum over blocks of partials[block][c], c < width: one block per c, a strided sum per
-// thread and a tree in shared memory (a fixed order: deterministic, no atomics).
-__global__ void add_column_partials(int blocks, int width, const double *partials, double *sums) {
-  __shared__ double sh[kThreads];
-  const int c = blockIdx.x, t = threadIdx.x;
-  double sum = 0;
-  for (int blk = t; blk < blocks; blk += kThreads) sum += partials[(size_t)blk * width + c];
-  sh[t] = sum;
-  __syncthreads();
-  for (int s = kThreads / 2; s > 0; s /= 2) {
-    if (t < s) sh[t] += sh[t + s];
-    __syncthreads();
-  }
-  if (t == 0) sums[c] = sh[0];
-}
-
 }  // namespace
 
 int hm_cuda_gram_columns(hm_scalar type, int64_t n, int kx, const double *X, int ky, const double *Y, int y0, int ny,
@@ -212,8 +197,7 @@ int hm_cuda_ritz_residual(hm_scalar type, int64_t n, int ka, const double *AX, i
   else
     ritz_residual_kernel<false><<<grid, threads, shared>>>(n, ka, AX, kb, BX, m, dlambda, kc, rb, R, partials);
   HM_CHECK_LAUNCH("ritz_residual");
-  add_column_partials<<<2 * m, kThreads>>>(blocks, 2 * m, partials, dsums);
-  HM_CHECK_LAUNCH("add_column_partials");
+  HM_CALL(column_sums(false, blocks, 2 * m, partials, dsums));
   HM_CALL_CUDA(cudaMemcpy(sums, dsums, sizeof(double) * 2 * m, cudaMemcpyDeviceToHost));
   return HM_SUCCESS;
 }

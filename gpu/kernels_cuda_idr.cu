@@ -4,6 +4,7 @@
 // (all s x k shadow-space products of a step in one pass over P and Y). The reduction is deterministic: every thread
 // keeps one column (the grid stride is a multiple of k), a block sums its threads per column in a
 // fixed order, and a second kernel sums the blocks in order; only 5k doubles go to the host.
+#include <vector>
 #include <cuda_runtime.h>
 #include "cuda_check.h"
 #include "device_buffer.cuh"
@@ -205,14 +206,27 @@ __global__ void multidot_sum_kernel(int blocks, int np, const double *partial, d
 // At most one wave of blocks for grid-stride kernel `fn`: every SM at its occupancy for the kernel.
 // More blocks than that run a partial second wave: measured on the H100 (2026-11-23, convection-
 // diffusion, 5.1 M rows), the update kernel's 1024 blocks were 1.55 waves at 58-62% of the DRAM
-// bandwidth, and the multi-dot's 512 blocks filled 0.78 of a wave (68%).
+// bandwidth, and the multi-dot's 512 blocks filled 0.78 of a wave (68%). A kernel's wave is asked
+// for once (these launches are on the solver's per-iteration path).
+struct Wave {
+  const void *fn;
+  int blocks;
+};
+std::vector<Wave> waves_seen;
+
 template <class Kernel>
 int one_wave(Kernel fn, int64_t want, int *blocks) {
-  int per_sm = 0, device = 0, sms = 0;
-  HM_CALL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, kThreads, 0));
-  HM_CALL_CUDA(cudaGetDevice(&device));
-  HM_CALL_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const int64_t wave = (int64_t)(per_sm > 0 ? per_sm : 1) * sms;
+  int64_t wave = 0;
+  for (const Wave &w : waves_seen)
+    if (w.fn == (const void *)fn) wave = w.blocks;
+  if (!wave) {
+    int per_sm = 0, device = 0, sms = 0;
+    HM_CALL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, kThreads, 0));
+    HM_CALL_CUDA(cudaGetDevice(&device));
+    HM_CALL_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    wave = (int64_t)(per_sm > 0 ? per_sm : 1) * sms;
+    waves_seen.push_back({(const void *)fn, (int)wave});
+  }
   *blocks = (int)(want < wave ? (want > 0 ? want : 1) : wave);
   return HM_SUCCESS;
 }

@@ -18,6 +18,7 @@
 #include <numeric>
 #include <vector>
 #include <cuda_runtime.h>
+#include "column_sums.cuh"
 #include "cuda_check.h"
 #include "device_buffer.cuh"
 #include "sell_cuda.h"
@@ -277,21 +278,6 @@ __global__ void __launch_bounds__(256) sell_kernel(int32_t nchunks, const int64_
   }
 }
 
-// dots[c] += sum over the grid's warps of partials[warp][c], in a fixed order (one block per c).
-__global__ void add_partials(int blocks, int width, const double *partials, double *dots) {
-  __shared__ double sh[256];
-  const int c = blockIdx.x, t = threadIdx.x;
-  double sum = 0;
-  for (int blk = t; blk < blocks; blk += 256) sum += partials[(size_t)blk * width + c];
-  sh[t] = sum;
-  __syncthreads();
-  for (int h = 128; h > 0; h /= 2) {
-    if (t < h) sh[t] += sh[t + h];
-    __syncthreads();
-  }
-  if (t == 0) dots[c] += sh[0];
-}
-
 hm_device_buffer scratch_buffer;
 double *scratch = nullptr;
 
@@ -371,8 +357,7 @@ int launch(const SellList &L, hm_scalar type, bool kpm, int k, double s, double 
   fn<<<nrb * nck, threads>>>(L.nchunks, L.cptr, L.perm, L.col, L.val, k, nck, s, b, V, W, scratch);
   HM_CHECK_LAUNCH("sell_kernel");
   if (kpm) {
-    add_partials<<<2 * k, 256>>>(nrb * wpb, 2 * k, scratch, dots);
-    HM_CHECK_LAUNCH("add_partials");
+    HM_CALL(column_sums(true, nrb * wpb, 2 * k, scratch, dots));
   }
   return HM_SUCCESS;
 }
