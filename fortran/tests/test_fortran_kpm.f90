@@ -1,11 +1,17 @@
-! Progress callback for test_fortran_kpm: a bind(C) procedure the C library calls through the
-! c_funptr stored in hm_kpm_options, with a Fortran struct as its user pointer.
+! Callbacks for test_fortran_kpm: bind(C) procedures the C library calls through the c_funptrs
+! stored in hm_kpm_options (progress with a Fortran struct as its user pointer; a checkpoint that
+! saves the state for the restart check).
 module kpm_test_callbacks
   use, intrinsic :: iso_c_binding
+  use hamlet
   implicit none
   type, bind(C) :: progress_log
     integer(c_int) :: calls = 0, last_done = 0, last_total = 0, increasing = 1
   end type progress_log
+  ! The state on_checkpoint saved (saved_done = 0: none yet).
+  integer(c_int) :: saved_done = 0
+  complex(c_double_complex), allocatable :: saved_prev(:, :), saved_curr(:, :)
+  real(c_double), allocatable :: saved_mu(:), saved_mu_vec(:, :)
 contains
   subroutine on_progress(moments_done, moments, user) bind(C)
     integer(c_int), value :: moments_done, moments
@@ -17,6 +23,26 @@ contains
     log%last_done = moments_done
     log%last_total = moments
   end subroutine on_progress
+
+  ! Checkpoint callback: keeps the first state it sees (moments done, per-vector moments, the two
+  ! block vectors as this rank's rows) for the restart check; later calls leave it alone.
+  function on_checkpoint(kpm, user) result(status) bind(C)
+    type(c_ptr), value :: kpm, user
+    integer(c_int) :: status
+    type(c_ptr) :: v_prev, v_curr
+    integer(c_int64_t) :: local
+    integer(c_int) :: moments, vectors
+    status = 0
+    if (saved_done > 0) return
+    status = hm_kpm_info(kpm, moments, vectors, saved_done)
+    if (status == 0) status = hm_kpm_state_vectors(kpm, v_prev, v_curr)
+    if (status == 0) status = hm_mvec_size(v_prev, local_rows=local)
+    if (status /= 0) return
+    allocate(saved_prev(vectors, local), saved_curr(vectors, local), saved_mu(moments), saved_mu_vec(moments, vectors))
+    status = hm_mvec_get(v_prev, saved_prev)
+    if (status == 0) status = hm_mvec_get(v_curr, saved_curr)
+    if (status == 0) status = hm_kpm_moments(kpm, saved_mu, saved_mu_vec)
+  end function on_checkpoint
 end module kpm_test_callbacks
 
 ! KPM and DOS from Fortran on a small TI lattice (N = 144), against the dense Hamiltonian's
@@ -33,7 +59,10 @@ end module kpm_test_callbacks
 !   for this polynomial, 1e-12); on a uniform grid (Lorentz) it matches the direct series
 !   (cubic interpolation: 1e-4 of the peak), HM_NORM_STATES = N * HM_NORM_UNIT;
 ! - the kernel factors equal the Jackson and Lorentz formulas; progress callbacks arrive;
-! - bad options and a too narrow interval fail with the right status and message.
+! - a run stopped at a checkpoint (Fortran callback) and restored into a fresh kpm
+!   (hm_kpm_state_vectors + hm_mvec_set + hm_kpm_restore) continues to the uninterrupted moments;
+! - bad options, bad hm_kpm_restore input and a too narrow interval fail with the right status
+!   and message.
 program test_fortran_kpm
   use, intrinsic :: iso_c_binding
   use mpi
@@ -127,6 +156,7 @@ program test_fortran_kpm
   call check_kernels()
   call check_dos_nodes()
   call check_dos_uniform()
+  call check_restart()
   call test_ok(hm_kpm_destroy(kpm), "hm_kpm_destroy")
   call test_assert(.not. c_associated(kpm), "hm_kpm_destroy must null the handle")
 
@@ -159,6 +189,62 @@ program test_fortran_kpm
   call test_finish("test_fortran_kpm")
 
 contains
+
+  ! A run stopped at a checkpoint and continued in a fresh kpm (hm_kpm_state_vectors, hm_mvec_set,
+  ! hm_kpm_restore) must reach the moments of one uninterrupted run on the same interval (1e-12,
+  ! mu_0 = 1: only the order of the rank sums differs); bad moments_done are refused.
+  subroutine check_restart()
+    type(hm_kpm_options) :: o
+    type(c_ptr) :: one, part, fresh, v_prev, v_curr
+    real(c_double) :: one_mu(M), one_vec(M, R), got_mu(M), got_vec(M, R)
+    integer(c_int) :: got_done
+    call test_ok(hm_kpm_options_default(o), "hm_kpm_options_default (restart)")
+    o%moments = M
+    o%vectors = R
+    o%seed = SEED
+    o%bounds = HM_BOUNDS_GIVEN
+    o%emin = emin
+    o%emax = emax
+    call test_ok(hm_kpm_create(H, o, one), "hm_kpm_create (one go)")
+    call test_ok(hm_kpm_run(one), "hm_kpm_run (one go)")
+    call test_ok(hm_kpm_moments(one, one_mu, one_vec), "hm_kpm_moments (one go)")
+    call test_ok(hm_kpm_destroy(one), "hm_kpm_destroy (one go)")
+
+    ! The checkpoint after 5 moment pairs (moments 0..11) keeps the state to restart from.
+    o%checkpoint_every = 5
+    o%checkpoint = c_funloc(on_checkpoint)
+    call test_ok(hm_kpm_create(H, o, part), "hm_kpm_create (checkpointed)")
+    call test_ok(hm_kpm_run(part), "hm_kpm_run (checkpointed)")
+    call test_ok(hm_kpm_destroy(part), "hm_kpm_destroy (checkpointed)")
+    call test_assert(saved_done == 2 + 2 * 5, "the first checkpoint must come after 5 moment pairs")
+    if (saved_done /= 2 + 2 * 5) return
+    call test_assert(all(saved_mu_vec(saved_done + 1:, :) == 0), "moments not yet done must be 0 at a checkpoint")
+
+    o%checkpoint_every = 0
+    o%checkpoint = c_null_funptr
+    call test_ok(hm_kpm_create(H, o, fresh), "hm_kpm_create (restart)")
+    call test_fails(hm_kpm_restore(fresh, -2_c_int, saved_mu_vec), HM_ERR_ARGUMENT, "moments_done = -2", &
+                    "restore with moments_done = -2")
+    call test_fails(hm_kpm_restore(fresh, int(M + 2, c_int), saved_mu_vec), HM_ERR_ARGUMENT, "in [2, 32]", &
+                    "restore with moments_done = M + 2")
+    call test_fails(hm_kpm_restore(fresh, 11_c_int, saved_mu_vec), HM_ERR_ARGUMENT, "must be even", &
+                    "restore with odd moments_done")
+    call test_ok(hm_kpm_state_vectors(fresh, v_prev, v_curr), "hm_kpm_state_vectors")
+    call test_ok(hm_mvec_set(v_prev, saved_prev), "hm_mvec_set v_prev")
+    call test_ok(hm_mvec_set(v_curr, saved_curr), "hm_mvec_set v_curr")
+    call test_ok(hm_kpm_restore(fresh, saved_done, saved_mu_vec), "hm_kpm_restore")
+    call test_ok(hm_kpm_info(fresh, moments_done=got_done), "hm_kpm_info (restored)")
+    call test_assert(got_done == saved_done, "hm_kpm_restore must set moments_done")
+    call test_ok(hm_kpm_moments(fresh, got_mu, got_vec), "hm_kpm_moments (restored)")
+    call test_assert(maxval(abs(got_vec - saved_mu_vec)) < 1d-14, "restored moments differ from the saved ones")
+    call test_ok(hm_kpm_run(fresh), "hm_kpm_run (restored)")
+    call test_ok(hm_kpm_moments(fresh, got_mu, got_vec), "hm_kpm_moments (continued)")
+    call test_assert(maxval(abs(got_vec - one_vec)) < 1d-12 .and. maxval(abs(got_mu - one_mu)) < 1d-12, &
+                     "continued run differs from the uninterrupted one")
+    if (maxval(abs(got_vec - one_vec)) >= 1d-12) &
+      write(*, '("  max |continued - one go| = ", es10.3)') maxval(abs(got_vec - one_vec))
+    call test_ok(hm_kpm_destroy(fresh), "hm_kpm_destroy (restart)")
+  end subroutine check_restart
 
   ! Damping factors against Weisse et al.'s formulas.
   subroutine check_kernels()
