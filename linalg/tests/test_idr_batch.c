@@ -48,13 +48,8 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   hm_context *ctx;
   HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, HM_BACKEND_CPU, &ctx));
-  hm_ti_params p;
-  hm_ti_params_default(&p);
-  p.nx = 4; p.ny = 4; p.nz = 3;
-  p.boundary[2] = HM_BC_OPEN;
-  p.disorder_w = 1.0;
   hm_matrix *H;
-  HM_TEST_OK(hm_ti_build(ctx, &p, &H));
+  HM_TEST_OK(hm_test_ti_slab(ctx, 4, 4, 3, 1.0, NULL, &H));
   const hm_dist *dist;
   hm_matrix_dist(H, &dist);
   int64_t n;

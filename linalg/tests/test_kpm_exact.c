@@ -14,13 +14,8 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   hm_context *ctx;
   HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, HM_BACKEND_CPU, &ctx));
-  hm_ti_params p;
-  hm_ti_params_default(&p);
-  p.nx = 6; p.ny = 6; p.nz = 6;
-  p.boundary[2] = HM_BC_OPEN;
-  p.disorder_w = 1.0;
   hm_matrix *H;
-  HM_TEST_OK(hm_ti_build(ctx, &p, &H));
+  HM_TEST_OK(hm_test_ti_slab(ctx, 6, 6, 6, 1.0, NULL, &H));
   double complex *dense;
   int64_t n;
   HM_TEST_OK(hm_test_dense(H, &dense, &n));

@@ -75,13 +75,8 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   hm_context *ctx;
   HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, HM_BACKEND_CPU, &ctx));
-  hm_ti_params p;
-  hm_ti_params_default(&p);
-  p.nx = 6; p.ny = 5; p.nz = 4;
-  p.boundary[2] = HM_BC_OPEN;
-  p.disorder_w = 1.5;
   hm_matrix *H;
-  HM_TEST_OK(hm_ti_build(ctx, &p, &H));
+  HM_TEST_OK(hm_test_ti_slab(ctx, 6, 5, 4, 1.5, NULL, &H));
   int widths[] = {1, 3, 8, 32};
   for (int i = 0; i < 4; i++) compare(ctx, H, 64, widths[i], "ti");
 

@@ -144,12 +144,9 @@ int main(int argc, char **argv) {
   hm_context *ctx;
   HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, HM_BACKEND_CPU, &ctx));
   hm_ti_params p;
-  hm_ti_params_default(&p);
-  p.nx = 4; p.ny = 4; p.nz = 6;
-  p.boundary[2] = HM_BC_OPEN;
-  p.disorder_w = 0.5; /* breaks the lattice symmetries, so sites and orbitals differ */
   hm_matrix *H;
-  HM_TEST_OK(hm_ti_build(ctx, &p, &H));
+  /* Disorder 0.5 breaks the lattice symmetries, so sites and orbitals differ. */
+  HM_TEST_OK(hm_test_ti_slab(ctx, 4, 4, 6, 0.5, &p, &H));
   const int64_t sites[NS][3] = {{1, 2, 0}, {2, 1, 3}}; /* surface, centre (on the second rank for 2) */
 
   double *mu_vec = malloc(sizeof(double) * 4 * NS * M), scale, shift;

@@ -19,12 +19,8 @@ int main(int argc, char **argv) {
   hm_context *ctx;
   HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, HM_BACKEND_CPU, &ctx));
   hm_ti_params p;
-  hm_ti_params_default(&p);
-  p.nx = 4; p.ny = 4; p.nz = 6;
-  p.boundary[2] = HM_BC_OPEN;
-  p.disorder_w = 0.5;
   hm_matrix *H;
-  HM_TEST_OK(hm_ti_build(ctx, &p, &H));
+  HM_TEST_OK(hm_test_ti_slab(ctx, 4, 4, 6, 0.5, &p, &H));
   const int64_t sites[NS][3] = {{1, 2, 0}, {2, 1, 3}};
   const double lambda = 4, emin = -1.5, emax = 1.5;
 

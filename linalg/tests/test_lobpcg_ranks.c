@@ -21,12 +21,7 @@ static void solve_on(MPI_Comm comm, int which_case, double *values) {
     HM_TEST_OK(lp_build(ctx, 0, HM_COMPLEX, 256, 6.0, &A));
     HM_TEST_OK(lp_build(ctx, 1, HM_COMPLEX, 256, 0, &B));
   } else {
-    hm_ti_params p;
-    hm_ti_params_default(&p);
-    p.nx = 4; p.ny = 4; p.nz = 3;
-    p.boundary[2] = HM_BC_OPEN;
-    p.disorder_w = 1.5;
-    HM_TEST_OK(hm_ti_build(ctx, &p, &A));
+    HM_TEST_OK(hm_test_ti_slab(ctx, 4, 4, 3, 1.5, NULL, &A));
     opt.which = HM_LOBPCG_LARGEST;
   }
   hm_operator *opA, *opB = NULL;

@@ -86,3 +86,14 @@ int hm_test_no_gpu(void) {
   MPI_Finalize();
   return 1;
 }
+
+int hm_test_ti_slab(hm_context *ctx, int64_t nx, int64_t ny, int64_t nz, double disorder_w, hm_ti_params *p,
+                    hm_matrix **H) {
+  hm_ti_params q;
+  hm_ti_params_default(&q);
+  q.nx = nx; q.ny = ny; q.nz = nz;
+  q.boundary[2] = HM_BC_OPEN;
+  q.disorder_w = disorder_w;
+  if (p) *p = q;
+  return hm_ti_build(ctx, &q, H);
+}

@@ -45,4 +45,9 @@ int hm_test_dense(hm_matrix *A, double complex **dense, int64_t *n);
 /* Eigenvalues (ascending) of a dense Hermitian n x n column-major matrix (LAPACK zheevd);
  * a copy is made; vectors (column-major) returned if vec != NULL. */
 int hm_test_eigh(int64_t n, const double complex *dense, double *w, double complex *vec);
+/* Collective: a small TI slab, hm_ti_build on the default parameters with nx x ny x nz sites,
+ * open in z, Anderson disorder of strength disorder_w. The parameters used go to p (may be NULL)
+ * for tests that need the lattice afterwards. Returns hm_ti_build's status. */
+int hm_test_ti_slab(hm_context *ctx, int64_t nx, int64_t ny, int64_t nz, double disorder_w, hm_ti_params *p,
+                    hm_matrix **H);
 #endif
