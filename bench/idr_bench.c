@@ -6,7 +6,8 @@
  * by a copy in the backend's memory in the same run. Then batches of k = 8, 16, 32 shifted TI
  * systems (one SpMM per step for all k) against k solves one after another, time per system.
  *   bench_idr [--backend cpu|cuda] [--convdiff 100] [--ti 64 64 40] [--outer 100] [--bw GB/s]
- *             [--copy-mib 512] [--batch-outer 20] [--batch-s 4]
+ *             [--copy-mib 512] [--batch-outer 20] [--batch-s 4] [--s 1,2,4,8]
+ * (--batch-outer 0 skips the batches; --s picks the shadow space dimensions of the two sweeps.)
  * The issue's GPU sizes: --backend cuda --convdiff 172 (5.1 million rows) --ti 200 100 40 (3.2 million). */
 #include <complex.h>
 #include <stdio.h>
@@ -47,13 +48,14 @@ static double time_solve(hm_operator *op, hm_idr_options *opt, hm_mvec *b, hm_mv
   return t;
 }
 
+static int svals[8] = {1, 2, 4, 8}, nsvals = 4;
+
 static void sweep(const char *name, hm_operator *op, hm_mvec *b, hm_mvec *x, int64_t n, int64_t nnz, int complex_,
                   int outer, double bw, int rank) {
   const double vec = (complex_ ? 16.0 : 8.0) * (double)n, mat = (complex_ ? 20.0 : 12.0) * (double)nnz;
-  const int svals[4] = {1, 2, 4, 8};
   if (rank == 0) printf("%s: n = %lld, nnz = %lld\n  s   us/outer  bound_us  %%bound  vectors/outer\n", name,
                         (long long)n, (long long)nnz);
-  for (int si = 0; si < 4; si++) {
+  for (int si = 0; si < nsvals; si++) {
     const int s = svals[si];
     hm_idr_options opt;
     hm_idr_options_default(&opt);
@@ -92,6 +94,17 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--copy-mib") && i + 1 < argc) copy_mib = (size_t)atol(argv[++i]);
     else if (!strcmp(argv[i], "--batch-outer") && i + 1 < argc) batch_outer = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--batch-s") && i + 1 < argc) batch_s = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--s") && i + 1 < argc) {
+      nsvals = 0;
+      for (char *tok = strtok(argv[++i], ","); tok && nsvals < 8; tok = strtok(NULL, ",")) {
+        svals[nsvals] = atoi(tok);
+        if (svals[nsvals] < 1 || svals[nsvals] > 64) {
+          fprintf(stderr, "--s: each shadow space dimension must be 1..64, not %s\n", tok);
+          MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+        nsvals++;
+      }
+    }
     else {
       fprintf(stderr, "unknown or incomplete option %s\n", argv[i]);
       MPI_Abort(MPI_COMM_WORLD, 2);
@@ -151,6 +164,15 @@ int main(int argc, char **argv) {
   sweep("shifted TI z - H (complex)", op, b, x, n, nnz, 1, outer, bw, rank);
 
   /* batches: k shifts E_j + 0.05 i at once against one after another */
+  if (batch_outer <= 0) {
+    hm_mvec_destroy(&b);
+    hm_mvec_destroy(&x);
+    hm_operator_destroy(&op);
+    hm_matrix_destroy(&H);
+    hm_context_destroy(&ctx);
+    MPI_Finalize();
+    return 0;
+  }
   hm_idr_options opt;
   hm_idr_options_default(&opt);
   opt.s = batch_s;
