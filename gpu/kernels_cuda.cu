@@ -5,6 +5,7 @@
 // tiny kernel adds the blocks in a fixed order (deterministic, no atomics on doubles).
 #include <cstring>
 #include <cuda_runtime.h>
+#include "async_upload.cuh"
 #include "column_sums.cuh"
 #include "cuda_check.h"
 #include "device_buffer.cuh"
@@ -412,8 +413,7 @@ int cuda_dot(hm_scalar type, int64_t n, int k, const double *x, const double *y,
 int cuda_axpby(hm_scalar type, int64_t n, int k, const double *alpha, const double *x, const double *beta, double *y) {
   const size_t m = (size_t)k * type;
   HM_CALL(scratch_at_least(2 * m));
-  HM_CALL_CUDA(cudaMemcpy(scratch, alpha, m * sizeof(double), cudaMemcpyHostToDevice));
-  HM_CALL_CUDA(cudaMemcpy(scratch + m, beta, m * sizeof(double), cudaMemcpyHostToDevice));
+  HM_CALL(upload_async(scratch, alpha, m, beta, m));
   if (type == HM_COMPLEX) axpby_kernel<true><<<grid_for(n * k), kThreads>>>(n, k, scratch, scratch + m, x, y);
   else axpby_kernel<false><<<grid_for(n * k), kThreads>>>(n, k, scratch, scratch + m, x, y);
   HM_CHECK_LAUNCH("axpby");

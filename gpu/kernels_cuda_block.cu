@@ -5,6 +5,7 @@
 #include <climits>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
+#include "async_upload.cuh"
 #include "column_sums.cuh"
 #include "cuda_check.h"
 #include "device_buffer.cuh"
@@ -150,7 +151,7 @@ int hm_cuda_block_update(hm_scalar type, int64_t n, int kx, const double *X, int
   cublasHandle_t h;
   HM_CALL(blas(&h));
   HM_CALL(small_at_least(len));
-  HM_CALL_CUDA(cudaMemcpy(small, C, len * sizeof(double), cudaMemcpyHostToDevice));
+  HM_CALL(upload_async(small, C, len));
   if (type == HM_COMPLEX) {
     const cuDoubleComplex one = {1, 0};
     HM_CALL_CUBLAS(cublasZgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, ky, (int)n, kx, &one, (const cuDoubleComplex *)small, ky,
@@ -189,7 +190,7 @@ int hm_cuda_ritz_residual(hm_scalar type, int64_t n, int ka, const double *AX, i
   const int blocks = (int)(need < kMaxBlocks ? (need > 0 ? need : 1) : kMaxBlocks), threads = kc * rb;
   HM_CALL(hm_device_buffer_grow(&residual_buffer, (size_t)m + (size_t)(blocks + 1) * 2 * m));
   double *dlambda = residual_buffer.p, *partials = dlambda + m, *dsums = partials + (size_t)blocks * 2 * m;
-  HM_CALL_CUDA(cudaMemcpy(dlambda, lambda, sizeof(double) * m, cudaMemcpyHostToDevice));
+  HM_CALL(upload_async(dlambda, lambda, (size_t)m));
   const dim3 grid(blocks, chunks);
   const size_t shared = 2 * sizeof(double) * threads;
   if (type == HM_COMPLEX)

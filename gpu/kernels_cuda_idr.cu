@@ -3,9 +3,12 @@
 // branch needs, so each vector is read once per step, and the merged tall-skinny multi-dot P^H Y
 // (all s x k shadow-space products of a step in one pass over P and Y). The reduction is deterministic: every thread
 // keeps one column (the grid stride is a multiple of k), a block sums its threads per column in a
-// fixed order, and a second kernel sums the blocks in order; only 5k doubles go to the host.
+// fixed order, and the block partials are summed by column_sums (column_sums.cuh: one block per
+// column, fixed order); only 5k doubles go to the host.
 #include <vector>
 #include <cuda_runtime.h>
+#include "async_upload.cuh"
+#include "column_sums.cuh"
 #include "cuda_check.h"
 #include "device_buffer.cuh"
 #include "kernels_cuda_idr.h"
@@ -128,15 +131,6 @@ __global__ void update_kernel(int64_t n, int k, int64_t stride, const double *co
   }
 }
 
-__global__ void sum_blocks_kernel(int blocks, int k, const double *partial, double *out) {
-  for (int c = blockIdx.x * blockDim.x + threadIdx.x; c < k; c += gridDim.x * blockDim.x) {
-    double v[kSums] = {0, 0, 0, 0, 0};
-    for (int b = 0; b < blocks; b++)
-      for (int q = 0; q < kSums; q++) v[q] += partial[((int64_t)b * k + c) * kSums + q];
-    for (int q = 0; q < kSums; q++) out[c * kSums + q] = v[q];
-  }
-}
-
 // P^H Y, partial sums per block. np = s*k entries. With np < blockDim, a block runs lb = blockDim/np
 // lanes of np threads (thread t: entry t % np, lane t / np) over rows lane, lane + L, ... (L lanes
 // in the grid), then sums its lanes per entry in lane order; with np >= blockDim, one lane per
@@ -190,19 +184,6 @@ __global__ void multidot_kernel(int64_t n, int s, const double *P, int k, const 
   }
 }
 
-// out[p] = sum over blocks in order (2 doubles per entry).
-__global__ void multidot_sum_kernel(int blocks, int np, const double *partial, double *out) {
-  for (int p = blockIdx.x * blockDim.x + threadIdx.x; p < np; p += gridDim.x * blockDim.x) {
-    double re = 0, im = 0;
-    for (int b = 0; b < blocks; b++) {
-      re += partial[2 * ((int64_t)b * np + p)];
-      im += partial[2 * ((int64_t)b * np + p) + 1];
-    }
-    out[2 * p] = re;
-    out[2 * p + 1] = im;
-  }
-}
-
 // At most one wave of blocks for grid-stride kernel `fn`: every SM at its occupancy for the kernel.
 // More blocks than that run a partial second wave: measured on the H100 (2026-11-23, convection-
 // diffusion, 5.1 M rows), the update kernel's 1024 blocks were 1.55 waves at 58-62% of the DRAM
@@ -246,8 +227,8 @@ int hm_cuda_idr_multidot(hm_scalar type, int64_t n, int s, const double *P, int 
   if (type == HM_COMPLEX) multidot_kernel<true><<<blocks, kThreads>>>(n, s, P, k, Y, partial);
   else multidot_kernel<false><<<blocks, kThreads>>>(n, s, P, k, Y, partial);
   HM_CHECK_LAUNCH("idr_multidot");
-  multidot_sum_kernel<<<(np + kThreads - 1) / kThreads, kThreads>>>(blocks, np, partial, out);
-  HM_CHECK_LAUNCH("idr_multidot sums");
+  // A column per (entry, re/im): one thread summing all blocks serially took 30-80 us here.
+  HM_CALL(column_sums(false, blocks, 2 * np, partial, out));
   double *h = new double[nout];
   cudaError_t e = cudaMemcpy(h, out, nout * sizeof(double), cudaMemcpyDeviceToHost);
   if (e == cudaSuccess)
@@ -266,8 +247,7 @@ int hm_cuda_idr_combine(hm_scalar type, int64_t n, int k, int m, const double *c
   if (m > 64) return hm_error_raise(HM_ERR_ARGUMENT, __FILE__, __LINE__, __func__, "%d blocks > 64", m);
   const size_t t = (size_t)type, nc = (size_t)m * k * t, na = (size_t)k * t;
   HM_CALL(scratch_at_least(nc + na));
-  if (nc) HM_CALL_CUDA(cudaMemcpy(scratch, c, nc * sizeof(double), cudaMemcpyHostToDevice));
-  HM_CALL_CUDA(cudaMemcpy(scratch + nc, a, na * sizeof(double), cudaMemcpyHostToDevice));
+  HM_CALL(upload_async(scratch, c, nc, a, na));
   Blocks blocks{};
   for (int l = 0; l < m; l++) blocks.p[l] = X[l];
   int grid = 1;
@@ -294,16 +274,13 @@ int hm_cuda_idr_update(hm_scalar type, int64_t n, int k, const double *beta, con
   const size_t npart = (size_t)blocks * k * kSums, nout = (size_t)k * kSums;
   HM_CALL(scratch_at_least(nco + npart + nout));
   double *coef = scratch, *partial = scratch + nco, *out = partial + npart;
-  HM_CALL_CUDA(cudaMemcpy(coef, beta, (size_t)k * t * sizeof(double), cudaMemcpyHostToDevice));
-  HM_CALL_CUDA(cudaMemcpy(coef + (size_t)k * t, dr ? sigma : beta, (size_t)k * t * sizeof(double),
-                          cudaMemcpyHostToDevice));
+  HM_CALL(upload_async(coef, beta, (size_t)k * t, dr ? sigma : beta, (size_t)k * t));
   if (type == HM_COMPLEX)
     update_kernel<true><<<blocks, kThreads>>>(n, k, stride, coef, g, u, r, x, dr, dx, partial);
   else
     update_kernel<false><<<blocks, kThreads>>>(n, k, stride, coef, g, u, r, x, dr, dx, partial);
   HM_CHECK_LAUNCH("idr_update");
-  sum_blocks_kernel<<<(k + kThreads - 1) / kThreads, kThreads>>>(blocks, k, partial, out);
-  HM_CHECK_LAUNCH("idr_update sums");
+  HM_CALL(column_sums(false, blocks, k * kSums, partial, out));
   double host[5 * 64];
   double *h = k <= 64 ? host : new double[nout];
   cudaError_t e = cudaMemcpy(h, out, nout * sizeof(double), cudaMemcpyDeviceToHost);
