@@ -258,7 +258,7 @@ static void green_free(green_results *g) {
 /* Energy e: the batch (z - H) X = B of the sites' unit vectors, G_(io,io) = <e_(i,o)|x>, the LDOS.
  * With Jacobi, diag receives z - diag(H) from h_diag (diag(H) on the host, local rows). */
 static void green_energy(run_state *s, hm_matrix *H, hm_mvec *B, hm_mvec *X, hm_mvec *diag, const double complex *h_diag,
-                         int64_t local, const void *zeros, int e, green_results *g) {
+                         int64_t local, int e, green_results *g) {
   const hm_deck *d = &s->deck;
   const int k = g->k;
   g->energy[e] = d->green.energies[e];
@@ -276,7 +276,9 @@ static void green_energy(run_state *s, hm_matrix *H, hm_mvec *B, hm_mvec *X, hm_
   }
   hm_idr *idr;
   APP_CALL(hm_idr_create(A, &opt, &idr));
-  APP_CALL(hm_mvec_set(X, zeros));
+  double complex zero[k]; /* X = 0 in the backend's memory (beta = 0 does not read X: no NaN kept) */
+  for (int j = 0; j < k; j++) zero[j] = 0;
+  APP_CALL(hm_mvec_axpby(X, zero, B, zero));
   int st = hm_idr_solve(idr, B, X);
   if (st && st != HM_ERR_NOT_CONVERGED && st != HM_ERR_BREAKDOWN) APP_CALL(st);
   if (st && s->rank == 0) fprintf(stderr, "hamlet: E = %g: %s", g->energy[e], hm_error_message());
@@ -337,7 +339,7 @@ static int run_green(run_state *s, hm_matrix *H) {
   APP_CALL(hm_mvec_create(s->ctx, dist, HM_COMPLEX, g.k, &X));
   APP_CALL(hm_mvec_create(s->ctx, dist, HM_COMPLEX, 1, &diag));
   site_vectors(s, dist, B);
-  double complex *zeros = calloc((size_t)(local * g.k) + 1, sizeof(double complex)), *h_diag = NULL;
+  double complex *h_diag = NULL;
   if (d->solver.precond) { /* diag(H) once; each energy's Jacobi takes z - diag(H) */
     APP_CALL(hm_matrix_diagonal(H, diag));
     h_diag = malloc(sizeof(double complex) * (size_t)(local + 1));
@@ -347,7 +349,7 @@ static int run_green(run_state *s, hm_matrix *H) {
 
   run_mark_now(s, &m);
   for (int e = 0; e < g.ne; e++) {
-    green_energy(s, H, B, X, diag, h_diag, local, zeros, e, &g);
+    green_energy(s, H, B, X, diag, h_diag, local, e, &g);
     hm_progress_update(&s->progress, e + 1, g.ne);
   }
   hm_progress_finish(&s->progress);
@@ -369,7 +371,6 @@ static int run_green(run_state *s, hm_matrix *H) {
   }
   const int code = g.all_converged ? HM_EXIT_OK : HM_EXIT_NOT_CONVERGED;
   green_free(&g);
-  free(zeros);
   free(h_diag);
   hm_mvec_destroy(&B);
   hm_mvec_destroy(&X);

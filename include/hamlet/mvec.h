@@ -32,7 +32,8 @@ int hm_mvec_type(const hm_mvec *v, hm_scalar *type);
 int hm_mvec_gram(const hm_mvec *X, const hm_mvec *Y, void *G);
 /* Y = beta Y + X C: C is kx x ky, beta one scalar. X and Y must be distinct blocks. */
 int hm_mvec_update(hm_mvec *Y, const void *beta, const hm_mvec *X, const void *C);
-/* y_j = alpha_j x_j + beta_j y_j for every column j (k scalars each); x may be y. */
+/* y_j = alpha_j x_j + beta_j y_j for every column j (k scalars each); x may be y. A column with
+ * beta_j = 0 does not read y_j (as in BLAS): alpha = beta = 0 clears y even where it held NaN. */
 int hm_mvec_axpby(hm_mvec *y, const void *alpha, const hm_mvec *x, const void *beta);
 /* Collective: norms[j] = ||x_j||_2 (k doubles). */
 int hm_mvec_norms(const hm_mvec *x, double *norms);

@@ -248,11 +248,11 @@ static int cpu_axpby(hm_scalar type, int64_t n, int k, const double *alpha, cons
     double complex *yc = (double complex *)y;
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < n; i++)
-      for (int j = 0; j < k; j++) yc[i * k + j] = a[j] * xc[i * k + j] + bt[j] * yc[i * k + j];
+      for (int j = 0; j < k; j++) yc[i * k + j] = a[j] * xc[i * k + j] + (bt[j] != 0 ? bt[j] * yc[i * k + j] : 0);
   } else {
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < n; i++)
-      for (int j = 0; j < k; j++) y[i * k + j] = alpha[j] * x[i * k + j] + beta[j] * y[i * k + j];
+      for (int j = 0; j < k; j++) y[i * k + j] = alpha[j] * x[i * k + j] + (beta[j] != 0 ? beta[j] * y[i * k + j] : 0);
   }
   return HM_SUCCESS;
 }

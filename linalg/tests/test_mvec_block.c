@@ -144,6 +144,29 @@ static void check(hm_context *ctx, hm_scalar type) {
       worst = fmax(worst, cabs(zg[i * ky + b] - (scalar(alpha, type, b) + scalar(bet, type, b)) * yg[i * ky + b]));
   HM_TEST_ASSERT(worst < 1e-13, "type %d: axpby error %g", (int)type, worst);
   free(zg);
+  /* beta = 0 does not read y: Z full of NaN becomes alpha Y, and alpha = beta = 0 clears it. */
+  int64_t zrows = 0;
+  HM_TEST_OK(hm_mvec_size(Z, &zrows, NULL));
+  const size_t zlen = (size_t)zrows * ky * (size_t)type + 1;
+  double *nans = malloc(zlen * sizeof(double)), zero[2 * ky];
+  for (size_t i = 0; i < zlen; i++) nans[i] = NAN;
+  memset(zero, 0, sizeof zero);
+  HM_TEST_OK(hm_mvec_set(Z, nans));
+  HM_TEST_OK(hm_mvec_axpby(Z, alpha, Y, zero));
+  zg = gather(Z, type);
+  worst = 0;
+  for (int i = 0; i < N; i++)
+    for (int b = 0; b < ky; b++) worst = fmax(worst, cabs(zg[i * ky + b] - scalar(alpha, type, b) * yg[i * ky + b]));
+  HM_TEST_ASSERT(worst < 1e-14, "type %d: axpby with beta = 0 over NaN: error %g", (int)type, worst);
+  free(zg);
+  HM_TEST_OK(hm_mvec_set(Z, nans));
+  HM_TEST_OK(hm_mvec_axpby(Z, zero, Y, zero));
+  zg = gather(Z, type);
+  worst = 0;
+  for (int i = 0; i < N * ky; i++) worst = fmax(worst, isnan(cabs(zg[i])) ? INFINITY : cabs(zg[i]));
+  HM_TEST_ASSERT(worst == 0, "type %d: axpby with alpha = beta = 0 over NaN left %g", (int)type, worst);
+  free(zg);
+  free(nans);
 
   /* Bad inputs name what is wrong. */
   HM_TEST_FAILS(hm_mvec_copy_columns(X, 3, Z, 0, 3), HM_ERR_ARGUMENT, "out of range");
