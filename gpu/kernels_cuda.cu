@@ -13,6 +13,7 @@
 #include "kernels_cuda_block.h"
 #include "kernels_cuda_idr.h"
 #include "kernels_cuda_peer.h"
+#include "random.h"
 #include "sell_cuda.h"
 
 namespace {
@@ -270,11 +271,24 @@ __global__ void axpby_kernel(int64_t n, int k, const double *alpha, const double
     if (Complex) {
       const double2 a = ((const double2 *)alpha)[j], bt = ((const double2 *)beta)[j];
       const double2 xv = ((const double2 *)x)[e], yv = ((double2 *)y)[e];
-      ((double2 *)y)[e] = make_double2(a.x * xv.x - a.y * xv.y + bt.x * yv.x - bt.y * yv.y,
-                                       a.x * xv.y + a.y * xv.x + bt.x * yv.y + bt.y * yv.x);
+      const double2 by = bt.x != 0 || bt.y != 0 ? make_double2(bt.x * yv.x - bt.y * yv.y, bt.x * yv.y + bt.y * yv.x)
+                                                 : make_double2(0, 0); // beta = 0: y is not read (BLAS)
+      ((double2 *)y)[e] = make_double2(a.x * xv.x - a.y * xv.y + by.x, a.x * xv.y + a.y * xv.x + by.y);
     } else {
-      y[e] = alpha[j] * x[e] + beta[j] * y[e];
+      y[e] = alpha[j] * x[e] + (beta[j] != 0 ? beta[j] * y[e] : 0);
     }
+  }
+}
+
+// The random-phase block (hm_mvec_random_phase): the host's counter-based numbers and formula
+// (2 M_PI as a double is exactly this constant).
+constexpr double kTwoPi = 6.283185307179586;
+__global__ void random_phase_kernel(bool complex_, int64_t first, int64_t n, int k, uint64_t seed, double *data) {
+  for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < n * k; e += (int64_t)gridDim.x * blockDim.x) {
+    const int64_t i = e / k, j = e % k;
+    const double u = hm_random_uniform(seed, (uint64_t)j, (uint64_t)(first + i));
+    if (complex_) ((double2 *)data)[e] = make_double2(cos(kTwoPi * u), sin(kTwoPi * u));
+    else data[e] = u < 0.5 ? -1.0 : 1.0;
   }
 }
 
@@ -420,6 +434,13 @@ int cuda_axpby(hm_scalar type, int64_t n, int k, const double *alpha, const doub
   return HM_SUCCESS;
 }
 
+int cuda_random_phase(hm_scalar type, int64_t first, int64_t n, int k, uint64_t seed, double *data) {
+  if (n == 0 || k == 0) return HM_SUCCESS;
+  random_phase_kernel<<<grid_for(n * k), kThreads>>>(type == HM_COMPLEX, first, n, k, seed, data);
+  HM_CHECK_LAUNCH("random_phase");
+  return HM_SUCCESS;
+}
+
 int cuda_pack_rows(hm_scalar type, int k, const int32_t *rows, int32_t n, const double *x, double *buf) {
   if (n == 0) return HM_SUCCESS;
   const int64_t len = (int64_t)k * type;
@@ -461,6 +482,7 @@ hm_kernels make_table() {
   t.peer_close = hm_cuda_peer_close;
   t.peer_read = hm_cuda_peer_read;
   t.synchronize = hm_cuda_synchronize;
+  t.random_phase = cuda_random_phase;
   return t;
 }
 

@@ -1,7 +1,9 @@
 /* Every CUDA kernel against the CPU kernel on fresh random inputs (seeded from the clock, printed
  * so a failure can be replayed with HAMLET_TEST_SEED): spmmv, the fused KPM step (W and both dots),
  * dot, axpby and pack_rows, real and complex, k = 1, 2, 3, 8, 13, 32, 64, 300 (column chunks), over
- * a random row subset; spmmv and the KPM step also on SELL-C-sigma copies (check_sell). Skips (77)
+ * a random row subset; spmmv and the KPM step also on SELL-C-sigma copies (check_sell); coefficient
+ * uploads queued behind a long kernel (check_queued_uploads); the random-phase block against the
+ * host formula (check_random_phase). Skips (77)
  * where no device is visible. */
 #include <math.h>
 #include <stdlib.h>
@@ -208,6 +210,59 @@ static void check(const hm_kernels *G, hm_scalar type, int k) {
   free(dots); free(gd); free(d1); free(d2); free(alpha); free(beta);
 }
 
+/* Coefficients go to the device asynchronously through a few page-locked slots (async_upload.cuh):
+ * many axpby calls queued behind a long kernel must each use their own coefficients, so a slot may
+ * not be refilled before its copy ran. y = sum_i (i + 1) x after 40 calls y = (i + 1) x + y. */
+static void check_queued_uploads(const hm_kernels *G) {
+  const int64_t big = (int64_t)1 << 26, n = 1000;
+  double *dbig = NULL, *dx = NULL, *dy = NULL;
+  HM_TEST_OK(G->alloc(big * sizeof(double), (void **)&dbig));
+  double *x = malloc(n * sizeof(double)), *y = malloc(n * sizeof(double));
+  for (int64_t i = 0; i < n; i++) x[i] = rnd(9, (uint64_t)i);
+  dx = dev_copy(G, x, n * sizeof(double));
+  HM_TEST_OK(G->alloc(n * sizeof(double), (void **)&dy));
+  const double two = 2, one = 1;
+  for (int r = 0; r < 4; r++) HM_TEST_OK(G->axpby(HM_REAL, big, 1, &two, dbig, &one, dbig)); /* keeps the device busy */
+  const int calls = 40;
+  for (int c = 0; c < calls; c++) {
+    const double alpha = c + 1;
+    HM_TEST_OK(G->axpby(HM_REAL, n, 1, &alpha, dx, &one, dy));
+  }
+  HM_TEST_OK(G->download(y, dy, n * sizeof(double)));
+  double worst = 0;
+  for (int64_t i = 0; i < n; i++) worst = fmax(worst, fabs(y[i] - calls * (calls + 1) / 2.0 * x[i]));
+  HM_TEST_ASSERT(worst < 1e-12, "40 queued axpby calls: y differs from 820 x by %g (coefficients overwritten?)", worst);
+  G->release(dbig); G->release(dx); G->release(dy);
+  free(x); free(y);
+}
+
+/* The device's random-phase block equals the host formula of hm_mvec_random_phase (the same
+ * counter-based numbers; cos and sin may differ in the last bit). */
+static void check_random_phase(const hm_kernels *G) {
+  const int64_t n = 1500, first = 123456789;
+  const int k = 3;
+  const uint64_t rseed = seed ^ 0x5eed;
+  double *got = malloc(2 * n * k * sizeof(double)), *dv = NULL;
+  HM_TEST_OK(G->alloc(2 * n * k * sizeof(double), (void **)&dv));
+  for (int type = 1; type <= 2; type++) {
+    HM_TEST_OK(G->random_phase((hm_scalar)type, first, n, k, rseed, dv));
+    HM_TEST_OK(G->download(got, dv, (size_t)type * n * k * sizeof(double)));
+    double worst = 0;
+    for (int64_t i = 0; i < n; i++)
+      for (int j = 0; j < k; j++) {
+        const double u = hm_random_uniform(rseed, (uint64_t)j, (uint64_t)(first + i));
+        const size_t e = (size_t)(i * k + j);
+        if (type == HM_COMPLEX)
+          worst = fmax(worst, fmax(fabs(got[2 * e] - cos(2 * M_PI * u)), fabs(got[2 * e + 1] - sin(2 * M_PI * u))));
+        else
+          worst = fmax(worst, fabs(got[e] - (u < 0.5 ? -1.0 : 1.0)));
+      }
+    HM_TEST_ASSERT(worst < 1e-15, "random_phase type %d: differs from the host formula by %g", type, worst);
+  }
+  G->release(dv);
+  free(got);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   if (hm_test_no_gpu()) return 77;
@@ -221,5 +276,7 @@ int main(int argc, char **argv) {
     check(G, HM_COMPLEX, widths[w]);
     check(G, HM_REAL, widths[w]);
   }
+  check_queued_uploads(G);
+  check_random_phase(G);
   return hm_test_finish();
 }

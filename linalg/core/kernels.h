@@ -42,7 +42,8 @@ typedef struct {
   /* Local column-wise dots into host memory: dots[j] = sum_i conj(x_ij) y_ij over n rows
    * (k scalars of type). */
   int (*dot)(hm_scalar type, int64_t n, int k, const double *x, const double *y, double *dots);
-  /* y = alpha x + beta y column-wise: alpha[j], beta[j] host scalars of type. */
+  /* y = alpha x + beta y column-wise: alpha[j], beta[j] host scalars of type; a column with
+   * beta[j] = 0 does not read y (BLAS's convention: y = alpha x even where y held NaN). */
   int (*axpby)(hm_scalar type, int64_t n, int k, const double *alpha, const double *x,
                const double *beta, double *y);
   /* Gather rows of x into a packed buffer (halo send). */
@@ -102,6 +103,10 @@ typedef struct {
    * G[a*ny + b] = sum_i conj(X[i,a]) Y[i, y0 + b] over n rows (only those columns of Y are read). */
   int (*gram_columns)(hm_scalar type, int64_t n, int kx, const double *X, int ky, const double *Y, int y0, int ny,
                       double *G);
+  /* Optional (NULL: made on the host and uploaded): the block of hm_mvec_random_phase in backend
+   * memory, for local rows i < n (global row first + i) and columns j < k, u = hm_random_uniform(seed,
+   * j, first + i): complex data[i*k + j] = (cos 2 pi u, sin 2 pi u), real data[i*k + j] = u < 1/2 ? -1 : 1. */
+  int (*random_phase)(hm_scalar type, int64_t first, int64_t n, int k, uint64_t seed, double *data);
 } hm_kernels;
 
 #ifdef __cplusplus

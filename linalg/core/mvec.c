@@ -73,6 +73,11 @@ int hm_mvec_get(const hm_mvec *v, void *values) {
 int hm_mvec_random_phase(hm_mvec *v, uint64_t seed) {
   HM_CHECK(v, HM_ERR_ARGUMENT, "v is NULL");
   const int64_t first = v->dist.first, k = v->k;
+  const hm_kernels *K = v->ctx->kernels;
+  if (K->random_phase) { /* made where the block lives: no host pass and no upload */
+    HM_CALL(K->random_phase(v->type, first, v->dist.local, v->k, seed, v->data));
+    return HM_SUCCESS;
+  }
   double *data; /* made on the host, then moved to the backend's memory */
   HM_MALLOC(data, (size_t)v->dist.local * (size_t)k * (size_t)v->type + 1);
 #pragma omp parallel for schedule(static)

@@ -5,19 +5,26 @@
 #define HAMLET_RANDOM_H
 #include <stdint.h>
 
-static inline uint64_t hm_mix64(uint64_t z) {
+/* The same functions in CUDA kernels (hm_mvec_random_phase on the device gives the host's values). */
+#ifdef __CUDACC__
+#define HM_RANDOM_FN static inline __host__ __device__
+#else
+#define HM_RANDOM_FN static inline
+#endif
+
+HM_RANDOM_FN uint64_t hm_mix64(uint64_t z) {
   z += 0x9e3779b97f4a7c15ULL;
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31);
 }
 
-static inline uint64_t hm_random_u64(uint64_t seed, uint64_t stream, uint64_t counter) {
+HM_RANDOM_FN uint64_t hm_random_u64(uint64_t seed, uint64_t stream, uint64_t counter) {
   return hm_mix64(hm_mix64(hm_mix64(seed) ^ stream) ^ counter);
 }
 
 /* Uniform in [0, 1) with 53 random bits. */
-static inline double hm_random_uniform(uint64_t seed, uint64_t stream, uint64_t counter) {
+HM_RANDOM_FN double hm_random_uniform(uint64_t seed, uint64_t stream, uint64_t counter) {
   return (double)(hm_random_u64(seed, stream, counter) >> 11) * 0x1.0p-53;
 }
 #endif
