@@ -7,10 +7,8 @@
 #include "output_internal.h"
 #include "objects.h"
 #include "hamlet.h"
+#include "hamlet_git_commit.h" /* generated before each build (cmake/GitCommit.cmake) */
 
-#ifndef HAMLET_GIT_COMMIT
-#define HAMLET_GIT_COMMIT "unknown"
-#endif
 
 enum { TEXT = 256 };
 
