@@ -75,6 +75,39 @@ static void sweep(const char *name, hm_operator *op, hm_mvec *b, hm_mvec *x, int
   }
 }
 
+/* Batches: k shifts E_j + 0.05 i at once against one after another (op, b, x: one system). */
+static void batches(hm_context *ctx, hm_matrix *H, const hm_dist *dist, hm_operator *op1, hm_mvec *b1, hm_mvec *x1,
+                    int batch_s, int batch_outer, int rank) {
+  hm_idr_options opt;
+  hm_idr_options_default(&opt);
+  opt.s = batch_s;
+  opt.tol = 0;
+  opt.maxit = batch_outer * (batch_s + 1);
+  opt.history = 0;
+  double done;
+  const double t1 = time_solve(op1, &opt, b1, x1, &done);
+  if (rank == 0)
+    printf("\nbatched shifted TI, IDR(%d), %d outer iterations: one system %.3f s\n   k   s/system  speedup vs one after another\n",
+           batch_s, batch_outer, t1);
+  const int ks[3] = {8, 16, 32};
+  for (int q = 0; q < 3; q++) {
+    const int k = ks[q];
+    double complex zs[32];
+    for (int j = 0; j < k; j++) zs[j] = -1.0 + 2.0 * j / k + 0.05 * I;
+    hm_operator *op;
+    hm_mvec *b, *x;
+    CHECK(hm_operator_create_shifted(H, k, zs, &op));
+    CHECK(hm_mvec_create(ctx, dist, HM_COMPLEX, k, &b));
+    CHECK(hm_mvec_create(ctx, dist, HM_COMPLEX, k, &x));
+    CHECK(hm_mvec_random_phase(b, 7));
+    const double tk = time_solve(op, &opt, b, x, &done);
+    if (rank == 0) printf("  %2d  %9.4f  %6.2fx\n", k, tk / k, t1 / (tk / k));
+    hm_mvec_destroy(&b);
+    hm_mvec_destroy(&x);
+    hm_operator_destroy(&op);
+  }
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   hm_backend backend = HM_BACKEND_CPU;
@@ -163,45 +196,10 @@ int main(int argc, char **argv) {
   if (rank == 0) printf("\n");
   sweep("shifted TI z - H (complex)", op, b, x, n, nnz, 1, outer, bw, rank);
 
-  /* batches: k shifts E_j + 0.05 i at once against one after another */
-  if (batch_outer <= 0) {
-    hm_mvec_destroy(&b);
-    hm_mvec_destroy(&x);
-    hm_operator_destroy(&op);
-    hm_matrix_destroy(&H);
-    hm_context_destroy(&ctx);
-    MPI_Finalize();
-    return 0;
-  }
-  hm_idr_options opt;
-  hm_idr_options_default(&opt);
-  opt.s = batch_s;
-  opt.tol = 0;
-  opt.maxit = batch_outer * (batch_s + 1);
-  opt.history = 0;
-  double done;
-  const double t1 = time_solve(op, &opt, b, x, &done);
-  if (rank == 0)
-    printf("\nbatched shifted TI, IDR(%d), %d outer iterations: one system %.3f s\n   k   s/system  speedup vs one after another\n",
-           batch_s, batch_outer, t1);
+  if (batch_outer > 0) batches(ctx, H, dist, op, b, x, batch_s, batch_outer, rank);
   hm_mvec_destroy(&b);
   hm_mvec_destroy(&x);
   hm_operator_destroy(&op);
-  const int ks[3] = {8, 16, 32};
-  for (int q = 0; q < 3; q++) {
-    const int k = ks[q];
-    double complex zs[32];
-    for (int j = 0; j < k; j++) zs[j] = -1.0 + 2.0 * j / k + 0.05 * I;
-    CHECK(hm_operator_create_shifted(H, k, zs, &op));
-    CHECK(hm_mvec_create(ctx, dist, HM_COMPLEX, k, &b));
-    CHECK(hm_mvec_create(ctx, dist, HM_COMPLEX, k, &x));
-    CHECK(hm_mvec_random_phase(b, 7));
-    const double tk = time_solve(op, &opt, b, x, &done);
-    if (rank == 0) printf("  %2d  %9.4f  %6.2fx\n", k, tk / k, t1 / (tk / k));
-    hm_mvec_destroy(&b);
-    hm_mvec_destroy(&x);
-    hm_operator_destroy(&op);
-  }
   hm_matrix_destroy(&H);
   hm_context_destroy(&ctx);
   MPI_Finalize();
