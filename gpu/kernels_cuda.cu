@@ -280,16 +280,10 @@ __global__ void axpby_kernel(int64_t n, int k, const double *alpha, const double
   }
 }
 
-// The random-phase block (hm_mvec_random_phase): the host's counter-based numbers and formula
-// (2 M_PI as a double is exactly this constant).
-constexpr double kTwoPi = 6.283185307179586;
+// The random-phase block (hm_mvec_random_phase), entry by entry as on the host (random.h).
 __global__ void random_phase_kernel(bool complex_, int64_t first, int64_t n, int k, uint64_t seed, double *data) {
-  for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < n * k; e += (int64_t)gridDim.x * blockDim.x) {
-    const int64_t i = e / k, j = e % k;
-    const double u = hm_random_uniform(seed, (uint64_t)j, (uint64_t)(first + i));
-    if (complex_) ((double2 *)data)[e] = make_double2(cos(kTwoPi * u), sin(kTwoPi * u));
-    else data[e] = u < 0.5 ? -1.0 : 1.0;
-  }
+  for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < n * k; e += (int64_t)gridDim.x * blockDim.x)
+    hm_random_phase_entry(seed, (uint64_t)(e % k), (uint64_t)(first + e / k), complex_, data + (complex_ ? 2 : 1) * e);
 }
 
 __global__ void pack_kernel(int64_t len, const int32_t *rows, int32_t n, const double *x, double *buf) {

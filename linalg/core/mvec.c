@@ -82,15 +82,9 @@ int hm_mvec_random_phase(hm_mvec *v, uint64_t seed) {
   HM_MALLOC(data, (size_t)v->dist.local * (size_t)k * (size_t)v->type + 1);
 #pragma omp parallel for schedule(static)
   for (int64_t i = 0; i < v->dist.local; i++) {
-    for (int64_t j = 0; j < k; j++) {
-      double u = hm_random_uniform(seed, (uint64_t)j, (uint64_t)(first + i));
-      if (v->type == HM_COMPLEX) {
-        data[2 * (i * k + j)] = cos(2 * M_PI * u);
-        data[2 * (i * k + j) + 1] = sin(2 * M_PI * u);
-      } else {
-        data[i * k + j] = u < 0.5 ? -1.0 : 1.0;
-      }
-    }
+    for (int64_t j = 0; j < k; j++)
+      hm_random_phase_entry(seed, (uint64_t)j, (uint64_t)(first + i), v->type == HM_COMPLEX,
+                            data + (size_t)v->type * (size_t)(i * k + j));
   }
   int st = hm_mvec_set(v, data);
   free(data);

@@ -3,6 +3,7 @@
  * the three words (a strong 64-bit mixer; not for cryptography). */
 #ifndef HAMLET_RANDOM_H
 #define HAMLET_RANDOM_H
+#include <math.h>
 #include <stdint.h>
 
 /* The same functions in CUDA kernels (hm_mvec_random_phase on the device gives the host's values). */
@@ -26,5 +27,19 @@ HM_RANDOM_FN uint64_t hm_random_u64(uint64_t seed, uint64_t stream, uint64_t cou
 /* Uniform in [0, 1) with 53 random bits. */
 HM_RANDOM_FN double hm_random_uniform(uint64_t seed, uint64_t stream, uint64_t counter) {
   return (double)(hm_random_u64(seed, stream, counter) >> 11) * 0x1.0p-53;
+}
+
+/* One entry of a random-phase vector (hm_mvec_random_phase), out[0] (and out[1] where complex):
+ * e^(2 pi i u) or, real, the sign -1 / +1; the host loop and the CUDA kernel both call this.
+ * 6.283185307179586 is 2 M_PI as a double (exact). */
+HM_RANDOM_FN void hm_random_phase_entry(uint64_t seed, uint64_t stream, uint64_t counter, int complex_,
+                                        double *out) {
+  const double u = hm_random_uniform(seed, stream, counter);
+  if (complex_) {
+    out[0] = cos(6.283185307179586 * u);
+    out[1] = sin(6.283185307179586 * u);
+  } else {
+    out[0] = u < 0.5 ? -1.0 : 1.0;
+  }
 }
 #endif
