@@ -4,6 +4,7 @@
 #ifndef HAMLET_GPU_BENCH_COMMON_H
 #define HAMLET_GPU_BENCH_COMMON_H
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -23,6 +24,21 @@
   if (up && !down) MPI_Abort(MPI_COMM_WORLD, 1);
   exit(1);
 }
+// An integer option value in [lo, hi]; anything else (or a missing value, s = NULL) goes to the
+// program's usage(message), which ends it.
+static inline long long bench_parse_int(void (*usage)(const char *), const char *opt, const char *s, long long lo,
+                                        long long hi) {
+  char *end = nullptr;
+  errno = 0;
+  const long long v = s ? strtoll(s, &end, 10) : 0;
+  if (!s || errno || end == s || *end || v < lo || v > hi) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "%s needs an integer in [%lld, %lld], got \"%s\"", opt, lo, hi, s ? s : "(nothing)");
+    usage(msg);
+  }
+  return v;
+}
+
 #define CK_CUDA(x)                                                              \
   do {                                                                          \
     cudaError_t e_ = (x);                                                       \

@@ -595,15 +595,7 @@ static void run_matrix(const char *name, hm_context *ctx, hm_matrix *H, bool shi
 }
 
 static long long parse_int(const char *opt, const char *s, long long lo, long long hi) {
-  char *end = nullptr;
-  errno = 0;
-  const long long v = strtoll(s, &end, 10);
-  if (errno || end == s || *end || v < lo || v > hi) {
-    char msg[160];
-    snprintf(msg, sizeof msg, "%s needs an integer in [%lld, %lld], got \"%s\"", opt, lo, hi, s);
-    usage(msg);
-  }
-  return v;
+  return bench_parse_int(usage, opt, s, lo, hi);
 }
 
 static double parse_pos(const char *opt, const char *s) {

@@ -666,15 +666,7 @@ static void traversal(Bench &B, int R, double2 *V, double2 *W, double *dots) {
 }
 
 static long long parse_int(const char *opt, const char *s, long long lo, long long hi) {
-  char *end = nullptr;
-  errno = 0;
-  const long long v = strtoll(s, &end, 10);
-  if (errno || end == s || *end || v < lo || v > hi) {
-    char msg[160];
-    snprintf(msg, sizeof msg, "%s needs an integer in [%lld, %lld], got \"%s\"", opt, lo, hi, s);
-    usage(msg);
-  }
-  return v;
+  return bench_parse_int(usage, opt, s, lo, hi);
 }
 
 int main(int argc, char **argv) {

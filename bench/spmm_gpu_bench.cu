@@ -340,15 +340,7 @@ static hm_matrix *stencil27(hm_context *ctx, int64_t L) {
 }
 
 static long long parse_int(const char *opt, const char *s, long long lo, long long hi) {
-  char *end = nullptr;
-  errno = 0;
-  const long long v = s ? strtoll(s, &end, 10) : 0;
-  if (!s || errno || end == s || *end || v < lo || v > hi) {
-    char msg[160];
-    snprintf(msg, sizeof msg, "%s needs an integer in [%lld, %lld], got \"%s\"", opt, lo, hi, s ? s : "(nothing)");
-    usage(msg);
-  }
-  return v;
+  return bench_parse_int(usage, opt, s, lo, hi);
 }
 
 int main(int argc, char **argv) {
