@@ -9,7 +9,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "testing.h"
 #include "kernels.h"
 #include "random.h"
@@ -81,8 +80,7 @@ int main(int argc, char **argv) {
   if (hm_test_no_gpu()) return 77;
   int device;
   HM_TEST_OK(hm_gpu_select(0, &device));
-  seed = getenv("HAMLET_TEST_SEED") ? strtoull(getenv("HAMLET_TEST_SEED"), NULL, 10) : (uint64_t)time(NULL);
-  printf("HAMLET_TEST_SEED=%llu\n", (unsigned long long)seed);
+  seed = hm_test_seed();
   const hm_kernels *G = hm_kernels_cuda();
   const int widths[] = {1, 2, 3, 8, 13, 32, 64, 300};
   const int64_t rows[] = {0, 1, 5003};

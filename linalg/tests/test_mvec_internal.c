@@ -9,7 +9,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "testing.h"
 #include "mvec_block.h"
 #include "random.h"
@@ -155,11 +154,7 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   const int cuda = argc > 1 && strcmp(argv[1], "cuda") == 0;
   if (cuda && hm_test_no_gpu()) return 77;
-  seed = getenv("HAMLET_TEST_SEED") ? strtoull(getenv("HAMLET_TEST_SEED"), NULL, 10) : (uint64_t)time(NULL);
-  MPI_Bcast(&seed, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank == 0) printf("HAMLET_TEST_SEED=%llu\n", (unsigned long long)seed);
+  seed = hm_test_seed();
   hm_context *ctx;
   HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, cuda ? HM_BACKEND_CUDA : HM_BACKEND_CPU, &ctx));
   hm_dist *dist;

@@ -1,11 +1,22 @@
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <lapacke.h>
 #include "testing.h"
 #include "objects.h"
 #include "gpu_probe.h"
 
 int hm_test_failures = 0;
+
+uint64_t hm_test_seed(void) {
+  const char *env = getenv("HAMLET_TEST_SEED");
+  uint64_t seed = env ? strtoull(env, NULL, 10) : (uint64_t)time(NULL);
+  MPI_Bcast(&seed, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) printf("HAMLET_TEST_SEED=%llu\n", (unsigned long long)seed);
+  return seed;
+}
 
 void hm_test_expect_failure(int status, int code, const char *needle, const char *expr, const char *file, int line) {
   const char *msg = hm_error_message();

@@ -3,6 +3,7 @@
 #ifndef HAMLET_TESTING_H
 #define HAMLET_TESTING_H
 #include <complex.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <mpi.h>
 #include "hamlet.h"
@@ -38,6 +39,9 @@ void hm_test_expect_failure(int status, int code, const char *needle, const char
 /* GPU tests: 1 (after MPI_Finalize, "skipped" printed) where no CUDA device is visible or CUDA
  * was not built; the test then returns ctest's skip code 77. */
 int hm_test_no_gpu(void);
+/* Collective: the seed of a test's fresh random inputs, HAMLET_TEST_SEED where set (a replay),
+ * else the clock; rank 0's value on every rank, printed by rank 0 so a failure can be replayed. */
+uint64_t hm_test_seed(void);
 /* Sum failures over MPI_COMM_WORLD, print PASS/FAIL on rank 0, MPI_Finalize; returns exit code. */
 int hm_test_finish(void);
 /* Dense n x n column-major copy of A (complex; real matrices widened) on every rank. n <= 4096. */
