@@ -5,6 +5,7 @@
  * And a singular s x s system (M(k,k) = 0) restarts IDR(s) afresh instead of ending the solve: on the
  * default convection-diffusion operator with n = 20 and a random-phase b, IDR(1) met one at
  * iteration 588 and stopped with a breakdown at 3.5e-6 (found by the unfused IDR benchmark). */
+#include <stdlib.h>
 #include "testing.h"
 
 int main(int argc, char **argv) {
