@@ -43,15 +43,17 @@ HM_INLINE void chunk_product(const struct hm_csr_view *A, int32_t i, const int w
 HM_INLINE void complex_row_product(const struct hm_csr_view *A, int32_t i, const int k, const double *x,
                                    double *lin, double *swp) {
   const int width = 2 * k;
-  if (k == 1) { /* one column: scalar complex arithmetic */
-    double re = 0, im = 0;
+  if (k == 1) { /* one column: scalar complex arithmetic, in lin and swp as below (four add chains) */
+    double lr = 0, li = 0, sr = 0, si = 0;
     for (int64_t p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
       const double ar = A->val[2 * p], ai = A->val[2 * p + 1];
       const double *xr = x + 2 * (size_t)A->col[p];
-      re += ar * xr[0] - ai * xr[1];
-      im += ar * xr[1] + ai * xr[0];
+      lr += ar * xr[0];
+      li += ar * xr[1];
+      sr += ai * xr[0];
+      si += ai * xr[1];
     }
-    lin[0] = re; lin[1] = im; swp[0] = swp[1] = 0;
+    lin[0] = lr; lin[1] = li; swp[0] = sr; swp[1] = si;
   } else if (width <= HM_CHUNK) {
     chunk_product(A, i, width, 0, width, x, lin, swp);
   } else if (width % HM_CHUNK == 0) {
