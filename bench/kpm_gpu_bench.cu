@@ -625,8 +625,10 @@ static void sweep(Bench &B, int R, double2 *V, double2 *W, double *dots) {
 
 /* ---- traversal of the CSR kernels --------------------------------------------------------------- */
 /* Times the CSR KPM kernel at block width R for groups of blocks x tiles per block, the old grid
- * stride (2048 blocks over the whole list) among them, fastest first; restores the defaults. */
-static void traversal(Bench &B, int R, double2 *V, double2 *W, double *dots) {
+ * stride (2048 blocks over the whole list) among them, fastest first; restores the defaults.
+ * Groups of 128 and 256 with `planes` (the lattice's nz) tiles per block match the TI builder's
+ * order (16 x 16 sites per plane, walked through z): each block then walks one z column. */
+static void traversal(Bench &B, int R, int planes, double2 *V, double2 *W, double *dots) {
   int g0 = 0, i0 = 0;
   hm_cuda_csr_traversal(0, 0, &g0, &i0);
   int rb = 1; /* the kernel's rows per tile (shape_for in gpu/kernels_cuda.cu) */
@@ -637,8 +639,9 @@ static void traversal(Bench &B, int R, double2 *V, double2 *W, double *dots) {
     double us;
   };
   std::vector<Choice> all;
-  for (int g : {1, 4, 66, 132, 264, 528, 1056})
+  for (int g : {1, 4, 66, 128, 132, 256, 264, 528, 1056})
     for (int it : {1, 4, 16, 64}) all.push_back({g, it, 0});
+  for (int g : {128, 256}) all.push_back({g, planes, 0});
   all.push_back({2048, stride_iters, 0});
   const int steps = std::max(5, B.steps / 2);
   for (Choice &c : all) {
@@ -791,7 +794,7 @@ int main(int argc, char **argv) {
   CK_CUDA(cudaMalloc(&W, (size_t)n * Rmax * sizeof(double2)));
   CK_CUDA(cudaMalloc(&dots, 2 * (size_t)Rmax * sizeof(double)));
   for (int r : sweeps) sweep(B, r, V, W, dots);
-  for (int r : traversals) traversal(B, r, V, W, dots);
+  for (int r : traversals) traversal(B, r, (int)p.nz, V, W, dots);
   printf("KPM step per vector-step (us): (a) hamlet fused kpm_step on the N x R block, on the CSR arrays and on the\n"
          "  SELL copy (the library's path: 'SELL' below); (b) cuSPARSE SpMV %s + cublasZaxpy + 2 cublasZdotc, one vector\n"
          "  at a time; (c) cuSPARSE SpMM (row-major, n = R) + cublasZaxpy + column-dot kernel.\n"
