@@ -12,6 +12,7 @@
 #include "cuda_check.h"
 #include "device_buffer.cuh"
 #include "kernels_cuda_idr.h"
+#include "occupancy.cuh"
 
 namespace {
 
@@ -189,25 +190,11 @@ __global__ void multidot_kernel(int64_t n, int s, const double *P, int k, const 
 // diffusion, 5.1 M rows), the update kernel's 1024 blocks were 1.55 waves at 58-62% of the DRAM
 // bandwidth, and the multi-dot's 512 blocks filled 0.78 of a wave (68%). A kernel's wave is asked
 // for once (these launches are on the solver's per-iteration path).
-struct Wave {
-  const void *fn;
-  int blocks;
-};
-std::vector<Wave> waves_seen;
-
 template <class Kernel>
 int one_wave(Kernel fn, int64_t want, int *blocks) {
-  int64_t wave = 0;
-  for (const Wave &w : waves_seen)
-    if (w.fn == (const void *)fn) wave = w.blocks;
-  if (!wave) {
-    int per_sm = 0, device = 0, sms = 0;
-    HM_CALL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, kThreads, 0));
-    HM_CALL_CUDA(cudaGetDevice(&device));
-    HM_CALL_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    wave = (int64_t)(per_sm > 0 ? per_sm : 1) * sms;
-    waves_seen.push_back({(const void *)fn, (int)wave});
-  }
+  int per_sm = 1, sms = 1;
+  HM_CALL(resident_blocks((const void *)fn, kThreads, kCarveoutUnset, &per_sm, &sms));
+  const int64_t wave = (int64_t)per_sm * sms;
   *blocks = (int)(want < wave ? (want > 0 ? want : 1) : wave);
   return HM_SUCCESS;
 }

@@ -21,6 +21,7 @@
 #include "column_sums.cuh"
 #include "cuda_check.h"
 #include "device_buffer.cuh"
+#include "occupancy.cuh"
 #include "sell_cuda.h"
 
 namespace {
@@ -290,27 +291,6 @@ int scratch_at_least(size_t n) {
 using KernelFn = void (*)(int32_t, const int64_t *, const int32_t *, const int32_t *, const double *, int, int, double,
                           double, const double *, double *, double *);
 
-// Resident blocks per SM of a kernel at this block size (the carve-out set first), remembered.
-struct Occupancy {
-  KernelFn fn;
-  int threads, prefer_l1, blocks;
-};
-std::vector<Occupancy> occupancy_seen;
-
-int blocks_per_sm(KernelFn fn, int threads, int *blocks) {
-  for (const Occupancy &o : occupancy_seen)
-    if (o.fn == fn && o.threads == threads && o.prefer_l1 == tuning.prefer_l1) {
-      *blocks = o.blocks;
-      return HM_SUCCESS;
-    }
-  HM_CALL_CUDA(cudaFuncSetAttribute((const void *)fn, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                    tuning.prefer_l1 ? 0 : -1));
-  HM_CALL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, (const void *)fn, threads, 0));
-  if (*blocks < 1) *blocks = 1;
-  occupancy_seen.push_back({fn, threads, tuning.prefer_l1, *blocks});
-  return HM_SUCCESS;
-}
-
 template <bool Complex, bool Kpm> KernelFn pick(int lc, int gp) {
 #define HM_SELL_CASE(L, P) \
   if (lc == L && gp == P) return sell_kernel<L, P, Complex, Kpm>
@@ -345,10 +325,8 @@ int launch(const SellList &L, hm_scalar type, bool kpm, int k, double s, double 
                                          : (kpm ? pick<false, true>(lc, gp) : pick<false, false>(lc, gp));
   HM_CHECK(fn, HM_ERR_ARGUMENT, "no SELL kernel for %d lanes and %d row groups per pass", lc, gp);
   const int wpb = tuning.warps_per_block, threads = 32 * wpb;
-  int per_sm = 1, sms = 1, device = 0;
-  HM_CALL(blocks_per_sm(fn, threads, &per_sm));
-  HM_CALL_CUDA(cudaGetDevice(&device));
-  HM_CALL_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  int per_sm = 1, sms = 1;
+  HM_CALL(resident_blocks((const void *)fn, threads, tuning.prefer_l1 ? 0 : -1, &per_sm, &sms));
   // a persistent grid: every SM busy, all of them in one window of chunks (which L2 holds)
   const int64_t need = (L.nchunks + wpb - 1) / wpb;
   const int64_t cap = std::max<int64_t>(1, (int64_t)per_sm * sms / nck);
