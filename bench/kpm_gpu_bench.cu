@@ -662,7 +662,8 @@ static void traversal(Bench &B, int R, int planes, double2 *V, double2 *W, doubl
           "bench_kpm_gpu: %s\nusage: bench_kpm_gpu [--nx N] [--ny N] [--nz N] (TI lattice, each >= 2; default 200 100 40)\n"
           "                     [--steps S] (>= 1; default 50) [--R r1,r2,...] (each 1..1024; default 1,4,8,16,32,64)\n"
           "                     [--copy-mib M] (>= 1; default 2048) [--sweep r1,...] (SELL launch shapes at these R)\n"
-          "                     [--traversal r1,...] (CSR KPM traversals at these R)\n",
+          "                     [--traversal r1,...] (CSR KPM traversals at these R)\n"
+          "                     [--use-traversal GROUP,TILES] (the CSR kernels' traversal for the whole run)\n",
           why);
   MPI_Finalize();
   exit(2);
@@ -670,6 +671,14 @@ static void traversal(Bench &B, int R, int planes, double2 *V, double2 *W, doubl
 
 static long long parse_int(const char *opt, const char *s, long long lo, long long hi) {
   return bench_parse_int(usage, opt, s, lo, hi);
+}
+
+/* A comma-separated list of integers in [lo, hi]. */
+static std::vector<int> int_list(const char *opt, const char *v, long long lo, long long hi) {
+  std::vector<int> out;
+  std::vector<char> s(v, v + strlen(v) + 1);
+  for (char *tok = strtok(s.data(), ","); tok; tok = strtok(nullptr, ",")) out.push_back((int)parse_int(opt, tok, lo, hi));
+  return out;
 }
 
 int main(int argc, char **argv) {
@@ -681,7 +690,7 @@ int main(int argc, char **argv) {
   p.nz = 40;
   int steps = 50;
   long long copy_mib = 2048;
-  std::vector<int> Rs = {1, 4, 8, 16, 32, 64}, sweeps, traversals;
+  std::vector<int> Rs = {1, 4, 8, 16, 32, 64}, sweeps, traversals, use_traversal;
   for (int i = 1; i < argc; i += 2) {
     const char *o = argv[i];
     if (i + 1 >= argc) usage("an option is missing its value");
@@ -691,17 +700,13 @@ int main(int argc, char **argv) {
     else if (!strcmp(o, "--nz")) p.nz = parse_int(o, v, 2, 1 << 20);
     else if (!strcmp(o, "--steps")) steps = (int)parse_int(o, v, 1, 1000000);
     else if (!strcmp(o, "--copy-mib")) copy_mib = parse_int(o, v, 1, 1 << 20);
-    else if (!strcmp(o, "--sweep")) {
-      std::vector<char> s(v, v + strlen(v) + 1);
-      for (char *tok = strtok(s.data(), ","); tok; tok = strtok(nullptr, ",")) sweeps.push_back((int)parse_int("--sweep", tok, 1, 1024));
-    } else if (!strcmp(o, "--traversal")) {
-      std::vector<char> s(v, v + strlen(v) + 1);
-      for (char *tok = strtok(s.data(), ","); tok; tok = strtok(nullptr, ","))
-        traversals.push_back((int)parse_int("--traversal", tok, 2, 1024));
+    else if (!strcmp(o, "--sweep")) sweeps = int_list(o, v, 1, 1024);
+    else if (!strcmp(o, "--traversal")) traversals = int_list(o, v, 2, 1024);
+    else if (!strcmp(o, "--use-traversal")) {
+      use_traversal = int_list(o, v, 1, 1 << 20);
+      if (use_traversal.size() != 2) usage("--use-traversal needs GROUP,TILES (two integers)");
     } else if (!strcmp(o, "--R")) {
-      Rs.clear();
-      std::vector<char> s(v, v + strlen(v) + 1);
-      for (char *tok = strtok(s.data(), ","); tok; tok = strtok(nullptr, ",")) Rs.push_back((int)parse_int("--R", tok, 1, 1024));
+      Rs = int_list(o, v, 1, 1024);
       if (Rs.empty()) usage("--R needs a comma-separated list of block widths");
     } else {
       char msg[160];
@@ -712,6 +717,7 @@ int main(int argc, char **argv) {
   if (4 * p.nx * p.ny * p.nz > INT32_MAX) usage("the lattice has more than 2^31 - 1 rows (4 nx ny nz); one GPU holds 32-bit local rows");
 
   if (no_device()) return 77;
+  if (!use_traversal.empty()) hm_cuda_csr_traversal(use_traversal[0], use_traversal[1], nullptr, nullptr);
   /* The CSR and SELL columns time each kernel family at every width (route); the library's own
    * routing (SELL up to a width, CSR above it) is taken from its defaults for the 'lib' figures. */
   hm_sell_tuning lib;
