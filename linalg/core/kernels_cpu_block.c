@@ -103,6 +103,16 @@ int hm_cpu_block_update(hm_scalar type, int64_t n, int kx, const double *X, int 
 int hm_cpu_copy_columns(hm_scalar type, int64_t n, int ks, const double *src, int s0, int kd, double *dst, int d0,
                         int count) {
   const size_t t = (size_t)type, len = (size_t)count * t * sizeof(double);
+  if (count == ks && count == kd) { /* whole rows: one contiguous range, copied in per-thread pieces */
+    const size_t doubles = (size_t)n * len / sizeof(double);
+#pragma omp parallel
+    {
+      const size_t T = (size_t)omp_get_num_threads(), me = (size_t)omp_get_thread_num();
+      const size_t lo = doubles * me / T, hi = doubles * (me + 1) / T;
+      if (hi > lo && dst != src) memmove(dst + lo, src + lo, (hi - lo) * sizeof(double));
+    }
+    return HM_SUCCESS;
+  }
 #pragma omp parallel for schedule(static)
   for (int64_t i = 0; i < n; i++) memmove(dst + ((size_t)i * kd + d0) * t, src + ((size_t)i * ks + s0) * t, len);
   return HM_SUCCESS;

@@ -4,7 +4,8 @@
  * others) of the product and the KPM step, and the row lanes of the sums (row_sums.h) at row
  * counts around the lane width and below the thread count: spmmv, kpm_step, dot, idr_multidot
  * (s = 1, 2, 3, 4, 8 with one system; s = 2 with three) and idr_update (with and without
- * smoothing). The random matrix has 0 to 9 entries per row, the row list skips and permutes rows. */
+ * smoothing); copy_columns of whole rows (one contiguous copy split over the threads) and of a
+ * column range. The random matrix has 0 to 9 entries per row, the row list skips and permutes rows. */
 #include <complex.h>
 #include <math.h>
 #include <omp.h>
@@ -174,6 +175,21 @@ static void check_sums(hm_scalar type, int64_t n, int s, int k, int smoothing) {
   free(r_want); free(dr_want);
 }
 
+/* dst[:, d0:d0+count] = src[:, s0:s0+count], whole rows (count = ks = kd) and a range. */
+static void check_copy(hm_scalar type, int64_t n, int ks, int s0, int kd, int d0, int count) {
+  const int ts = (int)type;
+  double *src = random_array((size_t)n * ks * ts), *dst = random_array((size_t)n * kd * ts);
+  double *want = malloc(sizeof(double) * ((size_t)n * kd * ts + 1));
+  memcpy(want, dst, sizeof(double) * (size_t)n * kd * ts);
+  for (int64_t i = 0; i < n; i++)
+    for (int j = 0; j < count * ts; j++) want[((size_t)i * kd + d0) * ts + j] = src[((size_t)i * ks + s0) * ts + j];
+  HM_TEST_OK(hm_kernels_cpu.copy_columns(type, n, ks, src, s0, kd, dst, d0, count));
+  HM_TEST_ASSERT(memcmp(dst, want, sizeof(double) * (size_t)n * kd * ts) == 0,
+                 "copy_columns n = %lld ks = %d s0 = %d kd = %d d0 = %d count = %d: not the reference", (long long)n, ks,
+                 s0, kd, d0, count);
+  free(src); free(dst); free(want);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   seed = hm_test_seed();
@@ -189,6 +205,9 @@ int main(int argc, char **argv) {
         for (int s = 1; s <= 8; s *= 2) check_sums(type, sizes[z], s, 1, z % 2);
         check_sums(type, sizes[z], 3, 1, 1);
         check_sums(type, sizes[z], 2, 3, z % 2 == 0);
+        check_copy(type, sizes[z], 1, 0, 1, 0, 1);
+        check_copy(type, sizes[z], 3, 0, 3, 0, 3);
+        check_copy(type, sizes[z], 5, 1, 3, 2, 1);
       }
     }
   }
