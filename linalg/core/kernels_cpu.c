@@ -13,7 +13,6 @@
 #include "kernels_cpu_idr.h"
 #include "row_sums.h"
 
-
 /* ---- y = A x over a row list ---- */
 /* Row i of A times the k complex columns of x, in two real accumulators over the 2k doubles of
  * a row: lin = sum Re(a) x, swp = sum Im(a) x; then (A x)_j = (lin_re - swp_im, lin_im + swp_re).
@@ -71,6 +70,7 @@ HM_INLINE void complex_row_product(const struct hm_csr_view *A, int32_t i, const
   }
 }
 
+/* The product kernels run inside the dispatcher's parallel region (see the top of the file). */
 HM_INLINE void spmmv_complex(const struct hm_csr_view *A, const int k, const int32_t *rows, int32_t nrows,
                              const double *x, double *y) {
 #pragma omp for schedule(static)
@@ -125,57 +125,53 @@ HM_INLINE void add_thread_partials(const int k, const double *vv, const double *
 HM_INLINE void kpm_complex(const struct hm_csr_view *A, const int k, const int32_t *rows, int32_t nrows,
                            double s, double b, const double *V, double *W, double *dots,
                            double *partial) {
-  {
-    double vv[k], wv[k];
-    for (int j = 0; j < k; j++) vv[j] = wv[j] = 0;
+  double vv[k], wv[k];
+  for (int j = 0; j < k; j++) vv[j] = wv[j] = 0;
 #pragma omp for schedule(static)
-    for (int32_t q = 0; q < nrows; q++) {
-      const int32_t i = rows[q];
-      double lin[2 * k], swp[2 * k];
-      complex_row_product(A, i, k, V, lin, swp);
-      const double *vi = V + 2 * (size_t)i * k;
-      double *wi = W + 2 * (size_t)i * k;
-      for (int j = 0; j < k; j++) {
-        const double vr = vi[2 * j], vm = vi[2 * j + 1];
-        const double wr = 2.0 * s * (lin[2 * j] - swp[2 * j + 1] - b * vr) - wi[2 * j];
-        const double wm = 2.0 * s * (lin[2 * j + 1] + swp[2 * j] - b * vm) - wi[2 * j + 1];
-        wi[2 * j] = wr;
-        wi[2 * j + 1] = wm;
-        vv[j] += vr * vr + vm * vm;
-        wv[j] += wr * vr + wm * vm;
-      }
+  for (int32_t q = 0; q < nrows; q++) {
+    const int32_t i = rows[q];
+    double lin[2 * k], swp[2 * k];
+    complex_row_product(A, i, k, V, lin, swp);
+    const double *vi = V + 2 * (size_t)i * k;
+    double *wi = W + 2 * (size_t)i * k;
+    for (int j = 0; j < k; j++) {
+      const double vr = vi[2 * j], vm = vi[2 * j + 1];
+      const double wr = 2.0 * s * (lin[2 * j] - swp[2 * j + 1] - b * vr) - wi[2 * j];
+      const double wm = 2.0 * s * (lin[2 * j + 1] + swp[2 * j] - b * vm) - wi[2 * j + 1];
+      wi[2 * j] = wr;
+      wi[2 * j + 1] = wm;
+      vv[j] += vr * vr + vm * vm;
+      wv[j] += wr * vr + wm * vm;
     }
-    add_thread_partials(k, vv, wv, partial, dots);
   }
+  add_thread_partials(k, vv, wv, partial, dots);
 }
 
 HM_INLINE void kpm_real(const struct hm_csr_view *A, const int k, const int32_t *rows, int32_t nrows,
                         double s, double b, const double *V, double *W, double *dots,
                         double *partial) {
-  {
-    double vv[k], wv[k];
-    for (int j = 0; j < k; j++) vv[j] = wv[j] = 0;
+  double vv[k], wv[k];
+  for (int j = 0; j < k; j++) vv[j] = wv[j] = 0;
 #pragma omp for schedule(static)
-    for (int32_t q = 0; q < nrows; q++) {
-      const int32_t i = rows[q];
-      double acc[k];
-      for (int j = 0; j < k; j++) acc[j] = 0;
-      for (int64_t p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
-        const double a = A->val[p];
-        const double *vr = V + (size_t)A->col[p] * k;
-        for (int j = 0; j < k; j++) acc[j] += a * vr[j];
-      }
-      const double *vi = V + (size_t)i * k;
-      double *wi = W + (size_t)i * k;
-      for (int j = 0; j < k; j++) {
-        const double w = 2.0 * s * (acc[j] - b * vi[j]) - wi[j];
-        wi[j] = w;
-        vv[j] += vi[j] * vi[j];
-        wv[j] += w * vi[j];
-      }
+  for (int32_t q = 0; q < nrows; q++) {
+    const int32_t i = rows[q];
+    double acc[k];
+    for (int j = 0; j < k; j++) acc[j] = 0;
+    for (int64_t p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
+      const double a = A->val[p];
+      const double *vr = V + (size_t)A->col[p] * k;
+      for (int j = 0; j < k; j++) acc[j] += a * vr[j];
     }
-    add_thread_partials(k, vv, wv, partial, dots);
+    const double *vi = V + (size_t)i * k;
+    double *wi = W + (size_t)i * k;
+    for (int j = 0; j < k; j++) {
+      const double w = 2.0 * s * (acc[j] - b * vi[j]) - wi[j];
+      wi[j] = w;
+      vv[j] += vi[j] * vi[j];
+      wv[j] += w * vi[j];
+    }
   }
+  add_thread_partials(k, vv, wv, partial, dots);
 }
 
 /* Dispatch a width to a constant-k instance. */
@@ -226,7 +222,7 @@ static int cpu_kpm_step(hm_scalar type, const struct hm_csr_view *A, int k, cons
   return HM_SUCCESS;
 }
 
-/* acc[j] (+ i acc[j + 1] for complex) += conj(x[i, j]) y[i, j] for row i */
+/* acc[j] += x[i, j] y[i, j] for row i; complex: acc[2j] + i acc[2j + 1] += conj(x[i, j]) y[i, j] */
 HM_INLINE void dot_row(hm_scalar type, int64_t i, const int k, const double *x, const double *y, double *acc) {
   if (type == HM_COMPLEX) {
     const double *xi = x + 2 * (size_t)i * k, *yi = y + 2 * (size_t)i * k;
