@@ -1,9 +1,9 @@
 /* CPU kernels of IDR(s): the per-system linear combination of a few blocks (one pass over the
- * rows instead of one axpby per term) and the fused residual/solution/smoothing update that also
- * accumulates the dots the next branch needs, and the shadow-space products P^H Y. Complex arithmetic is written out in real and
- * imaginary parts (C's complex multiply calls a NaN-handling routine). The dots are summed per
- * thread over a static split of the rows and then in thread order, so a run is reproducible for a
- * given thread count. */
+ * rows instead of one axpby per term), the fused residual/solution/smoothing update that also
+ * accumulates the dots the next branch needs, and the shadow-space products P^H Y. Complex
+ * arithmetic is written out in real and imaginary parts (C's complex multiply calls a NaN-handling
+ * routine). The sums go through row_sums.h (static thread split, row lanes, thread order), so a
+ * run is reproducible for a given thread count. */
 #include <stdlib.h>
 #include <string.h>
 #include "error_macros.h"
