@@ -70,6 +70,16 @@ HM_INLINE void complex_row_product(const struct hm_csr_view *A, int32_t i, const
   }
 }
 
+/* Row i of real A times the k columns of x into acc. */
+HM_INLINE void real_row_product(const struct hm_csr_view *A, int32_t i, const int k, const double *x, double *acc) {
+  for (int j = 0; j < k; j++) acc[j] = 0;
+  for (int64_t p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
+    const double a = A->val[p];
+    const double *xr = x + (size_t)A->col[p] * k;
+    for (int j = 0; j < k; j++) acc[j] += a * xr[j];
+  }
+}
+
 /* The product kernels run inside the dispatcher's parallel region (see the top of the file). */
 HM_INLINE void spmmv_complex(const struct hm_csr_view *A, const int k, const int32_t *rows, int32_t nrows,
                              const double *x, double *y) {
@@ -92,12 +102,7 @@ HM_INLINE void spmmv_real(const struct hm_csr_view *A, const int k, const int32_
   for (int32_t q = 0; q < nrows; q++) {
     const int32_t i = rows[q];
     double acc[k];
-    for (int j = 0; j < k; j++) acc[j] = 0;
-    for (int64_t p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
-      const double a = A->val[p];
-      const double *xr = x + (size_t)A->col[p] * k;
-      for (int j = 0; j < k; j++) acc[j] += a * xr[j];
-    }
+    real_row_product(A, i, k, x, acc);
     for (int j = 0; j < k; j++) y[(size_t)i * k + j] = acc[j];
   }
 }
@@ -156,12 +161,7 @@ HM_INLINE void kpm_real(const struct hm_csr_view *A, const int k, const int32_t 
   for (int32_t q = 0; q < nrows; q++) {
     const int32_t i = rows[q];
     double acc[k];
-    for (int j = 0; j < k; j++) acc[j] = 0;
-    for (int64_t p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
-      const double a = A->val[p];
-      const double *vr = V + (size_t)A->col[p] * k;
-      for (int j = 0; j < k; j++) acc[j] += a * vr[j];
-    }
+    real_row_product(A, i, k, V, acc);
     const double *vi = V + (size_t)i * k;
     double *wi = W + (size_t)i * k;
     for (int j = 0; j < k; j++) {
