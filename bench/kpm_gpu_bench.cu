@@ -124,8 +124,7 @@ struct DeviceMatrix {
   int32_t *rows;            /* the row list hamlet's kernels take (the matrix's traversal order) */
   void *sp_rowptr, *sp_col; /* cuSPARSE: both index arrays of one type */
   cusparseIndexType_t sp_index;
-  struct hm_csr_view view;  /* CSR */
-  struct hm_csr_view sell;  /* the same with the SELL-C-sigma copy of the row list */
+  struct hm_csr_view sell;  /* CSR with the SELL-C-sigma copy of the row list (route picks the kernels) */
 };
 
 /* The matrix and its traversal order (the row list hamlet's solvers use: on one rank, all rows in
@@ -160,11 +159,6 @@ static DeviceMatrix upload(const struct hm_matrix_s *H) {
     d.sp_rowptr = d.rowptr;
     d.sp_index = CUSPARSE_INDEX_64I;
   }
-  d.view.nrows = d.n;
-  d.view.rowptr = d.rowptr;
-  d.view.col = d.col;
-  d.view.val = d.val;
-  d.view.format = nullptr;
   /* the library's own copy, as hm_matrix makes it on the CUDA backend */
   const struct hm_csr_view host = {c->nrows, c->rowptr, c->col, c->val, nullptr};
   const int32_t *list = H->interior_rows, count = d.n, *key = d.rows;
@@ -172,8 +166,7 @@ static DeviceMatrix upload(const struct hm_matrix_s *H) {
   const hm_kernels *K = hm_kernels_cuda();
   if (!K->prepare) die(__FILE__, __LINE__, "hm_kernels_cuda()", "the CUDA table lacks prepare");
   CK_HM(K->prepare(HM_COMPLEX, &host, 1, &list, &count, &key, &format));
-  d.sell = d.view;
-  d.sell.format = format;
+  d.sell = {d.n, d.rowptr, d.col, d.val, format};
   return d;
 }
 
