@@ -5,7 +5,6 @@
 // keeps one column (the grid stride is a multiple of k), a block sums its threads per column in a
 // fixed order, and the block partials are summed by column_sums (column_sums.cuh: one block per
 // column, fixed order); only 5k doubles go to the host.
-#include <vector>
 #include <cuda_runtime.h>
 #include "async_upload.cuh"
 #include "column_sums.cuh"

@@ -9,7 +9,6 @@
 #include "hamlet.h"
 #include "hamlet_git_commit.h" /* generated before each build (cmake/GitCommit.cmake) */
 
-
 enum { TEXT = 256 };
 
 typedef struct {
