@@ -1,10 +1,10 @@
 /* Every CUDA kernel against the CPU kernel on fresh random inputs (seeded from the clock, printed
  * so a failure can be replayed with HAMLET_TEST_SEED): spmmv, the fused KPM step (W and both dots),
  * dot, axpby and pack_rows, real and complex, k = 1, 2, 3, 8, 13, 32, 64, 300 (column chunks), over
- * a random row subset; spmmv and the KPM step also on SELL-C-sigma copies (check_sell); coefficient
- * uploads queued behind a long kernel (check_queued_uploads); the random-phase block against the
- * host formula (check_random_phase). Skips (77)
- * where no device is visible. */
+ * a random row subset (rows of 0..76 entries); spmmv and the KPM step also on SELL-C-sigma copies
+ * (check_sell); coefficient uploads queued behind a long kernel (check_queued_uploads); the
+ * random-phase block against the host formula (check_random_phase). Skips (77) where no device is
+ * visible. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,7 +77,7 @@ static void check_sell(const hm_kernels *G, hm_scalar type, int k, const struct 
   int chunk = 0, sigma = 0;
   double fill = 0;
   HM_TEST_OK(hm_cuda_sell_info(format, 0, &chunk, &sigma, &fill));
-  HM_TEST_ASSERT(chunk == 32 && sigma > 1 && fill >= 1.0, "SELL list 0: C %d, sigma %d, fill %g (rows of 0..12 entries need sorting)",
+  HM_TEST_ASSERT(chunk == 32 && sigma > 1 && fill >= 1.0, "SELL list 0: C %d, sigma %d, fill %g (rows of 0..76 entries need sorting)",
                  chunk, sigma, fill);
   HM_TEST_FAILS(hm_cuda_sell_info(format, 2, NULL, NULL, NULL), HM_ERR_ARGUMENT, "outside");
   const int32_t bad_rows[2] = {0, N}, bad_count = 2;
@@ -134,12 +134,16 @@ static void check_sell(const hm_kernels *G, hm_scalar type, int k, const struct 
 
 static void check(const hm_kernels *G, hm_scalar type, int k) {
   const hm_kernels *C = &hm_kernels_cpu;
-  /* Random CSR with 0..12 entries per row over N + NH columns. */
+  /* Random CSR with 0..76 entries per row over N + NH columns. */
   int64_t *rowptr = malloc(sizeof(int64_t) * (N + 1));
   rowptr[0] = 0;
   /* rows come in groups of 4 of one length (like a lattice site's orbitals); rows 2 and 3 of a group
-   * repeat the columns of rows 1 and 0 (equal columns in one slot, as a lattice site's orbitals have) */
-  for (int i = 0; i < N; i++) rowptr[i + 1] = rowptr[i] + (int64_t)(hm_random_u64(seed, 1, i / 4) % 13);
+   * repeat the columns of rows 1 and 0 (equal columns in one slot, as a lattice site's orbitals have);
+   * one group in 16 has 13..76 entries per row (rows longer than a warp's 32 entries) */
+  for (int i = 0; i < N; i++) {
+    const uint64_t r = hm_random_u64(seed, 1, i / 4);
+    rowptr[i + 1] = rowptr[i] + (int64_t)(r % 16 == 0 ? 13 + (r >> 8) % 64 : r % 13);
+  }
   const int64_t nnz = rowptr[N];
   int32_t *col = malloc(sizeof(int32_t) * nnz + 4);
   double *val = malloc(sizeof(double) * nnz * type + 8);
