@@ -165,7 +165,7 @@ static DeviceMatrix upload(const struct hm_matrix_s *H) {
   void *format = nullptr;
   const hm_kernels *K = hm_kernels_cuda();
   if (!K->prepare) die(__FILE__, __LINE__, "hm_kernels_cuda()", "the CUDA table lacks prepare");
-  CK_HM(K->prepare(HM_COMPLEX, &host, 1, &list, &count, &key, &format));
+  CK_HM(K->prepare(HM_COMPLEX, &host, 1, &list, &count, &key, HM_FORMAT_AUTO, 0, &format));
   d.sell = {d.n, d.rowptr, d.col, d.val, format};
   return d;
 }

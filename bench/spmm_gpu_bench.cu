@@ -202,7 +202,7 @@ static int bench_matrix(Run &R, const char *title, const hm_matrix *H) {
     const struct hm_csr_view host = {(int32_t)n, c->rowptr, c->col, c->val, nullptr};
     const int32_t *list = H->interior_rows, count = (int32_t)n, *key = rows;
     void *format = nullptr;
-    CK_HM(R.K->prepare(H->type, &host, 1, &list, &count, &key, &format));
+    CK_HM(R.K->prepare(H->type, &host, 1, &list, &count, &key, HM_FORMAT_AUTO, 0, &format));
     sell.format = format;
     int C = 0, sigma = 0;
     double fillr = 0;

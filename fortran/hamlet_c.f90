@@ -192,6 +192,20 @@ module hamlet_c
       real(c_double), intent(out) :: emin, emax
       integer(c_int) :: status
     end function
+    ! format: HM_FORMAT_AUTO, HM_FORMAT_CSR or HM_FORMAT_SELL; sigma must be 0 unless SELL.
+    function hm_matrix_set_format(A, format, sigma) result(status) bind(C, name="hm_matrix_set_format")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: A
+      integer(c_int), value :: format, sigma
+      integer(c_int) :: status
+    end function
+    function hm_matrix_format_info(A, format, chunk, sigma, fill) result(status) bind(C, name="hm_matrix_format_info")
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: A
+      integer(c_int), intent(out), optional :: format, chunk, sigma
+      real(c_double), intent(out), optional :: fill
+      integer(c_int) :: status
+    end function
 
     ! ---- kpm.h ----
     function hm_kpm_options_default(opt) result(status) bind(C, name="hm_kpm_options_default")

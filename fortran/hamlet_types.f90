@@ -34,6 +34,11 @@ module hamlet_types
   integer(c_int), parameter :: HM_REAL = 1     ! value = doubles per scalar
   integer(c_int), parameter :: HM_COMPLEX = 2
 
+  ! hm_format (matrix.h)
+  integer(c_int), parameter :: HM_FORMAT_AUTO = 0
+  integer(c_int), parameter :: HM_FORMAT_CSR = 1
+  integer(c_int), parameter :: HM_FORMAT_SELL = 2
+
   ! hm_boundary (ti.h)
   integer(c_int), parameter :: HM_BC_PERIODIC = 0
   integer(c_int), parameter :: HM_BC_OPEN = 1

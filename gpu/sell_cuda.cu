@@ -13,6 +13,7 @@
 // within the warp, shared memory across the block, one partial per block, summed in a fixed order:
 // deterministic, no atomics).
 #include <algorithm>
+#include <climits>
 #include <cstring>
 #include <new>
 #include <numeric>
@@ -21,6 +22,7 @@
 #include "column_sums.cuh"
 #include "cuda_check.h"
 #include "device_buffer.cuh"
+#include "hamlet/matrix.h"
 #include "occupancy.cuh"
 #include "sell_cuda.h"
 
@@ -43,6 +45,7 @@ struct SellList {
 
 struct SellFormat {
   hm_scalar type;
+  int choice; // HM_FORMAT_AUTO: SELL up to the tuning's block widths; HM_FORMAT_SELL: at every width
   std::vector<SellList> lists;
 };
 
@@ -106,7 +109,8 @@ void release_list(SellList &L) {
 
 // sigma: the smallest window (1, then 4C, 16C, ... the whole list) whose padding stays within 3%
 // of the entries: sorting moves rows away from the traversal order, so sort no more than needed.
-int build_list(hm_scalar type, const struct hm_csr_view *A, const int32_t *rows, int32_t n, SellList &L) {
+// A sigma asked for (> 0, hm_matrix_set_format) is taken as it is, cut at the row count.
+int build_list(hm_scalar type, const struct hm_csr_view *A, const int32_t *rows, int32_t n, int asked, SellList &L) {
   std::vector<int32_t> len(n), order(n);
   int64_t nnz = 0;
   for (int32_t p = 0; p < n; p++) {
@@ -115,10 +119,10 @@ int build_list(hm_scalar type, const struct hm_csr_view *A, const int32_t *rows,
     len[p] = (int32_t)(A->rowptr[i + 1] - A->rowptr[i]);
     nnz += len[p];
   }
-  int64_t sigma = 1;
+  int64_t sigma = asked > 0 ? std::max<int64_t>(1, std::min<int64_t>(asked, n)) : 1;
   sort_windows(len, sigma, order);
   int64_t stored = stored_entries(len, order);
-  for (int64_t s = 4 * kC; stored > nnz + nnz / 33 && sigma < n; s *= 4) {
+  for (int64_t s = 4 * kC; asked == 0 && stored > nnz + nnz / 33 && sigma < n; s *= 4) {
     sigma = std::min<int64_t>(s, n);
     sort_windows(len, sigma, order);
     stored = stored_entries(len, order);
@@ -307,6 +311,11 @@ template <bool Complex, bool Kpm> KernelFn pick(int lc, int gp) {
   return nullptr;
 }
 
+// The widest block a product takes from the SELL copy: every width where SELL was asked for.
+int max_k(const void *format, int automatic) {
+  return format && static_cast<const SellFormat *>(format)->choice == HM_FORMAT_SELL ? INT_MAX : automatic;
+}
+
 const SellList *find_list(const void *format, const int32_t *rows, int32_t nrows) {
   if (!format) return nullptr;
   for (const SellList &L : static_cast<const SellFormat *>(format)->lists)
@@ -343,18 +352,23 @@ int launch(const SellList &L, hm_scalar type, bool kpm, int k, double s, double 
 } // namespace
 
 extern "C" int hm_cuda_prepare(hm_scalar type, const struct hm_csr_view *A, int nlists, const int32_t *const *rows,
-                               const int32_t *counts, const int32_t *const *keys, void **format) {
+                               const int32_t *counts, const int32_t *const *keys, int choice, int sigma,
+                               void **format) {
   HM_CHECK(A && format && nlists >= 0 && (nlists == 0 || (rows && counts && keys)), HM_ERR_ARGUMENT,
            "hm_cuda_prepare: A, format, rows, counts or keys is NULL");
   HM_CHECK(type == HM_REAL || type == HM_COMPLEX, HM_ERR_ARGUMENT, "type %d is not HM_REAL or HM_COMPLEX", (int)type);
+  HM_CHECK(choice >= HM_FORMAT_AUTO && choice <= HM_FORMAT_SELL && sigma >= 0, HM_ERR_ARGUMENT,
+           "hm_cuda_prepare: format %d, sigma %d", choice, sigma);
   *format = nullptr;
+  if (choice == HM_FORMAT_CSR) return HM_SUCCESS; // the products read the CSR arrays
   SellFormat *F = new (std::nothrow) SellFormat;
   HM_CHECK(F, HM_ERR_MEMORY, "no host memory for a SELL format");
   F->type = type;
+  F->choice = choice;
   for (int l = 0; l < nlists; l++) {
     F->lists.emplace_back();
     F->lists.back().key = keys[l];
-    const int st = build_list(type, A, rows[l], counts[l], F->lists.back());
+    const int st = build_list(type, A, rows[l], counts[l], sigma, F->lists.back());
     if (st) {
       hm_cuda_unprepare(F);
       return hm_error_trace(st, __FILE__, __LINE__, __func__);
@@ -373,7 +387,7 @@ extern "C" void hm_cuda_unprepare(void *format) {
 
 extern "C" int hm_cuda_sell_spmmv(const void *format, hm_scalar type, int k, const int32_t *rows, int32_t nrows,
                                   const double *x, double *y, int *done) {
-  const SellList *L = k <= tuning.spmmv_max_k ? find_list(format, rows, nrows) : nullptr;
+  const SellList *L = k <= max_k(format, tuning.spmmv_max_k) ? find_list(format, rows, nrows) : nullptr;
   *done = L != nullptr;
   if (L) HM_CALL(launch(*L, type, false, k, 0, 0, x, y, nullptr));
   return HM_SUCCESS;
@@ -381,7 +395,7 @@ extern "C" int hm_cuda_sell_spmmv(const void *format, hm_scalar type, int k, con
 
 extern "C" int hm_cuda_sell_kpm_step(const void *format, hm_scalar type, int k, const int32_t *rows, int32_t nrows,
                                      double scale, double shift, const double *V, double *W, double *dots, int *done) {
-  const SellList *L = k <= tuning.kpm_max_k ? find_list(format, rows, nrows) : nullptr;
+  const SellList *L = k <= max_k(format, tuning.kpm_max_k) ? find_list(format, rows, nrows) : nullptr;
   *done = L != nullptr;
   if (L) HM_CALL(launch(*L, type, true, k, scale, shift, V, W, dots));
   return HM_SUCCESS;

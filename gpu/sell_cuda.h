@@ -8,7 +8,7 @@
 extern "C" {
 #endif
 int hm_cuda_prepare(hm_scalar type, const struct hm_csr_view *A, int nlists, const int32_t *const *rows,
-                    const int32_t *counts, const int32_t *const *keys, void **format);
+                    const int32_t *counts, const int32_t *const *keys, int choice, int sigma, void **format);
 void hm_cuda_unprepare(void *format);
 
 // The products on the SELL copy made for the row list `rows` (matched by its device pointer and

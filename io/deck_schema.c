@@ -26,6 +26,13 @@ const hm_deck_key hm_deck_keys[] = {
     {.section = "run", .key = "gpu_weight", .type = HM_KEY_DOUBLE, ABOVE(0), .def = "1", .when_key = "backend",
      .when_word = "mixed", AT(gpu_weight),
      .help = "rows of a GPU rank relative to a CPU rank (e.g. the ratio of their measured speeds)"},
+    {.section = "run", .key = "gpu_format", .type = HM_KEY_WORD, .words = {"auto", "csr", "sell"},
+     .values = {HM_FORMAT_AUTO, HM_FORMAT_CSR, HM_FORMAT_SELL}, .def = "auto", AT(gpu_format),
+     .help = "format of the GPU products: auto = SELL-C-sigma for narrow blocks, CSR above (measured); csr = no "
+             "SELL copy (saves its device memory); sell = SELL-C-sigma at every block width; CPU ranks read CSR"},
+    {.section = "run", .key = "sell_sigma", .type = HM_KEY_INT, AT_LEAST(0), INT_FIELD_MAX, .def = "0",
+     .when_key = "gpu_format", .when_word = "sell", AT(sell_sigma),
+     .help = "SELL sorting window in rows; 0 = chosen per matrix (smallest with padding within 3%), 1 = no sorting"},
     {.section = "run", .key = "output", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY, .def = "hamlet.h5",
      AT(output), .help = "HDF5 result file"},
     {.section = "run", .key = "checkpoint", .type = HM_KEY_STRING, .def = "", AT(checkpoint),

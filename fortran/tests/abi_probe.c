@@ -64,6 +64,7 @@ int hm_probe_enums(int *v, int *enum_size_ok) {
 #undef HM_PROBE_CODE_
   v[n++] = HM_BACKEND_AUTO; v[n++] = HM_BACKEND_CPU; v[n++] = HM_BACKEND_CUDA; v[n++] = HM_BACKEND_MIXED;
   v[n++] = HM_REAL; v[n++] = HM_COMPLEX;
+  v[n++] = HM_FORMAT_AUTO; v[n++] = HM_FORMAT_CSR; v[n++] = HM_FORMAT_SELL;
   v[n++] = HM_BC_PERIODIC; v[n++] = HM_BC_OPEN;
   v[n++] = HM_BOUNDS_LANCZOS; v[n++] = HM_BOUNDS_GERSHGORIN; v[n++] = HM_BOUNDS_GIVEN;
   v[n++] = HM_KERNEL_JACKSON; v[n++] = HM_KERNEL_LORENTZ;
@@ -71,6 +72,6 @@ int hm_probe_enums(int *v, int *enum_size_ok) {
   *enum_size_ok = sizeof(hm_status) == sizeof(int) && sizeof(hm_backend) == sizeof(int) &&
                   sizeof(hm_scalar) == sizeof(int) && sizeof(hm_boundary) == sizeof(int) &&
                   sizeof(hm_bounds_method) == sizeof(int) && sizeof(hm_kpm_kernel) == sizeof(int) &&
-                  sizeof(hm_dos_norm) == sizeof(int);
+                  sizeof(hm_dos_norm) == sizeof(int) && sizeof(hm_format) == sizeof(int);
   return n;
 }

@@ -49,13 +49,14 @@ program test_fortran_abi
   ! Enum values, in abi_probe.c's order.
   nenum = hm_probe_enums(values, size_ok)
   call test_assert(size_ok == 1, "a C enum is not int-sized")
-  call test_assert(nenum == 31, "abi_probe lists a different number of enum values")
-  if (nenum == 31) call test_assert(all(values(1:31) == [ &
+  call test_assert(nenum == 34, "abi_probe lists a different number of enum values")
+  if (nenum == 34) call test_assert(all(values(1:34) == [ &
     HM_SUCCESS, HM_ERR_ARGUMENT, HM_ERR_MEMORY, HM_ERR_MPI, HM_ERR_HDF5, HM_ERR_CUDA, &
     HM_ERR_BACKEND, HM_ERR_DECK, HM_ERR_IO, HM_ERR_LAPACK, HM_ERR_FFTW, HM_ERR_NUMERIC, &
     HM_ERR_MISMATCH, HM_ERR_INTERNAL, HM_ERR_NOT_CONVERGED, HM_ERR_BREAKDOWN, HM_BACKEND_AUTO, HM_BACKEND_CPU, &
     HM_BACKEND_CUDA, HM_BACKEND_MIXED, &
-    HM_REAL, HM_COMPLEX, HM_BC_PERIODIC, HM_BC_OPEN, HM_BOUNDS_LANCZOS, HM_BOUNDS_GERSHGORIN, &
+    HM_REAL, HM_COMPLEX, HM_FORMAT_AUTO, HM_FORMAT_CSR, HM_FORMAT_SELL, &
+    HM_BC_PERIODIC, HM_BC_OPEN, HM_BOUNDS_LANCZOS, HM_BOUNDS_GERSHGORIN, &
     HM_BOUNDS_GIVEN, HM_KERNEL_JACKSON, HM_KERNEL_LORENTZ, HM_NORM_STATES, HM_NORM_UNIT]), &
     "a Fortran HM_* parameter differs from its C enum value")
 

@@ -245,6 +245,22 @@ contains
     call test_assert(worst < 1d-13, "|y - A x| too large: " // trim(what))
     if (worst >= 1d-13) write(*, '("  |y - A x| = ", es10.3)') worst
 
+    ! Product format: the CPU backend reads CSR whatever is asked (CSR, chunk 0, sigma 0, fill 1),
+    ! a SELL request leaves y = A x unchanged, and bad formats or sigmas are refused.
+    call check_format_csr(A, "after create: " // trim(what))
+    call test_ok(hm_matrix_set_format(A, HM_FORMAT_SELL, 64_c_int), "hm_matrix_set_format sell 64")
+    call check_format_csr(A, "after sell 64: " // trim(what))
+    call test_ok(hm_matrix_apply(A, x, y), "hm_matrix_apply after set_format " // trim(what))
+    call get_block(y, type, yv)
+    worst = maxval(abs(yv - ref))
+    call test_assert(worst < 1d-13, "|y - A x| too large after set_format sell 64: " // trim(what))
+    call test_fails(hm_matrix_set_format(A, 7_c_int, 0_c_int), HM_ERR_ARGUMENT, "format 7", "set_format format 7")
+    call test_fails(hm_matrix_set_format(A, HM_FORMAT_SELL, -1_c_int), HM_ERR_ARGUMENT, "sigma", "set_format sigma -1")
+    call test_fails(hm_matrix_set_format(A, HM_FORMAT_CSR, 5_c_int), HM_ERR_ARGUMENT, "sigma", &
+                    "set_format csr with sigma 5")
+    call test_ok(hm_matrix_set_format(A, HM_FORMAT_AUTO, 0_c_int), "hm_matrix_set_format auto 0")
+    call check_format_csr(A, "after auto: " // trim(what))
+
     ! Gershgorin discs of the rows (centre: real part of the diagonal).
     call test_ok(hm_matrix_gershgorin(A, glo, ghi), "hm_matrix_gershgorin")
     lo = huge(lo)
@@ -272,6 +288,36 @@ contains
     call test_assert(.not. c_associated(A), "hm_matrix_destroy must null the handle")
     call test_ok(hm_dist_destroy(d), "hm_dist_destroy")
   end subroutine check_apply
+
+  ! The block v of the given type as complex numbers (shape of out: k x local rows).
+  subroutine get_block(v, type, out)
+    type(c_ptr), intent(in) :: v
+    integer(c_int), intent(in) :: type
+    complex(c_double_complex), intent(out) :: out(:, :)
+    real(c_double), allocatable :: r(:, :)
+    if (type == HM_REAL) then
+      allocate(r(size(out, 1), size(out, 2)))
+      call test_ok(hm_mvec_get(v, r), "hm_mvec_get real")
+      out = r
+    else
+      call test_ok(hm_mvec_get(v, out), "hm_mvec_get complex")
+    end if
+  end subroutine get_block
+
+  ! hm_matrix_format_info on the CPU backend: CSR, chunk 0, sigma 0, fill 1.
+  subroutine check_format_csr(A, what)
+    type(c_ptr), intent(in) :: A
+    character(*), intent(in) :: what
+    integer(c_int) :: format, chunk, sigma
+    real(c_double) :: fill
+    format = -1
+    chunk = -1
+    sigma = -1
+    fill = -1
+    call test_ok(hm_matrix_format_info(A, format, chunk, sigma, fill), "hm_matrix_format_info")
+    call test_assert(format == HM_FORMAT_CSR .and. chunk == 0 .and. sigma == 0 .and. abs(fill - 1) < epsilon(fill), &
+                     "hm_matrix_format_info should report csr, 0, 0, 1: " // what)
+  end subroutine check_format_csr
 
   ! A column outside the matrix and decreasing row pointers are refused.
   subroutine check_bad_matrix(ctx)

@@ -73,7 +73,7 @@ static void check_sell(const hm_kernels *G, hm_scalar type, int k, const struct 
   const int32_t *lists[2] = {rows, rows + cut1}, counts[2] = {cut1, cut2 - cut1};
   const int32_t *keys[2] = {drows, drows + cut1};
   void *format = NULL;
-  HM_TEST_OK(G->prepare(type, hA, 2, lists, counts, keys, &format));
+  HM_TEST_OK(G->prepare(type, hA, 2, lists, counts, keys, HM_FORMAT_AUTO, 0, &format));
   int chunk = 0, sigma = 0;
   double fill = 0;
   HM_TEST_OK(hm_cuda_sell_info(format, 0, &chunk, &sigma, &fill));
@@ -83,8 +83,23 @@ static void check_sell(const hm_kernels *G, hm_scalar type, int k, const struct 
   const int32_t bad_rows[2] = {0, N}, bad_count = 2;
   const int32_t *bad_list = bad_rows;
   void *bad = NULL;
-  HM_TEST_FAILS(G->prepare(type, hA, 1, &bad_list, &bad_count, &bad_list, &bad), HM_ERR_ARGUMENT, "outside");
+  HM_TEST_FAILS(G->prepare(type, hA, 1, &bad_list, &bad_count, &bad_list, HM_FORMAT_AUTO, 0, &bad), HM_ERR_ARGUMENT,
+                "outside");
   HM_TEST_ASSERT(bad == NULL, "a failed prepare must leave no format");
+  /* Format CSR makes no copy; a sigma asked for is taken (cut at the list's length). */
+  HM_TEST_OK(G->prepare(type, hA, 1, lists, counts, keys, HM_FORMAT_CSR, 0, &bad));
+  HM_TEST_ASSERT(bad == NULL, "format CSR must make no SELL copy");
+  const int asked[2] = {1, 1 << 30};
+  for (int a = 0; a < 2; a++) {
+    void *f = NULL;
+    HM_TEST_OK(G->prepare(type, hA, 1, lists, counts, keys, HM_FORMAT_SELL, asked[a], &f));
+    int got_sigma = 0;
+    HM_TEST_OK(G->format_info(f, 0, NULL, &got_sigma, &fill));
+    const int want = asked[a] < counts[0] ? asked[a] : counts[0];
+    HM_TEST_ASSERT(got_sigma == want && fill >= 1.0, "SELL with sigma %d asked: sigma %d (want %d), fill %g", asked[a],
+                   got_sigma, want, fill);
+    G->unprepare(f);
+  }
   struct hm_csr_view sA = *dA;
   sA.format = format;
   const size_t len = (size_t)(N + NH) * k * type;

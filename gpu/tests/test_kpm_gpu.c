@@ -1,14 +1,17 @@
 /* KPM on the CUDA backend equals KPM on the CPU backend (moments to 1e-12 relative to their
  * scale, the interval bit-close) on a TI lattice with dots and disorder, R = 1, 3, 8, 32, with
  * the random seed fresh from the clock; run on 1 and 2 ranks (the halo through host buffers).
- * Also a checkpoint round trip of the device vectors. Skips (77) where no device is visible. */
+ * The same at R = 1 and 32 from each device format (hm_matrix_set_format: CSR only, SELL at every
+ * width with sigma chosen or 1), with the format the matrix reports. Also a checkpoint round trip
+ * of the device vectors. Skips (77) where no device is visible. */
 #include <math.h>
 #include <stdlib.h>
 #include <time.h>
 #include "testing.h"
 #include "../linalg/core/gpu_probe.h"
 
-static void moments(hm_backend backend, int R, uint64_t seed, double *mu, double *emin, double *emax) {
+static void moments(hm_backend backend, int R, uint64_t seed, hm_format format, int sigma, double *mu, double *emin,
+                    double *emax) {
   hm_context *ctx;
   HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, backend, &ctx));
   hm_ti_params p;
@@ -20,6 +23,19 @@ static void moments(hm_backend backend, int R, uint64_t seed, double *mu, double
   p.dot_v0 = 0.3; p.dot_period_x = 6; p.dot_period_y = 5; p.dot_radius = 1.5;
   hm_matrix *H;
   HM_TEST_OK(hm_ti_build(ctx, &p, &H));
+  HM_TEST_OK(hm_matrix_set_format(H, format, sigma));
+  hm_format used;
+  int chunk, got_sigma;
+  double fill;
+  HM_TEST_OK(hm_matrix_format_info(H, &used, &chunk, &got_sigma, &fill));
+  if (backend == HM_BACKEND_CPU || format == HM_FORMAT_CSR)
+    HM_TEST_ASSERT(used == HM_FORMAT_CSR && chunk == 0 && got_sigma == 0 && fill == 1,
+                   "backend %d, format %d asked: reports format %d, C %d, sigma %d, fill %g", (int)backend, (int)format,
+                   (int)used, chunk, got_sigma, fill);
+  else
+    HM_TEST_ASSERT(used == format && chunk == 32 && got_sigma >= 1 && (sigma == 0 || got_sigma == sigma) && fill >= 1,
+                   "format %d, sigma %d asked: reports format %d, C %d, sigma %d, fill %g", (int)format, sigma, (int)used,
+                   chunk, got_sigma, fill);
   hm_kpm_options opt;
   hm_kpm_options_default(&opt);
   opt.moments = 300; /* more than one buffer of steps on the device */
@@ -44,13 +60,19 @@ int main(int argc, char **argv) {
   const int widths[] = {1, 3, 8, 32};
   double cpu[300], gpu[300], lo[2], hi[2];
   for (int w = 0; w < 4; w++) {
-    moments(HM_BACKEND_CPU, widths[w], seed, cpu, &lo[0], &hi[0]);
-    moments(HM_BACKEND_CUDA, widths[w], seed, gpu, &lo[1], &hi[1]);
-    double worst = 0;
-    for (int n = 0; n < 300; n++) worst = fmax(worst, fabs(gpu[n] - cpu[n]));
-    HM_TEST_ASSERT(worst < 1e-12, "R = %d: GPU moments differ from CPU by %g", widths[w], worst);
-    HM_TEST_ASSERT(fabs(lo[1] - lo[0]) < 1e-12 * fabs(lo[0]) && fabs(hi[1] - hi[0]) < 1e-12 * fabs(hi[0]),
-                   "R = %d: intervals differ: [%.17g, %.17g] vs [%.17g, %.17g]", widths[w], lo[1], hi[1], lo[0], hi[0]);
+    moments(HM_BACKEND_CPU, widths[w], seed, HM_FORMAT_AUTO, 0, cpu, &lo[0], &hi[0]);
+    /* every format at R = 1 and 32; the default (AUTO) at every width */
+    const hm_format formats[4] = {HM_FORMAT_AUTO, HM_FORMAT_CSR, HM_FORMAT_SELL, HM_FORMAT_SELL};
+    const int sigmas[4] = {0, 0, 0, 1};
+    for (int f = 0; f < (widths[w] == 1 || widths[w] == 32 ? 4 : 1); f++) {
+      moments(HM_BACKEND_CUDA, widths[w], seed, formats[f], sigmas[f], gpu, &lo[1], &hi[1]);
+      double worst = 0;
+      for (int n = 0; n < 300; n++) worst = fmax(worst, fabs(gpu[n] - cpu[n]));
+      HM_TEST_ASSERT(worst < 1e-12, "R = %d, format %d, sigma %d: GPU moments differ from CPU by %g", widths[w],
+                     (int)formats[f], sigmas[f], worst);
+      HM_TEST_ASSERT(fabs(lo[1] - lo[0]) < 1e-12 * fabs(lo[0]) && fabs(hi[1] - hi[0]) < 1e-12 * fabs(hi[0]),
+                     "R = %d: intervals differ: [%.17g, %.17g] vs [%.17g, %.17g]", widths[w], lo[1], hi[1], lo[0], hi[0]);
+    }
   }
   hm_context *ctx;
   HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, HM_BACKEND_AUTO, &ctx));

@@ -9,6 +9,14 @@
 
 typedef struct hm_matrix_s hm_matrix;
 
+/* The format a backend with device memory (CUDA) multiplies from. The CPU backend always reads
+ * the CSR arrays: it stores the choice and reports HM_FORMAT_CSR. */
+typedef enum {
+  HM_FORMAT_AUTO = 0, /* measured routing: SELL-C-sigma for narrow blocks (SpMV), CSR above */
+  HM_FORMAT_CSR = 1,  /* the CSR arrays only: no SELL copy (its device memory is saved) */
+  HM_FORMAT_SELL = 2  /* the SELL-C-sigma copy at every block width */
+} hm_format;
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -29,6 +37,15 @@ int hm_matrix_apply(hm_matrix *A, hm_mvec *x, hm_mvec *y);
 int hm_matrix_gershgorin(const hm_matrix *A, double *emin, double *emax);
 /* The diagonal of A into a one-column block d of A's type (e.g. for a Jacobi preconditioner). */
 int hm_matrix_diagonal(const hm_matrix *A, hm_mvec *d);
+/* Collective: the format of A's products (default HM_FORMAT_AUTO, sigma 0) and, for SELL, the
+ * sorting window sigma in rows (0 = chosen per matrix: the smallest of 1, 4C, 16C, ... whose padding
+ * stays within 3% of the entries; 1 = no sorting; larger windows are cut at the row count). sigma
+ * must be 0 unless format is HM_FORMAT_SELL. The backend's copy is made again. */
+int hm_matrix_set_format(hm_matrix *A, hm_format format, int sigma);
+/* What A's interior rows are multiplied from: the format set (AUTO or SELL) where a SELL copy
+ * exists, HM_FORMAT_CSR where none does (format CSR, or the CPU backend); the SELL chunk height C,
+ * sigma and stored / true entries (without a copy: 0, 0 and 1). Any pointer may be NULL. */
+int hm_matrix_format_info(const hm_matrix *A, hm_format *format, int *chunk, int *sigma, double *fill);
 
 #ifdef __cplusplus
 }

@@ -50,6 +50,8 @@ static void test_all_keys(void) {
   HM_TEST_ASSERT(!strcmp(d.name, "all_keys.ini"), "name %s", d.name);
   HM_TEST_ASSERT(d.backend == HM_BACKEND_CPU, "backend %d", (int)d.backend);
   HM_TEST_ASSERT(!strcmp(d.output, "all_keys_out.h5"), "output %s", d.output);
+  HM_TEST_ASSERT(d.gpu_format == HM_FORMAT_SELL && d.sell_sigma == 128, "gpu_format %d, sell_sigma %d", d.gpu_format,
+                 d.sell_sigma);
   HM_TEST_ASSERT(!strcmp(d.checkpoint, "all_keys_ckpt.h5"), "checkpoint %s", d.checkpoint);
   HM_TEST_ASSERT(d.checkpoint_every == 32 && d.kpm.checkpoint_every == 32, "checkpoint_every %d %d",
                  d.checkpoint_every, d.kpm.checkpoint_every);
@@ -195,6 +197,8 @@ static void test_defaults(void) {
                  "run defaults: backend %d output %s checkpoint %s", (int)d.backend, d.output, d.checkpoint);
   HM_TEST_ASSERT(d.checkpoint_every == 0 && d.checkpoint_seconds == 0 && d.kpm.checkpoint_every == 0 &&
                      d.kpm.checkpoint_seconds == 0, "checkpoints must default to off");
+  HM_TEST_ASSERT(d.gpu_format == HM_FORMAT_AUTO && d.sell_sigma == 0, "gpu_format %d, sell_sigma %d (want auto, 0)",
+                 d.gpu_format, d.sell_sigma);
   const hm_ti_params *p = &d.ti;
   HM_TEST_ASSERT(p->nx == 4 && p->ny == 5 && p->nz == 6, "lattice");
   for (int j = 0; j < 3; j++) HM_TEST_ASSERT(p->boundary[j] == HM_BC_PERIODIC, "boundary %d not periodic", j);

@@ -62,10 +62,13 @@ typedef struct {
   /* Optional (NULL: the backend reads the CSR): make the backend's own format of the host CSR A for
    * the given host row lists, each named by its twin in backend memory (keys): spmmv and kpm_step
    * called with A->format set and rows == keys[l], nrows == counts[l] use it (e.g. SELL-C-sigma on
-   * CUDA); other row lists still read the CSR. unprepare releases it. */
+   * CUDA); other row lists still read the CSR. unprepare releases it. choice (an hm_format) and sigma
+   * as hm_matrix_set_format takes them; *format stays NULL for HM_FORMAT_CSR. */
   int (*prepare)(hm_scalar type, const struct hm_csr_view *A, int nlists, const int32_t *const *rows,
-                 const int32_t *counts, const int32_t *const *keys, void **format);
+                 const int32_t *counts, const int32_t *const *keys, int choice, int sigma, void **format);
   void (*unprepare)(void *format);
+  /* What prepare chose for list `list`: chunk height, sorting window, stored / true entries. */
+  int (*format_info)(const void *format, int list, int *chunk, int *sigma, double *fill);
   /* ---- IDR(s) (CPU: kernels_cpu_idr.c, CUDA: gpu/kernels_cuda_idr.cu); k columns = k systems ---- */
   /* Y[:, j] = a[j] W[:, j] + sum_{i<m} c[i*k + j] X_i[:, j] over n rows: X is a host array of m <= 64
    * blocks (backend memory), a (k) and c (m*k) host scalars of type. Y may be W or one of the X_i. */

@@ -82,7 +82,7 @@ static int prepare_format(hm_matrix *M) {
   const int32_t counts[2] = {M->n_interior, M->n_boundary};
   const int32_t *keys[2] = {M->exec_interior, M->exec_boundary};
   void *format = NULL;
-  HM_CALL(K->prepare(M->type, &host, 2, rows, counts, keys, &format));
+  HM_CALL(K->prepare(M->type, &host, 2, rows, counts, keys, (int)M->format, M->sell_sigma, &format));
   M->exec.format = format;
   return HM_SUCCESS;
 }
@@ -206,6 +206,36 @@ int hm_matrix_order_rows(hm_matrix *A, const int64_t *key) {
     HM_CALL(K->upload((void *)A->exec_boundary, A->boundary_rows, sizeof(int32_t) * (size_t)A->n_boundary));
     HM_CALL(prepare_format(A));
   }
+  return HM_SUCCESS;
+}
+
+int hm_matrix_set_format(hm_matrix *A, hm_format format, int sigma) {
+  HM_CHECK(A, HM_ERR_ARGUMENT, "A is NULL");
+  HM_CHECK(format == HM_FORMAT_AUTO || format == HM_FORMAT_CSR || format == HM_FORMAT_SELL, HM_ERR_ARGUMENT,
+           "format %d is not HM_FORMAT_AUTO (0), HM_FORMAT_CSR (1) or HM_FORMAT_SELL (2)", (int)format);
+  HM_CHECK(sigma >= 0, HM_ERR_ARGUMENT, "sigma = %d; allowed: 0 (chosen per matrix) or a window of >= 1 rows", sigma);
+  HM_CHECK(sigma == 0 || format == HM_FORMAT_SELL, HM_ERR_ARGUMENT,
+           "sigma = %d is given for format %d; a sorting window applies only to HM_FORMAT_SELL (2)", sigma, (int)format);
+  A->format = format;
+  A->sell_sigma = sigma;
+  if (A->ctx->kernels->device_memory) HM_CALL(prepare_format(A));
+  return HM_SUCCESS;
+}
+
+int hm_matrix_format_info(const hm_matrix *A, hm_format *format, int *chunk, int *sigma, double *fill) {
+  HM_CHECK(A, HM_ERR_ARGUMENT, "A is NULL");
+  const hm_kernels *K = A->ctx->kernels;
+  hm_format f = HM_FORMAT_CSR;
+  int c = 0, s = 0;
+  double fl = 1;
+  if (A->exec.format && K->format_info) {
+    HM_CALL(K->format_info(A->exec.format, 0, &c, &s, &fl));
+    f = A->format == HM_FORMAT_AUTO ? HM_FORMAT_AUTO : HM_FORMAT_SELL;
+  }
+  if (format) *format = f;
+  if (chunk) *chunk = c;
+  if (sigma) *sigma = s;
+  if (fill) *fill = fl;
   return HM_SUCCESS;
 }
 

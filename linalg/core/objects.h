@@ -6,6 +6,7 @@
 #include <mpi.h>
 #include "hamlet/context.h"
 #include "hamlet/dist.h"
+#include "hamlet/matrix.h"
 #include "kernels.h"
 
 struct hm_context_s {
@@ -64,6 +65,8 @@ struct hm_matrix_s {
   /* The same arrays in the backend's memory (aliases of the host ones on the CPU backend). */
   struct hm_csr_view exec;
   const int32_t *exec_interior, *exec_boundary, *exec_send_rows;
+  hm_format format; /* hm_matrix_set_format: the format asked for, and SELL's sigma (0 = per matrix) */
+  int sell_sigma;
 };
 
 struct hm_mvec_s {

@@ -3,6 +3,7 @@
  * are refused with clear messages. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "testing.h"
 #include "random.h"
 
@@ -63,6 +64,24 @@ static void check(hm_context *ctx, hm_scalar type, int k) {
   HM_TEST_FAILS(hm_matrix_apply(A, x, z), HM_ERR_ARGUMENT, "equal width");
   HM_TEST_FAILS(hm_matrix_apply(A, x, x), HM_ERR_ARGUMENT, "distinct");
   hm_mvec_destroy(&z);
+  /* The device format: bad choices are refused naming what is allowed; the CPU backend keeps a
+   * choice but multiplies from (and reports) the CSR. */
+  HM_TEST_FAILS(hm_matrix_set_format(A, (hm_format)7, 0), HM_ERR_ARGUMENT, "HM_FORMAT_SELL (2)");
+  HM_TEST_FAILS(hm_matrix_set_format(A, HM_FORMAT_SELL, -1), HM_ERR_ARGUMENT, "window of >= 1 rows");
+  HM_TEST_FAILS(hm_matrix_set_format(A, HM_FORMAT_CSR, 64), HM_ERR_ARGUMENT, "applies only to HM_FORMAT_SELL");
+  HM_TEST_OK(hm_matrix_set_format(A, HM_FORMAT_SELL, 64));
+  hm_format used = HM_FORMAT_SELL;
+  int chunk = -1, sigma = -1;
+  double fill = -1;
+  HM_TEST_OK(hm_matrix_format_info(A, &used, &chunk, &sigma, &fill));
+  HM_TEST_ASSERT(used == HM_FORMAT_CSR && chunk == 0 && sigma == 0 && fill == 1,
+                 "CPU backend: format %d, C %d, sigma %d, fill %g (want CSR, 0, 0, 1)", (int)used, chunk, sigma, fill);
+  HM_TEST_OK(hm_matrix_apply(A, x, y));
+  double *yv2 = malloc(sizeof(double) * local * k * type);
+  hm_mvec_get(y, yv2);
+  HM_TEST_ASSERT(memcmp(yv, yv2, sizeof(double) * local * k * type) == 0, "type %d k %d: y changed after set_format",
+                 (int)type, k);
+  free(yv2);
   free(xv); free(yv); free(xg); free(xl); free(rp); free(cols); free(vals); free(dense);
   hm_mvec_destroy(&x); hm_mvec_destroy(&y); hm_matrix_destroy(&A); hm_dist_destroy(&dist);
   HM_TEST_ASSERT(A == NULL && x == NULL, "destroy must null the handle");
