@@ -35,10 +35,8 @@ void run_build_model(run_state *s, hm_matrix **H, hm_matrix **M) {
       APP_CALL(hm_convdiff_build(s->ctx, &d->convdiff, H));
       break;
   }
-  if (d->gpu_format != HM_FORMAT_AUTO) { /* the default needs no second copy of the matrix */
-    APP_CALL(hm_matrix_set_format(*H, (hm_format)d->gpu_format, d->sell_sigma));
-    if (*M) APP_CALL(hm_matrix_set_format(*M, (hm_format)d->gpu_format, d->sell_sigma));
-  }
+  APP_CALL(hm_matrix_set_format(*H, (hm_format)d->gpu_format, d->sell_sigma)); /* the default keeps the copy made */
+  if (*M) APP_CALL(hm_matrix_set_format(*M, (hm_format)d->gpu_format, d->sell_sigma));
 }
 
 /* Named numbers as attributes of /hamiltonian. */

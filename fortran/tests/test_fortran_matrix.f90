@@ -175,7 +175,7 @@ contains
     type(c_ptr) :: d, A, x, y, z, Ad
     integer(c_int64_t) :: first, local, i, q, n_got, nnz, nnz_ref, f2, l2
     integer(c_int64_t), allocatable :: rowptr(:), cols(:)
-    real(c_double), allocatable :: vr(:), xr(:, :), yr(:, :)
+    real(c_double), allocatable :: vr(:)
     complex(c_double_complex), allocatable :: vc(:), xv(:, :), yv(:, :), xl(:, :), xg(:, :), ref(:, :)
     complex(c_double_complex), allocatable :: dense(:, :)
     real(c_double) :: worst, lo, hi, glo, ghi, radius
@@ -225,16 +225,8 @@ contains
     call test_ok(hm_mvec_random_phase(x, 42_c_int64_t), "hm_mvec_random_phase")
     call test_ok(hm_matrix_apply(A, x, y), "hm_matrix_apply " // trim(what))
     allocate(xv(k, local), yv(k, local))
-    if (type == HM_REAL) then
-      allocate(xr(k, local), yr(k, local))
-      call test_ok(hm_mvec_get(x, xr), "hm_mvec_get x")
-      call test_ok(hm_mvec_get(y, yr), "hm_mvec_get y")
-      xv = xr
-      yv = yr
-    else
-      call test_ok(hm_mvec_get(x, xv), "hm_mvec_get x")
-      call test_ok(hm_mvec_get(y, yv), "hm_mvec_get y")
-    end if
+    call get_block(x, type, xv)
+    call get_block(y, type, yv)
     allocate(xl(k, N), xg(k, N))
     xl = 0
     xl(:, first + 1:first + local) = xv

@@ -216,6 +216,7 @@ int hm_matrix_set_format(hm_matrix *A, hm_format format, int sigma) {
   HM_CHECK(sigma >= 0, HM_ERR_ARGUMENT, "sigma = %d; allowed: 0 (chosen per matrix) or a window of >= 1 rows", sigma);
   HM_CHECK(sigma == 0 || format == HM_FORMAT_SELL, HM_ERR_ARGUMENT,
            "sigma = %d is given for format %d; a sorting window applies only to HM_FORMAT_SELL (2)", sigma, (int)format);
+  if (format == A->format && sigma == A->sell_sigma) return HM_SUCCESS; /* the copy there is the one asked for */
   A->format = format;
   A->sell_sigma = sigma;
   if (A->ctx->kernels->device_memory) HM_CALL(prepare_format(A));
@@ -230,7 +231,7 @@ int hm_matrix_format_info(const hm_matrix *A, hm_format *format, int *chunk, int
   double fl = 1;
   if (A->exec.format && K->format_info) {
     HM_CALL(K->format_info(A->exec.format, 0, &c, &s, &fl));
-    f = A->format == HM_FORMAT_AUTO ? HM_FORMAT_AUTO : HM_FORMAT_SELL;
+    f = A->format; /* a copy exists only for AUTO and SELL */
   }
   if (format) *format = f;
   if (chunk) *chunk = c;
