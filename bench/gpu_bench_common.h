@@ -13,6 +13,7 @@
 #include <cusparse.h>
 #include <mpi.h>
 #include "hamlet.h"
+#include "../gpu/block_cuda.h"
 #include "../gpu/sell_cuda.h"
 
 [[noreturn]] static inline void die(const char *file, int line, const char *expr, const char *why) {
@@ -104,12 +105,15 @@ static inline double copy_bandwidth(size_t bytes) {
   return 2.0 * (double)bytes / (best * 1e-3);
 }
 
-/* Routes the library's products on a prepared matrix for the calls that follow: the SELL kernels
- * (sell = true) or the CSR kernels, at every block width; the other tuning fields stay. */
-static inline void route_products(bool sell) {
+/* Routes the library's products on a prepared matrix for the calls that follow: the SELL kernels,
+ * the block KPM step (where the list has a block copy and the width allows it; else the CSR
+ * kernels) or the CSR kernels, at every block width; the other tuning fields stay. */
+enum bench_route { ROUTE_CSR, ROUTE_SELL, ROUTE_BLOCK };
+static inline void route_products(bench_route r) {
   hm_sell_tuning t;
   hm_cuda_sell_tuning(nullptr, &t);
-  t.spmmv_max_k = t.kpm_max_k = sell ? 1 << 30 : 0;
+  t.spmmv_max_k = t.kpm_max_k = r == ROUTE_SELL ? 1 << 30 : 0;
+  t.block_kpm_min_k = r == ROUTE_BLOCK ? 1 : 1 << 30;
   hm_cuda_sell_tuning(&t, nullptr);
 }
 

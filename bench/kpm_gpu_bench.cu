@@ -4,8 +4,9 @@
  * Bandwidth: device-to-device cudaMemcpy, bytes read + written per second, best of 5.
  * SpMV (k = 1): roofline bytes = nnz (16 + 4) + (N + 1) 8 + 16 N (x) + 16 N (y).
  * KPM step W = 2a (H - b) V - W with <V_j|V_j>, Re<W_j|V_j> per column, per vector-step:
- *   (a) hamlet's fused kpm_step on an N x R row-major block, on the CSR arrays and on the
- *       SELL-C-sigma copy the CUDA table's prepare makes (what the library uses),
+ *   (a) hamlet's fused kpm_step on an N x R row-major block, on the CSR arrays, on the
+ *       SELL-C-sigma copy and on the 4 x 4 block copy (tensor cores, R a multiple of 8) that the
+ *       CUDA table's prepare makes (the library routes each width to one of them: 'lib'),
  *   (b) one vector at a time: cuSPARSE SpMV (W = 2a H V - W via beta = -1), cublasZaxpy (-2ab V),
  *       two cublasZdotc,
  *   (c) the whole block: cuSPARSE SpMM (row-major, n = R, beta = -1), cublasZaxpy on the flat
@@ -15,7 +16,8 @@
  * and summed over the timed steps, and hamlet's SpMV the same y as cuSPARSE, or the program
  * exits 1 (after printing everything). Exit 77: no CUDA device; 2: bad arguments.
  * --sweep r1,...: also time the SELL kernel's launch shapes (hm_sell_tuning) at these R (and the
- * SpMV's at k = 1), to choose the defaults.
+ * SpMV's at k = 1), the CSR kernel's register caps and the block KPM step's shapes, to choose the
+ * defaults.
  * --traversal r1,...: also time the CSR KPM kernel's traversals (hm_cuda_csr_traversal) at these R. */
 #define MPICH_SKIP_MPICXX 1
 #define OMPI_SKIP_MPICXX 1
@@ -200,6 +202,7 @@ struct Bench {
   int failed;
   hm_sell_tuning lib; /* the library's defaults: SELL up to lib.kpm_max_k / spmmv_max_k, CSR above */
   double sell_spmv_us; /* hamlet's SpMV on the SELL copy */
+  bool has_block;      /* the library made a block copy of the row list (block_cuda.h) */
   double spmv_roof_us; /* its roofline */
 };
 
@@ -232,8 +235,8 @@ struct SpMV {
 };
 
 /* The library's prepared matrix, its products routed to the SELL or the CSR kernels. */
-static const struct hm_csr_view *route(Bench &B, bool sell) {
-  route_products(sell);
+static const struct hm_csr_view *route(Bench &B, bench_route r) {
+  route_products(r);
   return &B.M.sell;
 }
 
@@ -253,13 +256,13 @@ static SpMV bench_spmv(Bench &B) {
          reps, bytes / 1e6, 1e6 * bytes / B.bw);
   printf("  %-28s %12s %10s %12s %10s\n", "kernel", "us/call", "GB/s", "of roofline", "|y-y_h|/|y_h|");
 
-  const struct hm_csr_view *A = route(B, false);
+  const struct hm_csr_view *A = route(B, ROUTE_CSR);
   CK_HM(B.K->spmmv(HM_COMPLEX, A, 1, B.M.rows, n, (const double *)x, (double *)yref));
   double t = synced_now();
   for (int r = 0; r < reps; r++) CK_HM(B.K->spmmv(HM_COMPLEX, A, 1, B.M.rows, n, (const double *)x, (double *)yref));
   t = (synced_now() - t) / reps;
   printf("  %-28s %12.2f %10.1f %11.0f%% %10s\n", "hamlet spmmv CSR", 1e6 * t, bytes / t / 1e9, 100 * bytes / B.bw / t, "-");
-  A = route(B, true);
+  A = route(B, ROUTE_SELL);
   CK_HM(B.K->spmmv(HM_COMPLEX, A, 1, B.M.rows, n, (const double *)x, (double *)y));
   t = synced_now();
   for (int r = 0; r < reps; r++) CK_HM(B.K->spmmv(HM_COMPLEX, A, 1, B.M.rows, n, (const double *)x, (double *)y));
@@ -481,14 +484,14 @@ static int compare_dots(const char *what, int R, int cols, const double *x, cons
 
 struct Row {
   int R;
-  double a_us, s_us, c_us, floor_us, l_us; /* (a) CSR, (a) SELL, (c), floor, (a) as the library routes it */
+  double a_us, s_us, k_us, c_us, floor_us, l_us; /* (a) CSR, SELL, block; (c), floor, (a) as the library routes it */
   const char *c_alg;
 };
 
 static Row bench_block(Bench &B, int R, double2 *V, double2 *W, double *dots, const double dots_b[2], bool check_b) {
   const int64_t n = B.M.n;
-  Row row = {R, 0, 0, 0, 0, 0, nullptr};
-  std::vector<double> ha(2 * R), hc(2 * R), hs(2 * R);
+  Row row = {R, 0, 0, 0, 0, 0, 0, nullptr};
+  std::vector<double> ha(2 * R), hc(2 * R), hs(2 * R), hk(2 * R);
   cusparseDnMatDescr_t dV, dW;
   CK_SPARSE(cusparseCreateDnMat(&dV, n, R, R, V, CUDA_C_64F, CUSPARSE_ORDER_ROW));
   CK_SPARSE(cusparseCreateDnMat(&dW, n, R, R, W, CUDA_C_64F, CUSPARSE_ORDER_ROW));
@@ -501,13 +504,20 @@ static Row bench_block(Bench &B, int R, double2 *V, double2 *W, double *dots, co
   fill(n, R, 101, 1.0, V);
   fill(n, R, 202, 0.5, W);
   CK_CUDA(cudaMemset(dots, 0, 2 * R * sizeof(double)));
-  step_a(B, route(B, false), R, V, W, dots);
+  step_a(B, route(B, ROUTE_CSR), R, V, W, dots);
   CK_CUDA(cudaMemcpy(ha.data(), dots, 2 * R * sizeof(double), cudaMemcpyDeviceToHost));
   fill(n, R, 101, 1.0, V);
   fill(n, R, 202, 0.5, W);
   CK_CUDA(cudaMemset(dots, 0, 2 * R * sizeof(double)));
-  step_a(B, route(B, true), R, V, W, dots);
+  step_a(B, route(B, ROUTE_SELL), R, V, W, dots);
   CK_CUDA(cudaMemcpy(hs.data(), dots, 2 * R * sizeof(double), cudaMemcpyDeviceToHost));
+  if (B.has_block && R % 8 == 0) {
+    fill(n, R, 101, 1.0, V);
+    fill(n, R, 202, 0.5, W);
+    CK_CUDA(cudaMemset(dots, 0, 2 * R * sizeof(double)));
+    step_a(B, route(B, ROUTE_BLOCK), R, V, W, dots);
+    CK_CUDA(cudaMemcpy(hk.data(), dots, 2 * R * sizeof(double), cudaMemcpyDeviceToHost));
+  }
   fill(n, R, 101, 1.0, V);
   fill(n, R, 202, 0.5, W);
   CK_CUDA(cudaMemset(dots, 0, 2 * R * sizeof(double)));
@@ -515,6 +525,7 @@ static Row bench_block(Bench &B, int R, double2 *V, double2 *W, double *dots, co
   CK_CUDA(cudaMemcpy(hc.data(), dots, 2 * R * sizeof(double), cudaMemcpyDeviceToHost));
   if (compare_dots("(a) vs (c)", R, R, ha.data(), hc.data(), R, R, 1e-10)) B.failed = 1;
   if (compare_dots("(a) SELL vs (c)", R, R, hs.data(), hc.data(), R, R, 1e-10)) B.failed = 1;
+  if (B.has_block && R % 8 == 0 && compare_dots("(a) block vs (c)", R, R, hk.data(), hc.data(), R, R, 1e-10)) B.failed = 1;
   {
     size_t free_b = 0, total_b = 0;
     CK_CUDA(cudaMemGetInfo(&free_b, &total_b));
@@ -524,10 +535,14 @@ static Row bench_block(Bench &B, int R, double2 *V, double2 *W, double *dots, co
   if (check_b && compare_dots("(a) vs (b), column 0", R, 1, ha.data(), dots_b, R, 1, 1e-10)) B.failed = 1;
 
   /* (a) timed, CSR then SELL */
-  row.a_us = 1e6 * time_a(B, route(B, false), R, V, W, dots, B.steps) / R;
+  row.a_us = 1e6 * time_a(B, route(B, ROUTE_CSR), R, V, W, dots, B.steps) / R;
   CK_CUDA(cudaMemcpy(ha.data(), dots, 2 * R * sizeof(double), cudaMemcpyDeviceToHost));
-  row.s_us = 1e6 * time_a(B, route(B, true), R, V, W, dots, B.steps) / R;
+  row.s_us = 1e6 * time_a(B, route(B, ROUTE_SELL), R, V, W, dots, B.steps) / R;
   CK_CUDA(cudaMemcpy(hs.data(), dots, 2 * R * sizeof(double), cudaMemcpyDeviceToHost));
+  if (B.has_block && R % 8 == 0) {
+    row.k_us = 1e6 * time_a(B, route(B, ROUTE_BLOCK), R, V, W, dots, B.steps) / R;
+    CK_CUDA(cudaMemcpy(hk.data(), dots, 2 * R * sizeof(double), cudaMemcpyDeviceToHost));
+  }
   double2 *blk[2] = {V, W};
   double t;
 
@@ -546,6 +561,8 @@ static Row bench_block(Bench &B, int R, double2 *V, double2 *W, double *dots, co
   CK_CUDA(cudaMemcpy(hc.data(), dots, 2 * R * sizeof(double), cudaMemcpyDeviceToHost));
   if (compare_dots("(a) vs (c), summed over the timed steps", R, R, ha.data(), hc.data(), R, R, 1e-9)) B.failed = 1;
   if (compare_dots("(a) SELL vs (c), summed over the timed steps", R, R, hs.data(), hc.data(), R, R, 1e-9)) B.failed = 1;
+  if (B.has_block && R % 8 == 0 && compare_dots("(a) block vs (c), summed over the timed steps", R, R, hk.data(), hc.data(), R, R, 1e-9))
+    B.failed = 1;
 
   row.floor_us = 1e6 * (20.0 * (double)B.M.nnz / R + 48.0 * n) / B.bw;
   CK_SPARSE(cusparseDestroySpMat(S.A));
@@ -586,13 +603,13 @@ static void sweep(Bench &B, int R, double2 *V, double2 *W, double *dots) {
           if (R == 1) {
             const int n = B.M.n;
             fill(n, 1, 11, 1.0, V);
-            CK_HM(B.K->spmmv(HM_COMPLEX, route(B, true), 1, B.M.rows, n, (const double *)V, (double *)W));
+            CK_HM(B.K->spmmv(HM_COMPLEX, route(B, ROUTE_SELL), 1, B.M.rows, n, (const double *)V, (double *)W));
             sec = synced_now();
             for (int r = 0; r < steps; r++)
-              CK_HM(B.K->spmmv(HM_COMPLEX, route(B, true), 1, B.M.rows, n, (const double *)V, (double *)W));
+              CK_HM(B.K->spmmv(HM_COMPLEX, route(B, ROUTE_SELL), 1, B.M.rows, n, (const double *)V, (double *)W));
             sec = (synced_now() - sec) / steps;
           } else {
-            sec = time_a(B, route(B, true), R, V, W, dots, steps);
+            sec = time_a(B, route(B, ROUTE_SELL), R, V, W, dots, steps);
           }
           shapes.push_back({t, 1e6 * sec / R});
         }
@@ -603,9 +620,24 @@ static void sweep(Bench &B, int R, double2 *V, double2 *W, double *dots) {
     for (int mb : {1, 4, 8}) {
       hm_cuda_csr_min_blocks(mb, nullptr);
       printf("  CSR kernel, register cap for %d blocks per SM: %.3f us per vector-step\n", mb,
-             1e6 * time_a(B, route(B, false), R, V, W, dots, steps) / R);
+             1e6 * time_a(B, route(B, ROUTE_CSR), R, V, W, dots, steps) / R);
     }
     hm_cuda_csr_min_blocks(mb0, nullptr);
+  }
+  if (R % 8 == 0 && B.has_block) { /* the block KPM step's launch shapes */
+    int def_b[3];
+    hm_cuda_block_tuning(nullptr, def_b);
+    for (int tiles : {4, 2, 1})
+      for (int unroll : {2, 1})
+        for (int mb : {2, 3, 4}) {
+          const int set[3] = {tiles, unroll, mb};
+          hm_cuda_block_tuning(set, nullptr);
+          printf("  block KPM step, %d column tiles of 8 per warp at most, unroll %d, register cap for %d blocks per SM:"
+                 " %.3f us per vector-step\n",
+                 tiles, unroll, mb, 1e6 * time_a(B, route(B, ROUTE_BLOCK), R, V, W, dots, steps) / R);
+        }
+    hm_cuda_block_tuning(def_b, nullptr);
+    printf("  (block KPM step defaults: %d tiles, unroll %d, %d blocks per SM)\n", def_b[0], def_b[1], def_b[2]);
   }
   std::sort(shapes.begin(), shapes.end(), [](const Shape &x, const Shape &y) { return x.us < y.us; });
   printf("SELL launch shapes at %s R = %d (us per vector-step, %d steps; defaults: lanes %d, pass %d, warps %d, L1 %d):\n",
@@ -639,7 +671,7 @@ static void traversal(Bench &B, int R, int planes, double2 *V, double2 *W, doubl
   const int steps = std::max(5, B.steps / 2);
   for (Choice &c : all) {
     hm_cuda_csr_traversal(c.group, c.iters, nullptr, nullptr);
-    c.us = 1e6 * time_a(B, route(B, false), R, V, W, dots, steps) / R;
+    c.us = 1e6 * time_a(B, route(B, ROUTE_CSR), R, V, W, dots, steps) / R;
   }
   hm_cuda_csr_traversal(g0, i0, nullptr, nullptr);
   std::sort(all.begin(), all.end(), [](const Choice &x, const Choice &y) { return x.us < y.us; });
@@ -776,6 +808,15 @@ int main(int argc, char **argv) {
     printf("SELL copy of the row list (built on the host in %.1f s): C = %d, sigma = %d, stored / true entries = %.4f;"
            " launch: lanes <= %d, %d rows per pass, %d warps per block, L1 preferred %d\n",
            t_sell, C, sigma, fillr, t.max_lanes, t.rows_per_pass, t.warps_per_block, t.prefer_l1);
+    const void *blk = hm_cuda_sell_block(B.M.sell.format, 0);
+    B.has_block = blk != nullptr;
+    double bfill = 0, breads = 0, creads = 0;
+    hm_cuda_block_info(blk, &bfill, &breads, &creads);
+    if (blk)
+      printf("block copy of the row list: vector rows read per matrix row %.2f (CSR %.2f), stored / true entries %.4f\n",
+             breads, creads, bfill);
+    else
+      printf("no block copy of the row list (blocks would not pay)\n");
   }
   printf("copy bandwidth (device-to-device cudaMemcpy of %.0f MiB, read + write, best of 5): %.1f GB/s\n\n",
          copy_bytes / 1048576.0, B.bw / 1e9);
@@ -801,15 +842,18 @@ int main(int argc, char **argv) {
          S.name);
   std::vector<Row> rows;
   for (size_t i = 0; i < Rs.size(); i++) rows.push_back(bench_block(B, Rs[i], V, W, dots, dots_b, i == 0));
-  printf("  (a) lib = what the library's kpm_step runs: SELL for R <= %d, CSR above\n", B.lib.kpm_max_k);
-  printf("  %4s %10s %10s %10s %10s %10s %-12s %10s %9s %9s %9s %9s\n", "R", "(a) CSR", "(a) SELL", "(a) lib", "(b)", "(c)",
-         "(c) alg", "floor", "lib/floor", "lib GB/s", "(b)/lib", "best/lib");
+  printf("  (a) lib = what the library's kpm_step runs: SELL for R <= %d, %s\n", B.lib.kpm_max_k,
+         B.has_block ? "the block copy at multiples of 8, CSR at other widths" : "CSR above");
+  printf("  %4s %10s %10s %10s %10s %10s %10s %-12s %10s %9s %9s %9s %9s\n", "R", "(a) CSR", "(a) SELL", "(a) block",
+         "(a) lib", "(b)", "(c)", "(c) alg", "floor", "lib/floor", "lib GB/s", "(b)/lib", "best/lib");
   for (Row &r : rows) {
     const double bytes = 20.0 * nnz / r.R + 48.0 * n;
-    r.l_us = r.R <= B.lib.kpm_max_k ? r.s_us : r.a_us;
-    printf("  %4d %10.3f %10.3f %10.3f %10.3f %10.3f %-12s %10.3f %9.2f %9.1f %9.2f %9.2f\n", r.R, r.a_us, r.s_us, r.l_us,
-           b_us, r.c_us, r.c_alg, r.floor_us, r.l_us / r.floor_us, bytes / (r.l_us * 1e-6) / 1e9, b_us / r.l_us,
-           std::min(b_us, r.c_us) / r.l_us);
+    r.l_us = r.R <= B.lib.kpm_max_k                           ? r.s_us
+             : B.has_block && r.R % 8 == 0 && r.R >= B.lib.block_kpm_min_k ? r.k_us
+                                                           : r.a_us;
+    printf("  %4d %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f %-12s %10.3f %9.2f %9.1f %9.2f %9.2f\n", r.R, r.a_us, r.s_us,
+           r.k_us, r.l_us, b_us, r.c_us, r.c_alg, r.floor_us, r.l_us / r.floor_us, bytes / (r.l_us * 1e-6) / 1e9,
+           b_us / r.l_us, std::min(b_us, r.c_us) / r.l_us);
   }
   printf("\n");
   printf("SpMV (k = 1) on SELL: %.1f us = %.0f%% of the roofline (target >= 85%%): %s\n", B.sell_spmv_us,
@@ -825,7 +869,7 @@ int main(int argc, char **argv) {
   } else {
     printf("targets are stated at R = 32, which this run did not measure\n");
   }
-  printf("checks: hamlet spmmv (CSR and SELL) = cuSPARSE SpMV (1e-12); (a) dots (CSR and SELL) = (c) dots after one\n"
+  printf("checks: hamlet spmmv (CSR and SELL) = cuSPARSE SpMV (1e-12); (a) dots (CSR, SELL, block) = (c) dots after one\n"
          "  step for every R (1e-10) and summed over the timed steps (1e-9); (a) = (b) for column 0 (1e-10): %s\n",
          B.failed ? "FAILED" : "passed");
 

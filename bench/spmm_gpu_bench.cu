@@ -228,9 +228,9 @@ static int bench_matrix(Run &R, const char *title, const hm_matrix *H) {
     Result r = {k, 0, 0, 0, 0, 0, nullptr, nullptr};
     fill_block<<<grid_for(n * k * type), 256>>>(n, k, type, false, X);
     CK_CUDA(cudaGetLastError());
-    route_products(false);
+    route_products(ROUTE_CSR);
     r.hm_us = 1e6 * time_per_call([&] { CK_HM(R.K->spmmv(H->type, &sell, k, rows, (int32_t)n, X, Yh)); });
-    route_products(true);
+    route_products(ROUTE_SELL);
     r.sell_us = 1e6 * time_per_call([&] { CK_HM(R.K->spmmv(H->type, &sell, k, rows, (int32_t)n, X, Y)); });
     const double e = rel_diff(n, k, type, Yh, Y, false, d_sums);
     if (!(e <= 1e-12)) {

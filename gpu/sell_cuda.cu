@@ -19,6 +19,7 @@
 #include <numeric>
 #include <vector>
 #include <cuda_runtime.h>
+#include "block_cuda.h"
 #include "column_sums.cuh"
 #include "cuda_check.h"
 #include "device_buffer.cuh"
@@ -41,6 +42,7 @@ struct SellList {
   int32_t *perm = nullptr; // nchunks * C local rows, -1 for padding rows
   int32_t *col = nullptr;
   double *val = nullptr; // 1 or 2 doubles per entry
+  void *block = nullptr; // the 4 x 4 block copy of the same list (block_cuda.h), where it pays
 };
 
 struct SellFormat {
@@ -53,8 +55,10 @@ struct SellFormat {
 // groups per pass and 8 warps were among the fastest SELL shapes at R = 32 (134-180 us per
 // vector-step between runs); taking a vector row that the rows before loaded from registers instead
 // of L1 was slower (188). Routing: SELL for spmmv up to k = 4 (SpMV 346 us = 92% of the roofline,
-// CSR 526) and for kpm_step at R = 1 only (R = 4: CSR 173 us, SELL 222; R = 32: CSR 108, SELL 181).
-hm_sell_tuning tuning = {16, 16, 8, 0, 4, 1};
+// CSR 526) and for kpm_step at R = 1 only (R = 4: CSR 173 us, SELL 222; R = 32: CSR 108, SELL 181);
+// the block copy's KPM step at every multiple of 8 (2026-11-24: R = 8 133 us against CSR 140, R = 16
+// 100 against 116, R = 32 89 against 98, R = 64 85 against 100).
+hm_sell_tuning tuning = {16, 16, 8, 0, 4, 1, 8};
 
 // ---- host side: build one list's copy ----
 
@@ -102,6 +106,8 @@ void release_list(SellList &L) {
   cudaFree(L.perm);
   cudaFree(L.col);
   cudaFree(L.val);
+  hm_cuda_block_release(L.block);
+  L.block = nullptr;
   L.cptr = nullptr;
   L.perm = L.col = nullptr;
   L.val = nullptr;
@@ -368,7 +374,9 @@ extern "C" int hm_cuda_prepare(hm_scalar type, const struct hm_csr_view *A, int 
   for (int l = 0; l < nlists; l++) {
     F->lists.emplace_back();
     F->lists.back().key = keys[l];
-    const int st = build_list(type, A, rows[l], counts[l], sigma, F->lists.back());
+    int st = build_list(type, A, rows[l], counts[l], sigma, F->lists.back());
+    if (!st && choice == HM_FORMAT_AUTO && type == HM_COMPLEX)
+      st = hm_cuda_block_build(A, rows[l], counts[l], 0, &F->lists.back().block);
     if (st) {
       hm_cuda_unprepare(F);
       return hm_error_trace(st, __FILE__, __LINE__, __func__);
@@ -393,11 +401,20 @@ extern "C" int hm_cuda_sell_spmmv(const void *format, hm_scalar type, int k, con
   return HM_SUCCESS;
 }
 
+// SELL up to the SELL widths; the block copy (complex, made only for HM_FORMAT_AUTO) from its
+// width on at multiples of 8; else the CSR arrays (*done = 0).
 extern "C" int hm_cuda_sell_kpm_step(const void *format, hm_scalar type, int k, const int32_t *rows, int32_t nrows,
                                      double scale, double shift, const double *V, double *W, double *dots, int *done) {
-  const SellList *L = k <= max_k(format, tuning.kpm_max_k) ? find_list(format, rows, nrows) : nullptr;
-  *done = L != nullptr;
-  if (L) HM_CALL(launch(*L, type, true, k, scale, shift, V, W, dots));
+  const SellList *L = find_list(format, rows, nrows);
+  *done = 0;
+  if (!L) return HM_SUCCESS;
+  if (k <= max_k(format, tuning.kpm_max_k)) {
+    *done = 1;
+    HM_CALL(launch(*L, type, true, k, scale, shift, V, W, dots));
+  } else if (L->block && type == HM_COMPLEX && k % 8 == 0 && k >= tuning.block_kpm_min_k) {
+    *done = 1;
+    HM_CALL(hm_cuda_block_kpm_step(L->block, k, scale, shift, V, W, dots));
+  }
   return HM_SUCCESS;
 }
 
@@ -410,6 +427,11 @@ extern "C" int hm_cuda_sell_info(const void *format, int list, int *chunk, int *
   if (sigma) *sigma = F->lists[list].sigma;
   if (fill) *fill = F->lists[list].fill;
   return HM_SUCCESS;
+}
+
+extern "C" const void *hm_cuda_sell_block(const void *format, int list) {
+  const SellFormat *F = static_cast<const SellFormat *>(format);
+  return F && list >= 0 && list < (int)F->lists.size() ? F->lists[list].block : nullptr;
 }
 
 extern "C" void hm_cuda_sell_tuning(const hm_sell_tuning *set, hm_sell_tuning *get) {

@@ -21,6 +21,9 @@ int hm_cuda_sell_kpm_step(const void *format, hm_scalar type, int k, const int32
 // What was chosen for list `list`: chunk height, sorting window, stored / true entries.
 int hm_cuda_sell_info(const void *format, int list, int *chunk, int *sigma, double *fill);
 
+// The block copy (block_cuda.h) made for list `list`, or NULL where none was made.
+const void *hm_cuda_sell_block(const void *format, int list);
+
 // Launch knobs for benchmarks (the defaults are the measured best; see bench/RESULTS.md).
 typedef struct {
   int max_lanes;       // lanes across the columns of a row, at most (1, 2, 4, 8, 16 or 32)
@@ -28,7 +31,8 @@ typedef struct {
   int warps_per_block; // 1 to 8
   int prefer_l1;       // 1: smallest shared-memory carve-out (largest L1) for these kernels
   int spmmv_max_k;     // spmmv on the SELL copy up to this block width, on the CSR arrays above it
-  int kpm_max_k;       // the same for kpm_step
+  int kpm_max_k;       // the same for kpm_step, except where the block copy takes it:
+  int block_kpm_min_k; // kpm_step on the block copy (block_cuda.h, widths a multiple of 8) from this width
 } hm_sell_tuning;
 void hm_cuda_sell_tuning(const hm_sell_tuning *set, hm_sell_tuning *get);
 // The CSR KPM kernel's register cap for benchmarks (kernels_cuda.cu): blocks per SM it must allow

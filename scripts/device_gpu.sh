@@ -8,18 +8,19 @@
 #   KPM_LARGE_ARGS=".." a second bench_kpm_gpu run (e.g. a lattice filling half the GPU's memory)
 #   SPMM_ARGS="..."     arguments of bench_spmm_gpu; SPMM=0 skips it
 #   NCU="regex"        Nsight Compute sections of 2 kernels (mangled names) in a short bench_kpm_gpu run
+#   NCU_EXTRA="..."     more ncu arguments (e.g. "--section InstructionStats"); NCU_R: its R (32)
 set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 source scripts/device_unpack.sh .debs
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm,clocks.max.sm --format=csv | tee "$OUT/gpu.txt"
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DHAMLET_CUDA=ON $HAMLET_DEVICE_CMAKE_FLAGS \
   >"$OUT/configure.log" 2>&1 || { tail -40 "$OUT/configure.log"; exit 1; }
-tests="test_gpu_probe test_cuda_kernels test_kpm_gpu"
+tests="test_gpu_probe test_cuda_kernels test_cuda_block test_kpm_gpu"
 cmake --build build-gpu -j 16 --target $tests bench_kpm_gpu bench_spmm_gpu >"$OUT/build.log" 2>&1 ||
   { grep -E "error|Error" "$OUT/build.log" | head -40; exit 1; }
 cd build-gpu
 echo "built at $SECONDS s"
-ctest -R "^(test_gpu_probe|test_cuda_kernels|test_kpm_gpu|test_kpm_gpu_mpi2|bench_kpm_gpu_smoke|bench_spmm_gpu_smoke)$" \
+ctest -R "^(test_gpu_probe|test_cuda_kernels|test_cuda_block|test_kpm_gpu|test_kpm_gpu_mpi2|bench_kpm_gpu_smoke|bench_spmm_gpu_smoke)$" \
   --output-on-failure 2>&1 | tee "$OUT/ctest_gpu.log" | tail -15
 if [ "${SANITIZE:-0}" = 1 ]; then
   for t in $tests; do
@@ -43,9 +44,9 @@ fi
 # NCU="regex": Nsight Compute on the first 2 kernels whose mangled names match, in a short KPM run
 if [ -n "${NCU:-}" ]; then
   ncu --kernel-name-base mangled -k "regex:$NCU" -c 2 --section SpeedOfLight --section MemoryWorkloadAnalysis \
-    --section MemoryWorkloadAnalysis_Tables --section Occupancy --section WarpStateStats --section LaunchStats \
+    --section MemoryWorkloadAnalysis_Tables --section Occupancy --section WarpStateStats --section LaunchStats ${NCU_EXTRA:-} \
     ./bench/bench_kpm_gpu --R ${NCU_R:-32} --steps 2 > "$OUT/ncu.txt" 2>&1
-  echo "ncu exit $?"; grep -E "^  [a-z_]+.*\(|Throughput|Hit Rate|Achieved Occupancy|Registers|Duration|Mem Busy|Max Bandwidth" "$OUT/ncu.txt" | head -60
+  echo "ncu exit $?"; grep -E "^  [a-z_]+.*\(|Throughput|Hit Rate|Achieved Occupancy|Registers|Duration|Mem Busy|Max Bandwidth|Issue|Ipc|Pipe|Executed Instructions|Warp Cycles|Eligible|No Eligible" "$OUT/ncu.txt" | head -80
 fi
 # at most 8 files come back from the device tool: the logs travel as one archive
 (cd "$OUT" && tar czf logs.tgz *.log sanitizer_*.log 2>/dev/null; rm -f *.log)

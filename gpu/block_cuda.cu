@@ -1,0 +1,324 @@
+// 4 x 4 block copies of a complex matrix's row list on the device, and the fused KPM step on them
+// with the FP64 tensor cores. The list's positions are cut into groups of 4 (a lattice site's
+// orbitals in the TI builder's order); a group's entries are gathered by column block (columns
+// 4 bc .. 4 bc + 3), each block stored as its column block, a 16-bit mask of the entries present
+// (bit 4 r + cc: group row r, column 4 bc + cc; it tells which vector rows the block uses) and 16
+// value slots, zero where no entry is (TI: 112 slots per site for 52 entries).
+//
+// Why: a group reads each neighbour's vector rows once, not once per entry (TI: 28 vector rows
+// per site instead of 52), and its loads hang on one short chain (group -> block -> vector rows).
+// On the tensor cores a lane loads one matrix slot per block (a warp's 16 slots in one coalesced
+// load) and one vector entry per 8 columns, with few registers, so more loads are in flight per
+// SM than with CUDA-core multiply-adds. Measured on the H100, R = 32 (bench/RESULTS.md): 89.4 us
+// per vector-step against 98.4 for the CSR kernel; CUDA-core variants of the same blocks took
+// 114-271 us (broadcast loads of the slots and the mask arithmetic filled the L1 and the issue slots).
+#include <algorithm>
+#include <climits>
+#include <new>
+#include <vector>
+#include <cuda_runtime.h>
+#include "block_cuda.h"
+#include "column_sums.cuh"
+#include "cuda_check.h"
+#include "device_buffer.cuh"
+#include "occupancy.cuh"
+
+namespace {
+
+constexpr int kThreads = 256, kWarps = kThreads / 32;
+
+struct BlockCopy {
+  int32_t n = 0, ngroups = 0;
+  int64_t nnz = 0, blocks = 0, block_reads = 0;
+  int4 *grows = nullptr;   // ngroups: the 4 local rows of a group, -1 past the list's end
+  int64_t *gblk = nullptr; // ngroups + 1: a group's first block
+  int2 *desc = nullptr;    // blocks: (column block, mask of the entries present)
+  double *val = nullptr;   // 16 complex slots per block, row-major (slot 4 r + cc)
+};
+
+template <class T> int upload(const std::vector<T> &h, T **d) {
+  *d = nullptr;
+  const size_t bytes = std::max<size_t>(h.size(), 1) * sizeof(T);
+  cudaError_t e = cudaMalloc((void **)d, bytes);
+  if (e == cudaErrorMemoryAllocation) {
+    cudaGetLastError();
+    size_t free_b = 0, total = 0;
+    cudaMemGetInfo(&free_b, &total);
+    HM_RAISE(HM_ERR_MEMORY, "out of device memory for a block copy: %zu bytes asked, %zu of %zu free", bytes,
+             free_b, total);
+  }
+  HM_CALL_CUDA(e);
+  if (!h.empty()) HM_CALL_CUDA(cudaMemcpy(*d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+  return HM_SUCCESS;
+}
+
+void release(BlockCopy *B) {
+  if (!B) return;
+  cudaFree(B->grows);
+  cudaFree(B->gblk);
+  cudaFree(B->desc);
+  cudaFree(B->val);
+  delete B;
+}
+
+// One entry of a group on its way into a block: column block, bit in the block's mask, CSR entry.
+struct Entry {
+  int32_t bc;
+  int32_t bit;
+  int64_t e;
+};
+
+// The host arrays of a copy, built group by group.
+struct HostBlocks {
+  std::vector<int4> grows;
+  std::vector<int64_t> gblk{0};
+  std::vector<int2> desc;
+  std::vector<double> val;
+};
+
+// Adds group g's blocks to H (rows checked by build); *reads += the vector rows its product loads.
+// A repeated (row, column) is summed into one slot.
+void add_group(const struct hm_csr_view *A, const int32_t *rows, int32_t n, int32_t g,
+              std::vector<Entry> &entries, HostBlocks &H, int64_t *reads) {
+  int r4[4];
+  entries.clear();
+  for (int r = 0; r < 4; r++) {
+    const int64_t pos = 4 * (int64_t)g + r;
+    r4[r] = pos < n ? rows[pos] : -1;
+    if (r4[r] < 0) continue;
+    for (int64_t e = A->rowptr[r4[r]]; e < A->rowptr[r4[r] + 1]; e++) {
+      const int32_t j = A->col[e];
+      entries.push_back({j >> 2, 4 * r + (j & 3), e});
+    }
+  }
+  std::sort(entries.begin(), entries.end(),
+            [](const Entry &a, const Entry &b) { return a.bc != b.bc ? a.bc < b.bc : a.bit < b.bit; });
+  H.grows.push_back(make_int4(r4[0], r4[1], r4[2], r4[3]));
+  for (size_t p = 0; p < entries.size();) {
+    const int32_t bc = entries[p].bc;
+    const size_t v0 = H.val.size();
+    H.val.resize(v0 + 32, 0.0);
+    unsigned mask = 0;
+    for (; p < entries.size() && entries[p].bc == bc; p++) { // a repeated (row, column) is summed
+      mask |= 1u << entries[p].bit;
+      const double *a = A->val + 2 * entries[p].e;
+      H.val[v0 + 2 * entries[p].bit] += a[0];
+      H.val[v0 + 2 * entries[p].bit + 1] += a[1];
+    }
+    for (int cc = 0; cc < 4; cc++) *reads += (mask & (0x1111u << cc)) != 0;
+    H.desc.push_back(make_int2(bc, (int)mask));
+  }
+  H.gblk.push_back((int64_t)H.desc.size());
+}
+
+int build(const struct hm_csr_view *A, const int32_t *rows, int32_t n, int always, BlockCopy **out) {
+  *out = nullptr;
+  const int32_t ngroups = (int32_t)(((int64_t)n + 3) / 4);
+  HostBlocks H;
+  H.grows.reserve(ngroups);
+  int64_t nnz = 0, reads = 0;
+  for (int32_t p = 0; p < n; p++) {
+    HM_CHECK(rows[p] >= 0 && rows[p] < A->nrows, HM_ERR_ARGUMENT, "row list entry %d is %d, outside [0, %d)", p,
+             rows[p], A->nrows);
+    for (int64_t e = A->rowptr[rows[p]]; e < A->rowptr[rows[p] + 1]; e++)
+      HM_CHECK(A->col[e] >= 0, HM_ERR_ARGUMENT, "row %d has column %d", rows[p], A->col[e]);
+    nnz += A->rowptr[rows[p] + 1] - A->rowptr[rows[p]];
+  }
+  if (n == 0 && !always) return HM_SUCCESS;
+  std::vector<Entry> entries;
+  for (int32_t g = 0; g < ngroups; g++) add_group(A, rows, n, g, entries, H, &reads);
+  // blocks pay where they read at most 3/4 of the vector rows CSR reads (TI: 28 of 52 per site)
+  // and hold at most 4 slots per entry (TI: 2.15)
+  const int64_t blocks = (int64_t)H.desc.size();
+  if (!always && (4 * reads > 3 * nnz || 16 * blocks > 4 * nnz)) return HM_SUCCESS;
+  BlockCopy *B = new (std::nothrow) BlockCopy;
+  HM_CHECK(B, HM_ERR_MEMORY, "no host memory for a block copy");
+  B->n = n;
+  B->ngroups = ngroups;
+  B->nnz = nnz;
+  B->blocks = blocks;
+  B->block_reads = reads;
+  int st = upload(H.grows, &B->grows);
+  if (!st) st = upload(H.gblk, &B->gblk);
+  if (!st) st = upload(H.desc, &B->desc);
+  if (!st) st = upload(H.val, &B->val);
+  if (st) {
+    release(B);
+    return hm_error_trace(st, __FILE__, __LINE__, __func__);
+  }
+  *out = B;
+  return HM_SUCCESS;
+}
+
+// ---- device side ----
+
+// The complex block product on the FP64 tensor cores (mma m8n8k4, sm_80 and later), for block
+// widths k a multiple of 8: one warp owns a group and 8 NT columns. A block's product in real
+// arithmetic is [Re Y; Im Y] (8 x 8 per column tile) = [Re A; Im A] Re X + [-Im A; Re A] Im X, two
+// mma per tile, so a lane loads one matrix entry per block (a coalesced 256 bytes per warp instead
+// of 16 broadcasts) and one vector entry per tile. Fragments (PTX ISA): A element (lane / 4,
+// lane % 4), B element (lane % 4, lane / 4), C elements (lane / 4, 2 (lane % 4) + i).
+__device__ __forceinline__ void mma_f64(double &c0, double &c1, double a, double b) {
+  asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
+               : "+d"(c0), "+d"(c1)
+               : "d"(a), "d"(b));
+}
+
+template <int NT, int MinBlocks, int Unroll>
+__global__ void __launch_bounds__(kThreads, MinBlocks)
+    block_kpm_kernel(int32_t ngroups, const int4 *__restrict__ grows, const int64_t *__restrict__ gblk,
+                     const int2 *__restrict__ desc, const double2 *__restrict__ vals, int k, double s, double b,
+                     const double2 *__restrict__ V, double *__restrict__ W, double *__restrict__ partials) {
+  __shared__ double sh[kThreads / 32][2][8 * NT];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, wpb = blockDim.x >> 5;
+  const int m = lane >> 2, q = lane & 3, r = m & 3, part = m >> 2; // part 1: imaginary parts
+  const int c0 = blockIdx.y * 8 * NT;
+  const double *Vd = reinterpret_cast<const double *>(V);
+  double vv[NT][2] = {}, wv[NT][2] = {};
+  for (int64_t g = (int64_t)blockIdx.x * wpb + warp; g < ngroups; g += (int64_t)gridDim.x * wpb) {
+    const int4 rw = grows[g];
+    const int row = r == 0 ? rw.x : r == 1 ? rw.y : r == 2 ? rw.z : rw.w;
+    double w[NT][2], acc[NT][2];
+#pragma unroll
+    for (int t = 0; t < NT; t++)
+#pragma unroll
+      for (int i = 0; i < 2; i++) {
+        acc[t][i] = 0;
+        w[t][i] = row >= 0 ? W[((size_t)row * k + c0 + 8 * t + 2 * q + i) * 2 + part] : 0.0;
+      }
+    const int64_t b1 = gblk[g + 1];
+#pragma unroll Unroll
+    for (int64_t p = gblk[g]; p < b1; p++) {
+      const int2 d = __ldg(&desc[p]);
+      const unsigned mk = (unsigned)d.y, used = (mk | mk >> 4 | mk >> 8 | mk >> 12) & 0xfu;
+      // an unused column loads a used one's row (in range; its entries are zero)
+      const int64_t xrow = 4 * (int64_t)d.x + ((used >> q & 1u) ? q : __ffs(used) - 1);
+      const double2 a = __ldg(&vals[16 * p + 4 * r + q]);
+      const double a1 = part ? a.y : a.x, a2 = part ? a.x : -a.y;
+#pragma unroll
+      for (int t = 0; t < NT; t++) {
+        const double2 x = __ldg(&V[(size_t)xrow * k + c0 + 8 * t + m]);
+        mma_f64(acc[t][0], acc[t][1], a1, x.x);
+        mma_f64(acc[t][0], acc[t][1], a2, x.y);
+      }
+    }
+    if (row >= 0) {
+#pragma unroll
+      for (int t = 0; t < NT; t++)
+#pragma unroll
+        for (int i = 0; i < 2; i++) {
+          const size_t at = ((size_t)row * k + c0 + 8 * t + 2 * q + i) * 2 + part;
+          const double v = __ldg(&Vd[at]), wn = 2.0 * s * (acc[t][i] - b * v) - w[t][i];
+          W[at] = wn;
+          vv[t][i] += v * v;
+          wv[t][i] += wn * v;
+        }
+    }
+  }
+  // lanes of one column pair: the 8 values of m; then the warps of the block, in a fixed order
+#pragma unroll
+  for (int t = 0; t < NT; t++)
+#pragma unroll
+    for (int i = 0; i < 2; i++)
+#pragma unroll
+      for (int off = 4; off < 32; off *= 2) {
+        vv[t][i] += __shfl_xor_sync(0xffffffffu, vv[t][i], off);
+        wv[t][i] += __shfl_xor_sync(0xffffffffu, wv[t][i], off);
+      }
+  if (m == 0)
+#pragma unroll
+    for (int t = 0; t < NT; t++)
+#pragma unroll
+      for (int i = 0; i < 2; i++) {
+        sh[warp][0][8 * t + 2 * q + i] = vv[t][i];
+        sh[warp][1][8 * t + 2 * q + i] = wv[t][i];
+      }
+  __syncthreads();
+  if (threadIdx.x < 16 * NT) {
+    const int which = threadIdx.x / (8 * NT), col = threadIdx.x % (8 * NT);
+    double sum = 0;
+    for (int j = 0; j < wpb; j++) sum += sh[j][which][col];
+    partials[(size_t)blockIdx.x * 2 * k + which * k + c0 + col] = sum;
+  }
+}
+
+hm_device_buffer scratch_buffer;
+
+// Measured on the H100 (bench_kpm_gpu --sweep 32, TI 200 x 100 x 40, R = 32, 2026-11-24): 2 column
+// tiles (16 columns) per warp, the block loop unrolled twice, 3 blocks per SM (80 registers, no
+// spills): 89.4 us per vector-step; 4 tiles at 2 blocks per SM 97.0-103.8 (128 registers; 3 blocks
+// spill), 1 tile 116-138. Changed by hm_cuda_block_tuning for benchmarks.
+int max_tiles = 2, unroll = 2, min_blocks = 3;
+
+using MmaFn = void (*)(int32_t, const int4 *, const int64_t *, const int2 *, const double2 *, int, double, double,
+                       const double2 *, double *, double *);
+
+template <int NT, int U> MmaFn pick_cap() {
+  if (min_blocks >= 4) return block_kpm_kernel<NT, 4, U>;
+  if (min_blocks >= 3) return block_kpm_kernel<NT, 3, U>;
+  if (min_blocks >= 2) return block_kpm_kernel<NT, 2, U>;
+  return block_kpm_kernel<NT, 1, U>;
+}
+template <int NT> MmaFn pick_unroll() { return unroll >= 2 ? pick_cap<NT, 2>() : pick_cap<NT, 1>(); }
+
+int launch(const BlockCopy &B, int k, double s, double b, const double *V, double *W, double *dots) {
+  if (B.ngroups == 0) return HM_SUCCESS;
+  int nt = k % 32 == 0 ? 4 : k % 16 == 0 ? 2 : 1;
+  nt = std::min(nt, max_tiles);
+  const int chunks = k / (8 * nt);
+  const MmaFn fn = nt == 4 ? pick_unroll<4>() : nt == 2 ? pick_unroll<2>() : pick_unroll<1>();
+  int per_sm = 1, sms = 1;
+  HM_CALL(resident_blocks((const void *)fn, kThreads, kCarveoutUnset, &per_sm, &sms));
+  // a persistent grid: every SM busy, all of them in one window of groups (which L2 holds)
+  const int64_t need = ((int64_t)B.ngroups + kWarps - 1) / kWarps;
+  const int grid = (int)std::max<int64_t>(1, std::min<int64_t>(need, (int64_t)per_sm * sms / chunks));
+  HM_CALL(hm_device_buffer_grow(&scratch_buffer, (size_t)grid * 2 * k));
+  fn<<<dim3(grid, chunks), kThreads>>>(B.ngroups, B.grows, B.gblk, B.desc, reinterpret_cast<const double2 *>(B.val),
+                                       k, s, b, reinterpret_cast<const double2 *>(V), W, scratch_buffer.p);
+  HM_CHECK_LAUNCH("block_kpm_kernel");
+  HM_CALL(column_sums(true, grid, 2 * k, scratch_buffer.p, dots));
+  return HM_SUCCESS;
+}
+
+} // namespace
+
+extern "C" int hm_cuda_block_build(const struct hm_csr_view *A, const int32_t *rows, int32_t n, int always,
+                                   void **copy) {
+  HM_CHECK(A && copy && (rows || n == 0) && n >= 0, HM_ERR_ARGUMENT, "hm_cuda_block_build: A, rows or copy is NULL");
+  *copy = nullptr;
+  BlockCopy *B = nullptr;
+  HM_CALL(build(A, rows, n, always, &B));
+  *copy = B;
+  return HM_SUCCESS;
+}
+
+extern "C" void hm_cuda_block_release(void *copy) { release(static_cast<BlockCopy *>(copy)); }
+
+extern "C" int hm_cuda_block_kpm_step(const void *copy, int k, double scale, double shift, const double *V, double *W,
+                                      double *dots) {
+  HM_CHECK(copy, HM_ERR_ARGUMENT, "no block copy");
+  HM_CHECK(k > 0 && k % 8 == 0, HM_ERR_ARGUMENT, "the block KPM step takes widths a multiple of 8, not %d", k);
+  HM_CALL(launch(*static_cast<const BlockCopy *>(copy), k, scale, shift, V, W, dots));
+  return HM_SUCCESS;
+}
+
+extern "C" void hm_cuda_block_info(const void *copy, double *fill, double *block_reads, double *csr_reads) {
+  const BlockCopy *B = static_cast<const BlockCopy *>(copy);
+  const double rows = B && B->n ? (double)B->n : 1.0;
+  if (fill) *fill = B && B->nnz ? 16.0 * (double)B->blocks / (double)B->nnz : 1.0;
+  if (block_reads) *block_reads = B ? (double)B->block_reads / rows : 0.0;
+  if (csr_reads) *csr_reads = B ? (double)B->nnz / rows : 0.0;
+}
+
+extern "C" void hm_cuda_block_tuning(const int *set, int *get) {
+  if (get) {
+    get[0] = max_tiles;
+    get[1] = unroll;
+    get[2] = min_blocks;
+  }
+  if (set) {
+    max_tiles = set[0] >= 4 ? 4 : set[0] >= 2 ? 2 : 1;
+    unroll = set[1] >= 2 ? 2 : 1;
+    min_blocks = std::max(1, std::min(set[2], 4));
+  }
+}

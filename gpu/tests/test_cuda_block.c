@@ -1,0 +1,237 @@
+/* The 4 x 4 block copy and its tensor-core KPM step (gpu/block_cuda.cu) against the CPU kpm_step on
+ * fresh random complex matrices (seed printed; HAMLET_TEST_SEED replays it): rows in groups of 4
+ * that share random neighbour blocks with random entry masks, a partial last group, empty rows,
+ * repeated columns within a row (summed), columns up to the last halo column (a partial last
+ * column block); the row list in order and as a shuffled subset; widths 8 to 72; every launch
+ * shape; the choice of where blocks pay; routing through prepare and the table's kpm_step; bad
+ * arguments. Skips (77) where no device is visible. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "testing.h"
+#include "kernels.h"
+#include "random.h"
+#include "../linalg/core/gpu_probe.h"
+#include "../block_cuda.h"
+#include "../sell_cuda.h"
+
+enum { N = 2002 /* not a multiple of 4 */, NC = N + 151 /* with halo-like columns; not a multiple of 4 */ };
+
+static uint64_t seed;
+
+static void *dev_copy(const hm_kernels *G, const void *src, size_t bytes) {
+  void *d = NULL;
+  HM_TEST_OK(G->alloc(bytes ? bytes : 1, &d));
+  if (bytes) HM_TEST_OK(G->upload(d, src, bytes));
+  return d;
+}
+
+static double max_diff(const double *a, const double *b, size_t n) {
+  double w = 0;
+  for (size_t i = 0; i < n; i++) w = fmax(w, fabs(a[i] - b[i]) / (1.0 + fabs(b[i])));
+  return w;
+}
+
+/* Rows in groups of 4: each group takes 0..8 random column blocks, the last block of the column
+ * range among them now and then; per block a random mask; every 7th row empty; every 11th row
+ * repeats its first column. Complex values. */
+static struct hm_csr_view blocked_matrix(int64_t **rp, int32_t **cl, double **vl) {
+  int64_t *rowptr = malloc(sizeof(int64_t) * (N + 1));
+  int32_t *col = malloc(sizeof(int32_t) * N * 40);
+  double *val = malloc(sizeof(double) * 2 * N * 40);
+  int64_t e = 0;
+  rowptr[0] = 0;
+  for (int g = 0; 4 * g < N; g++) {
+    int bc[8];
+    unsigned masks[8];
+    const int nb = (int)(hm_random_u64(seed, 1, g) % 9);
+    for (int j = 0; j < nb; j++) {
+      const uint64_t u = hm_random_u64(seed, 2, 8 * (uint64_t)g + j);
+      bc[j] = u % 13 == 0 ? (NC - 1) / 4 : (int)(u % ((NC + 3) / 4));
+      masks[j] = (unsigned)(u >> 20) & 0xffffu;
+    }
+    for (int r = 0; r < 4 && 4 * g + r < N; r++) {
+      const int i = 4 * g + r;
+      if (i % 7 != 3)
+        for (int j = 0; j < nb; j++)
+          for (int cc = 0; cc < 4; cc++)
+            if ((masks[j] >> (4 * r + cc) & 1u) && 4 * bc[j] + cc < NC) col[e++] = 4 * bc[j] + cc;
+      if (i % 11 == 5 && e > rowptr[i]) col[e++] = col[rowptr[i]];
+      rowptr[i + 1] = e;
+    }
+  }
+  for (int64_t p = 0; p < 2 * e; p++) val[p] = hm_random_uniform(seed, 3, p) - 0.5;
+  *rp = rowptr;
+  *cl = col;
+  *vl = val;
+  return (struct hm_csr_view){N, rowptr, col, val, NULL};
+}
+
+/* The block KPM step on a copy of list rows (n rows) against the CPU kpm_step, at width k. */
+static void check_step(const hm_kernels *G, const struct hm_csr_view *hA, const int32_t *rows, int32_t n, int k,
+                       const char *what) {
+  const hm_kernels *C = &hm_kernels_cpu;
+  const size_t len = (size_t)NC * k * 2;
+  double *V = malloc(len * sizeof(double)), *W = malloc(len * sizeof(double)), *got = malloc(len * sizeof(double));
+  double dots[2 * 72], gd[2 * 72];
+  for (size_t i = 0; i < len; i++) {
+    V[i] = hm_random_uniform(seed, 5, i) - 0.5;
+    W[i] = hm_random_uniform(seed, 6, i) - 0.5;
+  }
+  for (int j = 0; j < 2 * k; j++) dots[j] = gd[j] = 0.25 * j;
+  double *dV = dev_copy(G, V, len * sizeof(double)), *dW = dev_copy(G, W, len * sizeof(double));
+  double *ddots = dev_copy(G, gd, 2 * k * sizeof(double));
+  void *copy = NULL;
+  HM_TEST_OK(hm_cuda_block_build(hA, rows, n, 1, &copy));
+  HM_TEST_OK(C->kpm_step(HM_COMPLEX, hA, k, rows, n, 0.37, -0.15, V, W, dots));
+  HM_TEST_OK(hm_cuda_block_kpm_step(copy, k, 0.37, -0.15, dV, dW, ddots));
+  HM_TEST_OK(G->download(got, dW, len * sizeof(double)));
+  HM_TEST_OK(G->download(gd, ddots, 2 * k * sizeof(double)));
+  HM_TEST_ASSERT(max_diff(got, W, len) < 1e-13, "%s k %d: W differs by %g", what, k, max_diff(got, W, len));
+  HM_TEST_ASSERT(max_diff(gd, dots, 2 * k) < 1e-12, "%s k %d: dots differ by %g", what, k, max_diff(gd, dots, 2 * k));
+  hm_cuda_block_release(copy);
+  G->release(dV);
+  G->release(dW);
+  G->release(ddots);
+  free(V);
+  free(W);
+  free(got);
+}
+
+/* Where blocks pay: the blocked matrix in site order yes; scattered columns (no two entries of a
+ * group in one block) no; with always = 1 a copy is made anyway. */
+static void check_choice(const struct hm_csr_view *hA, const int32_t *all) {
+  void *copy = NULL;
+  HM_TEST_OK(hm_cuda_block_build(hA, all, N, 0, &copy));
+  double fill = 0, breads = 0, creads = 0;
+  hm_cuda_block_info(copy, &fill, &breads, &creads);
+  HM_TEST_ASSERT(copy && breads < creads && fill >= 1.0,
+                 "blocked matrix: a copy must pay (reads per row %g of CSR's %g, fill %g)", breads, creads, fill);
+  hm_cuda_block_release(copy);
+  int64_t rowptr[N + 1];
+  int32_t *col = malloc(sizeof(int32_t) * 5 * N);
+  double *val = calloc(10 * (size_t)N, sizeof(double));
+  rowptr[0] = 0;
+  for (int i = 0; i < N; i++) {
+    for (int j = 0; j < 5; j++) col[5 * i + j] = (int32_t)(4 * ((7 * i + 401 * j) % (NC / 4)) + j % 4);
+    rowptr[i + 1] = 5 * (i + 1);
+  }
+  const struct hm_csr_view S = {N, rowptr, col, val, NULL};
+  copy = (void *)1;
+  HM_TEST_OK(hm_cuda_block_build(&S, all, N, 0, &copy));
+  HM_TEST_ASSERT(copy == NULL, "scattered columns: no block copy should be made");
+  HM_TEST_OK(hm_cuda_block_build(&S, all, N, 1, &copy));
+  HM_TEST_ASSERT(copy != NULL, "always = 1 must make a copy");
+  hm_cuda_block_release(copy);
+  free(col);
+  free(val);
+}
+
+/* prepare (HM_FORMAT_AUTO) makes the block copy of a complex blocked matrix and the table's
+ * kpm_step takes it at widths a multiple of 8 (the result equals the CPU's either way); SELL and
+ * CSR formats and real matrices get none. */
+static void check_routing(const hm_kernels *G, const struct hm_csr_view *hA, const int32_t *all) {
+  const hm_kernels *C = &hm_kernels_cpu;
+  const int64_t nnz = hA->rowptr[N];
+  struct hm_csr_view dA = {N, dev_copy(G, hA->rowptr, sizeof(int64_t) * (N + 1)), dev_copy(G, hA->col, sizeof(int32_t) * nnz),
+                           dev_copy(G, hA->val, sizeof(double) * 2 * nnz), NULL};
+  int32_t *drows = dev_copy(G, all, sizeof(int32_t) * N);
+  const int32_t count = N;
+  void *format = NULL;
+  HM_TEST_OK(G->prepare(HM_COMPLEX, hA, 1, &all, &count, (const int32_t *const *)&drows, HM_FORMAT_AUTO, 0, &format));
+  HM_TEST_ASSERT(hm_cuda_sell_block(format, 0) != NULL, "prepare (auto, complex, blocked) made no block copy");
+  dA.format = format;
+  for (int k = 24; k <= 32; k += 8) { /* 24 and 32: blocks; CSR in between is covered by test_cuda_kernels */
+    const size_t len = (size_t)NC * k * 2;
+    double *V = malloc(len * sizeof(double)), *W = malloc(len * sizeof(double)), *got = malloc(len * sizeof(double));
+    double dots[64] = {0}, gd[64] = {0};
+    for (size_t i = 0; i < len; i++) {
+      V[i] = hm_random_uniform(seed, 7, i) - 0.5;
+      W[i] = hm_random_uniform(seed, 8, i) - 0.5;
+    }
+    double *dV = dev_copy(G, V, len * sizeof(double)), *dW = dev_copy(G, W, len * sizeof(double));
+    double *ddots = dev_copy(G, gd, 2 * k * sizeof(double));
+    HM_TEST_OK(C->kpm_step(HM_COMPLEX, hA, k, all, N, 0.4, 0.05, V, W, dots));
+    HM_TEST_OK(G->kpm_step(HM_COMPLEX, &dA, k, drows, N, 0.4, 0.05, dV, dW, ddots));
+    HM_TEST_OK(G->download(got, dW, len * sizeof(double)));
+    HM_TEST_OK(G->download(gd, ddots, 2 * k * sizeof(double)));
+    HM_TEST_ASSERT(max_diff(got, W, len) < 1e-13 && max_diff(gd, dots, 2 * k) < 1e-12,
+                   "table kpm_step on the prepared matrix, k %d: W %g, dots %g", k, max_diff(got, W, len),
+                   max_diff(gd, dots, 2 * k));
+    G->release(dV);
+    G->release(dW);
+    G->release(ddots);
+    free(V);
+    free(W);
+    free(got);
+  }
+  G->unprepare(format);
+  HM_TEST_OK(G->prepare(HM_COMPLEX, hA, 1, &all, &count, (const int32_t *const *)&drows, HM_FORMAT_SELL, 0, &format));
+  HM_TEST_ASSERT(hm_cuda_sell_block(format, 0) == NULL, "format SELL must make no block copy");
+  G->unprepare(format);
+  HM_TEST_OK(G->prepare(HM_REAL, hA, 1, &all, &count, (const int32_t *const *)&drows, HM_FORMAT_AUTO, 0, &format));
+  HM_TEST_ASSERT(hm_cuda_sell_block(format, 0) == NULL, "a real matrix must get no block copy");
+  G->unprepare(format);
+  G->release((void *)dA.rowptr);
+  G->release((void *)dA.col);
+  G->release((void *)dA.val);
+  G->release(drows);
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  if (hm_test_no_gpu()) return 77;
+  int device;
+  HM_TEST_OK(hm_gpu_select(0, &device));
+  seed = hm_test_seed();
+  const hm_kernels *G = hm_kernels_cuda();
+  int64_t *rowptr;
+  int32_t *col;
+  double *val;
+  const struct hm_csr_view hA = blocked_matrix(&rowptr, &col, &val);
+  int32_t *all = malloc(sizeof(int32_t) * N), *some = malloc(sizeof(int32_t) * N);
+  int32_t nsome = 0;
+  for (int i = 0; i < N; i++) {
+    all[i] = i;
+    if (hm_random_u64(seed, 9, i) % 5) some[nsome++] = i;
+  }
+  for (int32_t i = nsome - 1; i > 0; i--) { /* shuffled: a group's rows are any 4 rows */
+    const int32_t j = (int32_t)(hm_random_u64(seed, 10, i) % (uint64_t)(i + 1)), t = some[i];
+    some[i] = some[j];
+    some[j] = t;
+  }
+  const int widths[] = {8, 16, 24, 32, 64, 72};
+  for (int w = 0; w < 6; w++) {
+    check_step(G, &hA, all, N, widths[w], "rows in order");
+    check_step(G, &hA, some, nsome, widths[w], "shuffled subset");
+  }
+  int def[3];
+  hm_cuda_block_tuning(NULL, def);
+  for (int tiles = 1; tiles <= 4; tiles *= 2)
+    for (int unroll = 1; unroll <= 2; unroll++)
+      for (int cap = 1; cap <= 4; cap++) {
+        const int set[3] = {tiles, unroll, cap};
+        hm_cuda_block_tuning(set, NULL);
+        char what[96];
+        snprintf(what, sizeof what, "%d tiles, unroll %d, %d blocks per SM", tiles, unroll, cap);
+        check_step(G, &hA, all, N, 32, what);
+      }
+  hm_cuda_block_tuning(def, NULL);
+  check_choice(&hA, all);
+  check_routing(G, &hA, all);
+
+  void *copy = NULL;
+  HM_TEST_OK(hm_cuda_block_build(&hA, all, N, 1, &copy));
+  HM_TEST_FAILS(hm_cuda_block_kpm_step(copy, 12, 0.5, 0, NULL, NULL, NULL), HM_ERR_ARGUMENT, "multiple of 8");
+  HM_TEST_FAILS(hm_cuda_block_kpm_step(NULL, 8, 0.5, 0, NULL, NULL, NULL), HM_ERR_ARGUMENT, "no block copy");
+  hm_cuda_block_release(copy);
+  const int32_t bad[2] = {0, N};
+  HM_TEST_FAILS(hm_cuda_block_build(&hA, bad, 2, 1, &copy), HM_ERR_ARGUMENT, "outside");
+  HM_TEST_FAILS(hm_cuda_block_build(&hA, NULL, 4, 1, &copy), HM_ERR_ARGUMENT, "NULL");
+  free(all);
+  free(some);
+  free(rowptr);
+  free(col);
+  free(val);
+  return hm_test_finish();
+}
