@@ -12,8 +12,10 @@ typedef struct hm_matrix_s hm_matrix;
 /* The format a backend with device memory (CUDA) multiplies from. The CPU backend always reads
  * the CSR arrays: it stores the choice and reports HM_FORMAT_CSR. */
 typedef enum {
-  HM_FORMAT_AUTO = 0, /* measured routing: SELL-C-sigma for narrow blocks (SpMV), CSR above */
-  HM_FORMAT_CSR = 1,  /* the CSR arrays only: no SELL copy (its device memory is saved) */
+  HM_FORMAT_AUTO = 0, /* measured routing: SELL-C-sigma for narrow blocks (SpMV), CSR above; complex
+                         matrices in 4 x 4 blocks (a site's orbitals) also get a block copy, whose KPM
+                         step runs on the FP64 tensor cores at widths a multiple of 8 */
+  HM_FORMAT_CSR = 1,  /* the CSR arrays only: no SELL or block copy (their device memory is saved) */
   HM_FORMAT_SELL = 2  /* the SELL-C-sigma copy at every block width */
 } hm_format;
 
