@@ -13,7 +13,6 @@
 #include <cusparse.h>
 #include <mpi.h>
 #include "hamlet.h"
-#include "../gpu/block_cuda.h"
 #include "../gpu/sell_cuda.h"
 
 [[noreturn]] static inline void die(const char *file, int line, const char *expr, const char *why) {

@@ -41,6 +41,7 @@ extern "C" {
 #include "objects.h"
 }
 
+#include "../gpu/block_cuda.h"
 #include "gpu_bench_common.h"
 #include "../gpu/sell_cuda.h"
 

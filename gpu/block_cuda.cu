@@ -13,7 +13,6 @@
 // per vector-step against 98.4 for the CSR kernel; CUDA-core variants of the same blocks took
 // 114-271 us (broadcast loads of the slots and the mask arithmetic filled the L1 and the issue slots).
 #include <algorithm>
-#include <climits>
 #include <new>
 #include <vector>
 #include <cuda_runtime.h>
@@ -21,6 +20,7 @@
 #include "column_sums.cuh"
 #include "cuda_check.h"
 #include "device_buffer.cuh"
+#include "device_upload.cuh"
 #include "occupancy.cuh"
 
 namespace {
@@ -35,22 +35,6 @@ struct BlockCopy {
   int2 *desc = nullptr;    // blocks: (column block, mask of the entries present)
   double *val = nullptr;   // 16 complex slots per block, row-major (slot 4 r + cc)
 };
-
-template <class T> int upload(const std::vector<T> &h, T **d) {
-  *d = nullptr;
-  const size_t bytes = std::max<size_t>(h.size(), 1) * sizeof(T);
-  cudaError_t e = cudaMalloc((void **)d, bytes);
-  if (e == cudaErrorMemoryAllocation) {
-    cudaGetLastError();
-    size_t free_b = 0, total = 0;
-    cudaMemGetInfo(&free_b, &total);
-    HM_RAISE(HM_ERR_MEMORY, "out of device memory for a block copy: %zu bytes asked, %zu of %zu free", bytes,
-             free_b, total);
-  }
-  HM_CALL_CUDA(e);
-  if (!h.empty()) HM_CALL_CUDA(cudaMemcpy(*d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
-  return HM_SUCCESS;
-}
 
 void release(BlockCopy *B) {
   if (!B) return;
@@ -131,6 +115,13 @@ int build(const struct hm_csr_view *A, const int32_t *rows, int32_t n, int alway
   // and hold at most 4 slots per entry (TI: 2.15)
   const int64_t blocks = (int64_t)H.desc.size();
   if (!always && (4 * reads > 3 * nnz || 16 * blocks > 4 * nnz)) return HM_SUCCESS;
+  // the copy only speeds products up: where it would take more than half of the free device memory,
+  // the memory is left to the solver's vectors (a lattice that fit without it still fits)
+  const size_t bytes = H.grows.size() * sizeof(int4) + H.gblk.size() * sizeof(int64_t) +
+                       H.desc.size() * sizeof(int2) + H.val.size() * sizeof(double);
+  size_t free_b = 0, total_b = 0;
+  HM_CALL_CUDA(cudaMemGetInfo(&free_b, &total_b));
+  if (!always && bytes > free_b / 2) return HM_SUCCESS;
   BlockCopy *B = new (std::nothrow) BlockCopy;
   HM_CHECK(B, HM_ERR_MEMORY, "no host memory for a block copy");
   B->n = n;
@@ -138,10 +129,10 @@ int build(const struct hm_csr_view *A, const int32_t *rows, int32_t n, int alway
   B->nnz = nnz;
   B->blocks = blocks;
   B->block_reads = reads;
-  int st = upload(H.grows, &B->grows);
-  if (!st) st = upload(H.gblk, &B->gblk);
-  if (!st) st = upload(H.desc, &B->desc);
-  if (!st) st = upload(H.val, &B->val);
+  int st = hm_device_upload(H.grows, "a block copy", &B->grows);
+  if (!st) st = hm_device_upload(H.gblk, "a block copy", &B->gblk);
+  if (!st) st = hm_device_upload(H.desc, "a block copy", &B->desc);
+  if (!st) st = hm_device_upload(H.val, "a block copy", &B->val);
   if (st) {
     release(B);
     return hm_error_trace(st, __FILE__, __LINE__, __func__);
@@ -159,9 +150,13 @@ int build(const struct hm_csr_view *A, const int32_t *rows, int32_t n, int alway
 // of 16 broadcasts) and one vector entry per tile. Fragments (PTX ISA): A element (lane / 4,
 // lane % 4), B element (lane % 4, lane / 4), C elements (lane / 4, 2 (lane % 4) + i).
 __device__ __forceinline__ void mma_f64(double &c0, double &c1, double a, double b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+  __trap(); // never launched: no copy is made for devices before sm_80 (hm_cuda_block_build)
+#else
   asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
-               : "+d"(c0), "+d"(c1)
-               : "d"(a), "d"(b));
+      : "+d"(c0), "+d"(c1)
+      : "d"(a), "d"(b));
+#endif
 }
 
 template <int NT, int MinBlocks, int Unroll>
@@ -169,7 +164,7 @@ __global__ void __launch_bounds__(kThreads, MinBlocks)
     block_kpm_kernel(int32_t ngroups, const int4 *__restrict__ grows, const int64_t *__restrict__ gblk,
                      const int2 *__restrict__ desc, const double2 *__restrict__ vals, int k, double s, double b,
                      const double2 *__restrict__ V, double *__restrict__ W, double *__restrict__ partials) {
-  __shared__ double sh[kThreads / 32][2][8 * NT];
+  __shared__ double sh[kWarps][2][8 * NT];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, wpb = blockDim.x >> 5;
   const int m = lane >> 2, q = lane & 3, r = m & 3, part = m >> 2; // part 1: imaginary parts
   const int c0 = blockIdx.y * 8 * NT;
@@ -286,6 +281,14 @@ extern "C" int hm_cuda_block_build(const struct hm_csr_view *A, const int32_t *r
                                    void **copy) {
   HM_CHECK(A && copy && (rows || n == 0) && n >= 0, HM_ERR_ARGUMENT, "hm_cuda_block_build: A, rows or copy is NULL");
   *copy = nullptr;
+  int device = 0, major = 0;
+  HM_CALL_CUDA(cudaGetDevice(&device));
+  HM_CALL_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  if (major < 8) { // the FP64 mma needs sm_80 or later
+    HM_CHECK(!always, HM_ERR_ARGUMENT, "a block copy needs a device of compute capability 8.0 or later, not %d.x",
+             major);
+    return HM_SUCCESS;
+  }
   BlockCopy *B = nullptr;
   HM_CALL(build(A, rows, n, always, &B));
   *copy = B;

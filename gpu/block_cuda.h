@@ -11,7 +11,9 @@ extern "C" {
 #endif
 // A block copy of complex A's rows rows[0..n) (host list; 4 consecutive positions make a group).
 // always = 0: *copy stays NULL where blocks do not pay (the product would read more than 3/4 of
-// the vector rows it reads from CSR, or the blocks hold more than 4 slots per entry); 1: made.
+// the vector rows it reads from CSR, or the blocks hold more than 4 slots per entry), where the
+// copy would take more than half of the free device memory, or on a device before sm_80 (no FP64
+// mma); 1: made (an error on a device before sm_80).
 int hm_cuda_block_build(const struct hm_csr_view *A, const int32_t *rows, int32_t n, int always, void **copy);
 void hm_cuda_block_release(void *copy);
 // W = 2 scale (A - shift) V - W for the copy's rows with the per-column dots added into dots

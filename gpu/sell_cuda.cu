@@ -23,6 +23,7 @@
 #include "column_sums.cuh"
 #include "cuda_check.h"
 #include "device_buffer.cuh"
+#include "device_upload.cuh"
 #include "hamlet/matrix.h"
 #include "occupancy.cuh"
 #include "sell_cuda.h"
@@ -85,21 +86,6 @@ void sort_windows(const std::vector<int32_t> &len, int64_t sigma, std::vector<in
   }
 }
 
-template <class T> int upload(const std::vector<T> &h, T **d) {
-  *d = nullptr;
-  const size_t bytes = std::max<size_t>(h.size(), 1) * sizeof(T);
-  cudaError_t e = cudaMalloc((void **)d, bytes);
-  if (e == cudaErrorMemoryAllocation) {
-    cudaGetLastError();
-    size_t free_b = 0, total = 0;
-    cudaMemGetInfo(&free_b, &total);
-    HM_RAISE(HM_ERR_MEMORY, "out of device memory for a SELL copy: %zu bytes asked, %zu of %zu free", bytes, free_b,
-             total);
-  }
-  HM_CALL_CUDA(e);
-  if (!h.empty()) HM_CALL_CUDA(cudaMemcpy(*d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
-  return HM_SUCCESS;
-}
 
 void release_list(SellList &L) {
   cudaFree(L.cptr);
@@ -160,10 +146,10 @@ int build_list(hm_scalar type, const struct hm_csr_view *A, const int32_t *rows,
       }
     }
   }
-  HM_CALL(upload(cptr, &L.cptr));
-  HM_CALL(upload(perm, &L.perm));
-  HM_CALL(upload(col, &L.col));
-  HM_CALL(upload(val, &L.val));
+  HM_CALL(hm_device_upload(cptr, "a SELL copy", &L.cptr));
+  HM_CALL(hm_device_upload(perm, "a SELL copy", &L.perm));
+  HM_CALL(hm_device_upload(col, "a SELL copy", &L.col));
+  HM_CALL(hm_device_upload(val, "a SELL copy", &L.val));
   return HM_SUCCESS;
 }
 

@@ -15,12 +15,12 @@ source scripts/device_unpack.sh .debs
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm,clocks.max.sm --format=csv | tee "$OUT/gpu.txt"
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DHAMLET_CUDA=ON $HAMLET_DEVICE_CMAKE_FLAGS \
   >"$OUT/configure.log" 2>&1 || { tail -40 "$OUT/configure.log"; exit 1; }
-tests="test_gpu_probe test_cuda_kernels test_cuda_block test_kpm_gpu"
+tests="test_gpu_probe test_cuda_kernels test_block_cuda test_kpm_gpu"
 cmake --build build-gpu -j 16 --target $tests bench_kpm_gpu bench_spmm_gpu >"$OUT/build.log" 2>&1 ||
   { grep -E "error|Error" "$OUT/build.log" | head -40; exit 1; }
 cd build-gpu
 echo "built at $SECONDS s"
-ctest -R "^(test_gpu_probe|test_cuda_kernels|test_cuda_block|test_kpm_gpu|test_kpm_gpu_mpi2|bench_kpm_gpu_smoke|bench_spmm_gpu_smoke)$" \
+ctest -R "^(test_gpu_probe|test_cuda_kernels|test_block_cuda|test_kpm_gpu|test_kpm_gpu_mpi2|bench_kpm_gpu_smoke|bench_spmm_gpu_smoke)$" \
   --output-on-failure 2>&1 | tee "$OUT/ctest_gpu.log" | tail -15
 if [ "${SANITIZE:-0}" = 1 ]; then
   for t in $tests; do

@@ -1,4 +1,4 @@
-/* The 4 x 4 block copy and its tensor-core KPM step (gpu/block_cuda.cu) against the CPU kpm_step on
+/* test_block_cuda: the 4 x 4 block copy and its tensor-core KPM step (gpu/block_cuda.cu) against the CPU kpm_step on
  * fresh random complex matrices (seed printed; HAMLET_TEST_SEED replays it): rows in groups of 4
  * that share random neighbour blocks with random entry masks, a partial last group, empty rows,
  * repeated columns within a row (summed), columns up to the last halo column (a partial last
@@ -67,12 +67,29 @@ static struct hm_csr_view blocked_matrix(int64_t **rp, int32_t **cl, double **vl
   return (struct hm_csr_view){N, rowptr, col, val, NULL};
 }
 
+/* The device's W and dots after a KPM step against the CPU's (W, dots); releases the device blocks
+ * and frees the host ones. */
+static void expect_step(const hm_kernels *G, double *dV, double *dW, double *ddots, double *V, double *W,
+                        const double *dots, size_t len, int k, const char *what) {
+  double *got = malloc(len * sizeof(double)), gd[2 * 72];
+  HM_TEST_OK(G->download(got, dW, len * sizeof(double)));
+  HM_TEST_OK(G->download(gd, ddots, 2 * k * sizeof(double)));
+  HM_TEST_ASSERT(max_diff(got, W, len) < 1e-13, "%s k %d: W differs by %g", what, k, max_diff(got, W, len));
+  HM_TEST_ASSERT(max_diff(gd, dots, 2 * k) < 1e-12, "%s k %d: dots differ by %g", what, k, max_diff(gd, dots, 2 * k));
+  G->release(dV);
+  G->release(dW);
+  G->release(ddots);
+  free(V);
+  free(W);
+  free(got);
+}
+
 /* The block KPM step on a copy of list rows (n rows) against the CPU kpm_step, at width k. */
 static void check_step(const hm_kernels *G, const struct hm_csr_view *hA, const int32_t *rows, int32_t n, int k,
                        const char *what) {
   const hm_kernels *C = &hm_kernels_cpu;
   const size_t len = (size_t)NC * k * 2;
-  double *V = malloc(len * sizeof(double)), *W = malloc(len * sizeof(double)), *got = malloc(len * sizeof(double));
+  double *V = malloc(len * sizeof(double)), *W = malloc(len * sizeof(double));
   double dots[2 * 72], gd[2 * 72];
   for (size_t i = 0; i < len; i++) {
     V[i] = hm_random_uniform(seed, 5, i) - 0.5;
@@ -85,17 +102,8 @@ static void check_step(const hm_kernels *G, const struct hm_csr_view *hA, const 
   HM_TEST_OK(hm_cuda_block_build(hA, rows, n, 1, &copy));
   HM_TEST_OK(C->kpm_step(HM_COMPLEX, hA, k, rows, n, 0.37, -0.15, V, W, dots));
   HM_TEST_OK(hm_cuda_block_kpm_step(copy, k, 0.37, -0.15, dV, dW, ddots));
-  HM_TEST_OK(G->download(got, dW, len * sizeof(double)));
-  HM_TEST_OK(G->download(gd, ddots, 2 * k * sizeof(double)));
-  HM_TEST_ASSERT(max_diff(got, W, len) < 1e-13, "%s k %d: W differs by %g", what, k, max_diff(got, W, len));
-  HM_TEST_ASSERT(max_diff(gd, dots, 2 * k) < 1e-12, "%s k %d: dots differ by %g", what, k, max_diff(gd, dots, 2 * k));
   hm_cuda_block_release(copy);
-  G->release(dV);
-  G->release(dW);
-  G->release(ddots);
-  free(V);
-  free(W);
-  free(got);
+  expect_step(G, dV, dW, ddots, V, W, dots, len, k, what);
 }
 
 /* Where blocks pay: the blocked matrix in site order yes; scattered columns (no two entries of a
@@ -143,7 +151,7 @@ static void check_routing(const hm_kernels *G, const struct hm_csr_view *hA, con
   dA.format = format;
   for (int k = 24; k <= 32; k += 8) { /* 24 and 32: blocks; CSR in between is covered by test_cuda_kernels */
     const size_t len = (size_t)NC * k * 2;
-    double *V = malloc(len * sizeof(double)), *W = malloc(len * sizeof(double)), *got = malloc(len * sizeof(double));
+    double *V = malloc(len * sizeof(double)), *W = malloc(len * sizeof(double));
     double dots[64] = {0}, gd[64] = {0};
     for (size_t i = 0; i < len; i++) {
       V[i] = hm_random_uniform(seed, 7, i) - 0.5;
@@ -153,17 +161,7 @@ static void check_routing(const hm_kernels *G, const struct hm_csr_view *hA, con
     double *ddots = dev_copy(G, gd, 2 * k * sizeof(double));
     HM_TEST_OK(C->kpm_step(HM_COMPLEX, hA, k, all, N, 0.4, 0.05, V, W, dots));
     HM_TEST_OK(G->kpm_step(HM_COMPLEX, &dA, k, drows, N, 0.4, 0.05, dV, dW, ddots));
-    HM_TEST_OK(G->download(got, dW, len * sizeof(double)));
-    HM_TEST_OK(G->download(gd, ddots, 2 * k * sizeof(double)));
-    HM_TEST_ASSERT(max_diff(got, W, len) < 1e-13 && max_diff(gd, dots, 2 * k) < 1e-12,
-                   "table kpm_step on the prepared matrix, k %d: W %g, dots %g", k, max_diff(got, W, len),
-                   max_diff(gd, dots, 2 * k));
-    G->release(dV);
-    G->release(dW);
-    G->release(ddots);
-    free(V);
-    free(W);
-    free(got);
+    expect_step(G, dV, dW, ddots, V, W, dots, len, k, "table kpm_step on the prepared matrix");
   }
   G->unprepare(format);
   HM_TEST_OK(G->prepare(HM_COMPLEX, hA, 1, &all, &count, (const int32_t *const *)&drows, HM_FORMAT_SELL, 0, &format));
