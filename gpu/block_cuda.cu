@@ -9,7 +9,7 @@
 // per site instead of 52), and its loads hang on one short chain (group -> block -> vector rows).
 // On the tensor cores a lane loads one matrix slot per block (a warp's 16 slots in one coalesced
 // load) and one vector entry per 8 columns, with few registers, so more loads are in flight per
-// SM than with CUDA-core multiply-adds. Measured on the H100, R = 32 (bench/RESULTS.md): 89.4 us
+// SM than with CUDA-core multiply-adds. Measured on the H100, R = 32 (bench/RESULTS.md): 85.5 us
 // per vector-step against 98.4 for the CSR kernel; CUDA-core variants of the same blocks took
 // 114-271 us (broadcast loads of the slots and the mask arithmetic filled the L1 and the issue slots).
 #include <algorithm>
@@ -167,20 +167,20 @@ __global__ void __launch_bounds__(kThreads, MinBlocks)
   __shared__ double sh[kWarps][2][8 * NT];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, wpb = blockDim.x >> 5;
   const int m = lane >> 2, q = lane & 3, r = m & 3, part = m >> 2; // part 1: imaginary parts
-  const int c0 = blockIdx.y * 8 * NT;
-  const double *Vd = reinterpret_cast<const double *>(V);
-  double vv[NT][2] = {}, wv[NT][2] = {};
+  // after the product a lane holds whole complex entries of one column (see below): 2 q + part
+  const int c0 = blockIdx.y * 8 * NT, cl = 2 * q + part;
+  double2 *W2 = reinterpret_cast<double2 *>(W);
+  double vv[NT] = {}, wv[NT] = {};
   for (int64_t g = (int64_t)blockIdx.x * wpb + warp; g < ngroups; g += (int64_t)gridDim.x * wpb) {
     const int4 rw = grows[g];
     const int row = r == 0 ? rw.x : r == 1 ? rw.y : r == 2 ? rw.z : rw.w;
-    double w[NT][2], acc[NT][2];
+    double acc[NT][2];
+    double2 w[NT];
 #pragma unroll
-    for (int t = 0; t < NT; t++)
-#pragma unroll
-      for (int i = 0; i < 2; i++) {
-        acc[t][i] = 0;
-        w[t][i] = row >= 0 ? W[((size_t)row * k + c0 + 8 * t + 2 * q + i) * 2 + part] : 0.0;
-      }
+    for (int t = 0; t < NT; t++) {
+      acc[t][0] = acc[t][1] = 0;
+      w[t] = row >= 0 ? W2[(size_t)row * k + c0 + 8 * t + cl] : make_double2(0, 0);
+    }
     const int64_t b1 = gblk[g + 1];
 #pragma unroll Unroll
     for (int64_t p = gblk[g]; p < b1; p++) {
@@ -197,37 +197,36 @@ __global__ void __launch_bounds__(kThreads, MinBlocks)
         mma_f64(acc[t][0], acc[t][1], a2, x.y);
       }
     }
-    if (row >= 0) {
+    // lanes m and m ^ 4 (lane ^ 16) hold the real and the imaginary parts of row r, columns 2 q and
+    // 2 q + 1: they swap halves, so that each updates whole entries with 16-byte loads and stores
 #pragma unroll
-      for (int t = 0; t < NT; t++)
-#pragma unroll
-        for (int i = 0; i < 2; i++) {
-          const size_t at = ((size_t)row * k + c0 + 8 * t + 2 * q + i) * 2 + part;
-          const double v = __ldg(&Vd[at]), wn = 2.0 * s * (acc[t][i] - b * v) - w[t][i];
-          W[at] = wn;
-          vv[t][i] += v * v;
-          wv[t][i] += wn * v;
-        }
+    for (int t = 0; t < NT; t++) {
+      const double o0 = __shfl_xor_sync(0xffffffffu, acc[t][0], 16), o1 = __shfl_xor_sync(0xffffffffu, acc[t][1], 16);
+      const double2 y = part ? make_double2(o1, acc[t][1]) : make_double2(acc[t][0], o0);
+      if (row >= 0) {
+        const size_t at = (size_t)row * k + c0 + 8 * t + cl;
+        const double2 v = __ldg(&V[at]);
+        const double2 wn = make_double2(2.0 * s * (y.x - b * v.x) - w[t].x, 2.0 * s * (y.y - b * v.y) - w[t].y);
+        W2[at] = wn;
+        vv[t] += v.x * v.x + v.y * v.y;
+        wv[t] += wn.x * v.x + wn.y * v.y;
+      }
     }
   }
-  // lanes of one column pair: the 8 values of m; then the warps of the block, in a fixed order
+  // lanes of one column: the 4 rows r; then the warps of the block, in a fixed order
 #pragma unroll
   for (int t = 0; t < NT; t++)
 #pragma unroll
-    for (int i = 0; i < 2; i++)
+    for (int off = 4; off < 16; off *= 2) {
+      vv[t] += __shfl_xor_sync(0xffffffffu, vv[t], off);
+      wv[t] += __shfl_xor_sync(0xffffffffu, wv[t], off);
+    }
+  if (r == 0)
 #pragma unroll
-      for (int off = 4; off < 32; off *= 2) {
-        vv[t][i] += __shfl_xor_sync(0xffffffffu, vv[t][i], off);
-        wv[t][i] += __shfl_xor_sync(0xffffffffu, wv[t][i], off);
-      }
-  if (m == 0)
-#pragma unroll
-    for (int t = 0; t < NT; t++)
-#pragma unroll
-      for (int i = 0; i < 2; i++) {
-        sh[warp][0][8 * t + 2 * q + i] = vv[t][i];
-        sh[warp][1][8 * t + 2 * q + i] = wv[t][i];
-      }
+    for (int t = 0; t < NT; t++) {
+      sh[warp][0][8 * t + cl] = vv[t];
+      sh[warp][1][8 * t + cl] = wv[t];
+    }
   __syncthreads();
   if (threadIdx.x < 16 * NT) {
     const int which = threadIdx.x / (8 * NT), col = threadIdx.x % (8 * NT);
@@ -239,11 +238,11 @@ __global__ void __launch_bounds__(kThreads, MinBlocks)
 
 hm_device_buffer scratch_buffer;
 
-// Measured on the H100 (bench_kpm_gpu --sweep 32, TI 200 x 100 x 40, R = 32, 2026-11-24): 2 column
-// tiles (16 columns) per warp, the block loop unrolled twice, 3 blocks per SM (80 registers, no
-// spills): 89.4 us per vector-step; 4 tiles at 2 blocks per SM 97.0-103.8 (128 registers; 3 blocks
-// spill), 1 tile 116-138. Changed by hm_cuda_block_tuning for benchmarks.
-int max_tiles = 2, unroll = 2, min_blocks = 3;
+// Measured on the H100 (bench_kpm_gpu --sweep 32,64, TI 200 x 100 x 40, 2026-11-24): 2 column tiles
+// (16 columns) per warp, no unrolling of the block loop, 3 blocks per SM (64 registers): R = 32 85.5
+// us per vector-step, R = 64 83.2; unrolled twice 88.7 / 83.7; 4 tiles at 2 blocks per SM 86.3 / 82.0
+// (3 blocks spill); 1 tile 110-139. Changed by hm_cuda_block_tuning for benchmarks.
+int max_tiles = 2, unroll = 1, min_blocks = 3;
 
 using MmaFn = void (*)(int32_t, const int4 *, const int64_t *, const int2 *, const double2 *, int, double, double,
                        const double2 *, double *, double *);
