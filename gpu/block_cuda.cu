@@ -9,7 +9,7 @@
 // per site instead of 52), and its loads hang on one short chain (group -> block -> vector rows).
 // On the tensor cores a lane loads one matrix slot per block (a warp's 16 slots in one coalesced
 // load) and one vector entry per 8 columns, with few registers, so more loads are in flight per
-// SM than with CUDA-core multiply-adds. Measured on the H100, R = 32 (bench/RESULTS.md): 85.5 us
+// SM than with CUDA-core multiply-adds. Measured on the H100, R = 32 (bench/RESULTS.md): 88.7 us
 // per vector-step against 98.4 for the CSR kernel; CUDA-core variants of the same blocks took
 // 114-271 us (broadcast loads of the slots and the mask arithmetic filled the L1 and the issue slots).
 #include <algorithm>
@@ -238,11 +238,12 @@ __global__ void __launch_bounds__(kThreads, MinBlocks)
 
 hm_device_buffer scratch_buffer;
 
-// Measured on the H100 (bench_kpm_gpu --sweep 32,64, TI 200 x 100 x 40, 2026-11-24): 2 column tiles
-// (16 columns) per warp, no unrolling of the block loop, 3 blocks per SM (64 registers): R = 32 85.5
-// us per vector-step, R = 64 83.2; unrolled twice 88.7 / 83.7; 4 tiles at 2 blocks per SM 86.3 / 82.0
-// (3 blocks spill); 1 tile 110-139. Changed by hm_cuda_block_tuning for benchmarks.
-int max_tiles = 2, unroll = 1, min_blocks = 3;
+// Measured on the H100 (bench_kpm_gpu --sweep 32, 2026-11-24), us per vector-step at R = 32 on the TI
+// lattices 200 x 100 x 40 and 336 x 200 x 100: 2 column tiles (16 columns) per warp, the block loop
+// unrolled twice, 3 blocks per SM (76 registers): 88.7 and 744.9 (1.49x the floor on both); not
+// unrolled 85.8 and 832.7 (slower at R = 8, 16, 24 too); 4 tiles at 2 blocks per SM 87.2 and 802.9
+// (3 blocks spill); 1 tile 110-139 on the first. Changed by hm_cuda_block_tuning for benchmarks.
+int max_tiles = 2, unroll = 2, min_blocks = 3;
 
 using MmaFn = void (*)(int32_t, const int4 *, const int64_t *, const int2 *, const double2 *, int, double, double,
                        const double2 *, double *, double *);
