@@ -235,7 +235,7 @@ struct SpMV {
   double us;
 };
 
-/* The library's prepared matrix, its products routed to the SELL or the CSR kernels. */
+/* The library's prepared matrix, its products routed to the SELL, block or CSR kernels. */
 static const struct hm_csr_view *route(Bench &B, bench_route r) {
   route_products(r);
   return &B.M.sell;
@@ -404,6 +404,16 @@ static double time_a(Bench &B, const struct hm_csr_view *A, int R, double2 *V, d
   return (synced_now() - t) / steps;
 }
 
+/* The dots of one step of (a) on view A from the seeded blocks, into out (2R). */
+static void one_step_a(Bench &B, const struct hm_csr_view *A, int R, double2 *V, double2 *W, double *dots,
+                       std::vector<double> &out) {
+  fill(B.M.n, R, 101, 1.0, V);
+  fill(B.M.n, R, 202, 0.5, W);
+  CK_CUDA(cudaMemset(dots, 0, 2 * R * sizeof(double)));
+  step_a(B, A, R, V, W, dots);
+  CK_CUDA(cudaMemcpy(out.data(), dots, 2 * R * sizeof(double), cudaMemcpyDeviceToHost));
+}
+
 /* W = 2a H V - W (SpMM, beta = -1), W += -2ab V on the flat block, then the 2R column dots. */
 static void step_c(Bench &B, const SpMM &S, int R, cusparseDnMatDescr_t dV, cusparseDnMatDescr_t dW, const double2 *V,
                    double2 *W, double *dots) {
@@ -502,23 +512,9 @@ static Row bench_block(Bench &B, int R, double2 *V, double2 *W, double *dots, co
   row.c_alg = S.name;
 
   /* one step of (a) and of (c) from the same data: same dots */
-  fill(n, R, 101, 1.0, V);
-  fill(n, R, 202, 0.5, W);
-  CK_CUDA(cudaMemset(dots, 0, 2 * R * sizeof(double)));
-  step_a(B, route(B, ROUTE_CSR), R, V, W, dots);
-  CK_CUDA(cudaMemcpy(ha.data(), dots, 2 * R * sizeof(double), cudaMemcpyDeviceToHost));
-  fill(n, R, 101, 1.0, V);
-  fill(n, R, 202, 0.5, W);
-  CK_CUDA(cudaMemset(dots, 0, 2 * R * sizeof(double)));
-  step_a(B, route(B, ROUTE_SELL), R, V, W, dots);
-  CK_CUDA(cudaMemcpy(hs.data(), dots, 2 * R * sizeof(double), cudaMemcpyDeviceToHost));
-  if (B.has_block && R % 8 == 0) {
-    fill(n, R, 101, 1.0, V);
-    fill(n, R, 202, 0.5, W);
-    CK_CUDA(cudaMemset(dots, 0, 2 * R * sizeof(double)));
-    step_a(B, route(B, ROUTE_BLOCK), R, V, W, dots);
-    CK_CUDA(cudaMemcpy(hk.data(), dots, 2 * R * sizeof(double), cudaMemcpyDeviceToHost));
-  }
+  one_step_a(B, route(B, ROUTE_CSR), R, V, W, dots, ha);
+  one_step_a(B, route(B, ROUTE_SELL), R, V, W, dots, hs);
+  if (B.has_block && R % 8 == 0) one_step_a(B, route(B, ROUTE_BLOCK), R, V, W, dots, hk);
   fill(n, R, 101, 1.0, V);
   fill(n, R, 202, 0.5, W);
   CK_CUDA(cudaMemset(dots, 0, 2 * R * sizeof(double)));
@@ -535,7 +531,7 @@ static Row bench_block(Bench &B, int R, double2 *V, double2 *W, double *dots, co
   }
   if (check_b && compare_dots("(a) vs (b), column 0", R, 1, ha.data(), dots_b, R, 1, 1e-10)) B.failed = 1;
 
-  /* (a) timed, CSR then SELL */
+  /* (a) timed: CSR, SELL, block */
   row.a_us = 1e6 * time_a(B, route(B, ROUTE_CSR), R, V, W, dots, B.steps) / R;
   CK_CUDA(cudaMemcpy(ha.data(), dots, 2 * R * sizeof(double), cudaMemcpyDeviceToHost));
   row.s_us = 1e6 * time_a(B, route(B, ROUTE_SELL), R, V, W, dots, B.steps) / R;
