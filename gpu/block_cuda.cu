@@ -163,7 +163,7 @@ template <int NT, int MinBlocks, int Unroll>
 __global__ void __launch_bounds__(kThreads, MinBlocks)
     block_kpm_kernel(int32_t ngroups, const int4 *__restrict__ grows, const int64_t *__restrict__ gblk,
                      const int2 *__restrict__ desc, const double2 *__restrict__ vals, int k, double s, double b,
-                     const double2 *__restrict__ V, double *__restrict__ W, double *__restrict__ partials) {
+                     const double2 *__restrict__ V, double *__restrict__ W, double *__restrict__ partials, int run) {
   __shared__ double sh[kWarps][2][8 * NT];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, wpb = blockDim.x >> 5;
   const int m = lane >> 2, q = lane & 3, r = m & 3, part = m >> 2; // part 1: imaginary parts
@@ -171,7 +171,16 @@ __global__ void __launch_bounds__(kThreads, MinBlocks)
   const int c0 = blockIdx.y * 8 * NT, cl = 2 * q + part;
   double2 *W2 = reinterpret_cast<double2 *>(W);
   double vv[NT] = {}, wv[NT] = {};
-  for (int64_t g = (int64_t)blockIdx.x * wpb + warp; g < ngroups; g += (int64_t)gridDim.x * wpb) {
+  // a block takes run rounds of wpb consecutive groups, then strides past the other blocks' runs
+  const int64_t skip = (int64_t)(gridDim.x - 1) * wpb * run;
+  int u = 0;
+  for (int64_t g = (int64_t)blockIdx.x * wpb * run + warp; g < ngroups; g += wpb) {
+    if (u == run) {
+      u = 0;
+      g += skip;
+      if (g >= ngroups) break;
+    }
+    u++;
     const int4 rw = grows[g];
     const int row = r == 0 ? rw.x : r == 1 ? rw.y : r == 2 ? rw.z : rw.w;
     double acc[NT][2];
@@ -238,20 +247,23 @@ __global__ void __launch_bounds__(kThreads, MinBlocks)
 
 hm_device_buffer scratch_buffer;
 
-// Measured on the H100 (bench_kpm_gpu --sweep 32, 2026-11-24), us per vector-step at R = 32 on the TI
-// lattices 200 x 100 x 40 and 336 x 200 x 100: 2 column tiles (16 columns) per warp, the block loop
-// unrolled twice, 3 blocks per SM (76 registers): 88.7 and 744.9 (1.49x the floor on both); not
-// unrolled 85.8 and 832.7 (slower at R = 8, 16, 24 too); 4 tiles at 2 blocks per SM 87.2 and 802.9
-// (3 blocks spill); 1 tile 110-139 on the first. Changed by hm_cuda_block_tuning for benchmarks.
-int max_tiles = 2, unroll = 2, min_blocks = 3;
+// Measured on the H100 (bench_kpm_gpu --sweep 32,64, 2026-11-24), us per vector-step at R = 32 on the
+// TI lattices 200 x 100 x 40 and 336 x 200 x 100: 4 column tiles (32 columns: the matrix read once)
+// per warp, the block loop unrolled twice, 2 blocks per SM (128 registers): 84.6 and 709-718 (R = 64:
+// 80.3); 2 tiles at 3 blocks per SM (76 registers) 89.1 and 747; 4 tiles spill at 3 blocks. Runs of 2
+// or more rounds per block before the stride: within 0.5% at 2, slower at 4 and 8 (L1 does not keep
+// a block's neighbour rows). Changed by hm_cuda_block_tuning for benchmarks; min_blocks 0: 2 for 4
+// tiles, 3 for fewer.
+int max_tiles = 4, unroll = 2, min_blocks = 0, run = 1;
 
 using MmaFn = void (*)(int32_t, const int4 *, const int64_t *, const int2 *, const double2 *, int, double, double,
-                       const double2 *, double *, double *);
+                       const double2 *, double *, double *, int);
 
 template <int NT, int U> MmaFn pick_cap() {
-  if (min_blocks >= 4) return block_kpm_kernel<NT, 4, U>;
-  if (min_blocks >= 3) return block_kpm_kernel<NT, 3, U>;
-  if (min_blocks >= 2) return block_kpm_kernel<NT, 2, U>;
+  const int cap = min_blocks > 0 ? min_blocks : NT == 4 ? 2 : 3;
+  if (cap >= 4) return block_kpm_kernel<NT, 4, U>;
+  if (cap >= 3) return block_kpm_kernel<NT, 3, U>;
+  if (cap >= 2) return block_kpm_kernel<NT, 2, U>;
   return block_kpm_kernel<NT, 1, U>;
 }
 template <int NT> MmaFn pick_unroll() { return unroll >= 2 ? pick_cap<NT, 2>() : pick_cap<NT, 1>(); }
@@ -265,11 +277,11 @@ int launch(const BlockCopy &B, int k, double s, double b, const double *V, doubl
   int per_sm = 1, sms = 1;
   HM_CALL(resident_blocks((const void *)fn, kThreads, kCarveoutUnset, &per_sm, &sms));
   // a persistent grid: every SM busy, all of them in one window of groups (which L2 holds)
-  const int64_t need = ((int64_t)B.ngroups + kWarps - 1) / kWarps;
+  const int64_t need = ((int64_t)B.ngroups + (int64_t)kWarps * run - 1) / ((int64_t)kWarps * run);
   const int grid = (int)std::max<int64_t>(1, std::min<int64_t>(need, (int64_t)per_sm * sms / chunks));
   HM_CALL(hm_device_buffer_grow(&scratch_buffer, (size_t)grid * 2 * k));
   fn<<<dim3(grid, chunks), kThreads>>>(B.ngroups, B.grows, B.gblk, B.desc, reinterpret_cast<const double2 *>(B.val),
-                                       k, s, b, reinterpret_cast<const double2 *>(V), W, scratch_buffer.p);
+                                       k, s, b, reinterpret_cast<const double2 *>(V), W, scratch_buffer.p, run);
   HM_CHECK_LAUNCH("block_kpm_kernel");
   HM_CALL(column_sums(true, grid, 2 * k, scratch_buffer.p, dots));
   return HM_SUCCESS;
@@ -318,10 +330,12 @@ extern "C" void hm_cuda_block_tuning(const int *set, int *get) {
     get[0] = max_tiles;
     get[1] = unroll;
     get[2] = min_blocks;
+    get[3] = run;
   }
   if (set) {
     max_tiles = set[0] >= 4 ? 4 : set[0] >= 2 ? 2 : 1;
     unroll = set[1] >= 2 ? 2 : 1;
-    min_blocks = std::max(1, std::min(set[2], 4));
+    min_blocks = std::max(0, std::min(set[2], 4));
+    run = std::max(1, std::min(set[3], 64));
   }
 }

@@ -43,12 +43,18 @@ struct SellList {
   int32_t *perm = nullptr; // nchunks * C local rows, -1 for padding rows
   int32_t *col = nullptr;
   double *val = nullptr; // 1 or 2 doubles per entry
-  void *block = nullptr; // the 4 x 4 block copy of the same list (block_cuda.h), where it pays
+  // The 4 x 4 block copy of the same list (block_cuda.h), where it pays: made at the first KPM step
+  // that can take it (only KPM uses it, and its vectors are then already allocated), from the host
+  // list hrows (the matrix's, alive as long as this format).
+  const int32_t *hrows = nullptr;
+  void *block = nullptr;
+  bool block_tried = false;
 };
 
 struct SellFormat {
   hm_scalar type;
   int choice; // HM_FORMAT_AUTO: SELL up to the tuning's block widths; HM_FORMAT_SELL: at every width
+  hm_csr_view host; // the matrix's host CSR arrays, for the block copies
   std::vector<SellList> lists;
 };
 
@@ -308,11 +314,22 @@ int max_k(const void *format, int automatic) {
   return format && static_cast<const SellFormat *>(format)->choice == HM_FORMAT_SELL ? INT_MAX : automatic;
 }
 
-const SellList *find_list(const void *format, const int32_t *rows, int32_t nrows) {
+// The format is const to the kernel table (a view of the matrix); the lazily made block copies
+// are the one thing a product adds to it.
+SellList *find_list(const void *format, const int32_t *rows, int32_t nrows) {
   if (!format) return nullptr;
-  for (const SellList &L : static_cast<const SellFormat *>(format)->lists)
+  for (SellList &L : static_cast<SellFormat *>(const_cast<void *>(format))->lists)
     if (L.key == rows && L.n == nrows) return &L;
   return nullptr;
+}
+
+// Makes list L's block copy once, where the format and type allow one and it pays.
+int block_copy(const void *format, SellList &L) {
+  const SellFormat *F = static_cast<const SellFormat *>(format);
+  if (L.block_tried || F->choice != HM_FORMAT_AUTO || F->type != HM_COMPLEX) return HM_SUCCESS;
+  L.block_tried = true;
+  HM_CALL(hm_cuda_block_build(&F->host, L.hrows, L.n, 0, &L.block));
+  return HM_SUCCESS;
 }
 
 int launch(const SellList &L, hm_scalar type, bool kpm, int k, double s, double b, const double *V, double *W,
@@ -357,12 +374,12 @@ extern "C" int hm_cuda_prepare(hm_scalar type, const struct hm_csr_view *A, int 
   HM_CHECK(F, HM_ERR_MEMORY, "no host memory for a SELL format");
   F->type = type;
   F->choice = choice;
+  F->host = *A;
   for (int l = 0; l < nlists; l++) {
     F->lists.emplace_back();
     F->lists.back().key = keys[l];
-    int st = build_list(type, A, rows[l], counts[l], sigma, F->lists.back());
-    if (!st && choice == HM_FORMAT_AUTO && type == HM_COMPLEX)
-      st = hm_cuda_block_build(A, rows[l], counts[l], 0, &F->lists.back().block);
+    F->lists.back().hrows = rows[l];
+    const int st = build_list(type, A, rows[l], counts[l], sigma, F->lists.back());
     if (st) {
       hm_cuda_unprepare(F);
       return hm_error_trace(st, __FILE__, __LINE__, __func__);
@@ -387,19 +404,22 @@ extern "C" int hm_cuda_sell_spmmv(const void *format, hm_scalar type, int k, con
   return HM_SUCCESS;
 }
 
-// SELL up to the SELL widths; the block copy (complex, made only for HM_FORMAT_AUTO) from its
-// width on at multiples of 8; else the CSR arrays (*done = 0).
+// SELL up to the SELL widths; the block copy (complex, HM_FORMAT_AUTO, made here the first time)
+// from its width on at multiples of 8; else the CSR arrays (*done = 0).
 extern "C" int hm_cuda_sell_kpm_step(const void *format, hm_scalar type, int k, const int32_t *rows, int32_t nrows,
                                      double scale, double shift, const double *V, double *W, double *dots, int *done) {
-  const SellList *L = find_list(format, rows, nrows);
+  SellList *L = find_list(format, rows, nrows);
   *done = 0;
   if (!L) return HM_SUCCESS;
   if (k <= max_k(format, tuning.kpm_max_k)) {
     *done = 1;
     HM_CALL(launch(*L, type, true, k, scale, shift, V, W, dots));
-  } else if (L->block && type == HM_COMPLEX && k % 8 == 0 && k >= tuning.block_kpm_min_k) {
-    *done = 1;
-    HM_CALL(hm_cuda_block_kpm_step(L->block, k, scale, shift, V, W, dots));
+  } else if (type == HM_COMPLEX && k % 8 == 0 && k >= tuning.block_kpm_min_k) {
+    HM_CALL(block_copy(format, *L));
+    if (L->block) {
+      *done = 1;
+      HM_CALL(hm_cuda_block_kpm_step(L->block, k, scale, shift, V, W, dots));
+    }
   }
   return HM_SUCCESS;
 }
@@ -415,9 +435,15 @@ extern "C" int hm_cuda_sell_info(const void *format, int list, int *chunk, int *
   return HM_SUCCESS;
 }
 
-extern "C" const void *hm_cuda_sell_block(const void *format, int list) {
-  const SellFormat *F = static_cast<const SellFormat *>(format);
-  return F && list >= 0 && list < (int)F->lists.size() ? F->lists[list].block : nullptr;
+extern "C" int hm_cuda_sell_block(const void *format, int list, int make, const void **block) {
+  HM_CHECK(format && block, HM_ERR_ARGUMENT, "format or block is NULL");
+  *block = nullptr;
+  SellFormat *F = static_cast<SellFormat *>(const_cast<void *>(format));
+  HM_CHECK(list >= 0 && list < (int)F->lists.size(), HM_ERR_ARGUMENT, "list %d is outside [0, %d)", list,
+           (int)F->lists.size());
+  if (make) HM_CALL(block_copy(format, F->lists[list]));
+  *block = F->lists[list].block;
+  return HM_SUCCESS;
 }
 
 extern "C" void hm_cuda_sell_tuning(const hm_sell_tuning *set, hm_sell_tuning *get) {

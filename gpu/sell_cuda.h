@@ -21,8 +21,9 @@ int hm_cuda_sell_kpm_step(const void *format, hm_scalar type, int k, const int32
 // What was chosen for list `list`: chunk height, sorting window, stored / true entries.
 int hm_cuda_sell_info(const void *format, int list, int *chunk, int *sigma, double *fill);
 
-// The block copy (block_cuda.h) made for list `list`, or NULL where none was made.
-const void *hm_cuda_sell_block(const void *format, int list);
+// The block copy (block_cuda.h) of list `list` in *block, NULL where none was made. The first KPM
+// step that can take it makes it (HM_FORMAT_AUTO, complex, where it pays); make = 1 makes it now.
+int hm_cuda_sell_block(const void *format, int list, int make, const void **block);
 
 // Launch knobs for benchmarks (the defaults are the measured best; see bench/RESULTS.md).
 typedef struct {

@@ -2,7 +2,7 @@
 # On the lent GPU machine (the `device` tool, with `.debs` carried): build C + CUDA, run every GPU
 # test (LOBPCG, IDR(s), dense, block kernels, KPM), compute-sanitizer memcheck on the solver GPU
 # tests, the solver benchmarks next to their peers (CuPy, cuSOLVER) and a mixed CPU + GPU run.
-#   run: bash scripts/device_solvers.sh [tests] [sanitize] [mixed] [bench] [dense] [cpupeers] [fem] [unfused] [scalapack] [densegpu]
+#   run: bash scripts/device_solvers.sh [tests] [sanitize] [mixed] [e2e] [bench] [dense] [cpupeers] [fem] [unfused] [scalapack] [densegpu]
 #        (none: tests sanitize mixed bench dense; carry: [".debs"])
 # Logs go to $OUT/solver_logs.tgz. Keep the parts of one call inside its 10-minute limit.
 set -uo pipefail
@@ -53,6 +53,14 @@ if want mixed; then
   timeout 120 $MPIEXEC -n 2 bash hide_gpu_rank0.sh ./bin/hamlet run mixed.ini -o mixed.h5 2>&1 | tee "$LOG/mixed.txt"
   ./bin/hamlet compare cpu.h5 mixed.h5 --rtol 1e-9 --atol 1e-11 --only /kpm/moments 2>&1 | tail -2 | tee -a "$LOG/mixed.txt"
   python3 -c "import h5py; f = h5py.File('mixed.h5'); print('mixed run backends:', f['/provenance'].attrs.get('backend'))" 2>&1 | tee -a "$LOG/mixed.txt"
+fi
+if want e2e; then
+  # The default deck on 2 ranks with backend = cuda (both on the one GPU) against backend = cpu.
+  sed -e 's/^backend = .*/backend = cpu/' ../inputs/ti_dos.ini > cpu.ini
+  sed -e 's/^backend = .*/backend = cuda/' ../inputs/ti_dos.ini > cuda.ini
+  timeout 120 $MPIEXEC -n 2 ./bin/hamlet run cpu.ini -o cpu.h5 --quiet >/dev/null 2>&1
+  timeout 120 $MPIEXEC -n 2 ./bin/hamlet run cuda.ini -o cuda.h5 2>&1 | tail -8 | tee "$LOG/e2e.txt"
+  ./bin/hamlet compare cpu.h5 cuda.h5 --only /kpm 2>&1 | tail -3 | tee -a "$LOG/e2e.txt"
 fi
 if want bench; then
   bash ../bench/peers/run_gpu_peers.sh . --out "$LOG/gpu_peers" 2>&1 | tee "$LOG/gpu_peers.txt" | tail -30

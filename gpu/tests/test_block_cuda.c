@@ -135,9 +135,9 @@ static void check_choice(const struct hm_csr_view *hA, const int32_t *all) {
   free(val);
 }
 
-/* prepare (HM_FORMAT_AUTO) makes the block copy of a complex blocked matrix and the table's
- * kpm_step takes it at widths a multiple of 8 (the result equals the CPU's either way); SELL and
- * CSR formats and real matrices get none. */
+/* Under HM_FORMAT_AUTO the first kpm_step at a width a multiple of 8 makes the block copy of a
+ * complex blocked matrix (prepare does not, nor a step at another width) and takes it (the result
+ * equals the CPU's either way); SELL formats and real matrices get none. */
 static void check_routing(const hm_kernels *G, const struct hm_csr_view *hA, const int32_t *all) {
   const hm_kernels *C = &hm_kernels_cpu;
   const int64_t nnz = hA->rowptr[N];
@@ -146,10 +146,14 @@ static void check_routing(const hm_kernels *G, const struct hm_csr_view *hA, con
   int32_t *drows = dev_copy(G, all, sizeof(int32_t) * N);
   const int32_t count = N;
   void *format = NULL;
+  const void *block = NULL;
   HM_TEST_OK(G->prepare(HM_COMPLEX, hA, 1, &all, &count, (const int32_t *const *)&drows, HM_FORMAT_AUTO, 0, &format));
-  HM_TEST_ASSERT(hm_cuda_sell_block(format, 0) != NULL, "prepare (auto, complex, blocked) made no block copy");
+  HM_TEST_OK(hm_cuda_sell_block(format, 0, 0, &block));
+  HM_TEST_ASSERT(block == NULL, "prepare must leave the block copy to the first KPM step");
   dA.format = format;
-  for (int k = 24; k <= 32; k += 8) { /* 24 and 32: blocks; CSR in between is covered by test_cuda_kernels */
+  const int widths[] = {12, 24, 32}; /* 12: CSR, no copy yet; 24 makes it, 32 reuses it */
+  for (int w = 0; w < 3; w++) {
+    const int k = widths[w];
     const size_t len = (size_t)NC * k * 2;
     double *V = malloc(len * sizeof(double)), *W = malloc(len * sizeof(double));
     double dots[64] = {0}, gd[64] = {0};
@@ -162,13 +166,22 @@ static void check_routing(const hm_kernels *G, const struct hm_csr_view *hA, con
     HM_TEST_OK(C->kpm_step(HM_COMPLEX, hA, k, all, N, 0.4, 0.05, V, W, dots));
     HM_TEST_OK(G->kpm_step(HM_COMPLEX, &dA, k, drows, N, 0.4, 0.05, dV, dW, ddots));
     expect_step(G, dV, dW, ddots, V, W, dots, len, k, "table kpm_step on the prepared matrix");
+    const void *now = NULL;
+    HM_TEST_OK(hm_cuda_sell_block(format, 0, 0, &now));
+    HM_TEST_ASSERT((now != NULL) == (k % 8 == 0), "after a KPM step at width %d the block copy is %s", k,
+                   now ? "made" : "missing");
+    HM_TEST_ASSERT(!block || now == block, "the block copy was made twice");
+    block = now;
   }
+  HM_TEST_FAILS(hm_cuda_sell_block(format, 1, 1, &block), HM_ERR_ARGUMENT, "list 1");
   G->unprepare(format);
   HM_TEST_OK(G->prepare(HM_COMPLEX, hA, 1, &all, &count, (const int32_t *const *)&drows, HM_FORMAT_SELL, 0, &format));
-  HM_TEST_ASSERT(hm_cuda_sell_block(format, 0) == NULL, "format SELL must make no block copy");
+  HM_TEST_OK(hm_cuda_sell_block(format, 0, 1, &block));
+  HM_TEST_ASSERT(block == NULL, "format SELL must make no block copy");
   G->unprepare(format);
   HM_TEST_OK(G->prepare(HM_REAL, hA, 1, &all, &count, (const int32_t *const *)&drows, HM_FORMAT_AUTO, 0, &format));
-  HM_TEST_ASSERT(hm_cuda_sell_block(format, 0) == NULL, "a real matrix must get no block copy");
+  HM_TEST_OK(hm_cuda_sell_block(format, 0, 1, &block));
+  HM_TEST_ASSERT(block == NULL, "a real matrix must get no block copy");
   G->unprepare(format);
   G->release((void *)dA.rowptr);
   G->release((void *)dA.col);
@@ -203,17 +216,18 @@ int main(int argc, char **argv) {
     check_step(G, &hA, all, N, widths[w], "rows in order");
     check_step(G, &hA, some, nsome, widths[w], "shuffled subset");
   }
-  int def[3];
+  int def[4];
   hm_cuda_block_tuning(NULL, def);
   for (int tiles = 1; tiles <= 4; tiles *= 2)
     for (int unroll = 1; unroll <= 2; unroll++)
-      for (int cap = 1; cap <= 4; cap++) {
-        const int set[3] = {tiles, unroll, cap};
-        hm_cuda_block_tuning(set, NULL);
-        char what[96];
-        snprintf(what, sizeof what, "%d tiles, unroll %d, %d blocks per SM", tiles, unroll, cap);
-        check_step(G, &hA, all, N, 32, what);
-      }
+      for (int cap = 1; cap <= 4; cap++)
+        for (int run = 1; run <= 3; run += 2) { /* runs of 3 rounds: a partial last run */
+          const int set[4] = {tiles, unroll, cap, run};
+          hm_cuda_block_tuning(set, NULL);
+          char what[128];
+          snprintf(what, sizeof what, "%d tiles, unroll %d, %d blocks per SM, runs of %d", tiles, unroll, cap, run);
+          check_step(G, &hA, all, N, 32, what);
+        }
   hm_cuda_block_tuning(def, NULL);
   check_choice(&hA, all);
   check_routing(G, &hA, all);

@@ -13,8 +13,9 @@ typedef struct hm_matrix_s hm_matrix;
  * the CSR arrays: it stores the choice and reports HM_FORMAT_CSR. */
 typedef enum {
   HM_FORMAT_AUTO = 0, /* measured routing: SELL-C-sigma for narrow blocks (SpMV), CSR above; complex
-                         matrices in 4 x 4 blocks (a site's orbitals) also get a block copy, whose KPM
-                         step runs on the FP64 tensor cores at widths a multiple of 8 */
+                         matrices in 4 x 4 blocks (a site's orbitals) also get a block copy (made by
+                         the first KPM step at a width a multiple of 8), whose KPM step runs on the
+                         FP64 tensor cores */
   HM_FORMAT_CSR = 1,  /* the CSR arrays only: no SELL or block copy (their device memory is saved) */
   HM_FORMAT_SELL = 2  /* the SELL-C-sigma copy at every block width */
 } hm_format;
