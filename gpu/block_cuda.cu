@@ -9,10 +9,11 @@
 // per site instead of 52), and its loads hang on one short chain (group -> block -> vector rows).
 // On the tensor cores a lane loads one matrix slot per block (a warp's 16 slots in one coalesced
 // load) and one vector entry per 8 columns, with few registers, so more loads are in flight per
-// SM than with CUDA-core multiply-adds. Measured on the H100, R = 32 (bench/RESULTS.md): 88.7 us
-// per vector-step against 98.4 for the CSR kernel; CUDA-core variants of the same blocks took
+// SM than with CUDA-core multiply-adds. Measured on the H100, R = 32 (bench/RESULTS.md): 84.6 us
+// per vector-step against 98.3 for the CSR kernel; CUDA-core variants of the same blocks took
 // 114-271 us (broadcast loads of the slots and the mask arithmetic filled the L1 and the issue slots).
 #include <algorithm>
+#include <memory>
 #include <new>
 #include <vector>
 #include <cuda_runtime.h>
@@ -52,18 +53,10 @@ struct Entry {
   int64_t e;
 };
 
-// The host arrays of a copy, built group by group.
-struct HostBlocks {
-  std::vector<int4> grows;
-  std::vector<int64_t> gblk{0};
-  std::vector<int2> desc;
-  std::vector<double> val;
-};
-
-// Adds group g's blocks to H (rows checked by build); *reads += the vector rows its product loads.
-// A repeated (row, column) is summed into one slot.
-void add_group(const struct hm_csr_view *A, const int32_t *rows, int32_t n, int32_t g,
-              std::vector<Entry> &entries, HostBlocks &H, int64_t *reads) {
+// Group g's rows (-1 past the list's end) and entries, sorted by column block and bit (the rows
+// were checked by build).
+int4 group_entries(const struct hm_csr_view *A, const int32_t *rows, int32_t n, int32_t g,
+                   std::vector<Entry> &entries) {
   int r4[4];
   entries.clear();
   for (int r = 0; r < 4; r++) {
@@ -77,29 +70,45 @@ void add_group(const struct hm_csr_view *A, const int32_t *rows, int32_t n, int3
   }
   std::sort(entries.begin(), entries.end(),
             [](const Entry &a, const Entry &b) { return a.bc != b.bc ? a.bc < b.bc : a.bit < b.bit; });
-  H.grows.push_back(make_int4(r4[0], r4[1], r4[2], r4[3]));
-  for (size_t p = 0; p < entries.size();) {
-    const int32_t bc = entries[p].bc;
-    const size_t v0 = H.val.size();
-    H.val.resize(v0 + 32, 0.0);
-    unsigned mask = 0;
-    for (; p < entries.size() && entries[p].bc == bc; p++) { // a repeated (row, column) is summed
-      mask |= 1u << entries[p].bit;
-      const double *a = A->val + 2 * entries[p].e;
-      H.val[v0 + 2 * entries[p].bit] += a[0];
-      H.val[v0 + 2 * entries[p].bit + 1] += a[1];
-    }
-    for (int cc = 0; cc < 4; cc++) *reads += (mask & (0x1111u << cc)) != 0;
-    H.desc.push_back(make_int2(bc, (int)mask));
-  }
-  H.gblk.push_back((int64_t)H.desc.size());
+  return make_int4(r4[0], r4[1], r4[2], r4[3]);
 }
 
+// The blocks of a group's sorted entries, and the vector rows their product loads (*reads).
+int64_t count_blocks(const std::vector<Entry> &entries, int64_t *reads) {
+  int64_t blocks = 0;
+  for (size_t p = 0; p < entries.size();) {
+    const int32_t bc = entries[p].bc;
+    unsigned mask = 0;
+    for (; p < entries.size() && entries[p].bc == bc; p++) mask |= 1u << entries[p].bit;
+    for (int cc = 0; cc < 4; cc++) *reads += (mask & (0x1111u << cc)) != 0;
+    blocks++;
+  }
+  return blocks;
+}
+
+// A group's blocks written from desc and val on (32 doubles each); a repeated (row, column) is
+// summed into one slot.
+void fill_blocks(const struct hm_csr_view *A, const std::vector<Entry> &entries, int2 *desc, double *val) {
+  for (size_t p = 0; p < entries.size(); desc++, val += 32) {
+    const int32_t bc = entries[p].bc;
+    unsigned mask = 0;
+    std::fill(val, val + 32, 0.0);
+    for (; p < entries.size() && entries[p].bc == bc; p++) {
+      mask |= 1u << entries[p].bit;
+      const double *a = A->val + 2 * entries[p].e;
+      val[2 * entries[p].bit] += a[0];
+      val[2 * entries[p].bit + 1] += a[1];
+    }
+    *desc = make_int2(bc, (int)mask);
+  }
+}
+
+// Two passes over the groups, both on the host's threads (OpenMP): count the blocks (and decide
+// whether they pay), then fill them in place; the values (TI 336 x 200 x 100: 12 GB) are written
+// once, not grown.
 int build(const struct hm_csr_view *A, const int32_t *rows, int32_t n, int always, BlockCopy **out) {
   *out = nullptr;
   const int32_t ngroups = (int32_t)(((int64_t)n + 3) / 4);
-  HostBlocks H;
-  H.grows.reserve(ngroups);
   int64_t nnz = 0, reads = 0;
   for (int32_t p = 0; p < n; p++) {
     HM_CHECK(rows[p] >= 0 && rows[p] < A->nrows, HM_ERR_ARGUMENT, "row list entry %d is %d, outside [0, %d)", p,
@@ -109,19 +118,41 @@ int build(const struct hm_csr_view *A, const int32_t *rows, int32_t n, int alway
     nnz += A->rowptr[rows[p] + 1] - A->rowptr[rows[p]];
   }
   if (n == 0 && !always) return HM_SUCCESS;
-  std::vector<Entry> entries;
-  for (int32_t g = 0; g < ngroups; g++) add_group(A, rows, n, g, entries, H, &reads);
+  std::vector<int4> grows(ngroups);
+  std::vector<int64_t> gblk((size_t)ngroups + 1, 0);
+#pragma omp parallel
+  {
+    std::vector<Entry> entries;
+#pragma omp for schedule(dynamic, 4096) reduction(+ : reads)
+    for (int32_t g = 0; g < ngroups; g++) {
+      grows[g] = group_entries(A, rows, n, g, entries);
+      gblk[(size_t)g + 1] = count_blocks(entries, &reads);
+    }
+  }
+  for (int32_t g = 0; g < ngroups; g++) gblk[(size_t)g + 1] += gblk[g];
   // blocks pay where they read at most 3/4 of the vector rows CSR reads (TI: 28 of 52 per site)
   // and hold at most 4 slots per entry (TI: 2.15)
-  const int64_t blocks = (int64_t)H.desc.size();
+  const int64_t blocks = gblk[ngroups];
   if (!always && (4 * reads > 3 * nnz || 16 * blocks > 4 * nnz)) return HM_SUCCESS;
   // the copy only speeds products up: where it would take more than half of the free device memory,
-  // the memory is left to the solver's vectors (a lattice that fit without it still fits)
-  const size_t bytes = H.grows.size() * sizeof(int4) + H.gblk.size() * sizeof(int64_t) +
-                       H.desc.size() * sizeof(int2) + H.val.size() * sizeof(double);
+  // the memory is left to the solver's vectors
+  const size_t bytes = grows.size() * sizeof(int4) + gblk.size() * sizeof(int64_t) + (size_t)blocks * sizeof(int2) +
+                       (size_t)blocks * 32 * sizeof(double);
   size_t free_b = 0, total_b = 0;
   HM_CALL_CUDA(cudaMemGetInfo(&free_b, &total_b));
   if (!always && bytes > free_b / 2) return HM_SUCCESS;
+  std::unique_ptr<int2[]> desc(new (std::nothrow) int2[std::max<int64_t>(blocks, 1)]);
+  std::unique_ptr<double[]> val(new (std::nothrow) double[32 * std::max<int64_t>(blocks, 1)]);
+  HM_CHECK(desc && val, HM_ERR_MEMORY, "no host memory to build a block copy (%zu bytes)", bytes);
+#pragma omp parallel
+  {
+    std::vector<Entry> entries;
+#pragma omp for schedule(dynamic, 4096)
+    for (int32_t g = 0; g < ngroups; g++) {
+      group_entries(A, rows, n, g, entries);
+      fill_blocks(A, entries, desc.get() + gblk[g], val.get() + 32 * gblk[g]);
+    }
+  }
   BlockCopy *B = new (std::nothrow) BlockCopy;
   HM_CHECK(B, HM_ERR_MEMORY, "no host memory for a block copy");
   B->n = n;
@@ -129,10 +160,10 @@ int build(const struct hm_csr_view *A, const int32_t *rows, int32_t n, int alway
   B->nnz = nnz;
   B->blocks = blocks;
   B->block_reads = reads;
-  int st = hm_device_upload(H.grows, "a block copy", &B->grows);
-  if (!st) st = hm_device_upload(H.gblk, "a block copy", &B->gblk);
-  if (!st) st = hm_device_upload(H.desc, "a block copy", &B->desc);
-  if (!st) st = hm_device_upload(H.val, "a block copy", &B->val);
+  int st = hm_device_upload(grows, "a block copy", &B->grows);
+  if (!st) st = hm_device_upload(gblk, "a block copy", &B->gblk);
+  if (!st) st = hm_device_upload(desc.get(), (size_t)blocks, "a block copy", &B->desc);
+  if (!st) st = hm_device_upload(val.get(), 32 * (size_t)blocks, "a block copy", &B->val);
   if (st) {
     release(B);
     return hm_error_trace(st, __FILE__, __LINE__, __func__);

@@ -8,9 +8,9 @@
 #include <cuda_runtime.h>
 #include "cuda_check.h"
 
-template <class T> int hm_device_upload(const std::vector<T> &h, const char *what, T **d) {
+template <class T> int hm_device_upload(const T *h, size_t count, const char *what, T **d) {
   *d = nullptr;
-  const size_t bytes = std::max<size_t>(h.size(), 1) * sizeof(T);
+  const size_t bytes = std::max<size_t>(count, 1) * sizeof(T);
   cudaError_t e = cudaMalloc((void **)d, bytes);
   if (e == cudaErrorMemoryAllocation) {
     cudaGetLastError();
@@ -20,7 +20,11 @@ template <class T> int hm_device_upload(const std::vector<T> &h, const char *wha
              total);
   }
   HM_CALL_CUDA(e);
-  if (!h.empty()) HM_CALL_CUDA(cudaMemcpy(*d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+  if (count) HM_CALL_CUDA(cudaMemcpy(*d, h, count * sizeof(T), cudaMemcpyHostToDevice));
   return HM_SUCCESS;
+}
+
+template <class T> int hm_device_upload(const std::vector<T> &h, const char *what, T **d) {
+  return hm_device_upload(h.data(), h.size(), what, d);
 }
 #endif
