@@ -813,12 +813,12 @@ int main(int argc, char **argv) {
     CK_HM(hm_cuda_sell_block(B.M.sell.format, 0, 1, &blk));
     t_block = MPI_Wtime() - t_block;
     B.has_block = blk != nullptr;
-    double bfill = 0, breads = 0, creads = 0;
-    hm_cuda_block_info(blk, &bfill, &breads, &creads);
+    double bfill = 0, breads = 0, creads = 0, distinct = 1;
+    hm_cuda_block_info(blk, &bfill, &breads, &creads, &distinct);
     if (blk)
       printf("block copy of the row list (made on the host in %.1f s): vector rows read per matrix row %.2f (CSR %.2f),"
-             " stored / true entries %.4f\n",
-             t_block, breads, creads, bfill);
+             " slots / true entries %.4f, distinct value blocks / blocks %.2e\n",
+             t_block, breads, creads, bfill, distinct);
     else
       printf("no block copy of the row list (blocks would not pay)\n");
   }

@@ -3,7 +3,9 @@
 // orbitals in the TI builder's order); a group's entries are gathered by column block (columns
 // 4 bc .. 4 bc + 3), each block stored as its column block, a 16-bit mask of the entries present
 // (bit 4 r + cc: group row r, column 4 bc + cc; it tells which vector rows the block uses) and 16
-// value slots, zero where no entry is (TI: 112 slots per site for 52 entries).
+// value slots, zero where no entry is (TI: 112 slots per site for 52 entries). Equal value blocks
+// are stored once (a lattice's hoppings are the same at every site: the TI lattice without disorder
+// has 7 distinct blocks), each block naming its values by an index.
 //
 // Why: a group reads each neighbour's vector rows once, not once per entry (TI: 28 vector rows
 // per site instead of 52), and its loads hang on one short chain (group -> block -> vector rows).
@@ -13,8 +15,11 @@
 // per vector-step against 98.3 for the CSR kernel; CUDA-core variants of the same blocks took
 // 114-271 us (broadcast loads of the slots and the mask arithmetic filled the L1 and the issue slots).
 #include <algorithm>
+#include <climits>
+#include <cstring>
 #include <memory>
 #include <new>
+#include <unordered_map>
 #include <vector>
 #include <cuda_runtime.h>
 #include "block_cuda.h"
@@ -30,11 +35,12 @@ constexpr int kThreads = 256, kWarps = kThreads / 32;
 
 struct BlockCopy {
   int32_t n = 0, ngroups = 0;
-  int64_t nnz = 0, blocks = 0, block_reads = 0;
+  int64_t nnz = 0, blocks = 0, block_reads = 0, stored = 0;
   int4 *grows = nullptr;   // ngroups: the 4 local rows of a group, -1 past the list's end
   int64_t *gblk = nullptr; // ngroups + 1: a group's first block
   int2 *desc = nullptr;    // blocks: (column block, mask of the entries present)
-  double *val = nullptr;   // 16 complex slots per block, row-major (slot 4 r + cc)
+  int32_t *vid = nullptr;  // blocks: the block's values in val
+  double *val = nullptr;   // stored distinct value blocks: 16 complex slots each, row-major (slot 4 r + cc)
 };
 
 void release(BlockCopy *B) {
@@ -42,6 +48,7 @@ void release(BlockCopy *B) {
   cudaFree(B->grows);
   cudaFree(B->gblk);
   cudaFree(B->desc);
+  cudaFree(B->vid);
   cudaFree(B->val);
   delete B;
 }
@@ -103,6 +110,38 @@ void fill_blocks(const struct hm_csr_view *A, const std::vector<Entry> &entries,
   }
 }
 
+// Equal value blocks (bitwise) stored once: val compacted in place to its distinct blocks in the
+// order of first appearance, vid[p] = block p's index among them; returns their count. Hashes on
+// the host's threads, then one pass over a map of the distinct blocks.
+int64_t dedupe_values(double *val, int64_t blocks, int32_t *vid) {
+  std::vector<uint64_t> hash((size_t)blocks);
+#pragma omp parallel for schedule(static)
+  for (int64_t p = 0; p < blocks; p++) {
+    uint64_t h = 1469598103934665603ull, w;
+    for (int i = 0; i < 32; i++) {
+      memcpy(&w, val + 32 * p + i, sizeof w);
+      h = (h ^ w) * 1099511628211ull;
+      h ^= h >> 29;
+    }
+    hash[p] = h;
+  }
+  std::unordered_multimap<uint64_t, int32_t> seen; // hash -> distinct block
+  int64_t stored = 0;
+  for (int64_t p = 0; p < blocks; p++) {
+    int32_t id = -1;
+    const auto range = seen.equal_range(hash[p]);
+    for (auto it = range.first; it != range.second && id < 0; ++it)
+      if (!memcmp(val + 32 * (int64_t)it->second, val + 32 * p, 32 * sizeof(double))) id = it->second;
+    if (id < 0) {
+      id = (int32_t)stored++;
+      if (id != p) memmove(val + 32 * (int64_t)id, val + 32 * p, 32 * sizeof(double));
+      seen.emplace(hash[p], id);
+    }
+    vid[p] = id;
+  }
+  return stored;
+}
+
 // Two passes over the groups, both on the host's threads (OpenMP): count the blocks (and decide
 // whether they pay), then fill them in place; the values (TI 336 x 200 x 100: 12 GB) are written
 // once, not grown.
@@ -134,16 +173,13 @@ int build(const struct hm_csr_view *A, const int32_t *rows, int32_t n, int alway
   // and hold at most 4 slots per entry (TI: 2.15)
   const int64_t blocks = gblk[ngroups];
   if (!always && (4 * reads > 3 * nnz || 16 * blocks > 4 * nnz)) return HM_SUCCESS;
-  // the copy only speeds products up: where it would take more than half of the free device memory,
-  // the memory is left to the solver's vectors
-  const size_t bytes = grows.size() * sizeof(int4) + gblk.size() * sizeof(int64_t) + (size_t)blocks * sizeof(int2) +
-                       (size_t)blocks * 32 * sizeof(double);
-  size_t free_b = 0, total_b = 0;
-  HM_CALL_CUDA(cudaMemGetInfo(&free_b, &total_b));
-  if (!always && bytes > free_b / 2) return HM_SUCCESS;
+  HM_CHECK(blocks <= INT32_MAX, HM_ERR_ARGUMENT, "a block copy holds at most %d blocks, not %lld", INT32_MAX,
+           (long long)blocks);
+  const size_t host_bytes = (size_t)blocks * (sizeof(int2) + sizeof(int32_t) + 32 * sizeof(double));
   std::unique_ptr<int2[]> desc(new (std::nothrow) int2[std::max<int64_t>(blocks, 1)]);
+  std::unique_ptr<int32_t[]> vid(new (std::nothrow) int32_t[std::max<int64_t>(blocks, 1)]);
   std::unique_ptr<double[]> val(new (std::nothrow) double[32 * std::max<int64_t>(blocks, 1)]);
-  HM_CHECK(desc && val, HM_ERR_MEMORY, "no host memory to build a block copy (%zu bytes)", bytes);
+  HM_CHECK(desc && vid && val, HM_ERR_MEMORY, "no host memory to build a block copy (%zu bytes)", host_bytes);
 #pragma omp parallel
   {
     std::vector<Entry> entries;
@@ -153,6 +189,14 @@ int build(const struct hm_csr_view *A, const int32_t *rows, int32_t n, int alway
       fill_blocks(A, entries, desc.get() + gblk[g], val.get() + 32 * gblk[g]);
     }
   }
+  const int64_t stored = dedupe_values(val.get(), blocks, vid.get());
+  // the copy only speeds products up: where it would take more than half of the free device memory,
+  // the memory is left to the solver's vectors
+  const size_t bytes = grows.size() * sizeof(int4) + gblk.size() * sizeof(int64_t) +
+                       (size_t)blocks * (sizeof(int2) + sizeof(int32_t)) + (size_t)stored * 32 * sizeof(double);
+  size_t free_b = 0, total_b = 0;
+  HM_CALL_CUDA(cudaMemGetInfo(&free_b, &total_b));
+  if (!always && bytes > free_b / 2) return HM_SUCCESS;
   BlockCopy *B = new (std::nothrow) BlockCopy;
   HM_CHECK(B, HM_ERR_MEMORY, "no host memory for a block copy");
   B->n = n;
@@ -160,10 +204,12 @@ int build(const struct hm_csr_view *A, const int32_t *rows, int32_t n, int alway
   B->nnz = nnz;
   B->blocks = blocks;
   B->block_reads = reads;
+  B->stored = stored;
   int st = hm_device_upload(grows, "a block copy", &B->grows);
   if (!st) st = hm_device_upload(gblk, "a block copy", &B->gblk);
   if (!st) st = hm_device_upload(desc.get(), (size_t)blocks, "a block copy", &B->desc);
-  if (!st) st = hm_device_upload(val.get(), 32 * (size_t)blocks, "a block copy", &B->val);
+  if (!st) st = hm_device_upload(vid.get(), (size_t)blocks, "a block copy", &B->vid);
+  if (!st) st = hm_device_upload(val.get(), 32 * (size_t)stored, "a block copy", &B->val);
   if (st) {
     release(B);
     return hm_error_trace(st, __FILE__, __LINE__, __func__);
@@ -193,7 +239,8 @@ __device__ __forceinline__ void mma_f64(double &c0, double &c1, double a, double
 template <int NT, int MinBlocks, int Unroll>
 __global__ void __launch_bounds__(kThreads, MinBlocks)
     block_kpm_kernel(int32_t ngroups, const int4 *__restrict__ grows, const int64_t *__restrict__ gblk,
-                     const int2 *__restrict__ desc, const double2 *__restrict__ vals, int k, double s, double b,
+                     const int2 *__restrict__ desc, const int32_t *__restrict__ vid,
+                     const double2 *__restrict__ vals, int k, double s, double b,
                      const double2 *__restrict__ V, double *__restrict__ W, double *__restrict__ partials, int run) {
   __shared__ double sh[kWarps][2][8 * NT];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, wpb = blockDim.x >> 5;
@@ -228,7 +275,7 @@ __global__ void __launch_bounds__(kThreads, MinBlocks)
       const unsigned mk = (unsigned)d.y, used = (mk | mk >> 4 | mk >> 8 | mk >> 12) & 0xfu;
       // an unused column loads a used one's row (in range; its entries are zero)
       const int64_t xrow = 4 * (int64_t)d.x + ((used >> q & 1u) ? q : __ffs(used) - 1);
-      const double2 a = __ldg(&vals[16 * p + 4 * r + q]);
+      const double2 a = __ldg(&vals[16 * (int64_t)__ldg(&vid[p]) + 4 * r + q]);
       const double a1 = part ? a.y : a.x, a2 = part ? a.x : -a.y;
 #pragma unroll
       for (int t = 0; t < NT; t++) {
@@ -287,7 +334,8 @@ hm_device_buffer scratch_buffer;
 // tiles, 3 for fewer.
 int max_tiles = 4, unroll = 2, min_blocks = 0, run = 1;
 
-using MmaFn = void (*)(int32_t, const int4 *, const int64_t *, const int2 *, const double2 *, int, double, double,
+using MmaFn = void (*)(int32_t, const int4 *, const int64_t *, const int2 *, const int32_t *, const double2 *, int,
+                       double, double,
                        const double2 *, double *, double *, int);
 
 template <int NT, int U> MmaFn pick_cap() {
@@ -311,7 +359,7 @@ int launch(const BlockCopy &B, int k, double s, double b, const double *V, doubl
   const int64_t need = ((int64_t)B.ngroups + (int64_t)kWarps * run - 1) / ((int64_t)kWarps * run);
   const int grid = (int)std::max<int64_t>(1, std::min<int64_t>(need, (int64_t)per_sm * sms / chunks));
   HM_CALL(hm_device_buffer_grow(&scratch_buffer, (size_t)grid * 2 * k));
-  fn<<<dim3(grid, chunks), kThreads>>>(B.ngroups, B.grows, B.gblk, B.desc, reinterpret_cast<const double2 *>(B.val),
+  fn<<<dim3(grid, chunks), kThreads>>>(B.ngroups, B.grows, B.gblk, B.desc, B.vid, reinterpret_cast<const double2 *>(B.val),
                                        k, s, b, reinterpret_cast<const double2 *>(V), W, scratch_buffer.p, run);
   HM_CHECK_LAUNCH("block_kpm_kernel");
   HM_CALL(column_sums(true, grid, 2 * k, scratch_buffer.p, dots));
@@ -348,8 +396,10 @@ extern "C" int hm_cuda_block_kpm_step(const void *copy, int k, double scale, dou
   return HM_SUCCESS;
 }
 
-extern "C" void hm_cuda_block_info(const void *copy, double *fill, double *block_reads, double *csr_reads) {
+extern "C" void hm_cuda_block_info(const void *copy, double *fill, double *block_reads, double *csr_reads,
+                                   double *distinct) {
   const BlockCopy *B = static_cast<const BlockCopy *>(copy);
+  if (distinct) *distinct = B && B->blocks ? (double)B->stored / (double)B->blocks : 1.0;
   const double rows = B && B->n ? (double)B->n : 1.0;
   if (fill) *fill = B && B->nnz ? 16.0 * (double)B->blocks / (double)B->nnz : 1.0;
   if (block_reads) *block_reads = B ? (double)B->block_reads / rows : 0.0;

@@ -20,9 +20,10 @@ void hm_cuda_block_release(void *copy);
 // (device, 2k doubles), as the kernel table's kpm_step; k a multiple of 8.
 int hm_cuda_block_kpm_step(const void *copy, int k, double scale, double shift, const double *V, double *W,
                            double *dots);
-// Stored slots (16 per block) / true entries, and the vector rows a product reads per matrix row:
-// from the blocks, and from CSR (entries per row). NULL copy: 1, 0, 0.
-void hm_cuda_block_info(const void *copy, double *fill, double *block_reads, double *csr_reads);
+// Slots (16 per block) / true entries, the vector rows a product reads per matrix row from the
+// blocks and from CSR (entries per row), and distinct value blocks stored / blocks. NULL copy: 1,
+// 0, 0, 1. Any pointer may be NULL.
+void hm_cuda_block_info(const void *copy, double *fill, double *block_reads, double *csr_reads, double *distinct);
 // Launch knobs for benchmarks, {column tiles of 8 per warp at most (1, 2, 4), block loop unrolling
 // (1, 2), blocks per SM the register cap must allow (1..4; 0: 2 at 4 tiles, else 3), rounds of consecutive groups a block
 // takes before it strides past the other blocks (1..64)}; set or get may be NULL.

@@ -3,8 +3,9 @@
  * that share random neighbour blocks with random entry masks, a partial last group, empty rows,
  * repeated columns within a row (summed), columns up to the last halo column (a partial last
  * column block); the row list in order and as a shuffled subset; widths 8 to 72; every launch
- * shape; the choice of where blocks pay; routing through prepare and the table's kpm_step; bad
- * arguments. Skips (77) where no device is visible. */
+ * shape; blocks of a few kinds (equal value blocks stored once); the choice of where blocks pay;
+ * routing through prepare and the table's kpm_step; bad arguments. Skips (77) where no device is
+ * visible. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,33 +35,44 @@ static double max_diff(const double *a, const double *b, size_t n) {
 
 /* Rows in groups of 4: each group takes 0..8 random column blocks, the last block of the column
  * range among them now and then; per block a random mask; every 7th row empty; every 11th row
- * repeats its first column. Complex values. */
-static struct hm_csr_view blocked_matrix(int64_t **rp, int32_t **cl, double **vl) {
+ * repeats its first column. Complex values: random, or with palette = 1 as on a lattice, where the
+ * masks and the values of an entry (its row and column within the block, the block's kind) come
+ * from 3 kinds of blocks, so that most blocks repeat one of a few. */
+static struct hm_csr_view blocked_matrix(int palette, int64_t **rp, int32_t **cl, double **vl) {
   int64_t *rowptr = malloc(sizeof(int64_t) * (N + 1));
   int32_t *col = malloc(sizeof(int32_t) * N * 40);
   double *val = malloc(sizeof(double) * 2 * N * 40);
   int64_t e = 0;
   rowptr[0] = 0;
+  const unsigned kind_masks[3] = {0xffffu, 0x8421u, 0x0f0fu};
   for (int g = 0; 4 * g < N; g++) {
-    int bc[8];
+    int bc[8], kind[8];
     unsigned masks[8];
     const int nb = (int)(hm_random_u64(seed, 1, g) % 9);
     for (int j = 0; j < nb; j++) {
       const uint64_t u = hm_random_u64(seed, 2, 8 * (uint64_t)g + j);
       bc[j] = u % 13 == 0 ? (NC - 1) / 4 : (int)(u % ((NC + 3) / 4));
-      masks[j] = (unsigned)(u >> 20) & 0xffffu;
+      kind[j] = (int)(u >> 40) % 3;
+      masks[j] = palette ? kind_masks[kind[j]] : (unsigned)(u >> 20) & 0xffffu;
     }
     for (int r = 0; r < 4 && 4 * g + r < N; r++) {
       const int i = 4 * g + r;
       if (i % 7 != 3)
         for (int j = 0; j < nb; j++)
           for (int cc = 0; cc < 4; cc++)
-            if ((masks[j] >> (4 * r + cc) & 1u) && 4 * bc[j] + cc < NC) col[e++] = 4 * bc[j] + cc;
-      if (i % 11 == 5 && e > rowptr[i]) col[e++] = col[rowptr[i]];
+            if ((masks[j] >> (4 * r + cc) & 1u) && 4 * bc[j] + cc < NC) {
+              val[2 * e] = palette ? 0.1 * (kind[j] + 1) + 0.01 * (4 * r + cc) : hm_random_uniform(seed, 3, 2 * e) - 0.5;
+              val[2 * e + 1] = palette ? 0.05 * kind[j] - 0.02 * r : hm_random_uniform(seed, 3, 2 * e + 1) - 0.5;
+              col[e++] = 4 * bc[j] + cc;
+            }
+      if (i % 11 == 5 && e > rowptr[i]) {
+        val[2 * e] = palette ? val[2 * rowptr[i]] : hm_random_uniform(seed, 3, 2 * e) - 0.5;
+        val[2 * e + 1] = palette ? val[2 * rowptr[i] + 1] : hm_random_uniform(seed, 3, 2 * e + 1) - 0.5;
+        col[e++] = col[rowptr[i]];
+      }
       rowptr[i + 1] = e;
     }
   }
-  for (int64_t p = 0; p < 2 * e; p++) val[p] = hm_random_uniform(seed, 3, p) - 0.5;
   *rp = rowptr;
   *cl = col;
   *vl = val;
@@ -106,15 +118,39 @@ static void check_step(const hm_kernels *G, const struct hm_csr_view *hA, const 
   expect_step(G, dV, dW, ddots, V, W, dots, len, k, what);
 }
 
+/* Equal value blocks stored once: a matrix whose blocks come from a few kinds keeps few distinct
+ * value blocks, and its KPM step still equals the CPU's. */
+static void check_palette(const hm_kernels *G, const int32_t *all, const int32_t *some, int32_t nsome) {
+  int64_t *rowptr;
+  int32_t *col;
+  double *val;
+  const struct hm_csr_view hP = blocked_matrix(1, &rowptr, &col, &val);
+  void *copy = NULL;
+  HM_TEST_OK(hm_cuda_block_build(&hP, all, N, 1, &copy));
+  double distinct = 1;
+  hm_cuda_block_info(copy, NULL, NULL, NULL, &distinct);
+  HM_TEST_ASSERT(distinct < 0.3, "blocks of 3 kinds: %g of the value blocks distinct, expected few", distinct);
+  hm_cuda_block_release(copy);
+  const int widths[] = {8, 32, 72};
+  for (int w = 0; w < 3; w++) {
+    check_step(G, &hP, all, N, widths[w], "blocks of 3 kinds, rows in order");
+    check_step(G, &hP, some, nsome, widths[w], "blocks of 3 kinds, shuffled subset");
+  }
+  free(rowptr);
+  free(col);
+  free(val);
+}
+
 /* Where blocks pay: the blocked matrix in site order yes; scattered columns (no two entries of a
  * group in one block) no; with always = 1 a copy is made anyway. */
 static void check_choice(const struct hm_csr_view *hA, const int32_t *all) {
   void *copy = NULL;
   HM_TEST_OK(hm_cuda_block_build(hA, all, N, 0, &copy));
-  double fill = 0, breads = 0, creads = 0;
-  hm_cuda_block_info(copy, &fill, &breads, &creads);
+  double fill = 0, breads = 0, creads = 0, distinct = 0;
+  hm_cuda_block_info(copy, &fill, &breads, &creads, &distinct);
   HM_TEST_ASSERT(copy && breads < creads && fill >= 1.0,
                  "blocked matrix: a copy must pay (reads per row %g of CSR's %g, fill %g)", breads, creads, fill);
+  HM_TEST_ASSERT(distinct > 0.99, "random values: %g of the value blocks distinct, expected all", distinct);
   hm_cuda_block_release(copy);
   int64_t rowptr[N + 1];
   int32_t *col = malloc(sizeof(int32_t) * 5 * N);
@@ -199,7 +235,7 @@ int main(int argc, char **argv) {
   int64_t *rowptr;
   int32_t *col;
   double *val;
-  const struct hm_csr_view hA = blocked_matrix(&rowptr, &col, &val);
+  const struct hm_csr_view hA = blocked_matrix(0, &rowptr, &col, &val);
   int32_t *all = malloc(sizeof(int32_t) * N), *some = malloc(sizeof(int32_t) * N);
   int32_t nsome = 0;
   for (int i = 0; i < N; i++) {
@@ -229,6 +265,7 @@ int main(int argc, char **argv) {
           check_step(G, &hA, all, N, 32, what);
         }
   hm_cuda_block_tuning(def, NULL);
+  check_palette(G, all, some, nsome);
   check_choice(&hA, all);
   check_routing(G, &hA, all);
 
