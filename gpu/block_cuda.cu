@@ -11,8 +11,8 @@
 // per site instead of 52), and its loads hang on one short chain (group -> block -> vector rows).
 // On the tensor cores a lane loads one matrix slot per block (a warp's 16 slots in one coalesced
 // load) and one vector entry per 8 columns, with few registers, so more loads are in flight per
-// SM than with CUDA-core multiply-adds. Measured on the H100, R = 32 (bench/RESULTS.md): 84.6 us
-// per vector-step against 98.3 for the CSR kernel; CUDA-core variants of the same blocks took
+// SM than with CUDA-core multiply-adds. Measured on the H100, R = 32 (bench/RESULTS.md): 72.3 us
+// per vector-step against 98.4 for the CSR kernel (84.6 with every value block stored); CUDA-core variants of the same blocks took
 // 114-271 us (broadcast loads of the slots and the mask arithmetic filled the L1 and the issue slots).
 #include <algorithm>
 #include <climits>
@@ -325,13 +325,13 @@ __global__ void __launch_bounds__(kThreads, MinBlocks)
 
 hm_device_buffer scratch_buffer;
 
-// Measured on the H100 (bench_kpm_gpu --sweep 32,64, 2026-11-24), us per vector-step at R = 32 on the
-// TI lattices 200 x 100 x 40 and 336 x 200 x 100: 4 column tiles (32 columns: the matrix read once)
-// per warp, the block loop unrolled twice, 2 blocks per SM (128 registers): 84.6 and 709-718 (R = 64:
-// 80.3); 2 tiles at 3 blocks per SM (76 registers) 89.1 and 747; 4 tiles spill at 3 blocks. Runs of 2
-// or more rounds per block before the stride: within 0.5% at 2, slower at 4 and 8 (L1 does not keep
-// a block's neighbour rows). Changed by hm_cuda_block_tuning for benchmarks; min_blocks 0: 2 for 4
-// tiles, 3 for fewer.
+// Measured on the H100 (bench_kpm_gpu --sweep, 2026-11-24), us per vector-step at R = 32 on the TI
+// lattices 200 x 100 x 40 and 336 x 200 x 100, value blocks stored once: 4 column tiles (32
+// columns: the matrix read once) per warp, the block loop unrolled twice, 2 blocks per SM (124
+// registers): 72.3 and 615 (R = 64: 74.3); 2 tiles at 3 blocks per SM 76.4 and 642; 4 tiles at 3
+// blocks spill (118, 1263). Runs of 2 rounds per block before the stride: 71.6 and 649; 4 and 8
+// slower (L1 does not keep a block's neighbour rows). V through L2 only (ld.global.cg): 75.5.
+// Changed by hm_cuda_block_tuning for benchmarks; min_blocks 0: 2 for 4 tiles, 3 for fewer.
 int max_tiles = 4, unroll = 2, min_blocks = 0, run = 1;
 
 using MmaFn = void (*)(int32_t, const int4 *, const int64_t *, const int2 *, const int32_t *, const double2 *, int,
