@@ -12,8 +12,9 @@
 // On the tensor cores a lane loads one matrix slot per block (a warp's 16 slots in one coalesced
 // load) and one vector entry per 8 columns, with few registers, so more loads are in flight per
 // SM than with CUDA-core multiply-adds. Measured on the H100, R = 32 (bench/RESULTS.md): 72.3 us
-// per vector-step against 98.4 for the CSR kernel (84.6 with every value block stored); CUDA-core variants of the same blocks took
-// 114-271 us (broadcast loads of the slots and the mask arithmetic filled the L1 and the issue slots).
+// per vector-step against 98.4 for the CSR kernel (84.6 with every value block stored); CUDA-core
+// variants of the same blocks took 114-271 us (broadcast loads of the slots and the mask
+// arithmetic filled the L1 and the issue slots).
 #include <algorithm>
 #include <climits>
 #include <cstring>
@@ -112,7 +113,8 @@ void fill_blocks(const struct hm_csr_view *A, const std::vector<Entry> &entries,
 
 // Equal value blocks (bitwise) stored once: val compacted in place to its distinct blocks in the
 // order of first appearance, vid[p] = block p's index among them; returns their count. Hashes on
-// the host's threads, then one pass over a map of the distinct blocks.
+// the host's threads, then one pass over a map of the distinct blocks (where all are distinct, as
+// with random values, the map holds them all: about 40 bytes per block for the build's duration).
 int64_t dedupe_values(double *val, int64_t blocks, int32_t *vid) {
   std::vector<uint64_t> hash((size_t)blocks);
 #pragma omp parallel for schedule(static)
@@ -335,8 +337,7 @@ hm_device_buffer scratch_buffer;
 int max_tiles = 4, unroll = 2, min_blocks = 0, run = 1;
 
 using MmaFn = void (*)(int32_t, const int4 *, const int64_t *, const int2 *, const int32_t *, const double2 *, int,
-                       double, double,
-                       const double2 *, double *, double *, int);
+                       double, double, const double2 *, double *, double *, int);
 
 template <int NT, int U> MmaFn pick_cap() {
   const int cap = min_blocks > 0 ? min_blocks : NT == 4 ? 2 : 3;
@@ -359,8 +360,9 @@ int launch(const BlockCopy &B, int k, double s, double b, const double *V, doubl
   const int64_t need = ((int64_t)B.ngroups + (int64_t)kWarps * run - 1) / ((int64_t)kWarps * run);
   const int grid = (int)std::max<int64_t>(1, std::min<int64_t>(need, (int64_t)per_sm * sms / chunks));
   HM_CALL(hm_device_buffer_grow(&scratch_buffer, (size_t)grid * 2 * k));
-  fn<<<dim3(grid, chunks), kThreads>>>(B.ngroups, B.grows, B.gblk, B.desc, B.vid, reinterpret_cast<const double2 *>(B.val),
-                                       k, s, b, reinterpret_cast<const double2 *>(V), W, scratch_buffer.p, run);
+  fn<<<dim3(grid, chunks), kThreads>>>(B.ngroups, B.grows, B.gblk, B.desc, B.vid,
+                                       reinterpret_cast<const double2 *>(B.val), k, s, b,
+                                       reinterpret_cast<const double2 *>(V), W, scratch_buffer.p, run);
   HM_CHECK_LAUNCH("block_kpm_kernel");
   HM_CALL(column_sums(true, grid, 2 * k, scratch_buffer.p, dots));
   return HM_SUCCESS;
