@@ -5,8 +5,9 @@
  * SpMV (k = 1): roofline bytes = nnz (16 + 4) + (N + 1) 8 + 16 N (x) + 16 N (y).
  * KPM step W = 2a (H - b) V - W with <V_j|V_j>, Re<W_j|V_j> per column, per vector-step:
  *   (a) hamlet's fused kpm_step on an N x R row-major block, on the CSR arrays, on the
- *       SELL-C-sigma copy and on the 4 x 4 block copy (tensor cores, R a multiple of 8) that the
- *       CUDA table's prepare makes (the library routes each width to one of them: 'lib'),
+ *       SELL-C-sigma copy the CUDA table's prepare makes and on the 4 x 4 block copy (tensor cores,
+ *       R a multiple of 8; made here before any timing, as a first KPM step would make it) (the
+ *       library routes each width to one of them: 'lib'),
  *   (b) one vector at a time: cuSPARSE SpMV (W = 2a H V - W via beta = -1), cublasZaxpy (-2ab V),
  *       two cublasZdotc,
  *   (c) the whole block: cuSPARSE SpMM (row-major, n = R, beta = -1), cublasZaxpy on the flat
@@ -404,6 +405,9 @@ static double time_a(Bench &B, const struct hm_csr_view *A, int R, double2 *V, d
   return (synced_now() - t) / steps;
 }
 
+/* Whether (a) has a block-copy step at width R (the library's rule in hm_cuda_sell_kpm_step). */
+static bool block_step(const Bench &B, int R) { return B.has_block && R % 8 == 0; }
+
 /* The dots of one step of (a) on view A from the seeded blocks, into out (2R). */
 static void one_step_a(Bench &B, const struct hm_csr_view *A, int R, double2 *V, double2 *W, double *dots,
                        std::vector<double> &out) {
@@ -514,7 +518,7 @@ static Row bench_block(Bench &B, int R, double2 *V, double2 *W, double *dots, co
   /* one step of (a) and of (c) from the same data: same dots */
   one_step_a(B, route(B, ROUTE_CSR), R, V, W, dots, ha);
   one_step_a(B, route(B, ROUTE_SELL), R, V, W, dots, hs);
-  if (B.has_block && R % 8 == 0) one_step_a(B, route(B, ROUTE_BLOCK), R, V, W, dots, hk);
+  if (block_step(B, R)) one_step_a(B, route(B, ROUTE_BLOCK), R, V, W, dots, hk);
   fill(n, R, 101, 1.0, V);
   fill(n, R, 202, 0.5, W);
   CK_CUDA(cudaMemset(dots, 0, 2 * R * sizeof(double)));
@@ -522,7 +526,7 @@ static Row bench_block(Bench &B, int R, double2 *V, double2 *W, double *dots, co
   CK_CUDA(cudaMemcpy(hc.data(), dots, 2 * R * sizeof(double), cudaMemcpyDeviceToHost));
   if (compare_dots("(a) vs (c)", R, R, ha.data(), hc.data(), R, R, 1e-10)) B.failed = 1;
   if (compare_dots("(a) SELL vs (c)", R, R, hs.data(), hc.data(), R, R, 1e-10)) B.failed = 1;
-  if (B.has_block && R % 8 == 0 && compare_dots("(a) block vs (c)", R, R, hk.data(), hc.data(), R, R, 1e-10)) B.failed = 1;
+  if (block_step(B, R) && compare_dots("(a) block vs (c)", R, R, hk.data(), hc.data(), R, R, 1e-10)) B.failed = 1;
   {
     size_t free_b = 0, total_b = 0;
     CK_CUDA(cudaMemGetInfo(&free_b, &total_b));
@@ -536,7 +540,7 @@ static Row bench_block(Bench &B, int R, double2 *V, double2 *W, double *dots, co
   CK_CUDA(cudaMemcpy(ha.data(), dots, 2 * R * sizeof(double), cudaMemcpyDeviceToHost));
   row.s_us = 1e6 * time_a(B, route(B, ROUTE_SELL), R, V, W, dots, B.steps) / R;
   CK_CUDA(cudaMemcpy(hs.data(), dots, 2 * R * sizeof(double), cudaMemcpyDeviceToHost));
-  if (B.has_block && R % 8 == 0) {
+  if (block_step(B, R)) {
     row.k_us = 1e6 * time_a(B, route(B, ROUTE_BLOCK), R, V, W, dots, B.steps) / R;
     CK_CUDA(cudaMemcpy(hk.data(), dots, 2 * R * sizeof(double), cudaMemcpyDeviceToHost));
   }
@@ -558,7 +562,8 @@ static Row bench_block(Bench &B, int R, double2 *V, double2 *W, double *dots, co
   CK_CUDA(cudaMemcpy(hc.data(), dots, 2 * R * sizeof(double), cudaMemcpyDeviceToHost));
   if (compare_dots("(a) vs (c), summed over the timed steps", R, R, ha.data(), hc.data(), R, R, 1e-9)) B.failed = 1;
   if (compare_dots("(a) SELL vs (c), summed over the timed steps", R, R, hs.data(), hc.data(), R, R, 1e-9)) B.failed = 1;
-  if (B.has_block && R % 8 == 0 && compare_dots("(a) block vs (c), summed over the timed steps", R, R, hk.data(), hc.data(), R, R, 1e-9))
+  if (block_step(B, R) &&
+      compare_dots("(a) block vs (c), summed over the timed steps", R, R, hk.data(), hc.data(), R, R, 1e-9))
     B.failed = 1;
 
   row.floor_us = 1e6 * (20.0 * (double)B.M.nnz / R + 48.0 * n) / B.bw;
@@ -621,7 +626,7 @@ static void sweep(Bench &B, int R, double2 *V, double2 *W, double *dots) {
     }
     hm_cuda_csr_min_blocks(mb0, nullptr);
   }
-  if (R % 8 == 0 && B.has_block) { /* the block KPM step's launch shapes */
+  if (block_step(B, R)) { /* the block KPM step's launch shapes */
     int def_b[4];
     hm_cuda_block_tuning(nullptr, def_b);
     for (int tiles : {4, 2, 1})
@@ -852,9 +857,8 @@ int main(int argc, char **argv) {
          "(a) lib", "(b)", "(c)", "(c) alg", "floor", "lib/floor", "lib GB/s", "(b)/lib", "best/lib");
   for (Row &r : rows) {
     const double bytes = 20.0 * nnz / r.R + 48.0 * n;
-    r.l_us = r.R <= B.lib.kpm_max_k                           ? r.s_us
-             : B.has_block && r.R % 8 == 0 && r.R >= B.lib.block_kpm_min_k ? r.k_us
-                                                           : r.a_us;
+    const bool on_blocks = block_step(B, r.R) && r.R >= B.lib.block_kpm_min_k;
+    r.l_us = r.R <= B.lib.kpm_max_k ? r.s_us : on_blocks ? r.k_us : r.a_us;
     printf("  %4d %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f %-12s %10.3f %9.2f %9.1f %9.2f %9.2f\n", r.R, r.a_us, r.s_us,
            r.k_us, r.l_us, b_us, r.c_us, r.c_alg, r.floor_us, r.l_us / r.floor_us, bytes / (r.l_us * 1e-6) / 1e9,
            b_us / r.l_us, std::min(b_us, r.c_us) / r.l_us);

@@ -1,6 +1,6 @@
-// A host array copied into a new device allocation, for the matrix copies that prepare makes
-// (SELL-C-sigma, 4 x 4 blocks): out of device memory is an HM_ERR_MEMORY error naming the copy,
-// the bytes asked and the bytes free.
+// A host array copied into a new device allocation, for the device copies of a matrix (SELL-C-sigma
+// made by prepare, 4 x 4 blocks made by the first KPM step): out of device memory is an
+// HM_ERR_MEMORY error naming the copy, the bytes asked and the bytes free.
 #ifndef HAMLET_DEVICE_UPLOAD_CUH
 #define HAMLET_DEVICE_UPLOAD_CUH
 #include <algorithm>
