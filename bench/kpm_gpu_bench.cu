@@ -18,7 +18,7 @@
  * exits 1 (after printing everything). Exit 77: no CUDA device; 2: bad arguments.
  * --sweep r1,...: also time the SELL kernel's launch shapes (hm_sell_tuning) at these R (and the
  * SpMV's at k = 1), the CSR kernel's register caps and the block KPM step's shapes, to choose the
- * defaults.
+ * defaults; --block-sweep r1,...: the block KPM step's shapes only.
  * --traversal r1,...: also time the CSR KPM kernel's traversals (hm_cuda_csr_traversal) at these R. */
 #define MPICH_SKIP_MPICXX 1
 #define OMPI_SKIP_MPICXX 1
@@ -574,6 +574,32 @@ static Row bench_block(Bench &B, int R, double2 *V, double2 *W, double *dots, co
   return row;
 }
 
+/* ---- launch shapes of the block KPM step --------------------------------------------------------- */
+/* Times the block KPM step's launch shapes (hm_cuda_block_tuning) at block width R; restores the
+ * defaults. Runs of more than one round only for the shapes that were fastest without. */
+static void block_sweep(Bench &B, int R, double2 *V, double2 *W, double *dots) {
+  if (!block_step(B, R)) return;
+  const int steps = std::max(5, B.steps / 2);
+  int def_b[5];
+  hm_cuda_block_tuning(nullptr, def_b);
+  for (int tiles : {4, 2, 1})
+    for (int loads : {2, 1})
+      for (int unroll : {1, 2})
+        for (int mb : {2, 3, 4})
+          for (int run : {1, 2, 4}) {
+            if (run > 1 && (tiles == 1 || mb == 4)) continue; /* runs: the fastest shapes only */
+            const int set[5] = {tiles, unroll, mb, run, loads};
+            hm_cuda_block_tuning(set, nullptr);
+            printf("  block KPM step, %d column tiles of 8 per warp at most, %s loads, unroll %d, register cap for %d"
+                   " blocks per SM, runs of %d: %.3f us per vector-step\n",
+                   tiles, loads == 2 ? "pair" : "complex", unroll, mb, run,
+                   1e6 * time_a(B, route(B, ROUTE_BLOCK), R, V, W, dots, steps) / R);
+          }
+  hm_cuda_block_tuning(def_b, nullptr);
+  printf("  (block KPM step defaults, 0 = by tile count: %d tiles, unroll %d, %d blocks per SM, runs of %d, loads %d)\n",
+         def_b[0], def_b[1], def_b[2], def_b[3], def_b[4]);
+}
+
 /* ---- launch shapes of the SELL kernels ----------------------------------------------------------- */
 /* Times every shape of hm_sell_tuning at block width R (k = 1: the SpMV; else the KPM step), prints
  * them fastest first, and restores the defaults. */
@@ -626,24 +652,7 @@ static void sweep(Bench &B, int R, double2 *V, double2 *W, double *dots) {
     }
     hm_cuda_csr_min_blocks(mb0, nullptr);
   }
-  if (block_step(B, R)) { /* the block KPM step's launch shapes */
-    int def_b[4];
-    hm_cuda_block_tuning(nullptr, def_b);
-    for (int tiles : {4, 2, 1})
-      for (int unroll : {2, 1})
-        for (int mb : {2, 3, 4})
-          for (int run : {1, 2, 4, 8}) {
-            if (run > 1 && (unroll == 1 || tiles == 1 || mb == 4)) continue; /* runs: the fastest shapes only */
-            const int set[4] = {tiles, unroll, mb, run};
-            hm_cuda_block_tuning(set, nullptr);
-            printf("  block KPM step, %d column tiles of 8 per warp at most, unroll %d, register cap for %d blocks per SM,"
-                   " runs of %d: %.3f us per vector-step\n",
-                   tiles, unroll, mb, run, 1e6 * time_a(B, route(B, ROUTE_BLOCK), R, V, W, dots, steps) / R);
-          }
-    hm_cuda_block_tuning(def_b, nullptr);
-    printf("  (block KPM step defaults: %d tiles, unroll %d, %d blocks per SM, runs of %d)\n", def_b[0], def_b[1],
-           def_b[2], def_b[3]);
-  }
+  block_sweep(B, R, V, W, dots);
   std::sort(shapes.begin(), shapes.end(), [](const Shape &x, const Shape &y) { return x.us < y.us; });
   printf("SELL launch shapes at %s R = %d (us per vector-step, %d steps; defaults: lanes %d, pass %d, warps %d, L1 %d):\n",
          R == 1 ? "SpMV" : "KPM", R, steps, def.max_lanes, def.rows_per_pass, def.warps_per_block, def.prefer_l1);
@@ -692,6 +701,7 @@ static void traversal(Bench &B, int R, int planes, double2 *V, double2 *W, doubl
           "bench_kpm_gpu: %s\nusage: bench_kpm_gpu [--nx N] [--ny N] [--nz N] (TI lattice, each >= 2; default 200 100 40)\n"
           "                     [--steps S] (>= 1; default 50) [--R r1,r2,...] (each 1..1024; default 1,4,8,16,32,64)\n"
           "                     [--copy-mib M] (>= 1; default 2048) [--sweep r1,...] (SELL launch shapes at these R)\n"
+          "                     [--block-sweep r1,...] (the block KPM step's launch shapes at these R)\n"
           "                     [--traversal r1,...] (CSR KPM traversals at these R)\n"
           "                     [--use-traversal GROUP,TILES] (the CSR kernels' traversal for the whole run)\n",
           why);
@@ -720,7 +730,7 @@ int main(int argc, char **argv) {
   p.nz = 40;
   int steps = 50;
   long long copy_mib = 2048;
-  std::vector<int> Rs = {1, 4, 8, 16, 32, 64}, sweeps, traversals, use_traversal;
+  std::vector<int> Rs = {1, 4, 8, 16, 32, 64}, sweeps, block_sweeps, traversals, use_traversal;
   for (int i = 1; i < argc; i += 2) {
     const char *o = argv[i];
     if (i + 1 >= argc) usage("an option is missing its value");
@@ -731,6 +741,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(o, "--steps")) steps = (int)parse_int(o, v, 1, 1000000);
     else if (!strcmp(o, "--copy-mib")) copy_mib = parse_int(o, v, 1, 1 << 20);
     else if (!strcmp(o, "--sweep")) sweeps = int_list(o, v, 1, 1024);
+    else if (!strcmp(o, "--block-sweep")) block_sweeps = int_list(o, v, 8, 1024);
     else if (!strcmp(o, "--traversal")) traversals = int_list(o, v, 2, 1024);
     else if (!strcmp(o, "--use-traversal")) {
       use_traversal = int_list(o, v, 1, 1 << 20);
@@ -836,6 +847,7 @@ int main(int argc, char **argv) {
 
   int Rmax = *std::max_element(Rs.begin(), Rs.end());
   for (int r : sweeps) Rmax = std::max(Rmax, r);
+  for (int r : block_sweeps) Rmax = std::max(Rmax, r);
   for (int r : traversals) Rmax = std::max(Rmax, r);
   double2 *V, *W;
   double *dots;
@@ -843,6 +855,10 @@ int main(int argc, char **argv) {
   CK_CUDA(cudaMalloc(&W, (size_t)n * Rmax * sizeof(double2)));
   CK_CUDA(cudaMalloc(&dots, 2 * (size_t)Rmax * sizeof(double)));
   for (int r : sweeps) sweep(B, r, V, W, dots);
+  for (int r : block_sweeps) {
+    printf("block KPM step launch shapes at R = %d:\n", r);
+    block_sweep(B, r, V, W, dots);
+  }
   for (int r : traversals) traversal(B, r, (int)p.nz, V, W, dots);
   printf("KPM step per vector-step (us): (a) hamlet fused kpm_step on the N x R block, on the CSR arrays and on the\n"
          "  SELL copy (the library's path: 'SELL' below); (b) cuSPARSE SpMV %s + cublasZaxpy + 2 cublasZdotc, one vector\n"

@@ -2,19 +2,18 @@
 // with the FP64 tensor cores. The list's positions are cut into groups of 4 (a lattice site's
 // orbitals in the TI builder's order); a group's entries are gathered by column block (columns
 // 4 bc .. 4 bc + 3), each block stored as its column block, a 16-bit mask of the entries present
-// (bit 4 r + cc: group row r, column 4 bc + cc; it tells which vector rows the block uses) and 16
-// value slots, zero where no entry is (TI: 112 slots per site for 52 entries). Equal value blocks
-// are stored once (a lattice's hoppings are the same at every site: the TI lattice without disorder
-// has 7 distinct blocks), each block naming its values by an index.
+// (bit 4 r + cc: group row r, column 4 bc + cc; it tells which vector rows the block uses) and the
+// index of its values. Equal value blocks are stored once (a lattice's hoppings are the same at
+// every site: the TI lattice without disorder has 7 distinct blocks), each as the 64 coefficients
+// the kernel's lanes take (mma_coefficients).
 //
 // Why: a group reads each neighbour's vector rows once, not once per entry (TI: 28 vector rows
 // per site instead of 52), and its loads hang on one short chain (group -> block -> vector rows).
-// On the tensor cores a lane loads one matrix slot per block (a warp's 16 slots in one coalesced
-// load) and one vector entry per 8 columns, with few registers, so more loads are in flight per
-// SM than with CUDA-core multiply-adds. Measured on the H100, R = 32 (bench/RESULTS.md): 72.3 us
-// per vector-step against 98.4 for the CSR kernel (84.6 with every value block stored); CUDA-core
-// variants of the same blocks took 114-271 us (broadcast loads of the slots and the mask
-// arithmetic filled the L1 and the issue slots).
+// On the tensor cores a lane loads one coefficient pair per block (a warp's in one coalesced
+// load) and one double of x per column pair and 8 columns, with few registers. Measured on the
+// H100, R = 32 (bench/RESULTS.md): 70.9 us per vector-step against 98.4 for the CSR kernel;
+// CUDA-core variants of the same blocks took 114-271 us (broadcast loads of the values and the
+// mask arithmetic filled the L1 and the issue slots).
 #include <algorithm>
 #include <climits>
 #include <cstring>
@@ -40,8 +39,8 @@ struct BlockCopy {
   int4 *grows = nullptr;   // ngroups: the 4 local rows of a group, -1 past the list's end
   int64_t *gblk = nullptr; // ngroups + 1: a group's first block
   int2 *desc = nullptr;    // blocks: (column block, mask of the entries present)
-  int32_t *vid = nullptr;  // blocks: the block's values in val
-  double *val = nullptr;   // stored distinct value blocks: 16 complex slots each, row-major (slot 4 r + cc)
+  int32_t *vid = nullptr;  // blocks: the block's values in coef
+  double *coef = nullptr;  // distinct value blocks in the mma's order (mma_coefficients): 64 doubles each
 };
 
 void release(BlockCopy *B) {
@@ -50,7 +49,7 @@ void release(BlockCopy *B) {
   cudaFree(B->gblk);
   cudaFree(B->desc);
   cudaFree(B->vid);
-  cudaFree(B->val);
+  cudaFree(B->coef);
   delete B;
 }
 
@@ -144,6 +143,21 @@ int64_t dedupe_values(double *val, int64_t blocks, int32_t *vid) {
   return stored;
 }
 
+// The distinct value blocks (16 complex slots each, slot 4 r + cc) as the kernel's lanes read
+// them: lane L (A fragment row m = L / 4: block row m % 4, the real part of the product for m < 4,
+// the imaginary part above; column q = L % 4: x's row 2 h + q / 2 of the block's column pair h, its
+// real part for even q, its imaginary part for odd q) takes the coefficients of pairs 0 and 1 as
+// one double2 at 64 id + 2 L (id: the distinct block): Re Y = Re A Re x - Im A Im x, Im Y = Im A Re x + Re A Im x.
+void mma_coefficients(const double *val, int64_t stored, double *coef) {
+  for (int64_t id = 0; id < stored; id++)
+    for (int L = 0; L < 32; L++)
+      for (int h = 0; h < 2; h++) {
+        const int row = (L >> 2) & 3, imag_out = L >> 4, q = L & 3, slot = 4 * row + 2 * h + (q >> 1);
+        const double re = val[32 * id + 2 * slot], im = val[32 * id + 2 * slot + 1];
+        coef[(size_t)64 * id + 2 * L + h] = imag_out ? ((q & 1) ? re : im) : ((q & 1) ? -im : re);
+      }
+}
+
 // Two passes over the groups, both on the host's threads (OpenMP): count the blocks (and decide
 // whether they pay), then fill them in place; the values (TI 336 x 200 x 100: 12 GB) are written
 // once, not grown.
@@ -192,10 +206,14 @@ int build(const struct hm_csr_view *A, const int32_t *rows, int32_t n, int alway
     }
   }
   const int64_t stored = dedupe_values(val.get(), blocks, vid.get());
+  std::unique_ptr<double[]> coef(new (std::nothrow) double[64 * std::max<int64_t>(stored, 1)]);
+  HM_CHECK(coef, HM_ERR_MEMORY, "no host memory to build a block copy (%zu bytes)",
+           (size_t)stored * 64 * sizeof(double));
+  mma_coefficients(val.get(), stored, coef.get());
   // the copy only speeds products up: where it would take more than half of the free device memory,
   // the memory is left to the solver's vectors
   const size_t bytes = grows.size() * sizeof(int4) + gblk.size() * sizeof(int64_t) +
-                       (size_t)blocks * (sizeof(int2) + sizeof(int32_t)) + (size_t)stored * 32 * sizeof(double);
+                       (size_t)blocks * (sizeof(int2) + sizeof(int32_t)) + (size_t)stored * 64 * sizeof(double);
   size_t free_b = 0, total_b = 0;
   HM_CALL_CUDA(cudaMemGetInfo(&free_b, &total_b));
   if (!always && bytes > free_b / 2) return HM_SUCCESS;
@@ -211,7 +229,7 @@ int build(const struct hm_csr_view *A, const int32_t *rows, int32_t n, int alway
   if (!st) st = hm_device_upload(gblk, "a block copy", &B->gblk);
   if (!st) st = hm_device_upload(desc.get(), (size_t)blocks, "a block copy", &B->desc);
   if (!st) st = hm_device_upload(vid.get(), (size_t)blocks, "a block copy", &B->vid);
-  if (!st) st = hm_device_upload(val.get(), 32 * (size_t)stored, "a block copy", &B->val);
+  if (!st) st = hm_device_upload(coef.get(), 64 * (size_t)stored, "a block copy", &B->coef);
   if (st) {
     release(B);
     return hm_error_trace(st, __FILE__, __LINE__, __func__);
@@ -223,11 +241,15 @@ int build(const struct hm_csr_view *A, const int32_t *rows, int32_t n, int alway
 // ---- device side ----
 
 // The complex block product on the FP64 tensor cores (mma m8n8k4, sm_80 and later), for block
-// widths k a multiple of 8: one warp owns a group and 8 NT columns. A block's product in real
-// arithmetic is [Re Y; Im Y] (8 x 8 per column tile) = [Re A; Im A] Re X + [-Im A; Re A] Im X, two
-// mma per tile, so a lane loads one matrix entry per block (a coalesced 256 bytes per warp instead
-// of 16 broadcasts) and one vector entry per tile. Fragments (PTX ISA): A element (lane / 4,
-// lane % 4), B element (lane % 4, lane / 4), C elements (lane / 4, 2 (lane % 4) + i).
+// widths k a multiple of 8: one warp owns a group and 8 NT columns. In real arithmetic a block's
+// product is, per column pair h of the block (x rows 4 bc + 2 h and + 1) and tile of 8 columns,
+// one mma: the 8 x 4 A holds the coefficients that take (Re x, Im x) of the pair's two rows to
+// [Re Y; Im Y] (mma_coefficients), the 4 x 8 B the two rows' real and imaginary parts. Fragments
+// (PTX ISA): A element (lane / 4, lane % 4), B element (lane % 4, lane / 4), C elements (lane / 4,
+// 2 (lane % 4) + i). So a lane loads one double of x per pair and tile, and a half warp's loads
+// fall in 2 rows (128-byte lines) of V: the L1 moves 4 lines per 512 bytes, where one complex
+// entry per lane (4 rows per quarter warp) made it move 16 (Nsight Compute: L1 wavefronts 84%
+// busy, the step's limit).
 __device__ __forceinline__ void mma_f64(double &c0, double &c1, double a, double b) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
   __trap(); // never launched: no copy is made for devices before sm_80 (hm_cuda_block_build)
@@ -238,17 +260,22 @@ __device__ __forceinline__ void mma_f64(double &c0, double &c1, double a, double
 #endif
 }
 
-template <int NT, int MinBlocks, int Unroll>
+// Pairs: x loaded by column pair (one double per lane, the layout above); else one complex entry
+// per lane, x's 4 rows in one load and two mma per tile (Re x, Im x), which keeps twice the bytes
+// in flight per load and is the faster form for a single tile (R = 8: 93 against 107 us).
+template <int NT, int MinBlocks, int Unroll, bool Pairs>
 __global__ void __launch_bounds__(kThreads, MinBlocks)
     block_kpm_kernel(int32_t ngroups, const int4 *__restrict__ grows, const int64_t *__restrict__ gblk,
                      const int2 *__restrict__ desc, const int32_t *__restrict__ vid,
-                     const double2 *__restrict__ vals, int k, double s, double b,
-                     const double2 *__restrict__ V, double *__restrict__ W, double *__restrict__ partials, int run) {
+                     const double2 *__restrict__ coef, int k, double s, double b,
+                     const double *__restrict__ V, double *__restrict__ W, double *__restrict__ partials, int run) {
   __shared__ double sh[kWarps][2][8 * NT];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, wpb = blockDim.x >> 5;
   const int m = lane >> 2, q = lane & 3, r = m & 3, part = m >> 2; // part 1: imaginary parts
+  const int jq = q >> 1;                                              // B: x row 2 h + jq, part q % 2
   // after the product a lane holds whole complex entries of one column (see below): 2 q + part
   const int c0 = blockIdx.y * 8 * NT, cl = 2 * q + part;
+  const double2 *V2 = reinterpret_cast<const double2 *>(V);
   double2 *W2 = reinterpret_cast<double2 *>(W);
   double vv[NT] = {}, wv[NT] = {};
   // a block takes run rounds of wpb consecutive groups, then strides past the other blocks' runs
@@ -275,15 +302,30 @@ __global__ void __launch_bounds__(kThreads, MinBlocks)
     for (int64_t p = gblk[g]; p < b1; p++) {
       const int2 d = __ldg(&desc[p]);
       const unsigned mk = (unsigned)d.y, used = (mk | mk >> 4 | mk >> 8 | mk >> 12) & 0xfu;
-      // an unused column loads a used one's row (in range; its entries are zero)
-      const int64_t xrow = 4 * (int64_t)d.x + ((used >> q & 1u) ? q : __ffs(used) - 1);
-      const double2 a = __ldg(&vals[16 * (int64_t)__ldg(&vid[p]) + 4 * r + q]);
-      const double a1 = part ? a.y : a.x, a2 = part ? a.x : -a.y;
+      const int64_t id = __ldg(&vid[p]);
+      if (Pairs) {
+        const double2 a = __ldg(&coef[32 * id + lane]);
 #pragma unroll
-      for (int t = 0; t < NT; t++) {
-        const double2 x = __ldg(&V[(size_t)xrow * k + c0 + 8 * t + m]);
-        mma_f64(acc[t][0], acc[t][1], a1, x.x);
-        mma_f64(acc[t][0], acc[t][1], a2, x.y);
+        for (int h = 0; h < 2; h++) {
+          // an unused column's lanes load a used row, the pair's other column first (their coefficients
+          // are zero): no branch, so that the loads of both pairs and of the unrolled blocks go out together
+          const int j = 2 * h + jq;
+          const int use = (used >> j & 1u) ? j : (used >> (j ^ 1) & 1u) ? j ^ 1 : __ffs(used) - 1;
+          const double *x = V + ((size_t)(4 * (int64_t)d.x + use) * k + c0 + m) * 2 + (q & 1);
+#pragma unroll
+          for (int t = 0; t < NT; t++) mma_f64(acc[t][0], acc[t][1], h ? a.y : a.x, __ldg(x + 16 * t));
+        }
+      } else {
+        // x row q's (Re, Im) take the coefficients of A fragment columns 2 (q % 2) and + 1 of pair q / 2
+        const double *c = reinterpret_cast<const double *>(coef) + 64 * id + 8 * m + 4 * (q & 1) + jq;
+        const double a1 = __ldg(c), a2 = __ldg(c + 2);
+        const int64_t xrow = 4 * (int64_t)d.x + ((used >> q & 1u) ? q : __ffs(used) - 1);
+#pragma unroll
+        for (int t = 0; t < NT; t++) {
+          const double2 x = __ldg(&V2[(size_t)xrow * k + c0 + 8 * t + m]);
+          mma_f64(acc[t][0], acc[t][1], a1, x.x);
+          mma_f64(acc[t][0], acc[t][1], a2, x.y);
+        }
       }
     }
     // lanes m and m ^ 4 (lane ^ 16) hold the real and the imaginary parts of row r, columns 2 q and
@@ -294,7 +336,7 @@ __global__ void __launch_bounds__(kThreads, MinBlocks)
       const double2 y = part ? make_double2(o1, acc[t][1]) : make_double2(acc[t][0], o0);
       if (row >= 0) {
         const size_t at = (size_t)row * k + c0 + 8 * t + cl;
-        const double2 v = __ldg(&V[at]);
+        const double2 v = __ldg(&V2[at]);
         const double2 wn = make_double2(2.0 * s * (y.x - b * v.x) - w[t].x, 2.0 * s * (y.y - b * v.y) - w[t].y);
         W2[at] = wn;
         vv[t] += v.x * v.x + v.y * v.y;
@@ -327,33 +369,37 @@ __global__ void __launch_bounds__(kThreads, MinBlocks)
 
 hm_device_buffer scratch_buffer;
 
-// Measured on the H100 (bench_kpm_gpu --sweep, 2026-11-24), us per vector-step at R = 32 on the TI
-// lattices 200 x 100 x 40 and 336 x 200 x 100, value blocks stored once: 4 column tiles (32
-// columns: the matrix read once) per warp, the block loop unrolled twice, 2 blocks per SM (124
-// registers): 72.3 and 615 (R = 64: 74.3); 2 tiles at 3 blocks per SM 76.4 and 642; 4 tiles at 3
-// blocks spill (118, 1263). Runs of 2 rounds per block before the stride: 71.6 and 649; 4 and 8
-// slower (L1 does not keep a block's neighbour rows). V through L2 only (ld.global.cg): 75.5.
-// Changed by hm_cuda_block_tuning for benchmarks; min_blocks 0: 2 for 4 tiles, 3 for fewer.
-int max_tiles = 4, unroll = 2, min_blocks = 0, run = 1;
+// Measured on the H100 (bench_kpm_gpu --block-sweep, 2026-11-24, session 16), us per vector-step
+// on the TI lattice 200 x 100 x 40 (bench/RESULTS.md): R = 32, 4 column tiles (the matrix read
+// once), pair loads, no unrolling, 2 blocks per SM (116 registers): 70.9 (unrolled twice 72.0;
+// 3 blocks per SM spill: 101); R = 16, 2 tiles, the same: 76.0; R = 8 and 24, 1 tile, complex
+// loads, 3 blocks per SM: 93.1 and 92.3 (pair loads 107.1 and 107.5). Runs of 2 rounds within 1%;
+// 4 slower. Changed by hm_cuda_block_tuning for benchmarks; 0 = by the tile count.
+int max_tiles = 4, unroll = 1, min_blocks = 0, run = 1, loads = 0;
 
 using MmaFn = void (*)(int32_t, const int4 *, const int64_t *, const int2 *, const int32_t *, const double2 *, int,
-                       double, double, const double2 *, double *, double *, int);
+                       double, double, const double *, double *, double *, int);
 
-template <int NT, int U> MmaFn pick_cap() {
-  const int cap = min_blocks > 0 ? min_blocks : NT == 4 ? 2 : 3;
-  if (cap >= 4) return block_kpm_kernel<NT, 4, U>;
-  if (cap >= 3) return block_kpm_kernel<NT, 3, U>;
-  if (cap >= 2) return block_kpm_kernel<NT, 2, U>;
-  return block_kpm_kernel<NT, 1, U>;
+template <int NT, int U, bool P> MmaFn pick_cap() {
+  const int cap = min_blocks > 0 ? min_blocks : NT == 1 ? 3 : 2;
+  if (cap >= 4) return block_kpm_kernel<NT, 4, U, P>;
+  if (cap >= 3) return block_kpm_kernel<NT, 3, U, P>;
+  if (cap >= 2) return block_kpm_kernel<NT, 2, U, P>;
+  return block_kpm_kernel<NT, 1, U, P>;
 }
-template <int NT> MmaFn pick_unroll() { return unroll >= 2 ? pick_cap<NT, 2>() : pick_cap<NT, 1>(); }
+template <int NT, bool P> MmaFn pick_unroll() {
+  return unroll >= 2 ? pick_cap<NT, 2, P>() : pick_cap<NT, 1, P>();
+}
+template <int NT> MmaFn pick_loads() {
+  return (loads > 0 ? loads == 2 : NT > 1) ? pick_unroll<NT, true>() : pick_unroll<NT, false>();
+}
 
 int launch(const BlockCopy &B, int k, double s, double b, const double *V, double *W, double *dots) {
   if (B.ngroups == 0) return HM_SUCCESS;
   int nt = k % 32 == 0 ? 4 : k % 16 == 0 ? 2 : 1;
   nt = std::min(nt, max_tiles);
   const int chunks = k / (8 * nt);
-  const MmaFn fn = nt == 4 ? pick_unroll<4>() : nt == 2 ? pick_unroll<2>() : pick_unroll<1>();
+  const MmaFn fn = nt == 4 ? pick_loads<4>() : nt == 2 ? pick_loads<2>() : pick_loads<1>();
   int per_sm = 1, sms = 1;
   HM_CALL(resident_blocks((const void *)fn, kThreads, kCarveoutUnset, &per_sm, &sms));
   // a persistent grid: every SM busy, all of them in one window of groups (which L2 holds)
@@ -361,8 +407,8 @@ int launch(const BlockCopy &B, int k, double s, double b, const double *V, doubl
   const int grid = (int)std::max<int64_t>(1, std::min<int64_t>(need, (int64_t)per_sm * sms / chunks));
   HM_CALL(hm_device_buffer_grow(&scratch_buffer, (size_t)grid * 2 * k));
   fn<<<dim3(grid, chunks), kThreads>>>(B.ngroups, B.grows, B.gblk, B.desc, B.vid,
-                                       reinterpret_cast<const double2 *>(B.val), k, s, b,
-                                       reinterpret_cast<const double2 *>(V), W, scratch_buffer.p, run);
+                                       reinterpret_cast<const double2 *>(B.coef), k, s, b, V, W,
+                                       scratch_buffer.p, run);
   HM_CHECK_LAUNCH("block_kpm_kernel");
   HM_CALL(column_sums(true, grid, 2 * k, scratch_buffer.p, dots));
   return HM_SUCCESS;
@@ -414,11 +460,13 @@ extern "C" void hm_cuda_block_tuning(const int *set, int *get) {
     get[1] = unroll;
     get[2] = min_blocks;
     get[3] = run;
+    get[4] = loads;
   }
   if (set) {
     max_tiles = set[0] >= 4 ? 4 : set[0] >= 2 ? 2 : 1;
     unroll = set[1] >= 2 ? 2 : 1;
     min_blocks = std::max(0, std::min(set[2], 4));
     run = std::max(1, std::min(set[3], 64));
+    loads = set[4] == 1 || set[4] == 2 ? set[4] : 0;
   }
 }

@@ -34,8 +34,8 @@ static double max_diff(const double *a, const double *b, size_t n) {
 }
 
 /* Rows in groups of 4: each group takes 0..8 random column blocks, the last block of the column
- * range among them now and then; per block a random mask; every 7th row empty; every 11th row
- * repeats its first column. Complex values: random, or with palette = 1 as on a lattice, where the
+ * range among them now and then; per block a random mask, in half of them with one or both of a
+ * column pair (0-1, 2-3) unused; every 7th row empty; every 11th row repeats its first column. Complex values: random, or with palette = 1 as on a lattice, where the
  * masks and the values of an entry (its row and column within the block, the block's kind) come
  * from 3 kinds of blocks, so that most blocks repeat one of a few. */
 static struct hm_csr_view blocked_matrix(int palette, int64_t **rp, int32_t **cl, double **vl) {
@@ -44,7 +44,7 @@ static struct hm_csr_view blocked_matrix(int palette, int64_t **rp, int32_t **cl
   double *val = malloc(sizeof(double) * 2 * N * 40);
   int64_t e = 0;
   rowptr[0] = 0;
-  const unsigned kind_masks[3] = {0xffffu, 0x8421u, 0x0f0fu};
+  const unsigned kind_masks[3] = {0xffffu, 0x8421u, 0x00ccu};
   for (int g = 0; 4 * g < N; g++) {
     int bc[8], kind[8];
     unsigned masks[8];
@@ -53,7 +53,8 @@ static struct hm_csr_view blocked_matrix(int palette, int64_t **rp, int32_t **cl
       const uint64_t u = hm_random_u64(seed, 2, 8 * (uint64_t)g + j);
       bc[j] = u % 13 == 0 ? (NC - 1) / 4 : (int)(u % ((NC + 3) / 4));
       kind[j] = (int)(u >> 40) % 3;
-      masks[j] = palette ? kind_masks[kind[j]] : (unsigned)(u >> 20) & 0xffffu;
+      const unsigned pair_cut[8] = {0x3333u, 0xccccu, 0x1111u, 0x8888u, 0xffffu, 0xffffu, 0xffffu, 0xffffu};
+      masks[j] = palette ? kind_masks[kind[j]] : (unsigned)(u >> 20) & 0xffffu & pair_cut[(u >> 36) & 7];
     }
     for (int r = 0; r < 4 && 4 * g + r < N; r++) {
       const int i = 4 * g + r;
@@ -252,18 +253,20 @@ int main(int argc, char **argv) {
     check_step(G, &hA, all, N, widths[w], "rows in order");
     check_step(G, &hA, some, nsome, widths[w], "shuffled subset");
   }
-  int def[4];
+  int def[5];
   hm_cuda_block_tuning(NULL, def);
   for (int tiles = 1; tiles <= 4; tiles *= 2)
-    for (int unroll = 1; unroll <= 2; unroll++)
-      for (int cap = 1; cap <= 4; cap++)
-        for (int run = 1; run <= 3; run += 2) { /* runs of 3 rounds: a partial last run */
-          const int set[4] = {tiles, unroll, cap, run};
-          hm_cuda_block_tuning(set, NULL);
-          char what[128];
-          snprintf(what, sizeof what, "%d tiles, unroll %d, %d blocks per SM, runs of %d", tiles, unroll, cap, run);
-          check_step(G, &hA, all, N, 32, what);
-        }
+    for (int loads = 1; loads <= 2; loads++)
+      for (int unroll = 1; unroll <= 2; unroll++)
+        for (int cap = 1; cap <= 4; cap++)
+          for (int run = 1; run <= 3; run += 2) { /* runs of 3 rounds: a partial last run */
+            const int set[5] = {tiles, unroll, cap, run, loads};
+            hm_cuda_block_tuning(set, NULL);
+            char what[160];
+            snprintf(what, sizeof what, "%d tiles, %s loads, unroll %d, %d blocks per SM, runs of %d", tiles,
+                     loads == 2 ? "pair" : "complex", unroll, cap, run);
+            check_step(G, &hA, all, N, 32, what);
+          }
   hm_cuda_block_tuning(def, NULL);
   check_palette(G, all, some, nsome);
   check_choice(&hA, all);
