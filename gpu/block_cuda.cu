@@ -147,7 +147,8 @@ int64_t dedupe_values(double *val, int64_t blocks, int32_t *vid) {
 // them: lane L (A fragment row m = L / 4: block row m % 4, the real part of the product for m < 4,
 // the imaginary part above; column q = L % 4: x's row 2 h + q / 2 of the block's column pair h, its
 // real part for even q, its imaginary part for odd q) takes the coefficients of pairs 0 and 1 as
-// one double2 at 64 id + 2 L (id: the distinct block): Re Y = Re A Re x - Im A Im x, Im Y = Im A Re x + Re A Im x.
+// one double2 at 64 id + 2 L (id: the distinct block), from Re Y = Re A Re x - Im A Im x and
+// Im Y = Im A Re x + Re A Im x. Each entry's parts appear twice: 512 bytes per distinct block.
 void mma_coefficients(const double *val, int64_t stored, double *coef) {
   for (int64_t id = 0; id < stored; id++)
     for (int L = 0; L < 32; L++)
@@ -248,8 +249,8 @@ int build(const struct hm_csr_view *A, const int32_t *rows, int32_t n, int alway
 // (PTX ISA): A element (lane / 4, lane % 4), B element (lane % 4, lane / 4), C elements (lane / 4,
 // 2 (lane % 4) + i). So a lane loads one double of x per pair and tile, and a half warp's loads
 // fall in 2 rows (128-byte lines) of V: the L1 moves 4 lines per 512 bytes, where one complex
-// entry per lane (4 rows per quarter warp) made it move 16 (Nsight Compute: L1 wavefronts 84%
-// busy, the step's limit).
+// entry per lane (4 rows per quarter warp) made it move 16 (Nsight Compute at R = 32: L1
+// wavefronts 84% -> 65% busy).
 __device__ __forceinline__ void mma_f64(double &c0, double &c1, double a, double b) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
   __trap(); // never launched: no copy is made for devices before sm_80 (hm_cuda_block_build)

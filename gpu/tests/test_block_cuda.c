@@ -34,10 +34,11 @@ static double max_diff(const double *a, const double *b, size_t n) {
 }
 
 /* Rows in groups of 4: each group takes 0..8 random column blocks, the last block of the column
- * range among them now and then; per block a random mask, in half of them with one or both of a
- * column pair (0-1, 2-3) unused; every 7th row empty; every 11th row repeats its first column. Complex values: random, or with palette = 1 as on a lattice, where the
- * masks and the values of an entry (its row and column within the block, the block's kind) come
- * from 3 kinds of blocks, so that most blocks repeat one of a few. */
+ * range among them now and then; per block a random mask, in half of them with one or both columns
+ * of a pair (0-1, 2-3) unused; every 7th row empty; every 11th row repeats its first column.
+ * Complex values: random, or with palette = 1 as on a lattice, where the masks and the values of
+ * an entry (its row and column within the block, the block's kind) come from 3 kinds of blocks,
+ * so that most blocks repeat one of a few. */
 static struct hm_csr_view blocked_matrix(int palette, int64_t **rp, int32_t **cl, double **vl) {
   int64_t *rowptr = malloc(sizeof(int64_t) * (N + 1));
   int32_t *col = malloc(sizeof(int32_t) * N * 40);
