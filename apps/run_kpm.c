@@ -35,6 +35,11 @@ static void print_summary(const run_state *s, hm_kpm *kpm, const hm_matrix *H, i
   printf("  interval     [%.6g, %.6g]\n", emin, emax);
   printf("  moments      %d x %d %s vectors: %.3f s (%.3g us per vector per step)\n", M, R, ldos ? "site" : "random",
          s->seconds[PHASE_MOMENTS], 1e6 * s->seconds[PHASE_MOMENTS] / (R * (M / 2.0)));
+  int blocks = 0;
+  double reads = 0, distinct = 1;
+  if (hm_matrix_block_info(H, &blocks, &reads, &distinct) == HM_SUCCESS && blocks)
+    printf("  product      4 x 4 block copy on the FP64 tensor cores (rank 0: %.2f vector rows read per row,"
+           " %.2g of the value blocks distinct)\n", reads, distinct);
   const char *kernel = s->deck.dos.kernel == HM_KERNEL_JACKSON ? "Jackson" : "Lorentz";
   if (ldos)
     printf("  ldos         %d energies x %d sites, %s kernel\n", dos_points, s->deck.ldos.nsites, kernel);

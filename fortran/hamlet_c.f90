@@ -206,6 +206,14 @@ module hamlet_c
       real(c_double), intent(out), optional :: fill
       integer(c_int) :: status
     end function
+    ! made = 1 where the KPM step has a 4 x 4 block copy on the tensor cores (see matrix.h).
+    function hm_matrix_block_info(A, made, reads, distinct) result(status) bind(C, name="hm_matrix_block_info")
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: A
+      integer(c_int), intent(out), optional :: made
+      real(c_double), intent(out), optional :: reads, distinct
+      integer(c_int) :: status
+    end function
 
     ! ---- kpm.h ----
     function hm_kpm_options_default(opt) result(status) bind(C, name="hm_kpm_options_default")

@@ -469,6 +469,7 @@ hm_kernels make_table() {
   t.prepare = hm_cuda_prepare; // sell_cuda.cu
   t.unprepare = hm_cuda_unprepare;
   t.format_info = hm_cuda_sell_info;
+  t.block_info = hm_cuda_sell_block_info;
   t.idr_combine = hm_cuda_idr_combine; // kernels_cuda_idr.cu
   t.idr_update = hm_cuda_idr_update;
   t.idr_multidot = hm_cuda_idr_multidot;

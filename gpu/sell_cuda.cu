@@ -446,6 +446,14 @@ extern "C" int hm_cuda_sell_block(const void *format, int list, int make, const 
   return HM_SUCCESS;
 }
 
+extern "C" int hm_cuda_sell_block_info(const void *format, int list, int *made, double *reads, double *distinct) {
+  const void *block = nullptr;
+  HM_CALL(hm_cuda_sell_block(format, list, 0, &block));
+  if (made) *made = block != nullptr;
+  hm_cuda_block_info(block, nullptr, reads, nullptr, distinct);
+  return HM_SUCCESS;
+}
+
 extern "C" void hm_cuda_sell_tuning(const hm_sell_tuning *set, hm_sell_tuning *get) {
   if (get) *get = tuning;
   if (!set) return;

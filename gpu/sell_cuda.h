@@ -24,6 +24,9 @@ int hm_cuda_sell_info(const void *format, int list, int *chunk, int *sigma, doub
 // The block copy (block_cuda.h) of list `list` in *block, NULL where none was made. The first KPM
 // step that can take it makes it (HM_FORMAT_AUTO, complex, where it pays); make = 1 makes it now.
 int hm_cuda_sell_block(const void *format, int list, int make, const void **block);
+// The kernel table's block_info: whether list `list` has a block copy, its vector rows read per
+// matrix row and stored / all value blocks (none: 0, 0, 1).
+int hm_cuda_sell_block_info(const void *format, int list, int *made, double *reads, double *distinct);
 
 // Launch knobs for benchmarks (the defaults are the measured best; see bench/RESULTS.md).
 typedef struct {

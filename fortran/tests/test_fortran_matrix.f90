@@ -296,12 +296,13 @@ contains
     end if
   end subroutine get_block
 
-  ! hm_matrix_format_info on the CPU backend: CSR, chunk 0, sigma 0, fill 1.
+  ! hm_matrix_format_info on the CPU backend: CSR, chunk 0, sigma 0, fill 1; hm_matrix_block_info:
+  ! no block copy (0, 0, 1).
   subroutine check_format_csr(A, what)
     type(c_ptr), intent(in) :: A
     character(*), intent(in) :: what
-    integer(c_int) :: format, chunk, sigma
-    real(c_double) :: fill
+    integer(c_int) :: format, chunk, sigma, made
+    real(c_double) :: fill, reads, distinct
     format = -1
     chunk = -1
     sigma = -1
@@ -309,6 +310,12 @@ contains
     call test_ok(hm_matrix_format_info(A, format, chunk, sigma, fill), "hm_matrix_format_info")
     call test_assert(format == HM_FORMAT_CSR .and. chunk == 0 .and. sigma == 0 .and. abs(fill - 1) < epsilon(fill), &
                      "hm_matrix_format_info should report csr, 0, 0, 1: " // what)
+    made = -1
+    reads = -1
+    distinct = -1
+    call test_ok(hm_matrix_block_info(A, made, reads, distinct), "hm_matrix_block_info")
+    call test_assert(made == 0 .and. reads == 0 .and. distinct == 1, &
+                     "hm_matrix_block_info should report no block copy (0, 0, 1): " // what)
   end subroutine check_format_csr
 
   ! A column outside the matrix and decreasing row pointers are refused.

@@ -2,7 +2,8 @@
  * scale, the interval bit-close) on a TI lattice with dots and disorder, R = 1, 3, 8, 32, with
  * the random seed fresh from the clock; run on 1 and 2 ranks (the halo through host buffers).
  * The same at R = 1 and 32 from each device format (hm_matrix_set_format: CSR only, SELL at every
- * width with sigma chosen or 1), with the format the matrix reports. Also a checkpoint round trip
+ * width with sigma chosen or 1), with the format the matrix reports and whether the KPM steps made a
+ * block copy (hm_matrix_block_info). Also a checkpoint round trip
  * of the device vectors. Skips (77) where no device is visible. */
 #include <math.h>
 #include <stdlib.h>
@@ -45,6 +46,21 @@ static void moments(hm_backend backend, int R, uint64_t seed, hm_format format, 
   HM_TEST_OK(hm_kpm_create(H, &opt, &kpm));
   HM_TEST_OK(hm_kpm_run(kpm));
   HM_TEST_OK(hm_kpm_moments(kpm, mu, NULL));
+  /* the first step at a width that is a multiple of 8 made the 4 x 4 block copy (format AUTO; the
+   * GPU tests need sm_80 or later): the sites' 4 orbitals read their 7 neighbour sites' rows once,
+   * fewer than the 13 entries per row, and the disordered on-site blocks are the distinct ones */
+  int made = -1;
+  double reads = -1, distinct = -1;
+  HM_TEST_OK(hm_matrix_block_info(H, &made, &reads, &distinct));
+  const int want = backend == HM_BACKEND_CUDA && format == HM_FORMAT_AUTO && R % 8 == 0;
+  HM_TEST_ASSERT(made == want, "backend %d, format %d, R = %d: block copy %d, expected %d", (int)backend, (int)format,
+                 R, made, want);
+  if (want)
+    HM_TEST_ASSERT(reads > 0 && reads <= 7 && distinct > 0 && distinct < 0.5,
+                   "block copy: %g vector rows per row (want <= 7), %g of the value blocks distinct (want < 0.5)", reads,
+                   distinct);
+  else
+    HM_TEST_ASSERT(reads == 0 && distinct == 1, "no block copy: reads %g, distinct %g (want 0, 1)", reads, distinct);
   hm_kpm_interval(kpm, emin, emax);
   hm_kpm_destroy(&kpm);
   hm_matrix_destroy(&H);

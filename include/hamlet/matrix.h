@@ -49,6 +49,13 @@ int hm_matrix_set_format(hm_matrix *A, hm_format format, int sigma);
  * exists, HM_FORMAT_CSR where none does (format CSR, or the CPU backend); the SELL chunk height C,
  * sigma and stored / true entries (without a copy: 0, 0 and 1). Any pointer may be NULL. */
 int hm_matrix_format_info(const hm_matrix *A, hm_format *format, int *chunk, int *sigma, double *fill);
+/* Whether A's interior rows have a 4 x 4 block copy for the KPM step on the FP64 tensor cores
+ * (made = 1: CUDA backend, format AUTO, a complex matrix whose rows come in groups of 4 sharing
+ * their neighbours, a device of compute capability 8.0 or later; the first KPM step at a width that
+ * is a multiple of 8 makes it where it pays), the vector rows its product reads per matrix row (the
+ * CSR product reads one per entry) and the fraction of value blocks it stores (equal ones are
+ * stored once). Without a copy: 0, 0 and 1. Any pointer may be NULL. */
+int hm_matrix_block_info(const hm_matrix *A, int *made, double *reads, double *distinct);
 
 #ifdef __cplusplus
 }

@@ -69,6 +69,9 @@ typedef struct {
   void (*unprepare)(void *format);
   /* What prepare chose for list `list`: chunk height, sorting window, stored / true entries. */
   int (*format_info)(const void *format, int list, int *chunk, int *sigma, double *fill);
+  /* Optional: whether list `list` has a block copy made (CUDA: block_cuda.h), the vector rows its
+   * product reads per matrix row, stored / all value blocks (none: 0, 0, 1). */
+  int (*block_info)(const void *format, int list, int *made, double *reads, double *distinct);
   /* ---- IDR(s) (CPU: kernels_cpu_idr.c, CUDA: gpu/kernels_cuda_idr.cu); k columns = k systems ---- */
   /* Y[:, j] = a[j] W[:, j] + sum_{i<m} c[i*k + j] X_i[:, j] over n rows: X is a host array of m <= 64
    * blocks (backend memory), a (k) and c (m*k) host scalars of type. Y may be W or one of the X_i. */

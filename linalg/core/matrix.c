@@ -240,6 +240,18 @@ int hm_matrix_format_info(const hm_matrix *A, hm_format *format, int *chunk, int
   return HM_SUCCESS;
 }
 
+int hm_matrix_block_info(const hm_matrix *A, int *made, double *reads, double *distinct) {
+  HM_CHECK(A, HM_ERR_ARGUMENT, "A is NULL");
+  const hm_kernels *K = A->ctx->kernels;
+  int m = 0;
+  double rd = 0, ds = 1;
+  if (A->exec.format && K->block_info) HM_CALL(K->block_info(A->exec.format, 0, &m, &rd, &ds));
+  if (made) *made = m;
+  if (reads) *reads = rd;
+  if (distinct) *distinct = ds;
+  return HM_SUCCESS;
+}
+
 int hm_matrix_destroy(hm_matrix **A) {
   if (!A || !*A) return HM_SUCCESS;
   hm_matrix *M = *A;

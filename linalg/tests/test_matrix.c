@@ -76,6 +76,12 @@ static void check(hm_context *ctx, hm_scalar type, int k) {
   HM_TEST_OK(hm_matrix_format_info(A, &used, &chunk, &sigma, &fill));
   HM_TEST_ASSERT(used == HM_FORMAT_CSR && chunk == 0 && sigma == 0 && fill == 1,
                  "CPU backend: format %d, C %d, sigma %d, fill %g (want CSR, 0, 0, 1)", (int)used, chunk, sigma, fill);
+  int made = -1;
+  double reads = -1, distinct = -1;
+  HM_TEST_OK(hm_matrix_block_info(A, &made, &reads, &distinct));
+  HM_TEST_ASSERT(made == 0 && reads == 0 && distinct == 1, "CPU backend: block copy %d, reads %g, distinct %g (want 0, 0, 1)",
+                 made, reads, distinct);
+  HM_TEST_FAILS(hm_matrix_block_info(NULL, &made, NULL, NULL), HM_ERR_ARGUMENT, "A is NULL");
   HM_TEST_OK(hm_matrix_apply(A, x, y));
   double *yv2 = malloc(sizeof(double) * local * k * type);
   hm_mvec_get(y, yv2);
