@@ -150,6 +150,7 @@ int64_t dedupe_values(double *val, int64_t blocks, int32_t *vid) {
 // one double2 at 64 id + 2 L (id: the distinct block), from Re Y = Re A Re x - Im A Im x and
 // Im Y = Im A Re x + Re A Im x. Each entry's parts appear twice: 512 bytes per distinct block.
 void mma_coefficients(const double *val, int64_t stored, double *coef) {
+#pragma omp parallel for schedule(static)
   for (int64_t id = 0; id < stored; id++)
     for (int L = 0; L < 32; L++)
       for (int h = 0; h < 2; h++) {

@@ -63,8 +63,8 @@ struct SellFormat {
 // vector-step between runs); taking a vector row that the rows before loaded from registers instead
 // of L1 was slower (188). Routing: SELL for spmmv up to k = 4 (SpMV 346 us = 92% of the roofline,
 // CSR 526) and for kpm_step at R = 1 only (R = 4: CSR 173 us, SELL 222; R = 32: CSR 108, SELL 181);
-// the block copy's KPM step at every multiple of 8 (2026-11-24: R = 8 92 us against CSR 140, R = 16
-// 76 against 116, R = 32 72 against 98, R = 64 74 against 100).
+// the block copy's KPM step at every multiple of 8 (2026-11-24, session 16: R = 8 93 us against CSR
+// 140, R = 16 76 against 116, R = 32 71 against 98, R = 64 71 against 100).
 hm_sell_tuning tuning = {16, 16, 8, 0, 4, 1, 8};
 
 // ---- host side: build one list's copy ----
@@ -91,7 +91,6 @@ void sort_windows(const std::vector<int32_t> &len, int64_t sigma, std::vector<in
     std::stable_sort(order.begin() + s, end, [&](int32_t a, int32_t b) { return len[a] > len[b]; });
   }
 }
-
 
 void release_list(SellList &L) {
   cudaFree(L.cptr);

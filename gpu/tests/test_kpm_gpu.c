@@ -3,8 +3,8 @@
  * the random seed fresh from the clock; run on 1 and 2 ranks (the halo through host buffers).
  * The same at R = 1 and 32 from each device format (hm_matrix_set_format: CSR only, SELL at every
  * width with sigma chosen or 1), with the format the matrix reports and whether the KPM steps made a
- * block copy (hm_matrix_block_info). Also a checkpoint round trip
- * of the device vectors. Skips (77) where no device is visible. */
+ * block copy (hm_matrix_block_info). Also a checkpoint round trip of the device vectors. Skips (77)
+ * where no device is visible. */
 #include <math.h>
 #include <stdlib.h>
 #include <time.h>
