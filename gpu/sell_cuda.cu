@@ -322,6 +322,16 @@ SellList *find_list(const void *format, const int32_t *rows, int32_t nrows) {
   return nullptr;
 }
 
+// List number `list` of the format (checked: an error names the range).
+int list_at(const void *format, int list, SellList **L) {
+  HM_CHECK(format, HM_ERR_ARGUMENT, "format is NULL");
+  SellFormat *F = static_cast<SellFormat *>(const_cast<void *>(format));
+  HM_CHECK(list >= 0 && list < (int)F->lists.size(), HM_ERR_ARGUMENT, "list %d is outside [0, %d)", list,
+           (int)F->lists.size());
+  *L = &F->lists[list];
+  return HM_SUCCESS;
+}
+
 // Makes list L's block copy once, where the format and type allow one and it pays.
 int block_copy(const void *format, SellList &L) {
   const SellFormat *F = static_cast<const SellFormat *>(format);
@@ -424,24 +434,21 @@ extern "C" int hm_cuda_sell_kpm_step(const void *format, hm_scalar type, int k, 
 }
 
 extern "C" int hm_cuda_sell_info(const void *format, int list, int *chunk, int *sigma, double *fill) {
-  HM_CHECK(format, HM_ERR_ARGUMENT, "format is NULL");
-  const SellFormat *F = static_cast<const SellFormat *>(format);
-  HM_CHECK(list >= 0 && list < (int)F->lists.size(), HM_ERR_ARGUMENT, "list %d is outside [0, %d)", list,
-           (int)F->lists.size());
+  SellList *L;
+  HM_CALL(list_at(format, list, &L));
   if (chunk) *chunk = kC;
-  if (sigma) *sigma = F->lists[list].sigma;
-  if (fill) *fill = F->lists[list].fill;
+  if (sigma) *sigma = L->sigma;
+  if (fill) *fill = L->fill;
   return HM_SUCCESS;
 }
 
 extern "C" int hm_cuda_sell_block(const void *format, int list, int make, const void **block) {
   HM_CHECK(format && block, HM_ERR_ARGUMENT, "format or block is NULL");
   *block = nullptr;
-  SellFormat *F = static_cast<SellFormat *>(const_cast<void *>(format));
-  HM_CHECK(list >= 0 && list < (int)F->lists.size(), HM_ERR_ARGUMENT, "list %d is outside [0, %d)", list,
-           (int)F->lists.size());
-  if (make) HM_CALL(block_copy(format, F->lists[list]));
-  *block = F->lists[list].block;
+  SellList *L;
+  HM_CALL(list_at(format, list, &L));
+  if (make) HM_CALL(block_copy(format, *L));
+  *block = L->block;
   return HM_SUCCESS;
 }
 
