@@ -9,9 +9,15 @@ void run_build_model(run_state *s, hm_matrix **H, hm_matrix **M) {
   hm_deck *d = &s->deck;
   *M = NULL;
   switch (d->model) {
-    case HM_MODEL_TI:
+    case HM_MODEL_TI: {
+      /* a GPU rank's KPM products take all R vectors at once: its rows are traversed in tiles cut
+       * for that width (the matrix is the same) */
+      hm_backend backend;
+      APP_CALL(hm_context_backend(s->ctx, &backend));
+      d->ti.block_width = backend == HM_BACKEND_CUDA && d->solver.method == HM_METHOD_KPM ? d->kpm.vectors : 0;
       APP_CALL(hm_ti_build(s->ctx, &d->ti, H));
       break;
+    }
     case HM_MODEL_FEM: {
       double *grid = NULL;
       if (d->fem.potential == HM_FEM_POTENTIAL_GRID) {

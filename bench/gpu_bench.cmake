@@ -20,7 +20,8 @@ hm_add_bad_options_test(bench_kpm_gpu
                         "--steps|an option is missing its value"
                         "--bogus 3|unknown option \"--bogus\""
                         "--use-traversal 1,2,3|--use-traversal needs GROUP,TILES"
-                        "--nx 2000 --ny 2000 --nz 1000|more than 2^31 - 1 rows")
+                        "--nx 2000 --ny 2000 --nz 1000|more than 2^31 - 1 rows"
+                        "--block-width -1|--block-width needs an integer in [0, 1048576]")
 # SpMM table: hamlet's CUDA spmmv vs cuSPARSE SpMM (row- and column-major) for k = 1..64 on the TI
 # lattice and a 27-point stencil, with the copy-bandwidth roofline. Smoke: tiny sizes, 77 without a GPU.
 add_executable(bench_spmm_gpu spmm_gpu_bench.cu)

@@ -45,6 +45,7 @@ extern "C" {
 #include "../gpu/block_cuda.h"
 #include "gpu_bench_common.h"
 #include "../gpu/sell_cuda.h"
+#include "../physics/ti/ti_internal.h"
 
 
 /* ---- small device kernels ---------------------------------------------------------------------- */
@@ -700,6 +701,8 @@ static void traversal(Bench &B, int R, int planes, double2 *V, double2 *W, doubl
   fprintf(stderr,
           "bench_kpm_gpu: %s\nusage: bench_kpm_gpu [--nx N] [--ny N] [--nz N] (TI lattice, each >= 2; default 200 100 40)\n"
           "                     [--steps S] (>= 1; default 50) [--R r1,r2,...] (each 1..1024; default 1,4,8,16,32,64)\n"
+          "                     [--block-width W] (the lattice's traversal tiles cut for W vectors, as a deck with\n"
+          "                      R = W on GPUs has them; 0 = 16 x 16; default 32)\n"
           "                     [--copy-mib M] (>= 1; default 2048) [--sweep r1,...] (SELL launch shapes at these R)\n"
           "                     [--block-sweep r1,...] (the block KPM step's launch shapes at these R)\n"
           "                     [--traversal r1,...] (CSR KPM traversals at these R)\n"
@@ -728,6 +731,7 @@ int main(int argc, char **argv) {
   p.nx = 200;
   p.ny = 100;
   p.nz = 40;
+  p.block_width = 32;
   int steps = 50;
   long long copy_mib = 2048;
   std::vector<int> Rs = {1, 4, 8, 16, 32, 64}, sweeps, block_sweeps, traversals, use_traversal;
@@ -739,6 +743,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(o, "--ny")) p.ny = parse_int(o, v, 2, 1 << 20);
     else if (!strcmp(o, "--nz")) p.nz = parse_int(o, v, 2, 1 << 20);
     else if (!strcmp(o, "--steps")) steps = (int)parse_int(o, v, 1, 1000000);
+    else if (!strcmp(o, "--block-width")) p.block_width = (int)parse_int(o, v, 0, 1 << 20);
     else if (!strcmp(o, "--copy-mib")) copy_mib = parse_int(o, v, 1, 1 << 20);
     else if (!strcmp(o, "--sweep")) sweeps = int_list(o, v, 1, 1024);
     else if (!strcmp(o, "--block-sweep")) block_sweeps = int_list(o, v, 8, 1024);
@@ -813,6 +818,12 @@ int main(int argc, char **argv) {
          prop.minor, prop.multiProcessorCount, total_b / 1073741824.0, rt_ver, drv_ver, cusparse_ver);
   printf("TI %lld x %lld x %lld, N = %lld, nnz = %.0f (%.2f per row), complex double; built on the host in %.1f s\n",
          (long long)p.nx, (long long)p.ny, (long long)p.nz, (long long)n, nnz, nnz / n, MPI_Wtime() - t_build);
+  {
+    int64_t tx, ty;
+    hm_ti_tile(&p, &tx, &ty);
+    printf("rows traversed in tile columns of %lld x %lld sites (cut for block width %d)\n", (long long)tx, (long long)ty,
+           p.block_width);
+  }
   printf("KPM scale a = %.6g, shift b = %.6g (Gershgorin [%.4g, %.4g]); %d timed steps after one warm-up\n", B.a, B.b, emin,
          emax, steps);
   {

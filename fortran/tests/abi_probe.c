@@ -24,6 +24,7 @@ int64_t hm_probe_struct(int which, int64_t *off, int *count) {
     off[n++] = OFF(hm_ti_params, dot_v0);
     off[n++] = OFF(hm_ti_params, disorder_w);
     off[n++] = OFF(hm_ti_params, disorder_seed);
+    off[n++] = OFF(hm_ti_params, block_width);
     *count = n;
     return (int64_t)sizeof(hm_ti_params);
   }

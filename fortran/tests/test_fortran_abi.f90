@@ -36,7 +36,7 @@ program test_fortran_abi
     at(c_loc(p%nx)), at(c_loc(p%ny)), at(c_loc(p%nz)), at(c_loc(p%t)), at(c_loc(p%m)), &
     at(c_loc(p%boundary)), at(c_loc(p%dot_period_x)), at(c_loc(p%dot_period_y)), &
     at(c_loc(p%dot_depth)), at(c_loc(p%dot_radius)), at(c_loc(p%dot_v0)), at(c_loc(p%disorder_w)), &
-    at(c_loc(p%disorder_seed))] - at(c_loc(p)))
+    at(c_loc(p%disorder_seed)), at(c_loc(p%block_width))] - at(c_loc(p)))
   call compare_struct("hm_kpm_options", 2, c_sizeof(o), [ &
     at(c_loc(o%moments)), at(c_loc(o%vectors)), at(c_loc(o%seed)), at(c_loc(o%bounds)), &
     at(c_loc(o%lanczos_steps)), at(c_loc(o%bounds_margin)), at(c_loc(o%emin)), at(c_loc(o%emax)), &

@@ -2,7 +2,8 @@
 ! analytic Bloch spectrum E = +-sqrt((m - t sum_j cos k_j)^2 + t^2 sum_j sin^2 k_j) (each twice),
 ! k_j = 2 pi n_j / L_j, which LAPACK zheev of the gathered dense H must reproduce; with dots and
 ! disorder the diagonal of H at site s, orbital o is V_s + m (+1, +1, -1, -1) with V_s from
-! hm_ti_potential, and H stays Hermitian; bad parameters fail with messages that name them.
+! hm_ti_potential, and H stays Hermitian; a block width leaves H as it is; bad parameters fail with
+! messages that name them.
 program test_fortran_ti
   use, intrinsic :: iso_c_binding
   use mpi
@@ -12,7 +13,7 @@ program test_fortran_ti
   real(c_double), parameter :: pi = acos(-1.0d0)
   type(c_ptr) :: ctx, H
   type(hm_ti_params) :: p
-  complex(c_double_complex), allocatable :: dense(:, :)
+  complex(c_double_complex), allocatable :: dense(:, :), tiled(:, :)
   real(c_double), allocatable :: w(:), bloch(:)
   integer(c_int64_t) :: n, x, y, z, s
   integer :: ierr, ix, iy, iz, o, c
@@ -51,6 +52,14 @@ program test_fortran_ti
   if (worst >= 1d-12) write(*, '("  max |E - E_bloch| = ", es10.3)') worst
   call test_ok(hm_matrix_destroy(H), "hm_matrix_destroy")
 
+  ! A block width changes the rows' traversal (tiles of 2 x 3 sites here), not the matrix.
+  p%block_width = 4096
+  call test_ok(hm_ti_build(ctx, p, H), "hm_ti_build with block_width")
+  call test_dense(ctx, H, tiled)
+  call test_assert(all(tiled == dense), "the TI matrix with block_width = 4096 differs")
+  call test_ok(hm_matrix_destroy(H), "hm_matrix_destroy")
+  p%block_width = 0
+
   ! Dots and disorder: the diagonal carries V_s + m tau_z.
   p%nx = 3; p%ny = 3; p%nz = 3
   p%dot_period_x = 3; p%dot_period_y = 3; p%dot_radius = 1.2d0; p%dot_v0 = 0.8d0; p%dot_depth = 2
@@ -85,6 +94,9 @@ program test_fortran_ti
   p%ny = 3
   p%boundary(3) = 5
   call test_fails(hm_ti_build(ctx, p, H), HM_ERR_ARGUMENT, "boundary in z", "boundary 5 in z")
+  p%boundary(3) = HM_BC_PERIODIC
+  p%block_width = -2
+  call test_fails(hm_ti_build(ctx, p, H), HM_ERR_ARGUMENT, "block_width = -2", "block_width = -2")
 
   call test_ok(hm_context_destroy(ctx), "hm_context_destroy")
   call test_finish("test_fortran_ti")

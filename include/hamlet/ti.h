@@ -21,6 +21,10 @@ typedef struct {
   /* Anderson disorder: V uniform in [-W/2, W/2] from (disorder_seed, site). Off when W == 0. */
   double disorder_w;
   uint64_t disorder_seed;
+  /* Vectors the GPU products will multiply at once (KPM: R); sizes the x-y tiles the rows are
+   * traversed in, so that a tile plane's vector rows stay in the GPU's L2 (physics is unchanged).
+   * 0: 16 x 16 tiles, which suit the CPU kernels and any width. */
+  int block_width;
 } hm_ti_params;
 
 #ifdef __cplusplus

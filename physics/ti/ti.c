@@ -71,33 +71,6 @@ static void fill_site(const hm_ti_params *p, int64_t s, int64_t *cols, double co
   }
 }
 
-/* Traversal order: columns of TILE x TILE sites in x-y, each walked through all z. A row couples to
- * its site's x, y and z neighbours; in row order the z neighbours are a whole plane away (the
- * block vectors of three planes outgrow the caches at large R), in this order they were visited a
- * moment ago. */
-enum { TILE = 16 };
-
-static int order_rows(const hm_ti_params *p, int64_t first, hm_matrix *H) {
-  const hm_dist *dist;
-  int64_t local;
-  HM_CALL(hm_matrix_dist(H, &dist));
-  HM_CALL(hm_dist_range(dist, NULL, &local, NULL));
-  int64_t *key;
-  HM_MALLOC(key, local + 1);
-  const int64_t tiles_x = (p->nx + TILE - 1) / TILE;
-#pragma omp parallel for schedule(static)
-  for (int64_t r = 0; r < local; r++) {
-    const int64_t row = first + r, s = row / 4;
-    const int64_t x = s % p->nx, y = (s / p->nx) % p->ny, z = s / (p->nx * p->ny);
-    const int64_t tile = (y / TILE) * tiles_x + x / TILE;
-    key[r] = (((tile * p->nz + z) * TILE + y % TILE) * TILE + x % TILE) * 4 + row % 4;
-  }
-  int st = hm_matrix_order_rows(H, key);
-  free(key);
-  HM_CALL(st);
-  return HM_SUCCESS;
-}
-
 int hm_ti_build(hm_context *ctx, const hm_ti_params *p, hm_matrix **H) {
   HM_CHECK(ctx && H, HM_ERR_ARGUMENT, "ctx or H is NULL");
   *H = NULL;
@@ -136,7 +109,7 @@ int hm_ti_build(hm_context *ctx, const hm_ti_params *p, hm_matrix **H) {
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < nsites; i++) fill_site(p, site0 + i, cols + rowptr[4 * i], vals + rowptr[4 * i]);
     st = hm_matrix_create_csr(ctx, dist, HM_COMPLEX, rowptr, cols, vals, H);
-    if (!st) st = order_rows(p, first, *H);
+    if (!st) st = hm_ti_order_rows(p, first, *H);
     if (st) st = hm_error_trace(st, __FILE__, __LINE__, __func__);
   }
   free(rowptr);

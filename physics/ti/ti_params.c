@@ -20,6 +20,7 @@ int hm_ti_params_default(hm_ti_params *p) {
   p->dot_v0 = 0.0;        /* dots off */
   p->disorder_w = 0.0;    /* disorder off */
   p->disorder_seed = 1;
+  p->block_width = 0;     /* 16 x 16 traversal tiles */
   return HM_SUCCESS;
 }
 
@@ -51,5 +52,7 @@ int hm_ti_params_check(const hm_ti_params *p) {
   }
   HM_CHECK(isfinite(p->disorder_w) && p->disorder_w >= 0, HM_ERR_ARGUMENT,
            "TI disorder_w = %g must be finite and >= 0 (0 = no disorder)", p->disorder_w);
+  HM_CHECK(p->block_width >= 0, HM_ERR_ARGUMENT,
+           "TI block_width = %d must be >= 0 (the vectors multiplied at once; 0 = not known)", p->block_width);
   return HM_SUCCESS;
 }

@@ -1,0 +1,66 @@
+/* The TI matrix's row traversal: columns of tx x ty sites in x-y, each walked through all z.
+ * A row couples to its site's x, y and z neighbours; in row order the z neighbours are a whole
+ * plane away (the block vectors of three planes outgrow the caches at large widths), in this
+ * order they were visited a moment ago. Rows on a tile column's faces are read again when the
+ * neighbouring column comes, long after, so larger tiles read fewer rows twice, as long as the
+ * rows of a tile plane stay cached until the plane above has used them. */
+#include <stdlib.h>
+#include "error_macros.h"
+#include "halo.h"
+#include "objects.h"
+#include "ti_internal.h"
+
+/* Bytes of a block vector's rows per tile plane at which the z reuse still held in the H100's
+ * L2 (bench/RESULTS.md, session 20: 64 R bytes per site; at R = 32 held with 1250 sites, lost
+ * with 1360), with a margin; and the most sites per plane that ever paid (R = 32: 1000 to 1250). */
+enum { TILE_PLANE_BYTES = 2359296 /* 2.25 MiB */, TILE_MAX_SITES = 1152, TILE_DEFAULT = 16 };
+
+/* Tile cuts in one direction with c tiles; a periodic ring's wrap is a cut too unless one tile
+ * holds the whole ring. */
+static int64_t cuts(int64_t c, int boundary) { return c - 1 + (boundary == HM_BC_PERIODIC && c > 1); }
+
+void hm_ti_tile(const hm_ti_params *p, int64_t *tx, int64_t *ty) {
+  *tx = TILE_DEFAULT < p->nx ? TILE_DEFAULT : p->nx;
+  *ty = TILE_DEFAULT < p->ny ? TILE_DEFAULT : p->ny;
+  if (p->block_width <= 0) return;
+  int64_t max_sites = TILE_PLANE_BYTES / (64 * (int64_t)p->block_width);
+  if (max_sites > TILE_MAX_SITES) max_sites = TILE_MAX_SITES;
+  if (max_sites < 1) max_sites = 1;
+  /* fewest face rows: cuts in x per x row plus cuts in y per y column, with the smallest tiles
+   * that give those cuts (the same faces, less to cache) */
+  int64_t best = -1, best_sites = 0;
+  for (int64_t w = 1; w <= p->nx && w <= max_sites; w++) {
+    const int64_t cx = (p->nx + w - 1) / w, x = (p->nx + cx - 1) / cx;
+    const int64_t h_max = max_sites / x < p->ny ? max_sites / x : p->ny;
+    const int64_t cy = (p->ny + h_max - 1) / h_max, y = (p->ny + cy - 1) / cy;
+    const int64_t faces = cuts(cx, p->boundary[0]) * p->ny + cuts(cy, p->boundary[1]) * p->nx; /* x nx ny */
+    if (best < 0 || faces < best || (faces == best && x * y < best_sites)) {
+      best = faces;
+      best_sites = x * y;
+      *tx = x;
+      *ty = y;
+    }
+  }
+}
+
+int hm_ti_order_rows(const hm_ti_params *p, int64_t first, hm_matrix *H) {
+  const hm_dist *dist;
+  int64_t local, tx, ty;
+  HM_CALL(hm_matrix_dist(H, &dist));
+  HM_CALL(hm_dist_range(dist, NULL, &local, NULL));
+  hm_ti_tile(p, &tx, &ty);
+  int64_t *key;
+  HM_MALLOC(key, local + 1);
+  const int64_t tiles_x = (p->nx + tx - 1) / tx;
+#pragma omp parallel for schedule(static)
+  for (int64_t r = 0; r < local; r++) {
+    const int64_t row = first + r, s = row / 4;
+    const int64_t x = s % p->nx, y = (s / p->nx) % p->ny, z = s / (p->nx * p->ny);
+    const int64_t tile = (y / ty) * tiles_x + x / tx;
+    key[r] = (((tile * p->nz + z) * ty + y % ty) * tx + x % tx) * 4 + row % 4;
+  }
+  int st = hm_matrix_order_rows(H, key);
+  free(key);
+  HM_CALL(st);
+  return HM_SUCCESS;
+}
