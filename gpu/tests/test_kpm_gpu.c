@@ -4,7 +4,7 @@
  * The same at R = 1 and 32 from each device format (hm_matrix_set_format: CSR only, SELL at every
  * width with sigma chosen or 1), with the format the matrix reports and whether the KPM steps made a
  * block copy (hm_matrix_block_info). The GPU builds traverse the rows in small tiles (a block width
- * 2048 R: 18 / R sites per tile plane), the CPU builds in 16 x 16 tiles, so the orders differ. Also a
+ * 2048 R: 18 / R sites per tile plane, at most), the CPU builds in 16 x 16 tiles. Also a
  * checkpoint round trip of the device vectors. Skips (77) where no device is visible. */
 #include <math.h>
 #include <stdlib.h>

@@ -23,7 +23,7 @@ typedef struct {
   uint64_t disorder_seed;
   /* Vectors the GPU products will multiply at once (KPM: R); sizes the x-y tiles the rows are
    * traversed in, so that a tile plane's vector rows stay in the GPU's L2 (physics is unchanged).
-   * 0: 16 x 16 tiles, which suit the CPU kernels and any width. */
+   * 0, or below 32: 16 x 16 tiles, which suit the CPU kernels and narrow widths. */
   int block_width;
 } hm_ti_params;
 

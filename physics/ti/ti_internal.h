@@ -15,7 +15,7 @@ extern "C" {
 int hm_ti_params_check(const hm_ti_params *p);
 /* V_n of a site inside the lattice of checked params (no checks: the build calls it per site). */
 double hm_ti_potential_unchecked(const hm_ti_params *p, int64_t x, int64_t y, int64_t z);
-/* The x-y tile of the row traversal for p's block width (16 x 16, or less, where it is 0). */
+/* The x-y tile of the row traversal for p's block width (16 x 16, or less, below a width of 32). */
 void hm_ti_tile(const hm_ti_params *p, int64_t *tx, int64_t *ty);
 /* Orders H's row traversal (hm_matrix_order_rows) by tile columns; first: this rank's first row. */
 int hm_ti_order_rows(const hm_ti_params *p, int64_t first, hm_matrix *H);

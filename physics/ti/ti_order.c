@@ -10,10 +10,12 @@
 #include "objects.h"
 #include "ti_internal.h"
 
-/* Bytes of a block vector's rows per tile plane at which the z reuse still held in the H100's
- * L2 (bench/RESULTS.md, session 20: 64 R bytes per site; at R = 32 held with 1250 sites, lost
- * with 1360), with a margin; and the most sites per plane that ever paid (R = 32: 1000 to 1250). */
-enum { TILE_PLANE_BYTES = 2359296 /* 2.25 MiB */, TILE_MAX_SITES = 1152, TILE_DEFAULT = 16 };
+/* Measured on the H100 (bench/RESULTS.md, session 20): the z reuse held in L2 with 1250 sites per
+ * tile plane at R = 32 (64 R bytes per site: 2.56 MB) and was lost with 1360, so a plane's vector
+ * rows get at most 2.25 MiB; no larger tile paid at R = 32 either. The larger tiles paid 3 to 4%
+ * at R = 32 and 64; at R = 8 and 16 they took 0.3 and 0.7% longer (a 16 x 16 tile column's
+ * faces are then read again within what L2 holds), so narrower widths keep 16 x 16. */
+enum { TILE_PLANE_BYTES = 2359296, TILE_MAX_SITES = 1152, TILE_MIN_WIDTH = 32, TILE_DEFAULT = 16 };
 
 /* Tile cuts in one direction with c tiles; a periodic ring's wrap is a cut too unless one tile
  * holds the whole ring. */
@@ -22,7 +24,7 @@ static int64_t cuts(int64_t c, int boundary) { return c - 1 + (boundary == HM_BC
 void hm_ti_tile(const hm_ti_params *p, int64_t *tx, int64_t *ty) {
   *tx = TILE_DEFAULT < p->nx ? TILE_DEFAULT : p->nx;
   *ty = TILE_DEFAULT < p->ny ? TILE_DEFAULT : p->ny;
-  if (p->block_width <= 0) return;
+  if (p->block_width < TILE_MIN_WIDTH) return;
   int64_t max_sites = TILE_PLANE_BYTES / (64 * (int64_t)p->block_width);
   if (max_sites > TILE_MAX_SITES) max_sites = TILE_MAX_SITES;
   if (max_sites < 1) max_sites = 1;
