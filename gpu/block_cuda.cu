@@ -11,7 +11,7 @@
 // per site instead of 52), and its loads hang on one short chain (group -> block -> vector rows).
 // On the tensor cores a lane loads one coefficient pair per block (a warp's in one coalesced
 // load) and one double of x per column pair and 8 columns, with few registers. Measured on the
-// H100, R = 32 (bench/RESULTS.md): 70.9 us per vector-step against 98.4 for the CSR kernel;
+// H100, R = 32 (bench/RESULTS.md): 64.9 us per vector-step against 98.4 for the CSR kernel;
 // CUDA-core variants of the same blocks took 114-271 us (broadcast loads of the values and the
 // mask arithmetic filled the L1 and the issue slots).
 #include <algorithm>
@@ -265,6 +265,9 @@ __device__ __forceinline__ void mma_f64(double &c0, double &c1, double a, double
 // Pairs: x loaded by column pair (one double per lane, the layout above); else one complex entry
 // per lane, x's 4 rows in one load and two mma per tile (Re x, Im x), which keeps twice the bytes
 // in flight per load and is the faster form for a single tile (R = 8: 93 against 107 us).
+// With 2 or 4 tiles a group's W rows are prefetched into L2 when the group starts and loaded after
+// its blocks: the registers they held (16 at 4 tiles) let the loop run two blocks' loads at once
+// at 2 blocks per SM (R = 32: 64.9 against 68.7 us; with 1 tile it gained nothing).
 template <int NT, int MinBlocks, int Unroll, bool Pairs>
 __global__ void __launch_bounds__(kThreads, MinBlocks)
     block_kpm_kernel(int32_t ngroups, const int4 *__restrict__ grows, const int64_t *__restrict__ gblk,
@@ -283,6 +286,7 @@ __global__ void __launch_bounds__(kThreads, MinBlocks)
   // a block takes run rounds of wpb consecutive groups, then strides past the other blocks' runs
   const int64_t skip = (int64_t)(gridDim.x - 1) * wpb * run;
   int u = 0;
+  constexpr bool late_w = NT > 1;
   for (int64_t g = (int64_t)blockIdx.x * wpb * run + warp; g < ngroups; g += wpb) {
     if (u == run) {
       u = 0;
@@ -297,7 +301,8 @@ __global__ void __launch_bounds__(kThreads, MinBlocks)
 #pragma unroll
     for (int t = 0; t < NT; t++) {
       acc[t][0] = acc[t][1] = 0;
-      w[t] = row >= 0 ? W2[(size_t)row * k + c0 + 8 * t + cl] : make_double2(0, 0);
+      if (!late_w) w[t] = row >= 0 ? W2[(size_t)row * k + c0 + 8 * t + cl] : make_double2(0, 0);
+      else if (row >= 0) asm volatile("prefetch.global.L2 [%0];" ::"l"(W2 + (size_t)row * k + c0 + 8 * t + cl));
     }
     const int64_t b1 = gblk[g + 1];
 #pragma unroll Unroll
@@ -330,6 +335,9 @@ __global__ void __launch_bounds__(kThreads, MinBlocks)
         }
       }
     }
+    if (late_w)
+#pragma unroll
+      for (int t = 0; t < NT; t++) w[t] = row >= 0 ? W2[(size_t)row * k + c0 + 8 * t + cl] : make_double2(0, 0);
     // lanes m and m ^ 4 (lane ^ 16) hold the real and the imaginary parts of row r, columns 2 q and
     // 2 q + 1: they swap halves, so that each updates whole entries with 16-byte loads and stores
 #pragma unroll
@@ -371,13 +379,14 @@ __global__ void __launch_bounds__(kThreads, MinBlocks)
 
 hm_device_buffer scratch_buffer;
 
-// Measured on the H100 (bench_kpm_gpu --block-sweep, 2026-11-24, session 16), us per vector-step
-// on the TI lattice 200 x 100 x 40 (bench/RESULTS.md): R = 32, 4 column tiles (the matrix read
-// once), pair loads, no unrolling, 2 blocks per SM (116 registers): 70.9 (unrolled twice 72.0;
-// 3 blocks per SM spill: 101); R = 16, 2 tiles, the same: 76.0; R = 8 and 24, 1 tile, complex
-// loads, 3 blocks per SM: 93.1 and 92.3 (pair loads 107.1 and 107.5). Runs of 2 rounds within 1%;
-// 4 slower. Changed by hm_cuda_block_tuning for benchmarks; 0 = by the tile count.
-int max_tiles = 4, unroll = 1, min_blocks = 0, run = 1, loads = 0;
+// Measured on the H100 (bench_kpm_gpu --block-sweep, 2026-11-24, sessions 16 and 20), us per
+// vector-step on the TI lattice 200 x 100 x 40 with the traversal tiles cut for R (bench/RESULTS.md):
+// R = 32 and 64, 4 column tiles (the matrix read once), pair loads, late W, unrolled twice, 2
+// blocks per SM (128 registers): 64.9 and 65.0 (not unrolled, 3 blocks per SM: 65.7); R = 16, 2
+// tiles, the same: 71.8; R = 8 and 24, 1 tile, complex loads, not unrolled, 3 blocks per SM: 93.1
+// and 92.3 (pair loads 107.1 and 107.5). Runs of 2 rounds within 1%; 4 slower. Changed by
+// hm_cuda_block_tuning for benchmarks; 0 = by the tile count.
+int max_tiles = 4, unroll = 0, min_blocks = 0, run = 1, loads = 0;
 
 using MmaFn = void (*)(int32_t, const int4 *, const int64_t *, const int2 *, const int32_t *, const double2 *, int,
                        double, double, const double *, double *, double *, int);
@@ -390,7 +399,7 @@ template <int NT, int U, bool P> MmaFn pick_cap() {
   return block_kpm_kernel<NT, 1, U, P>;
 }
 template <int NT, bool P> MmaFn pick_unroll() {
-  return unroll >= 2 ? pick_cap<NT, 2, P>() : pick_cap<NT, 1, P>();
+  return (unroll > 0 ? unroll == 2 : NT > 1) ? pick_cap<NT, 2, P>() : pick_cap<NT, 1, P>();
 }
 template <int NT> MmaFn pick_loads() {
   return (loads > 0 ? loads == 2 : NT > 1) ? pick_unroll<NT, true>() : pick_unroll<NT, false>();
@@ -466,7 +475,7 @@ extern "C" void hm_cuda_block_tuning(const int *set, int *get) {
   }
   if (set) {
     max_tiles = set[0] >= 4 ? 4 : set[0] >= 2 ? 2 : 1;
-    unroll = set[1] >= 2 ? 2 : 1;
+    unroll = set[1] >= 2 ? 2 : set[1] == 1 ? 1 : 0;
     min_blocks = std::max(0, std::min(set[2], 4));
     run = std::max(1, std::min(set[3], 64));
     loads = set[4] == 1 || set[4] == 2 ? set[4] : 0;

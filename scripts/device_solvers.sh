@@ -55,9 +55,11 @@ if want mixed; then
   python3 -c "import h5py; f = h5py.File('mixed.h5'); print('mixed run backends:', f['/provenance'].attrs.get('backend'))" 2>&1 | tee -a "$LOG/mixed.txt"
 fi
 if want e2e; then
-  # The default deck on 2 ranks with backend = cuda (both on the one GPU) against backend = cpu.
-  sed -e 's/^backend = .*/backend = cpu/' ../inputs/ti_dos.ini > cpu.ini
-  sed -e 's/^backend = .*/backend = cuda/' ../inputs/ti_dos.ini > cuda.ini
+  # The default deck on 2 ranks with backend = cuda (both on the one GPU) against backend = cpu, at
+  # E2E_VECTORS random vectors (32: the block copy, and the rows traversed in tiles cut for 32).
+  v=${E2E_VECTORS:-32}
+  sed -e 's/^backend = .*/backend = cpu/' -e "s/^vectors = [0-9]*/vectors = $v/" ../inputs/ti_dos.ini > cpu.ini
+  sed -e 's/^backend = .*/backend = cuda/' -e "s/^vectors = [0-9]*/vectors = $v/" ../inputs/ti_dos.ini > cuda.ini
   timeout 120 $MPIEXEC -n 2 ./bin/hamlet run cpu.ini -o cpu.h5 --quiet >/dev/null 2>&1
   timeout 120 $MPIEXEC -n 2 ./bin/hamlet run cuda.ini -o cuda.h5 2>&1 | tail -8 | tee "$LOG/e2e.txt"
   ./bin/hamlet compare cpu.h5 cuda.h5 --only /kpm 2>&1 | tail -3 | tee -a "$LOG/e2e.txt"
