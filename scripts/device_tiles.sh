@@ -18,3 +18,9 @@ if [ "${LARGE:-1}" = 1 ]; then
       grep -E "^rows traversed|^ +32 |MISMATCH|FAIL|rror"
   done
 fi
+# SWEEP_LARGE=1: the block step's launch shapes on the large lattice at R = 32 (fastest first)
+if [ "${SWEEP_LARGE:-0}" = 1 ]; then
+  echo "== large 336 x 200 x 100, R = 32, launch shapes"
+  ./bench/bench_kpm_gpu --nx 336 --ny 200 --nz 100 --R 32 --steps 10 --block-width 32 --block-sweep 32 |
+    grep -E "us per vector-step" | sort -t: -k2 -n | head -6
+fi
