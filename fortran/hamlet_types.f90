@@ -63,7 +63,7 @@ module hamlet_types
     real(c_double) :: dot_radius = 0, dot_v0 = 0
     real(c_double) :: disorder_w = 0
     integer(c_int64_t) :: disorder_seed = 0            ! uint64_t in C
-    integer(c_int) :: block_width = 0                  ! vectors per GPU product; 0 = not known
+    integer(c_int) :: block_width = 0                  ! vectors per GPU product; below 32: 16 x 16 tiles
   end type hm_ti_params
 
   ! hm_kpm_options (kpm.h). Fill with hm_kpm_options_default, then edit.

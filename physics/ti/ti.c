@@ -6,7 +6,6 @@
 #include <complex.h>
 #include <stdlib.h>
 #include "error_macros.h"
-#include "halo.h"
 #include "objects.h"
 #include "ti_internal.h"
 
