@@ -132,6 +132,18 @@ struct DeviceMatrix {
   struct hm_csr_view sell;  /* CSR with the SELL-C-sigma copy of the row list (route picks the kernels) */
 };
 
+/* The library's own copy of H's row list (SELL-C-sigma, and the block copy where it pays), as
+ * hm_matrix makes it on the CUDA backend; d.rows holds the list. */
+static void prepare_copy(DeviceMatrix *d, const struct hm_matrix_s *H) {
+  const struct hm_csr_view host = {H->csr.nrows, H->csr.rowptr, H->csr.col, H->csr.val, nullptr};
+  const int32_t *list = H->interior_rows, count = d->n, *key = d->rows;
+  void *format = nullptr;
+  const hm_kernels *K = hm_kernels_cuda();
+  if (!K->prepare) die(__FILE__, __LINE__, "hm_kernels_cuda()", "the CUDA table lacks prepare");
+  CK_HM(K->prepare(HM_COMPLEX, &host, 1, &list, &count, &key, HM_FORMAT_AUTO, 0, &format));
+  d->sell = {d->n, d->rowptr, d->col, d->val, format};
+}
+
 /* The matrix and its traversal order (the row list hamlet's solvers use: on one rank, all rows in
  * the builder's cache-friendly order). */
 static DeviceMatrix upload(const struct hm_matrix_s *H) {
@@ -164,14 +176,7 @@ static DeviceMatrix upload(const struct hm_matrix_s *H) {
     d.sp_rowptr = d.rowptr;
     d.sp_index = CUSPARSE_INDEX_64I;
   }
-  /* the library's own copy, as hm_matrix makes it on the CUDA backend */
-  const struct hm_csr_view host = {c->nrows, c->rowptr, c->col, c->val, nullptr};
-  const int32_t *list = H->interior_rows, count = d.n, *key = d.rows;
-  void *format = nullptr;
-  const hm_kernels *K = hm_kernels_cuda();
-  if (!K->prepare) die(__FILE__, __LINE__, "hm_kernels_cuda()", "the CUDA table lacks prepare");
-  CK_HM(K->prepare(HM_COMPLEX, &host, 1, &list, &count, &key, HM_FORMAT_AUTO, 0, &format));
-  d.sell = {d.n, d.rowptr, d.col, d.val, format};
+  prepare_copy(&d, H);
   return d;
 }
 
@@ -183,6 +188,24 @@ static void release(DeviceMatrix *d) {
   CK_CUDA(cudaFree(d->col));
   CK_CUDA(cudaFree(d->val));
   CK_CUDA(cudaFree(d->rows));
+}
+
+/* The rows traversed in the tiles cut for block width `width` (hm_ti_params.block_width, as `hamlet
+ * run` sets it on GPU ranks): the row list and the library's copies made again where the tile
+ * changes (the CSR arrays, and so the cuSPARSE peers, stay). */
+static void use_tiles(DeviceMatrix *d, struct hm_matrix_s *H, hm_ti_params *p, int width) {
+  int64_t tx0, ty0, tx, ty;
+  hm_ti_tile(p, &tx0, &ty0);
+  p->block_width = width;
+  hm_ti_tile(p, &tx, &ty);
+  if (tx == tx0 && ty == ty0) return;
+  CK_HM(hm_ti_order_rows(p, 0, H));
+  hm_kernels_cuda()->unprepare((void *)d->sell.format);
+  CK_CUDA(cudaMemcpy(d->rows, H->interior_rows, (size_t)d->n * sizeof(int32_t), cudaMemcpyHostToDevice));
+  prepare_copy(d, H);
+  const void *blk = nullptr; /* made now, before any timing */
+  CK_HM(hm_cuda_sell_block(d->sell.format, 0, 1, &blk));
+  printf("R = %d: rows traversed in tile columns of %lld x %lld sites\n", width, (long long)tx, (long long)ty);
 }
 
 static cusparseSpMatDescr_t sparse_descr(const DeviceMatrix &d) {
@@ -701,8 +724,8 @@ static void traversal(Bench &B, int R, int planes, double2 *V, double2 *W, doubl
   fprintf(stderr,
           "bench_kpm_gpu: %s\nusage: bench_kpm_gpu [--nx N] [--ny N] [--nz N] (TI lattice, each >= 2; default 200 100 40)\n"
           "                     [--steps S] (>= 1; default 50) [--R r1,r2,...] (each 1..1024; default 1,4,8,16,32,64)\n"
-          "                     [--block-width W] (the lattice's traversal tiles cut for W vectors, as a deck with\n"
-          "                      R = W on GPUs has them; 0 = 16 x 16; default 32)\n"
+          "                     [--block-width W] (the lattice's traversal tiles cut for W vectors at every R; 0 =\n"
+          "                      16 x 16; default: cut for each R, as `hamlet run` cuts them on GPU ranks)\n"
           "                     [--copy-mib M] (>= 1; default 2048) [--sweep r1,...] (SELL launch shapes at these R)\n"
           "                     [--block-sweep r1,...] (the block KPM step's launch shapes at these R)\n"
           "                     [--traversal r1,...] (CSR KPM traversals at these R)\n"
@@ -731,8 +754,7 @@ int main(int argc, char **argv) {
   p.nx = 200;
   p.ny = 100;
   p.nz = 40;
-  p.block_width = 32;
-  int steps = 50;
+  int steps = 50, fixed_width = -1; /* -1: the tiles cut for each R */
   long long copy_mib = 2048;
   std::vector<int> Rs = {1, 4, 8, 16, 32, 64}, sweeps, block_sweeps, traversals, use_traversal;
   for (int i = 1; i < argc; i += 2) {
@@ -743,7 +765,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(o, "--ny")) p.ny = parse_int(o, v, 2, 1 << 20);
     else if (!strcmp(o, "--nz")) p.nz = parse_int(o, v, 2, 1 << 20);
     else if (!strcmp(o, "--steps")) steps = (int)parse_int(o, v, 1, 1000000);
-    else if (!strcmp(o, "--block-width")) p.block_width = (int)parse_int(o, v, 0, 1 << 20);
+    else if (!strcmp(o, "--block-width")) fixed_width = (int)parse_int(o, v, 0, 1 << 20);
     else if (!strcmp(o, "--copy-mib")) copy_mib = parse_int(o, v, 1, 1 << 20);
     else if (!strcmp(o, "--sweep")) sweeps = int_list(o, v, 1, 1024);
     else if (!strcmp(o, "--block-sweep")) block_sweeps = int_list(o, v, 8, 1024);
@@ -788,6 +810,7 @@ int main(int argc, char **argv) {
   hm_matrix *H = nullptr;
   CK_HM(hm_context_create(MPI_COMM_SELF, HM_BACKEND_CPU, &ctx));
   const double t_build = MPI_Wtime();
+  p.block_width = fixed_width > 0 ? fixed_width : 0;
   CK_HM(hm_ti_build(ctx, &p, &H));
   if (H->type != HM_COMPLEX || H->csr.ncols != H->csr.nrows)
     die(__FILE__, __LINE__, "hm_ti_build", "expected a complex matrix without halo columns on one rank");
@@ -821,8 +844,8 @@ int main(int argc, char **argv) {
   {
     int64_t tx, ty;
     hm_ti_tile(&p, &tx, &ty);
-    printf("rows traversed in tile columns of %lld x %lld sites (cut for block width %d)\n", (long long)tx, (long long)ty,
-           p.block_width);
+    printf("rows traversed in tile columns of %lld x %lld sites (cut for block width %d%s)\n", (long long)tx, (long long)ty,
+           p.block_width, fixed_width < 0 ? "; then for each R, as hamlet run cuts them" : "");
   }
   printf("KPM scale a = %.6g, shift b = %.6g (Gershgorin [%.4g, %.4g]); %d timed steps after one warm-up\n", B.a, B.b, emin,
          emax, steps);
@@ -867,6 +890,7 @@ int main(int argc, char **argv) {
   CK_CUDA(cudaMalloc(&dots, 2 * (size_t)Rmax * sizeof(double)));
   for (int r : sweeps) sweep(B, r, V, W, dots);
   for (int r : block_sweeps) {
+    if (fixed_width < 0) use_tiles(&B.M, H, &p, r);
     printf("block KPM step launch shapes at R = %d:\n", r);
     block_sweep(B, r, V, W, dots);
   }
@@ -877,7 +901,10 @@ int main(int argc, char **argv) {
          "  floor = (20 nnz / R + 48 N) bytes / copy bandwidth (Kreutzer et al.)\n",
          S.name);
   std::vector<Row> rows;
-  for (size_t i = 0; i < Rs.size(); i++) rows.push_back(bench_block(B, Rs[i], V, W, dots, dots_b, i == 0));
+  for (size_t i = 0; i < Rs.size(); i++) {
+    if (fixed_width < 0) use_tiles(&B.M, H, &p, Rs[i]);
+    rows.push_back(bench_block(B, Rs[i], V, W, dots, dots_b, i == 0));
+  }
   printf("  (a) lib = what the library's kpm_step runs: SELL for R <= %d, %s\n", B.lib.kpm_max_k,
          B.has_block ? "the block copy at multiples of 8, CSR at other widths" : "CSR above");
   printf("  %4s %10s %10s %10s %10s %10s %10s %-12s %10s %9s %9s %9s %9s\n", "R", "(a) CSR", "(a) SELL", "(a) block",
