@@ -129,7 +129,8 @@ int main(int argc, char **argv) {
   HM_TEST_ASSERT(2 * faces(&big, tx, ty) < faces(&big, 16, 16), "200 x 100 at R = 32: tile %lld x %lld has %lld faces, 16 x 16 %lld",
                  (long long)tx, (long long)ty, (long long)faces(&big, tx, ty), (long long)faces(&big, 16, 16));
 
-  /* traversal and product: open x, a lattice of several tiles at each width */
+  /* traversal and product, open in x: at width 32 one tile holds a whole plane, at 4096 and 65536
+   * tiles of at most 9 sites and of 1 */
   hm_ti_params p;
   hm_ti_params_default(&p);
   p.nx = 37;
