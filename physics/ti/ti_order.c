@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include "error_macros.h"
 #include "halo.h"
-#include "objects.h"
 #include "ti_internal.h"
 
 /* Measured on the H100 (bench/RESULTS.md, session 20): the z reuse held in L2 with 1250 sites per
