@@ -115,8 +115,32 @@ static int place_on_backend(hm_matrix *M) {
   return HM_SUCCESS;
 }
 
+typedef struct { int64_t key; int32_t row; } keyed_row;
+
+static int cmp_keyed(const void *a, const void *b) {
+  const keyed_row *x = a, *y = b;
+  if (x->key != y->key) return (x->key > y->key) - (x->key < y->key);
+  return (x->row > y->row) - (x->row < y->row);
+}
+
+static int sort_rows(int32_t *rows, int32_t n, const int64_t *key) {
+  keyed_row *tmp;
+  HM_MALLOC(tmp, n + 1);
+  for (int32_t i = 0; i < n; i++) tmp[i] = (keyed_row){key[rows[i]], rows[i]};
+  qsort(tmp, (size_t)n, sizeof *tmp, cmp_keyed);
+  for (int32_t i = 0; i < n; i++) rows[i] = tmp[i].row;
+  free(tmp);
+  return HM_SUCCESS;
+}
+
 int hm_matrix_create_csr(hm_context *ctx, const hm_dist *dist, hm_scalar type, const int64_t *rowptr,
                          const int64_t *cols, const void *values, hm_matrix **A) {
+  HM_CALL(hm_matrix_create_csr_keyed(ctx, dist, type, rowptr, cols, values, NULL, A));
+  return HM_SUCCESS;
+}
+
+int hm_matrix_create_csr_keyed(hm_context *ctx, const hm_dist *dist, hm_scalar type, const int64_t *rowptr,
+                               const int64_t *cols, const void *values, const int64_t *key, hm_matrix **A) {
   HM_CHECK(ctx && dist && rowptr && A, HM_ERR_ARGUMENT, "ctx, dist, rowptr or A is NULL");
   *A = NULL;
   HM_CHECK(type == HM_REAL || type == HM_COMPLEX, HM_ERR_ARGUMENT, "type %d is not HM_REAL (1) or HM_COMPLEX (2)", (int)type);
@@ -170,29 +194,13 @@ int hm_matrix_create_csr(hm_context *ctx, const hm_dist *dist, hm_scalar type, c
   free(e);
   int st = hm_halo_plan(M, remote, nremote);
   free(remote);
+  if (!st && key) st = sort_rows(M->interior_rows, M->n_interior, key);
+  if (!st && key) st = sort_rows(M->boundary_rows, M->n_boundary, key);
   if (!st) st = place_on_backend(M);
   if (st) { hm_matrix_destroy(&M); return hm_error_trace(st, __FILE__, __LINE__, __func__); }
   int64_t nnz_local = nnz;
   HM_CALL_MPI(MPI_Allreduce(&nnz_local, &M->nnz_global, 1, MPI_INT64_T, MPI_SUM, ctx->comm));
   *A = M;
-  return HM_SUCCESS;
-}
-
-typedef struct { int64_t key; int32_t row; } keyed_row;
-
-static int cmp_keyed(const void *a, const void *b) {
-  const keyed_row *x = a, *y = b;
-  if (x->key != y->key) return (x->key > y->key) - (x->key < y->key);
-  return (x->row > y->row) - (x->row < y->row);
-}
-
-static int sort_rows(int32_t *rows, int32_t n, const int64_t *key) {
-  keyed_row *tmp;
-  HM_MALLOC(tmp, n + 1);
-  for (int32_t i = 0; i < n; i++) tmp[i] = (keyed_row){key[rows[i]], rows[i]};
-  qsort(tmp, (size_t)n, sizeof *tmp, cmp_keyed);
-  for (int32_t i = 0; i < n; i++) rows[i] = tmp[i].row;
-  free(tmp);
   return HM_SUCCESS;
 }
 

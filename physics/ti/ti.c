@@ -6,6 +6,7 @@
 #include <complex.h>
 #include <stdlib.h>
 #include "error_macros.h"
+#include "halo.h"
 #include "objects.h"
 #include "ti_internal.h"
 
@@ -94,7 +95,8 @@ int hm_ti_build(hm_context *ctx, const hm_ti_params *p, hm_matrix **H) {
   int64_t nnz = bad ? 0 : rowptr[local];
   int64_t *cols = malloc(sizeof *cols * (size_t)(nnz + 1));
   double complex *vals = malloc(sizeof *vals * (size_t)(nnz + 1));
-  bad |= !cols || !vals;
+  int64_t *key = malloc(sizeof *key * (size_t)(local + 1));
+  bad |= !cols || !vals || !key;
   /* Every rank must learn of a failed allocation before the collective matrix creation. */
   int st = MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, ctx->comm);
   if (st == MPI_SUCCESS && any_bad) {
@@ -107,13 +109,14 @@ int hm_ti_build(hm_context *ctx, const hm_ti_params *p, hm_matrix **H) {
   } else {
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < nsites; i++) fill_site(p, site0 + i, cols + rowptr[4 * i], vals + rowptr[4 * i]);
-    st = hm_matrix_create_csr(ctx, dist, HM_COMPLEX, rowptr, cols, vals, H);
-    if (!st) st = hm_ti_order_rows(p, first, *H);
+    hm_ti_row_keys(p, first, local, key);
+    st = hm_matrix_create_csr_keyed(ctx, dist, HM_COMPLEX, rowptr, cols, vals, key, H);
     if (st) st = hm_error_trace(st, __FILE__, __LINE__, __func__);
   }
   free(rowptr);
   free(cols);
   free(vals);
+  free(key);
   hm_dist_destroy(&dist);
   return st;
 }

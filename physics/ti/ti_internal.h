@@ -17,7 +17,10 @@ int hm_ti_params_check(const hm_ti_params *p);
 double hm_ti_potential_unchecked(const hm_ti_params *p, int64_t x, int64_t y, int64_t z);
 /* The x-y tile of the row traversal for p's block width (16 x 16, or less, below a width of 32). */
 void hm_ti_tile(const hm_ti_params *p, int64_t *tx, int64_t *ty);
-/* Orders H's row traversal (hm_matrix_order_rows) by tile columns; first: this rank's first row. */
+/* The traversal key of this rank's rows (first .. first + local - 1): tile column, z, y, x, orbital. */
+void hm_ti_row_keys(const hm_ti_params *p, int64_t first, int64_t local, int64_t *key);
+/* Orders an existing H's row traversal (hm_matrix_order_rows) by the keys above; the builder
+ * creates H in that order instead (one device copy, not two). */
 int hm_ti_order_rows(const hm_ti_params *p, int64_t first, hm_matrix *H);
 #ifdef __cplusplus
 }

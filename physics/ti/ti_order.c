@@ -44,14 +44,9 @@ void hm_ti_tile(const hm_ti_params *p, int64_t *tx, int64_t *ty) {
   }
 }
 
-int hm_ti_order_rows(const hm_ti_params *p, int64_t first, hm_matrix *H) {
-  const hm_dist *dist;
-  int64_t local, tx, ty;
-  HM_CALL(hm_matrix_dist(H, &dist));
-  HM_CALL(hm_dist_range(dist, NULL, &local, NULL));
+void hm_ti_row_keys(const hm_ti_params *p, int64_t first, int64_t local, int64_t *key) {
+  int64_t tx, ty;
   hm_ti_tile(p, &tx, &ty);
-  int64_t *key;
-  HM_MALLOC(key, local + 1);
   const int64_t tiles_x = (p->nx + tx - 1) / tx;
 #pragma omp parallel for schedule(static)
   for (int64_t r = 0; r < local; r++) {
@@ -60,6 +55,16 @@ int hm_ti_order_rows(const hm_ti_params *p, int64_t first, hm_matrix *H) {
     const int64_t tile = (y / ty) * tiles_x + x / tx;
     key[r] = (((tile * p->nz + z) * ty + y % ty) * tx + x % tx) * 4 + row % 4;
   }
+}
+
+int hm_ti_order_rows(const hm_ti_params *p, int64_t first, hm_matrix *H) {
+  const hm_dist *dist;
+  int64_t local;
+  HM_CALL(hm_matrix_dist(H, &dist));
+  HM_CALL(hm_dist_range(dist, NULL, &local, NULL));
+  int64_t *key;
+  HM_MALLOC(key, local + 1);
+  hm_ti_row_keys(p, first, local, key);
   int st = hm_matrix_order_rows(H, key);
   free(key);
   HM_CALL(st);
