@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <numeric>
 #include <vector>
@@ -73,12 +74,13 @@ hm_sell_tuning tuning = {16, 16, 8, 0, 4, 1, 8};
 // longest row of its chunk (the padding rows of a last, partial chunk not counted).
 int64_t stored_entries(const std::vector<int32_t> &len, const std::vector<int32_t> &order) {
   int64_t stored = 0;
-  const size_t n = order.size();
-  for (size_t q = 0; q < n; q += kC) {
+  const int64_t n = (int64_t)order.size();
+#pragma omp parallel for schedule(static) reduction(+ : stored)
+  for (int64_t q = 0; q < n; q += kC) {
     int32_t w = 0;
-    const size_t end = std::min(n, q + kC);
-    for (size_t r = q; r < end; r++) w = std::max(w, len[order[r]]);
-    stored += (int64_t)w * (int64_t)(end - q);
+    const int64_t end = std::min(n, q + kC);
+    for (int64_t r = q; r < end; r++) w = std::max(w, len[order[r]]);
+    stored += (int64_t)w * (end - q);
   }
   return stored;
 }
@@ -86,10 +88,11 @@ int64_t stored_entries(const std::vector<int32_t> &len, const std::vector<int32_
 void sort_windows(const std::vector<int32_t> &len, int64_t sigma, std::vector<int32_t> &order) {
   std::iota(order.begin(), order.end(), 0);
   if (sigma <= 1) return;
-  for (size_t s = 0; s < order.size(); s += (size_t)sigma) {
-    auto end = order.begin() + std::min(order.size(), s + (size_t)sigma);
-    std::stable_sort(order.begin() + s, end, [&](int32_t a, int32_t b) { return len[a] > len[b]; });
-  }
+  const int64_t n = (int64_t)order.size();
+#pragma omp parallel for schedule(dynamic)
+  for (int64_t s = 0; s < n; s += sigma)
+    std::stable_sort(order.begin() + s, order.begin() + std::min(n, s + sigma),
+                     [&](int32_t a, int32_t b) { return len[a] > len[b]; });
 }
 
 void release_list(SellList &L) {
@@ -109,13 +112,19 @@ void release_list(SellList &L) {
 // A sigma asked for (> 0, hm_matrix_set_format) is taken as it is, cut at the row count.
 int build_list(hm_scalar type, const struct hm_csr_view *A, const int32_t *rows, int32_t n, int asked, SellList &L) {
   std::vector<int32_t> len(n), order(n);
-  int64_t nnz = 0;
+  int64_t nnz = 0, bad = n; // the first list entry outside the matrix
+#pragma omp parallel for schedule(static) reduction(+ : nnz) reduction(min : bad)
   for (int32_t p = 0; p < n; p++) {
     const int32_t i = rows[p];
-    HM_CHECK(i >= 0 && i < A->nrows, HM_ERR_ARGUMENT, "row list entry %d is %d, outside [0, %d)", p, i, A->nrows);
+    if (i < 0 || i >= A->nrows) {
+      bad = std::min<int64_t>(bad, p);
+      continue;
+    }
     len[p] = (int32_t)(A->rowptr[i + 1] - A->rowptr[i]);
     nnz += len[p];
   }
+  HM_CHECK(bad == n, HM_ERR_ARGUMENT, "row list entry %lld is %d, outside [0, %d)", (long long)bad,
+           bad < n ? rows[bad] : 0, A->nrows);
   int64_t sigma = asked > 0 ? std::max<int64_t>(1, std::min<int64_t>(asked, n)) : 1;
   sort_windows(len, sigma, order);
   int64_t stored = stored_entries(len, order);
@@ -129,13 +138,20 @@ int build_list(hm_scalar type, const struct hm_csr_view *A, const int32_t *rows,
   L.sigma = (int)sigma;
   L.fill = nnz ? (double)stored / (double)nnz : 1.0;
   std::vector<int64_t> cptr(L.nchunks + 1, 0);
+#pragma omp parallel for schedule(static)
   for (int32_t q = 0; q < L.nchunks; q++) {
     int32_t w = 0;
     for (int32_t r = 0; r < kC && q * kC + r < n; r++) w = std::max(w, len[order[q * kC + r]]);
-    cptr[q + 1] = cptr[q] + (int64_t)w * kC;
+    cptr[q + 1] = (int64_t)w * kC;
   }
-  std::vector<int32_t> perm((size_t)L.nchunks * kC, -1), col((size_t)cptr[L.nchunks]);
-  std::vector<double> val((size_t)cptr[L.nchunks] * type, 0.0);
+  for (int32_t q = 0; q < L.nchunks; q++) cptr[q + 1] += cptr[q];
+  // every slot is written below, on the host's threads (the values of a large lattice are GBs)
+  const size_t slots = (size_t)cptr[L.nchunks];
+  std::unique_ptr<int32_t[]> perm(new (std::nothrow) int32_t[(size_t)L.nchunks * kC + 1]);
+  std::unique_ptr<int32_t[]> col(new (std::nothrow) int32_t[slots + 1]);
+  std::unique_ptr<double[]> val(new (std::nothrow) double[slots * type + 1]);
+  HM_CHECK(perm && col && val, HM_ERR_MEMORY, "no host memory to build a SELL copy of %zu slots", slots);
+#pragma omp parallel for schedule(dynamic, 64)
   for (int32_t q = 0; q < L.nchunks; q++) {
     const int32_t w = (int32_t)((cptr[q + 1] - cptr[q]) / kC);
     for (int32_t r = 0; r < kC; r++) {
@@ -148,13 +164,14 @@ int build_list(hm_scalar type, const struct hm_csr_view *A, const int32_t *rows,
         // padding reads a vector row that exists (the row's own, or row 0) and multiplies it by 0
         col[e] = j < m ? A->col[start + j] : (i >= 0 ? i : 0);
         if (j < m) memcpy(&val[(size_t)e * type], &A->val[(size_t)(start + j) * type], sizeof(double) * type);
+        else memset(&val[(size_t)e * type], 0, sizeof(double) * type);
       }
     }
   }
   HM_CALL(hm_device_upload(cptr, "a SELL copy", &L.cptr));
-  HM_CALL(hm_device_upload(perm, "a SELL copy", &L.perm));
-  HM_CALL(hm_device_upload(col, "a SELL copy", &L.col));
-  HM_CALL(hm_device_upload(val, "a SELL copy", &L.val));
+  HM_CALL(hm_device_upload(perm.get(), (size_t)L.nchunks * kC, "a SELL copy", &L.perm));
+  HM_CALL(hm_device_upload(col.get(), slots, "a SELL copy", &L.col));
+  HM_CALL(hm_device_upload(val.get(), slots * type, "a SELL copy", &L.val));
   return HM_SUCCESS;
 }
 

@@ -2,6 +2,7 @@
  * row lists, and the overlapped product y = A x. */
 #include <complex.h>
 #include <math.h>
+#include <omp.h>
 #include <string.h>
 #include "error_macros.h"
 #include "halo.h"
@@ -27,37 +28,67 @@ static int32_t find_sorted(const int64_t *a, int32_t n, int64_t g) {
   return lo;
 }
 
-/* Sort each row by column and sum duplicates, into e[] with new row pointers rp[]. */
+/* e[0 .. m) sorted by column, duplicates summed; returns the entries left. Rows are short as a rule
+ * (an insertion sort); long ones take qsort. */
+static int64_t sort_sum_row(entry *e, int64_t m) {
+  if (m > 32) {
+    qsort(e, (size_t)m, sizeof *e, cmp_entry);
+  } else {
+    for (int64_t a = 1; a < m; a++) {
+      const entry x = e[a];
+      int64_t b = a;
+      for (; b > 0 && e[b - 1].col > x.col; b--) e[b] = e[b - 1];
+      e[b] = x;
+    }
+  }
+  int64_t left = 0;
+  for (int64_t p = 0; p < m; p++) {
+    if (left > 0 && e[p].col == e[left - 1].col) {
+      e[left - 1].re += e[p].re;
+      e[left - 1].im += e[p].im;
+    } else {
+      e[left++] = e[p];
+    }
+  }
+  return left;
+}
+
+/* The rows' entries, each row sorted by column with duplicates summed where it lies (row i from
+ * e + rowptr[i]), and rp[] the CSR row pointers of what is left. Parallel over rows: the build of
+ * a large lattice is otherwise spent here and in the kernel's first touch of these pages. */
 static int gather_rows(const struct hm_dist_s *d, hm_scalar type, const int64_t *rowptr, const int64_t *cols,
                        const double *values, entry **out, int64_t **out_rp) {
-  int64_t n = d->local, nnz = rowptr[n];
+  const int64_t n = d->local, nnz = rowptr[n];
   for (int64_t i = 0; i < n; i++)
     HM_CHECK(rowptr[i + 1] >= rowptr[i], HM_ERR_ARGUMENT, "rowptr decreases at local row %lld", (long long)i);
-  entry *e = NULL;
-  int64_t *rp = NULL;
-  HM_MALLOC(e, nnz + 1);
-  HM_MALLOC(rp, n + 1);
-  int64_t w = 0;
-  for (int64_t i = 0; i < n; i++) {
-    int64_t start = w;
-    for (int64_t p = rowptr[i]; p < rowptr[i + 1]; p++) {
-      HM_CHECK(cols[p] >= 0 && cols[p] < d->n_global, HM_ERR_ARGUMENT,
-               "column %lld of global row %lld is outside [0, %lld)", (long long)cols[p],
-               (long long)(d->first + i), (long long)d->n_global);
-      e[w].col = cols[p];
-      e[w].re = values[(size_t)type * (size_t)p];
-      e[w].im = type == HM_COMPLEX ? values[2 * p + 1] : 0.0;
-      w++;
-    }
-    qsort(e + start, (size_t)(w - start), sizeof(entry), cmp_entry);
-    int64_t m = start; /* merge duplicates in place */
-    for (int64_t p = start; p < w; p++) {
-      if (p > start && e[p].col == e[m - 1].col) { e[m - 1].re += e[p].re; e[m - 1].im += e[p].im; }
-      else e[m++] = e[p];
-    }
-    w = m;
-    rp[i + 1] = w;
+  entry *e = malloc(sizeof *e * (size_t)(nnz + 1));
+  int64_t *rp = malloc(sizeof *rp * (size_t)(n + 1));
+  if (!e || !rp) {
+    free(e);
+    free(rp);
+    return hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "could not allocate %lld matrix entries",
+                          (long long)nnz);
   }
+  int64_t bad = nnz; /* the first entry with a column outside the matrix */
+#pragma omp parallel for schedule(dynamic, 4096) reduction(min : bad)
+  for (int64_t i = 0; i < n; i++) {
+    for (int64_t p = rowptr[i]; p < rowptr[i + 1]; p++) {
+      if ((cols[p] < 0 || cols[p] >= d->n_global) && p < bad) bad = p;
+      e[p] = (entry){cols[p], values[(size_t)type * (size_t)p], type == HM_COMPLEX ? values[2 * p + 1] : 0.0};
+    }
+    rp[i + 1] = sort_sum_row(e + rowptr[i], rowptr[i + 1] - rowptr[i]);
+  }
+  if (bad < nnz) {
+    int64_t i = 0;
+    while (rowptr[i + 1] <= bad) i++;
+    free(e);
+    free(rp);
+    return hm_error_raise(HM_ERR_ARGUMENT, __FILE__, __LINE__, __func__,
+                          "column %lld of global row %lld is outside [0, %lld)", (long long)cols[bad],
+                          (long long)(d->first + i), (long long)d->n_global);
+  }
+  rp[0] = 0;
+  for (int64_t i = 0; i < n; i++) rp[i + 1] += rp[i];
   *out = e;
   *out_rp = rp;
   return HM_SUCCESS;
@@ -115,6 +146,88 @@ static int place_on_backend(hm_matrix *M) {
   return HM_SUCCESS;
 }
 
+/* M's local CSR from the caller's rows: local columns numbered from 0, remote ones after the local
+ * rows in the order of *remote (sorted, unique: the halo slots), and the rows split into interior
+ * and boundary (with remote entries) lists. Parallel over rows. */
+static int assemble_rows(hm_matrix *M, const int64_t *rowptr, const int64_t *cols, const double *values,
+                         int64_t **remote_out, int32_t *nremote_out) {
+  const int64_t n = M->dist.local, first = M->dist.first;
+  const hm_scalar type = M->type;
+  entry *e = NULL;
+  int64_t *rp = NULL, *nrem = NULL, *remote = NULL;
+  int st;
+  HM_CALL_GOTO(st, done, gather_rows(&M->dist, type, rowptr, cols, values, &e, &rp));
+  hm_csr *c = &M->csr;
+  c->rowptr = rp;
+  const int64_t nnz = rp[n];
+  nrem = malloc(sizeof *nrem * (size_t)(n + 1)); /* remote entries of rows before i, then of row i */
+  c->col = malloc(sizeof *c->col * (size_t)(nnz + 1));
+  c->val = malloc(sizeof *c->val * ((size_t)type * (size_t)nnz + 1));
+  M->interior_rows = malloc(sizeof(int32_t) * (size_t)(n + 1));
+  M->boundary_rows = malloc(sizeof(int32_t) * (size_t)(n + 1));
+  if (!nrem || !c->col || !c->val || !M->interior_rows || !M->boundary_rows) {
+    st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "could not allocate a matrix of %lld entries",
+                        (long long)nnz);
+    goto done;
+  }
+  nrem[0] = 0;
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < n; i++) {
+    const entry *ei = e + rowptr[i];
+    int64_t count = 0;
+    for (int64_t q = 0; q < rp[i + 1] - rp[i]; q++) count += ei[q].col < first || ei[q].col >= first + n;
+    nrem[i + 1] = count;
+  }
+  for (int64_t i = 0; i < n; i++) nrem[i + 1] += nrem[i];
+  remote = malloc(sizeof *remote * (size_t)(nrem[n] + 1));
+  if (!remote) {
+    st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "could not allocate %lld remote columns",
+                        (long long)nrem[n]);
+    goto done;
+  }
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < n; i++) {
+    const entry *ei = e + rowptr[i];
+    int64_t *to = remote + nrem[i];
+    for (int64_t q = 0; q < rp[i + 1] - rp[i]; q++)
+      if (ei[q].col < first || ei[q].col >= first + n) *to++ = ei[q].col;
+  }
+  qsort(remote, (size_t)nrem[n], sizeof(int64_t), cmp_i64);
+  int64_t u = 0;
+  for (int64_t r = 0; r < nrem[n]; r++)
+    if (r == 0 || remote[r] != remote[u - 1]) remote[u++] = remote[r];
+  if (n + u >= INT32_MAX) {
+    st = hm_error_raise(HM_ERR_ARGUMENT, __FILE__, __LINE__, __func__,
+                        "%lld local rows plus %lld halo columns exceed 32-bit indices", (long long)n, (long long)u);
+    goto done;
+  }
+  c->nrows = (int32_t)n;
+  c->ncols = (int32_t)(n + u);
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < n; i++) {
+    const entry *ei = e + rowptr[i];
+    for (int64_t p = rp[i]; p < rp[i + 1]; p++) {
+      const entry *x = ei + (p - rp[i]);
+      const int local = x->col >= first && x->col < first + n;
+      c->col[p] = local ? (int32_t)(x->col - first) : (int32_t)(n + find_sorted(remote, (int32_t)u, x->col));
+      c->val[(size_t)type * (size_t)p] = x->re;
+      if (type == HM_COMPLEX) c->val[2 * p + 1] = x->im;
+    }
+  }
+  for (int64_t i = 0; i < n; i++) {
+    if (nrem[i + 1] > nrem[i]) M->boundary_rows[M->n_boundary++] = (int32_t)i;
+    else M->interior_rows[M->n_interior++] = (int32_t)i;
+  }
+  *remote_out = remote;
+  *nremote_out = (int32_t)u;
+  remote = NULL;
+done:
+  free(e);
+  free(nrem);
+  free(remote);
+  return st;
+}
+
 typedef struct { int64_t key; int32_t row; } keyed_row;
 
 static int cmp_keyed(const void *a, const void *b) {
@@ -123,13 +236,44 @@ static int cmp_keyed(const void *a, const void *b) {
   return (x->row > y->row) - (x->row < y->row);
 }
 
+/* Merges the sorted runs a[lo, mid) and a[mid, hi) into b[lo, hi). */
+static void merge_runs(const keyed_row *a, keyed_row *b, int64_t lo, int64_t mid, int64_t hi) {
+  int64_t i = lo, j = mid, o = lo;
+  while (i < mid && j < hi) b[o++] = cmp_keyed(&a[j], &a[i]) < 0 ? a[j++] : a[i++];
+  while (i < mid) b[o++] = a[i++];
+  while (j < hi) b[o++] = a[j++];
+}
+
+/* rows in ascending key[row] (ties by row): runs sorted on the threads, then merged pairwise. */
 static int sort_rows(int32_t *rows, int32_t n, const int64_t *key) {
-  keyed_row *tmp;
-  HM_MALLOC(tmp, n + 1);
-  for (int32_t i = 0; i < n; i++) tmp[i] = (keyed_row){key[rows[i]], rows[i]};
-  qsort(tmp, (size_t)n, sizeof *tmp, cmp_keyed);
-  for (int32_t i = 0; i < n; i++) rows[i] = tmp[i].row;
-  free(tmp);
+  keyed_row *a, *b;
+  HM_MALLOC(a, n + 1);
+  b = malloc(sizeof *b * ((size_t)n + 1));
+  if (!b) {
+    free(a);
+    return hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "could not allocate %d keyed rows", n);
+  }
+  const int64_t run = n / (4 * (int64_t)omp_get_max_threads()) + 1;
+#pragma omp parallel for schedule(static)
+  for (int64_t lo = 0; lo < n; lo += run) {
+    const int64_t hi = lo + run < n ? lo + run : n;
+    for (int64_t i = lo; i < hi; i++) a[i] = (keyed_row){key[rows[i]], rows[i]};
+    qsort(a + lo, (size_t)(hi - lo), sizeof *a, cmp_keyed);
+  }
+  for (int64_t width = run; width < n; width *= 2) {
+#pragma omp parallel for schedule(static)
+    for (int64_t lo = 0; lo < n; lo += 2 * width) {
+      const int64_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+      merge_runs(a, b, lo, mid, hi);
+    }
+    keyed_row *t = a;
+    a = b;
+    b = t;
+  }
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < n; i++) rows[i] = a[i].row;
+  free(a);
+  free(b);
   return HM_SUCCESS;
 }
 
@@ -150,55 +294,17 @@ int hm_matrix_create_csr_keyed(hm_context *ctx, const hm_dist *dist, hm_scalar t
   HM_MALLOC(M, 1);
   M->ctx = ctx;
   M->type = type;
-  HM_CALL(hm_dist_copy(dist, &M->dist));
-  const int64_t n = dist->local, first = dist->first;
-  entry *e = NULL;
-  int64_t *rp = NULL;
-  HM_CALL(gather_rows(&M->dist, type, rowptr, cols, (const double *)values, &e, &rp));
-  const int64_t nnz = rp[n];
-
-  /* Remote columns, sorted and unique: they become halo slots local + h. */
-  int64_t *remote;
+  int64_t *remote = NULL;
   int32_t nremote = 0;
-  HM_MALLOC(remote, nnz + 1);
-  for (int64_t p = 0; p < nnz; p++)
-    if (e[p].col < first || e[p].col >= first + n) remote[nremote++] = e[p].col;
-  qsort(remote, (size_t)nremote, sizeof(int64_t), cmp_i64);
-  int32_t u = 0;
-  for (int32_t i = 0; i < nremote; i++)
-    if (i == 0 || remote[i] != remote[u - 1]) remote[u++] = remote[i];
-  nremote = u;
-  HM_CHECK(n + nremote < INT32_MAX, HM_ERR_ARGUMENT, "local rows plus halo exceed 32-bit indices");
-
-  hm_csr *c = &M->csr;
-  c->nrows = (int32_t)n;
-  c->ncols = (int32_t)(n + nremote);
-  c->rowptr = rp;
-  HM_MALLOC(c->col, nnz + 1);
-  HM_MALLOC(c->val, (size_t)type * (size_t)nnz + 1);
-  HM_MALLOC(M->interior_rows, n + 1);
-  HM_MALLOC(M->boundary_rows, n + 1);
-  for (int64_t i = 0; i < n; i++) {
-    int has_remote = 0;
-    for (int64_t p = rp[i]; p < rp[i + 1]; p++) {
-      int64_t g = e[p].col;
-      int local = g >= first && g < first + n;
-      c->col[p] = local ? (int32_t)(g - first) : (int32_t)(n + find_sorted(remote, nremote, g));
-      has_remote |= !local;
-      c->val[(size_t)type * (size_t)p] = e[p].re;
-      if (type == HM_COMPLEX) c->val[2 * p + 1] = e[p].im;
-    }
-    if (has_remote) M->boundary_rows[M->n_boundary++] = (int32_t)i;
-    else M->interior_rows[M->n_interior++] = (int32_t)i;
-  }
-  free(e);
-  int st = hm_halo_plan(M, remote, nremote);
+  int st = hm_dist_copy(dist, &M->dist);
+  if (!st) st = assemble_rows(M, rowptr, cols, (const double *)values, &remote, &nremote);
+  if (!st) st = hm_halo_plan(M, remote, nremote);
   free(remote);
   if (!st && key) st = sort_rows(M->interior_rows, M->n_interior, key);
   if (!st && key) st = sort_rows(M->boundary_rows, M->n_boundary, key);
   if (!st) st = place_on_backend(M);
   if (st) { hm_matrix_destroy(&M); return hm_error_trace(st, __FILE__, __LINE__, __func__); }
-  int64_t nnz_local = nnz;
+  int64_t nnz_local = M->csr.rowptr[M->csr.nrows];
   HM_CALL_MPI(MPI_Allreduce(&nnz_local, &M->nnz_global, 1, MPI_INT64_T, MPI_SUM, ctx->comm));
   *A = M;
   return HM_SUCCESS;

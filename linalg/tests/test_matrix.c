@@ -2,14 +2,16 @@
  * every rank from a seed) equals a dense product, for k = 1, 3, 8 and real and complex; bad inputs
  * are refused with clear messages. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "testing.h"
 #include "random.h"
 
-enum { N = 157, PER_ROW = 7 };
+enum { N = 157 };
 
-static void check(hm_context *ctx, hm_scalar type, int k) {
+/* PER_ROW entries per row: 7 (sorted by insertion when the matrix is made) or more than 32 (qsort). */
+static void check(hm_context *ctx, hm_scalar type, int k, int PER_ROW) {
   hm_dist *dist;
   HM_TEST_OK(hm_dist_create(ctx, N, 1, 1.0, &dist));
   int64_t first, local;
@@ -98,10 +100,12 @@ int main(int argc, char **argv) {
   hm_context *ctx;
   HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, HM_BACKEND_CPU, &ctx));
   for (int k = 1; k <= 8; k++) {
-    check(ctx, HM_COMPLEX, k);
-    check(ctx, HM_REAL, k);
+    check(ctx, HM_COMPLEX, k, 7);
+    check(ctx, HM_REAL, k, 7);
   }
-  check(ctx, HM_COMPLEX, 32);
+  check(ctx, HM_COMPLEX, 32, 7);
+  check(ctx, HM_COMPLEX, 3, 45);
+  check(ctx, HM_REAL, 1, 45);
   /* Bad inputs. */
   hm_dist *d;
   HM_TEST_FAILS(hm_dist_create(ctx, 10, 4, 1.0, &d), HM_ERR_ARGUMENT, "multiple of block");
@@ -113,8 +117,11 @@ int main(int argc, char **argv) {
   for (int i = 1; i <= local; i++) rp[i] = 1; /* one entry, in the first local row */
   double one = 1;
   hm_matrix *A;
-  if (local >= 1)
-    HM_TEST_FAILS(hm_matrix_create_csr(ctx, d, HM_REAL, rp, bad_col, &one, &A), HM_ERR_ARGUMENT, "outside [0, 12)");
+  int64_t first;
+  hm_dist_range(d, &first, NULL, NULL);
+  char want[64];
+  snprintf(want, sizeof want, "column 99 of global row %lld is outside [0, 12)", (long long)first);
+  if (local >= 1) HM_TEST_FAILS(hm_matrix_create_csr(ctx, d, HM_REAL, rp, bad_col, &one, &A), HM_ERR_ARGUMENT, want);
   if (local >= 2) {
     rp[1] = 2;
     HM_TEST_FAILS(hm_matrix_create_csr(ctx, d, HM_REAL, rp, bad_col, &one, &A), HM_ERR_ARGUMENT, "rowptr decreases");
@@ -127,7 +134,6 @@ int main(int argc, char **argv) {
   int rank, size;
   hm_context_rank(ctx, &rank, &size);
   HM_TEST_OK(hm_dist_create(ctx, 4000, 4, rank + 1.0, &d));
-  int64_t first;
   hm_dist_range(d, &first, &local, NULL);
   double expect = 4000.0 * (rank + 1) / (size * (size + 1) / 2.0);
   HM_TEST_ASSERT(fabs(local - expect) <= 4 && local % 4 == 0 && first % 4 == 0, "rank %d: %lld rows, expected about %g", rank, (long long)local, expect);
