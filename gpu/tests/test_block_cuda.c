@@ -7,6 +7,7 @@
  * routing through prepare and the table's kpm_step; bad arguments. Skips (77) where no device is
  * visible. */
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 #include "testing.h"
@@ -133,6 +134,16 @@ static void check_palette(const hm_kernels *G, const int32_t *all, const int32_t
   hm_cuda_block_info(copy, NULL, NULL, NULL, &distinct);
   HM_TEST_ASSERT(distinct < 0.3, "blocks of 3 kinds: %g of the value blocks distinct, expected few", distinct);
   hm_cuda_block_release(copy);
+  /* the host's threads dedupe ranges of groups, then merge them: one thread finds as many */
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  double one_thread = 0;
+  HM_TEST_OK(hm_cuda_block_build(&hP, all, N, 1, &copy));
+  hm_cuda_block_info(copy, NULL, NULL, NULL, &one_thread);
+  hm_cuda_block_release(copy);
+  omp_set_num_threads(threads);
+  HM_TEST_ASSERT(one_thread == distinct, "distinct value blocks: %g of the blocks on 1 thread, %g on %d", one_thread,
+                 distinct, threads);
   const int widths[] = {8, 32, 72};
   for (int w = 0; w < 3; w++) {
     check_step(G, &hP, all, N, widths[w], "blocks of 3 kinds, rows in order");
@@ -279,7 +290,11 @@ int main(int argc, char **argv) {
   HM_TEST_FAILS(hm_cuda_block_kpm_step(NULL, 8, 0.5, 0, NULL, NULL, NULL), HM_ERR_ARGUMENT, "no block copy");
   hm_cuda_block_release(copy);
   const int32_t bad[2] = {0, N};
-  HM_TEST_FAILS(hm_cuda_block_build(&hA, bad, 2, 1, &copy), HM_ERR_ARGUMENT, "outside");
+  HM_TEST_FAILS(hm_cuda_block_build(&hA, bad, 2, 1, &copy), HM_ERR_ARGUMENT, "row list entry 1 is 2002, outside");
+  const int32_t saved = col[rowptr[7] + 1];
+  col[rowptr[7] + 1] = -3;
+  HM_TEST_FAILS(hm_cuda_block_build(&hA, all, N, 1, &copy), HM_ERR_ARGUMENT, "row 7 has column -3");
+  col[rowptr[7] + 1] = saved;
   HM_TEST_FAILS(hm_cuda_block_build(&hA, NULL, 4, 1, &copy), HM_ERR_ARGUMENT, "NULL");
   free(all);
   free(some);

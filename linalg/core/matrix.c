@@ -434,6 +434,7 @@ int hm_matrix_gershgorin(const hm_matrix *A, double *emin, double *emax) {
   HM_CHECK(A && emin && emax, HM_ERR_ARGUMENT, "A, emin or emax is NULL");
   double lo = INFINITY, hi = -INFINITY;
   const hm_csr *c = &A->csr;
+#pragma omp parallel for schedule(static) reduction(min : lo) reduction(max : hi)
   for (int32_t i = 0; i < c->nrows; i++) {
     double centre = 0, radius = 0;
     for (int64_t p = c->rowptr[i]; p < c->rowptr[i + 1]; p++) {
