@@ -122,7 +122,8 @@ uint64_t block_hash(const double *v) {
 }
 
 // Value blocks (32 doubles each, compared bitwise) stored once, numbered in the order first seen.
-// Where all are distinct, as with random values, it holds them all (about 300 bytes per block).
+// Where all are distinct, as with random values, it holds them all (about 300 bytes per block;
+// describe_blocks holds them twice while it merges its ranges).
 struct DistinctBlocks {
   std::vector<double> val;
   std::unordered_multimap<uint64_t, int32_t> seen; // hash -> id
