@@ -277,6 +277,13 @@ static int sort_rows(int32_t *rows, int32_t n, const int64_t *key) {
   return HM_SUCCESS;
 }
 
+/* Both of M's row lists (interior, boundary) in ascending key[row]. */
+static int sort_row_lists(hm_matrix *M, const int64_t *key) {
+  HM_CALL(sort_rows(M->interior_rows, M->n_interior, key));
+  HM_CALL(sort_rows(M->boundary_rows, M->n_boundary, key));
+  return HM_SUCCESS;
+}
+
 int hm_matrix_create_csr(hm_context *ctx, const hm_dist *dist, hm_scalar type, const int64_t *rowptr,
                          const int64_t *cols, const void *values, hm_matrix **A) {
   HM_CALL(hm_matrix_create_csr_keyed(ctx, dist, type, rowptr, cols, values, NULL, A));
@@ -300,8 +307,7 @@ int hm_matrix_create_csr_keyed(hm_context *ctx, const hm_dist *dist, hm_scalar t
   if (!st) st = assemble_rows(M, rowptr, cols, (const double *)values, &remote, &nremote);
   if (!st) st = hm_halo_plan(M, remote, nremote);
   free(remote);
-  if (!st && key) st = sort_rows(M->interior_rows, M->n_interior, key);
-  if (!st && key) st = sort_rows(M->boundary_rows, M->n_boundary, key);
+  if (!st && key) st = sort_row_lists(M, key);
   if (!st) st = place_on_backend(M);
   if (st) { hm_matrix_destroy(&M); return hm_error_trace(st, __FILE__, __LINE__, __func__); }
   int64_t nnz_local = M->csr.rowptr[M->csr.nrows];
@@ -312,8 +318,7 @@ int hm_matrix_create_csr_keyed(hm_context *ctx, const hm_dist *dist, hm_scalar t
 
 int hm_matrix_order_rows(hm_matrix *A, const int64_t *key) {
   HM_CHECK(A && key, HM_ERR_ARGUMENT, "A or key is NULL");
-  HM_CALL(sort_rows(A->interior_rows, A->n_interior, key));
-  HM_CALL(sort_rows(A->boundary_rows, A->n_boundary, key));
+  HM_CALL(sort_row_lists(A, key));
   const hm_kernels *K = A->ctx->kernels;
   if (K->device_memory) {
     HM_CALL(K->upload((void *)A->exec_interior, A->interior_rows, sizeof(int32_t) * (size_t)A->n_interior));
