@@ -4,6 +4,9 @@
 # GPU) with the halo device to device and, for comparison, through host buffers, and the dense
 # cusolverMg benchmark (2 GPUs against one).
 #   run: bash scripts/device_scaling.sh [tests] [weak] [mg]   (none: all three)
+# With an older source tree in build-base/src (e.g. `git archive COMMIT | tar -x -C build-base/src`,
+# carried), weak also builds and runs it, for a before/after in one session, and compares the
+# moments of the two 2-GPU runs bit for bit.
 set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 parts=" ${*:-tests weak mg} "
@@ -20,11 +23,25 @@ if want tests; then
 fi
 MPIEXEC=/opt/deps/usr/bin/mpiexec.hydra
 if want weak; then
+  W=/tmp/weak; mkdir -p $W # the runs' files stay here; $OUT gets one log (few files come back)
+  apps=(new:build-gpu/bin/hamlet)
+  if [ -d build-base/src ]; then
+    cmake -S build-base/src -B build-base/gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DHAMLET_CUDA=ON \
+      $HAMLET_DEVICE_CMAKE_FLAGS >"$OUT/configure-base.log" 2>&1 &&
+      cmake --build build-base/gpu -j 32 --target hamlet_app >"$OUT/build-base.log" 2>&1 &&
+      apps+=(base:build-base/gpu/bin/hamlet) || tail -20 "$OUT/build-base.log"
+  fi
+  # Two moment counts per case: the `moments` phase of the shorter run includes one-time work (the
+  # block copy is made by the first KPM step), so the steady step time is the difference of the two.
+  # WEAK_MOMENTS (default "200 3000") sets them, WEAK_REPEAT (default 2) the runs of each case; the
+  # figure takes each case's fastest run.
+  read -r M1 M2 <<<"${WEAK_MOMENTS:-200 3000}"
+  for rep in $(seq ${WEAK_REPEAT:-2}); do
   for P in 1 2; do
-    cat > "$OUT/weak$P.ini" <<INI
+    for M in $M1 $M2; do
+      cat > "$W/weak${P}_m$M.ini" <<INI
 [run]
 backend = cuda
-output = $OUT/weak$P.h5
 [hamiltonian]
 model = ti
 nx = 200
@@ -32,16 +49,39 @@ ny = 100
 nz = $((40 * P))
 boundary = periodic periodic periodic
 [kpm]
-moments = 200
+moments = $M
 vectors = 32
 INI
-    for mode in 1 0; do # the halo device to device, then through page-locked host buffers
-      [ $P = 1 ] && [ $mode = 0 ] && continue
-      echo "== $P GPU(s), HAMLET_HALO_PEER=$mode"
-      HAMLET_HALO_PEER=$mode OMP_NUM_THREADS=8 $MPIEXEC -n $P build-gpu/bin/hamlet run "$OUT/weak$P.ini" --quiet |
-        tee "$OUT/weak${P}_peer$mode.txt" | tail -12
+      for app in "${apps[@]}"; do
+        for mode in 1 0; do # the halo device to device, then through page-locked host buffers
+          [ $P = 1 ] && [ $mode = 0 ] && continue
+          [ $mode = 0 ] && { [ $M = $M2 ] || [ ${app%%:*} = base ] || [ $rep != 1 ]; } && continue
+          tag=${app%%:*}_${P}_m${M}_peer${mode}_r$rep
+          echo "== ${app%%:*}: $P GPU(s), $M moments, HAMLET_HALO_PEER=$mode (run $rep)" | tee -a "$OUT/weak.txt"
+          HAMLET_HALO_PEER=$mode OMP_NUM_THREADS=8 $MPIEXEC -n $P ${app#*:} run "$W/weak${P}_m$M.ini" \
+            -o "$W/$tag.h5" --quiet | tee "$W/$tag.txt" | grep -E 'moments  |timing' | tee -a "$OUT/weak.txt"
+        done
+      done
     done
   done
+  done
+  fastest() { awk '/^  moments/ {print $7}' "$@" | sort -g | head -1; } # seconds of the moments phase
+  step() { # steady us per vector per step from the two moment counts: step APP P MODE
+    local a b
+    a=$(fastest "$W/$1_$2_m${M1}_peer$3"_r*.txt)
+    b=$(fastest "$W/$1_$2_m${M2}_peer$3"_r*.txt)
+    awk -v a="$a" -v b="$b" -v d=$(((M2 - M1) / 2)) 'BEGIN {printf "%.1f", 1e6 * (b - a) / (32 * d)}'
+  }
+  for app in "${apps[@]}"; do
+    a=${app%%:*}; s1=$(step $a 1 1); s2=$(step $a 2 1)
+    echo "$a: steady us per vector-step: 1 GPU $s1; 2 GPUs device to device $s2" \
+      "(weak-scaling efficiency $(awk -v a=$s1 -v b=$s2 'BEGIN {printf "%.1f%%", 100 * a / b}'))" | tee -a "$OUT/weak.txt"
+  done
+  if [ ${#apps[@]} = 2 ]; then
+    echo "== moments of the 2-GPU runs, new against base (no tolerance)" | tee -a "$OUT/weak.txt"
+    build-gpu/bin/hamlet compare "$W/new_2_m${M1}_peer1_r1.h5" "$W/base_2_m${M1}_peer1_r1.h5" --rtol 0 --atol 0 \
+      --only /kpm/moments 2>&1 | tail -2 | tee -a "$OUT/weak.txt"
+  fi
 fi
 if want mg; then
   exe=$(find build-gpu -name bench_dense_mg -type f | head -1)
