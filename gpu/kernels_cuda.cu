@@ -477,9 +477,7 @@ hm_kernels make_table() {
   t.peer_open = hm_cuda_peer_open;
   t.peer_close = hm_cuda_peer_close;
   t.peer_read = hm_cuda_peer_read;
-  t.set_mark = hm_cuda_set_mark;
-  t.wait_mark = hm_cuda_wait_mark;
-  t.sync_mark = hm_cuda_sync_mark;
+  t.synchronize = hm_cuda_synchronize;
   t.random_phase = cuda_random_phase;
   return t;
 }

@@ -54,20 +54,13 @@ int hm_halo_plan(struct hm_matrix_s *A, const int64_t *remote_cols, int32_t nrem
     h->send_rows[i] = (int32_t)row;
   }
   free(asked);
-  /* Whether packing the rows to send needs only the product over the boundary rows (KPM overlap). */
-  unsigned char *in_boundary = calloc((size_t)A->dist.local + 1, 1);
-  HM_CHECK(in_boundary, HM_ERR_MEMORY, "no memory for %lld row flags", (long long)A->dist.local);
-  for (int32_t i = 0; i < A->n_boundary; i++) in_boundary[A->boundary_rows[i]] = 1;
-  h->sends_boundary_only = 1;
-  for (int i = 0; i < give_disp[P]; i++) h->sends_boundary_only &= in_boundary[h->send_rows[i]];
-  free(in_boundary);
   free(need); free(give); free(need_disp); free(give_disp);
   HM_CALL(hm_halo_peer_setup(A));
   return HM_SUCCESS;
 }
 
-void hm_halo_free(hm_halo *h, const hm_kernels *K, MPI_Comm comm) {
-  hm_halo_peer_free(h, K, comm);
+void hm_halo_free(hm_halo *h, const hm_kernels *K) {
+  hm_halo_peer_free(h, K);
   free(h->recv_rank); free(h->recv_start); free(h->send_rank); free(h->send_start);
   free(h->send_rows); free(h->requests);
   if (h->send_buf) K->host_release(h->send_buf);
@@ -87,8 +80,6 @@ static int ensure(double **buf, size_t *len, size_t n, int (*alloc)(size_t, void
   return HM_SUCCESS;
 }
 
-int hm_halo_can_defer(const struct hm_matrix_s *A) { return A->halo.peer != NULL; }
-
 int hm_halo_begin(struct hm_matrix_s *A, struct hm_mvec_s *x) {
   hm_halo *h = &A->halo;
   if (h->nrecv_ranks == 0 && h->nsend_ranks == 0) return HM_SUCCESS;
@@ -98,12 +89,12 @@ int hm_halo_begin(struct hm_matrix_s *A, struct hm_mvec_s *x) {
   const size_t row_len = (size_t)x->k * (size_t)x->type; /* doubles per row */
   const size_t nsend = (size_t)h->send_start[h->nsend_ranks];
   if (h->peer) { /* device to device: pack_buf is read by the receivers themselves */
-    HM_CALL(hm_halo_peer_wait_read(A));
+    HM_CALL(hm_halo_peer_wait_read(h));
     /* Whole 2 MiB units: CUDA may carve smaller allocations out of a shared block, and a peer
      * would map that block from its start, not our buffer. */
     const size_t unit = ((size_t)2 << 20) / sizeof(double);
     HM_CALL(ensure(&h->pack_buf, &h->pack_buf_len, (nsend * row_len + unit) / unit * unit, K->alloc, K->release));
-    HM_CALL(hm_halo_peer_begin(A, x));
+    HM_CALL(hm_halo_peer_begin(A, x, row_len));
     return HM_SUCCESS;
   }
   HM_CALL(ensure(&h->send_buf, &h->send_buf_len, nsend * row_len + 1, K->host_alloc, K->host_release));
@@ -138,17 +129,11 @@ int hm_halo_begin(struct hm_matrix_s *A, struct hm_mvec_s *x) {
 }
 
 int hm_halo_end(struct hm_matrix_s *A) {
-  HM_CALL(hm_halo_end_deferred(A, 0));
-  return HM_SUCCESS;
-}
-
-int hm_halo_end_deferred(struct hm_matrix_s *A, int deferred) {
   hm_halo *h = &A->halo;
-  HM_CHECK(!deferred || hm_halo_can_defer(A), HM_ERR_INTERNAL, "a deferred halo exchange needs the peer path");
   int n = h->nrecv_ranks + h->nsend_ranks;
   if (n == 0) return HM_SUCCESS;
   if (h->peer) {
-    HM_CALL(hm_halo_peer_end(A, deferred));
+    HM_CALL(hm_halo_peer_end(A));
     return HM_SUCCESS;
   }
   HM_CALL_MPI(MPI_Waitall(n, h->requests, MPI_STATUSES_IGNORE));

@@ -7,14 +7,9 @@
 #include "kernels.h"
 
 int hm_halo_plan(struct hm_matrix_s *A, const int64_t *remote_cols, int32_t nremote);
-void hm_halo_free(hm_halo *h, const hm_kernels *K, MPI_Comm comm);
+void hm_halo_free(hm_halo *h, const hm_kernels *K);
 int hm_halo_begin(struct hm_matrix_s *A, struct hm_mvec_s *x);
 int hm_halo_end(struct hm_matrix_s *A);
-/* hm_halo_end returns with the halo in place. Where hm_halo_can_defer (the device-to-device path),
- * end_deferred with deferred = 1 returns with the halo's reads still in flight: kernels queued after
- * wait_mark(HM_MARK_HALO) see the halo, and the next exchange acknowledges the reads. */
-int hm_halo_can_defer(const struct hm_matrix_s *A);
-int hm_halo_end_deferred(struct hm_matrix_s *A, int deferred);
 
 /* Shared with solvers that run their own fused products over A's rows. */
 #include "kernels.h"

@@ -1,10 +1,8 @@
 /* Halo exchange between device ranks of one node without host staging. Each sender packs its rows
- * into its device pack_buf and, once they are packed, sends each receiver a small token (the
- * buffer's peer handle and where that receiver's rows lie in it); the receiver maps the buffer
- * (once per handle) and queues the read of its rows device to device, then sends back an
- * acknowledgement when the read is done: at once, or, where the caller lets the read run on
- * (hm_halo_peer_end with deferred), at the next exchange. A sender repacks only after every
- * receiver acknowledged the previous exchange, so a buffer is never overwritten while read.
+ * into its device pack_buf and sends each receiver a small token (the buffer's peer handle and
+ * where that receiver's rows lie in it); the receiver maps the buffer (once per handle) and reads
+ * its rows device to device, then sends back an acknowledgement. A sender repacks only after
+ * every receiver acknowledged the previous exchange, so a buffer is never overwritten while read.
  * MPI carries only the tokens; the rows never touch host memory. Messages of one kind match in
  * order per (rank, tag), as every rank runs its exchanges in the same order. */
 #include <stdlib.h>
@@ -31,7 +29,7 @@ struct hm_halo_peer {
   int *ack_in, ack_out;         /* acknowledgement payloads (contents unused); ack_in per send rank */
   MPI_Request *ready;           /* nrecv token receives, then nsend token sends */
   MPI_Request *read;            /* nsend acknowledgement receives, then nrecv acknowledgement sends */
-  int ack_due;                  /* reads queued (mark HM_MARK_HALO), not yet acknowledged */
+  int read_pending;             /* read[] holds requests of the last exchange */
 };
 
 /* Every rank a device rank that can share memory, all on one node: the same answer on every rank
@@ -44,8 +42,8 @@ static int peer_possible(const hm_context *ctx, int *yes) {
   const int off = env && strcmp(env, "0") == 0, required = env && strcmp(env, "1") == 0;
   HM_CHECK(!env || off || required || !*env, HM_ERR_ARGUMENT,
            "HAMLET_HALO_PEER is '%s'; allowed: 0 (off), 1 (required) or unset", env);
-  const int capable = K->device_memory && K->peer_export && K->peer_open && K->peer_close && K->peer_read &&
-                      K->set_mark && K->wait_mark && K->sync_mark;
+  const int capable =
+      K->device_memory && K->peer_export && K->peer_open && K->peer_close && K->peer_read && K->synchronize;
   MPI_Comm node;
   HM_CALL_MPI(MPI_Comm_split_type(ctx->comm, MPI_COMM_TYPE_SHARED, ctx->rank, MPI_INFO_NULL, &node));
   int node_size = 0;
@@ -81,23 +79,11 @@ int hm_halo_peer_setup(struct hm_matrix_s *A) {
   return HM_SUCCESS;
 }
 
-/* Acknowledge the reads of the last exchange, once they are done. */
-static int send_acks(hm_halo *h, const hm_kernels *K, MPI_Comm comm) {
-  struct hm_halo_peer *p = h->peer;
-  if (!p->ack_due) return HM_SUCCESS;
-  HM_CALL(K->sync_mark(HM_MARK_HALO));
-  for (int i = 0; i < h->nrecv_ranks; i++)
-    HM_CALL_MPI(MPI_Isend(&p->ack_out, 1, MPI_INT, h->recv_rank[i], tag_read, comm, &p->read[h->nsend_ranks + i]));
-  p->ack_due = 0;
-  return HM_SUCCESS;
-}
-
-void hm_halo_peer_free(hm_halo *h, const hm_kernels *K, MPI_Comm comm) {
+void hm_halo_peer_free(hm_halo *h, const hm_kernels *K) {
   struct hm_halo_peer *p = h->peer;
   if (!p) return;
-  /* Every rank frees the matrix after the same exchanges: the last acknowledgements cross here. */
-  send_acks(h, K, comm);
-  MPI_Waitall(h->nrecv_ranks + h->nsend_ranks, p->read, MPI_STATUSES_IGNORE);
+  /* The receivers acknowledge in their hm_halo_end, which comes before their destroy. */
+  if (p->read_pending) MPI_Waitall(h->nrecv_ranks + h->nsend_ranks, p->read, MPI_STATUSES_IGNORE);
   for (int i = 0; i < h->nrecv_ranks; i++)
     if (p->mapped[i]) K->peer_close(p->mapped[i]);
   free(p->out); free(p->in); free(p->mapped); free(p->mapped_handle); free(p->ready); free(p->read);
@@ -106,22 +92,24 @@ void hm_halo_peer_free(hm_halo *h, const hm_kernels *K, MPI_Comm comm) {
   h->peer = NULL;
 }
 
-int hm_halo_peer_wait_read(struct hm_matrix_s *A) {
-  hm_halo *h = &A->halo;
-  HM_CALL(send_acks(h, A->ctx->kernels, A->ctx->comm));
-  HM_CALL_MPI(MPI_Waitall(h->nrecv_ranks + h->nsend_ranks, h->peer->read, MPI_STATUSES_IGNORE));
+int hm_halo_peer_wait_read(hm_halo *h) {
+  struct hm_halo_peer *p = h->peer;
+  if (p->read_pending) HM_CALL_MPI(MPI_Waitall(h->nrecv_ranks + h->nsend_ranks, p->read, MPI_STATUSES_IGNORE));
+  p->read_pending = 0;
   return HM_SUCCESS;
 }
 
-int hm_halo_peer_begin(struct hm_matrix_s *A, struct hm_mvec_s *x) {
+int hm_halo_peer_begin(struct hm_matrix_s *A, struct hm_mvec_s *x, size_t row_len) {
   hm_halo *h = &A->halo;
   struct hm_halo_peer *p = h->peer;
   const hm_kernels *K = A->ctx->kernels;
+  MPI_Comm comm = A->ctx->comm;
   const int nr = h->nrecv_ranks, ns = h->nsend_ranks;
+  HM_CHECK(!p->read_pending, HM_ERR_INTERNAL, "the previous halo exchange was not yet read by every receiver");
   const size_t nsend = (size_t)h->send_start[ns];
   if (ns > 0) {
     HM_CALL(K->pack_rows(x->type, x->k, A->exec_send_rows, (int32_t)nsend, x->data, h->pack_buf));
-    HM_CALL(K->set_mark(HM_MARK_PACKED));
+    HM_CALL(K->synchronize()); /* the rows are in pack_buf before anyone is told to read them */
     if (p->exported != h->pack_buf || p->exported_len != h->pack_buf_len) { /* a new buffer: a new handle */
       HM_CALL(K->peer_export(h->pack_buf, p->handle));
       p->exported = h->pack_buf;
@@ -129,21 +117,7 @@ int hm_halo_peer_begin(struct hm_matrix_s *A, struct hm_mvec_s *x) {
     }
   }
   for (int i = 0; i < nr; i++)
-    HM_CALL_MPI(MPI_Irecv(&p->in[i], (int)sizeof(peer_token), MPI_BYTE, h->recv_rank[i], tag_ready, A->ctx->comm,
-                          &p->ready[i]));
-  h->receiving = x;
-  return HM_SUCCESS;
-}
-
-int hm_halo_peer_end(struct hm_matrix_s *A, int deferred) {
-  hm_halo *h = &A->halo;
-  struct hm_halo_peer *p = h->peer;
-  const hm_kernels *K = A->ctx->kernels;
-  MPI_Comm comm = A->ctx->comm;
-  struct hm_mvec_s *x = h->receiving;
-  const int nr = h->nrecv_ranks, ns = h->nsend_ranks;
-  const size_t row_len = (size_t)x->k * (size_t)x->type;
-  if (ns > 0) HM_CALL(K->sync_mark(HM_MARK_PACKED)); /* the rows are in pack_buf before anyone reads them */
+    HM_CALL_MPI(MPI_Irecv(&p->in[i], (int)sizeof(peer_token), MPI_BYTE, h->recv_rank[i], tag_ready, comm, &p->ready[i]));
   for (int i = 0; i < ns; i++) {
     peer_token *t = &p->out[i];
     memcpy(t->handle, p->handle, sizeof t->handle);
@@ -152,6 +126,18 @@ int hm_halo_peer_end(struct hm_matrix_s *A, int deferred) {
     HM_CALL_MPI(MPI_Isend(t, (int)sizeof *t, MPI_BYTE, h->send_rank[i], tag_ready, comm, &p->ready[nr + i]));
     HM_CALL_MPI(MPI_Irecv(&p->ack_in[i], 1, MPI_INT, h->send_rank[i], tag_read, comm, &p->read[i]));
   }
+  p->read_pending = 1;
+  h->receiving = x;
+  return HM_SUCCESS;
+}
+
+int hm_halo_peer_end(struct hm_matrix_s *A) {
+  hm_halo *h = &A->halo;
+  struct hm_halo_peer *p = h->peer;
+  const hm_kernels *K = A->ctx->kernels;
+  struct hm_mvec_s *x = h->receiving;
+  const int nr = h->nrecv_ranks, ns = h->nsend_ranks;
+  const size_t row_len = (size_t)x->k * (size_t)x->type;
   HM_CALL_MPI(MPI_Waitall(nr + ns, p->ready, MPI_STATUSES_IGNORE));
   for (int i = 0; i < nr; i++) {
     const peer_token *t = &p->in[i];
@@ -165,10 +151,10 @@ int hm_halo_peer_end(struct hm_matrix_s *A, int deferred) {
       memcpy(p->mapped_handle[i], t->handle, sizeof t->handle);
     }
     double *dst = x->data + ((size_t)x->dist.local + (size_t)h->recv_start[i]) * row_len;
-    HM_CALL(K->peer_read(dst, (const char *)p->mapped[i] + t->offset, t->bytes, HM_MARK_HALO));
+    HM_CALL(K->peer_read(dst, (const char *)p->mapped[i] + t->offset, t->bytes));
   }
-  p->ack_due = nr > 0;
-  if (!deferred) HM_CALL(send_acks(h, K, comm)); /* also waits for the reads: the halo is in place */
+  for (int i = 0; i < nr; i++)
+    HM_CALL_MPI(MPI_Isend(&p->ack_out, 1, MPI_INT, h->recv_rank[i], tag_read, A->ctx->comm, &p->read[ns + i]));
   h->receiving = NULL;
   return HM_SUCCESS;
 }

@@ -20,10 +20,6 @@ struct hm_csr_view {
 /* Bytes of a peer memory handle (CUDA IPC: 64). */
 #define HM_PEER_HANDLE_BYTES 64
 
-/* Points in a backend's queues that other work or the host waits for (set_mark, wait_mark): the rows
- * to send packed, the halo read from the peers. */
-enum hm_mark { HM_MARK_PACKED, HM_MARK_HALO, HM_MARKS };
-
 typedef struct {
   const char *name;
   int device_memory; /* 1: backend memory is not host memory (halo through host buffers or peer_*) */
@@ -98,16 +94,11 @@ typedef struct {
   /* Map another process's exported allocation into this one; peer_close unmaps it. */
   int (*peer_open)(const void *handle, void **p);
   void (*peer_close)(void *p);
-  /* Queue dst (own memory) = src (mapped from a peer) on a copy queue of its own, beside the
-   * kernels' queue (kernels queued there go on running meanwhile), and set mark m after it. */
-  int (*peer_read)(void *dst, const void *src, size_t bytes, int m);
-  /* Marks (enum hm_mark) in the backend's queues, for work that overlaps the halo's transfers. */
-  /* Set mark m after the kernels queued so far. */
-  int (*set_mark)(int m);
-  /* Kernels queued from now on start after the work of mark m (as it was set at this call). */
-  int (*wait_mark)(int m);
-  /* The host waits for the work of mark m. */
-  int (*sync_mark)(int m);
+  /* dst (own memory) = src (mapped from a peer), returning when done; kernels already queued go on
+   * running meanwhile. */
+  int (*peer_read)(void *dst, const void *src, size_t bytes);
+  /* Wait until every queued kernel has finished. */
+  int (*synchronize)(void);
   /* ---- LOBPCG's residuals in one pass (CPU: kernels_cpu_block.c, CUDA: gpu/kernels_cuda_block.cu) ---- */
   /* R[i, j] = AX[i, j] - lambda[j] BX[i, j] for j < m over n rows (AX, BX of widths ka, kb >= m, R of
    * width m; lambda: m real host doubles), and the local sums into host memory (2m doubles):

@@ -386,7 +386,7 @@ int hm_matrix_destroy(hm_matrix **A) {
   }
   free(M->csr.rowptr); free(M->csr.col); free(M->csr.val);
   free(M->interior_rows); free(M->boundary_rows);
-  hm_halo_free(&M->halo, K, M->ctx->comm);
+  hm_halo_free(&M->halo, K);
   hm_dist_free(&M->dist);
   free(M);
   *A = NULL;

@@ -39,7 +39,6 @@ typedef struct {
   int *recv_rank, *recv_start; /* recv_start[i]..recv_start[i+1]: halo slots from recv_rank[i] */
   int *send_rank, *send_start;
   int32_t *send_rows;          /* local rows to pack, grouped by send_rank */
-  int sends_boundary_only;     /* every row sent is a boundary row (so for any symmetric pattern) */
   int32_t nhalo;
   double *send_buf;            /* packed rows (host), resized to the block width in use */
   size_t send_buf_len;

@@ -23,7 +23,6 @@ struct hm_kpm_s {
   double *dots;             /* [chunk][2R] per-step <V|V>, <W|V> (backend memory) */
   double *host_dots;        /* the same on the host when folding */
   int chunk, pending;       /* steps the buffer holds, steps in it */
-  int halo_ahead;           /* v_curr's halo exchange is done or in flight (step's boundary-first order) */
   int64_t n_global;
 };
 
@@ -200,40 +199,19 @@ int hm_kpm_options_get(const hm_kpm *kpm, hm_kpm_options *opt) {
   return HM_SUCCESS;
 }
 
-/* One fused step over all rows (W = v_{m+1} into v_prev), the halo exchange overlapped with the
- * product over the interior rows. Where every row sent is a boundary row (any symmetric pattern),
- * the boundary rows go first and v_{m+1}'s rows go out at once: its exchange runs beside this
- * step's interior rows and is in place for the next step. On the device-to-device path the reads
- * then run beside the kernels (HM_MARK_HALO orders them) and the host never holds the GPU back.
- * Otherwise v_m's exchange runs beside the interior rows and the boundary rows wait for it. Either
- * way the dots are the same two sums added, so the same numbers. */
+/* One fused step over all rows, the halo exchange of v_m overlapped with the interior rows. */
 static int step(hm_kpm *k) {
   hm_matrix *H = k->H;
   const hm_kernels *K = H->ctx->kernels;
   struct hm_csr_view A = hm_matrix_view(H);
   const int R = k->opt.vectors;
   double *slot = k->dots + (size_t)k->pending * 2 * R;
-#define PRODUCT(rows, n) \
-  K->kpm_step(H->type, &A, R, rows, n, k->scale, k->shift, k->v_curr->data, k->v_prev->data, slot)
-  if (H->halo.sends_boundary_only) {
-    const int defer = hm_halo_can_defer(H), more = k->moments_done + 2 < k->opt.moments;
-    if (!k->halo_ahead) { /* the first step, or v_curr was handed out since */
-      HM_CALL(hm_halo_begin(H, k->v_curr));
-      HM_CALL(hm_halo_end_deferred(H, defer));
-    }
-    if (defer) HM_CALL(K->wait_mark(HM_MARK_HALO));
-    HM_CALL(PRODUCT(H->exec_boundary, H->n_boundary));
-    if (more) HM_CALL(hm_halo_begin(H, k->v_prev));
-    HM_CALL(PRODUCT(H->exec_interior, H->n_interior));
-    if (more) HM_CALL(hm_halo_end_deferred(H, defer));
-    k->halo_ahead = more;
-  } else {
-    HM_CALL(hm_halo_begin(H, k->v_curr));
-    HM_CALL(PRODUCT(H->exec_interior, H->n_interior));
-    HM_CALL(hm_halo_end(H));
-    HM_CALL(PRODUCT(H->exec_boundary, H->n_boundary));
-  }
-#undef PRODUCT
+  HM_CALL(hm_halo_begin(H, k->v_curr));
+  HM_CALL(K->kpm_step(H->type, &A, R, H->exec_interior, H->n_interior, k->scale, k->shift, k->v_curr->data,
+                      k->v_prev->data, slot));
+  HM_CALL(hm_halo_end(H));
+  HM_CALL(K->kpm_step(H->type, &A, R, H->exec_boundary, H->n_boundary, k->scale, k->shift, k->v_curr->data,
+                      k->v_prev->data, slot));
   hm_mvec *t = k->v_prev; /* v_prev now holds v_{m+1} */
   k->v_prev = k->v_curr;
   k->v_curr = t;
@@ -337,7 +315,6 @@ int hm_kpm_state_vectors(hm_kpm *k, hm_mvec **v_prev, hm_mvec **v_curr) {
   HM_CHECK(k && v_prev && v_curr, HM_ERR_ARGUMENT, "kpm, v_prev or v_curr is NULL");
   *v_prev = k->v_prev;
   *v_curr = k->v_curr;
-  k->halo_ahead = 0; /* the caller may change them */
   return HM_SUCCESS;
 }
 
@@ -352,6 +329,5 @@ int hm_kpm_restore(hm_kpm *k, int moments_done, const double *mu_vec) {
     k->eta[i] = k->H->ctx->rank == 0 && (int)(i % M) < moments_done ? mu_vec[i] * k->norm2[i / M] : 0.0;
   k->moments_done = k->moments_folded = moments_done;
   k->pending = 0;
-  k->halo_ahead = 0;
   return HM_SUCCESS;
 }
