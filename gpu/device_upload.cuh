@@ -7,6 +7,7 @@
 #include <vector>
 #include <cuda_runtime.h>
 #include "cuda_check.h"
+#include "host_to_device.h"
 
 template <class T> int hm_device_upload(const T *h, size_t count, const char *what, T **d) {
   *d = nullptr;
@@ -20,7 +21,7 @@ template <class T> int hm_device_upload(const T *h, size_t count, const char *wh
              total);
   }
   HM_CALL_CUDA(e);
-  if (count) HM_CALL_CUDA(cudaMemcpy(*d, h, count * sizeof(T), cudaMemcpyHostToDevice));
+  HM_CALL(hm_cuda_upload_bytes(*d, h, count * sizeof(T)));
   return HM_SUCCESS;
 }
 

@@ -12,6 +12,7 @@
 #include "kernels.h"
 #include "kernels_cuda_block.h"
 #include "kernels_cuda_idr.h"
+#include "host_to_device.h"
 #include "kernels_cuda_peer.h"
 #include "random.h"
 #include "sell_cuda.h"
@@ -316,7 +317,7 @@ int cuda_alloc(size_t bytes, void **p) {
 void cuda_release(void *p) { cudaFree(p); }
 
 int cuda_upload(void *dst, const void *src, size_t bytes) {
-  if (bytes) HM_CALL_CUDA(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+  HM_CALL(hm_cuda_upload_bytes(dst, src, bytes));
   return HM_SUCCESS;
 }
 

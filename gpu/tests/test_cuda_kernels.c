@@ -3,8 +3,9 @@
  * dot, axpby and pack_rows, real and complex, k = 1, 2, 3, 8, 13, 32, 64, 300 (column chunks), over
  * a random row subset (rows of 0..76 entries); spmmv and the KPM step also on SELL-C-sigma copies
  * (check_sell); coefficient uploads queued behind a long kernel (check_queued_uploads); the
- * random-phase block against the host formula (check_random_phase). Skips (77) where no device is
- * visible. */
+ * random-phase block against the host formula (check_random_phase); a large upload through the
+ * page-locked staging, behind a kernel that writes the same memory (check_staged_upload). Skips (77)
+ * where no device is visible. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -254,6 +255,28 @@ static void check_queued_uploads(const hm_kernels *G) {
   free(x); free(y);
 }
 
+/* Uploads of 64 MiB and more go through two page-locked buffers on a stream of their own
+ * (host_to_device.cu): 80 MiB and 13 bytes (three chunks, the last one short, an odd length) of
+ * random bytes arrive whole, after the kernels queued before the upload on the same memory ran. */
+static void check_staged_upload(const hm_kernels *G) {
+  const size_t bytes = ((size_t)80 << 20) + 13, doubles = bytes / sizeof(double);
+  unsigned char *h = malloc(bytes), *back = malloc(bytes);
+  for (size_t i = 0; i < bytes; i++) h[i] = (unsigned char)(hm_random_uniform(seed, 11, i) * 256);
+  double *d = NULL;
+  HM_TEST_OK(G->alloc(bytes, (void **)&d));
+  const double two = 2, one = 1;
+  for (int r = 0; r < 8; r++) HM_TEST_OK(G->axpby(HM_REAL, (int64_t)doubles, 1, &two, d, &one, d)); /* writes d */
+  HM_TEST_OK(G->upload(d, h, bytes));
+  HM_TEST_OK(G->download(back, d, bytes));
+  size_t bad = bytes;
+  for (size_t i = 0; i < bytes && bad == bytes; i++)
+    if (back[i] != h[i]) bad = i;
+  HM_TEST_ASSERT(bad == bytes, "staged upload of %zu bytes: byte %zu differs (%d, uploaded %d)", bytes, bad,
+                 bad < bytes ? back[bad] : 0, bad < bytes ? h[bad] : 0);
+  G->release(d);
+  free(h); free(back);
+}
+
 /* The device's random-phase block equals the host formula of hm_mvec_random_phase (the same
  * counter-based numbers; cos and sin may differ in the last bit). */
 static void check_random_phase(const hm_kernels *G) {
@@ -294,6 +317,7 @@ int main(int argc, char **argv) {
     check(G, HM_REAL, widths[w]);
   }
   check_queued_uploads(G);
+  check_staged_upload(G);
   check_random_phase(G);
   return hm_test_finish();
 }
