@@ -8,7 +8,7 @@
 
 namespace {
 
-constexpr size_t kStageBytes = (size_t)32 << 20; // per buffer
+constexpr size_t kStageBytes = (size_t)32 << 20; // per buffer; both kept for the process
 constexpr size_t kStagedFrom = (size_t)64 << 20; // smaller copies: one plain cudaMemcpy
 
 struct Stage {
