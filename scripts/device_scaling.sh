@@ -37,9 +37,9 @@ if want weak; then
   # figure takes each case's fastest run.
   read -r M1 M2 <<<"${WEAK_MOMENTS:-200 3000}"
   for rep in $(seq ${WEAK_REPEAT:-2}); do
-  for P in 1 2; do
-    for M in $M1 $M2; do
-      cat > "$W/weak${P}_m$M.ini" <<INI
+    for P in 1 2; do
+      for M in $M1 $M2; do
+        cat > "$W/weak${P}_m$M.ini" <<INI
 [run]
 backend = cuda
 [hamiltonian]
@@ -52,18 +52,18 @@ boundary = periodic periodic periodic
 moments = $M
 vectors = 32
 INI
-      for app in "${apps[@]}"; do
-        for mode in 1 0; do # the halo device to device, then through page-locked host buffers
-          [ $P = 1 ] && [ $mode = 0 ] && continue
-          [ $mode = 0 ] && { [ $M = $M2 ] || [ ${app%%:*} = base ] || [ $rep != 1 ]; } && continue
-          tag=${app%%:*}_${P}_m${M}_peer${mode}_r$rep
-          echo "== ${app%%:*}: $P GPU(s), $M moments, HAMLET_HALO_PEER=$mode (run $rep)" | tee -a "$OUT/weak.txt"
-          HAMLET_HALO_PEER=$mode OMP_NUM_THREADS=8 $MPIEXEC -n $P ${app#*:} run "$W/weak${P}_m$M.ini" \
-            -o "$W/$tag.h5" --quiet | tee "$W/$tag.txt" | grep -E 'moments  |timing' | tee -a "$OUT/weak.txt"
+        for app in "${apps[@]}"; do
+          for mode in 1 0; do # the halo device to device, then through page-locked host buffers
+            [ $P = 1 ] && [ $mode = 0 ] && continue
+            [ $mode = 0 ] && { [ $M = $M2 ] || [ ${app%%:*} = base ] || [ $rep != 1 ]; } && continue
+            tag=${app%%:*}_${P}_m${M}_peer${mode}_r$rep
+            echo "== ${app%%:*}: $P GPU(s), $M moments, HAMLET_HALO_PEER=$mode (run $rep)" | tee -a "$OUT/weak.txt"
+            HAMLET_HALO_PEER=$mode OMP_NUM_THREADS=8 $MPIEXEC -n $P ${app#*:} run "$W/weak${P}_m$M.ini" \
+              -o "$W/$tag.h5" --quiet | tee "$W/$tag.txt" | grep -E 'moments  |timing' | tee -a "$OUT/weak.txt"
+          done
         done
       done
     done
-  done
   done
   fastest() { awk '/^  moments/ {print $7}' "$@" | sort -g | head -1; } # seconds of the moments phase
   step() { # steady us per vector per step from the two moment counts: step APP P MODE

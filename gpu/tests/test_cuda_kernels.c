@@ -257,23 +257,31 @@ static void check_queued_uploads(const hm_kernels *G) {
 
 /* Uploads of 64 MiB and more go through two page-locked buffers on a stream of their own
  * (host_to_device.cu): 80 MiB and 13 bytes (three chunks, the last one short, an odd length) of
- * random bytes arrive whole, after the kernels queued before the upload on the same memory ran. */
+ * random bytes arrive whole, twice: into fresh memory (the first staged upload, which also makes the
+ * buffers), then after kernels queued before the upload that write the same memory. */
 static void check_staged_upload(const hm_kernels *G) {
   const size_t bytes = ((size_t)80 << 20) + 13, doubles = bytes / sizeof(double);
   unsigned char *h = malloc(bytes), *back = malloc(bytes);
-  for (size_t i = 0; i < bytes; i++) h[i] = (unsigned char)(hm_random_uniform(seed, 11, i) * 256);
-  double *d = NULL;
+  const int64_t big = (int64_t)1 << 28;
+  double *d = NULL, *dbig = NULL;
   HM_TEST_OK(G->alloc(bytes, (void **)&d));
-  const double two = 2, one = 1;
-  for (int r = 0; r < 8; r++) HM_TEST_OK(G->axpby(HM_REAL, (int64_t)doubles, 1, &two, d, &one, d)); /* writes d */
-  HM_TEST_OK(G->upload(d, h, bytes));
-  HM_TEST_OK(G->download(back, d, bytes));
-  size_t bad = bytes;
-  for (size_t i = 0; i < bytes && bad == bytes; i++)
-    if (back[i] != h[i]) bad = i;
-  HM_TEST_ASSERT(bad == bytes, "staged upload of %zu bytes: byte %zu differs (%d, uploaded %d)", bytes, bad,
-                 bad < bytes ? back[bad] : 0, bad < bytes ? h[bad] : 0);
-  G->release(d);
+  HM_TEST_OK(G->alloc(big * sizeof(double), (void **)&dbig));
+  for (int round = 0; round < 2; round++) {
+    for (size_t i = 0; i < bytes; i++) h[i] = (unsigned char)(hm_random_uniform(seed, 11 + round, i) * 256);
+    const double two = 2, one = 1;
+    if (round == 1) { /* the device busy for about 10 ms (longer than filling a staging buffer), then d written */
+      for (int r = 0; r < 8; r++) HM_TEST_OK(G->axpby(HM_REAL, big, 1, &two, dbig, &one, dbig));
+      HM_TEST_OK(G->axpby(HM_REAL, (int64_t)doubles, 1, &two, d, &one, d));
+    }
+    HM_TEST_OK(G->upload(d, h, bytes));
+    HM_TEST_OK(G->download(back, d, bytes));
+    size_t bad = bytes;
+    for (size_t i = 0; i < bytes && bad == bytes; i++)
+      if (back[i] != h[i]) bad = i;
+    HM_TEST_ASSERT(bad == bytes, "staged upload %d of %zu bytes: byte %zu differs (%d, uploaded %d)", round + 1,
+                   bytes, bad, bad < bytes ? back[bad] : 0, bad < bytes ? h[bad] : 0);
+  }
+  G->release(d); G->release(dbig);
   free(h); free(back);
 }
 
