@@ -1,7 +1,7 @@
 #!/bin/bash
 # On the lent H100 (`.debs` carried): the large-lattice deck's phases (336 x 200 x 100, R = 32,
 # 20 moments, 16 threads), from this tree and, where build-base/src holds an older tree (see
-# device_scaling.sh), from that one too, in one session: how long the build, bounds and moments
+# device_base_app.sh), from that one too, in one session: how long the build, bounds and moments
 # phases take on the host side of a GPU run.
 #   run: bash scripts/device_build_time.sh   (after a build of build-gpu, e.g. device_solvers.sh tests)
 set -uo pipefail
@@ -12,13 +12,9 @@ if [ ! -f build-gpu/build.ninja ]; then
     >"$OUT/configure.log" 2>&1 || { tail -40 "$OUT/configure.log"; exit 1; }
 fi
 cmake --build build-gpu -j 16 --target hamlet_app >"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+source scripts/device_base_app.sh
 apps=(new:build-gpu/bin/hamlet)
-if [ -d build-base/src ]; then
-  cmake -S build-base/src -B build-base/gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DHAMLET_CUDA=ON \
-    $HAMLET_DEVICE_CMAKE_FLAGS >"$OUT/configure-base.log" 2>&1 &&
-    cmake --build build-base/gpu -j 16 --target hamlet_app >"$OUT/build-base.log" 2>&1 &&
-    apps+=(base:build-base/gpu/bin/hamlet) || tail -20 "$OUT/build-base.log"
-fi
+add_base_app
 sed -e 's/^backend = .*/backend = cuda/' -e 's/^vectors = [0-9]*/vectors = 32/' -e 's/^moments = [0-9]*/moments = 20/' \
   -e 's/^nx = .*/nx = 336/' -e 's/^ny = .*/ny = 200/' -e 's/^nz = .*/nz = 100/' \
   -e 's/^boundary = .*/boundary = periodic periodic periodic/' -e 's/^bounds = .*/bounds = gershgorin/' \

@@ -4,9 +4,9 @@
 # GPU) with the halo device to device and, for comparison, through host buffers, and the dense
 # cusolverMg benchmark (2 GPUs against one).
 #   run: bash scripts/device_scaling.sh [tests] [weak] [mg]   (none: all three)
-# With an older source tree in build-base/src (e.g. `git archive COMMIT | tar -x -C build-base/src`,
-# carried), weak also builds and runs it, for a before/after in one session, and compares the
-# moments of the two 2-GPU runs bit for bit.
+# With an older source tree in build-base/src (scripts/device_base_app.sh), weak also builds and
+# runs it, for a before/after in one session, and compares the moments of the two 2-GPU runs bit
+# for bit.
 set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 parts=" ${*:-tests weak mg} "
@@ -24,13 +24,9 @@ fi
 MPIEXEC=/opt/deps/usr/bin/mpiexec.hydra
 if want weak; then
   W=/tmp/weak; mkdir -p $W # the runs' files stay here; $OUT gets one log (few files come back)
+  source scripts/device_base_app.sh
   apps=(new:build-gpu/bin/hamlet)
-  if [ -d build-base/src ]; then
-    cmake -S build-base/src -B build-base/gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DHAMLET_CUDA=ON \
-      $HAMLET_DEVICE_CMAKE_FLAGS >"$OUT/configure-base.log" 2>&1 &&
-      cmake --build build-base/gpu -j 32 --target hamlet_app >"$OUT/build-base.log" 2>&1 &&
-      apps+=(base:build-base/gpu/bin/hamlet) || tail -20 "$OUT/build-base.log"
-  fi
+  add_base_app
   # Two moment counts per case: the `moments` phase of the shorter run includes one-time work (the
   # block copy is made by the first KPM step), so the steady step time is the difference of the two.
   # WEAK_MOMENTS (default "200 3000") sets them, WEAK_REPEAT (default 2) the runs of each case; the
