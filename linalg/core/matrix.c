@@ -146,6 +146,9 @@ static int place_on_backend(hm_matrix *M) {
   return HM_SUCCESS;
 }
 
+/* Whether global column g lies outside the rows [first, first + n) this rank owns. */
+static int is_remote(int64_t g, int64_t first, int64_t n) { return g < first || g >= first + n; }
+
 /* M's local CSR from the caller's rows: local columns numbered from 0, remote ones after the local
  * rows in the order of *remote (sorted, unique: the halo slots), and the rows split into interior
  * and boundary (with remote entries) lists. Parallel over rows. */
@@ -175,7 +178,7 @@ static int assemble_rows(hm_matrix *M, const int64_t *rowptr, const int64_t *col
   for (int64_t i = 0; i < n; i++) {
     const entry *ei = e + rowptr[i];
     int64_t count = 0;
-    for (int64_t q = 0; q < rp[i + 1] - rp[i]; q++) count += ei[q].col < first || ei[q].col >= first + n;
+    for (int64_t q = 0; q < rp[i + 1] - rp[i]; q++) count += is_remote(ei[q].col, first, n);
     nrem[i + 1] = count;
   }
   for (int64_t i = 0; i < n; i++) nrem[i + 1] += nrem[i];
@@ -190,7 +193,7 @@ static int assemble_rows(hm_matrix *M, const int64_t *rowptr, const int64_t *col
     const entry *ei = e + rowptr[i];
     int64_t *to = remote + nrem[i];
     for (int64_t q = 0; q < rp[i + 1] - rp[i]; q++)
-      if (ei[q].col < first || ei[q].col >= first + n) *to++ = ei[q].col;
+      if (is_remote(ei[q].col, first, n)) *to++ = ei[q].col;
   }
   qsort(remote, (size_t)nrem[n], sizeof(int64_t), cmp_i64);
   int64_t u = 0;
@@ -208,7 +211,7 @@ static int assemble_rows(hm_matrix *M, const int64_t *rowptr, const int64_t *col
     const entry *ei = e + rowptr[i];
     for (int64_t p = rp[i]; p < rp[i + 1]; p++) {
       const entry *x = ei + (p - rp[i]);
-      const int local = x->col >= first && x->col < first + n;
+      const int local = !is_remote(x->col, first, n);
       c->col[p] = local ? (int32_t)(x->col - first) : (int32_t)(n + find_sorted(remote, (int32_t)u, x->col));
       c->val[(size_t)type * (size_t)p] = x->re;
       if (type == HM_COMPLEX) c->val[2 * p + 1] = x->im;
