@@ -18,13 +18,13 @@ struct Stage {
 };
 Stage stage;
 
+// Made on the first staged copy; a failed part is made again by the next one, nothing twice.
 int stage_ready() {
-  if (stage.stream) return HM_SUCCESS;
   for (int b = 0; b < 2; b++) {
-    HM_CALL_CUDA(cudaMallocHost((void **)&stage.buf[b], kStageBytes));
-    HM_CALL_CUDA(cudaEventCreateWithFlags(&stage.done[b], cudaEventDisableTiming));
+    if (!stage.buf[b]) HM_CALL_CUDA(cudaMallocHost((void **)&stage.buf[b], kStageBytes));
+    if (!stage.done[b]) HM_CALL_CUDA(cudaEventCreateWithFlags(&stage.done[b], cudaEventDisableTiming));
   }
-  HM_CALL_CUDA(cudaStreamCreateWithFlags(&stage.stream, cudaStreamNonBlocking));
+  if (!stage.stream) HM_CALL_CUDA(cudaStreamCreateWithFlags(&stage.stream, cudaStreamNonBlocking));
   return HM_SUCCESS;
 }
 
