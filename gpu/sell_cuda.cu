@@ -14,6 +14,7 @@
 // deterministic, no atomics).
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -26,10 +27,15 @@
 #include "device_buffer.cuh"
 #include "device_upload.cuh"
 #include "hamlet/matrix.h"
+#include "host_alloc.h"
 #include "occupancy.cuh"
 #include "sell_cuda.h"
 
 namespace {
+
+struct FreeHost { // for arrays from hm_alloc_large
+  void operator()(void *p) const { free(p); }
+};
 
 constexpr int kC = 32; // chunk height: one row per lane of a warp
 constexpr unsigned kFull = 0xffffffffu;
@@ -148,8 +154,8 @@ int build_list(hm_scalar type, const struct hm_csr_view *A, const int32_t *rows,
   // every slot is written below, on the host's threads (the values of a large lattice are GBs)
   const size_t slots = (size_t)cptr[L.nchunks];
   std::unique_ptr<int32_t[]> perm(new (std::nothrow) int32_t[(size_t)L.nchunks * kC + 1]);
-  std::unique_ptr<int32_t[]> col(new (std::nothrow) int32_t[slots + 1]);
-  std::unique_ptr<double[]> val(new (std::nothrow) double[slots * type + 1]);
+  std::unique_ptr<int32_t[], FreeHost> col(static_cast<int32_t *>(hm_alloc_large(sizeof(int32_t) * (slots + 1))));
+  std::unique_ptr<double[], FreeHost> val(static_cast<double *>(hm_alloc_large(sizeof(double) * (slots * type + 1))));
   HM_CHECK(perm && col && val, HM_ERR_MEMORY, "no host memory to build a SELL copy of %zu slots", slots);
 #pragma omp parallel for schedule(dynamic, 64)
   for (int32_t q = 0; q < L.nchunks; q++) {

@@ -5,6 +5,7 @@
 #include <omp.h>
 #include <string.h>
 #include "error_macros.h"
+#include "host_alloc.h"
 #include "halo.h"
 
 typedef struct { int64_t col; double re, im; } entry;
@@ -61,7 +62,7 @@ static int gather_rows(const struct hm_dist_s *d, hm_scalar type, const int64_t 
   const int64_t n = d->local, nnz = rowptr[n];
   for (int64_t i = 0; i < n; i++)
     HM_CHECK(rowptr[i + 1] >= rowptr[i], HM_ERR_ARGUMENT, "rowptr decreases at local row %lld", (long long)i);
-  entry *e = malloc(sizeof *e * (size_t)(nnz + 1));
+  entry *e = hm_alloc_large(sizeof *e * (size_t)(nnz + 1));
   int64_t *rp = malloc(sizeof *rp * (size_t)(n + 1));
   if (!e || !rp) {
     free(e);
@@ -164,8 +165,8 @@ static int assemble_rows(hm_matrix *M, const int64_t *rowptr, const int64_t *col
   c->rowptr = rp;
   const int64_t nnz = rp[n];
   nrem = malloc(sizeof *nrem * (size_t)(n + 1)); /* remote entries of rows before i, then of row i */
-  c->col = malloc(sizeof *c->col * (size_t)(nnz + 1));
-  c->val = malloc(sizeof *c->val * ((size_t)type * (size_t)nnz + 1));
+  c->col = hm_alloc_large(sizeof *c->col * (size_t)(nnz + 1));
+  c->val = hm_alloc_large(sizeof *c->val * ((size_t)type * (size_t)nnz + 1));
   M->interior_rows = malloc(sizeof(int32_t) * (size_t)(n + 1));
   M->boundary_rows = malloc(sizeof(int32_t) * (size_t)(n + 1));
   if (!nrem || !c->col || !c->val || !M->interior_rows || !M->boundary_rows) {

@@ -6,6 +6,7 @@
 #include <complex.h>
 #include <stdlib.h>
 #include "error_macros.h"
+#include "host_alloc.h"
 #include "halo.h"
 #include "objects.h"
 #include "ti_internal.h"
@@ -93,8 +94,8 @@ int hm_ti_build(hm_context *ctx, const hm_ti_params *p, hm_matrix **H) {
     for (int64_t r = 0; r < local; r++) rowptr[r + 1] += rowptr[r];
   }
   int64_t nnz = bad ? 0 : rowptr[local];
-  int64_t *cols = malloc(sizeof *cols * (size_t)(nnz + 1));
-  double complex *vals = malloc(sizeof *vals * (size_t)(nnz + 1));
+  int64_t *cols = hm_alloc_large(sizeof *cols * (size_t)(nnz + 1));
+  double complex *vals = hm_alloc_large(sizeof *vals * (size_t)(nnz + 1));
   int64_t *key = malloc(sizeof *key * (size_t)(local + 1));
   bad |= !cols || !vals || !key;
   /* Every rank must learn of a failed allocation before the collective matrix creation. */
