@@ -32,7 +32,7 @@ static long huge_kb_at(const void *p) {
   long kb = -1;
   while (fgets(line, sizeof line, f)) {
     unsigned long lo, hi;
-    if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' ')) {
+    if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) { /* a mapping's first line: its address range */
       inside = (uintptr_t)p >= lo && (uintptr_t)p < hi;
       continue;
     }
