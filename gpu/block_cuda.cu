@@ -62,22 +62,36 @@ struct Entry {
 };
 
 // Group g's rows (-1 past the list's end) and entries, sorted by column block and bit (the rows
-// were checked by build).
+// were checked by build). Rows sorted by column (the local CSR's rows are, on one rank) are merged
+// by (column block, row): the order of (column block, bit), without a sort.
 int4 group_entries(const struct hm_csr_view *A, const int32_t *rows, int32_t n, int32_t g,
                    std::vector<Entry> &entries) {
   int r4[4];
+  int64_t at[4], end[4];
+  bool sorted = true;
   entries.clear();
   for (int r = 0; r < 4; r++) {
     const int64_t pos = 4 * (int64_t)g + r;
     r4[r] = pos < n ? rows[pos] : -1;
-    if (r4[r] < 0) continue;
-    for (int64_t e = A->rowptr[r4[r]]; e < A->rowptr[r4[r] + 1]; e++) {
-      const int32_t j = A->col[e];
-      entries.push_back({j >> 2, 4 * r + (j & 3), e});
-    }
+    at[r] = r4[r] < 0 ? 0 : A->rowptr[r4[r]];
+    end[r] = r4[r] < 0 ? 0 : A->rowptr[r4[r] + 1];
+    for (int64_t e = at[r] + 1; e < end[r]; e++) sorted = sorted && A->col[e - 1] < A->col[e];
   }
-  std::sort(entries.begin(), entries.end(),
-            [](const Entry &a, const Entry &b) { return a.bc != b.bc ? a.bc < b.bc : a.bit < b.bit; });
+  if (sorted) {
+    for (;;) {
+      int best = -1;
+      for (int r = 0; r < 4; r++)
+        if (at[r] < end[r] && (best < 0 || (A->col[at[r]] >> 2) < (A->col[at[best]] >> 2))) best = r;
+      if (best < 0) break;
+      const int32_t j = A->col[at[best]];
+      entries.push_back({j >> 2, 4 * best + (j & 3), at[best]++});
+    }
+  } else {
+    for (int r = 0; r < 4; r++)
+      for (int64_t e = at[r]; e < end[r]; e++) entries.push_back({A->col[e] >> 2, 4 * r + (A->col[e] & 3), e});
+    std::sort(entries.begin(), entries.end(),
+              [](const Entry &a, const Entry &b) { return a.bc != b.bc ? a.bc < b.bc : a.bit < b.bit; });
+  }
   return make_int4(r4[0], r4[1], r4[2], r4[3]);
 }
 
@@ -163,11 +177,24 @@ void describe_blocks(const struct hm_csr_view *A, const int32_t *rows, int32_t n
     range(t, T, &g0, &g1);
     std::vector<Entry> entries;
     std::vector<double> val;
+    int64_t prev = -1, prev_count = 0; // the previous group's first block and block count
     for (int32_t g = g0; g < g1; g++) {
       group_entries(A, rows, n, g, entries);
-      val.resize(32 * (size_t)(gblk[(size_t)g + 1] - gblk[g]));
+      const int64_t count = gblk[(size_t)g + 1] - gblk[g];
+      val.resize(32 * (size_t)count);
       fill_blocks(A, entries, desc + gblk[g], val.data());
-      for (int64_t p = gblk[g]; p < gblk[(size_t)g + 1]; p++) vid[p] = local[t].id_of(val.data() + 32 * (p - gblk[g]));
+      DistinctBlocks &seen = local[t];
+      for (int64_t j = 0; j < count; j++) {
+        const double *v = val.data() + 32 * j;
+        // a lattice's groups repeat the previous group's value blocks in place: compared first,
+        // before the hash (the ids are the same either way)
+        const int32_t same = j < prev_count ? vid[prev + j] : -1;
+        vid[gblk[g] + j] = same >= 0 && !memcmp(seen.val.data() + 32 * (size_t)same, v, 32 * sizeof(double))
+                               ? same
+                               : seen.id_of(v);
+      }
+      prev = gblk[g];
+      prev_count = count;
     }
   }
   std::vector<std::vector<int32_t>> to_all(used);
