@@ -334,7 +334,7 @@ __device__ __forceinline__ void mma_f64(double &c0, double &c1, double a, double
 // Pairs: x loaded by column pair (one double per lane, the layout above); else one complex entry
 // per lane, x's 4 rows in one load and two mma per tile (Re x, Im x), which keeps twice the bytes
 // in flight per load and is the faster form for a single tile (R = 8: 93 against 107 us).
-// With 2 or 4 tiles a group's W rows are prefetched into L2 when the group starts and loaded after
+// With 2 to 4 tiles a group's W rows are prefetched into L2 when the group starts and loaded after
 // its blocks: the registers they held (16 at 4 tiles) let the loop run two blocks' loads at once
 // at 2 blocks per SM (R = 32: 64.9 against 68.7 us; with 1 tile it gained nothing).
 template <int NT, int MinBlocks, int Unroll, bool Pairs>
@@ -452,16 +452,17 @@ hm_device_buffer scratch_buffer;
 // vector-step on the TI lattice 200 x 100 x 40 with the traversal tiles cut for R (bench/RESULTS.md):
 // R = 32 and 64, 4 column tiles (the matrix read once), pair loads, late W, unrolled twice, 2
 // blocks per SM (128 registers): 64.9 and 65.0 (not unrolled, 3 blocks per SM: 65.7); R = 16, 2
-// tiles, the same: 71.8; R = 8 and 24, 1 tile, complex loads, not unrolled, 3 blocks per SM: 93.1
-// and 92.3 (pair loads 107.1 and 107.5). Runs of 2 rounds within 1%; 4 slower. Changed by
-// hm_cuda_block_tuning for benchmarks; 0 = by the tile count.
+// tiles, the same: 71.8; R = 24, 48 and 72 (session 24), 3 tiles, the same at 3 blocks per SM (80
+// registers): 66.9, 67.2 and 67.1 (with 1, 2 and 1 tiles: 92.3, 70.0 and 100.8); R = 8, 1 tile,
+// complex loads, not unrolled, 3 blocks per SM: 93.1 (pair loads 107.1). Runs of 2 rounds within
+// 1%; 4 slower. Changed by hm_cuda_block_tuning for benchmarks; 0 = by the tile count.
 int max_tiles = 4, unroll = 0, min_blocks = 0, run = 1, loads = 0;
 
 using MmaFn = void (*)(int32_t, const int4 *, const int64_t *, const int2 *, const int32_t *, const double2 *, int,
                        double, double, const double *, double *, double *, int);
 
 template <int NT, int U, bool P> MmaFn pick_cap() {
-  const int cap = min_blocks > 0 ? min_blocks : NT == 1 ? 3 : 2;
+  const int cap = min_blocks > 0 ? min_blocks : NT == 1 || NT == 3 ? 3 : 2;
   if (cap >= 4) return block_kpm_kernel<NT, 4, U, P>;
   if (cap >= 3) return block_kpm_kernel<NT, 3, U, P>;
   if (cap >= 2) return block_kpm_kernel<NT, 2, U, P>;
@@ -476,10 +477,11 @@ template <int NT> MmaFn pick_loads() {
 
 int launch(const BlockCopy &B, int k, double s, double b, const double *V, double *W, double *dots) {
   if (B.ngroups == 0) return HM_SUCCESS;
-  int nt = k % 32 == 0 ? 4 : k % 16 == 0 ? 2 : 1;
-  nt = std::min(nt, max_tiles);
+  int nt = 1; // the most column tiles (of 8) per warp that divide the width: the matrix is read k / (8 nt) times
+  for (int t = max_tiles; t > 1 && nt == 1; t--)
+    if (k % (8 * t) == 0) nt = t;
   const int chunks = k / (8 * nt);
-  const MmaFn fn = nt == 4 ? pick_loads<4>() : nt == 2 ? pick_loads<2>() : pick_loads<1>();
+  const MmaFn fn = nt == 4 ? pick_loads<4>() : nt == 3 ? pick_loads<3>() : nt == 2 ? pick_loads<2>() : pick_loads<1>();
   int per_sm = 1, sms = 1;
   HM_CALL(resident_blocks((const void *)fn, kThreads, kCarveoutUnset, &per_sm, &sms));
   // a persistent grid: every SM busy, all of them in one window of groups (which L2 holds)
@@ -543,7 +545,7 @@ extern "C" void hm_cuda_block_tuning(const int *set, int *get) {
     get[4] = loads;
   }
   if (set) {
-    max_tiles = set[0] >= 4 ? 4 : set[0] >= 2 ? 2 : 1;
+    max_tiles = std::max(1, std::min(set[0], 4));
     unroll = set[1] >= 2 ? 2 : set[1] == 1 ? 1 : 0;
     min_blocks = std::max(0, std::min(set[2], 4));
     run = std::max(1, std::min(set[3], 64));
