@@ -609,7 +609,7 @@ static void block_sweep(Bench &B, int R, double2 *V, double2 *W, double *dots) {
   const int steps = std::max(5, B.steps / 2);
   int def_b[5];
   hm_cuda_block_tuning(nullptr, def_b);
-  for (int tiles : {4, 3, 2, 1})
+  for (int tiles : {7, 5, 4, 3, 2, 1})
     for (int loads : {2, 1})
       for (int unroll : {1, 2})
         for (int mb : {2, 3, 4})

@@ -452,11 +452,13 @@ hm_device_buffer scratch_buffer;
 // vector-step on the TI lattice 200 x 100 x 40 with the traversal tiles cut for R (bench/RESULTS.md):
 // R = 32 and 64, 4 column tiles (the matrix read once), pair loads, late W, unrolled twice, 2
 // blocks per SM (128 registers): 64.9 and 65.0 (not unrolled, 3 blocks per SM: 65.7); R = 16, 2
-// tiles, the same: 71.8; R = 24, 48 and 72 (session 24), 3 tiles, the same at 3 blocks per SM (80
-// registers): 66.9, 67.2 and 67.1 (with 1, 2 and 1 tiles: 92.3, 70.0 and 100.8); R = 8, 1 tile,
-// complex loads, not unrolled, 3 blocks per SM: 93.1 (pair loads 107.1). Runs of 2 rounds within
-// 1%; 4 slower. Changed by hm_cuda_block_tuning for benchmarks; 0 = by the tile count.
-int max_tiles = 4, unroll = 0, min_blocks = 0, run = 1, loads = 0;
+// tiles, the same: 71.8; session 24: R = 24, 48 and 72, 3 tiles, the same at 3 blocks per SM (80
+// registers): 66.9, 67.2 and 67.1 (with 1, 2 and 1 tiles: 92.3, 70.0 and 100.8); R = 40 and 80, 5
+// tiles, as at 4: 64.2 and 67.0 (1 and 2 tiles: 94.5 and 68.6); R = 56, 7 tiles, not unrolled, 2
+// blocks per SM: 72.9 (unrolled 77.3; 1 tile 92.9); R = 8, 1 tile, complex loads, not unrolled, 3
+// blocks per SM: 93.1 (pair loads 107.1). Runs of 2 rounds within 1%; 4 slower. Changed by
+// hm_cuda_block_tuning for benchmarks; 0 = by the tile count.
+int max_tiles = 7, unroll = 0, min_blocks = 0, run = 1, loads = 0;
 
 using MmaFn = void (*)(int32_t, const int4 *, const int64_t *, const int2 *, const int32_t *, const double2 *, int,
                        double, double, const double *, double *, double *, int);
@@ -469,7 +471,7 @@ template <int NT, int U, bool P> MmaFn pick_cap() {
   return block_kpm_kernel<NT, 1, U, P>;
 }
 template <int NT, bool P> MmaFn pick_unroll() {
-  return (unroll > 0 ? unroll == 2 : NT > 1) ? pick_cap<NT, 2, P>() : pick_cap<NT, 1, P>();
+  return (unroll > 0 ? unroll == 2 : NT > 1 && NT < 7) ? pick_cap<NT, 2, P>() : pick_cap<NT, 1, P>();
 }
 template <int NT> MmaFn pick_loads() {
   return (loads > 0 ? loads == 2 : NT > 1) ? pick_unroll<NT, true>() : pick_unroll<NT, false>();
@@ -477,11 +479,21 @@ template <int NT> MmaFn pick_loads() {
 
 int launch(const BlockCopy &B, int k, double s, double b, const double *V, double *W, double *dots) {
   if (B.ngroups == 0) return HM_SUCCESS;
-  int nt = 1; // the most column tiles (of 8) per warp that divide the width: the matrix is read k / (8 nt) times
-  for (int t = max_tiles; t > 1 && nt == 1; t--)
-    if (k % (8 * t) == 0) nt = t;
+  // column tiles (of 8) per warp: the first of these that divides the width (the matrix is read
+  // k / (8 nt) times), in the order measured fastest per vector
+  int nt = 1;
+  for (int t : {4, 3, 5, 7, 2})
+    if (t <= max_tiles && k % (8 * t) == 0) {
+      nt = t;
+      break;
+    }
   const int chunks = k / (8 * nt);
-  const MmaFn fn = nt == 4 ? pick_loads<4>() : nt == 3 ? pick_loads<3>() : nt == 2 ? pick_loads<2>() : pick_loads<1>();
+  const MmaFn fn = nt == 4   ? pick_loads<4>()
+                   : nt == 3 ? pick_loads<3>()
+                   : nt == 5 ? pick_loads<5>()
+                   : nt == 7 ? pick_loads<7>()
+                   : nt == 2 ? pick_loads<2>()
+                             : pick_loads<1>();
   int per_sm = 1, sms = 1;
   HM_CALL(resident_blocks((const void *)fn, kThreads, kCarveoutUnset, &per_sm, &sms));
   // a persistent grid: every SM busy, all of them in one window of groups (which L2 holds)
@@ -545,7 +557,7 @@ extern "C" void hm_cuda_block_tuning(const int *set, int *get) {
     get[4] = loads;
   }
   if (set) {
-    max_tiles = std::max(1, std::min(set[0], 4));
+    max_tiles = std::max(1, std::min(set[0], 7));
     unroll = set[1] >= 2 ? 2 : set[1] == 1 ? 1 : 0;
     min_blocks = std::max(0, std::min(set[2], 4));
     run = std::max(1, std::min(set[3], 64));

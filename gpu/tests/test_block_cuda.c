@@ -86,7 +86,7 @@ static struct hm_csr_view blocked_matrix(int palette, int64_t **rp, int32_t **cl
  * and frees the host ones. */
 static void expect_step(const hm_kernels *G, double *dV, double *dW, double *ddots, double *V, double *W,
                         const double *dots, size_t len, int k, const char *what) {
-  double *got = malloc(len * sizeof(double)), gd[2 * 72];
+  double *got = malloc(len * sizeof(double)), *gd = malloc(2 * (size_t)k * sizeof(double));
   HM_TEST_OK(G->download(got, dW, len * sizeof(double)));
   HM_TEST_OK(G->download(gd, ddots, 2 * k * sizeof(double)));
   HM_TEST_ASSERT(max_diff(got, W, len) < 1e-13, "%s k %d: W differs by %g", what, k, max_diff(got, W, len));
@@ -97,15 +97,21 @@ static void expect_step(const hm_kernels *G, double *dV, double *dW, double *ddo
   free(V);
   free(W);
   free(got);
+  free(gd);
 }
 
 /* The block KPM step on a copy of list rows (n rows) against the CPU kpm_step, at width k. */
 static void check_step(const hm_kernels *G, const struct hm_csr_view *hA, const int32_t *rows, int32_t n, int k,
                        const char *what) {
+  enum { max_width = 112 };
+  if (k > max_width) {
+    HM_TEST_ASSERT(k <= max_width, "check_step takes widths up to %d, not %d", max_width, k);
+    return;
+  }
   const hm_kernels *C = &hm_kernels_cpu;
   const size_t len = (size_t)NC * k * 2;
   double *V = malloc(len * sizeof(double)), *W = malloc(len * sizeof(double));
-  double dots[2 * 72], gd[2 * 72];
+  double dots[2 * max_width], gd[2 * max_width];
   for (size_t i = 0; i < len; i++) {
     V[i] = hm_random_uniform(seed, 5, i) - 0.5;
     W[i] = hm_random_uniform(seed, 6, i) - 0.5;
@@ -286,24 +292,26 @@ int main(int argc, char **argv) {
     some[i] = some[j];
     some[j] = t;
   }
-  const int widths[] = {8, 16, 24, 32, 64, 72};
-  for (int w = 0; w < 6; w++) {
+  const int widths[] = {8, 16, 24, 32, 40, 56, 64, 72};
+  for (int w = 0; w < 8; w++) {
     check_step(G, &hA, all, N, widths[w], "rows in order");
     check_step(G, &hA, some, nsome, widths[w], "shuffled subset");
   }
   int def[5];
   hm_cuda_block_tuning(NULL, def);
-  for (int tiles = 1; tiles <= 4; tiles++)
+  const int tile_counts[] = {1, 2, 3, 4, 5, 7};
+  for (int ti = 0; ti < 6; ti++)
     for (int loads = 1; loads <= 2; loads++)
       for (int unroll = 1; unroll <= 2; unroll++)
         for (int cap = 1; cap <= 4; cap++)
           for (int run = 1; run <= 3; run += 2) { /* runs of 3 rounds: a partial last run */
-            const int set[5] = {tiles, unroll, cap, run, loads};
+            const int tiles = tile_counts[ti], set[5] = {tiles, unroll, cap, run, loads};
             hm_cuda_block_tuning(set, NULL);
             char what[160];
             snprintf(what, sizeof what, "%d tiles, %s loads, unroll %d, %d blocks per SM, runs of %d", tiles,
                      loads == 2 ? "pair" : "complex", unroll, cap, run);
-            check_step(G, &hA, all, N, tiles == 3 ? 48 : 32, what); /* 3 tiles need a multiple of 24 */
+            /* 3, 5 and 7 tiles: two chunks of 8 x tiles columns (48, 80, 112) */
+            check_step(G, &hA, all, N, tiles % 2 ? (tiles == 1 ? 32 : 16 * tiles) : 32, what);
           }
   hm_cuda_block_tuning(def, NULL);
   check_palette(G, all, some, nsome);
