@@ -453,9 +453,9 @@ hm_device_buffer scratch_buffer;
 // R = 32 and 64, 4 column tiles (the matrix read once), pair loads, late W, unrolled twice, 2
 // blocks per SM (128 registers): 64.9 and 65.0 (not unrolled, 3 blocks per SM: 65.7); R = 16, 2
 // tiles, the same: 71.8; session 24: R = 24, 48 and 72, 3 tiles, the same at 3 blocks per SM (80
-// registers): 66.9, 67.2 and 67.1 (with 1, 2 and 1 tiles: 92.3, 70.0 and 100.8); R = 40 and 80, 5
-// tiles, as at 4: 64.2 and 67.0 (1 and 2 tiles: 94.5 and 68.6); R = 56, 7 tiles, not unrolled, 2
-// blocks per SM: 72.9 (unrolled 77.3; 1 tile 92.9); R = 8, 1 tile, complex loads, not unrolled, 3
+// registers): 66.9, 67.0 and 67.0 (with 1, 2 and 1 tiles: 92.3, 70.2 and 99.7); R = 40, 5 tiles,
+// as at 4: 64.3 (1 tile: 94.8); R = 56, 7 tiles, not unrolled, 2 blocks per SM: 71.7 to 74.4
+// (unrolled 77.3; 1 tile 91.8 to 99.5); R = 8, 1 tile, complex loads, not unrolled, 3
 // blocks per SM: 93.1 (pair loads 107.1). Runs of 2 rounds within 1%; 4 slower. Changed by
 // hm_cuda_block_tuning for benchmarks; 0 = by the tile count.
 int max_tiles = 7, unroll = 0, min_blocks = 0, run = 1, loads = 0;
@@ -480,9 +480,9 @@ template <int NT> MmaFn pick_loads() {
 int launch(const BlockCopy &B, int k, double s, double b, const double *V, double *W, double *dots) {
   if (B.ngroups == 0) return HM_SUCCESS;
   // column tiles (of 8) per warp: the first of these that divides the width (the matrix is read
-  // k / (8 nt) times), in the order measured fastest per vector
+  // k / (8 nt) times), in the order measured fastest per vector (R = 80: 2 tiles 69.0 us, 5 tiles 72)
   int nt = 1;
-  for (int t : {4, 3, 5, 7, 2})
+  for (int t : {4, 3, 2, 5, 7})
     if (t <= max_tiles && k % (8 * t) == 0) {
       nt = t;
       break;

@@ -310,8 +310,8 @@ int main(int argc, char **argv) {
             char what[160];
             snprintf(what, sizeof what, "%d tiles, %s loads, unroll %d, %d blocks per SM, runs of %d", tiles,
                      loads == 2 ? "pair" : "complex", unroll, cap, run);
-            /* 3, 5 and 7 tiles: two chunks of 8 x tiles columns (48, 80, 112) */
-            check_step(G, &hA, all, N, tiles % 2 ? (tiles == 1 ? 32 : 16 * tiles) : 32, what);
+            /* widths a warp splits into this many tiles: 3 tiles twice (48), 5 and 7 once (40, 56) */
+            check_step(G, &hA, all, N, tiles == 3 ? 48 : tiles > 4 ? 8 * tiles : 32, what);
           }
   hm_cuda_block_tuning(def, NULL);
   check_palette(G, all, some, nsome);
