@@ -454,7 +454,7 @@ hm_device_buffer scratch_buffer;
 // blocks per SM (128 registers): 64.9 and 65.0 (not unrolled, 3 blocks per SM: 65.7); R = 16, 2
 // tiles, the same: 71.8; session 24: R = 24, 48 and 72, 3 tiles, the same at 3 blocks per SM (80
 // registers): 66.9, 67.0 and 67.0 (with 1, 2 and 1 tiles: 92.3, 70.2 and 99.7); R = 40, 5 tiles,
-// as at 4: 64.3 (1 tile: 94.8); R = 56, 7 tiles, not unrolled, 2 blocks per SM: 71.7 to 74.4
+// as at 4: 64.3 (1 tile: 94.8); R = 56, 7 tiles, not unrolled, 2 blocks per SM: 71.7 to 80.7
 // (unrolled 77.3; 1 tile 91.8 to 99.5); R = 8, 1 tile, complex loads, not unrolled, 3
 // blocks per SM: 93.1 (pair loads 107.1). Runs of 2 rounds within 1%; 4 slower. Changed by
 // hm_cuda_block_tuning for benchmarks; 0 = by the tile count.
