@@ -311,8 +311,8 @@ int build(const struct hm_csr_view *A, const int32_t *rows, int32_t n, int alway
 
 // ---- device side ----
 
-// The complex block product on the FP64 tensor cores (mma m8n8k4, sm_80 and later), for block
-// widths k a multiple of 8: one warp owns a group and 8 NT columns. In real arithmetic a block's
+// The complex block product on the FP64 tensor cores (mma m8n8k4, sm_80 and later), for any block
+// width k: one warp owns a group and 8 NT columns. In real arithmetic a block's
 // product is, per column pair h of the block (x rows 4 bc + 2 h and + 1) and tile of 8 columns,
 // one mma: the 8 x 4 A holds the coefficients that take (Re x, Im x) of the pair's two rows to
 // [Re Y; Im Y] (mma_coefficients), the 4 x 8 B the two rows' real and imaginary parts. Fragments
@@ -337,7 +337,9 @@ __device__ __forceinline__ void mma_f64(double &c0, double &c1, double a, double
 // With 2 to 4 tiles a group's W rows are prefetched into L2 when the group starts and loaded after
 // its blocks: the registers they held (16 at 4 tiles) let the loop run two blocks' loads at once
 // at 2 blocks per SM (R = 32: 64.9 against 68.7 us; with 1 tile it gained nothing).
-template <int NT, int MinBlocks, int Unroll, bool Pairs>
+// Ragged: k is not a multiple of 8 NT; columns from k on (in the last chunk) are neither loaded nor
+// stored, and their lanes' products are thrown away.
+template <int NT, int MinBlocks, int Unroll, bool Pairs, bool Ragged = false>
 __global__ void __launch_bounds__(kThreads, MinBlocks)
     block_kpm_kernel(int32_t ngroups, const int4 *__restrict__ grows, const int64_t *__restrict__ gblk,
                      const int2 *__restrict__ desc, const int32_t *__restrict__ vid,
@@ -352,6 +354,8 @@ __global__ void __launch_bounds__(kThreads, MinBlocks)
   const double2 *V2 = reinterpret_cast<const double2 *>(V);
   double2 *W2 = reinterpret_cast<double2 *>(W);
   double vv[NT] = {}, wv[NT] = {};
+  // whether column c0 + c exists (always, unless the width is ragged)
+  auto has = [&](int c) { return !Ragged || c0 + c < k; };
   // a block takes run rounds of wpb consecutive groups, then strides past the other blocks' runs
   const int64_t skip = (int64_t)(gridDim.x - 1) * wpb * run;
   int u = 0;
@@ -370,8 +374,8 @@ __global__ void __launch_bounds__(kThreads, MinBlocks)
 #pragma unroll
     for (int t = 0; t < NT; t++) {
       acc[t][0] = acc[t][1] = 0;
-      if (!late_w) w[t] = row >= 0 ? W2[(size_t)row * k + c0 + 8 * t + cl] : make_double2(0, 0);
-      else if (row >= 0) asm volatile("prefetch.global.L2 [%0];" ::"l"(W2 + (size_t)row * k + c0 + 8 * t + cl));
+      if (!late_w) w[t] = row >= 0 && has(8 * t + cl) ? W2[(size_t)row * k + c0 + 8 * t + cl] : make_double2(0, 0);
+      else if (row >= 0 && has(8 * t + cl)) asm volatile("prefetch.global.L2 [%0];" ::"l"(W2 + (size_t)row * k + c0 + 8 * t + cl));
     }
     const int64_t b1 = gblk[g + 1];
 #pragma unroll Unroll
@@ -389,7 +393,8 @@ __global__ void __launch_bounds__(kThreads, MinBlocks)
           const int use = (used >> j & 1u) ? j : (used >> (j ^ 1) & 1u) ? j ^ 1 : __ffs(used) - 1;
           const double *x = V + ((size_t)(4 * (int64_t)d.x + use) * k + c0 + m) * 2 + (q & 1);
 #pragma unroll
-          for (int t = 0; t < NT; t++) mma_f64(acc[t][0], acc[t][1], h ? a.y : a.x, __ldg(x + 16 * t));
+          for (int t = 0; t < NT; t++)
+            mma_f64(acc[t][0], acc[t][1], h ? a.y : a.x, has(8 * t + m) ? __ldg(x + 16 * t) : 0.0);
         }
       } else {
         // x row q's (Re, Im) take the coefficients of A fragment columns 2 (q % 2) and + 1 of pair q / 2
@@ -398,7 +403,7 @@ __global__ void __launch_bounds__(kThreads, MinBlocks)
         const int64_t xrow = 4 * (int64_t)d.x + ((used >> q & 1u) ? q : __ffs(used) - 1);
 #pragma unroll
         for (int t = 0; t < NT; t++) {
-          const double2 x = __ldg(&V2[(size_t)xrow * k + c0 + 8 * t + m]);
+          const double2 x = has(8 * t + m) ? __ldg(&V2[(size_t)xrow * k + c0 + 8 * t + m]) : make_double2(0, 0);
           mma_f64(acc[t][0], acc[t][1], a1, x.x);
           mma_f64(acc[t][0], acc[t][1], a2, x.y);
         }
@@ -406,14 +411,15 @@ __global__ void __launch_bounds__(kThreads, MinBlocks)
     }
     if (late_w)
 #pragma unroll
-      for (int t = 0; t < NT; t++) w[t] = row >= 0 ? W2[(size_t)row * k + c0 + 8 * t + cl] : make_double2(0, 0);
+      for (int t = 0; t < NT; t++)
+        w[t] = row >= 0 && has(8 * t + cl) ? W2[(size_t)row * k + c0 + 8 * t + cl] : make_double2(0, 0);
     // lanes m and m ^ 4 (lane ^ 16) hold the real and the imaginary parts of row r, columns 2 q and
     // 2 q + 1: they swap halves, so that each updates whole entries with 16-byte loads and stores
 #pragma unroll
     for (int t = 0; t < NT; t++) {
       const double o0 = __shfl_xor_sync(0xffffffffu, acc[t][0], 16), o1 = __shfl_xor_sync(0xffffffffu, acc[t][1], 16);
       const double2 y = part ? make_double2(o1, acc[t][1]) : make_double2(acc[t][0], o0);
-      if (row >= 0) {
+      if (row >= 0 && has(8 * t + cl)) {
         const size_t at = (size_t)row * k + c0 + 8 * t + cl;
         const double2 v = __ldg(&V2[at]);
         const double2 wn = make_double2(2.0 * s * (y.x - b * v.x) - w[t].x, 2.0 * s * (y.y - b * v.y) - w[t].y);
@@ -438,7 +444,7 @@ __global__ void __launch_bounds__(kThreads, MinBlocks)
       sh[warp][1][8 * t + cl] = wv[t];
     }
   __syncthreads();
-  if (threadIdx.x < 16 * NT) {
+  if (threadIdx.x < 16 * NT && has(threadIdx.x % (8 * NT))) {
     const int which = threadIdx.x / (8 * NT), col = threadIdx.x % (8 * NT);
     double sum = 0;
     for (int j = 0; j < wpb; j++) sum += sh[j][which][col];
@@ -463,32 +469,54 @@ int max_tiles = 7, unroll = 0, min_blocks = 0, run = 1, loads = 0;
 using MmaFn = void (*)(int32_t, const int4 *, const int64_t *, const int2 *, const int32_t *, const double2 *, int,
                        double, double, const double *, double *, double *, int);
 
-template <int NT, int U, bool P> MmaFn pick_cap() {
+template <int NT, int U, bool P, bool Rg> MmaFn pick_cap() {
   const int cap = min_blocks > 0 ? min_blocks : NT == 1 || NT == 3 ? 3 : 2;
-  if (cap >= 4) return block_kpm_kernel<NT, 4, U, P>;
-  if (cap >= 3) return block_kpm_kernel<NT, 3, U, P>;
-  if (cap >= 2) return block_kpm_kernel<NT, 2, U, P>;
-  return block_kpm_kernel<NT, 1, U, P>;
+  if (cap >= 4) return block_kpm_kernel<NT, 4, U, P, Rg>;
+  if (cap >= 3) return block_kpm_kernel<NT, 3, U, P, Rg>;
+  if (cap >= 2) return block_kpm_kernel<NT, 2, U, P, Rg>;
+  return block_kpm_kernel<NT, 1, U, P, Rg>;
 }
-template <int NT, bool P> MmaFn pick_unroll() {
-  return (unroll > 0 ? unroll == 2 : NT > 1 && NT < 7) ? pick_cap<NT, 2, P>() : pick_cap<NT, 1, P>();
+template <int NT, bool P, bool Rg> MmaFn pick_unroll() {
+  return (unroll > 0 ? unroll == 2 : NT > 1 && NT < 7) ? pick_cap<NT, 2, P, Rg>() : pick_cap<NT, 1, P, Rg>();
 }
-template <int NT> MmaFn pick_loads() {
-  return (loads > 0 ? loads == 2 : NT > 1) ? pick_unroll<NT, true>() : pick_unroll<NT, false>();
+template <int NT, bool Rg = false> MmaFn pick_loads() {
+  return (loads > 0 ? loads == 2 : NT > 1) ? pick_unroll<NT, true, Rg>() : pick_unroll<NT, false, Rg>();
+}
+
+// Column tiles (of 8) per warp, and whether the width is ragged (the last chunk partial). Where a
+// tile count divides the width, the first of 4, 3, 2, 5, 7 that does, in the order measured fastest
+// per vector (the matrix is read k / (8 nt) times; R = 80: 2 tiles 69.0 us, 5 tiles 72). Other
+// widths: the count with the least cost, 3 per tile (empty ones too) and 2 per chunk (from the
+// measured times per step at R = 8, 16, 24 and 32: about 440 us per tile and 300 per chunk).
+int tiles_for(int k, bool *ragged) {
+  const int tiles = (k + 7) / 8;
+  *ragged = false;
+  if (k % 8 == 0)
+    for (int t : {4, 3, 2, 5, 7})
+      if (t <= max_tiles && tiles % t == 0) return t;
+  *ragged = k % 8 != 0 || tiles > 1;
+  int best = 1, least = INT_MAX;
+  for (int t : {4, 3, 5, 7, 2, 1}) {
+    const int chunks = (tiles + t - 1) / t, cost = 3 * chunks * t + 2 * chunks;
+    if (t <= max_tiles && cost < least) {
+      best = t;
+      least = cost;
+    }
+  }
+  return best;
 }
 
 int launch(const BlockCopy &B, int k, double s, double b, const double *V, double *W, double *dots) {
   if (B.ngroups == 0) return HM_SUCCESS;
-  // column tiles (of 8) per warp: the first of these that divides the width (the matrix is read
-  // k / (8 nt) times), in the order measured fastest per vector (R = 80: 2 tiles 69.0 us, 5 tiles 72)
-  int nt = 1;
-  for (int t : {4, 3, 2, 5, 7})
-    if (t <= max_tiles && k % (8 * t) == 0) {
-      nt = t;
-      break;
-    }
-  const int chunks = k / (8 * nt);
-  const MmaFn fn = nt == 4   ? pick_loads<4>()
+  bool ragged;
+  const int nt = tiles_for(k, &ragged), chunks = (k + 8 * nt - 1) / (8 * nt);
+  const MmaFn fn = ragged    ? (nt == 4   ? pick_loads<4, true>()
+                                : nt == 3 ? pick_loads<3, true>()
+                                : nt == 5 ? pick_loads<5, true>()
+                                : nt == 7 ? pick_loads<7, true>()
+                                : nt == 2 ? pick_loads<2, true>()
+                                          : pick_loads<1, true>())
+                   : nt == 4 ? pick_loads<4>()
                    : nt == 3 ? pick_loads<3>()
                    : nt == 5 ? pick_loads<5>()
                    : nt == 7 ? pick_loads<7>()
@@ -533,7 +561,7 @@ extern "C" void hm_cuda_block_release(void *copy) { release(static_cast<BlockCop
 extern "C" int hm_cuda_block_kpm_step(const void *copy, int k, double scale, double shift, const double *V, double *W,
                                       double *dots) {
   HM_CHECK(copy, HM_ERR_ARGUMENT, "no block copy");
-  HM_CHECK(k > 0 && k % 8 == 0, HM_ERR_ARGUMENT, "the block KPM step takes widths a multiple of 8, not %d", k);
+  HM_CHECK(k > 0, HM_ERR_ARGUMENT, "the block KPM step takes widths of at least 1, not %d", k);
   HM_CALL(launch(*static_cast<const BlockCopy *>(copy), k, scale, shift, V, W, dots));
   return HM_SUCCESS;
 }

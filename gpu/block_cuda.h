@@ -17,7 +17,7 @@ extern "C" {
 int hm_cuda_block_build(const struct hm_csr_view *A, const int32_t *rows, int32_t n, int always, void **copy);
 void hm_cuda_block_release(void *copy);
 // W = 2 scale (A - shift) V - W for the copy's rows with the per-column dots added into dots
-// (device, 2k doubles), as the kernel table's kpm_step; k a multiple of 8.
+// (device, 2k doubles), as the kernel table's kpm_step; any k >= 1.
 int hm_cuda_block_kpm_step(const void *copy, int k, double scale, double shift, const double *V, double *W,
                            double *dots);
 // Slots (16 per block) / true entries, the vector rows a product reads per matrix row from the

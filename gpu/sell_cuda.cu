@@ -70,9 +70,11 @@ struct SellFormat {
 // vector-step between runs); taking a vector row that the rows before loaded from registers instead
 // of L1 was slower (188). Routing: SELL for spmmv up to k = 4 (SpMV 346 us = 92% of the roofline,
 // CSR 526) and for kpm_step at R = 1 only (R = 4: CSR 173 us, SELL 222; R = 32: CSR 108, SELL 181);
-// the block copy's KPM step at every multiple of 8 (2026-11-24, session 16: R = 8 93 us against CSR
-// 140, R = 16 76 against 116, R = 32 71 against 98, R = 64 71 against 100).
-hm_sell_tuning tuning = {16, 16, 8, 0, 4, 1, 8};
+// the block copy's KPM step from R = 4 on (2026-11-24, session 16: R = 8 93 us against CSR 140,
+// R = 16 76 against 116, R = 32 71 against 98, R = 64 71 against 100; session 24, widths not a
+// multiple of 8: R = 2 341 against 270, R = 4 175 against 183, R = 6 123 against 162, R = 20 75
+// against 113).
+hm_sell_tuning tuning = {16, 16, 8, 0, 4, 1, 4};
 
 // ---- host side: build one list's copy ----
 
@@ -437,7 +439,7 @@ extern "C" int hm_cuda_sell_spmmv(const void *format, hm_scalar type, int k, con
 }
 
 // SELL up to the SELL widths; the block copy (complex, HM_FORMAT_AUTO, made here the first time)
-// from its width on at multiples of 8; else the CSR arrays (*done = 0).
+// from its width on; else the CSR arrays (*done = 0).
 extern "C" int hm_cuda_sell_kpm_step(const void *format, hm_scalar type, int k, const int32_t *rows, int32_t nrows,
                                      double scale, double shift, const double *V, double *W, double *dots, int *done) {
   SellList *L = find_list(format, rows, nrows);
@@ -446,7 +448,7 @@ extern "C" int hm_cuda_sell_kpm_step(const void *format, hm_scalar type, int k, 
   if (k <= max_k(format, tuning.kpm_max_k)) {
     *done = 1;
     HM_CALL(launch(*L, type, true, k, scale, shift, V, W, dots));
-  } else if (type == HM_COMPLEX && k % 8 == 0 && k >= tuning.block_kpm_min_k) {
+  } else if (type == HM_COMPLEX && k >= tuning.block_kpm_min_k) {
     HM_CALL(block_copy(format, *L));
     if (L->block) {
       *done = 1;

@@ -36,7 +36,7 @@ typedef struct {
   int prefer_l1;       // 1: smallest shared-memory carve-out (largest L1) for these kernels
   int spmmv_max_k;     // spmmv on the SELL copy up to this block width, on the CSR arrays above it
   int kpm_max_k;       // the same for kpm_step, except where the block copy takes it:
-  int block_kpm_min_k; // kpm_step on the block copy (block_cuda.h, widths a multiple of 8) from this width
+  int block_kpm_min_k; // kpm_step on the block copy (block_cuda.h) from this width
 } hm_sell_tuning;
 void hm_cuda_sell_tuning(const hm_sell_tuning *set, hm_sell_tuning *get);
 // The CSR KPM kernel's register cap for benchmarks (kernels_cuda.cu): blocks per SM it must allow

@@ -216,9 +216,9 @@ static void check_choice(const struct hm_csr_view *hA, const int32_t *all) {
   free(val);
 }
 
-/* Under HM_FORMAT_AUTO the first kpm_step at a width a multiple of 8 makes the block copy of a
- * complex blocked matrix (prepare does not, nor a step at another width) and takes it (the result
- * equals the CPU's either way); SELL formats and real matrices get none. */
+/* Under HM_FORMAT_AUTO the first kpm_step from the tuning's block width on makes the block copy of
+ * a complex blocked matrix (prepare does not, nor a narrower step) and takes it (the result equals
+ * the CPU's either way); SELL formats and real matrices get none. */
 static void check_routing(const hm_kernels *G, const struct hm_csr_view *hA, const int32_t *all) {
   const hm_kernels *C = &hm_kernels_cpu;
   const int64_t nnz = hA->rowptr[N];
@@ -232,7 +232,10 @@ static void check_routing(const hm_kernels *G, const struct hm_csr_view *hA, con
   HM_TEST_OK(hm_cuda_sell_block(format, 0, 0, &block));
   HM_TEST_ASSERT(block == NULL, "prepare must leave the block copy to the first KPM step");
   dA.format = format;
-  const int widths[] = {12, 24, 32}; /* 12: CSR, no copy yet; 24 makes it, 32 reuses it */
+  hm_sell_tuning tuning;
+  hm_cuda_sell_tuning(NULL, &tuning);
+  /* just below the block width: CSR, no copy yet; 12 (ragged) makes it, 32 reuses it */
+  const int widths[] = {tuning.block_kpm_min_k - 1, 12, 32};
   for (int w = 0; w < 3; w++) {
     const int k = widths[w];
     const size_t len = (size_t)NC * k * 2;
@@ -249,7 +252,7 @@ static void check_routing(const hm_kernels *G, const struct hm_csr_view *hA, con
     expect_step(G, dV, dW, ddots, V, W, dots, len, k, "table kpm_step on the prepared matrix");
     const void *now = NULL;
     HM_TEST_OK(hm_cuda_sell_block(format, 0, 0, &now));
-    HM_TEST_ASSERT((now != NULL) == (k % 8 == 0), "after a KPM step at width %d the block copy is %s", k,
+    HM_TEST_ASSERT((now != NULL) == (k >= tuning.block_kpm_min_k), "after a KPM step at width %d the block copy is %s", k,
                    now ? "made" : "missing");
     HM_TEST_ASSERT(!block || now == block, "the block copy was made twice");
     block = now;
@@ -292,8 +295,10 @@ int main(int argc, char **argv) {
     some[i] = some[j];
     some[j] = t;
   }
-  const int widths[] = {8, 16, 24, 32, 40, 56, 64, 72};
-  for (int w = 0; w < 8; w++) {
+  /* 1 to 5 and 7 tiles a warp; ragged widths (a partial last chunk): 4, 12, 20, 28, 36 and 52 (1,
+   * 2, 3, 4, 5 and 7 tiles), 88 (4 tiles 3 times), 100 (7 tiles twice) */
+  const int widths[] = {4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 52, 56, 64, 72, 88, 100};
+  for (int w = 0; w < 16; w++) {
     check_step(G, &hA, all, N, widths[w], "rows in order");
     check_step(G, &hA, some, nsome, widths[w], "shuffled subset");
   }
@@ -310,8 +315,10 @@ int main(int argc, char **argv) {
             char what[160];
             snprintf(what, sizeof what, "%d tiles, %s loads, unroll %d, %d blocks per SM, runs of %d", tiles,
                      loads == 2 ? "pair" : "complex", unroll, cap, run);
-            /* widths a warp splits into this many tiles: 3 tiles twice (48), 5 and 7 once (40, 56) */
+            /* widths a warp splits into this many tiles: 3 tiles twice (48), 5 and 7 once (40, 56);
+             * and a ragged width, its last tile half empty */
             check_step(G, &hA, all, N, tiles == 3 ? 48 : tiles > 4 ? 8 * tiles : 32, what);
+            check_step(G, &hA, all, N, 8 * tiles - 4, what);
           }
   hm_cuda_block_tuning(def, NULL);
   check_palette(G, all, some, nsome);
@@ -320,7 +327,7 @@ int main(int argc, char **argv) {
 
   void *copy = NULL;
   HM_TEST_OK(hm_cuda_block_build(&hA, all, N, 1, &copy));
-  HM_TEST_FAILS(hm_cuda_block_kpm_step(copy, 12, 0.5, 0, NULL, NULL, NULL), HM_ERR_ARGUMENT, "multiple of 8");
+  HM_TEST_FAILS(hm_cuda_block_kpm_step(copy, 0, 0.5, 0, NULL, NULL, NULL), HM_ERR_ARGUMENT, "at least 1, not 0");
   HM_TEST_FAILS(hm_cuda_block_kpm_step(NULL, 8, 0.5, 0, NULL, NULL, NULL), HM_ERR_ARGUMENT, "no block copy");
   hm_cuda_block_release(copy);
   const int32_t bad[2] = {0, N};

@@ -14,7 +14,7 @@ typedef struct hm_matrix_s hm_matrix;
 typedef enum {
   HM_FORMAT_AUTO = 0, /* measured routing: SELL-C-sigma for narrow blocks (SpMV), CSR above; complex
                          matrices in 4 x 4 blocks (a site's orbitals) also get a block copy (made by
-                         the first KPM step at a width a multiple of 8), whose KPM step runs on the
+                         the first KPM step at a width of 4 or more), whose KPM step runs on the
                          FP64 tensor cores */
   HM_FORMAT_CSR = 1,  /* the CSR arrays only: no SELL or block copy (their device memory is saved) */
   HM_FORMAT_SELL = 2  /* the SELL-C-sigma copy at every block width */
@@ -51,8 +51,8 @@ int hm_matrix_set_format(hm_matrix *A, hm_format format, int sigma);
 int hm_matrix_format_info(const hm_matrix *A, hm_format *format, int *chunk, int *sigma, double *fill);
 /* Whether A's interior rows have a 4 x 4 block copy for the KPM step on the FP64 tensor cores
  * (made = 1: CUDA backend, format AUTO, a complex matrix whose rows come in groups of 4 sharing
- * their neighbours, a device of compute capability 8.0 or later; the first KPM step at a width that
- * is a multiple of 8 makes it where it pays), the vector rows its product reads per matrix row (the
+ * their neighbours, a device of compute capability 8.0 or later; the first KPM step at a width of
+ * 4 or more makes it where it pays), the vector rows its product reads per matrix row (the
  * CSR product reads one per entry) and the fraction of value blocks it stores (equal ones are
  * stored once). Without a copy: 0, 0 and 1. Any pointer may be NULL. */
 int hm_matrix_block_info(const hm_matrix *A, int *made, double *reads, double *distinct);
