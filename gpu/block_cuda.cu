@@ -469,8 +469,12 @@ int max_tiles = 7, unroll = 0, min_blocks = 0, run = 1, loads = 0;
 using MmaFn = void (*)(int32_t, const int4 *, const int64_t *, const int2 *, const int32_t *, const double2 *, int,
                        double, double, const double *, double *, double *, int);
 
+// Defaults by the tile count (the sweeps above). Ragged widths, whose rows do not start on 128-byte
+// lines, load x as complex entries (session 24, R = 12, 20, 28, 44, 100: 85.2, 70.6, 74.7, 71.3,
+// 82.1 us against 122.9, 75.1, 77.1, 71.8, 95.5 with pair loads; R = 36: 75.0 against 73.8), with 3
+// blocks per SM at 2 and 3 tiles.
 template <int NT, int U, bool P, bool Rg> MmaFn pick_cap() {
-  const int cap = min_blocks > 0 ? min_blocks : NT == 1 || NT == 3 ? 3 : 2;
+  const int cap = min_blocks > 0 ? min_blocks : NT == 1 || NT == 3 || (Rg && NT == 2) ? 3 : 2;
   if (cap >= 4) return block_kpm_kernel<NT, 4, U, P, Rg>;
   if (cap >= 3) return block_kpm_kernel<NT, 3, U, P, Rg>;
   if (cap >= 2) return block_kpm_kernel<NT, 2, U, P, Rg>;
@@ -480,14 +484,15 @@ template <int NT, bool P, bool Rg> MmaFn pick_unroll() {
   return (unroll > 0 ? unroll == 2 : NT > 1 && NT < 7) ? pick_cap<NT, 2, P, Rg>() : pick_cap<NT, 1, P, Rg>();
 }
 template <int NT, bool Rg = false> MmaFn pick_loads() {
-  return (loads > 0 ? loads == 2 : NT > 1) ? pick_unroll<NT, true, Rg>() : pick_unroll<NT, false, Rg>();
+  return (loads > 0 ? loads == 2 : NT > 1 && !Rg) ? pick_unroll<NT, true, Rg>() : pick_unroll<NT, false, Rg>();
 }
 
 // Column tiles (of 8) per warp, and whether the width is ragged (the last chunk partial). Where a
 // tile count divides the width, the first of 4, 3, 2, 5, 7 that does, in the order measured fastest
 // per vector (the matrix is read k / (8 nt) times; R = 80: 2 tiles 69.0 us, 5 tiles 72). Other
 // widths: the count with the least cost, 3 per tile (empty ones too) and 2 per chunk (from the
-// measured times per step at R = 8, 16, 24 and 32: about 440 us per tile and 300 per chunk).
+// measured times per step at R = 8, 16, 24 and 32: about 440 us per tile and 300 per chunk), 7
+// tiles left out (R = 50: 80.5 us against 78.9 at 4 tiles; R = 100: 98.0 against 81.2 at 5).
 int tiles_for(int k, bool *ragged) {
   const int tiles = (k + 7) / 8;
   *ragged = false;
@@ -496,7 +501,7 @@ int tiles_for(int k, bool *ragged) {
       if (t <= max_tiles && tiles % t == 0) return t;
   *ragged = k % 8 != 0 || tiles > 1;
   int best = 1, least = INT_MAX;
-  for (int t : {4, 3, 5, 7, 2, 1}) {
+  for (int t : {4, 3, 5, 2, 1}) {
     const int chunks = (tiles + t - 1) / t, cost = 3 * chunks * t + 2 * chunks;
     if (t <= max_tiles && cost < least) {
       best = t;
@@ -513,7 +518,6 @@ int launch(const BlockCopy &B, int k, double s, double b, const double *V, doubl
   const MmaFn fn = ragged    ? (nt == 4   ? pick_loads<4, true>()
                                 : nt == 3 ? pick_loads<3, true>()
                                 : nt == 5 ? pick_loads<5, true>()
-                                : nt == 7 ? pick_loads<7, true>()
                                 : nt == 2 ? pick_loads<2, true>()
                                           : pick_loads<1, true>())
                    : nt == 4 ? pick_loads<4>()

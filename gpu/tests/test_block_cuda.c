@@ -295,8 +295,8 @@ int main(int argc, char **argv) {
     some[i] = some[j];
     some[j] = t;
   }
-  /* 1 to 5 and 7 tiles a warp; ragged widths (a partial last chunk): 4, 12, 20, 28, 36 and 52 (1,
-   * 2, 3, 4, 5 and 7 tiles), 88 (4 tiles 3 times), 100 (7 tiles twice) */
+  /* 1 to 5 and 7 tiles a warp; ragged widths (a partial last chunk): 4, 12, 20, 28 and 36 (1 to 5
+   * tiles), 52 and 88 (4 tiles twice and 3 times), 100 (5 tiles 3 times) */
   const int widths[] = {4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 52, 56, 64, 72, 88, 100};
   for (int w = 0; w < 16; w++) {
     check_step(G, &hA, all, N, widths[w], "rows in order");
@@ -316,7 +316,7 @@ int main(int argc, char **argv) {
             snprintf(what, sizeof what, "%d tiles, %s loads, unroll %d, %d blocks per SM, runs of %d", tiles,
                      loads == 2 ? "pair" : "complex", unroll, cap, run);
             /* widths a warp splits into this many tiles: 3 tiles twice (48), 5 and 7 once (40, 56);
-             * and a ragged width, its last tile half empty */
+             * and a ragged width, its last tile half empty (at most 5 tiles: 52 takes 4 twice) */
             check_step(G, &hA, all, N, tiles == 3 ? 48 : tiles > 4 ? 8 * tiles : 32, what);
             check_step(G, &hA, all, N, 8 * tiles - 4, what);
           }
