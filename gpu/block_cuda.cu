@@ -495,19 +495,19 @@ template <int NT, bool Rg = false> MmaFn pick_loads() {
 // tiles left out (R = 50: 80.5 us against 78.9 at 4 tiles; R = 100: 98.0 against 81.2 at 5).
 int tiles_for(int k, bool *ragged) {
   const int tiles = (k + 7) / 8;
-  *ragged = false;
+  int best = 0, least = INT_MAX;
   if (k % 8 == 0)
     for (int t : {4, 3, 2, 5, 7})
-      if (t <= max_tiles && tiles % t == 0) return t;
-  *ragged = k % 8 != 0 || tiles > 1;
-  int best = 1, least = INT_MAX;
-  for (int t : {4, 3, 5, 2, 1}) {
-    const int chunks = (tiles + t - 1) / t, cost = 3 * chunks * t + 2 * chunks;
-    if (t <= max_tiles && cost < least) {
-      best = t;
-      least = cost;
+      if (!best && t <= max_tiles && tiles % t == 0) best = t;
+  if (!best)
+    for (int t : {4, 3, 5, 2, 1}) {
+      const int chunks = (tiles + t - 1) / t, cost = 3 * chunks * t + 2 * chunks;
+      if (t <= max_tiles && cost < least) {
+        best = t;
+        least = cost;
+      }
     }
-  }
+  *ragged = k % (8 * best) != 0;
   return best;
 }
 
