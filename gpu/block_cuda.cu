@@ -489,19 +489,18 @@ template <int NT, bool Rg = false> MmaFn pick_loads() {
 
 // Column tiles (of 8) per warp, and whether the width is ragged (the last chunk partial). Where a
 // tile count divides the width, the first of 4, 3, 2, 5, 7 that does, in the order measured fastest
-// per vector (the matrix is read k / (8 nt) times; R = 80: 2 tiles 69.0 us, 5 tiles 72), else 1
-// (R = 88 in 4-tile chunks, the last partial, with the ragged kernel: 107.5 us). Widths not a
-// multiple of 8: the count with the least cost, 3 per tile (empty ones too) and 2 per chunk (from the
+// per vector (the matrix is read k / (8 nt) times; R = 80: 2 tiles 69.0 us, 5 tiles 72). Other
+// widths, the last chunk partial (R = 88, 11 tiles: 4 tiles 3 times 107.5 us, 1 tile 11 times
+// 131.7, CSR 116.8): the count with the least cost, 3 per tile (empty ones too) and 2 per chunk (from the
 // measured times per step at R = 8, 16, 24 and 32: about 440 us per tile and 300 per chunk), 7
 // tiles left out (R = 50: 80.5 us against 78.9 at 4 tiles; R = 100: 98.0 against 81.2 at 5).
 int tiles_for(int k, bool *ragged) {
   const int tiles = (k + 7) / 8;
   int best = 0, least = INT_MAX;
-  if (k % 8 == 0) { // rows on 128-byte lines: whole chunks (R = 88, 11 tiles: 1 tile 11 times)
+  if (k % 8 == 0)
     for (int t : {4, 3, 2, 5, 7})
       if (!best && t <= max_tiles && tiles % t == 0) best = t;
-    best = std::max(best, 1);
-  } else {
+  if (!best)
     for (int t : {4, 3, 5, 2, 1}) {
       const int chunks = (tiles + t - 1) / t, cost = 3 * chunks * t + 2 * chunks;
       if (t <= max_tiles && cost < least) {
@@ -509,7 +508,6 @@ int tiles_for(int k, bool *ragged) {
         least = cost;
       }
     }
-  }
   *ragged = k % (8 * best) != 0;
   return best;
 }

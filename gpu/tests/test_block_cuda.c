@@ -295,8 +295,8 @@ int main(int argc, char **argv) {
     some[i] = some[j];
     some[j] = t;
   }
-  /* 1 to 5 and 7 tiles a warp (88: 1 tile 11 times); ragged widths (a partial last chunk): 4, 12,
-   * 20, 28 and 36 (1 to 5 tiles), 52 (4 tiles twice), 100 (5 tiles 3 times) */
+  /* 1 to 5 and 7 tiles a warp; ragged widths (a partial last chunk): 4, 12, 20, 28 and 36 (1 to 5
+   * tiles), 52 and 88 (4 tiles twice and 3 times), 100 (5 tiles 3 times) */
   const int widths[] = {4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 52, 56, 64, 72, 88, 100};
   for (int w = 0; w < 16; w++) {
     check_step(G, &hA, all, N, widths[w], "rows in order");
