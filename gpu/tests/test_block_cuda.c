@@ -2,10 +2,11 @@
  * fresh random complex matrices (seed printed; HAMLET_TEST_SEED replays it): rows in groups of 4
  * that share random neighbour blocks with random entry masks, a partial last group, empty rows,
  * repeated columns within a row (summed), columns up to the last halo column (a partial last
- * column block); the row list in order and as a shuffled subset; widths 8 to 72; every launch
- * shape; blocks of a few kinds (equal value blocks stored once); the choice of where blocks pay;
- * routing through prepare and the table's kpm_step; bad arguments; rows sorted by column (merged
- * by the build, not sorted). Skips (77) where no device is visible. */
+ * column block); the row list in order and as a shuffled subset; widths 4 to 100 (ragged ones too,
+ * whose last chunk is partial); every launch shape; blocks of a few kinds (equal value blocks stored
+ * once); the choice of where blocks pay; routing through prepare and the table's kpm_step; bad
+ * arguments; rows sorted by column (merged by the build, not sorted). Skips (77) where no device is
+ * visible. */
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
