@@ -4,6 +4,7 @@
 #include "error_macros.h"
 #include "halo.h"
 #include "halo_peer.h"
+#include "mpi_waitall.h"
 
 static int owner_of(const struct hm_dist_s *d, int nranks, int64_t g) {
   int lo = 0, hi = nranks - 1;
@@ -136,7 +137,7 @@ int hm_halo_end(struct hm_matrix_s *A) {
     HM_CALL(hm_halo_peer_end(A));
     return HM_SUCCESS;
   }
-  HM_CALL_MPI(MPI_Waitall(n, h->requests, MPI_STATUSES_IGNORE));
+  HM_CALL_MPI(hm_mpi_waitall(n, h->requests));
   const hm_kernels *K = A->ctx->kernels;
   struct hm_mvec_s *x = h->receiving;
   if (K->device_memory && h->nhalo) {

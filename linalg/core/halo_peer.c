@@ -9,6 +9,7 @@
 #include <string.h>
 #include "error_macros.h"
 #include "halo_peer.h"
+#include "mpi_waitall.h"
 
 enum { tag_ready = 18, tag_read = 19 };
 
@@ -83,7 +84,7 @@ void hm_halo_peer_free(hm_halo *h, const hm_kernels *K) {
   struct hm_halo_peer *p = h->peer;
   if (!p) return;
   /* The receivers acknowledge in their hm_halo_end, which comes before their destroy. */
-  if (p->read_pending) MPI_Waitall(h->nrecv_ranks + h->nsend_ranks, p->read, MPI_STATUSES_IGNORE);
+  if (p->read_pending) hm_mpi_waitall(h->nrecv_ranks + h->nsend_ranks, p->read);
   for (int i = 0; i < h->nrecv_ranks; i++)
     if (p->mapped[i]) K->peer_close(p->mapped[i]);
   free(p->out); free(p->in); free(p->mapped); free(p->mapped_handle); free(p->ready); free(p->read);
@@ -94,7 +95,7 @@ void hm_halo_peer_free(hm_halo *h, const hm_kernels *K) {
 
 int hm_halo_peer_wait_read(hm_halo *h) {
   struct hm_halo_peer *p = h->peer;
-  if (p->read_pending) HM_CALL_MPI(MPI_Waitall(h->nrecv_ranks + h->nsend_ranks, p->read, MPI_STATUSES_IGNORE));
+  if (p->read_pending) HM_CALL_MPI(hm_mpi_waitall(h->nrecv_ranks + h->nsend_ranks, p->read));
   p->read_pending = 0;
   return HM_SUCCESS;
 }
@@ -138,7 +139,7 @@ int hm_halo_peer_end(struct hm_matrix_s *A) {
   struct hm_mvec_s *x = h->receiving;
   const int nr = h->nrecv_ranks, ns = h->nsend_ranks;
   const size_t row_len = (size_t)x->k * (size_t)x->type;
-  HM_CALL_MPI(MPI_Waitall(nr + ns, p->ready, MPI_STATUSES_IGNORE));
+  HM_CALL_MPI(hm_mpi_waitall(nr + ns, p->ready));
   for (int i = 0; i < nr; i++) {
     const peer_token *t = &p->in[i];
     const uint64_t expected = (uint64_t)(h->recv_start[i + 1] - h->recv_start[i]) * row_len * sizeof(double);

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include "dense_internal.h"
 #include "error_macros.h"
+#include "mpi_waitall.h"
 
 /* Global column of every local CSR column (ncols entries). */
 static int global_columns(const struct hm_matrix_s *A, int64_t *gcol) {
@@ -24,7 +25,7 @@ static int global_columns(const struct hm_matrix_s *A, int64_t *gcol) {
   for (int i = 0; i < h->nsend_ranks && st == MPI_SUCCESS; i++)
     st = MPI_Isend(sent + h->send_start[i], h->send_start[i + 1] - h->send_start[i], MPI_INT64_T, h->send_rank[i],
                    29, A->ctx->comm, &req[q++]);
-  if (st == MPI_SUCCESS) st = MPI_Waitall(q, req, MPI_STATUSES_IGNORE);
+  if (st == MPI_SUCCESS) st = hm_mpi_waitall(q, req);
   free(sent);
   free(req);
   HM_CHECK(st == MPI_SUCCESS, HM_ERR_MPI, "exchange of halo column numbers failed");
