@@ -432,7 +432,7 @@ static double time_a(Bench &B, const struct hm_csr_view *A, int R, double2 *V, d
   return (synced_now() - t) / steps;
 }
 
-/* Whether (a) has a block-copy step at width R (the library's rule in hm_cuda_sell_kpm_step). */
+/* Whether (a) has a block-copy step at width R (any width; the library takes it from block_kpm_min_k on). */
 static bool block_step(const Bench &B, int R) { return B.has_block && R > 0; }
 
 /* The dots of one step of (a) on view A from the seeded blocks, into out (2R). */

@@ -24,12 +24,11 @@ int hm_cuda_block_kpm_step(const void *copy, int k, double scale, double shift, 
 // blocks and from CSR (entries per row), and distinct value blocks stored / blocks. NULL copy: 1,
 // 0, 0, 1. Any pointer may be NULL.
 void hm_cuda_block_info(const void *copy, double *fill, double *block_reads, double *csr_reads, double *distinct);
-// Launch knobs for benchmarks, {column tiles of 8 per warp at most (1 to 7; a warp takes 4, 3, 2,
-// 5, 7 or 1 tiles, the first that divides the width), block loop unrolling (1, 2; 0: 1 at 1 and 7
-// tiles, else 2), blocks per SM the register cap must allow (1..4; 0: 3 at 1 or 3 tiles, else 2),
-// rounds of consecutive groups a block takes before it strides past the other blocks (1..64), how
-// a lane loads x (1: one complex entry, 2: one double per column pair; 0: 1 at 1 tile, else 2)};
-// set or get may be NULL.
+// Launch knobs for benchmarks, {column tiles of 8 per warp at most (1 to 7), block loop unrolling
+// (1, 2), blocks per SM the register cap must allow (1..4), rounds of consecutive groups a block
+// takes before it strides past the other blocks (1..64), how a lane loads x (1: one complex entry,
+// 2: one double per column pair)}; 0 (and 7 tiles): the measured defaults for the width (tiles_for
+// and pick_* in block_cuda.cu); set or get may be NULL.
 void hm_cuda_block_tuning(const int *set, int *get);
 #ifdef __cplusplus
 }
