@@ -374,8 +374,9 @@ __global__ void __launch_bounds__(kThreads, MinBlocks)
 #pragma unroll
     for (int t = 0; t < NT; t++) {
       acc[t][0] = acc[t][1] = 0;
-      if (!late_w) w[t] = row >= 0 && has(8 * t + cl) ? W2[(size_t)row * k + c0 + 8 * t + cl] : make_double2(0, 0);
-      else if (row >= 0 && has(8 * t + cl)) asm volatile("prefetch.global.L2 [%0];" ::"l"(W2 + (size_t)row * k + c0 + 8 * t + cl));
+      const bool own = row >= 0 && has(8 * t + cl);
+      if (!late_w) w[t] = own ? W2[(size_t)row * k + c0 + 8 * t + cl] : make_double2(0, 0);
+      else if (own) asm volatile("prefetch.global.L2 [%0];" ::"l"(W2 + (size_t)row * k + c0 + 8 * t + cl));
     }
     const int64_t b1 = gblk[g + 1];
 #pragma unroll Unroll

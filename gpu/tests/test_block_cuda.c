@@ -253,8 +253,8 @@ static void check_routing(const hm_kernels *G, const struct hm_csr_view *hA, con
     expect_step(G, dV, dW, ddots, V, W, dots, len, k, "table kpm_step on the prepared matrix");
     const void *now = NULL;
     HM_TEST_OK(hm_cuda_sell_block(format, 0, 0, &now));
-    HM_TEST_ASSERT((now != NULL) == (k >= tuning.block_kpm_min_k), "after a KPM step at width %d the block copy is %s", k,
-                   now ? "made" : "missing");
+    HM_TEST_ASSERT((now != NULL) == (k >= tuning.block_kpm_min_k), "after a KPM step at width %d the block copy is %s",
+                   k, now ? "made" : "missing");
     HM_TEST_ASSERT(!block || now == block, "the block copy was made twice");
     block = now;
   }
