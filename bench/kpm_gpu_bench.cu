@@ -432,9 +432,6 @@ static double time_a(Bench &B, const struct hm_csr_view *A, int R, double2 *V, d
   return (synced_now() - t) / steps;
 }
 
-/* Whether (a) has a block-copy step at width R (any width; the library takes it from block_kpm_min_k on). */
-static bool block_step(const Bench &B, int R) { return B.has_block && R > 0; }
-
 /* The dots of one step of (a) on view A from the seeded blocks, into out (2R). */
 static void one_step_a(Bench &B, const struct hm_csr_view *A, int R, double2 *V, double2 *W, double *dots,
                        std::vector<double> &out) {
@@ -545,7 +542,7 @@ static Row bench_block(Bench &B, int R, double2 *V, double2 *W, double *dots, co
   /* one step of (a) and of (c) from the same data: same dots */
   one_step_a(B, route(B, ROUTE_CSR), R, V, W, dots, ha);
   one_step_a(B, route(B, ROUTE_SELL), R, V, W, dots, hs);
-  if (block_step(B, R)) one_step_a(B, route(B, ROUTE_BLOCK), R, V, W, dots, hk);
+  if (B.has_block) one_step_a(B, route(B, ROUTE_BLOCK), R, V, W, dots, hk);
   fill(n, R, 101, 1.0, V);
   fill(n, R, 202, 0.5, W);
   CK_CUDA(cudaMemset(dots, 0, 2 * R * sizeof(double)));
@@ -553,7 +550,7 @@ static Row bench_block(Bench &B, int R, double2 *V, double2 *W, double *dots, co
   CK_CUDA(cudaMemcpy(hc.data(), dots, 2 * R * sizeof(double), cudaMemcpyDeviceToHost));
   if (compare_dots("(a) vs (c)", R, R, ha.data(), hc.data(), R, R, 1e-10)) B.failed = 1;
   if (compare_dots("(a) SELL vs (c)", R, R, hs.data(), hc.data(), R, R, 1e-10)) B.failed = 1;
-  if (block_step(B, R) && compare_dots("(a) block vs (c)", R, R, hk.data(), hc.data(), R, R, 1e-10)) B.failed = 1;
+  if (B.has_block && compare_dots("(a) block vs (c)", R, R, hk.data(), hc.data(), R, R, 1e-10)) B.failed = 1;
   {
     size_t free_b = 0, total_b = 0;
     CK_CUDA(cudaMemGetInfo(&free_b, &total_b));
@@ -567,7 +564,7 @@ static Row bench_block(Bench &B, int R, double2 *V, double2 *W, double *dots, co
   CK_CUDA(cudaMemcpy(ha.data(), dots, 2 * R * sizeof(double), cudaMemcpyDeviceToHost));
   row.s_us = 1e6 * time_a(B, route(B, ROUTE_SELL), R, V, W, dots, B.steps) / R;
   CK_CUDA(cudaMemcpy(hs.data(), dots, 2 * R * sizeof(double), cudaMemcpyDeviceToHost));
-  if (block_step(B, R)) {
+  if (B.has_block) {
     row.k_us = 1e6 * time_a(B, route(B, ROUTE_BLOCK), R, V, W, dots, B.steps) / R;
     CK_CUDA(cudaMemcpy(hk.data(), dots, 2 * R * sizeof(double), cudaMemcpyDeviceToHost));
   }
@@ -589,7 +586,7 @@ static Row bench_block(Bench &B, int R, double2 *V, double2 *W, double *dots, co
   CK_CUDA(cudaMemcpy(hc.data(), dots, 2 * R * sizeof(double), cudaMemcpyDeviceToHost));
   if (compare_dots("(a) vs (c), summed over the timed steps", R, R, ha.data(), hc.data(), R, R, 1e-9)) B.failed = 1;
   if (compare_dots("(a) SELL vs (c), summed over the timed steps", R, R, hs.data(), hc.data(), R, R, 1e-9)) B.failed = 1;
-  if (block_step(B, R) &&
+  if (B.has_block &&
       compare_dots("(a) block vs (c), summed over the timed steps", R, R, hk.data(), hc.data(), R, R, 1e-9))
     B.failed = 1;
 
@@ -605,7 +602,7 @@ static Row bench_block(Bench &B, int R, double2 *V, double2 *W, double *dots, co
 /* Times the block KPM step's launch shapes (hm_cuda_block_tuning) at block width R; restores the
  * defaults. Runs of more than one round only for the shapes that were fastest without. */
 static void block_sweep(Bench &B, int R, double2 *V, double2 *W, double *dots) {
-  if (!block_step(B, R)) return;
+  if (!B.has_block) return;
   const int steps = std::max(5, B.steps / 2);
   int def_b[5];
   hm_cuda_block_tuning(nullptr, def_b);
@@ -908,13 +905,16 @@ int main(int argc, char **argv) {
     if (fixed_width < 0) use_tiles(&B.M, H, &p, Rs[i]);
     rows.push_back(bench_block(B, Rs[i], V, W, dots, dots_b, i == 0));
   }
-  printf("  (a) lib = what the library's kpm_step runs: SELL for R <= %d, %s\n", B.lib.kpm_max_k,
-         B.has_block ? "the block copy at multiples of 8, CSR at other widths" : "CSR above");
+  if (B.has_block)
+    printf("  (a) lib = what the library's kpm_step runs: SELL for R <= %d, CSR below R = %d, the block copy from it\n",
+           B.lib.kpm_max_k, B.lib.block_kpm_min_k);
+  else
+    printf("  (a) lib = what the library's kpm_step runs: SELL for R <= %d, CSR above\n", B.lib.kpm_max_k);
   printf("  %4s %10s %10s %10s %10s %10s %10s %-12s %10s %9s %9s %9s %9s\n", "R", "(a) CSR", "(a) SELL", "(a) block",
          "(a) lib", "(b)", "(c)", "(c) alg", "floor", "lib/floor", "lib GB/s", "(b)/lib", "best/lib");
   for (Row &r : rows) {
     const double bytes = 20.0 * nnz / r.R + 48.0 * n;
-    const bool on_blocks = block_step(B, r.R) && r.R >= B.lib.block_kpm_min_k;
+    const bool on_blocks = B.has_block && r.R >= B.lib.block_kpm_min_k;
     r.l_us = r.R <= B.lib.kpm_max_k ? r.s_us : on_blocks ? r.k_us : r.a_us;
     printf("  %4d %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f %-12s %10.3f %9.2f %9.1f %9.2f %9.2f\n", r.R, r.a_us, r.s_us,
            r.k_us, r.l_us, b_us, r.c_us, r.c_alg, r.floor_us, r.l_us / r.floor_us, bytes / (r.l_us * 1e-6) / 1e9,
