@@ -11,7 +11,7 @@ typedef struct {
 } hm_run_args;
 
 /* Exit codes the program uses. */
-enum { HM_EXIT_OK = 0, HM_EXIT_FAIL = 1, HM_EXIT_USAGE = 2, HM_EXIT_NOT_CONVERGED = 3 };
+enum { HM_EXIT_OK = 0, HM_EXIT_FAIL = 1, HM_EXIT_USAGE = 2, HM_EXIT_NOT_CONVERGED = 3, HM_EXIT_STOPPED = 4 };
 
 int hm_app_run(const hm_run_args *args); /* collective; returns an exit code */
 #endif

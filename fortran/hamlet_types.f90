@@ -25,6 +25,8 @@ module hamlet_types
   integer(c_int), parameter :: HM_ERR_NUMERIC = 11
   integer(c_int), parameter :: HM_ERR_MISMATCH = 12
   integer(c_int), parameter :: HM_ERR_INTERNAL = 13
+  integer(c_int), parameter :: HM_ERR_STOPPED = 16
+  integer(c_int), parameter :: HM_ERR_INPUT = 17
 
   ! hm_backend, hm_scalar (context.h)
   integer(c_int), parameter :: HM_BACKEND_AUTO = 0

@@ -49,28 +49,30 @@ program test_fortran_abi
   ! Enum values, in abi_probe.c's order.
   nenum = hm_probe_enums(values, size_ok)
   call test_assert(size_ok == 1, "a C enum is not int-sized")
-  call test_assert(nenum == 34, "abi_probe lists a different number of enum values")
-  if (nenum == 34) call test_assert(all(values(1:34) == [ &
+  call test_assert(nenum == 36, "abi_probe lists a different number of enum values")
+  if (nenum == 36) call test_assert(all(values(1:36) == [ &
     HM_SUCCESS, HM_ERR_ARGUMENT, HM_ERR_MEMORY, HM_ERR_MPI, HM_ERR_HDF5, HM_ERR_CUDA, &
     HM_ERR_BACKEND, HM_ERR_DECK, HM_ERR_IO, HM_ERR_LAPACK, HM_ERR_FFTW, HM_ERR_NUMERIC, &
-    HM_ERR_MISMATCH, HM_ERR_INTERNAL, HM_ERR_NOT_CONVERGED, HM_ERR_BREAKDOWN, HM_BACKEND_AUTO, HM_BACKEND_CPU, &
+    HM_ERR_MISMATCH, HM_ERR_INTERNAL, HM_ERR_NOT_CONVERGED, HM_ERR_BREAKDOWN, HM_ERR_STOPPED, HM_ERR_INPUT, &
+    HM_BACKEND_AUTO, HM_BACKEND_CPU, &
     HM_BACKEND_CUDA, HM_BACKEND_MIXED, &
     HM_REAL, HM_COMPLEX, HM_FORMAT_AUTO, HM_FORMAT_CSR, HM_FORMAT_SELL, &
     HM_BC_PERIODIC, HM_BC_OPEN, HM_BOUNDS_LANCZOS, HM_BOUNDS_GERSHGORIN, &
     HM_BOUNDS_GIVEN, HM_KERNEL_JACKSON, HM_KERNEL_LORENTZ, HM_NORM_STATES, HM_NORM_UNIT]), &
     "a Fortran HM_* parameter differs from its C enum value")
 
-  ! Status texts through the string wrapper; codes 0..15 are known, 16 is not.
+  ! Status texts through the string wrapper; codes 0..17 are known, 18 is not.
   call test_assert(hm_status_string(HM_SUCCESS) == "success", "status text of HM_SUCCESS")
   call test_assert(hm_status_string(HM_ERR_ARGUMENT) == "invalid argument", "status text of HM_ERR_ARGUMENT")
   call test_assert(hm_status_string(HM_ERR_INTERNAL) == "internal error", "status text of HM_ERR_INTERNAL")
-  do i = 0, 15
+  do i = 0, 17
     call test_assert(hm_status_string(int(i, c_int)) /= "unknown status", "a status code has no text")
   end do
   call test_assert(hm_status_string(HM_ERR_NOT_CONVERGED) == "iterative solver did not converge", &
                    "status text of HM_ERR_NOT_CONVERGED")
   call test_assert(hm_status_string(HM_ERR_BREAKDOWN) == "iterative solver broke down", "status text of HM_ERR_BREAKDOWN")
-  call test_assert(hm_status_string(16_c_int) == "unknown status", "code 16 should be unknown")
+  call test_assert(hm_status_string(HM_ERR_INPUT) == "invalid input file", "status text of HM_ERR_INPUT")
+  call test_assert(hm_status_string(18_c_int) == "unknown status", "code 18 should be unknown")
 
   ! Version: "<major>.<minor>.<patch> (git <commit>)".
   text = hm_version()

@@ -21,7 +21,9 @@
   X(HM_ERR_MISMATCH, 12, "results differ beyond tolerance")         \
   X(HM_ERR_INTERNAL, 13, "internal error")                         \
   X(HM_ERR_NOT_CONVERGED, 14, "iterative solver did not converge")  \
-  X(HM_ERR_BREAKDOWN, 15, "iterative solver broke down")
+  X(HM_ERR_BREAKDOWN, 15, "iterative solver broke down")             \
+  X(HM_ERR_STOPPED, 16, "stopped on request (signal or walltime)")  \
+  X(HM_ERR_INPUT, 17, "invalid input file")
 
 #define HM_ERROR_ENUM_(name, value, text) name = value,
 typedef enum { HM_ERROR_LIST(HM_ERROR_ENUM_) } hm_status;
