@@ -1,9 +1,11 @@
 /* Halo plan and nonblocking exchange. Remote columns are numbered after the local rows in
  * ascending global order, so the entries from one owner form one contiguous receive. */
+#include <limits.h>
 #include <string.h>
 #include "error_macros.h"
 #include "halo.h"
 #include "halo_peer.h"
+#include "mpi_large.h"
 #include "mpi_waitall.h"
 
 static int owner_of(const struct hm_dist_s *d, int nranks, int64_t g) {
@@ -45,6 +47,7 @@ int hm_halo_plan(struct hm_matrix_s *A, const int64_t *remote_cols, int32_t nrem
   HM_MALLOC(h->send_start, h->nsend_ranks + 1);
   HM_MALLOC(h->send_rows, give_disp[P] + 1);
   HM_MALLOC(h->requests, h->nrecv_ranks + h->nsend_ranks + 1);
+  h->request_capacity = h->nrecv_ranks + h->nsend_ranks + 1;
   for (int r = 0, i = 0, j = 0; r < P; r++) {
     if (need[r]) { h->recv_rank[i] = r; h->recv_start[i] = need_disp[r]; h->recv_start[++i] = need_disp[r + 1]; }
     if (give[r]) { h->send_rank[j] = r; h->send_start[j] = give_disp[r]; h->send_start[++j] = give_disp[r + 1]; }
@@ -81,6 +84,23 @@ static int ensure(double **buf, size_t *len, size_t n, int (*alloc)(size_t, void
   return HM_SUCCESS;
 }
 
+/* Room for the requests of one exchange of rows of row_len doubles: a message longer than an int
+ * count travels in pieces (mpi_large.h), one request each. */
+static int ensure_requests(hm_halo *h, size_t row_len) {
+  size_t n = 0;
+  for (int i = 0; i < h->nrecv_ranks; i++) n += hm_mpi_pieces((size_t)(h->recv_start[i + 1] - h->recv_start[i]) * row_len);
+  for (int i = 0; i < h->nsend_ranks; i++) n += hm_mpi_pieces((size_t)(h->send_start[i + 1] - h->send_start[i]) * row_len);
+  HM_CHECK(n <= INT_MAX, HM_ERR_ARGUMENT, "a halo exchange of %zu messages exceeds MPI's int request count", n);
+  if ((int)n > h->request_capacity) {
+    MPI_Request *r = realloc(h->requests, sizeof *r * n);
+    HM_CHECK(r, HM_ERR_MEMORY, "could not allocate %zu MPI requests", n);
+    h->requests = r;
+    h->request_capacity = (int)n;
+  }
+  h->nrequests = (int)n;
+  return HM_SUCCESS;
+}
+
 int hm_halo_begin(struct hm_matrix_s *A, struct hm_mvec_s *x) {
   hm_halo *h = &A->halo;
   if (h->nrecv_ranks == 0 && h->nsend_ranks == 0) return HM_SUCCESS;
@@ -107,11 +127,13 @@ int hm_halo_begin(struct hm_matrix_s *A, struct hm_mvec_s *x) {
   double *recv_base = staged ? h->recv_buf : x->data + (size_t)x->dist.local * row_len;
   h->receiving = x;
   MPI_Comm comm = A->ctx->comm;
-  int q = 0;
+  HM_CALL(ensure_requests(h, row_len));
+  size_t q = 0;
   for (int i = 0; i < h->nrecv_ranks; i++) {
-    int count = (int)((size_t)(h->recv_start[i + 1] - h->recv_start[i]) * row_len);
-    HM_CALL_MPI(MPI_Irecv(recv_base + (size_t)h->recv_start[i] * row_len, count, MPI_DOUBLE, h->recv_rank[i], 17,
-                          comm, &h->requests[q++]));
+    const size_t count = (size_t)(h->recv_start[i + 1] - h->recv_start[i]) * row_len;
+    HM_CALL(hm_mpi_irecv_large(recv_base + (size_t)h->recv_start[i] * row_len, count, MPI_DOUBLE, h->recv_rank[i],
+                               17, comm, &h->requests[q]));
+    q += hm_mpi_pieces(count);
   }
   /* Device blocks: one kernel packs the rows to send, then a blocking copy to the page-locked
    * host buffer (no copy stream yet: the product does not overlap this copy on GPUs). */
@@ -123,8 +145,9 @@ int hm_halo_begin(struct hm_matrix_s *A, struct hm_mvec_s *x) {
   }
   for (int i = 0; i < h->nsend_ranks; i++) {
     double *src = h->send_buf + (size_t)h->send_start[i] * row_len;
-    int count = (int)((size_t)(h->send_start[i + 1] - h->send_start[i]) * row_len);
-    HM_CALL_MPI(MPI_Isend(src, count, MPI_DOUBLE, h->send_rank[i], 17, comm, &h->requests[q++]));
+    const size_t count = (size_t)(h->send_start[i + 1] - h->send_start[i]) * row_len;
+    HM_CALL(hm_mpi_isend_large(src, count, MPI_DOUBLE, h->send_rank[i], 17, comm, &h->requests[q]));
+    q += hm_mpi_pieces(count);
   }
   return HM_SUCCESS;
 }
@@ -137,7 +160,7 @@ int hm_halo_end(struct hm_matrix_s *A) {
     HM_CALL(hm_halo_peer_end(A));
     return HM_SUCCESS;
   }
-  HM_CALL_MPI(hm_mpi_waitall(n, h->requests));
+  HM_CALL_MPI(hm_mpi_waitall(h->nrequests, h->requests));
   const hm_kernels *K = A->ctx->kernels;
   struct hm_mvec_s *x = h->receiving;
   if (K->device_memory && h->nhalo) {

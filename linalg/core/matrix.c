@@ -7,6 +7,7 @@
 #include "error_macros.h"
 #include "host_alloc.h"
 #include "halo.h"
+#include "matrix_hermitian.h"
 
 typedef struct { int64_t col; double re, im; } entry;
 
@@ -310,6 +311,7 @@ int hm_matrix_create_csr_keyed(hm_context *ctx, const hm_dist *dist, hm_scalar t
   int st = hm_dist_copy(dist, &M->dist);
   if (!st) st = assemble_rows(M, rowptr, cols, (const double *)values, &remote, &nremote);
   if (!st) st = hm_halo_plan(M, remote, nremote);
+  if (!st) st = hm_matrix_measure_hermitian(M, remote);
   free(remote);
   if (!st && key) st = sort_row_lists(M, key);
   if (!st) st = place_on_backend(M);

@@ -51,6 +51,9 @@ typedef struct {
   /* Set where every rank is a device rank of one node: receivers read the rows straight from the
    * senders' pack_buf (halo_peer.c); NULL otherwise. */
   struct hm_halo_peer *peer;
+  /* requests holds request_capacity; the exchange in flight uses nrequests (long messages take
+   * several, mpi_large.h). */
+  int request_capacity, nrequests;
 } hm_halo;
 
 struct hm_matrix_s {
@@ -67,6 +70,12 @@ struct hm_matrix_s {
   const int32_t *exec_interior, *exec_boundary, *exec_send_rows;
   hm_format format; /* hm_matrix_set_format: the format asked for, and SELL's sigma (0 = per matrix) */
   int sell_sigma;
+  /* Measured while assembling (matrix_hermitian.c): the largest |a_ij - conj(a_ji)| over all
+   * entries and where (global, 0-based), and the largest |a_ij|; solvers that need a Hermitian
+   * matrix compare the two. source names the file the entries came from ("" if none). */
+  double hermitian_defect, largest_entry;
+  int64_t defect_row, defect_col;
+  char source[256];
 };
 
 struct hm_mvec_s {

@@ -4,6 +4,7 @@
 #include "error_macros.h"
 #include "objects.h"
 #include "hamlet/operator.h"
+#include "matrix_hermitian.h"
 
 typedef enum { OP_MATRIX, OP_SHIFTED, OP_SHELL } op_kind;
 
@@ -142,5 +143,12 @@ int hm_operator_info(const hm_operator *op, const hm_dist **dist, hm_scalar *typ
 int hm_operator_context(const hm_operator *op, hm_context **ctx) {
   HM_CHECK(op && ctx, HM_ERR_ARGUMENT, "op or ctx is NULL");
   *ctx = op->ctx;
+  return HM_SUCCESS;
+}
+
+int hm_operator_require_hermitian(const hm_operator *op, const char *who) {
+  HM_CHECK(op, HM_ERR_ARGUMENT, "op is NULL");
+  /* A shifted matrix A - z is Hermitian only for real z; the solvers that ask use plain matrices. */
+  if (op->A) HM_CALL(hm_matrix_require_hermitian(op->A, who));
   return HM_SUCCESS;
 }

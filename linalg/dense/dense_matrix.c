@@ -7,6 +7,7 @@
 #include "dense_internal.h"
 #include "error_macros.h"
 #include "gpu_probe.h"
+#include "matrix_hermitian.h"
 #include "halo.h"
 
 static int ranks_on_node(MPI_Comm comm, int *count) {
@@ -180,6 +181,8 @@ int hm_dense_eigh_matrix(hm_matrix *A, hm_matrix *B, int vectors, hm_dense_metho
   const int64_t n = A->dist.n_global;
   HM_CHECK(n < INT_MAX, HM_ERR_ARGUMENT, "n = %lld, dense solvers take n < %d", (long long)n, INT_MAX);
   if (B) HM_CALL(check_pair(A, B));
+  HM_CALL(hm_matrix_require_hermitian(A, "the dense symmetric eigensolver"));
+  if (B) HM_CALL(hm_matrix_require_hermitian(B, "the dense symmetric eigensolver (mass matrix B)"));
   if (vectors) {
     HM_CALL(hm_matrix_check_block(A, Z, "Z"));
     HM_CHECK(Z->k == n, HM_ERR_ARGUMENT, "Z has %d columns, must have n_global = %lld (one per eigenvector)", Z->k,

@@ -10,6 +10,7 @@
 #include "halo.h"
 #include "hamlet/kpm.h"
 #include "lanczos.h"
+#include "matrix_hermitian.h"
 
 struct hm_kpm_s {
   hm_matrix *H;
@@ -125,6 +126,7 @@ int hm_kpm_create(hm_matrix *H, const hm_kpm_options *opt, hm_kpm **kpm) {
   HM_CHECK(H && opt && kpm, HM_ERR_ARGUMENT, "H, opt or kpm is NULL");
   *kpm = NULL;
   HM_CALL(check_options(opt));
+  HM_CALL(hm_matrix_require_hermitian(H, "KPM"));
   hm_kpm *k;
   HM_MALLOC(k, 1);
   k->H = H;

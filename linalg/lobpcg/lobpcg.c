@@ -8,6 +8,7 @@
 #include "error_macros.h"
 #include "lobpcg_internal.h"
 #include "lobpcg_small.h"
+#include "matrix_hermitian.h"
 
 /* ---------------- options, create, destroy ---------------- */
 
@@ -132,9 +133,11 @@ int hm_lobpcg_create(hm_operator *A, hm_operator *B, const hm_lobpcg_options *op
   }
   const hm_dist *d;
   hm_scalar t;
+  HM_CALL_GOTO(st, fail, hm_operator_require_hermitian(A, "LOBPCG"));
   if (B) {
     HM_CALL_GOTO(st, fail, hm_operator_info(B, &d, &t));
     HM_CALL_GOTO(st, fail, check_same(L, d, t, "B"));
+    HM_CALL_GOTO(st, fail, hm_operator_require_hermitian(B, "LOBPCG (mass matrix B)"));
   }
   if (L->T) {
     HM_CALL_GOTO(st, fail, hm_operator_info(L->T, &d, &t));

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "error_macros.h"
+#include "matrix_hermitian.h"
 #include "mtx_internal.h"
 
 /* The entries this rank keeps: local row, global column, 1 or 2 doubles each. */
@@ -156,6 +157,7 @@ int hm_mtx_read(hm_context *ctx, const char *path, hm_matrix **A) {
   /* Every rank must learn of a failure before the collective matrix creation. */
   HM_CALL_GOTO(st, done, hm_mtx_agree(ctx, st, path));
   HM_CALL_GOTO(st, done, hm_matrix_create_csr(ctx, dist, type, rowptr, cols, vals, A));
+  hm_matrix_set_source(*A, path); /* named when a Hermitian solver refuses a general file */
 done:
   hm_mtx_close(&f);
   triplets_free(&t);

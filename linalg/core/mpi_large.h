@@ -1,0 +1,19 @@
+/* Point-to-point messages of any length. MPI counts are int; a message of count elements (size_t)
+ * goes out as pieces of at most the piece limit each, in order (MPI does not let messages of one
+ * sender, tag and communicator overtake each other, so the receiver's pieces match the sender's). */
+#ifndef HM_MPI_LARGE_H
+#define HM_MPI_LARGE_H
+#include <stddef.h>
+#include <mpi.h>
+
+/* Requests a message of count elements takes (at least 1: an empty message still travels). */
+size_t hm_mpi_pieces(size_t count);
+/* Nonblocking send / receive of count elements of type; fills hm_mpi_pieces(count) requests. */
+int hm_mpi_isend_large(const void *buf, size_t count, MPI_Datatype type, int peer, int tag, MPI_Comm comm,
+                       MPI_Request *requests);
+int hm_mpi_irecv_large(void *buf, size_t count, MPI_Datatype type, int peer, int tag, MPI_Comm comm,
+                       MPI_Request *requests);
+/* The largest piece in elements: INT_MAX unless a test asks for less (limit >= 1; 0 restores INT_MAX),
+ * so the splitting is tested without 2^31-element buffers. */
+void hm_mpi_set_piece_limit(int limit);
+#endif
