@@ -49,6 +49,10 @@ static int read_line(mtx_file *f, int *found) {
     return HM_SUCCESS;
   }
   f->line++;
+  /* A NUL would end the line early for every parser after this one: refuse it. */
+  const char *nul = memchr(f->text, '\0', (size_t)len);
+  if (nul) MTX_FAIL(f, "the line holds a NUL byte at column %lld: a Matrix Market file is text",
+                    (long long)(nul - f->text) + 1);
   while (len > 0 && (f->text[len - 1] == '\n' || f->text[len - 1] == '\r')) f->text[--len] = '\0';
   *found = 1;
   return HM_SUCCESS;
@@ -198,6 +202,7 @@ int hm_mtx_parse_value(const mtx_file *f, int t, const char *what, double *value
   }
   double v = strtod(s, &end);
   if (end == s || *end != '\0') MTX_FAIL(f, "%s '%s' is not a number", what, s);
+  if (isinf(v) && errno == ERANGE) MTX_FAIL(f, "%s '%s' overflows a double (largest: 1.8e308)", what, s);
   if (!isfinite(v)) MTX_FAIL(f, "%s '%s' is not a finite number", what, s);
   *value = v;
   return HM_SUCCESS;
