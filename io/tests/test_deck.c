@@ -387,6 +387,17 @@ static void test_numbers(void) {
       {"kpm", "kernel = jackson lorentz", 0, "expected one word, got 2"},
       {"hamiltonian", "potential = dots dots", 0, "'dots' is given twice"},
       {"run", "checkpoint = ", 1, NULL},
+      /* Values whose arithmetic overflows are refused with the finite range allowed. */
+      {"hamiltonian", "t = 1e308", 0, "t = 1e308: must be a number in [-1e+100, 1e+100]"},
+      {"hamiltonian", "m = -1e100", 1, NULL},
+      {"hamiltonian", "m = -1.0000001e100", 0, "m = -1.0000001e100: must be a number in [-1e+100, 1e+100]"},
+      {"hamiltonian", "disorder_w = 1e308\npotential = disorder", 0, "disorder_w = 1e308: must be a number in [0, 1e+100]"},
+      {"hamiltonian", "disorder_w = 1e100\npotential = disorder", 1, NULL},
+      {"hamiltonian", "dot_v0 = -1e308\ndot_radius = 1\npotential = dots", 0, "dot_v0 = -1e308: must be a number in [-1e+100"},
+      {"hamiltonian", "dot_radius = 1e51\ndot_v0 = 1\npotential = dots", 0, "dot_radius = 1e51: must be a number in (0, 1e+50]"},
+      {"kpm", "emin = -1e308\nemax = 1\nenergies = 10", 0, "emin = -1e308: must be a number in [-1e+100, 1e+100]"},
+      {"kpm", "emax = 1e308\nemin = 1\nenergies = 10", 0, "emax = 1e308: must be a number in [-1e+100, 1e+100]"},
+      {"kpm", "emin = -1e100\nemax = 1e100\nenergies = 10", 1, NULL},
   };
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
     char text[512];
@@ -404,6 +415,25 @@ static void test_numbers(void) {
       HM_TEST_ASSERT(strstr(hm_error_message(), cases[c].needle), "'%s': message lacks \"%s\":\n%s", cases[c].line,
                      cases[c].needle, hm_error_message());
     }
+    hm_error_clear();
+  }
+  /* FEM and convection-diffusion keys: lengths, positions, frequencies, depths (their own decks). */
+  static const struct { const char *deck, *needle; } fem_cases[] = {
+      {"model = fem\nnx = 2\nny = 2\nnz = 2\nlx = 1e-300\n", "lx = 1e-300: must be a number in [1e-50, 1e+50]"},
+      {"model = fem\nnx = 2\nny = 2\nnz = 2\nly = 1e60\n", "ly = 1e60: must be a number in [1e-50, 1e+50]"},
+      {"model = fem\nnx = 2\nny = 2\nnz = 2\ncentre_z = -1e200\n", "centre_z = -1e200: must be a number in [-1e+50, 1e+50]"},
+      {"model = fem\nnx = 2\nny = 2\nnz = 2\nomega_x = 1e300\n", "omega_x = 1e300: must be a number in [0, 1e+50]"},
+      {"model = convdiff\nn = 4\neps = 1e308\n", "eps = 1e308: must be a number in (0, 1e+100]"},
+      {"model = convdiff\nn = 4\nbeta_x = -1e300\n", "beta_x = -1e300: must be a number in [-1e+100, 1e+100]"},
+  };
+  for (size_t c = 0; c < sizeof fem_cases / sizeof fem_cases[0]; c++) {
+    char text[512];
+    snprintf(text, sizeof text, "[hamiltonian]\n%s", fem_cases[c].deck);
+    hm_deck d;
+    int st = hm_deck_parse_string(text, "f.ini", &d);
+    HM_TEST_ASSERT(st == HM_ERR_DECK && strstr(hm_error_message(), fem_cases[c].needle),
+                   "deck %zu must fail with \"%s\":\n%s", c, fem_cases[c].needle, hm_error_message());
+    if (!st) hm_deck_free(&d);
     hm_error_clear();
   }
   /* Stored values of the edge cases. */
