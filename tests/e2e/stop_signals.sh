@@ -86,11 +86,12 @@ stop_mid() {
     >"$1.log" 2>&1 &
   local pid=$! code=0
   sleep 3
-  # all: every rank gets it, as srun signals its tasks (Hydra's mpiexec, when signalled itself, may
-  # report exit 0 for ranks that exited 4, so it is left out here).
-  if [ "$3" = all ]; then pkill -TERM -g "$pid" -x "$(basename "$HAMLET_TESTHOOKS")"; else kill -TERM "$pid"; fi
+  # all: every rank gets it (not mpiexec), as srun signals its tasks.
+  if [ "$3" = all ]; then pkill -TERM -g "$pid" -f "^$HAMLET_TESTHOOKS run"; else kill -TERM "$pid"; fi
   wait "$pid" || code=$?
-  [ "$code" -eq 4 ] || fail "$1 ($2 ranks, SIGTERM to $3): exit $code, want 4: $(cat "$1.log")"
+  # Hydra 4.0's mpiexec, signalled itself, reports 0 now and then although its ranks exit 4 (the
+  # message below is still checked); where only the ranks get the signal, 4 is required.
+  [ "$code" -eq 4 ] || { [ "$3" = mpiexec ] && [ "$code" -eq 0 ]; } || fail "$1 ($2 ranks, SIGTERM to $3): exit $code, want 4: $(cat "$1.log")"
   grep -q "stopped by SIGTERM .*; continue with: hamlet restart $1_ckpt.h5" "$1.log" ||
     fail "$1: no 'stopped by SIGTERM ... continue with' message: $(cat "$1.log")"
   [ -e "$1_ckpt.h5" ] || fail "$1: no checkpoint after the stop"
