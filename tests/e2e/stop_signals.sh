@@ -73,6 +73,13 @@ energies = -0.5 0.5 12
 eta = 0.1
 sites = 3 3 0
 INI
+# ranks_of PID: the hamlet processes started as PID (itself alone, or mpiexec's proxies' children).
+ranks_of() {
+  local proxy children
+  children=$(pgrep -P "$1")
+  [ -z "$children" ] && { echo "$1"; return; }
+  for proxy in $children; do pgrep -P "$proxy"; done
+}
 # stop_mid NAME RANKS TARGET DELAY_US: run slowed, SIGTERM after 3 s to the launched process
 # (TARGET = mpiexec: mpiexec on 2 ranks) or to every process (TARGET = all); expect exit 4, the
 # message and the checkpoint.
@@ -87,7 +94,8 @@ stop_mid() {
   local pid=$! code=0
   sleep 3
   # all: every rank gets it (not mpiexec), as srun signals its tasks.
-  if [ "$3" = all ]; then pkill -TERM -g "$pid" -f "^$HAMLET_TESTHOOKS run"; else kill -TERM "$pid"; fi
+  # shellcheck disable=SC2046 # one pid per word
+  if [ "$3" = all ]; then kill -TERM $(ranks_of "$pid"); else kill -TERM "$pid"; fi
   wait "$pid" || code=$?
   # Hydra 4.0's mpiexec, signalled itself, reports 0 now and then although its ranks exit 4 (the
   # message below is still checked); where only the ranks get the signal, 4 is required.
