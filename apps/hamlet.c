@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include "app.h"
 #include "compare.h"
+#include "stop.h"
 
 static void usage(FILE *f) {
   fprintf(f,
@@ -106,6 +107,7 @@ static int cmd_run(int argc, char **argv, int rank, int restart) {
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
+  if (run_stop_install()) fprintf(stderr, "hamlet: cannot catch SIGTERM, SIGINT and SIGUSR1: %s\n", strerror(errno));
   int rank = 0, code = HM_EXIT_USAGE;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   const char *cmd = argc > 1 ? argv[1] : "";

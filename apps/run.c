@@ -116,14 +116,25 @@ static int read_restart_header(run_state *s, char **saved_deck) {
   return st;
 }
 
+int run_stopped(run_state *s, const char *where) {
+  if (s->rank == 0) {
+    fprintf(stderr, "hamlet: stopped by %s %s; continue with: hamlet restart %s\n", run_stop_reason(&s->stop), where,
+            s->checkpoint_path);
+    fflush(stderr);
+  }
+  return HM_EXIT_STOPPED;
+}
+
 int hm_app_run(const hm_run_args *args) {
   run_state state = {0}, *s = &state;
   s->args = args;
   choose_threads();
   MPI_Comm_rank(MPI_COMM_WORLD, &s->rank);
   MPI_Comm_size(MPI_COMM_WORLD, &s->size);
+#ifdef HAMLET_TEST_HOOKS
   const char *delay = getenv("HAMLET_TEST_STEP_DELAY_US");
   s->test_delay_us = delay ? (useconds_t)atol(delay) : 0;
+#endif
 
   char *saved_deck = NULL;
   if (args->checkpoint_path && read_restart_header(s, &saved_deck)) return HM_EXIT_USAGE;
@@ -134,6 +145,7 @@ int hm_app_run(const hm_run_args *args) {
   s->output = args->output ? args->output : d->output;
   hm_deck_checkpoint_path(d, s->checkpoint_path, sizeof s->checkpoint_path);
   hm_progress_init(&s->progress, s->rank, args->quiet);
+  run_stop_init(&s->stop, d->walltime);
 
   if (hm_context_create(MPI_COMM_WORLD, d->backend, &s->ctx)) {
     if (s->rank == 0) fprintf(stderr, "hamlet: %s", hm_error_message());

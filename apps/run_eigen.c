@@ -11,7 +11,7 @@ static const char *const energy_unit = "energy (units of the Hamiltonian)";
 static void on_progress(int iteration, int nev, const double *values, const double *residuals, int converged,
                         void *user) {
   run_state *s = user;
-  if (s->test_delay_us) usleep(s->test_delay_us);
+  RUN_TEST_DELAY(s);
   (void)values;
   (void)residuals;
   (void)nev;
@@ -33,6 +33,7 @@ static int on_checkpoint(hm_lobpcg *lob, void *user) {
   if (!st) st = hm_state_checkpoint_write(s->ctx, s->checkpoint_path, s->deck.text, "lobpcg", 2, blocks, 2, scalars);
   run_phase_add(s, &m, PHASE_CHECKPOINT);
   free(m.joules);
+  run_stop_checkpoint_took(&s->stop, MPI_Wtime() - m.t);
   s->checkpoints_written++;
   return st;
 }
@@ -140,13 +141,30 @@ int run_lobpcg(run_state *s, hm_matrix *H, hm_matrix *M) {
   opt.checkpoint_seconds = d->checkpoint_seconds;
   opt.checkpoint = on_checkpoint;
   opt.checkpoint_user = s;
+  opt.stop = run_stop_poll;
+  opt.stop_user = &s->stop;
   hm_lobpcg *lob;
   APP_CALL(hm_lobpcg_create(A, B, &opt, &lob));
   if (s->args->checkpoint_path) restore(s, lob);
   run_phase_add(s, &m, PHASE_SETUP);
 
   run_mark_now(s, &m);
-  APP_CALL(hm_lobpcg_run(lob));
+  const int st = hm_lobpcg_run(lob);
+  if (st == HM_ERR_STOPPED) { /* signal or walltime: X, P and the iteration are a complete state */
+    hm_error_clear();
+    hm_progress_finish(&s->progress);
+    APP_CALL(on_checkpoint(lob, s));
+    int iterations = 0;
+    APP_CALL(hm_lobpcg_info(lob, &iterations, NULL, NULL));
+    char where[96];
+    snprintf(where, sizeof where, "at iteration %d of at most %d", iterations, opt.maxit);
+    free(m.joules);
+    hm_lobpcg_destroy(&lob);
+    hm_operator_destroy(&B);
+    hm_operator_destroy(&A);
+    return run_stopped(s, where);
+  }
+  APP_CALL(st);
   run_phase_add(s, &m, PHASE_SOLVE);
   run_phase_exclude(s, PHASE_SOLVE, PHASE_CHECKPOINT); /* checkpoints ran inside the solve */
   hm_progress_finish(&s->progress);

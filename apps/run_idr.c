@@ -5,13 +5,14 @@
 #include <math.h>
 #include <string.h>
 #include "checkpoint_state.h"
+#include "run_green.h"
 #include "run_state.h"
 
 enum { PHASE_BUILD, PHASE_SETUP, PHASE_SOLVE, PHASE_CHECKPOINT, PHASE_IO, PHASES };
 static const char *const phase_name[PHASES] = {"build", "setup", "solve", "checkpoint", "io"};
 
 /* The deck's IDR options (the preconditioner is set by the caller). */
-static void idr_options(const run_state *s, hm_idr_options *opt) {
+static void idr_options(run_state *s, hm_idr_options *opt) {
   const hm_deck *d = &s->deck;
   APP_CALL(hm_idr_options_default(opt));
   opt->s = d->solver.s;
@@ -22,6 +23,8 @@ static void idr_options(const run_state *s, hm_idr_options *opt) {
   opt->residual_replacement = d->solver.residual_replacement;
   opt->seed = d->solver.seed;
   opt->history = 1;
+  opt->stop = run_stop_poll;
+  opt->stop_user = &s->stop;
 }
 
 /* Jacobi with diag, a one-column block holding the operator's diagonal. */
@@ -33,7 +36,7 @@ static void jacobi(hm_mvec *diag, hm_idr_options *opt) {
 /* Checkpoint at the end of an outer iteration: the solver's blocks and small state. */
 static int on_checkpoint(hm_idr *idr, void *user) {
   run_state *s = user;
-  if (s->test_delay_us) usleep(s->test_delay_us);
+  RUN_TEST_DELAY(s);
   run_mark m = {0};
   run_mark_now(s, &m);
   int nb = 0, ns = 0;
@@ -47,6 +50,7 @@ static int on_checkpoint(hm_idr *idr, void *user) {
   free(scalars);
   run_phase_add(s, &m, PHASE_CHECKPOINT);
   free(m.joules);
+  run_stop_checkpoint_took(&s->stop, MPI_Wtime() - m.t);
   s->checkpoints_written++;
   return st;
 }
@@ -158,6 +162,7 @@ static int run_linear(run_state *s, hm_matrix *H) {
     jacobi(diag, &opt);
   }
   opt.checkpoint_every = s->deck.checkpoint_every;
+  opt.checkpoint_seconds = s->deck.checkpoint_seconds;
   opt.checkpoint = on_checkpoint;
   opt.checkpoint_user = s;
   hm_idr *idr;
@@ -166,6 +171,22 @@ static int run_linear(run_state *s, hm_matrix *H) {
   run_phase_add(s, &m, PHASE_SETUP);
   run_mark_now(s, &m);
   int st = hm_idr_solve(idr, b, x);
+  if (st == HM_ERR_STOPPED) { /* signal or walltime: the state at the end of this outer iteration is complete */
+    hm_error_clear();
+    hm_progress_finish(&s->progress);
+    APP_CALL(on_checkpoint(idr, s));
+    int it = 0;
+    APP_CALL(hm_idr_systems(idr, &it, NULL, NULL));
+    char where[96];
+    snprintf(where, sizeof where, "at iteration %d of at most %d", it, s->deck.solver.maxit);
+    free(m.joules);
+    hm_idr_destroy(&idr);
+    hm_operator_destroy(&A);
+    hm_mvec_destroy(&b);
+    hm_mvec_destroy(&x);
+    hm_mvec_destroy(&diag);
+    return run_stopped(s, where);
+  }
   if (st && st != HM_ERR_NOT_CONVERGED && st != HM_ERR_BREAKDOWN) APP_CALL(st);
   if (st && s->rank == 0) fprintf(stderr, "hamlet: %s", hm_error_message());
   hm_error_clear();
@@ -224,15 +245,6 @@ static void site_vectors(run_state *s, const hm_dist *dist, hm_mvec *B) {
   free(e);
 }
 
-/* What the Green's-function run keeps per energy e and system j = 4 site + orbital. */
-typedef struct {
-  int ne, ns, k;
-  double complex *z, *G;            /* [ne], [ne][k] */
-  double *energy, *rho;             /* [ne], [ne][ns] */
-  double *iterations, *converged, *true_residual; /* [ne][k] */
-  int all_converged;
-} green_results;
-
 static void green_alloc(green_results *g, int ne, int ns) {
   *g = (green_results){.ne = ne, .ns = ns, .k = 4 * ns, .all_converged = 1};
   const size_t nk = (size_t)ne * g->k;
@@ -256,8 +268,9 @@ static void green_free(green_results *g) {
 }
 
 /* Energy e: the batch (z - H) X = B of the sites' unit vectors, G_(io,io) = <e_(i,o)|x>, the LDOS.
- * With Jacobi, diag receives z - diag(H) from h_diag (diag(H) on the host, local rows). */
-static void green_energy(run_state *s, hm_matrix *H, hm_mvec *B, hm_mvec *X, hm_mvec *diag, const double complex *h_diag,
+ * With Jacobi, diag receives z - diag(H) from h_diag (diag(H) on the host, local rows). Returns 1 if
+ * the solve was stopped (signal or walltime; the energy's results are then not kept), else 0. */
+static int green_energy(run_state *s, hm_matrix *H, hm_mvec *B, hm_mvec *X, hm_mvec *diag, const double complex *h_diag,
                          int64_t local, int e, green_results *g) {
   const hm_deck *d = &s->deck;
   const int k = g->k;
@@ -280,6 +293,12 @@ static void green_energy(run_state *s, hm_matrix *H, hm_mvec *B, hm_mvec *X, hm_
   for (int j = 0; j < k; j++) zero[j] = 0;
   APP_CALL(hm_mvec_axpby(X, zero, B, zero));
   int st = hm_idr_solve(idr, B, X);
+  if (st == HM_ERR_STOPPED) {
+    hm_error_clear();
+    hm_idr_destroy(&idr);
+    hm_operator_destroy(&A);
+    return 1;
+  }
   if (st && st != HM_ERR_NOT_CONVERGED && st != HM_ERR_BREAKDOWN) APP_CALL(st);
   if (st && s->rank == 0) fprintf(stderr, "hamlet: E = %g: %s", g->energy[e], hm_error_message());
   hm_error_clear();
@@ -298,6 +317,7 @@ static void green_energy(run_state *s, hm_matrix *H, hm_mvec *B, hm_mvec *X, hm_
     for (int o = 0; o < 4; o++) g->rho[(size_t)e * g->ns + i] -= cimag(g->G[(size_t)e * k + 4 * i + o]) / M_PI;
   hm_idr_destroy(&idr);
   hm_operator_destroy(&A);
+  return 0;
 }
 
 static void write_green(run_state *s, hm_output *out, const green_results *g) {
@@ -347,13 +367,39 @@ static int run_green(run_state *s, hm_matrix *H) {
   }
   run_phase_add(s, &m, PHASE_SETUP);
 
+  int first = 0; /* energies 0 .. first-1 come from the checkpoint of a restart */
+  if (s->args->checkpoint_path) green_checkpoint_restore(s, &g, &first);
   run_mark_now(s, &m);
-  for (int e = 0; e < g.ne; e++) {
-    green_energy(s, H, B, X, diag, h_diag, local, e, &g);
-    hm_progress_update(&s->progress, e + 1, g.ne);
+  double t_checkpoint = MPI_Wtime();
+  for (int e = first; e < g.ne; e++) {
+    RUN_TEST_DELAY(s);
+    int done = e; /* energies finished */
+    if (!green_energy(s, H, B, X, diag, h_diag, local, e, &g)) {
+      done = e + 1;
+      hm_progress_update(&s->progress, done, g.ne);
+      if (done == g.ne) break;
+      if (green_checkpoint_due(s, done, t_checkpoint)) {
+        APP_CALL(green_checkpoint_write(s, &g, done));
+        t_checkpoint = MPI_Wtime();
+      }
+    }
+    if (done == e || run_stop_poll(&s->stop)) { /* signal or walltime: keep the finished energies */
+      hm_progress_finish(&s->progress);
+      APP_CALL(green_checkpoint_write(s, &g, done));
+      char where[64];
+      snprintf(where, sizeof where, "after energy %d of %d", done, g.ne);
+      free(m.joules);
+      green_free(&g);
+      free(h_diag);
+      hm_mvec_destroy(&B);
+      hm_mvec_destroy(&X);
+      hm_mvec_destroy(&diag);
+      return run_stopped(s, where);
+    }
   }
   hm_progress_finish(&s->progress);
   run_phase_add(s, &m, PHASE_SOLVE);
+  run_phase_exclude(s, PHASE_SOLVE, PHASE_CHECKPOINT); /* checkpoints ran inside the solve */
 
   run_mark_now(s, &m);
   hm_output *out;

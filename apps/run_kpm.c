@@ -10,7 +10,7 @@ static const char *const phase_name[PHASES] = {"build", "bounds", "moments", "re
 
 static void on_progress(int done, int total, void *user) {
   run_state *s = user;
-  if (s->test_delay_us) usleep(s->test_delay_us);
+  RUN_TEST_DELAY(s);
   hm_energy_poll(s->energy); /* often enough that no RAPL counter wraps unseen */
   hm_progress_update(&s->progress, done, total);
 }
@@ -22,6 +22,7 @@ static int on_checkpoint(hm_kpm *kpm, void *user) {
   int st = hm_checkpoint_write(kpm, s->checkpoint_path, s->deck.text);
   run_phase_add(s, &m, PHASE_CHECKPOINT);
   free(m.joules);
+  run_stop_checkpoint_took(&s->stop, MPI_Wtime() - m.t);
   s->checkpoints_written++;
   return st;
 }
@@ -103,6 +104,8 @@ int run_kpm(run_state *s, hm_matrix *H) {
   opt.progress_user = s;
   opt.checkpoint = on_checkpoint;
   opt.checkpoint_user = s;
+  opt.stop = run_stop_poll;
+  opt.stop_user = &s->stop;
   run_mark m = {0};
   run_mark_now(s, &m);
   hm_kpm *kpm;
@@ -112,7 +115,20 @@ int run_kpm(run_state *s, hm_matrix *H) {
   run_phase_add(s, &m, PHASE_BOUNDS);
 
   run_mark_now(s, &m);
-  APP_CALL(hm_kpm_run(kpm));
+  const int st = hm_kpm_run(kpm);
+  if (st == HM_ERR_STOPPED) { /* signal or walltime: the state at this step is complete */
+    hm_error_clear();
+    hm_progress_finish(&s->progress);
+    APP_CALL(on_checkpoint(kpm, s));
+    int done = 0;
+    APP_CALL(hm_kpm_info(kpm, NULL, NULL, &done, NULL, NULL, NULL));
+    char where[64];
+    snprintf(where, sizeof where, "at moment %d of %d", done, opt.moments);
+    free(m.joules);
+    hm_kpm_destroy(&kpm);
+    return run_stopped(s, where);
+  }
+  APP_CALL(st);
   run_phase_add(s, &m, PHASE_MOMENTS);
   run_phase_exclude(s, PHASE_MOMENTS, PHASE_CHECKPOINT); /* checkpoints ran inside the moments */
   hm_progress_finish(&s->progress);

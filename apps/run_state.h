@@ -9,6 +9,7 @@
 #include "deck.h"
 #include "energy.h"
 #include "progress.h"
+#include "stop.h"
 
 enum { RUN_MAX_PHASES = 8 };
 
@@ -28,7 +29,10 @@ typedef struct {
   double *joules;           /* [RUN_MAX_PHASES][nmeters] */
   int checkpoints_written;
   hm_progress progress;
-  useconds_t test_delay_us; /* HAMLET_TEST_STEP_DELAY_US: slows steps so tests can kill a run mid-way */
+  run_stop stop;            /* signals and walltime: the solvers' stop callback */
+#ifdef HAMLET_TEST_HOOKS
+  useconds_t test_delay_us; /* HAMLET_TEST_STEP_DELAY_US: slows steps so tests can stop a run mid-way */
+#endif
   /* restart: what the checkpoint header gave */
   double restart_emin, restart_emax;
 } run_state;
@@ -41,6 +45,16 @@ typedef struct {
       MPI_Abort(MPI_COMM_WORLD, HM_EXIT_FAIL);                                                \
     }                                                                                         \
   } while (0)
+
+/* Only the hamlet_testhooks build (tests) can slow its steps; hamlet has no hook. */
+#ifdef HAMLET_TEST_HOOKS
+#define RUN_TEST_DELAY(s) do { if ((s)->test_delay_us) usleep((s)->test_delay_us); } while (0)
+#else
+#define RUN_TEST_DELAY(s) ((void)(s))
+#endif
+
+/* A method that stopped (signal, walltime) has written its checkpoint: say how to continue. */
+int run_stopped(run_state *s, const char *where);
 
 /* A phase's start: wall time and meter readings; run_phase_add charges what passed since. */
 typedef struct {

@@ -37,5 +37,5 @@ function(hm_add_script_test name)
   cmake_parse_arguments(T "" "SCRIPT" "ARGS;LABELS" ${ARGN})
   add_test(NAME ${name} COMMAND bash ${T_SCRIPT} ${T_ARGS} WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
   set_tests_properties(${name} PROPERTIES LABELS "${T_LABELS}" SKIP_RETURN_CODE 77 PROCESSORS 2
-                       ENVIRONMENT "OMP_NUM_THREADS=1;HAMLET=$<TARGET_FILE:hamlet_app>;MPIEXEC=${MPIEXEC_EXECUTABLE};SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+                       ENVIRONMENT "OMP_NUM_THREADS=1;HAMLET=$<TARGET_FILE:hamlet_app>;HAMLET_TESTHOOKS=$<TARGET_FILE:hamlet_testhooks>;MPIEXEC=${MPIEXEC_EXECUTABLE};SOURCE_DIR=${CMAKE_SOURCE_DIR}")
 endfunction()

@@ -31,6 +31,9 @@ module hamlet_idr
     integer(c_int) :: checkpoint_every = 0             ! outer iterations; 0 = off
     type(c_funptr) :: checkpoint = c_null_funptr       ! procedure(hm_idr_checkpoint_fn)
     type(c_ptr) :: checkpoint_user = c_null_ptr
+    real(c_double) :: checkpoint_seconds = 0           ! 0 = off
+    type(c_funptr) :: stop = c_null_funptr             ! integer(c_int) function(user) bind(C); same value on every rank
+    type(c_ptr) :: stop_user = c_null_ptr
   end type hm_idr_options
 
   abstract interface

@@ -33,6 +33,8 @@ module hamlet_lobpcg
     type(c_ptr) :: checkpoint_user = c_null_ptr
     type(c_funptr) :: progress = c_null_funptr         ! procedure(hm_lobpcg_progress_fn)
     type(c_ptr) :: progress_user = c_null_ptr
+    type(c_funptr) :: stop = c_null_funptr             ! integer(c_int) function(user) bind(C); same value on every rank
+    type(c_ptr) :: stop_user = c_null_ptr
   end type hm_lobpcg_options
 
   abstract interface

@@ -83,6 +83,8 @@ module hamlet_types
     type(c_ptr) :: checkpoint_user = c_null_ptr
     type(c_funptr) :: progress = c_null_funptr         ! procedure(hm_kpm_progress_fn)
     type(c_ptr) :: progress_user = c_null_ptr
+    type(c_funptr) :: stop = c_null_funptr             ! integer(c_int) function(user) bind(C); same value on every rank
+    type(c_ptr) :: stop_user = c_null_ptr
   end type hm_kpm_options
 
   ! hm_dos_options (dos.h). Fill with hm_dos_options_default, then edit.

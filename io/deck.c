@@ -486,6 +486,38 @@ static void check_ldos(deck_state *st) {
   d->kpm.vectors = 4 * d->ldos.nsites;
 }
 
+/* [run] walltime (seconds or HH:MM:SS), and the checkpoint keys only where a method honours them. */
+static void check_run(deck_state *st) {
+  hm_deck *d = st->deck;
+  const int wall = key_index("run", "walltime"), every = key_index("run", "checkpoint_every");
+  const int seconds = key_index("run", "checkpoint_seconds");
+  if (st->given[wall] && hm_deck_parse_walltime(d->walltime_text, &d->walltime)) {
+    fail(st, st->given[wall], "[run] walltime = %s: must be seconds > 0 (e.g. 3600) or HH:MM:SS (e.g. 01:00:00)",
+         st->text[wall]);
+    return;
+  }
+  if (d->solver.method == HM_METHOD_DENSE && (st->given[every] || st->given[seconds])) {
+    const int at = st->given[every] ? every : seconds;
+    fail(st, st->given[at], "[run] %s = %s: method = dense has no steps to checkpoint; remove the key (checkpoints "
+         "serve kpm, lobpcg and idr)", hm_deck_keys[at].key, st->text[at]);
+  }
+}
+
+int hm_deck_parse_walltime(const char *text, double *seconds) {
+  unsigned h = 0, m = 0, s = 0;
+  int used = 0;
+  char *end = NULL;
+  *seconds = 0;
+  if (sscanf(text, "%u:%u:%u%n", &h, &m, &s, &used) == 3 && text[used] == '\0' && m < 60 && s < 60) {
+    *seconds = 3600.0 * h + 60.0 * m + s;
+  } else if (!strchr(text, ':')) {
+    errno = 0;
+    *seconds = strtod(text, &end);
+    if (errno || end == text || *end) *seconds = 0;
+  }
+  return *seconds > 0 && isfinite(*seconds) ? 0 : 1;
+}
+
 static int parse(deck_state *st, const char *text) {
   int r = ini_parse_stream(read_line, st, on_key, st);
   HM_CHECK(r != -2, HM_ERR_MEMORY, "%s: out of memory while reading the deck", st->deck->name);
@@ -498,6 +530,7 @@ static int parse(deck_state *st, const char *text) {
   if (st->err_line == INT_MAX) check_model(st);
   if (st->err_line == INT_MAX) check_green(st);
   if (st->err_line == INT_MAX) check_ldos(st);
+  if (st->err_line == INT_MAX) check_run(st);
   return st->err_line == INT_MAX ? HM_SUCCESS : HM_ERR_DECK;
 }
 

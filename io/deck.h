@@ -27,6 +27,8 @@ typedef struct {
   char checkpoint[HM_PATH_MAX];  /* "" = <output without .h5>_checkpoint.h5 */
   int checkpoint_every;          /* moment pairs / iterations / outer iterations; 0 = off */
   double checkpoint_seconds;     /* 0 = off */
+  char walltime_text[64];        /* as given: seconds or HH:MM:SS; "" = none */
+  double walltime;               /* seconds from the start of the run; 0 = none */
   /* [hamiltonian] */
   int model;                     /* hm_deck_model */
   int potential;                 /* HM_POTENTIAL_* bits */
@@ -75,5 +77,7 @@ int hm_deck_parse_string(const char *text, const char *name, hm_deck *deck);
 int hm_deck_read_file(const char *path, char **text);
 void hm_deck_free(hm_deck *deck);
 /* The checkpoint file name the run uses (deck's, or derived from output). */
+/* "3600" or "01:00:00" -> seconds (> 0); returns 1 if the text is neither. */
+int hm_deck_parse_walltime(const char *text, double *seconds);
 void hm_deck_checkpoint_path(const hm_deck *deck, char *path, size_t len);
 #endif

@@ -48,6 +48,9 @@ const hm_deck_key hm_deck_keys[] = {
      AT(checkpoint_every), .help = "between checkpoints: moment pairs (kpm), iterations (lobpcg), outer iterations (idr); 0 = off"},
     {.section = "run", .key = "checkpoint_seconds", .type = HM_KEY_DOUBLE, AT_LEAST(0), .def = "0",
      AT(checkpoint_seconds), .help = "wall seconds between checkpoints; 0 = off"},
+    {.section = "run", .key = "walltime", .type = HM_KEY_STRING, .def = "", AT(walltime_text),
+     .help = "seconds or HH:MM:SS the run may take: it checkpoints and exits 4 early enough to stop in time; "
+             "empty = none (SLURM_JOB_END_TIME is honoured too)"},
     /* [hamiltonian] */
     {.section = "hamiltonian", .key = "model", .type = HM_KEY_WORD, .words = {"ti", "fem", "mtx", "convdiff"},
      .values = {HM_MODEL_TI, HM_MODEL_FEM, HM_MODEL_MTX, HM_MODEL_CONVDIFF}, .need = HM_KEY_REQUIRED, AT(model),

@@ -6,7 +6,7 @@
 
 #define OFF(type, field) (int64_t) offsetof(type, field)
 
-/* which: 1 = hm_ti_params, 2 = hm_kpm_options, 3 = hm_dos_options. Returns sizeof; fills off[]
+/* which: 1 = hm_ti_params, 2 = hm_kpm_options, 3 = hm_dos_options, 4 = hm_idr_options. Returns sizeof; fills off[]
  * and *count. */
 int64_t hm_probe_struct(int which, int64_t *off, int *count) {
   int n = 0;
@@ -43,8 +43,31 @@ int64_t hm_probe_struct(int which, int64_t *off, int *count) {
     off[n++] = OFF(hm_kpm_options, checkpoint_user);
     off[n++] = OFF(hm_kpm_options, progress);
     off[n++] = OFF(hm_kpm_options, progress_user);
+    off[n++] = OFF(hm_kpm_options, stop);
+    off[n++] = OFF(hm_kpm_options, stop_user);
     *count = n;
     return (int64_t)sizeof(hm_kpm_options);
+  }
+  if (which == 4) {
+    off[n++] = OFF(hm_idr_options, s);
+    off[n++] = OFF(hm_idr_options, smoothing);
+    off[n++] = OFF(hm_idr_options, tol);
+    off[n++] = OFF(hm_idr_options, maxit);
+    off[n++] = OFF(hm_idr_options, omega_angle);
+    off[n++] = OFF(hm_idr_options, residual_replacement);
+    off[n++] = OFF(hm_idr_options, precond);
+    off[n++] = OFF(hm_idr_options, precond_op);
+    off[n++] = OFF(hm_idr_options, precond_diagonal);
+    off[n++] = OFF(hm_idr_options, seed);
+    off[n++] = OFF(hm_idr_options, history);
+    off[n++] = OFF(hm_idr_options, checkpoint_every);
+    off[n++] = OFF(hm_idr_options, checkpoint);
+    off[n++] = OFF(hm_idr_options, checkpoint_user);
+    off[n++] = OFF(hm_idr_options, checkpoint_seconds);
+    off[n++] = OFF(hm_idr_options, stop);
+    off[n++] = OFF(hm_idr_options, stop_user);
+    *count = n;
+    return (int64_t)sizeof(hm_idr_options);
   }
   off[n++] = OFF(hm_dos_options, kernel);
   off[n++] = OFF(hm_dos_options, lorentz_lambda);

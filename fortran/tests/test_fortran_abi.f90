@@ -24,6 +24,7 @@ program test_fortran_abi
   end interface
   type(hm_ti_params), target :: p
   type(hm_kpm_options), target :: o
+  type(hm_idr_options), target :: io
   type(hm_dos_options), target :: d
   integer :: ierr, i
   integer(c_int) :: nenum, size_ok, values(64)
@@ -41,7 +42,14 @@ program test_fortran_abi
     at(c_loc(o%moments)), at(c_loc(o%vectors)), at(c_loc(o%seed)), at(c_loc(o%bounds)), &
     at(c_loc(o%lanczos_steps)), at(c_loc(o%bounds_margin)), at(c_loc(o%emin)), at(c_loc(o%emax)), &
     at(c_loc(o%checkpoint_every)), at(c_loc(o%checkpoint_seconds)), at(c_loc(o%checkpoint)), &
-    at(c_loc(o%checkpoint_user)), at(c_loc(o%progress)), at(c_loc(o%progress_user))] - at(c_loc(o)))
+    at(c_loc(o%checkpoint_user)), at(c_loc(o%progress)), at(c_loc(o%progress_user)), &
+    at(c_loc(o%stop)), at(c_loc(o%stop_user))] - at(c_loc(o)))
+  call compare_struct("hm_idr_options", 4, c_sizeof(io), [ &
+    at(c_loc(io%s)), at(c_loc(io%smoothing)), at(c_loc(io%tol)), at(c_loc(io%maxit)), at(c_loc(io%omega_angle)), &
+    at(c_loc(io%residual_replacement)), at(c_loc(io%precond)), at(c_loc(io%precond_op)), &
+    at(c_loc(io%precond_diagonal)), at(c_loc(io%seed)), at(c_loc(io%history)), at(c_loc(io%checkpoint_every)), &
+    at(c_loc(io%checkpoint)), at(c_loc(io%checkpoint_user)), at(c_loc(io%checkpoint_seconds)), &
+    at(c_loc(io%stop)), at(c_loc(io%stop_user))] - at(c_loc(io)))
   call compare_struct("hm_dos_options", 3, c_sizeof(d), [ &
     at(c_loc(d%kernel)), at(c_loc(d%lorentz_lambda)), at(c_loc(d%points)), at(c_loc(d%emin)), &
     at(c_loc(d%emax)), at(c_loc(d%norm))] - at(c_loc(d)))

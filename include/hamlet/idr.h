@@ -45,6 +45,12 @@ typedef struct {
   int checkpoint_every;      /* outer iterations between checkpoint calls; 0 = off */
   hm_idr_checkpoint_fn checkpoint;
   void *checkpoint_user;
+  double checkpoint_seconds; /* wall seconds between checkpoint calls (rank 0's clock decides); 0 = off */
+  /* Asked on every rank at step boundaries (the end of each outer iteration); must return the same value on every rank. Nonzero
+   * makes the run return HM_ERR_STOPPED with its state consistent there (checkpoint it, restore
+   * later). NULL = never stop. */
+  int (*stop)(void *user);
+  void *stop_user;
 } hm_idr_options;
 
 #ifdef __cplusplus

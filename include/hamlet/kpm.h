@@ -29,6 +29,11 @@ typedef struct {
   void *checkpoint_user;
   hm_kpm_progress_fn progress;
   void *progress_user;
+  /* Asked on every rank at step boundaries (after each moment pair); must return the same value on every rank. Nonzero
+   * makes the run return HM_ERR_STOPPED with its state consistent there (checkpoint it, restore
+   * later). NULL = never stop. */
+  int (*stop)(void *user);
+  void *stop_user;
 } hm_kpm_options;
 
 #ifdef __cplusplus

@@ -55,6 +55,11 @@ typedef struct {
   void *checkpoint_user;
   hm_lobpcg_progress_fn progress;
   void *progress_user;
+  /* Asked on every rank at step boundaries (between iterations, where checkpoints are taken); must return the same value on every rank. Nonzero
+   * makes the run return HM_ERR_STOPPED with its state consistent there (checkpoint it, restore
+   * later). NULL = never stop. */
+  int (*stop)(void *user);
+  void *stop_user;
 } hm_lobpcg_options;
 
 #ifdef __cplusplus

@@ -35,6 +35,8 @@ static int check_options(const hm_idr_options *o, hm_scalar type, const hm_dist 
            o->checkpoint_every);
   HM_CHECK(o->checkpoint_every == 0 || o->checkpoint, HM_ERR_ARGUMENT,
            "checkpoint_every = %d but no checkpoint callback is set", o->checkpoint_every);
+  HM_CHECK(o->checkpoint_seconds >= 0 && (o->checkpoint_seconds == 0 || o->checkpoint), HM_ERR_ARGUMENT,
+           "checkpoint_seconds = %g: must be >= 0 (0 = off), and > 0 needs a checkpoint callback", o->checkpoint_seconds);
   switch (o->precond) {
     case HM_IDR_PRECOND_NONE: break;
     case HM_IDR_PRECOND_USER: {

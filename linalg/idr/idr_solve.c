@@ -443,6 +443,17 @@ static int confirm_convergence(hm_idr *o, hm_mvec *b, const int *was_running) {
   return HM_SUCCESS;
 }
 
+/* Collective decision whether a checkpoint is due (rank 0's clock decides time-based ones). */
+static int checkpoint_due(hm_idr *o, const double *t_last, int *due) {
+  *due = o->opt.checkpoint_every && o->outer % o->opt.checkpoint_every == 0;
+  if (o->opt.checkpoint_seconds > 0) {
+    int late = MPI_Wtime() - *t_last >= o->opt.checkpoint_seconds;
+    HM_CALL_MPI(MPI_Bcast(&late, 1, MPI_INT, 0, o->ctx->comm));
+    *due |= late;
+  }
+  return HM_SUCCESS;
+}
+
 static int solve(hm_idr *o, hm_mvec *b, hm_mvec *x) {
   HM_CHECK(b != x, HM_ERR_ARGUMENT, "b and x must be distinct blocks (x is overwritten, b is read to the end)");
   HM_CHECK(b->k == x->k && b->k >= 1, HM_ERR_ARGUMENT, "b and x have %d and %d columns; they must be equal", b->k,
@@ -461,6 +472,7 @@ static int solve(hm_idr *o, hm_mvec *b, hm_mvec *x) {
     HM_CALL(start(o, b, x));
   }
   o->status = HM_ERR_NOT_CONVERGED;
+  double t_checkpoint = MPI_Wtime();
   while (any_running(o)) {
     int was_running[o->k];
     for (int j = 0; j < o->k; j++) was_running[j] = running(o, j);
@@ -468,11 +480,20 @@ static int solve(hm_idr *o, hm_mvec *b, hm_mvec *x) {
     HM_CALL(confirm_convergence(o, b, was_running));
     if (o->opt.residual_replacement && o->outer % o->opt.residual_replacement == 0 && any_running(o))
       HM_CALL(replace_residual(o, b));
-    if (o->opt.checkpoint_every && o->outer % o->opt.checkpoint_every == 0 && any_running(o)) {
+    if (!any_running(o)) break;
+    int due = 0;
+    HM_CALL(checkpoint_due(o, &t_checkpoint, &due));
+    if (due) {
       HM_CALL(flush_smoothing(o));
       const int st = o->opt.checkpoint(o, o->opt.checkpoint_user);
       HM_CHECK(st == 0, st > 0 && st <= HM_ERR_BREAKDOWN ? st : HM_ERR_INTERNAL,
                "the checkpoint callback returned status %d after outer iteration %d", st, o->outer);
+      t_checkpoint = MPI_Wtime();
+    }
+    if (o->opt.stop && o->opt.stop(o->opt.stop_user)) {
+      HM_CALL(flush_smoothing(o)); /* the state is complete, as at a checkpoint */
+      HM_RAISE(HM_ERR_STOPPED, "stopped on request after outer iteration %d (the state is complete: checkpoint it)",
+               o->outer);
     }
   }
   HM_CALL(finish(o, b, x));

@@ -251,6 +251,9 @@ int hm_kpm_run(hm_kpm *k) {
       HM_CALL(k->opt.checkpoint(k, k->opt.checkpoint_user));
       t_last = MPI_Wtime();
     }
+    if (k->opt.stop && k->moments_done < M && k->opt.stop(k->opt.stop_user))
+      HM_RAISE(HM_ERR_STOPPED, "stopped on request after moment %d of %d (the state is complete: checkpoint it)",
+               k->moments_done, M);
   }
   HM_CALL(check_growth(k));
   return HM_SUCCESS;

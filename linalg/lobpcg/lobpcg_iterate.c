@@ -308,6 +308,9 @@ int hm_lobpcg_iterate(hm_lobpcg *L) {
       L->last_checkpoint = L->iteration;
       L->t_checkpoint = MPI_Wtime();
     }
+    if (L->opt.stop && L->opt.stop(L->opt.stop_user))
+      HM_RAISE(HM_ERR_STOPPED, "stopped on request at iteration %d of at most %d (the state is complete: checkpoint it)",
+               L->iteration, L->opt.maxit);
     int nw = 0;
     HM_CALL(precondition(L, &nw));
     if (L->B) HM_CALL(hm_lobpcg_apply(L->B, L->W, nw, L->BW));

@@ -44,7 +44,7 @@ INI
 # kill_mid DECK CKPT DELAY_US: start slowed in its own process group, kill after the first checkpoint.
 kill_mid() {
   rm -f "$2"
-  HAMLET_TEST_STEP_DELAY_US=$3 setsid "$MPIEXEC" -n 2 "$HAMLET" run "$1" -o killed.h5 --quiet >killed.log 2>&1 &
+  HAMLET_TEST_STEP_DELAY_US=$3 setsid "$MPIEXEC" -n 2 "$HAMLET_TESTHOOKS" run "$1" -o killed.h5 --quiet >killed.log 2>&1 &
   local pid=$!
   for i in $(seq 1 300); do [ -e "$2" ] && break; sleep 0.1; done
   sleep 0.3

@@ -1,0 +1,24 @@
+/* The Green's-function run (run_idr.c): what it keeps per energy, and its checkpoints per finished
+ * energy (run_green_checkpoint.c). */
+#ifndef HAMLET_RUN_GREEN_H
+#define HAMLET_RUN_GREEN_H
+#include <complex.h>
+#include "run_state.h"
+
+/* What the Green's-function run keeps per energy e and system j = 4 site + orbital. */
+typedef struct {
+  int ne, ns, k;
+  double complex *z, *G;            /* [ne], [ne][k] */
+  double *energy, *rho;             /* [ne], [ne][ns] */
+  double *iterations, *converged, *true_residual; /* [ne][k] */
+  int all_converged;
+} green_results;
+
+/* Collective: checkpoint the energies 0 .. done-1 (their results as computed, bit for bit). */
+int green_checkpoint_write(run_state *s, const green_results *g, int done);
+/* Collective: the finished energies of the checkpoint s->args->checkpoint_path into g; *done of them. */
+void green_checkpoint_restore(run_state *s, green_results *g, int *done);
+/* Collective: is a checkpoint due after `done` finished energies (every checkpoint_every energies,
+ * or checkpoint_seconds since *t_last by rank 0's clock)? */
+int green_checkpoint_due(run_state *s, int done, double t_last);
+#endif
