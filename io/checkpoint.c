@@ -8,9 +8,10 @@
 #include "h5util.h"
 #include "objects.h"
 #include "hamlet/checkpoint.h"
+#include "kpm_sums.h"
 
 #define FORMAT "hamlet-kpm-checkpoint"
-enum { FORMAT_VERSION = 1 };
+enum { FORMAT_VERSION = 2 }; /* 2: moment_sums (bitwise restarts), checksums */
 
 typedef struct {
   int M, R, done;
@@ -43,15 +44,17 @@ static int write_attrs(hid_t f, const state *s) {
   return HM_SUCCESS;
 }
 
-static int write_body(hid_t f, const state *s, const double *mu_vec, const char *deck_text) {
+static int write_body(hid_t f, const state *s, const double *mu_vec, const double *sums, const char *deck_text) {
   hm_context *ctx = s->v_prev->ctx;
   HM_CALL(write_attrs(f, s));
   HM_CALL(hm_h5_write_text(ctx, f, "input", deck_text, "the input deck of the run"));
   hsize_t dims[2] = {(hsize_t)s->R, (hsize_t)s->M};
-  HM_CALL(hm_h5_write_small(ctx, f, "moments_per_vector", 2, dims, mu_vec, "1",
+  HM_CALL(hm_h5_write_small_checksum(ctx, f, "moments_per_vector", 2, dims, mu_vec, "1",
                             "moments of each random vector so far (row r = vector r); entries >= moments_done are 0"));
-  HM_CALL(hm_h5_write_mvec(f, "v_prev", s->v_prev, "1", "KPM recurrence vector v_{m-1} (one column per random vector)"));
-  HM_CALL(hm_h5_write_mvec(f, "v_curr", s->v_curr, "1", "KPM recurrence vector v_m (one column per random vector)"));
+  HM_CALL(hm_h5_write_small_checksum(ctx, f, "moment_sums", 2, dims, sums, "1",
+                                     "raw sums the moments come from (what a restart continues from, bit for bit)"));
+  HM_CALL(hm_h5_write_mvec_checksum(f, "v_prev", s->v_prev, "1", "KPM recurrence vector v_{m-1} (one column per random vector)"));
+  HM_CALL(hm_h5_write_mvec_checksum(f, "v_curr", s->v_curr, "1", "KPM recurrence vector v_m (one column per random vector)"));
   return HM_SUCCESS;
 }
 
@@ -67,21 +70,24 @@ int hm_checkpoint_write(hm_kpm *kpm, const char *path, const char *deck_text) {
   state s;
   HM_CALL(get_state(kpm, &s));
   hm_context *ctx = s.v_prev->ctx;
-  double *mu, *mu_vec;
+  double *mu, *mu_vec, *sums;
   HM_MALLOC(mu, s.M);
   mu_vec = malloc(sizeof(double) * (size_t)s.R * (size_t)s.M);
+  sums = malloc(sizeof(double) * (size_t)s.R * (size_t)s.M);
   char *tmp = tmp_name(path);
   hid_t f = H5I_INVALID_HID;
-  int st = !mu_vec || !tmp ? hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "out of memory") : 0;
-  if (!st) st = hm_kpm_moments(kpm, mu, mu_vec); /* collective reduction of the partial sums */
+  int st = !mu_vec || !sums || !tmp ? hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "out of memory") : 0;
+  if (!st) st = hm_kpm_moments(kpm, mu, mu_vec); /* collective reductions of the partial sums */
+  if (!st) st = hm_kpm_sums(kpm, sums);
   if (!st) st = hm_h5_create(ctx, tmp, &f);
-  if (!st) st = write_body(f, &s, mu_vec, deck_text);
+  if (!st) st = write_body(f, &s, mu_vec, sums, deck_text);
   if (f >= 0 && H5Fclose(f) < 0 && !st) st = hm_error_raise_hdf5("H5Fclose", __FILE__, __LINE__, __func__);
   if (!st) st = hm_h5_rename(ctx, tmp, path);
   else if (tmp && f >= 0) hm_h5_remove(ctx, tmp); /* keep the error of the failure, not of the cleanup */
   free(tmp);
   free(mu);
   free(mu_vec);
+  free(sums);
   HM_CALL(st);
   return HM_SUCCESS;
 }
@@ -175,13 +181,13 @@ static int check_match(hid_t f, const char *path, const state *s, int64_t *done)
 static int restore_from(hid_t f, const char *path, hm_kpm *kpm, const state *s) {
   int64_t done;
   HM_CALL(check_match(f, path, s, &done));
-  double *mu_vec = malloc(sizeof(double) * (size_t)s->R * (size_t)s->M);
-  HM_CHECK(mu_vec, HM_ERR_MEMORY, "could not allocate %d x %d moments", s->R, s->M);
-  int st = hm_h5_read_small(f, "moments_per_vector", (size_t)s->R * (size_t)s->M, mu_vec);
+  double *sums = malloc(sizeof(double) * (size_t)s->R * (size_t)s->M);
+  HM_CHECK(sums, HM_ERR_MEMORY, "could not allocate %d x %d moments", s->R, s->M);
+  int st = hm_h5_read_small(f, "moment_sums", (size_t)s->R * (size_t)s->M, sums);
   if (!st) st = hm_h5_read_mvec(f, "v_prev", s->v_prev);
   if (!st) st = hm_h5_read_mvec(f, "v_curr", s->v_curr);
-  if (!st) st = hm_kpm_restore(kpm, (int)done, mu_vec);
-  free(mu_vec);
+  if (!st) st = hm_kpm_restore_sums(kpm, (int)done, sums);
+  free(sums);
   HM_CALL(st);
   return HM_SUCCESS;
 }

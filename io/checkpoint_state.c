@@ -13,7 +13,7 @@ enum { FORMAT_VERSION = 1 };
 static int write_block(hid_t f, int i, const hm_mvec *v) {
   char name[32];
   snprintf(name, sizeof name, "block%d", i);
-  HM_CALL(hm_h5_write_mvec(f, name, v, "1", "a block of the solver's state"));
+  HM_CALL(hm_h5_write_mvec_checksum(f, name, v, "1", "a block of the solver's state"));
   return HM_SUCCESS;
 }
 
@@ -26,7 +26,7 @@ static int write_body(hm_context *ctx, hid_t f, const char *deck_text, const cha
   HM_CALL(hm_h5_attr_int(f, "nscalars", nscalars));
   HM_CALL(hm_h5_write_text(ctx, f, "input", deck_text, "the input deck of the run"));
   hsize_t dims[1] = {(hsize_t)nscalars};
-  HM_CALL(hm_h5_write_small(ctx, f, "scalars", 1, dims, scalars, "1", "the solver's small state"));
+  HM_CALL(hm_h5_write_small_checksum(ctx, f, "scalars", 1, dims, scalars, "1", "the solver's small state"));
   for (int i = 0; i < nblocks; i++) HM_CALL(write_block(f, i, blocks[i]));
   return HM_SUCCESS;
 }
