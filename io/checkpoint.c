@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "checkpoint_identity_write.h"
 #include "h5util.h"
 #include "objects.h"
 #include "hamlet/checkpoint.h"
@@ -41,6 +42,7 @@ static int write_attrs(hid_t f, const state *s) {
   HM_CALL(hm_h5_attr_int(f, "n_global", s->n));
   HM_CALL(hm_h5_attr_string(f, "scalar", s->v_prev->type == HM_COMPLEX ? "complex" : "real"));
   HM_CALL(hm_h5_attr_int(f, "ranks", s->v_prev->ctx->size));
+  HM_CALL(hm_checkpoint_identity_write(f));
   return HM_SUCCESS;
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "checkpoint_state.h"
+#include "checkpoint_identity_write.h"
 #include "h5util.h"
 
 #define FORMAT "hamlet-solver-checkpoint"
@@ -24,6 +25,7 @@ static int write_body(hm_context *ctx, hid_t f, const char *deck_text, const cha
   HM_CALL(hm_h5_attr_string(f, "method", method));
   HM_CALL(hm_h5_attr_int(f, "nblocks", nblocks));
   HM_CALL(hm_h5_attr_int(f, "nscalars", nscalars));
+  HM_CALL(hm_checkpoint_identity_write(f));
   HM_CALL(hm_h5_write_text(ctx, f, "input", deck_text, "the input deck of the run"));
   hsize_t dims[1] = {(hsize_t)nscalars};
   HM_CALL(hm_h5_write_small_checksum(ctx, f, "scalars", 1, dims, scalars, "1", "the solver's small state"));
