@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 #include "checkpoint_state.h"
+#include "lobpcg_checkpoint.h"
 #include "run_state.h"
 
 enum { PHASE_BUILD, PHASE_SETUP, PHASE_SOLVE, PHASE_CHECKPOINT, PHASE_IO, PHASES };
@@ -21,37 +22,39 @@ static void on_progress(int iteration, int nev, const double *values, const doub
   (void)converged;
 }
 
-/* Checkpoint: the Ritz block X, the directions P, how many of P are in use, the iteration. */
+/* Checkpoint: everything the next iteration reads (lobpcg_checkpoint.h), so a restart is bitwise. */
 static int on_checkpoint(hm_lobpcg *lob, void *user) {
   run_state *s = user;
   run_mark m = {0};
   run_mark_now(s, &m);
-  hm_mvec *blocks[2];
-  int np, iteration;
-  int st = hm_lobpcg_state(lob, &blocks[0], &blocks[1], &np, &iteration);
-  const double scalars[2] = {np, iteration};
-  if (!st) st = hm_state_checkpoint_write(s->ctx, s->checkpoint_path, s->deck.text, "lobpcg", 2, blocks, 2, scalars);
+  hm_mvec *blocks[3];
+  int nblocks, nscalars;
+  double *scalars = NULL;
+  int st = hm_lobpcg_checkpoint_state(lob, &nblocks, blocks, &nscalars, &scalars);
+  if (!st)
+    st = hm_state_checkpoint_write(s->ctx, s->checkpoint_path, s->deck.text, "lobpcg", nblocks, blocks, nscalars,
+                                   scalars);
+  free(scalars);
   run_phase_add(s, &m, PHASE_CHECKPOINT);
   free(m.joules);
   s->checkpoints_written++;
   return st;
 }
 
-/* Continue from a checkpoint: X and P as saved, then the solver recomputes its images. */
+/* Continue from a checkpoint: the blocks and scalars as saved, checked (finite, full rank). */
 static void restore(run_state *s, hm_lobpcg *lob) {
   const char *path = s->args->checkpoint_path;
-  int n;
-  double *scalars;
+  int n, nblocks, unused;
+  double *scalars, *mine;
+  hm_mvec *blocks[3];
+  APP_CALL(hm_lobpcg_checkpoint_state(lob, &nblocks, blocks, &unused, &mine));
+  free(mine);
   APP_CALL(hm_state_checkpoint_read_scalars(s->ctx, path, "lobpcg", &n, &scalars));
-  if (n != 2) {
-    if (s->rank == 0) fprintf(stderr, "hamlet: %s holds %d scalars; a LOBPCG checkpoint holds 2\n", path, n);
-    MPI_Abort(MPI_COMM_WORLD, HM_EXIT_USAGE);
+  APP_CALL(hm_state_checkpoint_read_blocks(s->ctx, path, nblocks, blocks));
+  if (hm_lobpcg_checkpoint_restore(lob, n, scalars)) {
+    if (s->rank == 0) fprintf(stderr, "hamlet: checkpoint '%s' refused: %s", path, hm_error_message());
+    MPI_Abort(MPI_COMM_WORLD, HM_EXIT_USAGE); /* every rank gets the same status: the checks are collective */
   }
-  hm_mvec *blocks[2];
-  int np, iteration;
-  APP_CALL(hm_lobpcg_state(lob, &blocks[0], &blocks[1], &np, &iteration));
-  APP_CALL(hm_state_checkpoint_read_blocks(s->ctx, path, 2, blocks));
-  APP_CALL(hm_lobpcg_restore(lob, (int)scalars[0], (int)scalars[1]));
   free(scalars);
 }
 

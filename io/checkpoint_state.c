@@ -9,7 +9,7 @@
 
 #define FORMAT "hamlet-solver-checkpoint"
 #define KPM_FORMAT "hamlet-kpm-checkpoint"
-enum { FORMAT_VERSION = 1 };
+enum { FORMAT_VERSION = 2 }; /* 2: checksums, the Hamiltonian identity, LOBPCG images */
 
 static int write_block(hid_t f, int i, const hm_mvec *v) {
   char name[32];
