@@ -41,8 +41,9 @@ static int on_checkpoint(hm_lobpcg *lob, void *user) {
   return st;
 }
 
-/* Continue from a checkpoint: the blocks and scalars as saved, checked (finite, full rank). */
-static void restore(run_state *s, hm_lobpcg *lob) {
+/* Continue from a checkpoint: the blocks and scalars as saved, checked (finite, full rank). The
+ * check is collective, so every rank returns the same refusal (no abort racing the message). */
+static int restore(run_state *s, hm_lobpcg *lob) {
   const char *path = s->args->checkpoint_path;
   int n, nblocks, unused;
   double *scalars, *mine;
@@ -51,11 +52,10 @@ static void restore(run_state *s, hm_lobpcg *lob) {
   free(mine);
   APP_CALL(hm_state_checkpoint_read_scalars(s->ctx, path, "lobpcg", &n, &scalars));
   APP_CALL(hm_state_checkpoint_read_blocks(s->ctx, path, nblocks, blocks));
-  if (hm_lobpcg_checkpoint_restore(lob, n, scalars)) {
-    if (s->rank == 0) fprintf(stderr, "hamlet: checkpoint '%s' refused: %s", path, hm_error_message());
-    MPI_Abort(MPI_COMM_WORLD, HM_EXIT_USAGE); /* every rank gets the same status: the checks are collective */
-  }
+  int st = hm_lobpcg_checkpoint_restore(lob, n, scalars);
+  if (st && s->rank == 0) fprintf(stderr, "hamlet: checkpoint '%s' refused: %s", path, hm_error_message());
   free(scalars);
+  return st;
 }
 
 static const char *reason_word(hm_lobpcg_reason r) {
@@ -145,7 +145,12 @@ int run_lobpcg(run_state *s, hm_matrix *H, hm_matrix *M) {
   opt.checkpoint_user = s;
   hm_lobpcg *lob;
   APP_CALL(hm_lobpcg_create(A, B, &opt, &lob));
-  if (s->args->checkpoint_path) restore(s, lob);
+  if (s->args->checkpoint_path && restore(s, lob)) {
+    hm_lobpcg_destroy(&lob);
+    hm_operator_destroy(&B);
+    hm_operator_destroy(&A);
+    return HM_EXIT_USAGE;
+  }
   run_phase_add(s, &m, PHASE_SETUP);
 
   run_mark_now(s, &m);
