@@ -103,12 +103,12 @@ static int open_checkpoint(hm_context *ctx, const char *path, hid_t *f) {
   htri_t has = H5Aexists(*f, "format");
   if (has > 0) st = hm_h5_read_attr_string(*f, "format", &format);
   if (!st && (has <= 0 || strcmp(format, FORMAT) != 0))
-    st = hm_error_raise(HM_ERR_IO, __FILE__, __LINE__, __func__,
+    st = hm_error_raise(HM_ERR_INPUT, __FILE__, __LINE__, __func__,
                         "'%s' is not a hamlet KPM checkpoint (its attribute 'format' is %s%s%s, expected \"" FORMAT "\")",
                         path, format ? "\"" : "", format ? format : "missing", format ? "\"" : "");
   if (!st) st = hm_h5_read_attr_int(*f, "version", &version);
   if (!st && version != FORMAT_VERSION)
-    st = hm_error_raise(HM_ERR_IO, __FILE__, __LINE__, __func__,
+    st = hm_error_raise(HM_ERR_INPUT, __FILE__, __LINE__, __func__,
                         "checkpoint '%s' has format version %lld; this hamlet reads version %d", path,
                         (long long)version, FORMAT_VERSION);
   free(format);
@@ -135,14 +135,14 @@ int hm_checkpoint_read_header(hm_context *ctx, const char *path, char **deck_tex
 
 /* The checkpoint must describe the same run the kpm was made for. */
 static int check_int(const char *path, const char *field, int64_t stored, int64_t mine) {
-  HM_CHECK(stored == mine, HM_ERR_ARGUMENT,
+  HM_CHECK(stored == mine, HM_ERR_INPUT,
            "checkpoint '%s' has %s = %lld, but the kpm to restore into has %s = %lld; make the kpm with the "
            "checkpoint's %s", path, field, (long long)stored, field, (long long)mine, field);
   return HM_SUCCESS;
 }
 
 static int check_interval(const char *path, const char *field, double stored, double mine) {
-  HM_CHECK(fabs(stored - mine) <= 1e-12 * fmax(1.0, fabs(stored)), HM_ERR_ARGUMENT,
+  HM_CHECK(fabs(stored - mine) <= 1e-12 * fmax(1.0, fabs(stored)), HM_ERR_INPUT,
            "checkpoint '%s' has %s = %.17g, but the kpm to restore into has %s = %.17g; make it with "
            "bounds = HM_BOUNDS_GIVEN at the checkpoint's interval", path, field, stored, field, mine);
   return HM_SUCCESS;
@@ -160,7 +160,7 @@ static int check_match(hid_t f, const char *path, const state *s, int64_t *done)
   HM_CALL(hm_h5_read_attr_int(f, "n_global", &n));
   HM_CALL(check_int(path, "n_global", n, s->n));
   HM_CALL(hm_h5_read_attr_uint64(f, "seed", &seed));
-  HM_CHECK(seed == s->opt.seed, HM_ERR_ARGUMENT,
+  HM_CHECK(seed == s->opt.seed, HM_ERR_INPUT,
            "checkpoint '%s' has seed = %llu, but the kpm to restore into has seed = %llu", path,
            (unsigned long long)seed, (unsigned long long)s->opt.seed);
   HM_CALL(hm_h5_read_attr_double(f, "emin", &emin));
@@ -172,10 +172,10 @@ static int check_match(hid_t f, const char *path, const state *s, int64_t *done)
   char stored[32];
   snprintf(stored, sizeof stored, "%s", scalar);
   free(scalar);
-  HM_CHECK(strcmp(stored, mine) == 0, HM_ERR_ARGUMENT,
+  HM_CHECK(strcmp(stored, mine) == 0, HM_ERR_INPUT,
            "checkpoint '%s' holds %s vectors, but the kpm's matrix is %s", path, stored, mine);
   HM_CALL(hm_h5_read_attr_int(f, "moments_done", done));
-  HM_CHECK(*done >= 2 && *done <= M && *done % 2 == 0, HM_ERR_IO,
+  HM_CHECK(*done >= 2 && *done <= M && *done % 2 == 0, HM_ERR_INPUT,
            "checkpoint '%s' has moments_done = %lld, not even and in [2, %lld]", path, (long long)*done, (long long)M);
   return HM_SUCCESS;
 }
