@@ -5,6 +5,7 @@
  * message and ends every rank. */
 #include <string.h>
 #include <omp.h>
+#include "checkpoint_identity.h"
 #include "checkpoint_state.h"
 #include "run_state.h"
 
@@ -125,6 +126,17 @@ int run_stopped(run_state *s, const char *where) {
   return HM_EXIT_STOPPED;
 }
 
+/* Checkpoints carry the identity of H; a restart refuses one of another Hamiltonian. */
+static int check_hamiltonian_identity(run_state *s, hm_matrix *H) {
+  hm_ham_identity id;
+  APP_CALL(hm_ham_identity_compute(H, s->deck.text, &id));
+  hm_checkpoint_identity_set(&id);
+  if (!s->args->checkpoint_path) return HM_SUCCESS;
+  int st = hm_checkpoint_identity_check(s->ctx, s->args->checkpoint_path, &id);
+  if (st && s->rank == 0) fprintf(stderr, "hamlet: %s", hm_error_message());
+  return st;
+}
+
 int hm_app_run(const hm_run_args *args) {
   run_state state = {0}, *s = &state;
   s->args = args;
@@ -167,6 +179,7 @@ int hm_app_run(const hm_run_args *args) {
   run_build_model(s, &H, &M);
   run_phase_add(s, &m, 0); /* phase 0 is "build" in every method */
   free(m.joules);
+  if (check_hamiltonian_identity(s, H)) return HM_EXIT_USAGE;
 
   int code = HM_EXIT_FAIL;
   switch (d->solver.method) {

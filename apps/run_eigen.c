@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 #include "checkpoint_state.h"
+#include "lobpcg_checkpoint.h"
 #include "run_state.h"
 
 enum { PHASE_BUILD, PHASE_SETUP, PHASE_SOLVE, PHASE_CHECKPOINT, PHASE_IO, PHASES };
@@ -21,16 +22,19 @@ static void on_progress(int iteration, int nev, const double *values, const doub
   (void)converged;
 }
 
-/* Checkpoint: the Ritz block X, the directions P, how many of P are in use, the iteration. */
+/* Checkpoint: everything the next iteration reads (lobpcg_checkpoint.h), so a restart is bitwise. */
 static int on_checkpoint(hm_lobpcg *lob, void *user) {
   run_state *s = user;
   run_mark m = {0};
   run_mark_now(s, &m);
-  hm_mvec *blocks[2];
-  int np, iteration;
-  int st = hm_lobpcg_state(lob, &blocks[0], &blocks[1], &np, &iteration);
-  const double scalars[2] = {np, iteration};
-  if (!st) st = hm_state_checkpoint_write(s->ctx, s->checkpoint_path, s->deck.text, "lobpcg", 2, blocks, 2, scalars);
+  hm_mvec *blocks[3];
+  int nblocks, nscalars;
+  double *scalars = NULL;
+  int st = hm_lobpcg_checkpoint_state(lob, &nblocks, blocks, &nscalars, &scalars);
+  if (!st)
+    st = hm_state_checkpoint_write(s->ctx, s->checkpoint_path, s->deck.text, "lobpcg", nblocks, blocks, nscalars,
+                                   scalars);
+  free(scalars);
   run_phase_add(s, &m, PHASE_CHECKPOINT);
   free(m.joules);
   run_stop_checkpoint_took(&s->stop, MPI_Wtime() - m.t);
@@ -38,22 +42,21 @@ static int on_checkpoint(hm_lobpcg *lob, void *user) {
   return st;
 }
 
-/* Continue from a checkpoint: X and P as saved, then the solver recomputes its images. */
-static void restore(run_state *s, hm_lobpcg *lob) {
+/* Continue from a checkpoint: the blocks and scalars as saved, checked (finite, full rank). The
+ * check is collective, so every rank returns the same refusal (no abort racing the message). */
+static int restore(run_state *s, hm_lobpcg *lob) {
   const char *path = s->args->checkpoint_path;
-  int n;
-  double *scalars;
+  int n, nblocks, unused;
+  double *scalars, *mine;
+  hm_mvec *blocks[3];
+  APP_CALL(hm_lobpcg_checkpoint_state(lob, &nblocks, blocks, &unused, &mine));
+  free(mine);
   APP_CALL(hm_state_checkpoint_read_scalars(s->ctx, path, "lobpcg", &n, &scalars));
-  if (n != 2) {
-    if (s->rank == 0) fprintf(stderr, "hamlet: %s holds %d scalars; a LOBPCG checkpoint holds 2\n", path, n);
-    MPI_Abort(MPI_COMM_WORLD, HM_EXIT_USAGE);
-  }
-  hm_mvec *blocks[2];
-  int np, iteration;
-  APP_CALL(hm_lobpcg_state(lob, &blocks[0], &blocks[1], &np, &iteration));
-  APP_CALL(hm_state_checkpoint_read_blocks(s->ctx, path, 2, blocks));
-  APP_CALL(hm_lobpcg_restore(lob, (int)scalars[0], (int)scalars[1]));
+  APP_CALL(hm_state_checkpoint_read_blocks(s->ctx, path, nblocks, blocks));
+  int st = hm_lobpcg_checkpoint_restore(lob, n, scalars);
+  if (st && s->rank == 0) fprintf(stderr, "hamlet: checkpoint '%s' refused: %s", path, hm_error_message());
   free(scalars);
+  return st;
 }
 
 static const char *reason_word(hm_lobpcg_reason r) {
@@ -145,7 +148,12 @@ int run_lobpcg(run_state *s, hm_matrix *H, hm_matrix *M) {
   opt.stop_user = &s->stop;
   hm_lobpcg *lob;
   APP_CALL(hm_lobpcg_create(A, B, &opt, &lob));
-  if (s->args->checkpoint_path) restore(s, lob);
+  if (s->args->checkpoint_path && restore(s, lob)) {
+    hm_lobpcg_destroy(&lob);
+    hm_operator_destroy(&B);
+    hm_operator_destroy(&A);
+    return HM_EXIT_USAGE;
+  }
   run_phase_add(s, &m, PHASE_SETUP);
 
   run_mark_now(s, &m);

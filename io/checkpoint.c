@@ -5,12 +5,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "checkpoint_identity_write.h"
 #include "h5util.h"
 #include "objects.h"
 #include "hamlet/checkpoint.h"
+#include "kpm_sums.h"
 
 #define FORMAT "hamlet-kpm-checkpoint"
-enum { FORMAT_VERSION = 1 };
+enum { FORMAT_VERSION = 2 }; /* 2: moment_sums (bitwise restarts), checksums */
 
 typedef struct {
   int M, R, done;
@@ -40,18 +42,21 @@ static int write_attrs(hid_t f, const state *s) {
   HM_CALL(hm_h5_attr_int(f, "n_global", s->n));
   HM_CALL(hm_h5_attr_string(f, "scalar", s->v_prev->type == HM_COMPLEX ? "complex" : "real"));
   HM_CALL(hm_h5_attr_int(f, "ranks", s->v_prev->ctx->size));
+  HM_CALL(hm_checkpoint_identity_write(f));
   return HM_SUCCESS;
 }
 
-static int write_body(hid_t f, const state *s, const double *mu_vec, const char *deck_text) {
+static int write_body(hid_t f, const state *s, const double *mu_vec, const double *sums, const char *deck_text) {
   hm_context *ctx = s->v_prev->ctx;
   HM_CALL(write_attrs(f, s));
   HM_CALL(hm_h5_write_text(ctx, f, "input", deck_text, "the input deck of the run"));
   hsize_t dims[2] = {(hsize_t)s->R, (hsize_t)s->M};
-  HM_CALL(hm_h5_write_small(ctx, f, "moments_per_vector", 2, dims, mu_vec, "1",
+  HM_CALL(hm_h5_write_small_checksum(ctx, f, "moments_per_vector", 2, dims, mu_vec, "1",
                             "moments of each random vector so far (row r = vector r); entries >= moments_done are 0"));
-  HM_CALL(hm_h5_write_mvec(f, "v_prev", s->v_prev, "1", "KPM recurrence vector v_{m-1} (one column per random vector)"));
-  HM_CALL(hm_h5_write_mvec(f, "v_curr", s->v_curr, "1", "KPM recurrence vector v_m (one column per random vector)"));
+  HM_CALL(hm_h5_write_small_checksum(ctx, f, "moment_sums", 2, dims, sums, "1",
+                                     "raw sums the moments come from (what a restart continues from, bit for bit)"));
+  HM_CALL(hm_h5_write_mvec_checksum(f, "v_prev", s->v_prev, "1", "KPM recurrence vector v_{m-1} (one column per random vector)"));
+  HM_CALL(hm_h5_write_mvec_checksum(f, "v_curr", s->v_curr, "1", "KPM recurrence vector v_m (one column per random vector)"));
   return HM_SUCCESS;
 }
 
@@ -67,21 +72,24 @@ int hm_checkpoint_write(hm_kpm *kpm, const char *path, const char *deck_text) {
   state s;
   HM_CALL(get_state(kpm, &s));
   hm_context *ctx = s.v_prev->ctx;
-  double *mu, *mu_vec;
+  double *mu, *mu_vec, *sums;
   HM_MALLOC(mu, s.M);
   mu_vec = malloc(sizeof(double) * (size_t)s.R * (size_t)s.M);
+  sums = malloc(sizeof(double) * (size_t)s.R * (size_t)s.M);
   char *tmp = tmp_name(path);
   hid_t f = H5I_INVALID_HID;
-  int st = !mu_vec || !tmp ? hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "out of memory") : 0;
-  if (!st) st = hm_kpm_moments(kpm, mu, mu_vec); /* collective reduction of the partial sums */
+  int st = !mu_vec || !sums || !tmp ? hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "out of memory") : 0;
+  if (!st) st = hm_kpm_moments(kpm, mu, mu_vec); /* collective reductions of the partial sums */
+  if (!st) st = hm_kpm_sums(kpm, sums);
   if (!st) st = hm_h5_create(ctx, tmp, &f);
-  if (!st) st = write_body(f, &s, mu_vec, deck_text);
+  if (!st) st = write_body(f, &s, mu_vec, sums, deck_text);
   if (f >= 0 && H5Fclose(f) < 0 && !st) st = hm_error_raise_hdf5("H5Fclose", __FILE__, __LINE__, __func__);
   if (!st) st = hm_h5_rename(ctx, tmp, path);
   else if (tmp && f >= 0) hm_h5_remove(ctx, tmp); /* keep the error of the failure, not of the cleanup */
   free(tmp);
   free(mu);
   free(mu_vec);
+  free(sums);
   HM_CALL(st);
   return HM_SUCCESS;
 }
@@ -95,12 +103,12 @@ static int open_checkpoint(hm_context *ctx, const char *path, hid_t *f) {
   htri_t has = H5Aexists(*f, "format");
   if (has > 0) st = hm_h5_read_attr_string(*f, "format", &format);
   if (!st && (has <= 0 || strcmp(format, FORMAT) != 0))
-    st = hm_error_raise(HM_ERR_IO, __FILE__, __LINE__, __func__,
+    st = hm_error_raise(HM_ERR_INPUT, __FILE__, __LINE__, __func__,
                         "'%s' is not a hamlet KPM checkpoint (its attribute 'format' is %s%s%s, expected \"" FORMAT "\")",
                         path, format ? "\"" : "", format ? format : "missing", format ? "\"" : "");
   if (!st) st = hm_h5_read_attr_int(*f, "version", &version);
   if (!st && version != FORMAT_VERSION)
-    st = hm_error_raise(HM_ERR_IO, __FILE__, __LINE__, __func__,
+    st = hm_error_raise(HM_ERR_INPUT, __FILE__, __LINE__, __func__,
                         "checkpoint '%s' has format version %lld; this hamlet reads version %d", path,
                         (long long)version, FORMAT_VERSION);
   free(format);
@@ -127,14 +135,14 @@ int hm_checkpoint_read_header(hm_context *ctx, const char *path, char **deck_tex
 
 /* The checkpoint must describe the same run the kpm was made for. */
 static int check_int(const char *path, const char *field, int64_t stored, int64_t mine) {
-  HM_CHECK(stored == mine, HM_ERR_ARGUMENT,
+  HM_CHECK(stored == mine, HM_ERR_INPUT,
            "checkpoint '%s' has %s = %lld, but the kpm to restore into has %s = %lld; make the kpm with the "
            "checkpoint's %s", path, field, (long long)stored, field, (long long)mine, field);
   return HM_SUCCESS;
 }
 
 static int check_interval(const char *path, const char *field, double stored, double mine) {
-  HM_CHECK(fabs(stored - mine) <= 1e-12 * fmax(1.0, fabs(stored)), HM_ERR_ARGUMENT,
+  HM_CHECK(fabs(stored - mine) <= 1e-12 * fmax(1.0, fabs(stored)), HM_ERR_INPUT,
            "checkpoint '%s' has %s = %.17g, but the kpm to restore into has %s = %.17g; make it with "
            "bounds = HM_BOUNDS_GIVEN at the checkpoint's interval", path, field, stored, field, mine);
   return HM_SUCCESS;
@@ -152,7 +160,7 @@ static int check_match(hid_t f, const char *path, const state *s, int64_t *done)
   HM_CALL(hm_h5_read_attr_int(f, "n_global", &n));
   HM_CALL(check_int(path, "n_global", n, s->n));
   HM_CALL(hm_h5_read_attr_uint64(f, "seed", &seed));
-  HM_CHECK(seed == s->opt.seed, HM_ERR_ARGUMENT,
+  HM_CHECK(seed == s->opt.seed, HM_ERR_INPUT,
            "checkpoint '%s' has seed = %llu, but the kpm to restore into has seed = %llu", path,
            (unsigned long long)seed, (unsigned long long)s->opt.seed);
   HM_CALL(hm_h5_read_attr_double(f, "emin", &emin));
@@ -164,10 +172,10 @@ static int check_match(hid_t f, const char *path, const state *s, int64_t *done)
   char stored[32];
   snprintf(stored, sizeof stored, "%s", scalar);
   free(scalar);
-  HM_CHECK(strcmp(stored, mine) == 0, HM_ERR_ARGUMENT,
+  HM_CHECK(strcmp(stored, mine) == 0, HM_ERR_INPUT,
            "checkpoint '%s' holds %s vectors, but the kpm's matrix is %s", path, stored, mine);
   HM_CALL(hm_h5_read_attr_int(f, "moments_done", done));
-  HM_CHECK(*done >= 2 && *done <= M && *done % 2 == 0, HM_ERR_IO,
+  HM_CHECK(*done >= 2 && *done <= M && *done % 2 == 0, HM_ERR_INPUT,
            "checkpoint '%s' has moments_done = %lld, not even and in [2, %lld]", path, (long long)*done, (long long)M);
   return HM_SUCCESS;
 }
@@ -175,13 +183,13 @@ static int check_match(hid_t f, const char *path, const state *s, int64_t *done)
 static int restore_from(hid_t f, const char *path, hm_kpm *kpm, const state *s) {
   int64_t done;
   HM_CALL(check_match(f, path, s, &done));
-  double *mu_vec = malloc(sizeof(double) * (size_t)s->R * (size_t)s->M);
-  HM_CHECK(mu_vec, HM_ERR_MEMORY, "could not allocate %d x %d moments", s->R, s->M);
-  int st = hm_h5_read_small(f, "moments_per_vector", (size_t)s->R * (size_t)s->M, mu_vec);
+  double *sums = malloc(sizeof(double) * (size_t)s->R * (size_t)s->M);
+  HM_CHECK(sums, HM_ERR_MEMORY, "could not allocate %d x %d moments", s->R, s->M);
+  int st = hm_h5_read_small(f, "moment_sums", (size_t)s->R * (size_t)s->M, sums);
   if (!st) st = hm_h5_read_mvec(f, "v_prev", s->v_prev);
   if (!st) st = hm_h5_read_mvec(f, "v_curr", s->v_curr);
-  if (!st) st = hm_kpm_restore(kpm, (int)done, mu_vec);
-  free(mu_vec);
+  if (!st) st = hm_kpm_restore_sums(kpm, (int)done, sums);
+  free(sums);
   HM_CALL(st);
   return HM_SUCCESS;
 }

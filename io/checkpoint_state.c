@@ -4,16 +4,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include "checkpoint_state.h"
+#include "checkpoint_identity_write.h"
 #include "h5util.h"
 
 #define FORMAT "hamlet-solver-checkpoint"
 #define KPM_FORMAT "hamlet-kpm-checkpoint"
-enum { FORMAT_VERSION = 1 };
+enum { FORMAT_VERSION = 2 }; /* 2: checksums, the Hamiltonian identity, LOBPCG images */
 
 static int write_block(hid_t f, int i, const hm_mvec *v) {
   char name[32];
   snprintf(name, sizeof name, "block%d", i);
-  HM_CALL(hm_h5_write_mvec(f, name, v, "1", "a block of the solver's state"));
+  HM_CALL(hm_h5_write_mvec_checksum(f, name, v, "1", "a block of the solver's state"));
   return HM_SUCCESS;
 }
 
@@ -24,9 +25,10 @@ static int write_body(hm_context *ctx, hid_t f, const char *deck_text, const cha
   HM_CALL(hm_h5_attr_string(f, "method", method));
   HM_CALL(hm_h5_attr_int(f, "nblocks", nblocks));
   HM_CALL(hm_h5_attr_int(f, "nscalars", nscalars));
+  HM_CALL(hm_checkpoint_identity_write(f));
   HM_CALL(hm_h5_write_text(ctx, f, "input", deck_text, "the input deck of the run"));
   hsize_t dims[1] = {(hsize_t)nscalars};
-  HM_CALL(hm_h5_write_small(ctx, f, "scalars", 1, dims, scalars, "1", "the solver's small state"));
+  HM_CALL(hm_h5_write_small_checksum(ctx, f, "scalars", 1, dims, scalars, "1", "the solver's small state"));
   for (int i = 0; i < nblocks; i++) HM_CALL(write_block(f, i, blocks[i]));
   return HM_SUCCESS;
 }
@@ -56,17 +58,17 @@ static int open_state(hm_context *ctx, const char *path, const char *method, hid
   char *format = NULL, *m = NULL;
   int64_t version = 0;
   int st = H5Aexists(*f, "format") > 0 ? hm_h5_read_attr_string(*f, "format", &format)
-                                        : hm_error_raise(HM_ERR_IO, __FILE__, __LINE__, __func__,
+                                        : hm_error_raise(HM_ERR_INPUT, __FILE__, __LINE__, __func__,
                                                          "'%s' is not a hamlet checkpoint (no 'format')", path);
   if (!st && strcmp(format, FORMAT))
-    st = hm_error_raise(HM_ERR_IO, __FILE__, __LINE__, __func__, "'%s' is a %s, not a " FORMAT, path, format);
+    st = hm_error_raise(HM_ERR_INPUT, __FILE__, __LINE__, __func__, "'%s' is a %s, not a " FORMAT, path, format);
   if (!st) st = hm_h5_read_attr_int(*f, "version", &version);
   if (!st && version != FORMAT_VERSION)
-    st = hm_error_raise(HM_ERR_IO, __FILE__, __LINE__, __func__, "'%s' has format version %lld; this hamlet reads %d",
+    st = hm_error_raise(HM_ERR_INPUT, __FILE__, __LINE__, __func__, "'%s' has format version %lld; this hamlet reads %d",
                         path, (long long)version, FORMAT_VERSION);
   if (!st) st = hm_h5_read_attr_string(*f, "method", &m);
   if (!st && method && strcmp(m, method))
-    st = hm_error_raise(HM_ERR_IO, __FILE__, __LINE__, __func__, "'%s' is a checkpoint of method %s, not %s", path, m,
+    st = hm_error_raise(HM_ERR_INPUT, __FILE__, __LINE__, __func__, "'%s' is a checkpoint of method %s, not %s", path, m,
                         method);
   free(format);
   free(m);
@@ -80,7 +82,7 @@ static int open_state(hm_context *ctx, const char *path, const char *method, hid
 static int count_matches(hid_t f, const char *path, const char *what, int want) {
   int64_t have;
   HM_CALL(hm_h5_read_attr_int(f, what, &have));
-  HM_CHECK(have == want, HM_ERR_IO, "'%s' holds %lld %s; this run's solver has %d (a different deck or s?)", path,
+  HM_CHECK(have == want, HM_ERR_INPUT, "'%s' holds %lld %s; this run's solver has %d (a different deck or s?)", path,
            (long long)have, what + 1, want);
   return HM_SUCCESS;
 }
@@ -93,7 +95,7 @@ int hm_state_checkpoint_read_scalars(hm_context *ctx, const char *path, const ch
   HM_CALL(open_state(ctx, path, method, &f));
   int64_t n = 0;
   int st = hm_h5_read_attr_int(f, "nscalars", &n);
-  if (!st && (n < 0 || n > (1 << 30))) st = hm_error_raise(HM_ERR_IO, __FILE__, __LINE__, __func__, "'%s': nscalars = %lld", path, (long long)n);
+  if (!st && (n < 0 || n > (1 << 30))) st = hm_error_raise(HM_ERR_INPUT, __FILE__, __LINE__, __func__, "'%s': nscalars = %lld", path, (long long)n);
   if (!st) {
     *scalars = malloc(sizeof(double) * (size_t)(n + 1));
     st = *scalars ? hm_h5_read_small(f, "scalars", (size_t)n, *scalars)
@@ -131,10 +133,10 @@ int hm_checkpoint_read_deck(hm_context *ctx, const char *path, char **deck_text,
   HM_CALL(hm_h5_open_read(ctx, path, &f));
   char *format = NULL;
   int st = H5Aexists(f, "format") > 0 ? hm_h5_read_attr_string(f, "format", &format)
-                                       : hm_error_raise(HM_ERR_IO, __FILE__, __LINE__, __func__,
+                                       : hm_error_raise(HM_ERR_INPUT, __FILE__, __LINE__, __func__,
                                                         "'%s' is not a hamlet checkpoint (no attribute 'format')", path);
   if (!st && strcmp(format, FORMAT) && strcmp(format, KPM_FORMAT))
-    st = hm_error_raise(HM_ERR_IO, __FILE__, __LINE__, __func__,
+    st = hm_error_raise(HM_ERR_INPUT, __FILE__, __LINE__, __func__,
                         "'%s' is not a hamlet checkpoint (format \"%s\", expected \"" KPM_FORMAT "\" or \"" FORMAT "\")",
                         path, format);
   if (!st) {

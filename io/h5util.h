@@ -47,6 +47,10 @@ int hm_h5_read_attr_string(hid_t obj, const char *name, char **value); /* malloc
  * unit is required, description may be NULL. */
 int hm_h5_write_small(hm_context *ctx, hid_t loc, const char *name, int ndim, const hsize_t *dims,
                       const double *data, const char *unit, const char *description);
+/* The same, chunked with HDF5's Fletcher32 checksum (checkpoints): a read of a corrupted chunk
+ * fails with HM_ERR_INPUT naming the dataset. */
+int hm_h5_write_small_checksum(hm_context *ctx, hid_t loc, const char *name, int ndim, const hsize_t *dims,
+                               const double *data, const char *unit, const char *description);
 /* Collective: a fixed-length string scalar dataset with the text of rank 0 (NULL = ""), unit "none". */
 int hm_h5_write_text(hm_context *ctx, hid_t loc, const char *name, const char *text,
                      const char *description);
@@ -58,6 +62,8 @@ int hm_h5_read_small(hid_t loc, const char *name, size_t count, double *data);
  * [n_global][k][2] (type 2, complex: real, imaginary); data row-major, local*k*type doubles. */
 int hm_h5_write_rows(hid_t loc, const char *name, int64_t n_global, int64_t first, int64_t local,
                      int k, int type, const double *data, const char *unit, const char *description);
+int hm_h5_write_rows_checksum(hid_t loc, const char *name, int64_t n_global, int64_t first, int64_t local, int k,
+                              int type, const double *data, const char *unit, const char *description);
 /* The dataset must have exactly that shape; any rows may be read (another rank count). */
 int hm_h5_read_rows(hid_t loc, const char *name, int64_t n_global, int64_t first, int64_t local,
                     int k, int type, double *data);
@@ -65,6 +71,8 @@ int hm_h5_read_rows(hid_t loc, const char *name, int64_t n_global, int64_t first
 /* Collective: a distributed block as hm_h5_write_rows / hm_h5_read_rows do it, its data fetched
  * or stored through hm_mvec_get / hm_mvec_set (it may live on a device). */
 int hm_h5_write_mvec(hid_t loc, const char *name, const hm_mvec *v, const char *unit, const char *description);
+int hm_h5_write_mvec_checksum(hid_t loc, const char *name, const hm_mvec *v, const char *unit,
+                              const char *description);
 int hm_h5_read_mvec(hid_t loc, const char *name, hm_mvec *v);
 
 /* Collective: after a barrier rank 0 renames from -> to (atomic within a file system) / removes

@@ -8,16 +8,29 @@ static double *host_copy(const hm_mvec *v) {
   return malloc(sizeof(double) * ((size_t)v->dist.local * (size_t)v->k * (size_t)v->type + 1));
 }
 
-int hm_h5_write_mvec(hid_t loc, const char *name, const hm_mvec *v, const char *unit, const char *description) {
+static int write_mvec(hid_t loc, const char *name, const hm_mvec *v, const char *unit, const char *description,
+                      int checksum) {
   double *buf = host_copy(v);
   HM_CHECK(buf, HM_ERR_MEMORY, "could not allocate a copy of the %lld local rows of %s", (long long)v->dist.local,
            name);
   int st = hm_mvec_get(v, buf);
   if (!st)
-    st = hm_h5_write_rows(loc, name, v->dist.n_global, v->dist.first, v->dist.local, v->k, (int)v->type, buf, unit,
-                          description);
+    st = (checksum ? hm_h5_write_rows_checksum : hm_h5_write_rows)(loc, name, v->dist.n_global, v->dist.first,
+                                                                  v->dist.local, v->k, (int)v->type, buf, unit,
+                                                                  description);
   free(buf);
   HM_CALL(st);
+  return HM_SUCCESS;
+}
+
+int hm_h5_write_mvec(hid_t loc, const char *name, const hm_mvec *v, const char *unit, const char *description) {
+  HM_CALL(write_mvec(loc, name, v, unit, description, 0));
+  return HM_SUCCESS;
+}
+
+int hm_h5_write_mvec_checksum(hid_t loc, const char *name, const hm_mvec *v, const char *unit,
+                              const char *description) {
+  HM_CALL(write_mvec(loc, name, v, unit, description, 1));
   return HM_SUCCESS;
 }
 

@@ -134,7 +134,7 @@ program test_fortran_output
   ! Mismatch and bad files.
   opt%vectors = R + 1
   call test_ok(hm_kpm_create(H, opt, kpm2), "hm_kpm_create with other vectors")
-  call test_fails(hm_checkpoint_restore(kpm2, final_path), HM_ERR_ARGUMENT, "vectors", "restore with other vectors")
+  call test_fails(hm_checkpoint_restore(kpm2, final_path), HM_ERR_INPUT, "vectors", "restore with other vectors")
   call test_fails(hm_checkpoint_restore(kpm2, "no_such_checkpoint.h5"), HM_ERR_IO, "no_such_checkpoint.h5", &
                   "restore from a missing file")
   call test_ok(hm_kpm_destroy(kpm2), "hm_kpm_destroy")
@@ -161,7 +161,7 @@ program test_fortran_output
   call MPI_Barrier(MPI_COMM_WORLD, ierr)
   call test_assert(exists(result_path) .and. .not. exists(result_path // ".tmp"), "committed output: path, no .tmp")
   call test_assert(is_hdf5(result_path), "the committed output is not an HDF5 file")
-  call test_fails(hm_checkpoint_read_header(ctx, result_path, text, e1, e2), HM_ERR_IO, "not a hamlet KPM checkpoint", &
+  call test_fails(hm_checkpoint_read_header(ctx, result_path, text, e1, e2), HM_ERR_INPUT, "not a hamlet KPM checkpoint", &
                   "read a result file as a checkpoint")
 
   ! Discarded and impossible outputs.

@@ -155,15 +155,15 @@ int main(int argc, char **argv) {
   free(text);
   hm_kpm_options o = options(emin, emax);
   o.moments = 64;
-  mismatch(ctx, HM_COMPLEX, path_c, o, HM_ERR_ARGUMENT, "has moments = 32, but the kpm to restore into has moments = 64");
+  mismatch(ctx, HM_COMPLEX, path_c, o, HM_ERR_INPUT, "has moments = 32, but the kpm to restore into has moments = 64");
   o = options(emin, emax);
   o.seed = 12;
-  mismatch(ctx, HM_COMPLEX, path_c, o, HM_ERR_ARGUMENT, "seed = 11");
+  mismatch(ctx, HM_COMPLEX, path_c, o, HM_ERR_INPUT, "seed = 11");
   o = options(emin - 0.5, emax);
-  mismatch(ctx, HM_COMPLEX, path_c, o, HM_ERR_ARGUMENT, "emin");
+  mismatch(ctx, HM_COMPLEX, path_c, o, HM_ERR_INPUT, "emin");
   HM_TEST_OK(hm_checkpoint_read_header(ctx, path_r, &text, &emin, &emax));
   free(text);
-  mismatch(ctx, HM_COMPLEX, path_r, options(emin, emax), HM_ERR_ARGUMENT, "holds real vectors");
+  mismatch(ctx, HM_COMPLEX, path_r, options(emin, emax), HM_ERR_INPUT, "holds real vectors");
 
   /* Files that are not checkpoints. */
   hm_output *out;
@@ -177,7 +177,7 @@ int main(int argc, char **argv) {
   }
   MPI_Barrier(MPI_COMM_WORLD);
   HM_TEST_FAILS(hm_checkpoint_read_header(ctx, "no_such_checkpoint.h5", &text, &emin, &emax), HM_ERR_IO, "no_such_checkpoint.h5");
-  HM_TEST_FAILS(hm_checkpoint_read_header(ctx, bad, &text, &emin, &emax), HM_ERR_IO, "is not a hamlet KPM checkpoint");
+  HM_TEST_FAILS(hm_checkpoint_read_header(ctx, bad, &text, &emin, &emax), HM_ERR_INPUT, "is not a hamlet KPM checkpoint");
   HM_TEST_FAILS(hm_checkpoint_read_header(ctx, text_file, &text, &emin, &emax), HM_ERR_IO, "is not an HDF5 file");
   mismatch(ctx, HM_COMPLEX, "no_such_checkpoint.h5", options(emin, emax), HM_ERR_IO, "cannot read 'no_such_checkpoint.h5'");
 

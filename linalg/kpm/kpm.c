@@ -9,6 +9,7 @@
 #include "error_macros.h"
 #include "halo.h"
 #include "hamlet/kpm.h"
+#include "kpm_sums.h"
 #include "lanczos.h"
 #include "matrix_hermitian.h"
 
@@ -19,7 +20,7 @@ struct hm_kpm_s {
   int moments_done;         /* moments issued, folded into eta or pending in dots */
   int moments_folded;       /* moments in eta */
   hm_mvec *v_prev, *v_curr; /* v_{m-1}, v_m of the recurrence */
-  double *eta;              /* [R][M] this rank's partial sums of norm2 * mu (host) */
+  double *eta;              /* [R][M] this rank's raw partial sums (kpm_sums.h; host) */
   double *norm2;            /* [R] <v_r|v_r> of each start vector: N for random phases */
   double *dots;             /* [chunk][2R] per-step <V|V>, <W|V> (backend memory) */
   double *host_dots;        /* the same on the host when folding */
@@ -112,8 +113,8 @@ static int fold(hm_kpm *k) {
     const int n = k->moments_folded;
     for (int r = 0; r < R; r++) {
       double *eta = k->eta + (size_t)r * M;
-      eta[n] = 2 * d[r] - eta[0];
-      eta[n + 1] = 2 * d[R + r] - eta[1];
+      eta[n] = 2 * d[r]; /* mu_0, mu_1 are subtracted after the reduction (hm_kpm_moments) */
+      eta[n + 1] = 2 * d[R + r];
     }
   }
   memset(k->host_dots, 0, bytes); /* the kernels accumulate: the slots start from zero */
@@ -259,21 +260,36 @@ int hm_kpm_run(hm_kpm *k) {
   return HM_SUCCESS;
 }
 
+int hm_kpm_sums(hm_kpm *k, double *sums) {
+  HM_CHECK(k && sums, HM_ERR_ARGUMENT, "kpm or sums is NULL");
+  const int R = k->opt.vectors, M = k->opt.moments;
+  HM_CALL(fold(k));
+  HM_CALL_MPI(MPI_Allreduce(k->eta, sums, R * M, MPI_DOUBLE, MPI_SUM, k->H->ctx->comm));
+  return HM_SUCCESS;
+}
+
+/* mu_2m = 2<v_m|v_m> - mu_0 and mu_2m+1 = 2<v_m+1|v_m> - mu_1, normalised by <v_r|v_r>. */
+static double moment_of(const double *sums_r, int n, int done, double norm2) {
+  if (n >= done) return 0;
+  return (n < 2 ? sums_r[n] : sums_r[n] - sums_r[n & 1]) / norm2;
+}
+
 int hm_kpm_moments(hm_kpm *k, double *mu, double *mu_vec) {
   HM_CHECK(k && mu, HM_ERR_ARGUMENT, "kpm or mu is NULL");
   const int R = k->opt.vectors, M = k->opt.moments;
-  HM_CALL(fold(k));
   double *all;
   HM_MALLOC(all, (size_t)R * M);
-  HM_CALL_MPI(MPI_Allreduce(k->eta, all, R * M, MPI_DOUBLE, MPI_SUM, k->H->ctx->comm));
-  for (int n = 0; n < M; n++) {
+  int st = hm_kpm_sums(k, all);
+  for (int n = 0; n < M && !st; n++) {
     double sum = 0;
-    for (int r = 0; r < R; r++) sum += all[(size_t)r * M + n] / k->norm2[r];
+    for (int r = 0; r < R; r++) sum += moment_of(all + (size_t)r * M, n, k->moments_done, k->norm2[r]);
     mu[n] = sum / R;
   }
-  if (mu_vec)
-    for (size_t i = 0; i < (size_t)R * M; i++) mu_vec[i] = all[i] / k->norm2[i / M];
+  if (mu_vec && !st)
+    for (size_t i = 0; i < (size_t)R * M; i++)
+      mu_vec[i] = moment_of(all + i / M * M, (int)(i % M), k->moments_done, k->norm2[i / M]);
   free(all);
+  HM_CALL(st);
   return HM_SUCCESS;
 }
 
@@ -323,16 +339,33 @@ int hm_kpm_state_vectors(hm_kpm *k, hm_mvec **v_prev, hm_mvec **v_curr) {
   return HM_SUCCESS;
 }
 
-int hm_kpm_restore(hm_kpm *k, int moments_done, const double *mu_vec) {
-  HM_CHECK(k && mu_vec, HM_ERR_ARGUMENT, "kpm or mu_vec is NULL");
+int hm_kpm_restore_sums(hm_kpm *k, int moments_done, const double *sums) {
+  HM_CHECK(k && sums, HM_ERR_ARGUMENT, "kpm or sums is NULL");
   const int R = k->opt.vectors, M = k->opt.moments;
   HM_CHECK(moments_done >= 2 && moments_done <= M && moments_done % 2 == 0, HM_ERR_ARGUMENT,
            "moments_done = %d, must be even and in [2, %d]", moments_done, M);
   HM_CALL(fold(k)); /* empties the step buffer; its moments are overwritten below */
-  /* The saved sums are global: rank 0 carries them, the others start from zero. */
+  /* The saved sums are global: rank 0 carries them, the others start from zero (x + 0 = x, so
+   * the final reduction gives the saved sums bit for bit). */
   for (size_t i = 0; i < (size_t)R * M; i++)
-    k->eta[i] = k->H->ctx->rank == 0 && (int)(i % M) < moments_done ? mu_vec[i] * k->norm2[i / M] : 0.0;
+    k->eta[i] = k->H->ctx->rank == 0 && (int)(i % M) < moments_done ? sums[i] : 0.0;
   k->moments_done = k->moments_folded = moments_done;
   k->pending = 0;
+  return HM_SUCCESS;
+}
+
+int hm_kpm_restore(hm_kpm *k, int moments_done, const double *mu_vec) {
+  HM_CHECK(k && mu_vec, HM_ERR_ARGUMENT, "kpm or mu_vec is NULL");
+  const int R = k->opt.vectors, M = k->opt.moments;
+  double *sums;
+  HM_MALLOC(sums, (size_t)R * M);
+  for (size_t i = 0; i < (size_t)R * M; i++) { /* undo hm_kpm_moments' normalisation and subtraction */
+    const double *mu_r = mu_vec + i / M * M, norm2 = k->norm2[i / M];
+    int n = (int)(i % M);
+    sums[i] = n < 2 ? mu_r[n] * norm2 : (mu_r[n] + mu_r[n & 1]) * norm2;
+  }
+  int st = hm_kpm_restore_sums(k, moments_done, sums);
+  free(sums);
+  HM_CALL(st);
   return HM_SUCCESS;
 }

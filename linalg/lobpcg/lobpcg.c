@@ -6,6 +6,7 @@
 #include <string.h>
 #include "blas_threads.h"
 #include "error_macros.h"
+#include "lobpcg_checkpoint.h"
 #include "lobpcg_internal.h"
 #include "lobpcg_small.h"
 #include "matrix_hermitian.h"
@@ -271,6 +272,84 @@ int hm_lobpcg_restore(hm_lobpcg *L, int np, int iteration) {
   HM_CALL(hm_mvec_copy_columns(L->Xs, 0, L->XP, 0, L->m));
   HM_CALL(hm_mvec_copy_columns(L->Ps, 0, L->XP, L->m, L->m));
   HM_CALL(hm_lobpcg_reload(L));
+  L->np = np;
+  L->iteration = iteration;
+  L->last_checkpoint = iteration;
+  L->started = 1;
+  L->reason = HM_LOBPCG_NOT_RUN;
+  return HM_SUCCESS;
+}
+
+/* ---------------- bitwise checkpoints (lobpcg_checkpoint.h) ---------------- */
+
+enum { HEADER_SCALARS = 4 }; /* np, iteration, block, nev; then lambda[m], history values and residuals */
+
+int hm_lobpcg_checkpoint_state(hm_lobpcg *L, int *nblocks, hm_mvec *blocks[3], int *nscalars, double **scalars) {
+  HM_CHECK(L && nblocks && blocks && nscalars && scalars, HM_ERR_ARGUMENT, "lob or an output is NULL");
+  *nblocks = L->B ? 3 : 2;
+  blocks[0] = L->XP;
+  blocks[1] = L->AXP;
+  blocks[2] = L->B ? L->BXP : NULL;
+  const size_t rows = L->opt.history ? (size_t)L->iteration : 0, n = HEADER_SCALARS + L->m + 2 * rows * L->nev;
+  HM_MALLOC(*scalars, n);
+  double *s = *scalars;
+  s[0] = L->np;
+  s[1] = L->iteration;
+  s[2] = L->m;
+  s[3] = L->nev;
+  memcpy(s + HEADER_SCALARS, L->lambda, sizeof(double) * L->m);
+  if (rows) {
+    memcpy(s + HEADER_SCALARS + L->m, L->hist_val, sizeof(double) * rows * L->nev);
+    memcpy(s + HEADER_SCALARS + L->m + rows * L->nev, L->hist_res, sizeof(double) * rows * L->nev);
+  }
+  *nscalars = (int)n;
+  return HM_SUCCESS;
+}
+
+/* X (the first m columns) must be B-orthonormal and finite, its images finite. */
+static int check_restored_block(hm_lobpcg *L) {
+  const int m = L->m;
+  double complex *G;
+  HM_MALLOC(G, (size_t)m * m);
+  int st = hm_lobpcg_gram(L, L->XP, L->BXP, G, m, 0, 0, m, m);
+  double worst = 0;
+  for (int i = 0; i < m * m && !st; i++) {
+    double d = cabs(G[i] - (i % (m + 1) == 0 ? 1.0 : 0.0));
+    if (!(d <= worst)) worst = d; /* NaN sticks */
+  }
+  if (!st) st = hm_lobpcg_gram(L, L->XP, L->AXP, G, m, 0, 0, m, m);
+  int finite = 1;
+  for (int i = 0; i < m * m && !st; i++) finite &= isfinite(creal(G[i])) && isfinite(cimag(G[i]));
+  for (int j = 0; j < m; j++) finite &= isfinite(L->lambda[j]);
+  free(G);
+  HM_CALL(st);
+  HM_CHECK(worst <= 1e-6, HM_ERR_INPUT,
+           "the restored block X is not %sorthonormal (largest |X^H %sX - I| entry %g, allowed 1e-6): it is zero, "
+           "rank-deficient, not finite or not from this problem", L->B ? "B-" : "", L->B ? "B " : "", worst);
+  HM_CHECK(finite, HM_ERR_INPUT, "the restored Ritz values or the block A X are not finite");
+  return HM_SUCCESS;
+}
+
+int hm_lobpcg_checkpoint_restore(hm_lobpcg *L, int nscalars, const double *s) {
+  HM_CHECK(L && (s || !nscalars), HM_ERR_ARGUMENT, "lob or scalars is NULL");
+  HM_CHECK(nscalars >= HEADER_SCALARS + L->m && (int)s[2] == L->m && (int)s[3] == L->nev, HM_ERR_INPUT,
+           "the LOBPCG checkpoint holds %d scalars for block = %g, nev = %g; this run has block = %d, nev = %d",
+           nscalars, nscalars >= HEADER_SCALARS ? s[2] : -1.0, nscalars >= HEADER_SCALARS ? s[3] : -1.0, L->m, L->nev);
+  const int np = (int)s[0], iteration = (int)s[1];
+  HM_CHECK(np >= 0 && np <= L->m && iteration >= 0 && iteration <= L->opt.maxit, HM_ERR_INPUT,
+           "the LOBPCG checkpoint has np = %g (allowed 0 to %d) and iteration = %g (allowed 0 to maxit = %d)", s[0],
+           L->m, s[1], L->opt.maxit);
+  const size_t rows = L->opt.history ? (size_t)iteration : 0;
+  HM_CHECK((size_t)nscalars == HEADER_SCALARS + L->m + 2 * rows * L->nev, HM_ERR_INPUT,
+           "the LOBPCG checkpoint holds %d scalars; iteration %d with history needs %zu", nscalars, iteration,
+           HEADER_SCALARS + L->m + 2 * rows * L->nev);
+  memcpy(L->lambda, s + HEADER_SCALARS, sizeof(double) * L->m);
+  HM_CALL(check_restored_block(L));
+  if (rows) {
+    HM_CALL(hm_lobpcg_grow_history(L, iteration + 1));
+    memcpy(L->hist_val, s + HEADER_SCALARS + L->m, sizeof(double) * rows * L->nev);
+    memcpy(L->hist_res, s + HEADER_SCALARS + L->m + rows * L->nev, sizeof(double) * rows * L->nev);
+  }
   L->np = np;
   L->iteration = iteration;
   L->last_checkpoint = iteration;

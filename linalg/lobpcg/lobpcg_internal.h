@@ -57,6 +57,8 @@ void hm_lobpcg_swap(hm_mvec **a, hm_mvec **b);
 int hm_lobpcg_start(hm_lobpcg *L);
 /* Recompute images and estimates from XP (restore). */
 int hm_lobpcg_reload(hm_lobpcg *L);
+/* Room for `rows` history rows (new rows NaN). */
+int hm_lobpcg_grow_history(hm_lobpcg *L, int rows);
 /* Iterate to convergence, maxit or stagnation. */
 int hm_lobpcg_iterate(hm_lobpcg *L);
 #endif

@@ -151,7 +151,7 @@ int hm_lobpcg_reload(hm_lobpcg *L) {
 }
 
 /* Room for `rows` history rows (doubling; new rows NaN). */
-static int grow_history(hm_lobpcg *L, int rows) {
+int hm_lobpcg_grow_history(hm_lobpcg *L, int rows) {
   if (rows <= L->hist_rows) return HM_SUCCESS;
   int cap = L->hist_rows * 2 > rows ? L->hist_rows * 2 : rows + 63;
   double *v = realloc(L->hist_val, sizeof(double) * (size_t)cap * L->nev);
@@ -180,7 +180,7 @@ static int residuals(hm_lobpcg *L) {
     L->active[j] = !(L->res[j] <= L->opt.tol);
     if (j < L->nev && !L->active[j]) L->nconv++;
   }
-  if (!st && L->opt.history) st = grow_history(L, L->iteration + 1);
+  if (!st && L->opt.history) st = hm_lobpcg_grow_history(L, L->iteration + 1);
   if (!st && L->opt.history) {
     memcpy(L->hist_val + (size_t)L->iteration * L->nev, L->lambda, sizeof(double) * L->nev);
     memcpy(L->hist_res + (size_t)L->iteration * L->nev, L->res, sizeof(double) * L->nev);

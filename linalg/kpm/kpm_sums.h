@@ -1,0 +1,15 @@
+/* The raw moment sums of a KPM run, for checkpoints that restart bit for bit (internal: io's
+ * checkpoint code uses them). sums[r*M + n], summed over ranks, are <v_r|v_0> for n = 0,
+ * <v_r|v_1> for n = 1 and 2<v_m|v_m> (n = 2m) or 2<v_m+1|v_m> (n = 2m+1) from then on, before the
+ * subtraction of mu_0 / mu_1 and the division by <v_r|v_r> that hm_kpm_moments applies. Storing
+ * these instead of the moments keeps every later moment's arithmetic that of the uninterrupted run. */
+#ifndef HAMLET_KPM_SUMS_H
+#define HAMLET_KPM_SUMS_H
+#include "hamlet/kpm.h"
+
+/* Collective: sums[R*M] (entries >= moments_done are 0). */
+int hm_kpm_sums(hm_kpm *kpm, double *sums);
+/* Collective: continue from saved sums (after hm_kpm_create with the saved interval, and
+ * hm_kpm_set_start when that run had one); the vectors are set by the caller. */
+int hm_kpm_restore_sums(hm_kpm *kpm, int moments_done, const double *sums);
+#endif
