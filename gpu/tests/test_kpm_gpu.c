@@ -71,7 +71,7 @@ static void moments(hm_backend backend, int R, uint64_t seed, hm_format format, 
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  if (hm_test_no_gpu()) return 77;
+  HM_TEST_NEED_GPU();
   uint64_t seed = (uint64_t)time(NULL);
   MPI_Bcast(&seed, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
   printf("seed %llu\n", (unsigned long long)seed);
