@@ -2,7 +2,7 @@
 set -u
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/hamlet-e2e.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
-cd "$WORK"
+cd "$WORK" || exit 1
 FAILURES=0
 fail() { echo "FAIL: $*"; FAILURES=$((FAILURES + 1)); }
 run2() { "$MPIEXEC" -n 2 "$HAMLET" "$@"; }

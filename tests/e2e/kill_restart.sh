@@ -24,16 +24,16 @@ rm -f ckpt.h5
 # Slow each step down so the kill lands between checkpoints, in its own process group.
 HAMLET_TEST_STEP_DELAY_US=20000 setsid "$MPIEXEC" -n 2 "$HAMLET" run deck.ini --quiet >killed.log 2>&1 &
 pid=$!
-for i in $(seq 1 300); do [ -e ckpt.h5 ] && break; sleep 0.1; done
+for _ in $(seq 1 300); do [ -e ckpt.h5 ] && break; sleep 0.1; done
 sleep 0.5
 kill -KILL -- -"$pid" 2>/dev/null; wait "$pid" 2>/dev/null
 [ -e ckpt.h5 ] || fail "no checkpoint appeared before the kill"
-[ -e run.h5 ] && fail "the killed run # Time-based checkpoints: every 0.25 s of a run slowed to about 1 s.
+[ -e run.h5 ] && fail "the killed run finished before it was killed: slow it down more"
+# Time-based checkpoints: every 0.25 s of a run slowed to about 1 s.
 sed -e 's/^checkpoint_every = 10$/checkpoint_seconds = 0.25/' -e 's/^checkpoint = ckpt.h5$/checkpoint = timed.h5/' deck.ini > timed.ini
 HAMLET_TEST_STEP_DELAY_US=5000 run2 run timed.ini -o timed_run.h5 >timed.log 2>&1 || fail "timed run: $(cat timed.log)"
 written=$(sed -n 's/.*checkpoints *\([0-9]*\) written.*/\1/p' timed.log)
 [ -n "$written" ] && [ "$written" -ge 2 ] && [ -e timed.h5 ] || fail "time-based checkpoints: '$written' written: $(cat timed.log)"
-finished before it was killed: slow it down more"
 done_at=$(/usr/bin/python3 -c "import h5py; f=h5py.File('ckpt.h5','r'); print(int(f.attrs['moments_done'] if 'moments_done' in f.attrs else f['moments_done'][()]))" 2>/dev/null)
 echo "checkpoint at moment $done_at of 400"
 [ -n "$done_at" ] && [ "$done_at" -lt 400 ] || fail "checkpoint is not mid-way ($done_at)"

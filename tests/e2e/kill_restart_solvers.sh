@@ -46,7 +46,7 @@ kill_mid() {
   rm -f "$2"
   HAMLET_TEST_STEP_DELAY_US=$3 setsid "$MPIEXEC" -n 2 "$HAMLET" run "$1" -o killed.h5 --quiet >killed.log 2>&1 &
   local pid=$!
-  for i in $(seq 1 300); do [ -e "$2" ] && break; sleep 0.1; done
+  for _ in $(seq 1 300); do [ -e "$2" ] && break; sleep 0.1; done
   sleep 0.3
   kill -KILL -- -"$pid" 2>/dev/null; wait "$pid" 2>/dev/null
   [ -e "$2" ] || fail "$1: no checkpoint appeared before the kill"
