@@ -34,7 +34,7 @@ sed -e 's/^checkpoint_every = 10$/checkpoint_seconds = 0.25/' -e 's/^checkpoint 
 HAMLET_TEST_STEP_DELAY_US=5000 run2 run timed.ini -o timed_run.h5 >timed.log 2>&1 || fail "timed run: $(cat timed.log)"
 written=$(sed -n 's/.*checkpoints *\([0-9]*\) written.*/\1/p' timed.log)
 [ -n "$written" ] && [ "$written" -ge 2 ] && [ -e timed.h5 ] || fail "time-based checkpoints: '$written' written: $(cat timed.log)"
-done_at=$(/usr/bin/python3 -c "import h5py; f=h5py.File('ckpt.h5','r'); print(int(f.attrs['moments_done'] if 'moments_done' in f.attrs else f['moments_done'][()]))" 2>/dev/null)
+done_at=$("$PYTHON" -c "import h5py; f=h5py.File('ckpt.h5','r'); print(int(f.attrs['moments_done'] if 'moments_done' in f.attrs else f['moments_done'][()]))" 2>/dev/null)
 echo "checkpoint at moment $done_at of 400"
 [ -n "$done_at" ] && [ "$done_at" -lt 400 ] || fail "checkpoint is not mid-way ($done_at)"
 cp ckpt.h5 ckpt1.h5
@@ -42,7 +42,7 @@ run2 restart ckpt.h5 -o restarted.h5 --quiet >restart.log 2>&1 || fail "restart:
 # The restored sums sit on rank 0, so moments agree to rounding (~1e-17 absolute); the DOS
 # multiplies them by N and sums M terms, hence the looser tolerance on the whole file.
 moments_close() { # moments_close A B ATOL
-  /usr/bin/python3 -c "import h5py, numpy as np, sys
+  "$PYTHON" -c "import h5py, numpy as np, sys
 a, b = (h5py.File(x, 'r')['/kpm/moments_per_vector'][:] for x in sys.argv[1:3])
 d = np.abs(a - b).max(); print('moments differ by at most', d); sys.exit(int(d > float(sys.argv[3])))" "$@"
 }

@@ -53,7 +53,7 @@ kill_mid() {
   [ -e killed.h5 ] && fail "$1: the killed run finished before it was killed: slow it down more"
 }
 close() { # close A B DATASET RTOL: the datasets agree to RTOL (relative to the largest entry)
-  /usr/bin/python3 -c "import h5py, numpy as np, sys
+  "$PYTHON" -c "import h5py, numpy as np, sys
 a, b = (h5py.File(x, 'r')[sys.argv[3]][()] for x in sys.argv[1:3])
 d = np.abs(a - b).max() / np.abs(b).max(); print(sys.argv[3], 'differs by', d); sys.exit(int(not d <= float(sys.argv[4])))" "$@"
 }

@@ -7,7 +7,7 @@
 need_h5py
 seed=${HAMLET_TEST_SEED:-$(( $(date +%s) % 100000 ))}
 echo "HAMLET_TEST_SEED=$seed"
-/usr/bin/python3 - "$seed" <<'PY' || fail "could not write the decks"
+"$PYTHON" - "$seed" <<'PY' || fail "could not write the decks"
 import sys, numpy as np
 rng = np.random.default_rng(int(sys.argv[1]))
 bc = lambda: " ".join(rng.choice(["periodic", "open"], 3))
@@ -32,7 +32,7 @@ for m in lobpcg dense kpm idr; do
   echo "== $m.ini"; cat "$m.ini"
   run2 run "$m.ini" -o "$m.h5" --quiet >"$m.log" 2>&1 || fail "$m: $(cat "$m.log")"
 done
-/usr/bin/python3 - "$SOURCE_DIR/tests/support" <<'PY' || fail "results differ from the independent checks (seed $seed)"
+"$PYTHON" - "$SOURCE_DIR/tests/support" <<'PY' || fail "results differ from the independent checks (seed $seed)"
 import sys, h5py, numpy as np
 sys.path.insert(0, sys.argv[1])
 import hamiltonians as hm
