@@ -3,8 +3,11 @@
 # machine's host (16 cores: CI's 2 are too slow for it), then the CPU tests; the _omp2/_omp3 variants
 # run the OpenMP kernels and builders with several threads. Reports and the summary go to $OUT.
 #   run: bash scripts/device_tsan.sh   (carry: [".debs"]);  TESTS=regex narrows the ctest selection
-# GCC's libgomp is not instrumented: its barriers are futexes TSan cannot see, so races reported
-# between two parallel regions (not inside one) need a look at the code before they are believed.
+# GCC's libgomp is not instrumented: its thread pool is reused and its barriers are futexes TSan
+# cannot see, so a shared variable the master writes before a parallel region and a worker reads in
+# it is reported as a race (a 10-line OpenMP program shows it). Such reports (previous access by the
+# main thread outside *_omp_fn*, location the master's stack) are false; a race with both accesses
+# inside *_omp_fn* frames of one region is real. The summary groups reports by their top frames.
 set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 # shellcheck source=scripts/device_unpack.sh
