@@ -129,6 +129,76 @@ def convdiff(deck):
     return Coo(n**3, np.concatenate(rows), np.concatenate(cols), np.concatenate(vals))
 
 
+# --- fem -----------------------------------------------------------------------------------------
+def fem(deck):
+    """Q1 hexahedra on [0, lx] x [0, ly] x [0, lz], Dirichlet walls (unknowns: interior nodes, x
+    fastest): H = K/2 + V (V integrated by the 3-point Gauss rule per direction), mass M. Returns
+    dense (H, M) on the interior nodes."""
+    h = deck["hamiltonian"]
+    e = [h.getint(k) for k in ("ex", "ey", "ez")]
+    L = [h.getfloat(k, 1.0) for k in ("lx", "ly", "lz")]
+    centre = [h.getfloat("centre_" + a, L[d] / 2) for d, a in enumerate("xyz")]
+    step = [L[d] / e[d] for d in range(3)]
+
+    def one_d(d):  # global 1D stiffness and mass on the e+1 nodes
+        n = e[d] + 1
+        K, M = np.zeros((n, n)), np.zeros((n, n))
+        for i in range(e[d]):
+            K[i:i + 2, i:i + 2] += np.array([[1, -1], [-1, 1]]) / step[d]
+            M[i:i + 2, i:i + 2] += np.array([[2, 1], [1, 2]]) * step[d] / 6
+        return K, M
+    (Kx, Mx), (Ky, My), (Kz, Mz) = one_d(0), one_d(1), one_d(2)
+    kron3 = lambda z, y, x: np.kron(z, np.kron(y, x))  # x fastest
+    K = kron3(Mz, My, Kx) + kron3(Mz, Ky, Mx) + kron3(Kz, My, Mx)
+    M = kron3(Mz, My, Mx)
+    H = 0.5 * K
+    pot = h.get("potential", "none")
+    if pot != "none":
+        g = np.array([0.5 - 0.5 * np.sqrt(0.6), 0.5, 0.5 + 0.5 * np.sqrt(0.6)])
+        w = np.array([5.0, 8.0, 5.0]) / 18
+        omega = [h.getfloat("omega_" + a, 1.0) for a in "xyz"]
+        shape = h.get("well_shape", "sphere")
+        depth, radius = h.getfloat("well_depth", 0.0), h.getfloat("well_radius", 0.0)
+        size = [h.getfloat("well_size_" + a, 0.0) for a in "xyz"]
+
+        def V(x, y, z):
+            r = [x - centre[0], y - centre[1], z - centre[2]]
+            if pot == "harmonic":
+                return 0.5 * sum(omega[d] ** 2 * r[d] ** 2 for d in range(3))
+            if pot == "well" and shape == "sphere":
+                return np.where(r[0] ** 2 + r[1] ** 2 + r[2] ** 2 < radius ** 2, -depth, 0.0)
+            if pot == "well" and shape == "box":
+                return np.where(np.all([np.abs(r[d]) < 0.5 * size[d] for d in range(3)], axis=0), -depth, 0.0)
+            raise NotImplementedError("fem potential " + pot)
+        nodes = [e[d] + 1 for d in range(3)]
+        qz, qy, qx = np.meshgrid(range(3), range(3), range(3), indexing="ij")
+        qx, qy, qz = qx.ravel(), qy.ravel(), qz.ravel()
+        wq = w[qx] * w[qy] * w[qz] * step[0] * step[1] * step[2]
+        phi1 = lambda a, t: t if a else 1 - t  # 1D shape function of local node a at t in [0, 1]
+        for ek in range(e[2]):
+            for ej in range(e[1]):
+                for ei in range(e[0]):
+                    v = wq * V((ei + g[qx]) * step[0], (ej + g[qy]) * step[1], (ek + g[qz]) * step[2])
+                    idx, phis = [], []
+                    for az in range(2):
+                        for ay in range(2):
+                            for ax in range(2):
+                                idx.append((ei + ax) + nodes[0] * ((ej + ay) + nodes[1] * (ek + az)))
+                                phis.append(phi1(ax, g[qx]) * phi1(ay, g[qy]) * phi1(az, g[qz]))
+                    P = np.array(phis)
+                    H[np.ix_(idx, idx)] += (P * v) @ P.T
+    interior = [(i, j, k) for k in range(1, e[2]) for j in range(1, e[1]) for i in range(1, e[0])]
+    keep = np.array([i + (e[0] + 1) * (j + (e[1] + 1) * k) for i, j, k in interior])
+    return H[np.ix_(keep, keep)], M[np.ix_(keep, keep)]
+
+
+def generalized_eigvalsh(H, M):
+    """Eigenvalues of H x = lambda M x (M positive definite) by Cholesky, NumPy only."""
+    C = np.linalg.cholesky(M)
+    A = np.linalg.solve(C, np.linalg.solve(C, H).T).T
+    return np.linalg.eigvalsh((A + A.T) / 2)
+
+
 # --- mtx ------------------------------------------------------------------------------------------
 def read_mtx(path):
     with open(path) as f:
