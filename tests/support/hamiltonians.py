@@ -225,5 +225,5 @@ def build(deck, deck_dir="."):
     if model == "convdiff":
         return convdiff(deck)
     if model == "mtx":
-        return read_mtx(os.path.join(deck_dir, deck["hamiltonian"].get("file")))
+        return read_mtx(os.path.join(deck_dir, deck["hamiltonian"].get("matrix")))
     raise NotImplementedError("no NumPy builder for model = %s" % model)
