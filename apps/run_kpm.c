@@ -160,6 +160,11 @@ int run_kpm(run_state *s, hm_matrix *H) {
   hm_output *out;
   run_output_open(s, H, &out);
   APP_CALL(hm_output_write_kpm(out, kpm, &d->dos));
+  if (s->args->checkpoint_path) { /* the interval was restored (bounds "given"); the deck's method found it first */
+    APP_CALL(hm_output_write_attribute_double(out, "/kpm", "bounds_margin", d->kpm.bounds_margin));
+    if (d->kpm.bounds == HM_BOUNDS_LANCZOS)
+      APP_CALL(hm_output_write_attribute_double(out, "/kpm", "lanczos_steps", d->kpm.lanczos_steps));
+  }
   if (dos) APP_CALL(hm_output_write_dos(out, dos));
   else write_ldos(s, out, points, energy, rho);
   run_output_commit(s, &out, &m, PHASE_IO);

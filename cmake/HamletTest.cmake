@@ -39,3 +39,11 @@ function(hm_add_script_test name)
   set_tests_properties(${name} PROPERTIES LABELS "${T_LABELS}" SKIP_RETURN_CODE 77 PROCESSORS 2
                        ENVIRONMENT "OMP_NUM_THREADS=1;HAMLET=$<TARGET_FILE:hamlet_app>;HAMLET_TESTHOOKS=$<TARGET_FILE:hamlet_testhooks>;MPIEXEC=${MPIEXEC_EXECUTABLE};SOURCE_DIR=${CMAKE_SOURCE_DIR}")
 endfunction()
+
+# hm_add_omp3_variants(test...): rerun each one-rank C test with 3 OpenMP threads (NAME_omp3), so
+# every OpenMP kernel and builder is checked with an uneven thread split as well as with 1 thread.
+function(hm_add_omp3_variants)
+  foreach(t ${ARGN})
+    hm_add_test(${t}_omp3 COMMAND $<TARGET_FILE:${t}> NPROCS 1 THREADS 3 LABELS cpu)
+  endforeach()
+endfunction()

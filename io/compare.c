@@ -1,8 +1,9 @@
-/* Compare the numeric datasets of two result files with relative and absolute tolerances. */
+/* Compare the numeric datasets and attributes of two result files with relative and absolute tolerances. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "compare.h"
+#include "compare_internal.h"
 #include "h5util.h"
 
 /* Run-dependent groups: wall times, where it ran, joules, and the deck text. */
@@ -44,7 +45,8 @@ static void add_name(name_list *l, const char *path) {
   l->n++;
 }
 
-typedef struct { hid_t file; name_list *list; } visit_data;
+/* list: the numeric datasets; objects: every group and dataset (their attributes are compared too). */
+typedef struct { hid_t file; name_list *list, *objects; } visit_data;
 
 #if H5_VERSION_GE(1, 12, 0)
 typedef H5O_info2_t object_info;
@@ -55,15 +57,19 @@ typedef H5O_info_t object_info;
 static herr_t visit(hid_t obj, const char *name, const object_info *info, void *data) {
   (void)obj;
   visit_data *v = data;
-  if (info->type != H5O_TYPE_DATASET) return 0;
+  if (info->type != H5O_TYPE_DATASET && info->type != H5O_TYPE_GROUP) return 0;
+  if (strcmp(name, ".") == 0) name = ""; /* the root group */
   size_t n = strlen(name);
   char *path = malloc(n + 2);
   if (!path) { v->list->failed = 1; return -1; }
   path[0] = '/';
   memcpy(path + 1, name, n + 1);
-  if (!is_skipped(path) && is_numeric(v->file, path)) add_name(v->list, path);
+  if (!is_skipped(path)) {
+    add_name(v->objects, path);
+    if (info->type == H5O_TYPE_DATASET && is_numeric(v->file, path)) add_name(v->list, path);
+  }
   free(path);
-  return v->list->failed ? -1 : 0;
+  return v->list->failed || v->objects->failed ? -1 : 0;
 }
 
 static void free_list(name_list *l) {
@@ -71,20 +77,25 @@ static void free_list(name_list *l) {
   free(l->names);
 }
 
-static int list_numeric(hid_t file, const char *file_name, name_list *l) {
+static void free_list(name_list *l);
+
+static int list_numeric(hid_t file, const char *file_name, name_list *l, name_list *objects) {
   memset(l, 0, sizeof *l);
-  visit_data v = {file, l};
+  memset(objects, 0, sizeof *objects);
+  visit_data v = {file, l, objects};
 #if H5_VERSION_GE(1, 12, 0)
   herr_t e = H5Ovisit3(file, H5_INDEX_NAME, H5_ITER_INC, visit, &v, H5O_INFO_BASIC);
 #else
   herr_t e = H5Ovisit(file, H5_INDEX_NAME, H5_ITER_INC, visit, &v);
 #endif
-  if (l->failed) {
+  if (l->failed || objects->failed) {
     free_list(l);
+    free_list(objects);
     HM_RAISE(HM_ERR_MEMORY, "out of memory listing the datasets of '%s'", file_name);
   }
   if (e < 0) {
     free_list(l);
+    free_list(objects);
     char msg[256];
     hm_h5_last_message(msg, sizeof msg);
     HM_RAISE(HM_ERR_HDF5, "could not walk the objects of '%s': %s", file_name, msg);
@@ -98,22 +109,22 @@ static int contains(const name_list *l, const char *path) {
   return 0;
 }
 
-/* Deviation statistics of one dataset. */
-typedef struct {
-  double worst_abs, worst_rel, a_at, b_at;
-  hsize_t at, failures, count;
-} deviation;
-
-static void compare_values(const double *a, const double *b, hsize_t n, hsize_t offset, double rtol, double atol,
-                           deviation *d) {
+/* NaN vs NaN is a difference too: hamlet writes no NaN into a result on purpose, and a NaN in a
+ * reference must not certify a run that produced the same NaN (both are broken). */
+void hm_compare_values(const double *a, const double *b, hsize_t n, hsize_t offset, double rtol, double atol,
+                       hm_compare_deviation *d) {
   for (hsize_t i = 0; i < n; i++) {
     double x = a[i], y = b[i], abs_dev = 0, rel_dev = 0;
     int fails = 0;
-    if (!(x == y || (isnan(x) && isnan(y)))) {
+    if (isnan(x) || isnan(y)) {
+      abs_dev = rel_dev = INFINITY;
+      fails = 1;
+      d->nans++;
+    } else if (x != y) {
       abs_dev = fabs(x - y);
-      if (isnan(abs_dev)) abs_dev = INFINITY; /* one NaN, or infinities of opposite sign */
+      if (isnan(abs_dev)) abs_dev = INFINITY; /* infinities of opposite sign */
       rel_dev = y != 0 && isfinite(y) ? abs_dev / fabs(y) : INFINITY;
-      /* a NaN or an infinity matches only itself */
+      /* an infinity matches only itself */
       fails = !isfinite(x) || !isfinite(y) || !(abs_dev <= atol + rtol * fabs(y));
     }
     if (fails && d->failures++ == 0) { d->at = offset + i; d->a_at = x; d->b_at = y; }
@@ -123,8 +134,7 @@ static void compare_values(const double *a, const double *b, hsize_t n, hsize_t 
   d->count += n;
 }
 
-/* Shape as text, "[3][4]" or "scalar". */
-static void shape_text(int ndim, const hsize_t *dims, char *buf, size_t n) {
+void hm_compare_shape_text(int ndim, const hsize_t *dims, char *buf, size_t n) {
   if (ndim == 0) { snprintf(buf, n, "scalar"); return; }
   size_t used = 0;
   buf[0] = '\0';
@@ -175,7 +185,7 @@ done:
   return st;
 }
 
-static int compare_data(open_set *a, open_set *b, double rtol, double atol, deviation *d) {
+static int compare_data(open_set *a, open_set *b, double rtol, double atol, hm_compare_deviation *d) {
   hsize_t rows = a->ndim ? a->dims[0] : 1, row_len = 1;
   for (int i = 1; i < a->ndim; i++) row_len *= a->dims[i];
   if (rows == 0 || row_len == 0) return HM_SUCCESS;
@@ -187,7 +197,7 @@ static int compare_data(open_set *a, open_set *b, double rtol, double atol, devi
     hsize_t n = r + per <= rows ? per : rows - r;
     st = read_slab(a, r, n, row_len, x);
     if (!st) st = read_slab(b, r, n, row_len, y);
-    if (!st) compare_values(x, y, n * row_len, r * row_len, rtol, atol, d);
+    if (!st) hm_compare_values(x, y, n * row_len, r * row_len, rtol, atol, d);
   }
   free(x);
   free(y);
@@ -195,18 +205,25 @@ static int compare_data(open_set *a, open_set *b, double rtol, double atol, devi
   return HM_SUCCESS;
 }
 
-typedef struct {
-  size_t datasets, differ;
-  double worst_abs, worst_rel;
-  char worst_abs_at[256], worst_rel_at[256];
-} summary;
-
-static void note_worst(summary *s, const char *path, double abs_dev, double rel_dev) {
+static void note_worst(hm_compare_summary *s, const char *path, double abs_dev, double rel_dev) {
   if (abs_dev > s->worst_abs || !s->worst_abs_at[0]) { s->worst_abs = abs_dev; snprintf(s->worst_abs_at, 256, "%s", path); }
   if (rel_dev > s->worst_rel || !s->worst_rel_at[0]) { s->worst_rel = rel_dev; snprintf(s->worst_rel_at, 256, "%s", path); }
 }
 
-static int compare_one(hid_t fa, hid_t fb, const char *path, double rtol, double atol, FILE *out, summary *s) {
+void hm_compare_report(hm_compare_summary *s, const char *label, const char *shape, const hm_compare_deviation *d,
+                       FILE *out) {
+  note_worst(s, label, d->worst_abs, d->worst_rel);
+  if (d->failures) s->differ++;
+  if (!out) return;
+  fprintf(out, "%s  %s  %s  abs %.3e  rel %.3e", d->failures ? "FAIL" : "PASS", label, shape, d->worst_abs, d->worst_rel);
+  if (d->failures)
+    fprintf(out, "  (%llu of %llu values differ; first at flat index %llu: %.17g vs %.17g)",
+            (unsigned long long)d->failures, (unsigned long long)d->count, (unsigned long long)d->at, d->a_at, d->b_at);
+  if (d->nans) fprintf(out, "  (%llu NaN)", (unsigned long long)d->nans);
+  fprintf(out, "\n");
+}
+
+static int compare_one(hid_t fa, hid_t fb, const char *path, double rtol, double atol, FILE *out, hm_compare_summary *s) {
   open_set a, b;
   HM_CALL(open_dataset(fa, path, &a));
   int st = open_dataset(fb, path, &b);
@@ -215,22 +232,14 @@ static int compare_one(hid_t fa, hid_t fb, const char *path, double rtol, double
     HM_CALL(st);
   }
   char sa[128], sb[128];
-  shape_text(a.ndim, a.dims, sa, sizeof sa);
-  shape_text(b.ndim, b.dims, sb, sizeof sb);
-  deviation d = {0};
+  hm_compare_shape_text(a.ndim, a.dims, sa, sizeof sa);
+  hm_compare_shape_text(b.ndim, b.dims, sb, sizeof sb);
+  hm_compare_deviation d = {0};
   if (strcmp(sa, sb) != 0) {
     s->differ++;
     if (out) fprintf(out, "FAIL  %s  shape %s in A, %s in B\n", path, sa, sb);
   } else if (!(st = compare_data(&a, &b, rtol, atol, &d))) {
-    note_worst(s, path, d.worst_abs, d.worst_rel);
-    if (d.failures) s->differ++;
-    if (out) {
-      fprintf(out, "%s  %s  %s  abs %.3e  rel %.3e", d.failures ? "FAIL" : "PASS", path, sa, d.worst_abs, d.worst_rel);
-      if (d.failures)
-        fprintf(out, "  (%llu of %llu values differ; first at flat index %llu: %.17g vs %.17g)",
-                (unsigned long long)d.failures, (unsigned long long)d.count, (unsigned long long)d.at, d.a_at, d.b_at);
-      fprintf(out, "\n");
-    }
+    hm_compare_report(s, path, sa, &d, out);
   }
   close_dataset(&a);
   close_dataset(&b);
@@ -239,7 +248,7 @@ static int compare_one(hid_t fa, hid_t fb, const char *path, double rtol, double
 }
 
 static int compare_lists(hid_t fa, hid_t fb, const name_list *la, const name_list *lb, double rtol, double atol,
-                         FILE *out, summary *s) {
+                         FILE *out, hm_compare_summary *s) {
   for (size_t i = 0; i < la->n; i++) {
     s->datasets++;
     if (!contains(lb, la->names[i])) {
@@ -255,6 +264,16 @@ static int compare_lists(hid_t fa, hid_t fb, const name_list *la, const name_lis
     s->differ++;
     if (out) fprintf(out, "FAIL  %s  only in B\n", lb->names[i]);
   }
+  return HM_SUCCESS;
+}
+
+/* The numeric attributes of every group and dataset of either file. */
+static int compare_object_attributes(hid_t fa, hid_t fb, const name_list *oa, const name_list *ob, double rtol,
+                                     double atol, FILE *out, hm_compare_summary *s) {
+  for (size_t i = 0; i < oa->n; i++)
+    HM_CALL(hm_compare_attributes(fa, contains(ob, oa->names[i]) ? fb : H5I_INVALID_HID, oa->names[i], rtol, atol, out, s));
+  for (size_t i = 0; i < ob->n; i++)
+    if (!contains(oa, ob->names[i])) HM_CALL(hm_compare_attributes(H5I_INVALID_HID, fb, ob->names[i], rtol, atol, out, s));
   return HM_SUCCESS;
 }
 
@@ -297,26 +316,32 @@ int hm_compare_files_only(const char *a, const char *b, double rtol, double atol
     H5Fclose(fa);
     HM_CALL(st);
   }
-  name_list la = {0}, lb = {0};
-  summary s = {0};
-  st = list_numeric(fa, a, &la);
-  if (!st) st = list_numeric(fb, b, &lb);
+  name_list la = {0}, lb = {0}, oa = {0}, ob = {0};
+  hm_compare_summary s = {0};
+  st = list_numeric(fa, a, &la, &oa);
+  if (!st) st = list_numeric(fb, b, &lb, &ob);
   if (!st && only) {
     filter(&la, only);
     filter(&lb, only);
-    HM_CHECK(la.n + lb.n > 0, HM_ERR_ARGUMENT, "--only %s selects no dataset of either file", only);
+    filter(&oa, only);
+    filter(&ob, only);
+    if (la.n + lb.n + oa.n + ob.n == 0)
+      st = hm_error_raise(HM_ERR_ARGUMENT, __FILE__, __LINE__, __func__, "--only %s selects no dataset or group of either file", only);
   }
   if (!st && report) fprintf(report, "comparing A = %s with B = %s (pass: |a - b| <= %g + %g*|b|)\n", a, b, atol, rtol);
   if (!st) st = compare_lists(fa, fb, &la, &lb, rtol, atol, report, &s);
+  if (!st) st = compare_object_attributes(fa, fb, &oa, &ob, rtol, atol, report, &s);
   free_list(&la);
   free_list(&lb);
+  free_list(&oa);
+  free_list(&ob);
   H5Fclose(fa);
   H5Fclose(fb);
   HM_CALL(st);
   *equal = s.differ == 0;
   if (report) {
-    fprintf(report, "summary: %zu datasets, %zu differ; worst abs %.3e%s%s%s, worst rel %.3e%s%s%s: %s\n", s.datasets,
-            s.differ, s.worst_abs, s.worst_abs_at[0] ? " (" : "", s.worst_abs_at, s.worst_abs_at[0] ? ")" : "",
+    fprintf(report, "summary: %zu datasets, %zu attributes, %zu differ; worst abs %.3e%s%s%s, worst rel %.3e%s%s%s: %s\n",
+            s.datasets, s.attributes, s.differ, s.worst_abs, s.worst_abs_at[0] ? " (" : "", s.worst_abs_at, s.worst_abs_at[0] ? ")" : "",
             s.worst_rel, s.worst_rel_at[0] ? " (" : "", s.worst_rel_at, s.worst_rel_at[0] ? ")" : "",
             *equal ? "EQUAL" : "DIFFERENT");
   }

@@ -7,10 +7,11 @@ set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 source scripts/device_unpack.sh .debs
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv | tee "$OUT/gpu.txt"
+# shellcheck disable=SC2086 # the flag lists are meant to split into words
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DHAMLET_CUDA=ON $HAMLET_DEVICE_CMAKE_FLAGS \
   >"$OUT/configure.log" 2>&1 || { tail -40 "$OUT/configure.log"; exit 1; }
 cmake --build build-gpu -j 16 >"$OUT/build.log" 2>&1 || { grep -E "error|Error" "$OUT/build.log" | head -40; exit 1; }
-cd build-gpu
+cd build-gpu || exit 1
 ctest -L gpu --output-on-failure 2>&1 | tee "$OUT/ctest_gpu.log"
 for t in $(ctest -L gpu -N | awk '/Test +#/ {print $3}'); do
   exe=$(find . -name "$t" -type f -perm -u+x | head -1)

@@ -1,4 +1,5 @@
 #!/bin/bash
+# shellcheck disable=SC2086 # $HAMLET_DEVICE_CMAKE_FLAGS and the option lists split into words on purpose
 # Sourced by the device scripts for a before/after in one session: where build-base/src holds an
 # older source tree (`git archive COMMIT | tar -x -C build-base/src`, carried), build its program
 # into build-base/gpu and add it to the array `apps` as base:PATH (logs into $OUT). Without that

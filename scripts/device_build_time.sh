@@ -1,4 +1,5 @@
 #!/bin/bash
+# shellcheck disable=SC2086 # $HAMLET_DEVICE_CMAKE_FLAGS and the option lists split into words on purpose
 # On the lent H100 (`.debs` carried): the large-lattice deck's phases (336 x 200 x 100, R = 32,
 # 20 moments, 16 threads), from this tree and, where build-base/src holds an older tree (see
 # device_base_app.sh), from that one too, in one session: how long the build, bounds and moments

@@ -1,4 +1,5 @@
 #!/bin/bash
+# shellcheck disable=SC2086 # $HAMLET_DEVICE_CMAKE_FLAGS and the option lists split into words on purpose
 # Per-kernel profile of GPU IDR(s) on the lent GPU machine (`.debs` carried): bench_idr at the given
 # s on the convection-diffusion matrix (and a tiny TI lattice), then Nsight Compute's per-kernel
 # summary (time, DRAM bytes) of a short run of the same.
@@ -12,7 +13,7 @@ if [ ! -f build-gpu/CMakeCache.txt ]; then
 fi
 cmake --build build-gpu -j 16 --target bench_idr >"$OUT/build_idr.log" 2>&1 ||
   { grep -E "error|Error" "$OUT/build_idr.log" | head -40; exit 1; }
-cd build-gpu
+cd build-gpu || exit 1
 S=${S:-1,2}
 ./bench/bench_idr --backend cuda --convdiff 172 --ti ${TI:-200 100 40} --outer 100 --s "$S" --batch-outer 0 \
   | tee "$OUT/bench_idr_s.txt"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2086 # $HAMLET_DEVICE_CMAKE_FLAGS and the option lists split into words on purpose
 # On the lent GPU (`.debs` and build-base carried, build-base/src = `git archive COMMIT`): bench_kpm_gpu
 # from that tree ("base") and from this one ("new"), alternating, on the TI lattice 200 x 100 x 40; the
 # KPM table's rows for each R.   RS=8,16,24,32 REPS=2 bash scripts/device_kpm_compare.sh

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2086 # $HAMLET_DEVICE_CMAKE_FLAGS and the option lists split into words on purpose
 # A quick experiment on the lent GPU machine: configure build-gpu where the machine is fresh, build
 # the named targets, then run the rest of the arguments as a command in build-gpu.
 #   bash scripts/device_quick.sh "bench_kpm_gpu test_block_cuda" ./bench/bench_kpm_gpu --R 32

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2086 # $HAMLET_DEVICE_CMAKE_FLAGS and the option lists split into words on purpose
 # On the lent GPU (`.debs` carried): one test program run N times with fresh seeds, from this tree and,
 # where build-base/src holds another tree (`git archive COMMIT | tar -x -C build-base/src`, carried),
 # from that one too; prints each failure's seed and FAIL lines, then the counts. Finds flaky tests.
@@ -21,7 +22,7 @@ fi
 for tree in "${trees[@]}"; do
   exe=$(find "${tree#*:}" -name "$test" -type f -perm -u+x | head -1)
   fails=0
-  for i in $(seq 1 "$runs"); do
+  for _ in $(seq 1 "$runs"); do
     "$exe" >/tmp/repeat.log 2>&1 || { fails=$((fails + 1)); grep -E "SEED|FAIL" /tmp/repeat.log | head -5; }
   done
   echo "== ${tree%%:*}: $test failed $fails of $runs runs"

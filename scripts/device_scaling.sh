@@ -1,4 +1,5 @@
 #!/bin/bash
+# shellcheck disable=SC2086 # $HAMLET_DEVICE_CMAKE_FLAGS and the option lists split into words on purpose
 # On a lent machine with 2 GPUs (nvidia-h200-x2, `.debs` carried): build, run the GPU tests on one
 # and two ranks (one rank per GPU), a weak-scaling run of the KPM (the TI lattice 200 x 100 x 40 per
 # GPU) with the halo device to device and, for comparison, through host buffers, and the dense

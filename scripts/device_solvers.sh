@@ -1,4 +1,5 @@
 #!/bin/bash
+# shellcheck disable=SC2086 # $HAMLET_DEVICE_CMAKE_FLAGS and the option lists split into words on purpose
 # On the lent GPU machine (the `device` tool, with `.debs` carried): build C + CUDA, run every GPU
 # test (LOBPCG, IDR(s), dense, block kernels, KPM), compute-sanitizer memcheck on the solver GPU
 # tests, the solver benchmarks next to their peers (CuPy, cuSOLVER) and a mixed CPU + GPU run.
@@ -17,7 +18,7 @@ if [ ! -x build-gpu/bin/hamlet ]; then
     >"$LOG/configure.log" 2>&1 || { tail -40 "$LOG/configure.log"; exit 1; }
 fi
 cmake --build build-gpu -j 16 >"$LOG/build.log" 2>&1 || { grep -E "error|Error" "$LOG/build.log" | head -40; exit 1; }
-cd build-gpu
+cd build-gpu || exit 1
 MPIEXEC=/opt/deps/usr/bin/mpiexec.hydra
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$LOG/gpu.txt"
 if want tests; then
@@ -48,6 +49,7 @@ if want mixed; then
   # Mixed backend: rank 0 sees no GPU (CPU), rank 1 the GPU, GPU weight 4; moments equal a CPU run.
   sed -e 's/^backend = .*/backend = cpu/' ../inputs/ti_dos.ini > cpu.ini
   sed -e 's/^backend = .*/backend = mixed\ngpu_weight = 4/' ../inputs/ti_dos.ini > mixed.ini
+  # shellcheck disable=SC2016 # the helper's text, expanded when it runs
   printf '#!/bin/bash\n[ "${PMI_RANK:-0}" = 0 ] && export CUDA_VISIBLE_DEVICES=\nexec "$@"\n' > hide_gpu_rank0.sh
   timeout 120 $MPIEXEC -n 2 ./bin/hamlet run cpu.ini -o cpu.h5 --quiet >/dev/null 2>&1
   timeout 120 $MPIEXEC -n 2 bash hide_gpu_rank0.sh ./bin/hamlet run mixed.ini -o mixed.h5 2>&1 | tee "$LOG/mixed.txt"

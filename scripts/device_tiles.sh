@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2086 # $HAMLET_DEVICE_CMAKE_FLAGS and the option lists split into words on purpose
 # The TI traversal's tiles cut for the block width (hm_ti_params.block_width) against 16 x 16, on the
 # lent GPU: bench_kpm_gpu at each width R with --block-width 0 and R; rows of the KPM table and the
 # tile line. Run in build-gpu (scripts/device_quick.sh bench_kpm_gpu bash ../scripts/device_tiles.sh).

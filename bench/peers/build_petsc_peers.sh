@@ -1,4 +1,5 @@
 #!/bin/bash
+# shellcheck disable=SC2086 # the flag lists split into words on purpose
 # Build the PETSc / SLEPc peers (petsc_ksp, slepc_lobpcg) against Debian's libpetsc-real3.18 /
 # libslepc-real3.18 and Open MPI unpacked (dpkg -x, never installed) under a prefix, so that no
 # MPI alternative of the machine changes (see README.md).

@@ -4,6 +4,7 @@
 # convdiff_deck DECK OUTPUT BACKEND N S TOL MAXIT
 convdiff_deck() {
   local beta_y beta_z
+  # shellcheck disable=SC2154 # $py is set by the runner that sources this file
   beta_y=$($py -c "print(250 / 5 ** 0.5)"); beta_z=$($py -c "print(500 / 5 ** 0.5)")
   cat >"$1" <<EOF
 [run]

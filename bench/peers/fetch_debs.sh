@@ -1,4 +1,5 @@
 #!/bin/bash
+# shellcheck disable=SC2046 # the package list splits into names on purpose
 # Here (a Debian 12 machine with the registry): download what the peers need on the GPU machine,
 # which reaches no registry.
 # - libeigen3-dev (headers only) into .debs, next to hamlet's own packages (scripts/device_unpack.sh
@@ -17,4 +18,4 @@ grep -qx '/.debs-peers/' "$root/.git/info/exclude" 2>/dev/null || echo '/.debs-p
 (cd "$root/.debs" && ls libeigen3-dev_*.deb >/dev/null 2>&1 || apt-get download libeigen3-dev)
 cd "$root/.debs-peers"
 apt-get download $(grep -v '^#' "$here/peers_packages.txt") 2>&1 | grep -v "unsandboxed" || true
-echo ".debs-peers: $(ls *.deb | wc -l) packages, $(du -sh . | cut -f1)"
+echo ".debs-peers: $(find . -maxdepth 1 -name "*.deb" | wc -l) packages, $(du -sh . | cut -f1)"

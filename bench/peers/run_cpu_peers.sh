@@ -1,4 +1,5 @@
 #!/bin/bash
+# shellcheck disable=SC2086,SC2206,SC2046,SC2031,SC1091 # option lists split on purpose; the peers' environment is sourced from computed paths
 # CPU peers of hamlet's solvers on the same matrices, sizes and cores, in one run, ending with
 # one table (bench/peers/peers_table.py):
 #   LOBPCG (fixed iterations, no preconditioner, block = nev; 3D 7-point Laplacian L^3):

@@ -1,4 +1,5 @@
 #!/bin/bash
+# shellcheck disable=SC2086,SC2206,SC2207 # the size and option lists split into words on purpose
 # GPU peers of hamlet's solvers from the same run, ending with one table (peers_table.py):
 #   LOBPCG (100 iterations, no preconditioner, 7-point Laplacian n = L^3):
 #     hamlet bench_lobpcg --backend cuda | CuPy's cupyx.scipy.sparse.linalg.lobpcg
@@ -54,6 +55,7 @@ if want fem; then
 fi
 
 convdiff_deck "$out/convdiff.ini" "$out/convdiff.h5" "$backend" "$cd_n" "$s" "$tol" "$maxit"
+half_sites="$((ti[0] / 2)) $((ti[1] / 2)) $((ti[2] / 2))" # the middle site
 cat >"$out/ti.ini" <<EOF
 [run]
 output = $out/ti.h5
@@ -76,7 +78,7 @@ maxit = $maxit
 [green]
 energy_list = 0.2
 eta = 0.05
-sites = $((ti[0] / 2)) $((ti[1] / 2)) $((ti[2] / 2))
+sites = $half_sites
 EOF
 if want idr; then
 run idr_hamlet_s$s "hamlet $backend" "${hamlet_env[@]}" "$build/bin/hamlet" run "$out/convdiff.ini"

@@ -12,7 +12,7 @@ bindings=$(cat "$src"/fortran/*.f90 | perl -0pe 's/&[ \t]*\n[ \t]*&?//g' |
   grep -ioE '(function|subroutine)[[:space:]]+[a-z0-9_]+[[:space:]]*\([^)]*\)[^!]*bind[[:space:]]*\([[:space:]]*c[[:space:]]*,[[:space:]]*name[[:space:]]*=[[:space:]]*["'"'"']hm_[a-z0-9_]+' |
   perl -ne 'print lc("$2 $1\n") if /(?:function|subroutine)\s+(\w+).*name\s*=\s*["\x27](hm_\w+)/i' | sort -u)
 [ -n "$c_functions" ] && [ -n "$bindings" ] || { echo "found no C functions or no bindings under $src"; exit 1; }
-tests=$(cat "$src"/fortran/tests/*.f90 | tr 'A-Z' 'a-z')
+tests=$(cat "$src"/fortran/tests/*.f90 | tr '[:upper:]' '[:lower:]')
 fail=0
 for f in $c_functions; do
   names=$(awk -v f="$f" '$1 == f { print $2 }' <<<"$bindings")

@@ -276,7 +276,7 @@ static void check_routing(const hm_kernels *G, const struct hm_csr_view *hA, con
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  if (hm_test_no_gpu()) return 77;
+  HM_TEST_NEED_GPU();
   int device;
   HM_TEST_OK(hm_gpu_select(0, &device));
   seed = hm_test_seed();

@@ -77,7 +77,7 @@ static void check_gram_columns(const hm_kernels *G, hm_scalar type, int64_t n, i
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  if (hm_test_no_gpu()) return 77;
+  HM_TEST_NEED_GPU();
   int device;
   HM_TEST_OK(hm_gpu_select(0, &device));
   seed = hm_test_seed();

@@ -314,7 +314,7 @@ static void check_random_phase(const hm_kernels *G) {
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  if (hm_test_no_gpu()) return 77;
+  HM_TEST_NEED_GPU();
   int device;
   HM_TEST_OK(hm_gpu_select(0, &device));
   seed = hm_test_seed();

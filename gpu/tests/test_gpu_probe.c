@@ -1,18 +1,18 @@
-/* GPU path alive: the device axpy equals the CPU one on fresh random data. Skips (77) with no GPU. */
+/* GPU path alive: the device axpy equals the CPU one on fresh random data (seed printed;
+ * HAMLET_TEST_SEED replays it). Skips (77) with no GPU, fails where HAMLET_TEST_REQUIRE names gpu. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 #include "testing.h"
 #include "gpu_probe.h"
 #include "../linalg/core/gpu_probe.h"
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  if (hm_test_no_gpu()) return 77;
+  HM_TEST_NEED_GPU();
   enum { N = 100003 };
   double *x = malloc(N * sizeof *x), *y = malloc(N * sizeof *y), *ref = malloc(N * sizeof *ref);
-  srand((unsigned)time(NULL));
+  srand((unsigned)hm_test_seed());
   for (int i = 0; i < N; i++) {
     x[i] = rand() / (double)RAND_MAX - 0.5;
     y[i] = ref[i] = rand() / (double)RAND_MAX - 0.5;

@@ -8,7 +8,6 @@
  * checkpoint round trip of the device vectors. Skips (77) where no device is visible. */
 #include <math.h>
 #include <stdlib.h>
-#include <time.h>
 #include "testing.h"
 #include "../linalg/core/gpu_probe.h"
 
@@ -71,10 +70,8 @@ static void moments(hm_backend backend, int R, uint64_t seed, hm_format format, 
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  if (hm_test_no_gpu()) return 77;
-  uint64_t seed = (uint64_t)time(NULL);
-  MPI_Bcast(&seed, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-  printf("seed %llu\n", (unsigned long long)seed);
+  HM_TEST_NEED_GPU();
+  uint64_t seed = hm_test_seed(); /* printed; HAMLET_TEST_SEED replays it */
   const int widths[] = {1, 3, 8, 12, 32}; /* 12: the block copy's ragged widths */
   double cpu[300], gpu[300], lo[2], hi[2];
   for (int w = 0; w < 5; w++) {

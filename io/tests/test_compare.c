@@ -1,7 +1,8 @@
 /* hm_compare_files on small files written with the plain HDF5 API: identical numbers (with
  * different timings, provenance, energy) are equal; one value perturbed beyond rtol is a FAIL
  * naming the dataset, within rtol or atol it passes; missing, extra and reshaped datasets, integer
- * data and NaNs; unreadable files are errors. */
+ * data and NaNs (a NaN differs from everything, NaN included); numeric attributes (N, converged,
+ * interval) are compared like datasets; unreadable files are errors. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include "compare.h"
@@ -10,7 +11,18 @@
 typedef struct {
   double timing, scale3;  /* /timing/build, factor on moments[3] */
   int drop_rho, extra, rho_len, count1, nan_at;
+  /* attributes: /hamiltonian@N, /kpm@converged, the length of /kpm@interval (NaN in its last entry
+   * if interval_nan), /kpm@extra only in this file, /hamiltonian@N dropped, /provenance@ranks */
+  int N, converged, interval_len, interval_nan, attr_extra, attr_drop, ranks;
 } variant;
+
+static void put_attr(hid_t f, const char *obj, const char *name, hid_t type, hsize_t n, const void *data) {
+  hid_t s = n ? H5Screate_simple(1, &n, NULL) : H5Screate(H5S_SCALAR);
+  hid_t a = H5Acreate_by_name(f, obj, name, type, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  H5Awrite(a, type == H5T_STD_I64LE ? H5T_NATIVE_INT : H5T_NATIVE_DOUBLE, data);
+  H5Aclose(a);
+  H5Sclose(s);
+}
 
 static void put(hid_t loc, const char *name, hid_t type, int ndim, const hsize_t *dims, const void *data) {
   hid_t s = ndim ? H5Screate_simple(ndim, dims, NULL) : H5Screate(H5S_SCALAR);
@@ -29,6 +41,14 @@ static void make(const char *path, variant v) {
   H5Gclose(H5Gcreate2(f, "/timing", lcpl, H5P_DEFAULT, H5P_DEFAULT));
   H5Gclose(H5Gcreate2(f, "/provenance", lcpl, H5P_DEFAULT, H5P_DEFAULT));
   H5Gclose(H5Gcreate2(f, "/energy/gpu", lcpl, H5P_DEFAULT, H5P_DEFAULT));
+  H5Gclose(H5Gcreate2(f, "/hamiltonian", lcpl, H5P_DEFAULT, H5P_DEFAULT));
+  if (!v.attr_drop) put_attr(f, "/hamiltonian", "N", H5T_STD_I64LE, 0, &v.N);
+  put_attr(f, "/kpm", "converged", H5T_STD_I64LE, 0, &v.converged);
+  double interval[3] = {-2.5, 2.5, 7};
+  if (v.interval_nan) interval[v.interval_len - 1] = NAN;
+  put_attr(f, "/kpm", "interval", H5T_IEEE_F64LE, (hsize_t)v.interval_len, interval);
+  if (v.attr_extra) put_attr(f, "/kpm", "extra", H5T_IEEE_F64LE, 0, &v.timing);
+  put_attr(f, "/provenance", "ranks", H5T_STD_I64LE, 0, &v.ranks);
   double mu[8], mv[2][8], rho[6] = {0.1, 0.2, 0.3, 0.25, 0.15, 0.05};
   for (int i = 0; i < 8; i++) {
     mu[i] = cos(1.0 + i);
@@ -57,7 +77,10 @@ static void make(const char *path, variant v) {
   H5Fclose(f);
 }
 
-static variant base(void) { return (variant){.timing = 1, .scale3 = 1, .rho_len = 6, .count1 = 5, .nan_at = -1}; }
+static variant base(void) {
+  return (variant){.timing = 1, .scale3 = 1, .rho_len = 6, .count1 = 5, .nan_at = -1, .N = 64, .converged = 1,
+                   .interval_len = 2, .ranks = 2};
+}
 
 /* Compare a with a file of variant v; the report is returned (free it). */
 static char *compare(const char *a, variant v, double rtol, double atol, int *equal) {
@@ -111,7 +134,32 @@ int main(int argc, char **argv) {
   v.nan_at = 2;
   expect("NaN only in B", "cmp_a.h5", v, 1e-8, 0, 0, "FAIL  /kpm/moments_per_vector");
   make("cmp_nan.h5", v);
-  expect("NaN in both", "cmp_nan.h5", v, 0, 0, 1, NULL);
+  expect("NaN in both", "cmp_nan.h5", v, 1, 1, 0, "(1 NaN)");
+
+  /* Attributes: sizes and flags must agree too; run-dependent groups stay out. */
+  v = base();
+  v.ranks = 3;
+  v.timing = 2;
+  expect("attributes of skipped groups", "cmp_a.h5", v, 0, 0, 1, "PASS  /hamiltonian@N  scalar");
+  v = base();
+  v.N = 65;
+  expect("attribute N", "cmp_a.h5", v, 1e-8, 0, 0, "FAIL  /hamiltonian@N  scalar");
+  expect("attribute N within rtol", "cmp_a.h5", v, 0.1, 0, 1, NULL);
+  v = base();
+  v.converged = 0;
+  expect("attribute converged", "cmp_a.h5", v, 0, 0.5, 0, "FAIL  /kpm@converged");
+  v = base();
+  v.interval_len = 3;
+  expect("attribute shape", "cmp_a.h5", v, 1, 1, 0, "FAIL  /kpm@interval  shape [2] in A, [3] in B");
+  v = base();
+  v.interval_nan = 1;
+  expect("attribute NaN", "cmp_a.h5", v, 1, 1, 0, "FAIL  /kpm@interval  [2]");
+  v = base();
+  v.attr_drop = 1;
+  expect("attribute missing", "cmp_a.h5", v, 0, 0, 0, "FAIL  /hamiltonian@N  missing in B");
+  v = base();
+  v.attr_extra = 1;
+  expect("attribute only in B", "cmp_a.h5", v, 0, 0, 0, "FAIL  /kpm@extra  only in B");
 
   /* --only: a difference outside the selected datasets does not count, inside it does. */
   v = base();
@@ -122,6 +170,13 @@ int main(int argc, char **argv) {
   HM_TEST_ASSERT(equal == 1, "--only /dos must ignore /kpm/moments");
   HM_TEST_OK(hm_compare_files_only("cmp_a.h5", "cmp_b.h5", 1e-8, 0, "/dos/rho,/kpm/moments", NULL, &equal));
   HM_TEST_ASSERT(equal == 0, "--only /dos/rho,/kpm/moments must see /kpm/moments differ");
+  v = base();
+  v.converged = 0; /* an attribute of /kpm */
+  make("cmp_b.h5", v);
+  HM_TEST_OK(hm_compare_files_only("cmp_a.h5", "cmp_b.h5", 0, 0, "/dos,/kpm/moments", NULL, &equal));
+  HM_TEST_ASSERT(equal == 1, "--only /dos,/kpm/moments must ignore /kpm@converged");
+  HM_TEST_OK(hm_compare_files_only("cmp_a.h5", "cmp_b.h5", 0, 0, "/kpm", NULL, &equal));
+  HM_TEST_ASSERT(equal == 0, "--only /kpm must see /kpm@converged differ");
   HM_TEST_FAILS(hm_compare_files_only("cmp_a.h5", "cmp_b.h5", 0, 0, "/nothing", NULL, &equal), HM_ERR_ARGUMENT,
                 "selects no dataset");
   HM_TEST_FAILS(hm_compare_files_only("cmp_a.h5", "cmp_b.h5", 0, 0, "dos", NULL, &equal), HM_ERR_ARGUMENT,

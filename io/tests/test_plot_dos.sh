@@ -3,9 +3,13 @@
 # Usage: test_plot_dos.sh plot_dos.py result.h5   (exit 77 = skipped: no h5py/matplotlib)
 set -u
 script=$1 result=$2
-py=/usr/bin/python3
-"$py" -c "import h5py, matplotlib" 2>/dev/null || { echo "h5py or matplotlib missing: skipped"; exit 77; }
+py=${HAMLET_TEST_PYTHON:-/usr/bin/python3}
 fail() { echo "FAIL: $*"; exit 1; }
+if ! "$py" -c "import h5py" 2>/dev/null; then
+  case ",${HAMLET_TEST_REQUIRE:-}," in *,h5py,*) fail "no h5py for $py, but HAMLET_TEST_REQUIRE requires it" ;; esac
+  echo "no h5py for $py: skipped"; exit 77
+fi
+"$py" -c "import matplotlib" 2>/dev/null || { echo "no matplotlib for $py: skipped"; exit 77; }
 
 rm -f plot_dos_test.png
 "$py" "$script" "$result" -o plot_dos_test.png || fail "plot_dos.py exited $?"

@@ -223,7 +223,7 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
   quick = argc > 1 && !strcmp(argv[1], "quick");
   cuda = argc > 1 && !strcmp(argv[1], "cuda");
-  if (cuda && hm_test_no_gpu()) return 77;
+  if (cuda) HM_TEST_NEED_GPU();
   hm_context *ctx;
   HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, cuda ? HM_BACKEND_CUDA : HM_BACKEND_CPU, &ctx));
   /* Small orders: enough for several blocks per process row and column on 4 ranks. */

@@ -89,7 +89,7 @@ static void ti_on(hm_backend backend, int s, result *out, int64_t *n) {
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  if (hm_test_no_gpu()) return 77;
+  HM_TEST_NEED_GPU();
   result cpu, gpu;
   cpu.x = malloc(sizeof(double complex) * NN * 4);
   gpu.x = malloc(sizeof(double complex) * NN * 4);

@@ -62,7 +62,7 @@ static void solve(hm_backend backend, int which_case, double *values) {
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  if (hm_test_no_gpu()) return 77;
+  HM_TEST_NEED_GPU();
   for (int c = 0; c < 4; c++) {
     double cpu[NEV], gpu[NEV];
     solve(HM_BACKEND_CPU, c == 3 ? 2 : c, cpu);

@@ -153,7 +153,7 @@ static void bad_inputs(hm_context *ctx, const hm_dist *dist) {
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   const int cuda = argc > 1 && strcmp(argv[1], "cuda") == 0;
-  if (cuda && hm_test_no_gpu()) return 77;
+  if (cuda) HM_TEST_NEED_GPU();
   seed = hm_test_seed();
   hm_context *ctx;
   HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, cuda ? HM_BACKEND_CUDA : HM_BACKEND_CPU, &ctx));

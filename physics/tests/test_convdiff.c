@@ -15,7 +15,7 @@
 #include "testing.h"
 
 static uint64_t rng_state = 0x2545f4914f6cdd1dull;
-static double urand(void) { /* xorshift64*, in [0, 1), the same sequence on every rank */
+static double urand(void) { /* xorshift64*, in [0, 1), the same sequence on every rank (one seed) */
   rng_state ^= rng_state >> 12;
   rng_state ^= rng_state << 25;
   rng_state ^= rng_state >> 27;
@@ -189,6 +189,7 @@ static void check_bad_params(hm_context *ctx) {
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
+  rng_state = hm_test_seed() * 0x9e3779b97f4a7c15ull | 1; /* fresh cases each run; printed, HAMLET_TEST_SEED replays */
   hm_context *ctx = NULL;
   HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, HM_BACKEND_CPU, &ctx));
 

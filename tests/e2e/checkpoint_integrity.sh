@@ -114,7 +114,7 @@ refused() {
 }
 # One low bit of one stored value flipped on disk (h5py would recompute the checksum).
 flip() { # flip FILE DATASET
-  /usr/bin/python3 -c "import h5py, sys
+  "$PYTHON" -c "import h5py, sys
 with h5py.File(sys.argv[1], 'r') as f: off = f[sys.argv[2]].id.get_chunk_info(0).byte_offset + 8 * 5
 with open(sys.argv[1], 'r+b') as g:
     g.seek(off); b = g.read(1); g.seek(off); g.write(bytes([b[0] ^ 1]))" "$@"
@@ -124,7 +124,7 @@ cp kpm_saved2.h5 bad_mom.h5 && flip bad_mom.h5 moment_sums && refused bad_mom.h5
 cp idr_saved2.h5 bad_idr.h5 && flip bad_idr.h5 block0 && refused bad_idr.h5 "'block0'.*Fletcher32"
 # The deck text edited (same N): another Hamiltonian.
 edit() { # edit FILE OLD NEW
-  /usr/bin/python3 -c "import h5py, numpy as np, sys
+  "$PYTHON" -c "import h5py, numpy as np, sys
 f = h5py.File(sys.argv[1], 'r+'); t = f['input'][()].decode()
 assert sys.argv[2] in t, 'no ' + sys.argv[2]
 del f['input']; f['input'] = np.bytes_(t.replace(sys.argv[2], sys.argv[3]))" "$@"
@@ -138,6 +138,6 @@ t = 1.1" "boundary = periodic periodic open|boundary = periodic open open"; do
 done
 # A zero LOBPCG block (checksums rewritten by h5py: only the block check can catch it).
 cp lobpcg_saved2.h5 zero.h5
-/usr/bin/python3 -c "import h5py; f = h5py.File('zero.h5', 'r+'); f['block0'][...] = 0; f['block1'][...] = 0"
+"$PYTHON" -c "import h5py; f = h5py.File('zero.h5', 'r+'); f['block0'][...] = 0; f['block1'][...] = 0"
 refused zero.h5 "not orthonormal"
 finish

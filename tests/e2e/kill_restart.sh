@@ -24,12 +24,12 @@ rm -f ckpt.h5
 # Slow each step down so the kill lands between checkpoints, in its own process group.
 HAMLET_TEST_STEP_DELAY_US=20000 setsid "$MPIEXEC" -n 2 "$HAMLET_TESTHOOKS" run deck.ini --quiet >killed.log 2>&1 &
 pid=$!
-for i in $(seq 1 300); do [ -e ckpt.h5 ] && break; sleep 0.1; done
+for _ in $(seq 1 300); do [ -e ckpt.h5 ] && break; sleep 0.1; done
 sleep 0.5
 kill -KILL -- -"$pid" 2>/dev/null; wait "$pid" 2>/dev/null
 [ -e ckpt.h5 ] || fail "no checkpoint appeared before the kill"
 [ -e run.h5 ] && fail "the killed run finished before it was killed: slow it down more"
-done_at=$(/usr/bin/python3 -c "import h5py; f=h5py.File('ckpt.h5','r'); print(int(f.attrs['moments_done'] if 'moments_done' in f.attrs else f['moments_done'][()]))" 2>/dev/null)
+done_at=$("$PYTHON" -c "import h5py; f=h5py.File('ckpt.h5','r'); print(int(f.attrs['moments_done'] if 'moments_done' in f.attrs else f['moments_done'][()]))" 2>/dev/null)
 echo "checkpoint at moment $done_at of 400"
 [ -n "$done_at" ] && [ "$done_at" -lt 400 ] || fail "checkpoint is not mid-way ($done_at)"
 cp ckpt.h5 ckpt1.h5
@@ -37,7 +37,7 @@ run2 restart ckpt.h5 -o restarted.h5 --quiet >restart.log 2>&1 || fail "restart:
 # The restored sums sit on rank 0, so moments agree to rounding (~1e-17 absolute); the DOS
 # multiplies them by N and sums M terms, hence the looser tolerance on the whole file.
 moments_close() { # moments_close A B ATOL
-  /usr/bin/python3 -c "import h5py, numpy as np, sys
+  "$PYTHON" -c "import h5py, numpy as np, sys
 a, b = (h5py.File(x, 'r')['/kpm/moments_per_vector'][:] for x in sys.argv[1:3])
 d = np.abs(a - b).max(); print('moments differ by at most', d); sys.exit(int(d > float(sys.argv[3])))" "$@"
 }

@@ -46,14 +46,14 @@ kill_mid() {
   rm -f "$2"
   HAMLET_TEST_STEP_DELAY_US=$3 setsid "$MPIEXEC" -n 2 "$HAMLET_TESTHOOKS" run "$1" -o killed.h5 --quiet >killed.log 2>&1 &
   local pid=$!
-  for i in $(seq 1 300); do [ -e "$2" ] && break; sleep 0.1; done
+  for _ in $(seq 1 300); do [ -e "$2" ] && break; sleep 0.1; done
   sleep 0.3
   kill -KILL -- -"$pid" 2>/dev/null; wait "$pid" 2>/dev/null
   [ -e "$2" ] || fail "$1: no checkpoint appeared before the kill"
   [ -e killed.h5 ] && fail "$1: the killed run finished before it was killed: slow it down more"
 }
 close() { # close A B DATASET RTOL: the datasets agree to RTOL (relative to the largest entry)
-  /usr/bin/python3 -c "import h5py, numpy as np, sys
+  "$PYTHON" -c "import h5py, numpy as np, sys
 a, b = (h5py.File(x, 'r')[sys.argv[3]][()] for x in sys.argv[1:3])
 d = np.abs(a - b).max() / np.abs(b).max(); print(sys.argv[3], 'differs by', d); sys.exit(int(not d <= float(sys.argv[4])))" "$@"
 }

@@ -36,9 +36,18 @@ extern int hm_test_failures;
   } while (0)
 
 void hm_test_expect_failure(int status, int code, const char *needle, const char *expr, const char *file, int line);
-/* GPU tests: 1 (after MPI_Finalize, "skipped" printed) where no CUDA device is visible or CUDA
- * was not built; the test then returns ctest's skip code 77. */
+/* GPU tests: 0 where a CUDA device is visible; else, after MPI_Finalize, the test's exit code:
+ * 77 (ctest's skip) where no device is visible or CUDA was not built, 1 (a failure) where
+ * HAMLET_TEST_REQUIRE (comma-separated, e.g. "gpu,h5py", set by scripts/device*.sh) names gpu or
+ * where the device query itself fails. Use HM_TEST_NEED_GPU() at the top of main. */
 int hm_test_no_gpu(void);
+#define HM_TEST_NEED_GPU()              \
+  do {                                  \
+    int hm_gpu_exit_ = hm_test_no_gpu(); \
+    if (hm_gpu_exit_) return hm_gpu_exit_; \
+  } while (0)
+/* Does HAMLET_TEST_REQUIRE name `what` ("gpu", "h5py")? Then a missing `what` fails instead of skipping. */
+int hm_test_requires(const char *what);
 /* Collective: the seed of a test's fresh random inputs, HAMLET_TEST_SEED where set (a replay),
  * else the clock; rank 0's value on every rank, printed by rank 0 so a failure can be replayed. */
 uint64_t hm_test_seed(void);
