@@ -133,6 +133,12 @@ int hm_app_run(const hm_run_args *args) {
   hm_deck *d = &s->deck;
   s->output = args->output ? args->output : d->output;
   hm_deck_checkpoint_path(d, s->checkpoint_path, sizeof s->checkpoint_path);
+  if (args->checkpoint_path) /* a restart continues its own checkpoint, never another run's */
+    snprintf(s->checkpoint_path, sizeof s->checkpoint_path, "%s", args->checkpoint_path);
+  if (run_check_paths(s)) {
+    hm_deck_free(d);
+    return HM_EXIT_USAGE;
+  }
   hm_progress_init(&s->progress, s->rank, args->quiet);
 
   if (hm_context_create(MPI_COMM_WORLD, d->backend, &s->ctx)) {

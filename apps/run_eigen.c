@@ -42,16 +42,16 @@ static void restore(run_state *s, hm_lobpcg *lob) {
   const char *path = s->args->checkpoint_path;
   int n;
   double *scalars;
-  APP_CALL(hm_state_checkpoint_read_scalars(s->ctx, path, "lobpcg", &n, &scalars));
+  APP_CALL_INPUT(hm_state_checkpoint_read_scalars(s->ctx, path, "lobpcg", &n, &scalars));
   if (n != 2) {
     if (s->rank == 0) fprintf(stderr, "hamlet: %s holds %d scalars; a LOBPCG checkpoint holds 2\n", path, n);
-    MPI_Abort(MPI_COMM_WORLD, HM_EXIT_USAGE);
+    hm_app_exit(HM_EXIT_USAGE);
   }
   hm_mvec *blocks[2];
   int np, iteration;
   APP_CALL(hm_lobpcg_state(lob, &blocks[0], &blocks[1], &np, &iteration));
-  APP_CALL(hm_state_checkpoint_read_blocks(s->ctx, path, 2, blocks));
-  APP_CALL(hm_lobpcg_restore(lob, (int)scalars[0], (int)scalars[1]));
+  APP_CALL_INPUT(hm_state_checkpoint_read_blocks(s->ctx, path, 2, blocks));
+  APP_CALL_INPUT(hm_lobpcg_restore(lob, (int)scalars[0], (int)scalars[1]));
   free(scalars);
 }
 
