@@ -24,5 +24,7 @@ int hm_app_exit_code(int status);
 void hm_app_fail_init(void);
 void hm_app_fail_free(void);
 _Noreturn void hm_app_exit(int code);
+/* A collective clean-up hm_app_exit runs once every rank has arrived (NULL: none). */
+void hm_app_on_failure(void (*fn)(void *), void *arg);
 _Noreturn void hm_app_fail(int rank, int status);
 #endif

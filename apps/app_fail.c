@@ -8,6 +8,13 @@
 #include "app.h"
 
 static MPI_Comm fail_comm = MPI_COMM_NULL;
+static void (*cleanup)(void *);
+static void *cleanup_arg;
+
+void hm_app_on_failure(void (*fn)(void *), void *arg) {
+  cleanup = fn;
+  cleanup_arg = arg;
+}
 
 /* Seconds the failing ranks wait for the others (HAMLET_FAIL_WAIT_S overrides, for tests). */
 static double wait_seconds(void) {
@@ -39,6 +46,7 @@ _Noreturn void hm_app_exit(int code) {
   if (!arrived) MPI_Abort(MPI_COMM_WORLD, code); /* some rank waits elsewhere: nothing else ends it */
   int worst = code;
   MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MAX, fail_comm);
+  if (cleanup) cleanup(cleanup_arg); /* collective: every rank is here */
   hm_app_fail_free();
   MPI_Finalize();
   exit(worst);

@@ -30,8 +30,16 @@ void run_set_phases(run_state *s, int n, const char *const *names) {
   s->phase_name = names;
 }
 
+/* After an agreed failure: the unfinished result file goes, the previous result stays. */
+static void remove_unfinished_output(void *user) {
+  run_state *s = user;
+  if (s->open_output && *s->open_output) hm_output_destroy(s->open_output);
+}
+
 void run_output_open(run_state *s, const hm_matrix *H, hm_output **out) {
   APP_CALL(hm_output_create(s->ctx, s->output, out));
+  s->open_output = out;
+  hm_app_on_failure(remove_unfinished_output, s);
   APP_CALL(hm_output_write_input(*out, s->deck.text));
   APP_CALL(hm_output_write_provenance(*out));
   run_write_model(s, *out, H);
@@ -45,8 +53,10 @@ void run_output_commit(run_state *s, hm_output **out, const run_mark *io_start, 
     APP_CALL(hm_output_write_scalar(*out, name, s->seconds[i], "s"));
   }
   APP_CALL(hm_energy_write(*out, s->energy, s->nphases, (const char **)s->phase_name, s->joules));
+  s->open_output = NULL; /* a failed commit removes its .tmp itself */
   APP_CALL(hm_output_commit(out));
 }
+
 
 void run_print_header(const run_state *s, const char *title, const hm_matrix *H) {
   printf("hamlet %s: %s\n", hm_version(), title);
@@ -176,5 +186,6 @@ int hm_app_run(const hm_run_args *args) {
   hm_energy_close(&s->energy);
   free(s->joules);
   hm_deck_free(d);
+  hm_app_on_failure(NULL, NULL);
   return code;
 }

@@ -29,6 +29,7 @@ typedef struct {
   int checkpoints_written;
   hm_progress progress;
   useconds_t test_delay_us; /* HAMLET_TEST_STEP_DELAY_US: slows steps so tests can kill a run mid-way */
+  hm_output **open_output;  /* the result file being written: removed (its .tmp) when the run fails */
   /* restart: what the checkpoint header gave */
   double restart_emin, restart_emax;
 } run_state;

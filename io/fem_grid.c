@@ -12,11 +12,11 @@
 static int read_on_root(const char *path, const char *dataset, int64_t dims[3], double **values) {
   hid_t file, dset = H5I_INVALID_HID, space = H5I_INVALID_HID;
   /* A missing or foreign file is bad input (exit 2), not an I/O failure of the run. */
-  HM_CHECK(access(path, R_OK) == 0, HM_ERR_INPUT, "FEM grid potential: cannot read grid_file '%s': %s", path,
+  HM_CHECK(access(path, R_OK) == 0, HM_ERR_INPUT, "FEM grid potential (grid_file): cannot read '%s': %s", path,
            strerror(errno));
   htri_t is_hdf5 = H5Fis_hdf5(path);
   H5Eclear2(H5E_DEFAULT);
-  HM_CHECK(is_hdf5 > 0, HM_ERR_INPUT, "FEM grid potential: grid_file '%s' is not an HDF5 file", path);
+  HM_CHECK(is_hdf5 > 0, HM_ERR_INPUT, "FEM grid potential (grid_file): '%s' is not an HDF5 file", path);
   HM_CALL(hm_h5_open_serial(path, &file));
   int st = HM_SUCCESS;
   htri_t exists = H5Lexists(file, dataset, H5P_DEFAULT);

@@ -14,7 +14,7 @@ int hm_h5_write_mvec(hid_t loc, const char *name, const hm_mvec *v, const char *
            name);
   int st = hm_mvec_get(v, buf);
   if (!st)
-    st = hm_h5_write_rows(loc, name, v->dist.n_global, v->dist.first, v->dist.local, v->k, (int)v->type, buf, unit,
+    st = hm_h5_write_rows(v->ctx, loc, name, v->dist.n_global, v->dist.first, v->dist.local, v->k, (int)v->type, buf, unit,
                           description);
   free(buf);
   HM_CALL(st);
