@@ -74,7 +74,8 @@ int hm_h5_read_mvec(hid_t loc, const char *name, hm_mvec *v);
 int hm_h5_reserve(hm_context *ctx, hid_t loc, uint64_t bytes);
 /* Room for the metadata HDF5 writes at close, on top of the allocated end. */
 #define HM_H5_METADATA_MARGIN ((uint64_t)1 << 20)
-/* Collective: every rank returns a failure when one rank failed (`what` names the file or dataset). */
+/* Collective: every rank returns a failure when one rank failed (`what` names the file or dataset);
+ * used after each collective write and read of a dataset. */
 int hm_h5_agree(hm_context *ctx, int status, const char *what);
 
 /* Collective: after a barrier rank 0 renames from -> to (atomic within a file system) / removes

@@ -59,6 +59,6 @@ int hm_h5_agree(hm_context *ctx, int status, const char *what) {
   int mine[2] = {status ? ctx->rank + 1 : 0, status}, any[2];
   HM_CALL_MPI(MPI_Allreduce(mine, any, 2, MPI_INT, MPI_MAX, ctx->comm));
   if (status) return status;
-  if (any[0]) HM_RAISE(any[1], "rank %d failed to write %s (its message says why)", any[0] - 1, what);
+  if (any[0]) HM_RAISE(any[1], "rank %d failed on %s (its message says why)", any[0] - 1, what);
   return HM_SUCCESS;
 }
