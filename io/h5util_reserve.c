@@ -1,4 +1,5 @@
-/* Room on disk before a collective write. A write that fails on one rank (disk full, quota, file
+/* Collective writes that cannot hang: room on disk made sure of before a dataset is written, and
+ * the status agreed after each collective transfer (hm_h5_agree). Room on disk before a collective write. A write that fails on one rank (disk full, quota, file
  * size limit) leaves the other ranks waiting in HDF5's own collectives (MPI-IO file views) for ever,
  * and no later agreement can reach them. So the room is made sure of first: rank 0 checks the
  * process's file size limit and reserves the file's blocks for what is written, the new dataset
