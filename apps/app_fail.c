@@ -16,12 +16,9 @@ void hm_app_on_failure(void (*fn)(void *), void *arg) {
   cleanup_arg = arg;
 }
 
-/* Seconds the failing ranks wait for the others (HAMLET_FAIL_WAIT_S overrides, for tests). */
-static double wait_seconds(void) {
-  const char *env = getenv("HAMLET_FAIL_WAIT_S");
-  double w = env ? atof(env) : 5.0;
-  return w > 0 ? w : 5.0;
-}
+/* Long enough for ranks that failed a moment later (their message printed first), short enough
+ * that a rank stuck in a collective is not waited for long. */
+static const double WAIT_SECONDS = 5.0;
 
 void hm_app_fail_init(void) {
   if (fail_comm == MPI_COMM_NULL) MPI_Comm_dup(MPI_COMM_WORLD, &fail_comm);
@@ -37,7 +34,7 @@ _Noreturn void hm_app_exit(int code) {
   MPI_Request req;
   int arrived = 0;
   if (fail_comm != MPI_COMM_NULL && MPI_Ibarrier(fail_comm, &req) == MPI_SUCCESS) {
-    const double deadline = MPI_Wtime() + wait_seconds();
+    const double deadline = MPI_Wtime() + WAIT_SECONDS;
     while (!arrived && MPI_Wtime() < deadline) {
       if (MPI_Test(&req, &arrived, MPI_STATUS_IGNORE) != MPI_SUCCESS) break;
       if (!arrived) usleep(1000);
