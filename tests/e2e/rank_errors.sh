@@ -40,5 +40,15 @@ for n in 2 3; do
   check "$n" 0 "baddeck.ini:9" -- "$HAMLET" run baddeck.ini
   check "$n" 1 "n_global = 12345" -- "$HAMLET" restart k_ckpt.h5 -o k2.h5
 done
-[ -e m.h5 ] || [ -e d.h5 ] || [ -e k2.h5 ] && fail "a refused run wrote a result"
+# The other bad input files exit 2 as well (once each): a missing grid file, a malformed
+# right-hand side, a file given to restart that is no checkpoint, a result file given to restart.
+REPEATS=1
+printf '[run]\noutput = g.h5\n[hamiltonian]\nmodel = fem\nex = 4\ney = 4\nez = 4\npotential = grid\ngrid_file = no_such_grid.h5\ngrid_dataset = V\n[solver]\nmethod = dense\n' > grid.ini
+check 2 1 "cannot read 'no_such_grid.h5'" -- "$HAMLET" run grid.ini
+printf '%%%%MatrixMarket matrix array real general\n64 1\n1.0\nnan?\n' > rhs.mtx
+printf '[run]\noutput = r.h5\n[hamiltonian]\nmodel = convdiff\nn = 4\neps = 1\n[solver]\nmethod = idr\nproblem = linear\n[rhs]\nkind = file\nfile = rhs.mtx\n' > rhs.ini
+check 2 1 "rhs.mtx:4: value 'nan?' is not a number" -- "$HAMLET" run rhs.ini
+check 2 0 "is not an HDF5 file" -- "$HAMLET" restart kpm.ini -o k3.h5
+check 2 0 "is not a hamlet" -- "$HAMLET" restart k.h5 -o k3.h5
+[ -e m.h5 ] || [ -e d.h5 ] || [ -e k2.h5 ] || [ -e g.h5 ] || [ -e r.h5 ] || [ -e k3.h5 ] && fail "a refused run wrote a result"
 finish
