@@ -14,4 +14,17 @@ typedef struct {
 enum { HM_EXIT_OK = 0, HM_EXIT_FAIL = 1, HM_EXIT_USAGE = 2, HM_EXIT_NOT_CONVERGED = 3, HM_EXIT_STOPPED = 4 };
 
 int hm_app_run(const hm_run_args *args); /* collective; returns an exit code */
+
+/* The exit code of a library status: HM_ERR_DECK, HM_ERR_INPUT -> 2; HM_ERR_NOT_CONVERGED -> 3;
+ * HM_ERR_STOPPED -> 4; any other failure -> 1. */
+int hm_app_exit_code(int status);
+/* Failure handling (app_fail.c): init after MPI_Init (collective); hm_app_fail prints this rank's
+ * message and ends the program through hm_app_exit, which waits a few seconds for every rank, then
+ * finalizes and exits with the worst code, or calls MPI_Abort when some rank never comes. */
+void hm_app_fail_init(void);
+void hm_app_fail_free(void);
+_Noreturn void hm_app_exit(int code);
+/* A collective clean-up hm_app_exit runs once every rank has arrived (NULL: none). */
+void hm_app_on_failure(void (*fn)(void *), void *arg);
+_Noreturn void hm_app_fail(int rank, int status);
 #endif

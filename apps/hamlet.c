@@ -107,6 +107,7 @@ static int cmd_run(int argc, char **argv, int rank, int restart) {
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
+  hm_app_fail_init();
   if (run_stop_install()) fprintf(stderr, "hamlet: cannot catch SIGTERM, SIGINT and SIGUSR1: %s\n", strerror(errno));
   int rank = 0, code = HM_EXIT_USAGE;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -125,6 +126,7 @@ int main(int argc, char **argv) {
     if (*cmd) fprintf(stderr, "hamlet: unknown subcommand '%s' (allowed: run, restart, compare, plot, --version)\n", cmd);
     usage(stderr);
   }
+  hm_app_fail_free();
   MPI_Finalize();
   return code;
 }

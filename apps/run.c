@@ -31,8 +31,16 @@ void run_set_phases(run_state *s, int n, const char *const *names) {
   s->phase_name = names;
 }
 
+/* After an agreed failure: the unfinished result file goes, the previous result stays. */
+static void remove_unfinished_output(void *user) {
+  run_state *s = user;
+  if (s->open_output && *s->open_output) hm_output_destroy(s->open_output);
+}
+
 void run_output_open(run_state *s, const hm_matrix *H, hm_output **out) {
   APP_CALL(hm_output_create(s->ctx, s->output, out));
+  s->open_output = out;
+  hm_app_on_failure(remove_unfinished_output, s);
   APP_CALL(hm_output_write_input(*out, s->deck.text));
   APP_CALL(hm_output_write_provenance(*out));
   run_write_model(s, *out, H);
@@ -46,8 +54,10 @@ void run_output_commit(run_state *s, hm_output **out, const run_mark *io_start, 
     APP_CALL(hm_output_write_scalar(*out, name, s->seconds[i], "s"));
   }
   APP_CALL(hm_energy_write(*out, s->energy, s->nphases, (const char **)s->phase_name, s->joules));
+  s->open_output = NULL; /* a failed commit removes its .tmp itself */
   APP_CALL(hm_output_commit(out));
 }
+
 
 void run_print_header(const run_state *s, const char *title, const hm_matrix *H) {
   printf("hamlet %s: %s\n", hm_version(), title);
@@ -156,6 +166,12 @@ int hm_app_run(const hm_run_args *args) {
   hm_deck *d = &s->deck;
   s->output = args->output ? args->output : d->output;
   hm_deck_checkpoint_path(d, s->checkpoint_path, sizeof s->checkpoint_path);
+  if (args->checkpoint_path) /* a restart continues its own checkpoint, never another run's */
+    snprintf(s->checkpoint_path, sizeof s->checkpoint_path, "%s", args->checkpoint_path);
+  if (run_check_paths(s)) {
+    hm_deck_free(d);
+    return HM_EXIT_USAGE;
+  }
   hm_progress_init(&s->progress, s->rank, args->quiet);
   run_stop_init(&s->stop, d->walltime);
 
@@ -195,5 +211,6 @@ int hm_app_run(const hm_run_args *args) {
   hm_energy_close(&s->energy);
   free(s->joules);
   hm_deck_free(d);
+  hm_app_on_failure(NULL, NULL);
   return code;
 }

@@ -51,8 +51,8 @@ static int restore(run_state *s, hm_lobpcg *lob) {
   hm_mvec *blocks[3];
   APP_CALL(hm_lobpcg_checkpoint_state(lob, &nblocks, blocks, &unused, &mine));
   free(mine);
-  APP_CALL(hm_state_checkpoint_read_scalars(s->ctx, path, "lobpcg", &n, &scalars));
-  APP_CALL(hm_state_checkpoint_read_blocks(s->ctx, path, nblocks, blocks));
+  APP_CALL_INPUT(hm_state_checkpoint_read_scalars(s->ctx, path, "lobpcg", &n, &scalars));
+  APP_CALL_INPUT(hm_state_checkpoint_read_blocks(s->ctx, path, nblocks, blocks));
   int st = hm_lobpcg_checkpoint_restore(lob, n, scalars);
   if (st && s->rank == 0) fprintf(stderr, "hamlet: checkpoint '%s' refused: %s", path, hm_error_message());
   free(scalars);

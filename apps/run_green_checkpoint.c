@@ -45,7 +45,7 @@ void green_checkpoint_restore(run_state *s, green_results *g, int *done) {
   const char *path = s->args->checkpoint_path;
   int n;
   double *v;
-  APP_CALL(hm_state_checkpoint_read_scalars(s->ctx, path, "green", &n, &v));
+  APP_CALL_INPUT(hm_state_checkpoint_read_scalars(s->ctx, path, "green", &n, &v));
   const int per = per_energy(g);
   const int ok = n >= HEAD && v[1] == g->ne && v[2] == g->k && v[0] >= 0 && v[0] <= g->ne && v[0] == (int)v[0] &&
                  n == HEAD + (int)v[0] * per;
@@ -53,7 +53,7 @@ void green_checkpoint_restore(run_state *s, green_results *g, int *done) {
     if (s->rank == 0)
       fprintf(stderr, "hamlet: %s holds %d values, not the %d energies x %d systems of its deck's Green's-function run\n",
               path, n, g->ne, g->k);
-    MPI_Abort(MPI_COMM_WORLD, HM_EXIT_USAGE);
+    hm_app_exit(HM_EXIT_USAGE);
   }
   *done = (int)v[0];
   const double *p = v + HEAD;

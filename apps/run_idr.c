@@ -60,13 +60,13 @@ static void restore(run_state *s, hm_idr *idr) {
   const char *path = s->args->checkpoint_path;
   int ns, nb;
   double *scalars;
-  APP_CALL(hm_state_checkpoint_read_scalars(s->ctx, path, "idr", &ns, &scalars));
-  APP_CALL(hm_idr_restore(idr, 1, scalars));
+  APP_CALL_INPUT(hm_state_checkpoint_read_scalars(s->ctx, path, "idr", &ns, &scalars));
+  APP_CALL_INPUT(hm_idr_restore(idr, 1, scalars));
   free(scalars);
   APP_CALL(hm_idr_state_size(idr, &nb, NULL));
   hm_mvec **blocks = calloc((size_t)nb, sizeof *blocks);
   for (int i = 0; i < nb; i++) APP_CALL(hm_idr_state_block(idr, i, &blocks[i]));
-  APP_CALL(hm_state_checkpoint_read_blocks(s->ctx, path, nb, blocks));
+  APP_CALL_INPUT(hm_state_checkpoint_read_blocks(s->ctx, path, nb, blocks));
   free(blocks);
 }
 
@@ -125,7 +125,7 @@ static void rhs(run_state *s, hm_matrix *H, hm_mvec **b) {
       if (s->rank == 0)
         fprintf(stderr, "hamlet: %s: [rhs] file %s is %s but the matrix is %s; they must match\n", d->name,
                 d->rhs.file, bt == HM_COMPLEX ? "complex" : "real", type == HM_COMPLEX ? "complex" : "real");
-      MPI_Abort(MPI_COMM_WORLD, HM_EXIT_USAGE);
+      hm_app_exit(HM_EXIT_USAGE);
     }
     return;
   }

@@ -111,7 +111,7 @@ int run_kpm(run_state *s, hm_matrix *H) {
   hm_kpm *kpm;
   APP_CALL(hm_kpm_create(H, &opt, &kpm));
   if (d->ldos.nsites) site_start(s, H, kpm); /* before a restore: it sets the moments' norms */
-  if (s->args->checkpoint_path) APP_CALL(hm_checkpoint_restore(kpm, s->args->checkpoint_path));
+  if (s->args->checkpoint_path) APP_CALL_INPUT(hm_checkpoint_restore(kpm, s->args->checkpoint_path));
   run_phase_add(s, &m, PHASE_BOUNDS);
 
   run_mark_now(s, &m);

@@ -33,17 +33,22 @@ typedef struct {
 #ifdef HAMLET_TEST_HOOKS
   useconds_t test_delay_us; /* HAMLET_TEST_STEP_DELAY_US: slows steps so tests can stop a run mid-way */
 #endif
+  hm_output **open_output;  /* the result file being written: removed (its .tmp) when the run fails */
   /* restart: what the checkpoint header gave */
   double restart_emin, restart_emax;
 } run_state;
 
-/* Library failures end the whole run: print, then abort every rank (others may wait in MPI). */
+/* Library failures end the whole run: every failing rank prints its message, then the ranks agree
+ * on the exit (app_fail.c). APP_CALL_INPUT: a failure there is bad input (exit 2) whatever its
+ * status, e.g. reading the checkpoint given to restart. */
 #define APP_CALL(expr)                                                                        \
   do {                                                                                        \
-    if (expr) {                                                                               \
-      fprintf(stderr, "hamlet: rank %d failed:\n%s", s->rank, hm_error_message());            \
-      MPI_Abort(MPI_COMM_WORLD, HM_EXIT_FAIL);                                                \
-    }                                                                                         \
+    int app_status_ = (expr);                                                                 \
+    if (app_status_) hm_app_fail(s->rank, app_status_);                                       \
+  } while (0)
+#define APP_CALL_INPUT(expr)                                                                  \
+  do {                                                                                        \
+    if (expr) hm_app_fail(s->rank, HM_ERR_INPUT);                                             \
   } while (0)
 
 /* Only the hamlet_testhooks build (tests) can slow its steps; hamlet has no hook. */
@@ -81,6 +86,10 @@ void run_build_model(run_state *s, hm_matrix **H, hm_matrix **M);
 /* One summary line describing the Hamiltonian; /hamiltonian in the result file. */
 void run_print_model(const run_state *s, const hm_matrix *H);
 void run_write_model(run_state *s, hm_output *out, const hm_matrix *H);
+
+/* Output, checkpoint and input files are distinct, their directories writable, stale .tmp files
+ * removed (paths.c); collective; returns an exit code (2 when refused). */
+int run_check_paths(run_state *s);
 
 /* The methods; each writes its result file and returns an exit code. */
 int run_kpm(run_state *s, hm_matrix *H);

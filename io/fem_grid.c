@@ -1,7 +1,9 @@
 /* Reading the FEM grid potential: rank 0 reads, every rank receives (see fem_grid.h). */
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "fem_grid.h"
 #include "h5util.h"
 #include "objects.h"
@@ -9,6 +11,12 @@
 /* Rank 0's part: dims and a malloc'd copy of the values. */
 static int read_on_root(const char *path, const char *dataset, int64_t dims[3], double **values) {
   hid_t file, dset = H5I_INVALID_HID, space = H5I_INVALID_HID;
+  /* A missing or foreign file is bad input (exit 2), not an I/O failure of the run. */
+  HM_CHECK(access(path, R_OK) == 0, HM_ERR_INPUT, "FEM grid potential (grid_file): cannot read '%s': %s", path,
+           strerror(errno));
+  htri_t is_hdf5 = H5Fis_hdf5(path);
+  H5Eclear2(H5E_DEFAULT);
+  HM_CHECK(is_hdf5 > 0, HM_ERR_INPUT, "FEM grid potential (grid_file): '%s' is not an HDF5 file", path);
   HM_CALL(hm_h5_open_serial(path, &file));
   int st = HM_SUCCESS;
   htri_t exists = H5Lexists(file, dataset, H5P_DEFAULT);
@@ -16,14 +24,14 @@ static int read_on_root(const char *path, const char *dataset, int64_t dims[3], 
   if (exists > 0) dset = H5Dopen2(file, dataset, H5P_DEFAULT);
   if (dset < 0) {
     H5Eclear2(H5E_DEFAULT);
-    st = hm_error_raise(HM_ERR_IO, __FILE__, __LINE__, __func__,
+    st = hm_error_raise(HM_ERR_INPUT, __FILE__, __LINE__, __func__,
                         "FEM grid potential: no dataset '%s' in '%s'", dataset, path);
     goto done;
   }
   HM_H5_GOTO(st, done, space = H5Dget_space(dset));
   int ndim = H5Sget_simple_extent_ndims(space);
   if (ndim != 3) {
-    st = hm_error_raise(HM_ERR_IO, __FILE__, __LINE__, __func__,
+    st = hm_error_raise(HM_ERR_INPUT, __FILE__, __LINE__, __func__,
                         "FEM grid potential: dataset '%s' in '%s' has %d dimensions: it must have 3, [gz][gy][gx]",
                         dataset, path, ndim);
     goto done;

@@ -60,9 +60,9 @@ int hm_h5_read_small(hid_t loc, const char *name, size_t count, double *data);
 
 /* Collective: rows [first, first + local) of a dataset [n_global][k] (type 1, real) or
  * [n_global][k][2] (type 2, complex: real, imaginary); data row-major, local*k*type doubles. */
-int hm_h5_write_rows(hid_t loc, const char *name, int64_t n_global, int64_t first, int64_t local,
+int hm_h5_write_rows(hm_context *ctx, hid_t loc, const char *name, int64_t n_global, int64_t first, int64_t local,
                      int k, int type, const double *data, const char *unit, const char *description);
-int hm_h5_write_rows_checksum(hid_t loc, const char *name, int64_t n_global, int64_t first, int64_t local, int k,
+int hm_h5_write_rows_checksum(hm_context *ctx, hid_t loc, const char *name, int64_t n_global, int64_t first, int64_t local, int k,
                               int type, const double *data, const char *unit, const char *description);
 /* The dataset must have exactly that shape; any rows may be read (another rank count). */
 int hm_h5_read_rows(hid_t loc, const char *name, int64_t n_global, int64_t first, int64_t local,
@@ -74,6 +74,17 @@ int hm_h5_write_mvec(hid_t loc, const char *name, const hm_mvec *v, const char *
 int hm_h5_write_mvec_checksum(hid_t loc, const char *name, const hm_mvec *v, const char *unit,
                               const char *description);
 int hm_h5_read_mvec(hid_t loc, const char *name, hm_mvec *v);
+
+/* Collective, before a dataset of `bytes` is created and written (h5util_reserve.c), and with 0
+ * before the close: the file (of which loc is any object) can grow by that much plus a margin for
+ * metadata (file size limit, disk space reserved by rank 0), or every rank returns HM_ERR_IO
+ * naming the file and the system's reason. */
+int hm_h5_reserve(hm_context *ctx, hid_t loc, uint64_t bytes);
+/* Room for the metadata HDF5 writes at close, on top of the allocated end. */
+#define HM_H5_METADATA_MARGIN ((uint64_t)1 << 20)
+/* Collective: every rank returns a failure when one rank failed (`what` names the file or dataset);
+ * used after each collective write and read of a dataset. */
+int hm_h5_agree(hm_context *ctx, int status, const char *what);
 
 /* Collective: after a barrier rank 0 renames from -> to (atomic within a file system) / removes
  * path; every rank returns the same status. */

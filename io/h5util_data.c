@@ -26,6 +26,8 @@ static int write_rank0(hm_context *ctx, hid_t loc, const char *name, hid_t space
                        hid_t dcpl, const void *buf, const char *unit, const char *description) {
   int st = HM_SUCCESS;
   hid_t dset = H5I_INVALID_HID, mspace = H5I_INVALID_HID, fspace = H5I_INVALID_HID, dxpl = H5I_INVALID_HID;
+  const hssize_t points = H5Sget_simple_extent_npoints(space);
+  HM_CALL_GOTO(st, done, hm_h5_reserve(ctx, loc, (uint64_t)(points > 0 ? points : 1) * H5Tget_size(ftype)));
   HM_H5_GOTO(st, done, dset = H5Dcreate2(loc, name, ftype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT));
   HM_H5_GOTO(st, done, mspace = H5Scopy(space));
   HM_H5_GOTO(st, done, fspace = H5Scopy(space));
@@ -34,7 +36,8 @@ static int write_rank0(hm_context *ctx, hid_t loc, const char *name, hid_t space
     HM_H5_GOTO(st, done, H5Sselect_none(fspace));
   }
   HM_H5_GOTO(st, done, dxpl = collective_dxpl());
-  HM_H5_GOTO(st, done, H5Dwrite(dset, mtype, mspace, fspace, dxpl, buf));
+  if (H5Dwrite(dset, mtype, mspace, fspace, dxpl, buf) < 0) st = hm_error_raise_hdf5("H5Dwrite", __FILE__, __LINE__, __func__);
+  HM_CALL_GOTO(st, done, hm_h5_agree(ctx, st, name)); /* before the next collective call */
   HM_CALL_GOTO(st, done, describe(dset, unit, description));
 done:
   if (dxpl >= 0) H5Pclose(dxpl);
@@ -201,7 +204,7 @@ static int memory_space(int64_t local, const hsize_t dims[3], int ndim, hid_t *m
   return HM_SUCCESS;
 }
 
-static int write_rows(hid_t loc, const char *name, int64_t n_global, int64_t first, int64_t local, int k, int type,
+static int write_rows(hm_context *ctx, hid_t loc, const char *name, int64_t n_global, int64_t first, int64_t local, int k, int type,
                       const double *data, const char *unit, const char *description, int checksum) {
   HM_CHECK(name && k >= 1 && (type == HM_REAL || type == HM_COMPLEX) && first >= 0 && local >= 0 &&
                first + local <= n_global && (data || local == 0),
@@ -216,11 +219,15 @@ static int write_rows(hid_t loc, const char *name, int64_t n_global, int64_t fir
   if (checksum) HM_CALL_GOTO(st, done, checksum_dcpl(ndim, dims, &dcpl));
   if (dcpl < 0) HM_H5_GOTO(st, done, dcpl = H5Pcreate(H5P_DATASET_CREATE));
   HM_H5_GOTO(st, done, H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER)); /* every row is written next */
+  const uint64_t bytes = sizeof(double) * (uint64_t)n_global * (uint64_t)k * (uint64_t)type;
+  HM_CALL_GOTO(st, done, hm_h5_reserve(ctx, loc, bytes)); /* before the create allocates it */
   HM_H5_GOTO(st, done, dset = H5Dcreate2(loc, name, H5T_IEEE_F64LE, fspace, H5P_DEFAULT, dcpl, H5P_DEFAULT));
   HM_CALL_GOTO(st, done, select_rows(fspace, first, local, dims));
   HM_CALL_GOTO(st, done, memory_space(local, dims, ndim, &mspace));
   HM_H5_GOTO(st, done, dxpl = collective_dxpl());
-  HM_H5_GOTO(st, done, H5Dwrite(dset, H5T_NATIVE_DOUBLE, mspace, fspace, dxpl, data));
+  if (H5Dwrite(dset, H5T_NATIVE_DOUBLE, mspace, fspace, dxpl, data) < 0)
+    st = hm_error_raise_hdf5("H5Dwrite", __FILE__, __LINE__, __func__);
+  HM_CALL_GOTO(st, done, hm_h5_agree(ctx, st, name)); /* before the next collective call */
   HM_CALL_GOTO(st, done, describe(dset, unit, description));
   if (type == HM_COMPLEX) HM_CALL_GOTO(st, done, hm_h5_attr_string(dset, "complex", "last dimension is (real, imaginary)"));
 done:
@@ -232,15 +239,15 @@ done:
   return st;
 }
 
-int hm_h5_write_rows(hid_t loc, const char *name, int64_t n_global, int64_t first, int64_t local, int k, int type,
+int hm_h5_write_rows(hm_context *ctx, hid_t loc, const char *name, int64_t n_global, int64_t first, int64_t local, int k, int type,
                      const double *data, const char *unit, const char *description) {
-  HM_CALL(write_rows(loc, name, n_global, first, local, k, type, data, unit, description, 0));
+  HM_CALL(write_rows(ctx, loc, name, n_global, first, local, k, type, data, unit, description, 0));
   return HM_SUCCESS;
 }
 
-int hm_h5_write_rows_checksum(hid_t loc, const char *name, int64_t n_global, int64_t first, int64_t local, int k,
+int hm_h5_write_rows_checksum(hm_context *ctx, hid_t loc, const char *name, int64_t n_global, int64_t first, int64_t local, int k,
                               int type, const double *data, const char *unit, const char *description) {
-  HM_CALL(write_rows(loc, name, n_global, first, local, k, type, data, unit, description, 1));
+  HM_CALL(write_rows(ctx, loc, name, n_global, first, local, k, type, data, unit, description, 1));
   return HM_SUCCESS;
 }
 

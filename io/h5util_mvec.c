@@ -15,7 +15,7 @@ static int write_mvec(hid_t loc, const char *name, const hm_mvec *v, const char 
            name);
   int st = hm_mvec_get(v, buf);
   if (!st)
-    st = (checksum ? hm_h5_write_rows_checksum : hm_h5_write_rows)(loc, name, v->dist.n_global, v->dist.first,
+    st = (checksum ? hm_h5_write_rows_checksum : hm_h5_write_rows)(v->ctx, loc, name, v->dist.n_global, v->dist.first,
                                                                   v->dist.local, v->k, (int)v->type, buf, unit,
                                                                   description);
   free(buf);
@@ -39,6 +39,7 @@ int hm_h5_read_mvec(hid_t loc, const char *name, hm_mvec *v) {
   HM_CHECK(buf, HM_ERR_MEMORY, "could not allocate %lld local rows for %s", (long long)v->dist.local, name);
   int st = hm_h5_read_rows(loc, name, v->dist.n_global, v->dist.first, v->dist.local, v->k, (int)v->type, buf);
   if (!st) st = hm_mvec_set(v, buf);
+  st = hm_h5_agree(v->ctx, st, name); /* a read that failed on one rank fails on all, before the next collective */
   free(buf);
   HM_CALL(st);
   return HM_SUCCESS;

@@ -123,12 +123,12 @@ program test_fortran_mtx
   call test_ok(hm_matrix_destroy(A), "hm_matrix_destroy")
 
   ! Errors: file and line named; a vector file read as a matrix.
-  call test_fails(hm_mtx_read(ctx, bad_file, A), HM_ERR_IO, &
+  call test_fails(hm_mtx_read(ctx, bad_file, A), HM_ERR_INPUT, &
                   trim(bad_file) // ":4: column index 9 is out of range: expected 1..3", "index out of range")
   call test_assert(.not. c_associated(A), "a failed read must leave the handle null")
-  call test_fails(hm_mtx_read(ctx, rhs_file, A), HM_ERR_IO, trim(rhs_file) // ":1: a matrix must be in coordinate", &
+  call test_fails(hm_mtx_read(ctx, rhs_file, A), HM_ERR_INPUT, trim(rhs_file) // ":1: a matrix must be in coordinate", &
                   "array file as a matrix")
-  call test_fails(hm_mtx_info(ctx, "no_such_file.mtx", rows), HM_ERR_IO, "cannot open", "missing file")
+  call test_fails(hm_mtx_info(ctx, "no_such_file.mtx", rows), HM_ERR_INPUT, "cannot open", "missing file")
 
   call test_ok(hm_context_destroy(ctx), "hm_context_destroy")
   call test_finish("test_fortran_mtx")

@@ -21,7 +21,7 @@ int hm_mtx_fail(const mtx_file *f, const char *file, int line, const char *func,
   va_start(args, fmt);
   vsnprintf(what, sizeof what, fmt, args);
   va_end(args);
-  return hm_error_raise(HM_ERR_IO, file, line, func, "%s:%lld: %s", f->path, (long long)f->line, what);
+  return hm_error_raise(HM_ERR_INPUT, file, line, func, "%s:%lld: %s", f->path, (long long)f->line, what);
 }
 
 /* Split the current line in place into whitespace-separated tokens; counts all, keeps the first
@@ -160,7 +160,7 @@ int hm_mtx_open(const char *path, mtx_file *f) {
   memset(f, 0, sizeof *f);
   f->path = path;
   f->file = fopen(path, "r");
-  HM_CHECK(f->file, HM_ERR_IO, "cannot open Matrix Market file %s: %s", path, strerror(errno));
+  HM_CHECK(f->file, HM_ERR_INPUT, "cannot open Matrix Market file %s: %s", path, strerror(errno));
   int st = parse_banner(f);
   if (!st) st = parse_size_line(f);
   if (st) {

@@ -34,7 +34,7 @@ int hm_mtx_open(const char *path, mtx_file *f);
 void hm_mtx_close(mtx_file *f);
 /* Next line that is not blank and not a comment, split into tokens; *found = 0 at end of file. */
 int hm_mtx_next_line(mtx_file *f, int *found);
-/* Raise HM_ERR_IO with "path:line: " before the message. */
+/* Raise HM_ERR_INPUT (a bad input file) with "path:line: " before the message. */
 int hm_mtx_fail(const mtx_file *f, const char *file, int line, const char *func, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 #define MTX_FAIL(f, ...) return hm_mtx_fail((f), __FILE__, __LINE__, __func__, __VA_ARGS__)

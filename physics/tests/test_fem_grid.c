@@ -90,13 +90,13 @@ static void test_read_and_build(hm_context *ctx, const char *path) {
 static void test_errors(hm_context *ctx, const char *path, const char *text_path) {
   int64_t dims[3];
   double *values = (double *)dims; /* must be reset to NULL on failure */
-  HM_TEST_FAILS(hm_fem_grid_read(ctx, "no_such_fem_grid.h5", "V", dims, &values), HM_ERR_IO,
+  HM_TEST_FAILS(hm_fem_grid_read(ctx, "no_such_fem_grid.h5", "V", dims, &values), HM_ERR_INPUT,
                 "cannot read 'no_such_fem_grid.h5'");
   HM_TEST_ASSERT(values == NULL, "a failed read must leave values NULL");
-  HM_TEST_FAILS(hm_fem_grid_read(ctx, text_path, "V", dims, &values), HM_ERR_IO, "is not an HDF5 file");
-  HM_TEST_FAILS(hm_fem_grid_read(ctx, path, "W", dims, &values), HM_ERR_IO, "no dataset 'W' in");
-  HM_TEST_FAILS(hm_fem_grid_read(ctx, path, "/nowhere/V", dims, &values), HM_ERR_IO, "no dataset '/nowhere/V'");
-  HM_TEST_FAILS(hm_fem_grid_read(ctx, path, "flat", dims, &values), HM_ERR_IO,
+  HM_TEST_FAILS(hm_fem_grid_read(ctx, text_path, "V", dims, &values), HM_ERR_INPUT, "is not an HDF5 file");
+  HM_TEST_FAILS(hm_fem_grid_read(ctx, path, "W", dims, &values), HM_ERR_INPUT, "no dataset 'W' in");
+  HM_TEST_FAILS(hm_fem_grid_read(ctx, path, "/nowhere/V", dims, &values), HM_ERR_INPUT, "no dataset '/nowhere/V'");
+  HM_TEST_FAILS(hm_fem_grid_read(ctx, path, "flat", dims, &values), HM_ERR_INPUT,
                 "has 2 dimensions: it must have 3, [gz][gy][gx]");
   HM_TEST_FAILS(hm_fem_grid_read(ctx, path, NULL, dims, &values), HM_ERR_ARGUMENT, "is NULL");
 }

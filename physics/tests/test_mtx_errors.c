@@ -1,5 +1,5 @@
 /* Malformed Matrix Market files (the corpus in physics/tests/mtx/bad_*.mtx): each must fail with
- * HM_ERR_IO and a message "file:line: what was expected", on every rank, leaving the handle
+ * HM_ERR_INPUT and a message "file:line: what was expected", on every rank, leaving the handle
  * NULL. Also: a missing file, NULL arguments, and (on 2+ ranks) one rank given a bad file while
  * the others read a good one: the bad rank names the problem, the others name the bad rank. */
 #include <stdlib.h>
@@ -90,15 +90,15 @@ int main(int argc, char **argv) {
     path_of(src, bad_matrices[c].file, path, sizeof path);
     needle_of(&bad_matrices[c], needle, sizeof needle);
     hm_matrix *A = (hm_matrix *)path; /* must come back NULL */
-    HM_TEST_FAILS(hm_mtx_read(ctx, path, &A), HM_ERR_IO, needle);
+    HM_TEST_FAILS(hm_mtx_read(ctx, path, &A), HM_ERR_INPUT, needle);
     HM_TEST_ASSERT(A == NULL, "%s: a failed read must leave A NULL", bad_matrices[c].file);
   }
   /* The header query fails the same way on header problems. */
   path_of(src, "bad_hermitian_real.mtx", path, sizeof path);
-  HM_TEST_FAILS(hm_mtx_info(ctx, path, NULL, NULL, NULL, NULL, NULL), HM_ERR_IO,
+  HM_TEST_FAILS(hm_mtx_info(ctx, path, NULL, NULL, NULL, NULL, NULL), HM_ERR_INPUT,
                 "bad_hermitian_real.mtx:1: bad banner: hermitian symmetry needs the complex field");
   path_of(src, "bad_size_value.mtx", path, sizeof path);
-  HM_TEST_FAILS(hm_mtx_info(NULL, path, NULL, NULL, NULL, NULL, NULL), HM_ERR_IO,
+  HM_TEST_FAILS(hm_mtx_info(NULL, path, NULL, NULL, NULL, NULL, NULL), HM_ERR_INPUT,
                 "bad_size_value.mtx:2: size line: columns 'x'");
 
   hm_dist *dist4 = NULL, *dist5 = NULL;
@@ -109,7 +109,7 @@ int main(int argc, char **argv) {
     needle_of(&bad_vectors[c], needle, sizeof needle);
     hm_mvec *b = (hm_mvec *)path;
     const hm_dist *dist = strcmp(bad_vectors[c].file, "good_vec4.mtx") == 0 ? dist5 : dist4;
-    HM_TEST_FAILS(hm_mtx_read_vector(ctx, path, dist, &b), HM_ERR_IO, needle);
+    HM_TEST_FAILS(hm_mtx_read_vector(ctx, path, dist, &b), HM_ERR_INPUT, needle);
     HM_TEST_ASSERT(b == NULL, "%s: a failed read must leave b NULL", bad_vectors[c].file);
   }
   /* The good files themselves read. */
@@ -124,9 +124,9 @@ int main(int argc, char **argv) {
 
   /* Missing file and NULL arguments. */
   path_of(src, "no_such_file.mtx", path, sizeof path);
-  HM_TEST_FAILS(hm_mtx_read(ctx, path, &A), HM_ERR_IO, "cannot open Matrix Market file");
-  HM_TEST_FAILS(hm_mtx_read_vector(ctx, path, dist4, &b), HM_ERR_IO, "no_such_file.mtx");
-  HM_TEST_FAILS(hm_mtx_info(ctx, path, NULL, NULL, NULL, NULL, NULL), HM_ERR_IO, "cannot open");
+  HM_TEST_FAILS(hm_mtx_read(ctx, path, &A), HM_ERR_INPUT, "cannot open Matrix Market file");
+  HM_TEST_FAILS(hm_mtx_read_vector(ctx, path, dist4, &b), HM_ERR_INPUT, "no_such_file.mtx");
+  HM_TEST_FAILS(hm_mtx_info(ctx, path, NULL, NULL, NULL, NULL, NULL), HM_ERR_INPUT, "cannot open");
   HM_TEST_FAILS(hm_mtx_read(ctx, NULL, &A), HM_ERR_ARGUMENT, "path");
   HM_TEST_FAILS(hm_mtx_read(NULL, path, &A), HM_ERR_ARGUMENT, "ctx");
   HM_TEST_FAILS(hm_mtx_read(ctx, path, NULL), HM_ERR_ARGUMENT, "A is NULL");
@@ -137,12 +137,12 @@ int main(int argc, char **argv) {
   if (nprocs > 1) {
     path_of(src, rank == nprocs - 1 ? "bad_too_few.mtx" : "good_small.mtx", path, sizeof path);
     snprintf(needle, sizeof needle, "rank %d failed to read", nprocs - 1);
-    HM_TEST_FAILS(hm_mtx_read(ctx, path, &A), HM_ERR_IO,
+    HM_TEST_FAILS(hm_mtx_read(ctx, path, &A), HM_ERR_INPUT,
                   rank == nprocs - 1 ? "bad_too_few.mtx:4: the file ends after 2 of the 3 entries" : needle);
     path_of(src, rank == nprocs - 1 ? "bad_banner.mtx" : "good_small.mtx", path, sizeof path); /* header stage */
-    HM_TEST_FAILS(hm_mtx_read(ctx, path, &A), HM_ERR_IO, rank == nprocs - 1 ? "bad_banner.mtx:1: bad banner" : needle);
+    HM_TEST_FAILS(hm_mtx_read(ctx, path, &A), HM_ERR_INPUT, rank == nprocs - 1 ? "bad_banner.mtx:1: bad banner" : needle);
     path_of(src, rank == 0 ? "bad_vec_value.mtx" : "good_vec4.mtx", path, sizeof path);
-    HM_TEST_FAILS(hm_mtx_read_vector(ctx, path, dist4, &b), HM_ERR_IO,
+    HM_TEST_FAILS(hm_mtx_read_vector(ctx, path, dist4, &b), HM_ERR_INPUT,
                   rank == 0 ? "bad_vec_value.mtx:5:" : "rank 0 failed to read");
   }
 

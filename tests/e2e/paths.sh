@@ -1,0 +1,90 @@
+# shellcheck shell=bash source-path=SCRIPTDIR
+# Files are never overwritten by accident: an output or checkpoint that is an input (deck, matrix,
+# mass file, by name, symbolic or hard link, -o, restart) is refused with exit 2 before any work;
+# a missing or unwritable directory is refused at once; a stale .tmp is removed (and said); a
+# restart continues the checkpoint it was given, never another run's.
+# shellcheck disable=SC1091 # common.sh is checked on its own
+. "$(dirname "$0")/common.sh"
+expect() { # expect CODE NEEDLE -- command...
+  local code=$1 needle=$2; shift 3
+  "$@" >out.txt 2>err.txt; local got=$?
+  [ "$got" -eq "$code" ] || fail "'$*' exited $got, expected $code: $(cat err.txt)"
+  grep -qF -- "$needle" err.txt out.txt || fail "'$*': output lacks '$needle': $(cat err.txt out.txt)"
+}
+cat > deck.ini <<'INI'
+[run]
+output = run.h5
+checkpoint = ckpt.h5
+checkpoint_every = 4
+[hamiltonian]
+model = ti
+nx = 4
+ny = 4
+nz = 4
+[kpm]
+moments = 64
+vectors = 2
+INI
+cp deck.ini deck.orig
+expect 2 "the deck and the output are the same file, deck.ini" -- run2 run deck.ini -o deck.ini
+expect 2 "the output and the checkpoint are the same file, ckpt.h5" -- run2 run deck.ini -o ckpt.h5
+expect 2 "the output and the checkpoint are the same file, ./ckpt.h5 = ckpt.h5" -- run2 run deck.ini -o ./ckpt.h5
+ln -s deck.ini soft.h5
+expect 2 "the deck and the output are the same file, deck.ini = soft.h5" -- run2 run deck.ini -o soft.h5
+ln deck.ini hard.h5
+expect 2 "the deck and the output are the same file, deck.ini = hard.h5" -- run2 run deck.ini -o hard.h5
+sed 's/^checkpoint = ckpt.h5$/checkpoint = ck.ini/' deck.ini > ck.ini
+cp ck.ini ck.orig
+expect 2 "the deck and the checkpoint are the same file, ck.ini" -- run2 run ck.ini -o other.h5
+if ! cmp -s deck.ini deck.orig || ! cmp -s ck.ini ck.orig; then fail "a refused run changed the deck"; fi
+# Matrix Market inputs: the matrix and the mass file are inputs too.
+printf '%%%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n1 1 2.0\n2 2 3.0\n' > a.mtx
+cp a.mtx a.orig
+printf '[run]\noutput = a.mtx\n[hamiltonian]\nmodel = mtx\nmatrix = a.mtx\n[solver]\nmethod = dense\n' > mtx.ini
+expect 2 "the matrix file ([hamiltonian] matrix) and the output are the same file, a.mtx" -- run2 run mtx.ini
+printf '%%%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n1 1 1.0\n2 2 1.0\n' > b.mtx
+printf '[run]\noutput = m.h5\n[hamiltonian]\nmodel = mtx\nmatrix = a.mtx\nmass = b.mtx\n[solver]\nmethod = dense\n' > mass.ini
+expect 2 "the mass file ([hamiltonian] mass) and the output are the same file, b.mtx" -- run2 run mass.ini -o b.mtx
+cmp -s a.mtx a.orig || fail "a refused run changed the matrix file"
+sed 's/^mass = b.mtx$/mass = a.mtx/' mass.ini > mass2.ini
+run2 run mass2.ini --quiet >mass.log 2>&1 || fail "matrix and mass from one file are allowed: $(cat mass.log)"
+# Directories: missing, not a directory, not writable: exit 2 at once, naming the directory.
+printf '[run]\noutput = big.h5\n[hamiltonian]\nmodel = ti\nnx = 96\nny = 96\nnz = 96\n[kpm]\nmoments = 4096\n' > big.ini
+start=$SECONDS
+expect 2 "cannot write the output nowhere/x.h5: directory 'nowhere': No such file or directory" -- run2 run big.ini -o nowhere/x.h5
+[ $((SECONDS - start)) -le 5 ] || fail "a missing output directory took $((SECONDS - start)) s to refuse"
+expect 2 "'deck.ini' is not a directory" -- run2 run big.ini -o deck.ini/x.h5
+sed 's/^checkpoint = ckpt.h5$/checkpoint = gone\/ckpt.h5/' deck.ini > gone.ini
+expect 2 "cannot write the checkpoint gone/ckpt.h5: directory 'gone'" -- run2 run gone.ini
+if [ "$(id -u)" -ne 0 ]; then # root writes anywhere: the check is made by creating a file
+  mkdir ro && chmod a-w ro
+  expect 2 "directory 'ro': Permission denied" -- run2 run deck.ini -o ro/x.h5
+fi
+# A .tmp left by a killed run is removed when the next run of that output starts.
+echo junk > run.h5.tmp
+echo junk > ckpt.h5.tmp
+run2 run deck.ini >stale.log 2>&1 || fail "run with stale .tmp files: $(cat stale.log)"
+grep -qF "removed 'run.h5.tmp', left by an earlier run" stale.log || fail "the removal of run.h5.tmp was not said: $(cat stale.log)"
+grep -qF "removed 'ckpt.h5.tmp'" stale.log || fail "the removal of ckpt.h5.tmp was not said"
+[ -e run.h5.tmp ] || [ -e ckpt.h5.tmp ] && fail "stale .tmp files are still there"
+if [ ! -e run.h5 ] || [ ! -e ckpt.h5 ]; then fail "the run wrote no output or checkpoint"; fi
+# restart X -o X would replace the checkpoint it reads.
+expect 2 "the output and the checkpoint given to restart are the same file, ckpt.h5" -- run2 restart ckpt.h5 -o ckpt.h5
+expect 2 "the output and the checkpoint given to restart are the same file" -- run2 restart ckpt.h5 -o ./ckpt.h5
+# A restart of a copied checkpoint writes its checkpoints to the copy, never to the original's path.
+sed -e 's/^moments = 64$/moments = 2000/' -e 's/^checkpoint_every = 4$/checkpoint_every = 50/' deck.ini > slow.ini
+rm -f ckpt.h5
+HAMLET_TEST_STEP_DELAY_US=20000 setsid "$MPIEXEC" -n 2 "$HAMLET" run slow.ini --quiet >killed.log 2>&1 &
+pid=$!
+for _ in $(seq 1 300); do [ -e ckpt.h5 ] && break; sleep 0.1; done
+kill -KILL -- -"$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+if [ -e ckpt.h5 ]; then
+  mv ckpt.h5 copy.h5
+  echo original > ckpt.h5
+  run2 restart copy.h5 -o restarted.h5 >restart.log 2>&1 || fail "restart of a copy: $(cat restart.log)"
+  [ "$(cat ckpt.h5)" = original ] || fail "the restart of copy.h5 wrote over the original's checkpoint path"
+  grep -qE "checkpoints +[0-9]+ written to copy.h5" restart.log || fail "the restart did not checkpoint to copy.h5: $(cat restart.log)"
+else
+  fail "no checkpoint appeared before the kill: $(cat killed.log)"
+fi
+finish
