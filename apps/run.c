@@ -45,6 +45,7 @@ void run_output_commit(run_state *s, hm_output **out, const run_mark *io_start, 
     APP_CALL(hm_output_write_scalar(*out, name, s->seconds[i], "s"));
   }
   APP_CALL(hm_energy_write(*out, s->energy, s->nphases, (const char **)s->phase_name, s->joules));
+  run_memory_write(s, *out);
   APP_CALL(hm_output_commit(out));
 }
 
@@ -53,12 +54,14 @@ void run_print_header(const run_state *s, const char *title, const hm_matrix *H)
   run_print_model(s, H);
   printf("  parallel     %d rank%s x %d thread%s, backend %s\n", s->size, s->size > 1 ? "s" : "",
          omp_get_max_threads(), omp_get_max_threads() > 1 ? "s" : "", s->backend_text);
+  run_print_binding(s);
 }
 
 void run_print_timing(const run_state *s) {
   printf("  timing      ");
   for (int i = 0; i < s->nphases; i++)
     printf(" %s %.3f s%s", s->phase_name[i], s->seconds[i], i + 1 < s->nphases ? "," : "\n");
+  run_print_memory(s);
   if (s->checkpoints_written) printf("  checkpoints  %d written to %s\n", s->checkpoints_written, s->checkpoint_path);
   printf("  output       %s\n", s->output);
 }
@@ -88,19 +91,6 @@ static int load_deck(run_state *s, const char *path, const char *text_in) {
   return st;
 }
 
-/* Without OMP_NUM_THREADS, share this node's cores among its ranks: oversubscribed OpenMP
- * threads spinning against MPI progress cost orders of magnitude. */
-static void choose_threads(void) {
-  if (getenv("OMP_NUM_THREADS")) return;
-  MPI_Comm node;
-  int on_node = 1;
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  MPI_Comm_size(node, &on_node);
-  MPI_Comm_free(&node);
-  int threads = omp_get_num_procs() / on_node;
-  omp_set_num_threads(threads > 0 ? threads : 1);
-}
-
 /* A restart takes the deck from the checkpoint (and for KPM the interval, bit for bit). */
 static int read_restart_header(run_state *s, char **saved_deck) {
   hm_context *ctx0 = NULL;
@@ -119,9 +109,9 @@ static int read_restart_header(run_state *s, char **saved_deck) {
 int hm_app_run(const hm_run_args *args) {
   run_state state = {0}, *s = &state;
   s->args = args;
-  choose_threads();
   MPI_Comm_rank(MPI_COMM_WORLD, &s->rank);
   MPI_Comm_size(MPI_COMM_WORLD, &s->size);
+  run_choose_threads(s);
   const char *delay = getenv("HAMLET_TEST_STEP_DELAY_US");
   s->test_delay_us = delay ? (useconds_t)atol(delay) : 0;
 
@@ -133,7 +123,7 @@ int hm_app_run(const hm_run_args *args) {
   hm_deck *d = &s->deck;
   s->output = args->output ? args->output : d->output;
   hm_deck_checkpoint_path(d, s->checkpoint_path, sizeof s->checkpoint_path);
-  hm_progress_init(&s->progress, s->rank, args->quiet);
+  hm_progress_init(&s->progress, s->rank, args->quiet, d->progress_seconds, run_progress_unit(d));
 
   if (hm_context_create(MPI_COMM_WORLD, d->backend, &s->ctx)) {
     if (s->rank == 0) fprintf(stderr, "hamlet: %s", hm_error_message());
@@ -170,5 +160,6 @@ int hm_app_run(const hm_run_args *args) {
   hm_energy_close(&s->energy);
   free(s->joules);
   hm_deck_free(d);
+  free(s->binding);
   return code;
 }

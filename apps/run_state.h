@@ -31,6 +31,9 @@ typedef struct {
   useconds_t test_delay_us; /* HAMLET_TEST_STEP_DELAY_US: slows steps so tests can kill a run mid-way */
   /* restart: what the checkpoint header gave */
   double restart_emin, restart_emax;
+  /* batch jobs (threads.c, run_batch.c): rank 0's gathered binding lines; peak memory in bytes */
+  char *binding;
+  int64_t memory_host_min, memory_host_max, memory_device_max;
 } run_state;
 
 /* Library failures end the whole run: print, then abort every rank (others may wait in MPI). */
@@ -67,6 +70,14 @@ void run_build_model(run_state *s, hm_matrix **H, hm_matrix **M);
 /* One summary line describing the Hamiltonian; /hamiltonian in the result file. */
 void run_print_model(const run_state *s, const hm_matrix *H);
 void run_write_model(run_state *s, hm_output *out, const hm_matrix *H);
+
+/* Batch jobs: OpenMP threads from the rank's CPU set (collective; rank 0 keeps the binding lines
+ * for the header), the progress unit of the method, peak memory in /memory and the summary. */
+int run_choose_threads(run_state *s);
+void run_print_binding(const run_state *s);
+const char *run_progress_unit(const hm_deck *d);
+void run_memory_write(run_state *s, hm_output *out);
+void run_print_memory(const run_state *s);
 
 /* The methods; each writes its result file and returns an exit code. */
 int run_kpm(run_state *s, hm_matrix *H);

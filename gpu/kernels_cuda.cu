@@ -9,6 +9,7 @@
 #include "column_sums.cuh"
 #include "cuda_check.h"
 #include "device_buffer.cuh"
+#include "device_memory_count.h"
 #include "host_to_device.h"
 #include "kernels.h"
 #include "kernels_cuda_block.h"
@@ -310,11 +311,16 @@ int cuda_alloc(size_t bytes, void **p) {
     HM_RAISE(HM_ERR_MEMORY, "out of device memory: %zu bytes asked, %zu of %zu free", bytes, free_b, total);
   }
   HM_CALL_CUDA(e);
+  hm_device_memory_count_alloc(*p, bytes);
   HM_CALL_CUDA(cudaMemset(*p, 0, bytes ? bytes : 1));
   return HM_SUCCESS;
 }
 
-void cuda_release(void *p) { cudaFree(p); }
+void cuda_release(void *p) {
+  if (!p) return;
+  hm_device_memory_count_release(p);
+  cudaFree(p);
+}
 
 int cuda_upload(void *dst, const void *src, size_t bytes) {
   HM_CALL(hm_cuda_upload_bytes(dst, src, bytes));

@@ -12,7 +12,7 @@
 #include <time.h>
 #include "energy.h"
 #include "output_internal.h"
-#include "objects.h"
+#include "context_access.h"
 
 enum { NAME_LEN = 128, NOTE_LEN = 1024, MAX_ZONES = 256 };
 
@@ -351,20 +351,20 @@ static int summarise(hm_context *ctx, MPI_Comm node, const hm_energy_meter *m, i
   int node_rank;
   HM_CALL_MPI(MPI_Comm_rank(node, &node_rank));
   int leader = node_rank == 0, leader0 = leader;
-  HM_CALL_MPI(MPI_Bcast(&leader0, 1, MPI_INT, 0, ctx->comm));
+  HM_CALL_MPI(MPI_Bcast(&leader0, 1, MPI_INT, 0, hm_io_comm(ctx)));
   HM_CHECK(leader0, HM_ERR_ARGUMENT, "rank 0 must be rank 0 of its node communicator");
   int h = names_hash(m);
   int mine[4] = {leader ? m->count : INT_MAX, leader ? -m->count : INT_MAX, leader ? h : INT_MAX, leader ? -h : INT_MAX};
   int all[4];
-  HM_CALL_MPI(MPI_Allreduce(mine, all, 4, MPI_INT, MPI_MIN, ctx->comm));
-  HM_CALL_MPI(MPI_Allreduce(&leader, &s->nodes, 1, MPI_INT, MPI_SUM, ctx->comm));
+  HM_CALL_MPI(MPI_Allreduce(mine, all, 4, MPI_INT, MPI_MIN, hm_io_comm(ctx)));
+  HM_CALL_MPI(MPI_Allreduce(&leader, &s->nodes, 1, MPI_INT, MPI_SUM, hm_io_comm(ctx)));
   s->count_min = all[0];
   s->count_max = -all[1];
   s->same = all[0] == -all[1] && all[2] == -all[3];
   s->count = s->same ? s->count_max : 1;
   if (s->count_max == 0) s->count = 0;
   /* Names, kinds and note of rank 0's node. */
-  if (ctx->rank == 0) {
+  if (hm_io_rank(ctx) == 0) {
     int gpu = 0, cpu = 0;
     for (int i = 0; i < m->count && i < MAX_ZONES; i++) {
       snprintf(s->names[i], NAME_LEN, "%s", m->meters[i].name);
@@ -374,9 +374,9 @@ static int summarise(hm_context *ctx, MPI_Comm node, const hm_energy_meter *m, i
     snprintf(s->kinds, sizeof s->kinds, "%s", gpu && cpu ? "nvml, rapl" : gpu ? "nvml" : cpu ? "rapl" : "none");
     snprintf(s->note, NOTE_LEN, "%s", m->note[0] ? m->note : "every source probed gave meters");
   }
-  HM_CALL_MPI(MPI_Bcast(s->kinds, sizeof s->kinds, MPI_CHAR, 0, ctx->comm));
-  HM_CALL_MPI(MPI_Bcast(s->note, NOTE_LEN, MPI_CHAR, 0, ctx->comm));
-  if (s->same && s->count) HM_CALL_MPI(MPI_Bcast(s->names, s->count * NAME_LEN, MPI_CHAR, 0, ctx->comm));
+  HM_CALL_MPI(MPI_Bcast(s->kinds, sizeof s->kinds, MPI_CHAR, 0, hm_io_comm(ctx)));
+  HM_CALL_MPI(MPI_Bcast(s->note, NOTE_LEN, MPI_CHAR, 0, hm_io_comm(ctx)));
+  if (s->same && s->count) HM_CALL_MPI(MPI_Bcast(s->names, s->count * NAME_LEN, MPI_CHAR, 0, hm_io_comm(ctx)));
   if (!s->same) {
     snprintf(s->kinds, sizeof s->kinds, "mixed");
     snprintf(s->names[0], NAME_LEN, "all meters of all nodes");
@@ -391,7 +391,7 @@ static int summarise(hm_context *ctx, MPI_Comm node, const hm_energy_meter *m, i
       size_t to = s->same ? (size_t)p * (size_t)s->count + (size_t)i : (size_t)p;
       part[to] += joules[(size_t)p * (size_t)m->count + (size_t)i];
     }
-  int st = MPI_Allreduce(part, s->sums, (int)n, MPI_DOUBLE, MPI_SUM, ctx->comm);
+  int st = MPI_Allreduce(part, s->sums, (int)n, MPI_DOUBLE, MPI_SUM, hm_io_comm(ctx));
   free(part);
   HM_CHECK(st == MPI_SUCCESS, HM_ERR_MPI, "MPI_Allreduce of the phase energies failed");
   return HM_SUCCESS;
@@ -415,7 +415,7 @@ static int write_devices(hm_context *ctx, hid_t g, const summary *s) {
   HM_H5_GOTO(st, done, space = H5Screate_simple(1, dims, NULL));
   HM_H5_GOTO(st, done, mspace = H5Scopy(space));
   HM_H5_GOTO(st, done, dset = H5Dcreate2(g, "devices", type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-  if (ctx->rank != 0) {
+  if (hm_io_rank(ctx) != 0) {
     HM_H5_GOTO(st, done, H5Sselect_none(space));
     HM_H5_GOTO(st, done, H5Sselect_none(mspace));
   }
@@ -493,7 +493,7 @@ int hm_energy_write(hm_output *out, hm_energy_meter *m, int nphases, const char 
                     const double *joules) {
   HM_CHECK(out && out->ctx, HM_ERR_ARGUMENT, "out is NULL");
   MPI_Comm node;
-  HM_CALL_MPI(MPI_Comm_split_type(out->ctx->comm, MPI_COMM_TYPE_SHARED, out->ctx->rank, MPI_INFO_NULL, &node));
+  HM_CALL_MPI(MPI_Comm_split_type(hm_io_comm(out->ctx), MPI_COMM_TYPE_SHARED, hm_io_rank(out->ctx), MPI_INFO_NULL, &node));
   int st = hm_energy_write_nodes(out, node, m, nphases, phase_names, joules);
   MPI_Comm_free(&node);
   HM_CALL(st);

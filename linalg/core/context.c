@@ -92,6 +92,18 @@ int hm_context_backend(const hm_context *ctx, hm_backend *backend) {
   return HM_SUCCESS;
 }
 
+int hm_context_comm(const hm_context *ctx, MPI_Comm *comm) {
+  HM_CHECK(ctx && comm, HM_ERR_ARGUMENT, "ctx or comm is NULL");
+  *comm = ctx->comm;
+  return HM_SUCCESS;
+}
+
+int hm_context_comm_f(const hm_context *ctx, MPI_Fint *comm) {
+  HM_CHECK(ctx && comm, HM_ERR_ARGUMENT, "ctx or comm is NULL");
+  *comm = MPI_Comm_c2f(ctx->comm);
+  return HM_SUCCESS;
+}
+
 int hm_context_set_weight(hm_context *ctx, double weight) {
   HM_CHECK(ctx, HM_ERR_ARGUMENT, "ctx is NULL");
   HM_CHECK(weight > 0 && isfinite(weight), HM_ERR_ARGUMENT, "weight = %g: must be finite and > 0", weight);
