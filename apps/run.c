@@ -137,6 +137,8 @@ int hm_app_run(const hm_run_args *args) {
   else snprintf(s->backend_text, sizeof s->backend_text, "mixed (%d on GPUs, %d on CPUs)", gpu_ranks, s->size - gpu_ranks);
   if (d->backend == HM_BACKEND_MIXED && resolved == HM_BACKEND_CUDA) APP_CALL(hm_context_set_weight(s->ctx, d->gpu_weight));
   APP_CALL(hm_energy_open(&s->energy));
+  /* read every second from a thread: no RAPL wrap is missed inside one long call (a dense solve) */
+  APP_CALL(hm_energy_start_polling(s->energy, 1.0));
   APP_CALL(hm_energy_count(s->energy, &s->nmeters));
   s->joules = calloc((size_t)RUN_MAX_PHASES * s->nmeters + 1, sizeof(double));
   run_mark m = {0};

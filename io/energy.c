@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +50,13 @@ struct hm_energy_meter {
   nvml_api nvml;
   char note[NOTE_LEN];
   double last_read; /* monotonic seconds */
+  /* The poller (hm_energy_start_polling) reads the counters while a long call (a dense solve, an
+   * IDR solve) gives no callback; the lock orders its reads with the caller's. */
+  pthread_mutex_t lock;
+  pthread_cond_t wake;
+  pthread_t poller;
+  int polling, stop;
+  double poll_seconds;
 };
 
 static double now_seconds(void) {
@@ -237,6 +245,8 @@ int hm_energy_open(hm_energy_meter **m) {
   open_nvml(e); /* GPUs first: they are index 0.. of the meters */
   open_rapl(e);
   e->last_read = now_seconds();
+  pthread_mutex_init(&e->lock, NULL);
+  pthread_cond_init(&e->wake, NULL);
   *m = e;
   return HM_SUCCESS;
 }
@@ -245,6 +255,15 @@ void hm_energy_close(hm_energy_meter **m) {
   if (!m || !*m) return;
   hm_energy_meter *e = *m;
   *m = NULL;
+  if (e->polling) {
+    pthread_mutex_lock(&e->lock);
+    e->stop = 1;
+    pthread_cond_signal(&e->wake);
+    pthread_mutex_unlock(&e->lock);
+    pthread_join(e->poller, NULL);
+  }
+  pthread_cond_destroy(&e->wake);
+  pthread_mutex_destroy(&e->lock);
   for (int i = 0; i < e->count; i++) free(e->meters[i].path);
   if (e->nvml.lib) {
     e->nvml.shutdown();
@@ -287,19 +306,56 @@ static void update(hm_energy_meter *m, meter *x) {
 
 int hm_energy_read(hm_energy_meter *m, double *joules) {
   HM_CHECK(m && (joules || m->count == 0), HM_ERR_ARGUMENT, "m or joules is NULL");
+  pthread_mutex_lock(&m->lock);
   for (int i = 0; i < m->count; i++) {
     update(m, &m->meters[i]);
     joules[i] = m->meters[i].total;
   }
   m->last_read = now_seconds();
+  pthread_mutex_unlock(&m->lock);
   return HM_SUCCESS;
 }
 
 int hm_energy_poll(hm_energy_meter *m) {
   HM_CHECK(m, HM_ERR_ARGUMENT, "m is NULL");
-  if (m->count == 0 || now_seconds() - m->last_read < 1.0) return HM_SUCCESS;
-  for (int i = 0; i < m->count; i++) update(m, &m->meters[i]);
-  m->last_read = now_seconds();
+  if (m->count == 0) return HM_SUCCESS;
+  pthread_mutex_lock(&m->lock);
+  if (now_seconds() - m->last_read >= 1.0) {
+    for (int i = 0; i < m->count; i++) update(m, &m->meters[i]);
+    m->last_read = now_seconds();
+  }
+  pthread_mutex_unlock(&m->lock);
+  return HM_SUCCESS;
+}
+
+/* Wakes every poll_seconds (or at once when told to stop) and reads every counter. */
+static void *poll_loop(void *arg) {
+  hm_energy_meter *m = arg;
+  pthread_mutex_lock(&m->lock);
+  while (!m->stop) {
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    double at = (double)until.tv_sec + 1e-9 * (double)until.tv_nsec + m->poll_seconds;
+    until.tv_sec = (time_t)at;
+    until.tv_nsec = (long)((at - (double)until.tv_sec) * 1e9);
+    pthread_cond_timedwait(&m->wake, &m->lock, &until);
+    if (m->stop) break;
+    for (int i = 0; i < m->count; i++) update(m, &m->meters[i]);
+    m->last_read = now_seconds();
+  }
+  pthread_mutex_unlock(&m->lock);
+  return NULL;
+}
+
+int hm_energy_start_polling(hm_energy_meter *m, double seconds) {
+  HM_CHECK(m, HM_ERR_ARGUMENT, "m is NULL");
+  HM_CHECK(seconds > 0 && seconds <= 3600, HM_ERR_ARGUMENT, "poll interval %g s: allowed (0, 3600]", seconds);
+  HM_CHECK(!m->polling, HM_ERR_ARGUMENT, "the meters are polled already");
+  if (m->count == 0) return HM_SUCCESS; /* nothing to read */
+  m->poll_seconds = seconds;
+  int err = pthread_create(&m->poller, NULL, poll_loop, m);
+  HM_CHECK(err == 0, HM_ERR_MEMORY, "could not start the energy poller thread: %s", strerror(err));
+  m->polling = 1;
   return HM_SUCCESS;
 }
 
