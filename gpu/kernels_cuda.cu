@@ -5,6 +5,7 @@
 // tiny kernel adds the blocks in a fixed order (deterministic, no atomics on doubles).
 #include <cstring>
 #include <cuda_runtime.h>
+#include "gpu_state.h"
 #include "async_upload.cuh"
 #include "column_sums.cuh"
 #include "cuda_check.h"
@@ -505,4 +506,10 @@ extern "C" void hm_cuda_csr_traversal(int set_group, int set_iters, int *group, 
 extern "C" void hm_cuda_csr_min_blocks(int set, int *get) {
   if (get) *get = csr_min_blocks;
   if (set > 0) csr_min_blocks = set >= 8 ? 8 : set >= 4 ? 4 : 1;
+}
+
+void hm_kernels_cuda_release_state() {
+  hm_device_buffer_free(&scratch_buffer);
+  scratch = nullptr;
+  upload_slots_release();
 }

@@ -62,6 +62,7 @@ int hm_context_create(MPI_Comm comm, hm_backend backend, hm_context **ctx) {
   c->device = device;
   c->kernels = resolved == HM_BACKEND_CUDA ? hm_kernels_cuda() : &hm_kernels_cpu;
   c->weight = 1.0;
+  if (resolved == HM_BACKEND_CUDA) hm_gpu_context_opened();
   *ctx = c;
   return HM_SUCCESS;
 }
@@ -74,6 +75,7 @@ int hm_context_create_f(MPI_Fint comm, int backend, hm_context **ctx) {
 int hm_context_destroy(hm_context **ctx) {
   if (!ctx || !*ctx) return HM_SUCCESS;
   MPI_Comm_free(&(*ctx)->comm);
+  if ((*ctx)->backend == HM_BACKEND_CUDA) hm_gpu_context_closed(); /* the last frees the kept GPU state */
   free(*ctx);
   *ctx = NULL;
   return HM_SUCCESS;
