@@ -73,7 +73,7 @@ void run_write_model(run_state *s, hm_output *out, const hm_matrix *H);
 
 /* Batch jobs: OpenMP threads from the rank's CPU set (collective; rank 0 keeps the binding lines
  * for the header), the progress unit of the method, peak memory in /memory and the summary. */
-int run_choose_threads(run_state *s);
+void run_choose_threads(run_state *s);
 void run_print_binding(const run_state *s);
 const char *run_progress_unit(const hm_deck *d);
 void run_memory_write(run_state *s, hm_output *out);

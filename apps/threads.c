@@ -1,7 +1,8 @@
 /* OpenMP threads per rank from the rank's CPU set, and the binding line of the summary.
- * A scheduler that binds (srun --cpus-per-task=8, mpiexec -bind-to core:8) gives each rank its own
- * set: it gets one thread per CPU of that set. Ranks that share one set (no binding: the whole node,
- * or a job's cpuset) split it among themselves, so threads never outnumber the CPUs. */
+ * A scheduler or launcher that binds (srun --cpus-per-task=8, mpiexec's binding options) gives
+ * each rank its own set: it gets one thread per CPU of that set. Ranks that share one set (no
+ * binding: the whole node, or a job's cpuset) split it among themselves, so threads never
+ * outnumber the CPUs. */
 #define _GNU_SOURCE
 #include <sched.h>
 #include <stdio.h>
@@ -31,7 +32,7 @@ static void cpu_list(const cpu_set_t *set, char *text, size_t len) {
   }
 }
 
-int run_choose_threads(run_state *s) {
+void run_choose_threads(run_state *s) {
   cpu_set_t mine;
   CPU_ZERO(&mine);
   int have_set = sched_getaffinity(0, sizeof mine, &mine) == 0;
@@ -67,7 +68,6 @@ int run_choose_threads(run_state *s) {
   char *all = s->rank == 0 ? malloc((size_t)s->size * BINDING_TEXT) : NULL;
   MPI_Gather(line, BINDING_TEXT, MPI_CHAR, all, BINDING_TEXT, MPI_CHAR, 0, MPI_COMM_WORLD);
   s->binding = all;
-  return HM_SUCCESS;
 }
 
 void run_print_binding(const run_state *s) {
