@@ -13,6 +13,9 @@ typedef struct {
 /* Exit codes the program uses. */
 enum { HM_EXIT_OK = 0, HM_EXIT_FAIL = 1, HM_EXIT_USAGE = 2, HM_EXIT_NOT_CONVERGED = 3, HM_EXIT_STOPPED = 4 };
 
+/* MPI_Init_thread at the level hamlet needs (MPI_THREAD_FUNNELED: OpenMP threads in each rank,
+ * MPI only from the main thread); a library that gives less is refused: HM_EXIT_FAIL, MPI finalized. */
+int hm_app_mpi_init(int *argc, char ***argv);
 int hm_app_run(const hm_run_args *args); /* collective; returns an exit code */
 
 /* The exit code of a library status: HM_ERR_DECK, HM_ERR_INPUT -> 2; HM_ERR_NOT_CONVERGED -> 3;

@@ -106,10 +106,12 @@ static int cmd_run(int argc, char **argv, int rank, int restart) {
 }
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
+  int code = hm_app_mpi_init(&argc, &argv);
+  if (code) return code;
   hm_app_fail_init();
   if (run_stop_install()) fprintf(stderr, "hamlet: cannot catch SIGTERM, SIGINT and SIGUSR1: %s\n", strerror(errno));
-  int rank = 0, code = HM_EXIT_USAGE;
+  int rank = 0;
+  code = HM_EXIT_USAGE;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   const char *cmd = argc > 1 ? argv[1] : "";
   if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {

@@ -54,6 +54,7 @@ void run_output_commit(run_state *s, hm_output **out, const run_mark *io_start, 
     APP_CALL(hm_output_write_scalar(*out, name, s->seconds[i], "s"));
   }
   APP_CALL(hm_energy_write(*out, s->energy, s->nphases, (const char **)s->phase_name, s->joules));
+  run_memory_write(s, *out);
   s->open_output = NULL; /* a failed commit removes its .tmp itself */
   APP_CALL(hm_output_commit(out));
 }
@@ -64,12 +65,14 @@ void run_print_header(const run_state *s, const char *title, const hm_matrix *H)
   run_print_model(s, H);
   printf("  parallel     %d rank%s x %d thread%s, backend %s\n", s->size, s->size > 1 ? "s" : "",
          omp_get_max_threads(), omp_get_max_threads() > 1 ? "s" : "", s->backend_text);
+  run_print_binding(s);
 }
 
 void run_print_timing(const run_state *s) {
   printf("  timing      ");
   for (int i = 0; i < s->nphases; i++)
     printf(" %s %.3f s%s", s->phase_name[i], s->seconds[i], i + 1 < s->nphases ? "," : "\n");
+  run_print_memory(s);
   if (s->checkpoints_written) printf("  checkpoints  %d written to %s\n", s->checkpoints_written, s->checkpoint_path);
   printf("  output       %s\n", s->output);
 }
@@ -97,19 +100,6 @@ static int load_deck(run_state *s, const char *path, const char *text_in) {
   free(text);
   if (st && s->rank == 0) fprintf(stderr, "hamlet: %s", hm_error_message());
   return st;
-}
-
-/* Without OMP_NUM_THREADS, share this node's cores among its ranks: oversubscribed OpenMP
- * threads spinning against MPI progress cost orders of magnitude. */
-static void choose_threads(void) {
-  if (getenv("OMP_NUM_THREADS")) return;
-  MPI_Comm node;
-  int on_node = 1;
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  MPI_Comm_size(node, &on_node);
-  MPI_Comm_free(&node);
-  int threads = omp_get_num_procs() / on_node;
-  omp_set_num_threads(threads > 0 ? threads : 1);
 }
 
 /* A restart takes the deck from the checkpoint (and for KPM the interval, bit for bit). */
@@ -150,9 +140,9 @@ static int check_hamiltonian_identity(run_state *s, hm_matrix *H) {
 int hm_app_run(const hm_run_args *args) {
   run_state state = {0}, *s = &state;
   s->args = args;
-  choose_threads();
   MPI_Comm_rank(MPI_COMM_WORLD, &s->rank);
   MPI_Comm_size(MPI_COMM_WORLD, &s->size);
+  run_choose_threads(s);
 #ifdef HAMLET_TEST_HOOKS
   const char *delay = getenv("HAMLET_TEST_STEP_DELAY_US");
   s->test_delay_us = delay ? (useconds_t)atol(delay) : 0;
@@ -172,7 +162,7 @@ int hm_app_run(const hm_run_args *args) {
     hm_deck_free(d);
     return HM_EXIT_USAGE;
   }
-  hm_progress_init(&s->progress, s->rank, args->quiet);
+  hm_progress_init(&s->progress, s->rank, args->quiet, d->progress_seconds, run_progress_unit(d));
   run_stop_init(&s->stop, d->walltime);
 
   if (hm_context_create(MPI_COMM_WORLD, d->backend, &s->ctx)) {
@@ -187,6 +177,8 @@ int hm_app_run(const hm_run_args *args) {
   else snprintf(s->backend_text, sizeof s->backend_text, "mixed (%d on GPUs, %d on CPUs)", gpu_ranks, s->size - gpu_ranks);
   if (d->backend == HM_BACKEND_MIXED && resolved == HM_BACKEND_CUDA) APP_CALL(hm_context_set_weight(s->ctx, d->gpu_weight));
   APP_CALL(hm_energy_open(&s->energy));
+  /* read every second from a thread: no RAPL wrap is missed inside one long call (a dense solve) */
+  APP_CALL(hm_energy_start_polling(s->energy, 1.0));
   APP_CALL(hm_energy_count(s->energy, &s->nmeters));
   s->joules = calloc((size_t)RUN_MAX_PHASES * s->nmeters + 1, sizeof(double));
   run_mark m = {0};
@@ -212,5 +204,6 @@ int hm_app_run(const hm_run_args *args) {
   free(s->joules);
   hm_deck_free(d);
   hm_app_on_failure(NULL, NULL);
+  free(s->binding);
   return code;
 }

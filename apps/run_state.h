@@ -36,6 +36,9 @@ typedef struct {
   hm_output **open_output;  /* the result file being written: removed (its .tmp) when the run fails */
   /* restart: what the checkpoint header gave */
   double restart_emin, restart_emax;
+  /* batch jobs (threads.c, run_batch.c): rank 0's gathered binding lines; peak memory in bytes */
+  char *binding;
+  int64_t memory_host_min, memory_host_max, memory_device_max;
 } run_state;
 
 /* Library failures end the whole run: every failing rank prints its message, then the ranks agree
@@ -90,6 +93,13 @@ void run_write_model(run_state *s, hm_output *out, const hm_matrix *H);
 /* Output, checkpoint and input files are distinct, their directories writable, stale .tmp files
  * removed (paths.c); collective; returns an exit code (2 when refused). */
 int run_check_paths(run_state *s);
+/* Batch jobs: OpenMP threads from the rank's CPU set (collective; rank 0 keeps the binding lines
+ * for the header), the progress unit of the method, peak memory in /memory and the summary. */
+void run_choose_threads(run_state *s);
+void run_print_binding(const run_state *s);
+const char *run_progress_unit(const hm_deck *d);
+void run_memory_write(run_state *s, hm_output *out);
+void run_print_memory(const run_state *s);
 
 /* The methods; each writes its result file and returns an exit code. */
 int run_kpm(run_state *s, hm_matrix *H);

@@ -35,9 +35,10 @@ module hamlet_c
     end function
 
     ! ---- context.h ----
-    ! comm is a C MPI_Comm handle (an int in MPICH, where it equals the Fortran handle); from
-    ! Fortran prefer hm_context_create_f, which converts with MPI_Comm_f2c.
-    function hm_context_create(comm, backend, ctx) result(status) bind(C, name="hm_context_create")
+    ! Fortran passes its own communicator handle only (an integer from `use mpi`, or
+    ! comm%MPI_VAL from `use mpi_f08`): both names bind to C's hm_context_create_f, which converts
+    ! it with MPI_Comm_f2c (a C MPI_Comm is an opaque type that Fortran cannot hold portably).
+    function hm_context_create(comm, backend, ctx) result(status) bind(C, name="hm_context_create_f")
       import :: c_int, c_ptr
       integer(c_int), value :: comm, backend
       type(c_ptr), intent(out) :: ctx
@@ -65,6 +66,13 @@ module hamlet_c
       import :: c_int, c_ptr
       type(c_ptr), value :: ctx
       integer(c_int), intent(out) :: backend
+      integer(c_int) :: status
+    end function
+    ! The context's communicator as a Fortran handle (C's hm_context_comm gives the C handle).
+    function hm_context_comm_f(ctx, comm) result(status) bind(C, name="hm_context_comm_f")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ctx
+      integer(c_int), intent(out) :: comm
       integer(c_int) :: status
     end function
     function hm_context_set_weight(ctx, weight) result(status) bind(C, name="hm_context_set_weight")
@@ -179,6 +187,12 @@ module hamlet_c
       import :: c_int, c_ptr
       type(c_ptr), value :: A
       type(c_ptr), intent(out) :: dist
+      integer(c_int) :: status
+    end function
+    function hm_matrix_context(A, ctx) result(status) bind(C, name="hm_matrix_context")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: A
+      type(c_ptr), intent(out) :: ctx
       integer(c_int) :: status
     end function
     function hm_matrix_apply(A, x, y) result(status) bind(C, name="hm_matrix_apply")

@@ -30,6 +30,12 @@ module hamlet_operator
       type(c_ptr), intent(out) :: dist
       integer(c_int) :: status
     end function
+    function hm_mvec_context(v, ctx) result(status) bind(C, name="hm_mvec_context")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: v
+      type(c_ptr), intent(out) :: ctx
+      integer(c_int) :: status
+    end function
     function hm_mvec_type(v, type) result(status) bind(C, name="hm_mvec_type")
       import :: c_int, c_ptr
       type(c_ptr), value :: v

@@ -22,6 +22,19 @@ constexpr int kUploadSlots = 8;
 UploadSlot upload_slots[kUploadSlots];
 int upload_next = 0;
 
+// Page-locked slots and events freed (hm_gpu_state_release); made again on the next upload.
+inline void upload_slots_release() {
+  for (UploadSlot &s : upload_slots) {
+    if (s.copied) {
+      cudaEventSynchronize(s.copied);
+      cudaEventDestroy(s.copied);
+    }
+    if (s.host) cudaFreeHost(s.host);
+    s = UploadSlot();
+  }
+  upload_next = 0;
+}
+
 // dev[0, na) = a, dev[na, na + nb) = b (b may be NULL with nb = 0), in stream order.
 inline int upload_async(double *dev, const double *a, size_t na, const double *b = nullptr, size_t nb = 0) {
   const size_t n = na + nb;

@@ -23,6 +23,7 @@
 #include <vector>
 #include <cuda_runtime.h>
 #include <omp.h>
+#include "gpu_state.h"
 #include "block_cuda.h"
 #include "column_sums.cuh"
 #include "cuda_check.h"
@@ -598,3 +599,5 @@ extern "C" void hm_cuda_block_tuning(const int *set, int *get) {
     loads = set[4] == 1 || set[4] == 2 ? set[4] : 0;
   }
 }
+
+void hm_block_cuda_release_state() { hm_device_buffer_free(&scratch_buffer); }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstdio>
+#include "gpu_state.h"
 #include "cuda_check.h"
 #include "../linalg/dense/dense_gpu.h"
 
@@ -178,4 +179,13 @@ done:
   }
   free(hwork);
   return st;
+}
+
+void hm_dense_cuda_release_state() {
+  for (int d = 0; d < max_devices; d++) {
+    if (params[d]) cusolverDnDestroyParams(params[d]);
+    if (handles[d]) cusolverDnDestroy(handles[d]);
+    params[d] = nullptr;
+    handles[d] = nullptr;
+  }
 }

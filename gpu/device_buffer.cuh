@@ -21,4 +21,11 @@ static inline int hm_device_buffer_grow(hm_device_buffer *b, size_t n) {
   b->len = n;
   return HM_SUCCESS;
 }
+
+// Back to empty (hm_gpu_state_release, when the last CUDA context goes).
+static inline void hm_device_buffer_free(hm_device_buffer *b) {
+  if (b->p) cudaFree(b->p);
+  b->p = nullptr;
+  b->len = 0;
+}
 #endif

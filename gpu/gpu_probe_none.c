@@ -19,6 +19,9 @@ int hm_gpu_select(int node_rank, int *device) {
 
 const hm_kernels *hm_kernels_cuda(void) { return NULL; }
 
+void hm_gpu_context_opened(void) {}
+void hm_gpu_context_closed(void) {}
+
 int hm_gpu_axpy_selftest(size_t n, double a, const double *x, double *y) {
   (void)n; (void)a; (void)x; (void)y;
   HM_RAISE(HM_ERR_BACKEND, "hamlet was built without CUDA");

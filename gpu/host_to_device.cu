@@ -3,6 +3,7 @@
 // H100's host); here the host's threads fill one page-locked buffer while the other one's DMA runs.
 #include <cstring>
 #include <omp.h>
+#include "gpu_state.h"
 #include "cuda_check.h"
 #include "host_to_device.h"
 
@@ -58,4 +59,13 @@ extern "C" int hm_cuda_upload_bytes(void *dst, const void *src, size_t bytes) {
   }
   HM_CALL_CUDA(cudaStreamSynchronize(stage.stream)); // returns with the data in place, as cudaMemcpy does
   return HM_SUCCESS;
+}
+
+void hm_host_to_device_release_state() {
+  for (int b = 0; b < 2; b++) {
+    if (stage.done[b]) cudaEventDestroy(stage.done[b]);
+    if (stage.buf[b]) cudaFreeHost(stage.buf[b]);
+  }
+  if (stage.stream) cudaStreamDestroy(stage.stream);
+  stage = Stage();
 }

@@ -5,10 +5,12 @@
 // tiny kernel adds the blocks in a fixed order (deterministic, no atomics on doubles).
 #include <cstring>
 #include <cuda_runtime.h>
+#include "gpu_state.h"
 #include "async_upload.cuh"
 #include "column_sums.cuh"
 #include "cuda_check.h"
 #include "device_buffer.cuh"
+#include "device_memory_count.h"
 #include "host_to_device.h"
 #include "kernels.h"
 #include "kernels_cuda_block.h"
@@ -310,11 +312,16 @@ int cuda_alloc(size_t bytes, void **p) {
     HM_RAISE(HM_ERR_MEMORY, "out of device memory: %zu bytes asked, %zu of %zu free", bytes, free_b, total);
   }
   HM_CALL_CUDA(e);
+  hm_device_memory_count_alloc(*p, bytes);
   HM_CALL_CUDA(cudaMemset(*p, 0, bytes ? bytes : 1));
   return HM_SUCCESS;
 }
 
-void cuda_release(void *p) { cudaFree(p); }
+void cuda_release(void *p) {
+  if (!p) return;
+  hm_device_memory_count_release(p);
+  cudaFree(p);
+}
 
 int cuda_upload(void *dst, const void *src, size_t bytes) {
   HM_CALL(hm_cuda_upload_bytes(dst, src, bytes));
@@ -499,4 +506,10 @@ extern "C" void hm_cuda_csr_traversal(int set_group, int set_iters, int *group, 
 extern "C" void hm_cuda_csr_min_blocks(int set, int *get) {
   if (get) *get = csr_min_blocks;
   if (set > 0) csr_min_blocks = set >= 8 ? 8 : set >= 4 ? 4 : 1;
+}
+
+void hm_kernels_cuda_release_state() {
+  hm_device_buffer_free(&scratch_buffer);
+  scratch = nullptr;
+  upload_slots_release();
 }

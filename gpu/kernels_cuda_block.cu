@@ -5,6 +5,7 @@
 #include <climits>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
+#include "gpu_state.h"
 #include "async_upload.cuh"
 #include "column_sums.cuh"
 #include "cuda_check.h"
@@ -201,4 +202,13 @@ int hm_cuda_ritz_residual(hm_scalar type, int64_t n, int ka, const double *AX, i
   HM_CALL(column_sums(false, blocks, 2 * m, partials, dsums));
   HM_CALL_CUDA(cudaMemcpy(sums, dsums, sizeof(double) * 2 * m, cudaMemcpyDeviceToHost));
   return HM_SUCCESS;
+}
+
+void hm_kernels_cuda_block_release_state() {
+  if (handle) cublasDestroy(handle);
+  handle = nullptr;
+  hm_device_buffer_free(&small_buffer);
+  small = nullptr;
+  hm_device_buffer_free(&residual_buffer);
+  upload_slots_release();
 }

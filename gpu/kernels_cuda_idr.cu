@@ -6,6 +6,7 @@
 // fixed order, and the block partials are summed by column_sums (column_sums.cuh: one block per
 // column, fixed order); only 5k doubles go to the host.
 #include <cuda_runtime.h>
+#include "gpu_state.h"
 #include "async_upload.cuh"
 #include "column_sums.cuh"
 #include "cuda_check.h"
@@ -285,4 +286,10 @@ int hm_cuda_idr_update(hm_scalar type, int64_t n, int k, const double *beta, con
   if (h != host) delete[] h;
   HM_CALL_CUDA(e);
   return HM_SUCCESS;
+}
+
+void hm_kernels_cuda_idr_release_state() {
+  hm_device_buffer_free(&scratch_buffer);
+  scratch = nullptr;
+  upload_slots_release();
 }

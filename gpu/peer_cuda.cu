@@ -3,6 +3,7 @@
 // sender's device buffer (NVLink or PCIe peer-to-peer, or within one GPU), with no host staging.
 #include <cstring>
 
+#include "gpu_state.h"
 #include "cuda_check.h"
 #include "kernels_cuda_peer.h"
 
@@ -46,4 +47,9 @@ extern "C" int hm_cuda_peer_read(void *dst, const void *src, size_t bytes) {
 extern "C" int hm_cuda_synchronize(void) {
   HM_CALL_CUDA(cudaDeviceSynchronize());
   return HM_SUCCESS;
+}
+
+void hm_peer_cuda_release_state() {
+  if (read_stream) cudaStreamDestroy(read_stream);
+  read_stream = nullptr;
 }

@@ -21,6 +21,7 @@
 #include <numeric>
 #include <vector>
 #include <cuda_runtime.h>
+#include "gpu_state.h"
 #include "block_cuda.h"
 #include "column_sums.cuh"
 #include "cuda_check.h"
@@ -496,4 +497,9 @@ extern "C" void hm_cuda_sell_tuning(const hm_sell_tuning *set, hm_sell_tuning *g
   t.warps_per_block = std::min(kMaxWarps, std::max(1, t.warps_per_block));
   t.prefer_l1 = t.prefer_l1 != 0;
   tuning = t;
+}
+
+void hm_sell_cuda_release_state() {
+  hm_device_buffer_free(&scratch_buffer);
+  scratch = nullptr;
 }

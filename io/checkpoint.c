@@ -7,7 +7,6 @@
 #include <string.h>
 #include "checkpoint_identity_write.h"
 #include "h5util.h"
-#include "objects.h"
 #include "hamlet/checkpoint.h"
 #include "kpm_sums.h"
 
@@ -20,6 +19,9 @@ typedef struct {
   int64_t n;
   hm_kpm_options opt;
   hm_mvec *v_prev, *v_curr;
+  hm_context *ctx; /* the vectors' */
+  int ranks;
+  hm_scalar type;
 } state;
 
 static int get_state(hm_kpm *kpm, state *s) {
@@ -27,6 +29,9 @@ static int get_state(hm_kpm *kpm, state *s) {
   HM_CALL(hm_kpm_interval(kpm, &s->emin, &s->emax));
   HM_CALL(hm_kpm_options_get(kpm, &s->opt));
   HM_CALL(hm_kpm_state_vectors(kpm, &s->v_prev, &s->v_curr));
+  HM_CALL(hm_mvec_context(s->v_prev, &s->ctx));
+  HM_CALL(hm_context_rank(s->ctx, NULL, &s->ranks));
+  HM_CALL(hm_mvec_type(s->v_prev, &s->type));
   return HM_SUCCESS;
 }
 
@@ -40,14 +45,14 @@ static int write_attrs(hid_t f, const state *s) {
   HM_CALL(hm_h5_attr_uint64(f, "seed", s->opt.seed));
   HM_CALL(hm_h5_attr_int(f, "moments_done", s->done));
   HM_CALL(hm_h5_attr_int(f, "n_global", s->n));
-  HM_CALL(hm_h5_attr_string(f, "scalar", s->v_prev->type == HM_COMPLEX ? "complex" : "real"));
-  HM_CALL(hm_h5_attr_int(f, "ranks", s->v_prev->ctx->size));
+  HM_CALL(hm_h5_attr_string(f, "scalar", s->type == HM_COMPLEX ? "complex" : "real"));
+  HM_CALL(hm_h5_attr_int(f, "ranks", s->ranks));
   HM_CALL(hm_checkpoint_identity_write(f));
   return HM_SUCCESS;
 }
 
 static int write_body(hid_t f, const state *s, const double *mu_vec, const double *sums, const char *deck_text) {
-  hm_context *ctx = s->v_prev->ctx;
+  hm_context *ctx = s->ctx;
   HM_CALL(write_attrs(f, s));
   HM_CALL(hm_h5_write_text(ctx, f, "input", deck_text, "the input deck of the run"));
   hsize_t dims[2] = {(hsize_t)s->R, (hsize_t)s->M};
@@ -71,7 +76,7 @@ int hm_checkpoint_write(hm_kpm *kpm, const char *path, const char *deck_text) {
   HM_CHECK(kpm && path && path[0], HM_ERR_ARGUMENT, "kpm or path is NULL or empty");
   state s;
   HM_CALL(get_state(kpm, &s));
-  hm_context *ctx = s.v_prev->ctx;
+  hm_context *ctx = s.ctx;
   double *mu, *mu_vec, *sums;
   HM_MALLOC(mu, s.M);
   mu_vec = malloc(sizeof(double) * (size_t)s.R * (size_t)s.M);
@@ -169,7 +174,7 @@ static int check_match(hid_t f, const char *path, const state *s, int64_t *done)
   HM_CALL(hm_h5_read_attr_double(f, "emax", &emax));
   HM_CALL(check_interval(path, "emax", emax, s->emax));
   HM_CALL(hm_h5_read_attr_string(f, "scalar", &scalar));
-  const char *mine = s->v_prev->type == HM_COMPLEX ? "complex" : "real";
+  const char *mine = s->type == HM_COMPLEX ? "complex" : "real";
   char stored[32];
   snprintf(stored, sizeof stored, "%s", scalar);
   free(scalar);
@@ -200,7 +205,7 @@ int hm_checkpoint_restore(hm_kpm *kpm, const char *path) {
   state s;
   HM_CALL(get_state(kpm, &s));
   hid_t f;
-  HM_CALL(open_checkpoint(s.v_prev->ctx, path, &f));
+  HM_CALL(open_checkpoint(s.ctx, path, &f));
   int st = restore_from(f, path, kpm, &s);
   H5Fclose(f);
   HM_CALL(st);

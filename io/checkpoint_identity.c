@@ -6,7 +6,7 @@
 #include <string.h>
 #include "checkpoint_identity_write.h"
 #include "h5util.h"
-#include "objects.h"
+#include "context_access.h"
 
 enum { MAX_KEYS = 128, LINE_MAX_CHARS = 1024 };
 static const uint64_t probe_seed = 0x48616d696c746f6eull; /* any fixed seed: the probe is the same on every run */
@@ -99,9 +99,10 @@ static uint64_t hash_section(const char *text) {
 
 int hm_ham_identity_compute(hm_matrix *H, const char *deck_text, hm_ham_identity *id) {
   HM_CHECK(H && id, HM_ERR_ARGUMENT, "H or id is NULL");
-  hm_context *ctx = H->ctx;
-  uint64_t h = ctx->rank == 0 ? hash_section(deck_text) : 0;
-  HM_CALL_MPI(MPI_Bcast(&h, 1, MPI_UINT64_T, 0, ctx->comm));
+  hm_context *ctx;
+  HM_CALL(hm_matrix_context(H, &ctx));
+  uint64_t h = hm_io_rank(ctx) == 0 ? hash_section(deck_text) : 0;
+  HM_CALL_MPI(MPI_Bcast(&h, 1, MPI_UINT64_T, 0, hm_io_comm(ctx)));
   id->deck_hash = h;
   const hm_dist *dist;
   hm_scalar type;

@@ -6,8 +6,8 @@
 #include "compare_internal.h"
 #include "h5util.h"
 
-/* Run-dependent groups: wall times, where it ran, joules, and the deck text. */
-static const char *const skipped[] = {"/timing", "/provenance", "/energy", "/input"};
+/* Run-dependent groups: wall times, where it ran, joules, peak memory, and the deck text. */
+static const char *const skipped[] = {"/timing", "/provenance", "/energy", "/memory", "/input"};
 
 typedef struct {
   char **names;

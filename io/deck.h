@@ -23,6 +23,7 @@ typedef struct {
   double gpu_weight;             /* backend = mixed: a GPU rank's share relative to a CPU rank's */
   int gpu_format;                /* hm_format of the GPU products (auto) */
   int sell_sigma;                /* gpu_format = sell: sorting window in rows, 0 = per matrix */
+  double progress_seconds;       /* between progress lines in a batch log; 0 = off */
   char output[HM_PATH_MAX];      /* default "hamlet.h5" */
   char checkpoint[HM_PATH_MAX];  /* "" = <output without .h5>_checkpoint.h5 */
   int checkpoint_every;          /* moment pairs / iterations / outer iterations; 0 = off */

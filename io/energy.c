@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +13,7 @@
 #include <time.h>
 #include "energy.h"
 #include "output_internal.h"
-#include "objects.h"
+#include "context_access.h"
 
 enum { NAME_LEN = 128, NOTE_LEN = 1024, MAX_ZONES = 256 };
 
@@ -49,6 +50,13 @@ struct hm_energy_meter {
   nvml_api nvml;
   char note[NOTE_LEN];
   double last_read; /* monotonic seconds */
+  /* The poller (hm_energy_start_polling) reads the counters while a long call (a dense solve, an
+   * IDR solve) gives no callback; the lock orders its reads with the caller's. */
+  pthread_mutex_t lock;
+  pthread_cond_t wake;
+  pthread_t poller;
+  int polling, stop;
+  double poll_seconds;
 };
 
 static double now_seconds(void) {
@@ -237,6 +245,8 @@ int hm_energy_open(hm_energy_meter **m) {
   open_nvml(e); /* GPUs first: they are index 0.. of the meters */
   open_rapl(e);
   e->last_read = now_seconds();
+  pthread_mutex_init(&e->lock, NULL);
+  pthread_cond_init(&e->wake, NULL);
   *m = e;
   return HM_SUCCESS;
 }
@@ -245,6 +255,15 @@ void hm_energy_close(hm_energy_meter **m) {
   if (!m || !*m) return;
   hm_energy_meter *e = *m;
   *m = NULL;
+  if (e->polling) {
+    pthread_mutex_lock(&e->lock);
+    e->stop = 1;
+    pthread_cond_signal(&e->wake);
+    pthread_mutex_unlock(&e->lock);
+    pthread_join(e->poller, NULL);
+  }
+  pthread_cond_destroy(&e->wake);
+  pthread_mutex_destroy(&e->lock);
   for (int i = 0; i < e->count; i++) free(e->meters[i].path);
   if (e->nvml.lib) {
     e->nvml.shutdown();
@@ -287,19 +306,56 @@ static void update(hm_energy_meter *m, meter *x) {
 
 int hm_energy_read(hm_energy_meter *m, double *joules) {
   HM_CHECK(m && (joules || m->count == 0), HM_ERR_ARGUMENT, "m or joules is NULL");
+  pthread_mutex_lock(&m->lock);
   for (int i = 0; i < m->count; i++) {
     update(m, &m->meters[i]);
     joules[i] = m->meters[i].total;
   }
   m->last_read = now_seconds();
+  pthread_mutex_unlock(&m->lock);
   return HM_SUCCESS;
 }
 
 int hm_energy_poll(hm_energy_meter *m) {
   HM_CHECK(m, HM_ERR_ARGUMENT, "m is NULL");
-  if (m->count == 0 || now_seconds() - m->last_read < 1.0) return HM_SUCCESS;
-  for (int i = 0; i < m->count; i++) update(m, &m->meters[i]);
-  m->last_read = now_seconds();
+  if (m->count == 0) return HM_SUCCESS;
+  pthread_mutex_lock(&m->lock);
+  if (now_seconds() - m->last_read >= 1.0) {
+    for (int i = 0; i < m->count; i++) update(m, &m->meters[i]);
+    m->last_read = now_seconds();
+  }
+  pthread_mutex_unlock(&m->lock);
+  return HM_SUCCESS;
+}
+
+/* Wakes every poll_seconds (or at once when told to stop) and reads every counter. */
+static void *poll_loop(void *arg) {
+  hm_energy_meter *m = arg;
+  pthread_mutex_lock(&m->lock);
+  while (!m->stop) {
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    double at = (double)until.tv_sec + 1e-9 * (double)until.tv_nsec + m->poll_seconds;
+    until.tv_sec = (time_t)at;
+    until.tv_nsec = (long)((at - (double)until.tv_sec) * 1e9);
+    pthread_cond_timedwait(&m->wake, &m->lock, &until);
+    if (m->stop) break;
+    for (int i = 0; i < m->count; i++) update(m, &m->meters[i]);
+    m->last_read = now_seconds();
+  }
+  pthread_mutex_unlock(&m->lock);
+  return NULL;
+}
+
+int hm_energy_start_polling(hm_energy_meter *m, double seconds) {
+  HM_CHECK(m, HM_ERR_ARGUMENT, "m is NULL");
+  HM_CHECK(seconds > 0 && seconds <= 3600, HM_ERR_ARGUMENT, "poll interval %g s: allowed (0, 3600]", seconds);
+  HM_CHECK(!m->polling, HM_ERR_ARGUMENT, "the meters are polled already");
+  if (m->count == 0) return HM_SUCCESS; /* nothing to read */
+  m->poll_seconds = seconds;
+  int err = pthread_create(&m->poller, NULL, poll_loop, m);
+  HM_CHECK(err == 0, HM_ERR_MEMORY, "could not start the energy poller thread: %s", strerror(err));
+  m->polling = 1;
   return HM_SUCCESS;
 }
 
@@ -351,20 +407,20 @@ static int summarise(hm_context *ctx, MPI_Comm node, const hm_energy_meter *m, i
   int node_rank;
   HM_CALL_MPI(MPI_Comm_rank(node, &node_rank));
   int leader = node_rank == 0, leader0 = leader;
-  HM_CALL_MPI(MPI_Bcast(&leader0, 1, MPI_INT, 0, ctx->comm));
+  HM_CALL_MPI(MPI_Bcast(&leader0, 1, MPI_INT, 0, hm_io_comm(ctx)));
   HM_CHECK(leader0, HM_ERR_ARGUMENT, "rank 0 must be rank 0 of its node communicator");
   int h = names_hash(m);
   int mine[4] = {leader ? m->count : INT_MAX, leader ? -m->count : INT_MAX, leader ? h : INT_MAX, leader ? -h : INT_MAX};
   int all[4];
-  HM_CALL_MPI(MPI_Allreduce(mine, all, 4, MPI_INT, MPI_MIN, ctx->comm));
-  HM_CALL_MPI(MPI_Allreduce(&leader, &s->nodes, 1, MPI_INT, MPI_SUM, ctx->comm));
+  HM_CALL_MPI(MPI_Allreduce(mine, all, 4, MPI_INT, MPI_MIN, hm_io_comm(ctx)));
+  HM_CALL_MPI(MPI_Allreduce(&leader, &s->nodes, 1, MPI_INT, MPI_SUM, hm_io_comm(ctx)));
   s->count_min = all[0];
   s->count_max = -all[1];
   s->same = all[0] == -all[1] && all[2] == -all[3];
   s->count = s->same ? s->count_max : 1;
   if (s->count_max == 0) s->count = 0;
   /* Names, kinds and note of rank 0's node. */
-  if (ctx->rank == 0) {
+  if (hm_io_rank(ctx) == 0) {
     int gpu = 0, cpu = 0;
     for (int i = 0; i < m->count && i < MAX_ZONES; i++) {
       snprintf(s->names[i], NAME_LEN, "%s", m->meters[i].name);
@@ -374,9 +430,9 @@ static int summarise(hm_context *ctx, MPI_Comm node, const hm_energy_meter *m, i
     snprintf(s->kinds, sizeof s->kinds, "%s", gpu && cpu ? "nvml, rapl" : gpu ? "nvml" : cpu ? "rapl" : "none");
     snprintf(s->note, NOTE_LEN, "%s", m->note[0] ? m->note : "every source probed gave meters");
   }
-  HM_CALL_MPI(MPI_Bcast(s->kinds, sizeof s->kinds, MPI_CHAR, 0, ctx->comm));
-  HM_CALL_MPI(MPI_Bcast(s->note, NOTE_LEN, MPI_CHAR, 0, ctx->comm));
-  if (s->same && s->count) HM_CALL_MPI(MPI_Bcast(s->names, s->count * NAME_LEN, MPI_CHAR, 0, ctx->comm));
+  HM_CALL_MPI(MPI_Bcast(s->kinds, sizeof s->kinds, MPI_CHAR, 0, hm_io_comm(ctx)));
+  HM_CALL_MPI(MPI_Bcast(s->note, NOTE_LEN, MPI_CHAR, 0, hm_io_comm(ctx)));
+  if (s->same && s->count) HM_CALL_MPI(MPI_Bcast(s->names, s->count * NAME_LEN, MPI_CHAR, 0, hm_io_comm(ctx)));
   if (!s->same) {
     snprintf(s->kinds, sizeof s->kinds, "mixed");
     snprintf(s->names[0], NAME_LEN, "all meters of all nodes");
@@ -391,7 +447,7 @@ static int summarise(hm_context *ctx, MPI_Comm node, const hm_energy_meter *m, i
       size_t to = s->same ? (size_t)p * (size_t)s->count + (size_t)i : (size_t)p;
       part[to] += joules[(size_t)p * (size_t)m->count + (size_t)i];
     }
-  int st = MPI_Allreduce(part, s->sums, (int)n, MPI_DOUBLE, MPI_SUM, ctx->comm);
+  int st = MPI_Allreduce(part, s->sums, (int)n, MPI_DOUBLE, MPI_SUM, hm_io_comm(ctx));
   free(part);
   HM_CHECK(st == MPI_SUCCESS, HM_ERR_MPI, "MPI_Allreduce of the phase energies failed");
   return HM_SUCCESS;
@@ -415,7 +471,7 @@ static int write_devices(hm_context *ctx, hid_t g, const summary *s) {
   HM_H5_GOTO(st, done, space = H5Screate_simple(1, dims, NULL));
   HM_H5_GOTO(st, done, mspace = H5Scopy(space));
   HM_H5_GOTO(st, done, dset = H5Dcreate2(g, "devices", type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-  if (ctx->rank != 0) {
+  if (hm_io_rank(ctx) != 0) {
     HM_H5_GOTO(st, done, H5Sselect_none(space));
     HM_H5_GOTO(st, done, H5Sselect_none(mspace));
   }
@@ -493,7 +549,7 @@ int hm_energy_write(hm_output *out, hm_energy_meter *m, int nphases, const char 
                     const double *joules) {
   HM_CHECK(out && out->ctx, HM_ERR_ARGUMENT, "out is NULL");
   MPI_Comm node;
-  HM_CALL_MPI(MPI_Comm_split_type(out->ctx->comm, MPI_COMM_TYPE_SHARED, out->ctx->rank, MPI_INFO_NULL, &node));
+  HM_CALL_MPI(MPI_Comm_split_type(hm_io_comm(out->ctx), MPI_COMM_TYPE_SHARED, hm_io_rank(out->ctx), MPI_INFO_NULL, &node));
   int st = hm_energy_write_nodes(out, node, m, nphases, phase_names, joules);
   MPI_Comm_free(&node);
   HM_CALL(st);

@@ -13,7 +13,8 @@
  *
  * Readings are joules since hm_energy_open. RAPL counters wrap (every few minutes to hours); each
  * read adds the wrap-corrected difference since the previous one, so a long phase must be read
- * at least once per wrap period: call hm_energy_poll from a progress callback. */
+ * at least once per wrap period: hm_energy_start_polling reads them from a thread of its own
+ * (every method and phase, even one long library call); hm_energy_poll serves callers without it. */
 #ifndef HAMLET_ENERGY_H
 #define HAMLET_ENERGY_H
 #include <stddef.h>
@@ -35,6 +36,9 @@ const char *hm_energy_probe_note(const hm_energy_meter *m);
 int hm_energy_read(hm_energy_meter *m, double *joules);
 /* A read whose result is dropped, at most once a second (cheap enough for every KPM step). */
 int hm_energy_poll(hm_energy_meter *m);
+/* A thread that reads every counter each `seconds` (0 < seconds <= 3600) until hm_energy_close;
+ * it calls no MPI. Without meters no thread is started. Reads and polls are thread-safe. */
+int hm_energy_start_polling(hm_energy_meter *m, double seconds);
 /* phase[i] += now[i] - start[i], start from an earlier hm_energy_read. */
 int hm_energy_add_since(hm_energy_meter *m, const double *start, double *phase);
 

@@ -6,7 +6,7 @@
 #include <unistd.h>
 #include "fem_grid.h"
 #include "h5util.h"
-#include "objects.h"
+#include "context_access.h"
 
 /* Rank 0's part: dims and a malloc'd copy of the values. */
 static int read_on_root(const char *path, const char *dataset, int64_t dims[3], double **values) {
@@ -62,30 +62,30 @@ int hm_fem_grid_read(hm_context *ctx, const char *path, const char *dataset, int
   HM_CHECK(ctx && path && dataset && dims && values, HM_ERR_ARGUMENT, "ctx, path, dataset, dims or values is NULL");
   *values = NULL;
   int st = HM_SUCCESS;
-  if (ctx->rank == 0) st = read_on_root(path, dataset, dims, values);
+  if (hm_io_rank(ctx) == 0) st = read_on_root(path, dataset, dims, values);
   /* A failure on rank 0 becomes the same failure, with the same text, on every rank. */
-  HM_CALL_MPI(MPI_Bcast(&st, 1, MPI_INT, 0, ctx->comm));
+  HM_CALL_MPI(MPI_Bcast(&st, 1, MPI_INT, 0, hm_io_comm(ctx)));
   if (st) {
-    int len = ctx->rank == 0 ? (int)strlen(hm_error_message()) + 1 : 0;
-    HM_CALL_MPI(MPI_Bcast(&len, 1, MPI_INT, 0, ctx->comm));
+    int len = hm_io_rank(ctx) == 0 ? (int)strlen(hm_error_message()) + 1 : 0;
+    HM_CALL_MPI(MPI_Bcast(&len, 1, MPI_INT, 0, hm_io_comm(ctx)));
     char *text = malloc((size_t)len);
     HM_CHECK(text, HM_ERR_MEMORY, "could not allocate %d bytes for an error message", len);
-    if (ctx->rank == 0) memcpy(text, hm_error_message(), (size_t)len);
-    int mst = MPI_Bcast(text, len, MPI_CHAR, 0, ctx->comm);
-    if (ctx->rank != 0 && mst == MPI_SUCCESS) st = hm_error_raise(st, __FILE__, __LINE__, __func__, "rank 0: %s", text);
+    if (hm_io_rank(ctx) == 0) memcpy(text, hm_error_message(), (size_t)len);
+    int mst = MPI_Bcast(text, len, MPI_CHAR, 0, hm_io_comm(ctx));
+    if (hm_io_rank(ctx) != 0 && mst == MPI_SUCCESS) st = hm_error_raise(st, __FILE__, __LINE__, __func__, "rank 0: %s", text);
     free(text);
-    return ctx->rank == 0 ? hm_error_trace(st, __FILE__, __LINE__, __func__) : st;
+    return hm_io_rank(ctx) == 0 ? hm_error_trace(st, __FILE__, __LINE__, __func__) : st;
   }
-  HM_CALL_MPI(MPI_Bcast(dims, 3, MPI_INT64_T, 0, ctx->comm));
+  HM_CALL_MPI(MPI_Bcast(dims, 3, MPI_INT64_T, 0, hm_io_comm(ctx)));
   const size_t count = (size_t)(dims[0] * dims[1] * dims[2]);
-  if (ctx->rank != 0) {
+  if (hm_io_rank(ctx) != 0) {
     *values = malloc(sizeof **values * (count ? count : 1));
     HM_CHECK(*values, HM_ERR_MEMORY, "could not allocate %zu doubles for the FEM grid potential", count);
   }
   /* In pieces below INT_MAX elements: MPI counts are int. */
   for (size_t done = 0; done < count;) {
     int piece = count - done > (size_t)(INT_MAX / 2) ? INT_MAX / 2 : (int)(count - done);
-    st = MPI_Bcast(*values + done, piece, MPI_DOUBLE, 0, ctx->comm);
+    st = MPI_Bcast(*values + done, piece, MPI_DOUBLE, 0, hm_io_comm(ctx));
     if (st != MPI_SUCCESS) {
       free(*values);
       *values = NULL;

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "h5util.h"
-#include "objects.h"
+#include "context_access.h"
 
 struct message { char *buf; size_t n; };
 
@@ -28,7 +28,7 @@ static void silence_hdf5(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
 
 static int mpio_fapl(hm_context *ctx, hid_t *fapl) {
   HM_CALL_HDF5(*fapl = H5Pcreate(H5P_FILE_ACCESS));
-  if (H5Pset_fapl_mpio(*fapl, ctx->comm, MPI_INFO_NULL) < 0) {
+  if (H5Pset_fapl_mpio(*fapl, hm_io_comm(ctx), MPI_INFO_NULL) < 0) {
     H5Pclose(*fapl);
     return hm_error_raise_hdf5("H5Pset_fapl_mpio", __FILE__, __LINE__, __func__);
   }
@@ -54,7 +54,7 @@ int hm_h5_create(hm_context *ctx, const char *path, hid_t *file) {
 /* Rank 0 looks first, so a missing or foreign file gets a plain message on every rank. */
 static int check_readable(hm_context *ctx, const char *path) {
   int what[2] = {0, 0}; /* {0 ok | 1 unreadable | 2 not HDF5, errno} */
-  if (ctx->rank == 0) {
+  if (hm_io_rank(ctx) == 0) {
     if (access(path, R_OK) != 0) {
       what[0] = 1;
       what[1] = errno;
@@ -63,7 +63,7 @@ static int check_readable(hm_context *ctx, const char *path) {
       what[0] = 2;
     }
   }
-  HM_CALL_MPI(MPI_Bcast(what, 2, MPI_INT, 0, ctx->comm));
+  HM_CALL_MPI(MPI_Bcast(what, 2, MPI_INT, 0, hm_io_comm(ctx)));
   HM_CHECK(what[0] != 1, HM_ERR_IO, "cannot read '%s': %s", path, strerror(what[1]));
   HM_CHECK(what[0] != 2, HM_ERR_IO, "'%s' is not an HDF5 file", path);
   return HM_SUCCESS;
@@ -103,18 +103,18 @@ int hm_h5_open_serial(const char *path, hid_t *file) {
 
 int hm_h5_rename(hm_context *ctx, const char *from, const char *to) {
   int err = 0;
-  HM_CALL_MPI(MPI_Barrier(ctx->comm));
-  if (ctx->rank == 0 && rename(from, to) != 0) err = errno;
-  HM_CALL_MPI(MPI_Bcast(&err, 1, MPI_INT, 0, ctx->comm));
+  HM_CALL_MPI(MPI_Barrier(hm_io_comm(ctx)));
+  if (hm_io_rank(ctx) == 0 && rename(from, to) != 0) err = errno;
+  HM_CALL_MPI(MPI_Bcast(&err, 1, MPI_INT, 0, hm_io_comm(ctx)));
   HM_CHECK(err == 0, HM_ERR_IO, "could not rename '%s' to '%s': %s", from, to, strerror(err));
   return HM_SUCCESS;
 }
 
 int hm_h5_remove(hm_context *ctx, const char *path) {
   int err = 0;
-  HM_CALL_MPI(MPI_Barrier(ctx->comm));
-  if (ctx->rank == 0 && remove(path) != 0 && errno != ENOENT) err = errno;
-  HM_CALL_MPI(MPI_Bcast(&err, 1, MPI_INT, 0, ctx->comm));
+  HM_CALL_MPI(MPI_Barrier(hm_io_comm(ctx)));
+  if (hm_io_rank(ctx) == 0 && remove(path) != 0 && errno != ENOENT) err = errno;
+  HM_CALL_MPI(MPI_Bcast(&err, 1, MPI_INT, 0, hm_io_comm(ctx)));
   HM_CHECK(err == 0, HM_ERR_IO, "could not remove '%s': %s", path, strerror(err));
   return HM_SUCCESS;
 }

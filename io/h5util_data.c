@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "h5util.h"
-#include "objects.h"
+#include "context_access.h"
 
 static hid_t collective_dxpl(void) {
   hid_t p = H5Pcreate(H5P_DATASET_XFER);
@@ -31,7 +31,7 @@ static int write_rank0(hm_context *ctx, hid_t loc, const char *name, hid_t space
   HM_H5_GOTO(st, done, dset = H5Dcreate2(loc, name, ftype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT));
   HM_H5_GOTO(st, done, mspace = H5Scopy(space));
   HM_H5_GOTO(st, done, fspace = H5Scopy(space));
-  if (ctx->rank != 0) {
+  if (hm_io_rank(ctx) != 0) {
     HM_H5_GOTO(st, done, H5Sselect_none(mspace));
     HM_H5_GOTO(st, done, H5Sselect_none(fspace));
   }
@@ -104,8 +104,8 @@ int hm_h5_write_text(hm_context *ctx, hid_t loc, const char *name, const char *t
   HM_CHECK(ctx && name, HM_ERR_ARGUMENT, "ctx or name is NULL");
   if (!text) text = "";
   /* Every rank needs rank 0's length to create the same type. */
-  uint64_t len = ctx->rank == 0 ? strlen(text) : 0;
-  HM_CALL_MPI(MPI_Bcast(&len, 1, MPI_UINT64_T, 0, ctx->comm));
+  uint64_t len = hm_io_rank(ctx) == 0 ? strlen(text) : 0;
+  HM_CALL_MPI(MPI_Bcast(&len, 1, MPI_UINT64_T, 0, hm_io_comm(ctx)));
   int st = HM_SUCCESS;
   hid_t type = H5I_INVALID_HID, space = H5I_INVALID_HID;
   HM_H5_GOTO(st, done, type = H5Tcopy(H5T_C_S1));

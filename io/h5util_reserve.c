@@ -15,7 +15,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 #include "h5util.h"
-#include "objects.h"
+#include "context_access.h"
 
 /* 0 or the errno that says why `need` bytes of `path` cannot be written. */
 static int reserve_on_disk(const char *path, uint64_t need) {
@@ -42,7 +42,7 @@ int hm_h5_reserve(hm_context *ctx, hid_t loc, uint64_t bytes) {
   char path[4096] = "";
   int64_t verdict[2] = {0, 0}; /* errno, bytes needed */
   if (H5Fget_name(loc, path, sizeof path) < 0) return hm_error_raise_hdf5("H5Fget_name", __FILE__, __LINE__, __func__);
-  if (ctx->rank == 0) {
+  if (hm_io_rank(ctx) == 0) {
     /* What is written so far (HDF5's own size query does not answer with MPI-IO once the file was
      * written), the new bytes, and room for the metadata HDF5 places and writes at close. */
     struct stat st;
@@ -50,15 +50,15 @@ int hm_h5_reserve(hm_context *ctx, hid_t loc, uint64_t bytes) {
     verdict[1] = (int64_t)(written + bytes + HM_H5_METADATA_MARGIN);
     verdict[0] = reserve_on_disk(path, (uint64_t)verdict[1]);
   }
-  HM_CALL_MPI(MPI_Bcast(verdict, 2, MPI_INT64_T, 0, ctx->comm));
+  HM_CALL_MPI(MPI_Bcast(verdict, 2, MPI_INT64_T, 0, hm_io_comm(ctx)));
   HM_CHECK(verdict[0] == 0, HM_ERR_IO, "cannot write '%s': %s (the file needs about %.1f MiB)", path,
            strerror((int)verdict[0]), (double)verdict[1] / (1024.0 * 1024.0));
   return HM_SUCCESS;
 }
 
 int hm_h5_agree(hm_context *ctx, int status, const char *what) {
-  int mine[2] = {status ? ctx->rank + 1 : 0, status}, any[2];
-  HM_CALL_MPI(MPI_Allreduce(mine, any, 2, MPI_INT, MPI_MAX, ctx->comm));
+  int mine[2] = {status ? hm_io_rank(ctx) + 1 : 0, status}, any[2];
+  HM_CALL_MPI(MPI_Allreduce(mine, any, 2, MPI_INT, MPI_MAX, hm_io_comm(ctx)));
   if (status) return status;
   if (any[0]) HM_RAISE(any[1], "rank %d failed on %s (its message says why)", any[0] - 1, what);
   return HM_SUCCESS;

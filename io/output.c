@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "output_internal.h"
-#include "objects.h"
 
 static void free_output(hm_output *o) {
   free(o->path);

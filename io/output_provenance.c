@@ -5,7 +5,7 @@
 #include <unistd.h>
 #include <omp.h>
 #include "output_internal.h"
-#include "objects.h"
+#include "context_access.h"
 #include "hamlet.h"
 #include "hamlet_git_commit.h" /* generated before each build (cmake/GitCommit.cmake) */
 
@@ -18,7 +18,7 @@ typedef struct {
 
 static int gather_facts(hm_context *ctx, facts *f) {
   memset(f, 0, sizeof *f);
-  if (ctx->rank == 0) {
+  if (hm_io_rank(ctx) == 0) {
     if (gethostname(f->host, TEXT - 1) != 0) strcpy(f->host, "unknown");
     time_t now = time(NULL);
     struct tm utc;
@@ -30,23 +30,25 @@ static int gather_facts(hm_context *ctx, facts *f) {
     f->mpi[strcspn(f->mpi, "\n")] = '\0';
     f->threads = omp_get_max_threads();
   }
-  HM_CALL_MPI(MPI_Bcast(f->host, TEXT, MPI_CHAR, 0, ctx->comm));
-  HM_CALL_MPI(MPI_Bcast(f->date, TEXT, MPI_CHAR, 0, ctx->comm));
-  HM_CALL_MPI(MPI_Bcast(f->mpi, MPI_MAX_LIBRARY_VERSION_STRING, MPI_CHAR, 0, ctx->comm));
-  HM_CALL_MPI(MPI_Bcast(&f->threads, 1, MPI_INT, 0, ctx->comm));
-  int mine = ctx->backend == HM_BACKEND_CUDA;
-  HM_CALL_MPI(MPI_Allreduce(&mine, &f->cuda_ranks, 1, MPI_INT, MPI_SUM, ctx->comm));
+  HM_CALL_MPI(MPI_Bcast(f->host, TEXT, MPI_CHAR, 0, hm_io_comm(ctx)));
+  HM_CALL_MPI(MPI_Bcast(f->date, TEXT, MPI_CHAR, 0, hm_io_comm(ctx)));
+  HM_CALL_MPI(MPI_Bcast(f->mpi, MPI_MAX_LIBRARY_VERSION_STRING, MPI_CHAR, 0, hm_io_comm(ctx)));
+  HM_CALL_MPI(MPI_Bcast(&f->threads, 1, MPI_INT, 0, hm_io_comm(ctx)));
+  hm_backend resolved;
+  HM_CALL(hm_context_backend(ctx, &resolved));
+  int mine = resolved == HM_BACKEND_CUDA;
+  HM_CALL_MPI(MPI_Allreduce(&mine, &f->cuda_ranks, 1, MPI_INT, MPI_SUM, hm_io_comm(ctx)));
   return HM_SUCCESS;
 }
 
 static int write_facts(hm_context *ctx, hid_t g, const facts *f) {
   HM_CALL(hm_h5_attr_string(g, "version", hm_version()));
   HM_CALL(hm_h5_attr_string(g, "git_commit", HAMLET_GIT_COMMIT));
-  HM_CALL(hm_h5_attr_int(g, "ranks", ctx->size));
+  HM_CALL(hm_h5_attr_int(g, "ranks", hm_io_size(ctx)));
   HM_CALL(hm_h5_attr_int(g, "threads", f->threads));
   HM_CALL(hm_h5_attr_int(g, "gpus", f->cuda_ranks));
   /* the same text on every rank (HDF5 metadata): "mixed" when some ranks ran on GPUs and some not */
-  const char *backend = f->cuda_ranks == ctx->size ? "cuda" : f->cuda_ranks == 0 ? "cpu" : "mixed";
+  const char *backend = f->cuda_ranks == hm_io_size(ctx) ? "cuda" : f->cuda_ranks == 0 ? "cpu" : "mixed";
   HM_CALL(hm_h5_attr_string(g, "backend", backend));
   HM_CALL(hm_h5_attr_string(g, "host", f->host));
   HM_CALL(hm_h5_attr_string(g, "date", f->date));

@@ -1,26 +1,56 @@
-#include <stdio.h>
+/* Rank 0's progress line: redrawn in place on a terminal, appended with a UTC time stamp to a
+ * batch log (a scheduler's output file keeps every line, so redrawing would only add noise). */
+#include <time.h>
 #include <unistd.h>
 #include <mpi.h>
 #include "progress.h"
 
-void hm_progress_init(hm_progress *p, int rank, int quiet) {
-  p->enabled = rank == 0 && !quiet && isatty(fileno(stderr));
+void hm_progress_init(hm_progress *p, int rank, int quiet, double interval, const char *unit) {
+  p->stream = stderr;
+  p->batch = !isatty(fileno(stderr));
+  p->interval = interval;
+  p->unit = unit ? unit : "steps";
+  p->enabled = rank == 0 && !quiet && (!p->batch || interval > 0);
   p->t_start = p->t_last = MPI_Wtime();
   p->done_start = -1;
 }
 
+static void print_batch_line(const hm_progress *p, int done, int total, double rate, double eta) {
+  char stamp[32];
+  time_t now = time(NULL);
+  struct tm utc;
+  gmtime_r(&now, &utc);
+  strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  double percent = total > 0 ? 100.0 * done / total : 100.0;
+  fprintf(p->stream, "%s hamlet: %s %d/%d (%.1f%%), %.3g %s/s, ETA %.0f s\n", stamp, p->unit, done, total, percent,
+          rate, p->unit, eta);
+  fflush(p->stream);
+}
+
 void hm_progress_update(hm_progress *p, int done, int total) {
   if (!p->enabled) return;
-  if (p->done_start < 0) p->done_start = done - 2;
   double now = MPI_Wtime();
-  if (now - p->t_last < 0.5 && done < total) return;
+  /* The first update marks where this run started (a restart starts mid-way), so the rate counts
+   * only the work done here. */
+  if (p->done_start < 0) {
+    p->done_start = done;
+    p->t_start = now;
+    return;
+  }
+  double wait = p->batch ? p->interval : 0.5;
+  if (now - p->t_last < wait && (done < total || p->batch)) return;
+  if (now <= p->t_start) return;
   p->t_last = now;
-  double rate = (done - p->done_start) / (now - p->t_start + 1e-12);
+  double rate = (done - p->done_start) / (now - p->t_start);
   double eta = rate > 0 ? (total - done) / rate : 0;
-  fprintf(stderr, "\r  moments %d/%d  %.0f moments/s  ETA %.0f s   ", done, total, rate, eta);
-  fflush(stderr);
+  if (p->batch) {
+    print_batch_line(p, done, total, rate, eta);
+  } else {
+    fprintf(p->stream, "\r  %s %d/%d  %.0f %s/s  ETA %.0f s   ", p->unit, done, total, rate, p->unit, eta);
+    fflush(p->stream);
+  }
 }
 
 void hm_progress_finish(hm_progress *p) {
-  if (p->enabled) fprintf(stderr, "\r%60s\r", "");
+  if (p->enabled && !p->batch) fprintf(p->stream, "\r%60s\r", "");
 }

@@ -11,13 +11,20 @@ program test_fortran_context
   real(c_double) :: w
   integer(c_int64_t) :: first, local, n
   integer(c_int) :: backend
-  integer :: ierr, rank, nranks
+  integer :: ierr, rank, nranks, comm, cmp
 
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
   call MPI_Comm_size(MPI_COMM_WORLD, nranks, ierr)
   call test_ok(hm_context_create_f(MPI_COMM_WORLD, HM_BACKEND_CPU, ctx), "context")
   call test_ok(hm_context_weight(ctx, w), "weight")
+  ! the context's communicator is a duplicate of the one given: congruent, not identical
+  call test_ok(hm_context_comm_f(ctx, comm), "hm_context_comm_f")
+  call MPI_Comm_compare(comm, MPI_COMM_WORLD, cmp, ierr)
+  call test_assert(cmp == MPI_CONGRUENT, "hm_context_comm_f: not a duplicate of MPI_COMM_WORLD")
+  ! hm_context_create takes the Fortran handle too (it binds to hm_context_create_f)
+  call test_ok(hm_context_destroy(ctx), "context destroy")
+  call test_ok(hm_context_create(MPI_COMM_WORLD, HM_BACKEND_CPU, ctx), "hm_context_create, Fortran handle")
   call test_assert(w == 1, "the default weight is 1")
   if (rank == 0) then
     call test_ok(hm_context_set_weight(ctx, 3.0_c_double), "set weight")

@@ -73,7 +73,7 @@ program test_fortran_kpm
   real(c_double), parameter :: pi = acos(-1.0d0)
   integer, parameter :: M = 32, R = 6
   integer(c_int64_t), parameter :: SEED = 11
-  type(c_ptr) :: ctx, H, kpm, dist, v
+  type(c_ptr) :: ctx, H, kpm, dist, v, ctx_of_h
   type(hm_ti_params) :: p
   type(hm_kpm_options) :: opt, got
   type(progress_log), target :: log
@@ -124,6 +124,8 @@ program test_fortran_kpm
 
   ! Exact per-vector moments from the start vectors (same seed, same global rows).
   call test_ok(hm_matrix_dist(H, dist), "hm_matrix_dist")
+  call test_ok(hm_matrix_context(H, ctx_of_h), "hm_matrix_context")
+  call test_assert(c_associated(ctx_of_h, ctx), "hm_matrix_context: not the context H was made in")
   call test_ok(hm_dist_range(dist, first, local), "hm_dist_range")
   call test_ok(hm_mvec_create(ctx, dist, HM_COMPLEX, int(R, c_int), v), "hm_mvec_create")
   call test_ok(hm_mvec_random_phase(v, SEED), "hm_mvec_random_phase")

@@ -78,6 +78,8 @@ program test_fortran_operator
   call test_assert(i == first, "hm_mvec_dist: another first row")
   call test_ok(hm_mvec_type(X, type), "hm_mvec_type")
   call test_assert(type == HM_COMPLEX, "hm_mvec_type: not HM_COMPLEX")
+  call test_ok(hm_mvec_context(X, ctx2), "hm_mvec_context")
+  call test_assert(c_associated(ctx2, ctx), "hm_mvec_context: not the context X was made in")
 
   ! Gram block.
   call test_ok(hm_mvec_gram(X, Y, gm), "hm_mvec_gram")

@@ -22,6 +22,10 @@ int hm_context_create_f(MPI_Fint comm, int backend, hm_context **ctx);
 int hm_context_destroy(hm_context **ctx); /* also sets *ctx = NULL */
 int hm_context_rank(const hm_context *ctx, int *rank, int *size);
 int hm_context_backend(const hm_context *ctx, hm_backend *backend); /* the resolved backend */
+/* The context's own communicator (a duplicate of the one given; valid until destroy): for the
+ * caller's collectives among the same ranks. From Fortran use hm_context_comm_f (a Fortran handle). */
+int hm_context_comm(const hm_context *ctx, MPI_Comm *comm);
+int hm_context_comm_f(const hm_context *ctx, MPI_Fint *comm);
 /* This rank's weight (default 1): hm_dist_create multiplies its weight argument by it, so the
  * Hamiltonian builders give this rank a share of the rows proportional to it (e.g. 4 on a GPU rank
  * next to 1 on CPU ranks). Not collective; set it before building. weight finite and > 0. */

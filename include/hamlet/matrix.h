@@ -34,6 +34,8 @@ int hm_matrix_destroy(hm_matrix **A);
 int hm_matrix_info(const hm_matrix *A, int64_t *n_global, int64_t *nnz_global, hm_scalar *type);
 /* The row distribution (owned by A; valid while A lives). */
 int hm_matrix_dist(const hm_matrix *A, const hm_dist **dist);
+/* The context the matrix was made in. */
+int hm_matrix_context(const hm_matrix *A, hm_context **ctx);
 /* Collective: y = A x for all k columns. */
 int hm_matrix_apply(hm_matrix *A, hm_mvec *x, hm_mvec *y);
 /* Collective: Gershgorin bounds of the spectrum of a Hermitian / symmetric A. */

@@ -24,6 +24,7 @@ int hm_mvec_dot(const hm_mvec *x, const hm_mvec *y, void *dots);
 /* The row distribution (owned by v) and the scalar type. */
 int hm_mvec_dist(const hm_mvec *v, const hm_dist **dist);
 int hm_mvec_type(const hm_mvec *v, hm_scalar *type);
+int hm_mvec_context(const hm_mvec *v, hm_context **ctx); /* the context the block was made in */
 
 /* ---- block operations (the building blocks of LOBPCG and IDR(s)) ----
  * Small matrices and scalars are host arrays of the blocks' type, row-major. Blocks combined in

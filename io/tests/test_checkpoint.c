@@ -7,6 +7,7 @@
  * scalar type, a missing file, a result file, a text file. */
 #include <stdio.h>
 #include "test_output_util.h"
+#include "objects.h" /* a white-box test: reads the blocks' context directly */
 
 enum { N = 128, M = 32, R = 3 };
 static const char *deck = "[kpm]\nmoments = 32\nvectors = 3\n";

@@ -52,6 +52,7 @@ static void test_all_keys(void) {
   HM_TEST_ASSERT(!strcmp(d.output, "all_keys_out.h5"), "output %s", d.output);
   HM_TEST_ASSERT(d.gpu_format == HM_FORMAT_SELL && d.sell_sigma == 128, "gpu_format %d, sell_sigma %d", d.gpu_format,
                  d.sell_sigma);
+  HM_TEST_ASSERT(d.progress_seconds == 7.5, "progress_seconds %g", d.progress_seconds);
   HM_TEST_ASSERT(!strcmp(d.checkpoint, "all_keys_ckpt.h5"), "checkpoint %s", d.checkpoint);
   HM_TEST_ASSERT(d.checkpoint_every == 32 && d.kpm.checkpoint_every == 32, "checkpoint_every %d %d",
                  d.checkpoint_every, d.kpm.checkpoint_every);

@@ -383,6 +383,45 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
   return remove(path);
 }
 
+/* The counter replaced in one step (rename), so the poller never reads a half-written file. */
+static void set_energy_atomic(const char *root, const char *z, unsigned long long uj) {
+  char path[512], tmp[520], text[64];
+  snprintf(path, sizeof path, "%s/%s/energy_uj", root, z);
+  snprintf(tmp, sizeof tmp, "%s.new", path);
+  snprintf(text, sizeof text, "%llu\n", uj);
+  FILE *f = fopen(tmp, "w");
+  HM_TEST_ASSERT(f != NULL, "cannot write %s", tmp);
+  if (!f) return;
+  fputs(text, f);
+  fclose(f);
+  HM_TEST_ASSERT(rename(tmp, path) == 0, "cannot rename %s", tmp);
+}
+
+/* The poller thread sees a counter that climbs and wraps between two reads of the caller:
+ * 100000 -> 900000 -> (wrap on a 1000000 range) 300000 is 0.8 + 0.4 J; a caller that read only
+ * before and after would count 0.2 J. Then close stops the thread (no hang, no read after free). */
+static void test_poller(void) {
+  char root[512];
+  snprintf(root, sizeof root, "%s/poll", tmp_root);
+  zone(root, "intel-rapl:0", "package-0\n", "1000000\n", "100000\n");
+  hm_energy_meter *m = open_with(root, "/nonexistent/libnvidia-ml.so");
+  HM_TEST_ASSERT(count_of(m) == 1, "one RAPL zone expected, found %d", count_of(m));
+  HM_TEST_FAILS(hm_energy_start_polling(m, 0), HM_ERR_ARGUMENT, "allowed (0, 3600]");
+  HM_TEST_OK(hm_energy_start_polling(m, 0.02));
+  HM_TEST_FAILS(hm_energy_start_polling(m, 0.02), HM_ERR_ARGUMENT, "polled already");
+  double j[1];
+  HM_TEST_OK(hm_energy_read(m, j));
+  expect_joules(j, (double[]){0}, 1, "poller: first read");
+  set_energy_atomic(root, "intel-rapl:0", 900000);
+  usleep(200000);
+  set_energy_atomic(root, "intel-rapl:0", 300000);
+  usleep(200000);
+  HM_TEST_OK(hm_energy_read(m, j));
+  expect_joules(j, (double[]){1.2}, 1, "poller: a wrap between the caller's reads");
+  hm_energy_close(&m);
+  HM_TEST_ASSERT(m == NULL, "close must null the handle");
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -393,6 +432,7 @@ int main(int argc, char **argv) {
   HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, HM_BACKEND_CPU, &ctx));
   test_nothing();
   test_rapl();
+  test_poller();
   if (argc > 1) test_nvml(argv[1]);
   else HM_TEST_ASSERT(0, "usage: test_energy FAKE_NVML_LIBRARY");
   test_write(ctx);

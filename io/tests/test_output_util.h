@@ -9,7 +9,6 @@
 #include <unistd.h>
 #include <hdf5.h>
 #include "testing.h"
-#include "objects.h"
 
 static inline int file_exists(const char *path) { return access(path, F_OK) == 0; }
 
@@ -94,7 +93,8 @@ static inline double *t_gather(hm_context *ctx, hm_mvec *v, int64_t n, int type)
   int k, size;
   hm_mvec_size(v, &local, &k);
   hm_context_rank(ctx, NULL, &size);
-  MPI_Comm comm = ((struct hm_context_s *)ctx)->comm;
+  MPI_Comm comm;
+  hm_context_comm(ctx, &comm);
   int row = k * type, mine = (int)local * row;
   double *loc = malloc(sizeof(double) * (size_t)(mine + 1)), *all = malloc(sizeof(double) * (size_t)(n * row));
   int *counts = malloc(sizeof(int) * (size_t)size), *displs = malloc(sizeof(int) * (size_t)size);

@@ -62,6 +62,7 @@ int hm_context_create(MPI_Comm comm, hm_backend backend, hm_context **ctx) {
   c->device = device;
   c->kernels = resolved == HM_BACKEND_CUDA ? hm_kernels_cuda() : &hm_kernels_cpu;
   c->weight = 1.0;
+  if (resolved == HM_BACKEND_CUDA) hm_gpu_context_opened();
   *ctx = c;
   return HM_SUCCESS;
 }
@@ -74,6 +75,7 @@ int hm_context_create_f(MPI_Fint comm, int backend, hm_context **ctx) {
 int hm_context_destroy(hm_context **ctx) {
   if (!ctx || !*ctx) return HM_SUCCESS;
   MPI_Comm_free(&(*ctx)->comm);
+  if ((*ctx)->backend == HM_BACKEND_CUDA) hm_gpu_context_closed(); /* the last frees the kept GPU state */
   free(*ctx);
   *ctx = NULL;
   return HM_SUCCESS;
@@ -89,6 +91,18 @@ int hm_context_rank(const hm_context *ctx, int *rank, int *size) {
 int hm_context_backend(const hm_context *ctx, hm_backend *backend) {
   HM_CHECK(ctx && backend, HM_ERR_ARGUMENT, "ctx or backend is NULL");
   *backend = ctx->backend;
+  return HM_SUCCESS;
+}
+
+int hm_context_comm(const hm_context *ctx, MPI_Comm *comm) {
+  HM_CHECK(ctx && comm, HM_ERR_ARGUMENT, "ctx or comm is NULL");
+  *comm = ctx->comm;
+  return HM_SUCCESS;
+}
+
+int hm_context_comm_f(const hm_context *ctx, MPI_Fint *comm) {
+  HM_CHECK(ctx && comm, HM_ERR_ARGUMENT, "ctx or comm is NULL");
+  *comm = MPI_Comm_c2f(ctx->comm);
   return HM_SUCCESS;
 }
 

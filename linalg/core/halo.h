@@ -15,11 +15,5 @@ int hm_halo_end(struct hm_matrix_s *A);
 #include "kernels.h"
 struct hm_csr_view hm_matrix_view(const struct hm_matrix_s *A);
 int hm_matrix_check_block(const struct hm_matrix_s *A, const struct hm_mvec_s *x, const char *name);
-/* Builders that know their geometry: visit the rows in ascending key[local row] (a cache-friendly
- * traversal: rows that share vector entries close together). Results change only by rounding. */
-int hm_matrix_order_rows(struct hm_matrix_s *A, const int64_t *key);
-/* hm_matrix_create_csr with the rows visited in ascending key[local row] from the start (NULL: row
- * order), so that the backend's copies are made once, in that order. */
-int hm_matrix_create_csr_keyed(hm_context *ctx, const hm_dist *dist, hm_scalar type, const int64_t *rowptr,
-                               const int64_t *cols, const void *values, const int64_t *key, struct hm_matrix_s **A);
+#include "matrix_keyed.h"
 #endif

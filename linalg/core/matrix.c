@@ -413,6 +413,12 @@ int hm_matrix_dist(const hm_matrix *A, const hm_dist **dist) {
   return HM_SUCCESS;
 }
 
+int hm_matrix_context(const hm_matrix *A, hm_context **ctx) {
+  HM_CHECK(A && ctx, HM_ERR_ARGUMENT, "A or ctx is NULL");
+  *ctx = A->ctx;
+  return HM_SUCCESS;
+}
+
 struct hm_csr_view hm_matrix_view(const hm_matrix *A) { return A->exec; }
 
 int hm_matrix_check_block(const hm_matrix *A, const hm_mvec *x, const char *name) {

@@ -24,6 +24,12 @@ int hm_mvec_dist(const hm_mvec *v, const hm_dist **dist) {
   return HM_SUCCESS;
 }
 
+int hm_mvec_context(const hm_mvec *v, hm_context **ctx) {
+  HM_CHECK(v && ctx, HM_ERR_ARGUMENT, "v or ctx is NULL");
+  *ctx = v->ctx;
+  return HM_SUCCESS;
+}
+
 int hm_mvec_type(const hm_mvec *v, hm_scalar *type) {
   HM_CHECK(v && type, HM_ERR_ARGUMENT, "v or type is NULL");
   *type = v->type;

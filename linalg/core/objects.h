@@ -1,6 +1,11 @@
 /* Internal layout of the core objects, shared by linalg/ and the backends. */
 #ifndef HAMLET_OBJECTS_H
 #define HAMLET_OBJECTS_H
+/* physics/ and io/ sit above linalg: they reach these objects through the public accessors
+ * (the headers of include/hamlet); cmake/Layering.cmake defines HAMLET_ABOVE_LINALG for their sources. */
+#ifdef HAMLET_ABOVE_LINALG
+#error "physics/ and io/ must not include linalg's objects.h: use the accessors of the public headers"
+#endif
 #include <stdint.h>
 #include <stdlib.h>
 #include <mpi.h>

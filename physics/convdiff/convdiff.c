@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "error_macros.h"
-#include "objects.h"
 #include "hamlet/convdiff.h"
 
 /* n^3 stays below 2^50 rows, as for the other builders: index arithmetic never overflows. */
@@ -65,6 +64,8 @@ static void fill_row(const hm_convdiff_params *p, int64_t g, int64_t *cols, doub
 
 int hm_convdiff_build(hm_context *ctx, const hm_convdiff_params *p, hm_matrix **A) {
   HM_CHECK(ctx && A, HM_ERR_ARGUMENT, "ctx or A is NULL");
+  MPI_Comm comm;
+  HM_CALL(hm_context_comm(ctx, &comm));
   *A = NULL;
   HM_CALL(check_params(p));
   const int64_t n = p->n;
@@ -78,7 +79,7 @@ int hm_convdiff_build(hm_context *ctx, const hm_convdiff_params *p, hm_matrix **
   double *vals = malloc(sizeof *vals * (size_t)(7 * local + 1));
   int bad = !rowptr || !cols || !vals, any_bad = 0;
   /* Every rank must learn of a failed allocation before the collective matrix creation. */
-  int st = MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, ctx->comm);
+  int st = MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, comm);
   if (st != MPI_SUCCESS) {
     st = hm_error_raise(HM_ERR_MPI, __FILE__, __LINE__, __func__, "MPI_Allreduce of the allocation status failed");
   } else if (any_bad) {

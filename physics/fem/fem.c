@@ -8,7 +8,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include "error_macros.h"
-#include "objects.h"
 #include "fem_internal.h"
 
 enum { NQ = 27 }; /* 3 x 3 x 3 Gauss points per element */
@@ -124,6 +123,8 @@ static void fill_row(const fem_element *el, const int64_t c[3], int64_t *cols, d
 
 int hm_fem_build(hm_context *ctx, const hm_fem_params *p, hm_matrix **K, hm_matrix **M) {
   HM_CHECK(ctx && K && M, HM_ERR_ARGUMENT, "ctx, K or M is NULL");
+  MPI_Comm comm;
+  HM_CALL(hm_context_comm(ctx, &comm));
   *K = *M = NULL;
   HM_CALL(hm_fem_params_check(p));
   HM_CALL(hm_fem_grid_check_values(p));
@@ -155,7 +156,7 @@ int hm_fem_build(hm_context *ctx, const hm_fem_params *p, hm_matrix **K, hm_matr
   double *kval = malloc(sizeof *kval * (size_t)(nnz + 1)), *mval = malloc(sizeof *mval * (size_t)(nnz + 1));
   bad |= !cols || !kval || !mval;
   /* Every rank must learn of a failed allocation before the collective matrix creation. */
-  st = MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, ctx->comm);
+  st = MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, comm);
   if (st == MPI_SUCCESS && any_bad) {
     st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__,
                         bad ? "could not allocate %lld FEM matrix entries on this rank"

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "error_macros.h"
-#include "objects.h"
 #include "mtx_internal.h"
 
 /* Largest row or column count: far below INT64_MAX so index arithmetic never overflows. */
@@ -223,8 +222,12 @@ const char *hm_mtx_line_layout(const mtx_file *f, int *nfields) {
 }
 
 int hm_mtx_agree(hm_context *ctx, int status, const char *path) {
-  int mine[2] = {status ? ctx->rank + 1 : 0, status}, any[2];
-  HM_CALL_MPI(MPI_Allreduce(mine, any, 2, MPI_INT, MPI_MAX, ctx->comm));
+  MPI_Comm comm;
+  int rank;
+  HM_CALL(hm_context_comm(ctx, &comm));
+  HM_CALL(hm_context_rank(ctx, &rank, NULL));
+  int mine[2] = {status ? rank + 1 : 0, status}, any[2];
+  HM_CALL_MPI(MPI_Allreduce(mine, any, 2, MPI_INT, MPI_MAX, comm));
   if (status) return status;
   if (any[0]) HM_RAISE(any[1], "rank %d failed to read %s (its message says why)", any[0] - 1, path);
   return HM_SUCCESS;

@@ -7,8 +7,7 @@
 #include <stdlib.h>
 #include "error_macros.h"
 #include "host_alloc.h"
-#include "halo.h"
-#include "objects.h"
+#include "matrix_keyed.h"
 #include "ti_internal.h"
 
 /* Gamma1 = tau_z (x) sigma_0: +1 on orbitals 0, 1 and -1 on 2, 3 (orbital o = 2*tau + sigma). */
@@ -74,6 +73,8 @@ static void fill_site(const hm_ti_params *p, int64_t s, int64_t *cols, double co
 
 int hm_ti_build(hm_context *ctx, const hm_ti_params *p, hm_matrix **H) {
   HM_CHECK(ctx && H, HM_ERR_ARGUMENT, "ctx or H is NULL");
+  MPI_Comm comm;
+  HM_CALL(hm_context_comm(ctx, &comm));
   *H = NULL;
   HM_CALL(hm_ti_params_check(p));
   const int64_t n_sites = p->nx * p->ny * p->nz;
@@ -99,7 +100,7 @@ int hm_ti_build(hm_context *ctx, const hm_ti_params *p, hm_matrix **H) {
   int64_t *key = malloc(sizeof *key * (size_t)(local + 1));
   bad |= !cols || !vals || !key;
   /* Every rank must learn of a failed allocation before the collective matrix creation. */
-  int st = MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, ctx->comm);
+  int st = MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, comm);
   if (st == MPI_SUCCESS && any_bad) {
     st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__,
                         bad ? "could not allocate %lld TI matrix entries on this rank"

@@ -6,7 +6,7 @@
  * rows of a tile plane stay cached until the plane above has used them. */
 #include <stdlib.h>
 #include "error_macros.h"
-#include "halo.h"
+#include "matrix_keyed.h"
 #include "ti_internal.h"
 
 /* Measured on the H100 (bench/RESULTS.md, session 20): the z reuse held in L2 with 1250 sites per

@@ -1,0 +1,15 @@
+# Layering, checked by the compiler: the hamlet library's sources under physics/ and io/ are compiled
+# with HAMLET_ABOVE_LINALG, and linalg/core/objects.h refuses to be included there (an #error).
+get_target_property(hamlet_sources hamlet SOURCES)
+foreach(source IN LISTS hamlet_sources)
+  get_filename_component(source_path "${source}" ABSOLUTE BASE_DIR "${CMAKE_SOURCE_DIR}/linalg")
+  file(RELATIVE_PATH relative "${CMAKE_SOURCE_DIR}" "${source_path}")
+  if(relative MATCHES "^(physics|io)/")
+    set_property(SOURCE "${source_path}" TARGET_DIRECTORY hamlet APPEND PROPERTY COMPILE_DEFINITIONS HAMLET_ABOVE_LINALG)
+    list(APPEND hamlet_above_linalg "${relative}")
+  endif()
+endforeach()
+list(LENGTH hamlet_above_linalg hamlet_above_linalg_count)
+if(hamlet_above_linalg_count LESS 20)
+  message(FATAL_ERROR "Layering.cmake found only ${hamlet_above_linalg_count} physics/ and io/ sources in hamlet")
+endif()

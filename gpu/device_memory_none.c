@@ -1,0 +1,5 @@
+/* Built without CUDA: no device memory is ever allocated. */
+#include "../linalg/core/device_memory.h"
+
+size_t hm_device_memory_in_use(void) { return 0; }
+size_t hm_device_memory_peak(void) { return 0; }
