@@ -3,10 +3,12 @@
  *     (/hamiltonian, /kpm, /dos); the Fortran twin writes the same file;
  *  2. the lowest eigenvalues of the 1D Laplacian tridiag(-1, 2, -1), given to LOBPCG as a
  *     matrix-free callback, checked against the exact 2 - 2 cos(j pi / (N + 1)).
- * Run: mpiexec -n 2 ./ti_dos_lobpcg_c [OUT.h5]; exit 0 when every eigenvalue is right. */
+ * Run: mpiexec -n 2 ./ti_dos_lobpcg_c [OUT.h5 [auto|cpu|cuda]]; exit 0 when every eigenvalue is right.
+ * The backend (default auto: the GPU where one is visible) lets a GPU run be checked against a CPU one. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <mpi.h>
 #include "hamlet.h"
 
@@ -128,8 +130,17 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const char *backend_name = argc > 2 ? argv[2] : "auto";
+  hm_backend backend = HM_BACKEND_AUTO;
+  if (!strcmp(backend_name, "cpu")) backend = HM_BACKEND_CPU;
+  else if (!strcmp(backend_name, "cuda")) backend = HM_BACKEND_CUDA;
+  else if (strcmp(backend_name, "auto")) {
+    if (rank == 0) fprintf(stderr, "ti_dos_lobpcg_c: backend '%s': allowed are auto, cpu, cuda\n", backend_name);
+    MPI_Finalize();
+    return 2;
+  }
   hm_context *ctx = NULL;
-  CHECK(hm_context_create(MPI_COMM_WORLD, HM_BACKEND_AUTO, &ctx));
+  CHECK(hm_context_create(MPI_COMM_WORLD, backend, &ctx));
   if (rank == 0) printf("hamlet %s from C\n", hm_version());
   int failed = ti_dos(ctx, argc > 1 ? argv[1] : "ti_dos_c.h5");
   failed |= lobpcg_laplace(ctx, rank);
