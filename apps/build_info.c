@@ -11,6 +11,8 @@ void hm_app_print_version(FILE *f) {
   int len = 0;
   MPI_Get_library_version(mpi, &len);
   mpi[strcspn(mpi, "\n")] = '\0'; /* MPICH's first line names it and its version */
+  for (char *c = mpi; *c; c++)
+    if (*c == '\t') *c = ' ';
   fprintf(f, "hamlet %s\n", hm_version());
   fprintf(f, "  library    : libhamlet.so.%s (shared) and libhamlet.a, %s build, %s\n", HAMLET_INFO_ABI,
           HAMLET_INFO_BUILD_TYPE, HAMLET_INFO_C_COMPILER);

@@ -11,7 +11,7 @@
 #include "build_info.h"
 #include "energy.h"
 #include "gpu_names.h"
-#include "gpu_probe.h"
+#include "../linalg/core/gpu_probe.h" /* not gpu/gpu_probe.h, the self-test */
 #include "hamlet_build_info.h"
 
 enum { RANK_TEXT = 4096 };

@@ -29,6 +29,10 @@ set_target_properties(hamlet PROPERTIES VERSION ${PROJECT_VERSION} SOVERSION ${H
                       EXPORT_NAME hamlet INSTALL_RPATH "$ORIGIN" INSTALL_RPATH_USE_LINK_PATH TRUE)
 hm_static_twin(hamlet hamlet_static)
 set_target_properties(hamlet_static PROPERTIES EXPORT_NAME hamlet_static)
+if(HAMLET_CUDA)
+  # the CUDA objects' host code is C++: a C program linking them statically needs its runtime
+  set_property(TARGET hamlet_static APPEND PROPERTY INTERFACE_LINK_LIBRARIES stdc++)
+endif()
 set_target_properties(hamlet_app PROPERTIES INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}"
                       INSTALL_RPATH_USE_LINK_PATH TRUE)
 
@@ -81,7 +85,7 @@ endif()
 list(JOIN MPI_Fortran_LIBRARIES " " HAMLET_PC_MPI_FORTRAN_LIBS)
 set(HAMLET_PC_CUDA_LIBS "")
 if(HAMLET_CUDA)
-  set(HAMLET_PC_CUDA_LIBS "-L${CUDAToolkit_LIBRARY_DIR} -lcudart -lcublas -lcusolver")
+  set(HAMLET_PC_CUDA_LIBS "-L${CUDAToolkit_LIBRARY_DIR} -lcudart -lcublas -lcusolver -lstdc++")
 endif()
 list(JOIN HDF5_C_LIBRARIES " " HAMLET_PC_HDF5_LIBS)
 list(JOIN LAPACK_LIBRARIES " " HAMLET_PC_LAPACK_LIBS)

@@ -14,7 +14,7 @@ else
   line CUDA | grep -q ": off$" || fail "--version: CUDA line $(line CUDA), expected off"
 fi
 line HDF5 | grep -qF ": $HDF5_VERSION, parallel" || fail "--version: HDF5 line $(line HDF5), expected $HDF5_VERSION, parallel"
-mpich=$(mpichversion 2>/dev/null | sed -n 's/^MPICH Version: *//p')
+mpich=$(mpichversion 2>/dev/null | sed -n 's/^MPICH Version:[[:space:]]*//p')
 [ -z "$mpich" ] || line MPI | grep -qE "MPICH Version: *$mpich" || fail "--version: MPI line $(line MPI), expected MPICH $mpich"
 blas=$(line BLAS | sed 's/^.*: //')
 [ -n "$blas" ] || fail "--version: no BLAS line"
@@ -29,11 +29,11 @@ export HAMLET_RAPL_ROOT=$WORK/rapl HAMLET_NVML_LIB=$WORK/no_such_nvml.so
 run2 info >info.txt 2>&1 || fail "hamlet info exited non-zero: $(cat info.txt)"
 grep -q "^hamlet info: 2 ranks" info.txt || fail "info: no rank count"
 if [ "$CUDA" = ON ]; then
-  grep -q "^backends compiled in: cpu (OpenMP [0-9]*), cuda (on, CUDA" info.txt || fail "info: backends line $(grep backends info.txt)"
+  grep -q "^backends compiled in: cpu (OpenMP [0-9.]*), cuda (on, CUDA" info.txt || fail "info: backends line $(grep backends info.txt)"
   gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
   [ "$(grep -c "GPUs: $gpus visible" info.txt)" -eq 2 ] || fail "info: each rank should see $gpus GPUs: $(grep GPUs info.txt)"
 else
-  grep -q "^backends compiled in: cpu (OpenMP [0-9]*); cuda not compiled" info.txt || fail "info: backends line $(grep backends info.txt)"
+  grep -q "^backends compiled in: cpu (OpenMP [0-9.]*); cuda not compiled" info.txt || fail "info: backends line $(grep backends info.txt)"
 fi
 for r in 0 1; do grep -q "^rank $r on " info.txt || fail "info: no line for rank $r"; done
 [ "$(grep -c "energy meters: 1 readable" info.txt)" -eq 2 ] || fail "info: each rank should read 1 meter: $(grep meters info.txt)"

@@ -116,7 +116,7 @@ static int lobpcg_laplace(hm_context *ctx, int rank) {
   if (rank == 0) printf("LOBPCG, 1D Laplacian N = %d: %d of %d converged in %d iterations\n", LAPLACE_N, converged, NEV,
                         iterations);
   for (int j = 1; j <= NEV; j++) {
-    double exact = 2 - 2 * cos(j * M_PI / (LAPLACE_N + 1));
+    double exact = 2 - 2 * cos(j * acos(-1.0) / (LAPLACE_N + 1));
     if (rank == 0) printf("lambda %d = %.16f exact %.16f residual %.3e\n", j, values[j - 1], exact, residuals[j - 1]);
     if (!(fabs(values[j - 1] - exact) <= 1e-8 * exact)) wrong++;
   }
