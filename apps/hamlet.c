@@ -3,7 +3,8 @@
  *   hamlet restart CHECKPOINT.h5 [-o OUT.h5]    continue a checkpointed run to the same result
  *   hamlet compare A.h5 B.h5 [--rtol R] [--atol A] [--only /PATH,...]   dataset by dataset; exit 0 equal, 1 different
  *   hamlet plot OUT.h5 [-o dos.png]             plot the DOS with its error band
- *   hamlet --version
+ *   hamlet info                                 backends compiled in, GPUs and energy meters each rank sees
+ *   hamlet --version                            version and build configuration
  * Run under mpiexec with any rank count (compare and plot work on rank 0). */
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include "app.h"
+#include "build_info.h"
 #include "compare.h"
 #include "stop.h"
 
@@ -21,6 +23,7 @@ static void usage(FILE *f) {
           "       hamlet restart CHECKPOINT.h5 [-o OUT.h5] [--quiet]\n"
           "       hamlet compare A.h5 B.h5 [--rtol R] [--atol A] [--only /PATH,...]\n"
           "       hamlet plot OUT.h5 [-o dos.png]\n"
+          "       hamlet info\n"
           "       hamlet --version\n");
 }
 
@@ -115,7 +118,7 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   const char *cmd = argc > 1 ? argv[1] : "";
   if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
-    if (rank == 0) printf("hamlet %s\n", hm_version());
+    if (rank == 0) hm_app_print_version(stdout);
     code = HM_EXIT_OK;
   } else if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
     if (rank == 0) usage(stdout);
@@ -124,8 +127,9 @@ int main(int argc, char **argv) {
   else if (!strcmp(cmd, "restart")) code = cmd_run(argc, argv, rank, 1);
   else if (!strcmp(cmd, "compare")) code = cmd_compare(argc, argv, rank);
   else if (!strcmp(cmd, "plot")) code = cmd_plot(argc, argv, rank);
+  else if (!strcmp(cmd, "info")) code = hm_app_info(argc, argv);
   else if (rank == 0) {
-    if (*cmd) fprintf(stderr, "hamlet: unknown subcommand '%s' (allowed: run, restart, compare, plot, --version)\n", cmd);
+    if (*cmd) fprintf(stderr, "hamlet: unknown subcommand '%s' (allowed: run, restart, compare, plot, info, --version)\n", cmd);
     usage(stderr);
   }
   hm_app_fail_free();
