@@ -197,10 +197,11 @@ static void run_one_rank(hm_scalar type, int64_t n, int lapack1, int lapack) {
   if (gpu_visible()) {
     double total, solver, *w2 = malloc(sizeof(double) * (size_t)n);
     /* Warm up both (context, handles, library loading) on a small problem first. */
-    double *small = build_dense(256, type);
-    time_local(type, 256, small, HM_DENSE_CUSOLVER, w);
-    time_plain_cusolver(type, 256, small, w, &total, &solver);
+    double *small = build_dense(256, type), *w_small = malloc(sizeof(double) * 256); /* w holds only n */
+    time_local(type, 256, small, HM_DENSE_CUSOLVER, w_small);
+    time_plain_cusolver(type, 256, small, w_small, &total, &solver);
     free(small);
+    free(w_small);
     double th = time_local(type, n, a, HM_DENSE_CUSOLVER, w);
     time_plain_cusolver(type, n, a, w2, &total, &solver);
     if (lapack) printf("%s n=%-6lld hm_dense_eigh cusolver %10.3f s   |dw| vs lapack %.1e\n", what, (long long)n, th,

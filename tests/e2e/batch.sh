@@ -6,6 +6,7 @@ cat > deck.ini <<'INI'
 [run]
 output = out.h5
 progress_seconds = 0.05
+backend = cpu
 [hamiltonian]
 model = ti
 nx = 8
@@ -17,8 +18,10 @@ vectors = 2
 INI
 
 # 1. stderr to a file: timestamped lines "moments done/total (percent%), rate moments/s, ETA s".
-run2 run deck.ini >run.log 2>progress.log || fail "progress run: $(cat run.log progress.log)"
-/usr/bin/python3 - progress.log <<'PY' || fail "progress lines: $(head -5 progress.log)"
+# Each of the 512 steps slowed by 1 ms (the test build), so the run lasts several intervals on any machine.
+HAMLET_TEST_STEP_DELAY_US=1000 "$MPIEXEC" -n 2 "$HAMLET_TESTHOOKS" run deck.ini >run.log 2>progress.log ||
+  fail "progress run: $(cat run.log progress.log)"
+"$PYTHON" - progress.log <<'PY' || fail "progress lines: $(head -5 progress.log)"
 import re, sys
 line = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ) hamlet: moments (\d+)/1024 \(([\d.]+)%\), "
                   r"([\d.e+]+) moments/s, ETA (\d+) s$")
@@ -55,7 +58,7 @@ grep -q "progress_seconds" bad.log || fail "the message does not name progress_s
 
 # 4. peak memory: the summary line and /memory (bytes; min <= max; 0 device bytes on CPU ranks).
 grep -Eq '^  memory       host peak [0-9.]+ to [0-9.]+ MiB per rank$' run.log || fail "no memory line: $(cat run.log)"
-/usr/bin/python3 - out.h5 run.log <<'PY' || fail "/memory"
+"$PYTHON" - out.h5 run.log <<'PY' || fail "/memory"
 import h5py, re, sys
 g = h5py.File(sys.argv[1], "r")["memory"]
 v = {k: float(g[k][()]) for k in ("host_peak_min", "host_peak_max", "device_peak_min", "device_peak_max")}
@@ -68,7 +71,7 @@ PY
 # The same figure from outside: GNU time's maximum resident set of a one-rank run bounds it.
 if [ -x /usr/bin/time ]; then
   /usr/bin/time -f '%M' -o time.txt "$HAMLET" run off.ini -o one.h5 --quiet >one.log 2>&1 || fail "one rank: $(cat one.log)"
-  /usr/bin/python3 - one.h5 time.txt <<'PY' || fail "/memory against GNU time: $(cat time.txt)"
+  "$PYTHON" - one.h5 time.txt <<'PY' || fail "/memory against GNU time: $(cat time.txt)"
 import h5py, sys
 mine = float(h5py.File(sys.argv[1], "r")["memory/host_peak_max"][()])
 outside = float(open(sys.argv[2]).read().split()[-1]) * 1024
@@ -96,7 +99,7 @@ if [ "$cpus" -ge 2 ]; then
   for r in 0 1; do
     binding $r ts.log | grep -q 'cpus 0-1 (2), 1 thread, set shared by ranks$' || fail "shared set, rank $r: $(binding $r ts.log)"
   done
-  /usr/bin/python3 -c "import h5py,sys; t=int(h5py.File('t2.h5','r')['provenance'].attrs['threads']); sys.exit(0 if t == 2 else 1)" ||
+  "$PYTHON" -c "import h5py,sys; t=int(h5py.File('t2.h5','r')['provenance'].attrs['threads']); sys.exit(0 if t == 2 else 1)" ||
     fail "/provenance threads is not rank 0's 2"
 fi
 finish

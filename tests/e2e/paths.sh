@@ -74,7 +74,7 @@ expect 2 "the output and the checkpoint given to restart are the same file" -- r
 # A restart of a copied checkpoint writes its checkpoints to the copy, never to the original's path.
 sed -e 's/^moments = 64$/moments = 2000/' -e 's/^checkpoint_every = 4$/checkpoint_every = 50/' deck.ini > slow.ini
 rm -f ckpt.h5
-HAMLET_TEST_STEP_DELAY_US=20000 setsid "$MPIEXEC" -n 2 "$HAMLET" run slow.ini --quiet >killed.log 2>&1 &
+HAMLET_TEST_STEP_DELAY_US=20000 setsid "$MPIEXEC" -n 2 "$HAMLET_TESTHOOKS" run slow.ini --quiet >killed.log 2>&1 &
 pid=$!
 for _ in $(seq 1 300); do [ -e ckpt.h5 ] && break; sleep 0.1; done
 kill -KILL -- -"$pid" 2>/dev/null; wait "$pid" 2>/dev/null

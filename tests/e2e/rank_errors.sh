@@ -13,7 +13,7 @@ printf '[run]\noutput = d.h5\n[hamiltonian]\nmodel = ti\nnx = 4\nny = 4\nnz = 4\
 # A checkpoint that does not match the run its deck describes: n_global edited.
 printf '[run]\noutput = k.h5\ncheckpoint = k_ckpt.h5\ncheckpoint_every = 4\n[hamiltonian]\nmodel = ti\nnx = 4\nny = 4\nnz = 4\n[kpm]\nmoments = 64\nvectors = 2\n' > kpm.ini
 run2 run kpm.ini --quiet >kpm.log 2>&1 || fail "making a checkpoint: $(cat kpm.log)"
-/usr/bin/python3 -c "import h5py; h5py.File('k_ckpt.h5', 'r+').attrs['n_global'] = 12345" || fail "editing the checkpoint"
+"$PYTHON" -c "import h5py; h5py.File('k_ckpt.h5', 'r+').attrs['n_global'] = 12345" || fail "editing the checkpoint"
 check() { # check RANKS PER_RANK NEEDLE -- command...: exit 2, NEEDLE printed PER_RANK (1: every rank, 0: once)
   local n=$1 per_rank=$2 needle=$3; shift 4
   local want=1 r i
