@@ -34,7 +34,8 @@ if want sanitize; then
   done
 fi
 if want cpu; then
-  ctest -LE "gpu|fortran" -j 12 --timeout 1500 --output-on-failure >"$OUT/ctest_cpu.log" 2>&1 || status=1
+  # e2e_install_downstream needs the pkg-config and loader set-up of a Debian host: device_install.sh covers the GPU install
+  ctest -LE "gpu|fortran" -E e2e_install_downstream -j 12 --timeout 1500 --output-on-failure >"$OUT/ctest_cpu.log" 2>&1 || status=1
   grep -E "tests passed|\(Failed\)|Timeout" "$OUT/ctest_cpu.log" | head -20
   echo "cpu suite done at $SECONDS s"
 fi
