@@ -56,6 +56,9 @@ int hm_context_create(MPI_Comm comm, hm_backend backend, hm_context **ctx) {
     free(c);
     HM_RAISE(HM_ERR_MPI, "MPI_Comm_dup of the given communicator failed");
   }
+  /* MPI failures on the library's own communicator come back as statuses (HM_CALL_MPI), so callers
+   * get an error on every rank instead of an abort; the caller's communicator keeps its handler */
+  MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN);
   MPI_Comm_rank(c->comm, &c->rank);
   MPI_Comm_size(c->comm, &c->size);
   c->backend = resolved;
