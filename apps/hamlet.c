@@ -65,6 +65,22 @@ static int cmd_compare(int argc, char **argv, int rank) {
   return code;
 }
 
+/* The plot script: $HAMLET_PLOT_SCRIPT, else the one an installed hamlet has beside it
+ * (bin/../share/hamlet/plot_dos.py), else the source tree's (a build tree's hamlet). */
+static const char *plot_script(char *buf, size_t size) {
+  if (getenv("HAMLET_PLOT_SCRIPT")) return getenv("HAMLET_PLOT_SCRIPT");
+  char exe[4096];
+  const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash) *slash = '\0';
+    snprintf(buf, size, "%s/../share/hamlet/plot_dos.py", exe);
+    if (access(buf, R_OK) == 0) return buf;
+  }
+  return HAMLET_PLOT_SCRIPT;
+}
+
 /* The plot is drawn by scripts/plot_dos.py with Debian's python3 (h5py, matplotlib). */
 static int cmd_plot(int argc, char **argv, int rank) {
   const char *in = NULL, *out = "dos.png";
@@ -76,7 +92,8 @@ static int cmd_plot(int argc, char **argv, int rank) {
   if (!in) { if (rank == 0) usage(stderr); return HM_EXIT_USAGE; }
   int code = HM_EXIT_OK;
   if (rank == 0) {
-    const char *script = getenv("HAMLET_PLOT_SCRIPT") ? getenv("HAMLET_PLOT_SCRIPT") : HAMLET_PLOT_SCRIPT;
+    char buf[4200];
+    const char *script = plot_script(buf, sizeof buf);
     pid_t pid = fork();
     if (pid == 0) {
       execl("/usr/bin/python3", "python3", script, in, "-o", out, (char *)NULL);

@@ -53,6 +53,16 @@ loads_from_prefix "$PREFIX/bin/hamlet" || fail "bin/hamlet does not load $LIB/li
 "$PREFIX/bin/hamlet" --version | grep -q '^hamlet 0' || fail "installed hamlet --version"
 printf '[run]\noutput = small.h5\nbackend = cpu\n[hamiltonian]\nmodel = ti\nnx = 4\nny = 4\nnz = 4\n[kpm]\nmoments = 32\nvectors = 2\n' >small.ini
 "$MPIEXEC" -n 2 "$PREFIX/bin/hamlet" run small.ini --quiet >run.log 2>&1 || fail "installed hamlet run: $(cat run.log)"
+# `hamlet plot` of an installed hamlet runs the installed script, not the source tree's: a stand-in
+# there writes what it was given
+cp "$PREFIX/share/hamlet/plot_dos.py" plot_dos.saved
+printf 'import sys
+open(sys.argv[sys.argv.index("-o") + 1], "w").write("installed " + sys.argv[1])
+' \
+  >"$PREFIX/share/hamlet/plot_dos.py"
+"$PREFIX/bin/hamlet" plot small.h5 -o plot.txt >plot.log 2>&1 || fail "installed hamlet plot: $(cat plot.log)"
+[ "$(cat plot.txt 2>/dev/null)" = "installed small.h5" ] || fail "installed hamlet plot did not run the installed script"
+cp plot_dos.saved "$PREFIX/share/hamlet/plot_dos.py"
 
 # the examples, copied from the prefix
 cp -r "$PREFIX/share/hamlet/examples/downstream" src
