@@ -94,7 +94,7 @@ static int load_deck(run_state *s, const char *path, const char *text_in) {
     if (s->rank == 0) len = (long)strlen(text);
     MPI_Bcast(&len, 1, MPI_LONG, 0, MPI_COMM_WORLD);
     if (s->rank != 0) text = calloc((size_t)len + 1, 1);
-    MPI_Bcast(text, (int)len, MPI_CHAR, 0, MPI_COMM_WORLD);
+    MPI_Bcast(text, (int)len, MPI_CHAR, 0, MPI_COMM_WORLD); /* len <= MAX_DECK_BYTES (1 MiB, io/deck.c) */
   }
   st = hm_deck_parse_string(text, path, &s->deck);
   free(text);

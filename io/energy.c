@@ -447,6 +447,7 @@ static int summarise(hm_context *ctx, MPI_Comm node, const hm_energy_meter *m, i
       size_t to = s->same ? (size_t)p * (size_t)s->count + (size_t)i : (size_t)p;
       part[to] += joules[(size_t)p * (size_t)m->count + (size_t)i];
     }
+  /* n = phases x meters (at most MAX_ZONES + GPUs): small, an int. */
   int st = MPI_Allreduce(part, s->sums, (int)n, MPI_DOUBLE, MPI_SUM, hm_io_comm(ctx));
   free(part);
   HM_CHECK(st == MPI_SUCCESS, HM_ERR_MPI, "MPI_Allreduce of the phase energies failed");

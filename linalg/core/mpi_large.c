@@ -44,3 +44,26 @@ int hm_mpi_irecv_large(void *buf, size_t count, MPI_Datatype type, int peer, int
   }
   return HM_SUCCESS;
 }
+
+int hm_mpi_bcast_large(void *buf, size_t count, MPI_Datatype type, int root, MPI_Comm comm) {
+  size_t bytes = 1;
+  HM_CALL(element_bytes(type, &bytes));
+  const size_t limit = (size_t)piece_limit;
+  for (size_t first = 0; first < count; first += limit) {
+    const size_t len = count - first < limit ? count - first : limit;
+    HM_CALL_MPI(MPI_Bcast((char *)buf + first * bytes, (int)len, type, root, comm));
+  }
+  return HM_SUCCESS;
+}
+
+int hm_mpi_allreduce_large(const void *send, void *recv, size_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  size_t bytes = 1;
+  HM_CALL(element_bytes(type, &bytes));
+  const size_t limit = (size_t)piece_limit;
+  for (size_t first = 0; first < count; first += limit) {
+    const size_t len = count - first < limit ? count - first : limit;
+    const void *from = send == MPI_IN_PLACE ? MPI_IN_PLACE : (const char *)send + first * bytes;
+    HM_CALL_MPI(MPI_Allreduce(from, (char *)recv + first * bytes, (int)len, type, op, comm));
+  }
+  return HM_SUCCESS;
+}

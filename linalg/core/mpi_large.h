@@ -1,4 +1,4 @@
-/* Point-to-point messages of any length. MPI counts are int; a message of count elements (size_t)
+/* Messages of any length. MPI counts are int; a message of count elements (size_t)
  * goes out as pieces of at most the piece limit each, in order (MPI does not let messages of one
  * sender, tag and communicator overtake each other, so the receiver's pieces match the sender's). */
 #ifndef HM_MPI_LARGE_H
@@ -13,6 +13,10 @@ int hm_mpi_isend_large(const void *buf, size_t count, MPI_Datatype type, int pee
                        MPI_Request *requests);
 int hm_mpi_irecv_large(void *buf, size_t count, MPI_Datatype type, int peer, int tag, MPI_Comm comm,
                        MPI_Request *requests);
+/* Collectives of count elements, in pieces of at most the piece limit (one call when it fits, so
+ * results are bitwise those of the plain call). send may be MPI_IN_PLACE; op must act element-wise. */
+int hm_mpi_bcast_large(void *buf, size_t count, MPI_Datatype type, int root, MPI_Comm comm);
+int hm_mpi_allreduce_large(const void *send, void *recv, size_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm);
 /* The largest piece in elements: INT_MAX unless a test asks for less (limit >= 1; 0 restores INT_MAX),
  * so the splitting is tested without 2^31-element buffers. */
 void hm_mpi_set_piece_limit(int limit);

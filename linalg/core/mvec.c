@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 #include "error_macros.h"
+#include "mpi_large.h"
 #include "objects.h"
 #include "hamlet/mvec.h"
 #include "random.h"
@@ -98,11 +99,11 @@ int hm_mvec_dot(const hm_mvec *x, const hm_mvec *y, void *dots) {
            "blocks differ: type %d/%d, k %d/%d, local rows %lld/%lld", (int)x->type, (int)y->type,
            x->k, y->k, (long long)x->dist.local, (long long)y->dist.local);
   double *local;
-  int n = x->k * (int)x->type;
+  const size_t n = (size_t)x->k * (size_t)x->type; /* 2k passes INT_MAX for k > 2^30 */
   HM_MALLOC(local, n);
   HM_CALL(x->ctx->kernels->dot(x->type, x->dist.local, x->k, x->data, y->data, local));
-  int st = MPI_Allreduce(local, dots, n, MPI_DOUBLE, MPI_SUM, x->ctx->comm);
+  int st = hm_mpi_allreduce_large(local, dots, n, MPI_DOUBLE, MPI_SUM, x->ctx->comm);
   free(local);
-  HM_CHECK(st == MPI_SUCCESS, HM_ERR_MPI, "MPI_Allreduce of %d dot products failed", x->k);
+  HM_CALL(st);
   return HM_SUCCESS;
 }

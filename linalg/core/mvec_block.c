@@ -4,6 +4,7 @@
 #include <complex.h>
 #include <math.h>
 #include "error_macros.h"
+#include "mpi_large.h"
 #include "mvec_block.h"
 #include "hamlet/mvec.h"
 
@@ -39,12 +40,10 @@ int hm_mvec_type(const hm_mvec *v, hm_scalar *type) {
 /* G = the local Gram block (X->k x ny scalars from the backend, with its status) summed over ranks;
  * local is freed. */
 static int gram_reduce(const hm_mvec *X, int ny, void *G, int local_status, double *local) {
-  const int len = X->k * ny * (int)X->type;
+  /* k x ny x 2 passes INT_MAX from about 32768 columns: size_t count, reduced in pieces. */
+  const size_t len = (size_t)X->k * (size_t)ny * (size_t)X->type;
   int st = local_status;
-  if (!st) {
-    int mst = MPI_Allreduce(local, G, len, MPI_DOUBLE, MPI_SUM, X->ctx->comm);
-    if (mst != MPI_SUCCESS) st = hm_error_raise(HM_ERR_MPI, __FILE__, __LINE__, __func__, "MPI_Allreduce of a %d x %d Gram block failed", X->k, ny);
-  }
+  if (!st) st = hm_mpi_allreduce_large(local, G, len, MPI_DOUBLE, MPI_SUM, X->ctx->comm);
   free(local);
   HM_CALL(st);
   return HM_SUCCESS;
@@ -123,7 +122,7 @@ int hm_mvec_ritz_residual(const hm_mvec *AX, const hm_mvec *BX, const double *la
   HM_MALLOC(sums, 4 * (size_t)m + 1); /* local, then global */
   int st = R->ctx->kernels->ritz_residual(R->type, R->dist.local, AX->k, AX->data, BX->k, BX->data, m, lambda,
                                           R->data, sums);
-  if (!st) { /* |R|^2 and |BX|^2 of every column in one reduction */
+  if (!st) { /* |R|^2 and |BX|^2 of every column in one reduction (2m < INT_MAX: m columns of a block that holds 2m doubles a row) */
     int mst = MPI_Allreduce(sums, sums + 2 * m, 2 * m, MPI_DOUBLE, MPI_SUM, R->ctx->comm);
     if (mst != MPI_SUCCESS) st = hm_error_raise(HM_ERR_MPI, __FILE__, __LINE__, __func__, "MPI_Allreduce of %d residual norms failed", m);
   }

@@ -29,32 +29,31 @@ static int share_root_status(MPI_Comm comm, int rank, int st) {
   HM_RAISE(st, "on rank 0: %s", msg);
 }
 
-/* Gather the lower-triangle entries of M into the dense column-major n x n array d on rank 0. */
+/* Gather the lower-triangle entries of M into the dense column-major n x n array d on rank 0. A dense
+ * n = 65536 already has 2^31 lower entries: MPI 4's large-count gather (MPI_Count, MPI_Aint). */
 static int gather_dense(const struct hm_matrix_s *M, const hm_dense_entry *e, int64_t count, double *d) {
   hm_context *ctx = M->ctx;
   const int P = ctx->size;
   const int64_t n = M->dist.n_global;
-  HM_CHECK(count < INT_MAX, HM_ERR_ARGUMENT, "%lld entries on one rank, more than one MPI message holds",
-           (long long)count);
-  int mine = (int)count, *counts = NULL, *displs = NULL;
+  MPI_Count mine = (MPI_Count)count, *counts = NULL;
+  MPI_Aint *displs = NULL;
   if (ctx->rank == 0) {
     HM_MALLOC(counts, P);
     HM_MALLOC(displs, P + 1);
   }
-  HM_CALL_MPI(MPI_Gather(&mine, 1, MPI_INT, counts, 1, MPI_INT, 0, ctx->comm));
+  HM_CALL_MPI(MPI_Gather(&mine, 1, MPI_COUNT, counts, 1, MPI_COUNT, 0, ctx->comm));
   hm_dense_entry *all = NULL;
   int64_t total = 0;
   if (ctx->rank == 0) {
-    for (int r = 0; r < P; r++) total += counts[r];
-    HM_CHECK(total < INT_MAX, HM_ERR_ARGUMENT, "%lld entries, more than one MPI gather holds", (long long)total);
-    for (int r = 0; r < P; r++) displs[r + 1] = displs[r] + counts[r];
+    for (int r = 0; r < P; r++) total += (int64_t)counts[r];
+    for (int r = 0; r < P; r++) displs[r + 1] = displs[r] + (MPI_Aint)counts[r];
     HM_MALLOC(all, total + 1);
   }
   MPI_Datatype t;
   HM_CALL(hm_dense_entry_type(&t));
-  int st = MPI_Gatherv(e, mine, t, all, counts, displs, t, 0, ctx->comm);
+  int st = MPI_Gatherv_c(e, mine, t, all, counts, displs, t, 0, ctx->comm);
   MPI_Type_free(&t);
-  HM_CHECK(st == MPI_SUCCESS, HM_ERR_MPI, "MPI_Gatherv of the matrix entries failed");
+  HM_CHECK(st == MPI_SUCCESS, HM_ERR_MPI, "MPI_Gatherv_c of the matrix entries failed");
   for (int64_t p = 0; p < total; p++) {
     size_t at = (size_t)(all[p].j * n + all[p].i);
     if (M->type == HM_REAL) d[at] = all[p].re;
@@ -79,6 +78,7 @@ static int scatter_vectors(struct hm_matrix_s *A, const double *dz, struct hm_mv
     for (int r = 1; r < ctx->size && st == MPI_SUCCESS; r++) {
       const int64_t fr = A->dist.offsets[r], lr = A->dist.offsets[r + 1] - fr;
       if (!lr) continue;
+      /* Int arguments: n x n x type doubles fit on rank 0 (checked before the gather), so n x 2 < INT_MAX. */
       MPI_Datatype rows; /* rows fr..fr+lr of every column */
       st = MPI_Type_vector((int)n, (int)(lr * type), (int)(n * type), MPI_DOUBLE, &rows);
       if (st == MPI_SUCCESS) st = MPI_Type_commit(&rows);
@@ -147,7 +147,7 @@ static int gathered_solve(struct hm_matrix_s *A, struct hm_matrix_s *B, int vect
   ea = eb = NULL;
   if (ctx->rank == 0) root = hm_dense_eigh(A->type, n, da, n, db, n, vectors, method, w);
   HM_CALL_GOTO(st, done, share_root_status(ctx->comm, ctx->rank, root));
-  if (MPI_Bcast(w, (int)n, MPI_DOUBLE, 0, ctx->comm) != MPI_SUCCESS) {
+  if (MPI_Bcast(w, (int)n, MPI_DOUBLE, 0, ctx->comm) != MPI_SUCCESS) { /* n < INT_MAX: rank 0 held n x n */
     st = hm_error_raise(HM_ERR_MPI, __FILE__, __LINE__, __func__, "MPI_Bcast of the eigenvalues failed");
     goto done;
   }

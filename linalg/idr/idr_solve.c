@@ -43,7 +43,8 @@ static void stop(hm_idr *o, int j, int state, const char *fmt, double complex va
 
 static double complex *Mof(hm_idr *o, int j) { return o->M + (size_t)j * o->s * o->s; }
 
-/* Sum host buffers over the ranks (one reduction). */
+/* Sum host buffers over the ranks (one reduction). len is at most s x k x ts or 3 k ts scalars (s shadow
+ * vectors, k right-hand sides, ts <= 2): small blocks, far below INT_MAX. */
 static int allreduce(hm_idr *o, double *buf, int len) {
   HM_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, buf, len, MPI_DOUBLE, MPI_SUM, o->ctx->comm));
   return HM_SUCCESS;

@@ -12,6 +12,7 @@
 #include "kpm_sums.h"
 #include "lanczos.h"
 #include "matrix_hermitian.h"
+#include "mpi_large.h"
 
 struct hm_kpm_s {
   hm_matrix *H;
@@ -264,7 +265,8 @@ int hm_kpm_sums(hm_kpm *k, double *sums) {
   HM_CHECK(k && sums, HM_ERR_ARGUMENT, "kpm or sums is NULL");
   const int R = k->opt.vectors, M = k->opt.moments;
   HM_CALL(fold(k));
-  HM_CALL_MPI(MPI_Allreduce(k->eta, sums, R * M, MPI_DOUBLE, MPI_SUM, k->H->ctx->comm));
+  /* R x M can pass INT_MAX (e.g. 2000 vectors x 2^20 moments): pieces, counted in size_t. */
+  HM_CALL(hm_mpi_allreduce_large(k->eta, sums, (size_t)R * (size_t)M, MPI_DOUBLE, MPI_SUM, k->H->ctx->comm));
   return HM_SUCCESS;
 }
 
