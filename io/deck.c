@@ -424,6 +424,21 @@ static int read_sites(deck_state *st, int key, const char *text, int64_t (*sites
   return 0;
 }
 
+/* Non-zero (after reporting at the key's line) when one of the n numbers of list key `key` lies
+ * outside the key's range: energies whose arithmetic would overflow, as for single energies. */
+static int numbers_outside_range(deck_state *st, int key, const double *v, int n) {
+  const hm_deck_key *k = &hm_deck_keys[key];
+  for (int i = 0; i < n; i++) {
+    if (hm_deck_key_in_range(k, v[i])) continue;
+    char allowed[256];
+    hm_deck_key_allowed(k, allowed, sizeof allowed);
+    fail(st, st->given[key], "[%s] %s = %s: number %d (%.15g) is out of range; must be %s", k->section, k->key,
+         st->text[key], i + 1, v[i], allowed);
+    return 1;
+  }
+  return 0;
+}
+
 /* [green]: the energies (a grid or a list) and the sites inside the lattice. */
 static void check_green(deck_state *st) {
   hm_deck *d = st->deck;
@@ -445,6 +460,7 @@ static void check_green(deck_state *st) {
            "integer in [1, %d]", st->text[grid], HM_DECK_MAX_ENERGIES);
       return;
     }
+    if (numbers_outside_range(st, grid, g, 2)) return; /* Emin, Emax; count is checked above */
     d->green.nenergies = (int)g[2];
     d->green.energies = malloc(sizeof(double) * (size_t)d->green.nenergies);
     for (int i = 0; i < d->green.nenergies; i++)
@@ -458,6 +474,7 @@ static void check_green(deck_state *st) {
     d->green.nenergies = n;
     d->green.energies = malloc(sizeof(double) * (size_t)n);
     read_numbers(d->green.list_text, d->green.energies, n, &n, bad, sizeof bad);
+    if (numbers_outside_range(st, list, d->green.energies, n)) return;
   }
   read_sites(st, sites, d->green.sites_text, d->green.sites, &d->green.nsites);
 }
@@ -550,6 +567,7 @@ int hm_deck_parse_string(const char *text, const char *name, hm_deck *deck) {
   int status = parse(st, text);
   if (status == HM_ERR_DECK) hm_error_raise(HM_ERR_DECK, __FILE__, __LINE__, __func__, "%s", st->err);
   free(st);
+  if (status) hm_deck_free(deck); /* a check that failed after the energies were made: no leak */
   if (status) return status == HM_ERR_DECK ? status : hm_error_trace(status, __FILE__, __LINE__, __func__);
   deck->kpm.checkpoint_every = deck->checkpoint_every;
   deck->kpm.checkpoint_seconds = deck->checkpoint_seconds;

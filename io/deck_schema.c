@@ -232,9 +232,10 @@ const hm_deck_key hm_deck_keys[] = {
      .help = "linear = A x = b with [rhs]; green = Green's functions and LDOS of the ti model with [green]"},
     /* [green] (problem = green) */
     {.section = "green", .key = "energies", .type = HM_KEY_STRING, .when_key = "solver.problem", .when_word = "green",
-     AT(green.energies_text), .help = "'Emin Emax count': a uniform grid of energies E of G(E + i eta)"},
+     ENERGY, AT(green.energies_text), .help = "'Emin Emax count': a uniform grid of energies E of G(E + i eta)"},
     {.section = "green", .key = "energy_list", .type = HM_KEY_STRING, .when_key = "solver.problem",
-     .when_word = "green", AT(green.list_text), .help = "the energies E as a list 'E1 E2 ...' (instead of energies)"},
+     .when_word = "green", ENERGY, AT(green.list_text),
+     .help = "the energies E as a list 'E1 E2 ...' (instead of energies)"},
     {.section = "green", .key = "eta", .type = HM_KEY_DOUBLE, ABOVE_UPTO(0, 1e100), .need = HM_KEY_REQUIRED_WHEN,
      .when_key = "solver.problem", .when_word = "green", AT(green.eta), .help = "broadening eta > 0 of z = E + i eta"},
     {.section = "green", .key = "sites", .type = HM_KEY_STRING, .need = HM_KEY_REQUIRED_WHEN,
@@ -315,8 +316,13 @@ void hm_deck_key_allowed(const hm_deck_key *k, char *buf, size_t len) {
       add(buf, len, "%s, or one or more of: ", k->words[0]);
       add_words(k, 1, buf, len);
       break;
-    case HM_KEY_STRING:
-      add(buf, len, (k->flags & HM_KEY_NONEMPTY) ? "a file name" : "a file name, or empty");
+    case HM_KEY_STRING: /* a range makes it a list of numbers (checked where the list is read) */
+      if (k->has_min || k->has_max) {
+        add(buf, len, "numbers");
+        add_bounds(k, buf, len);
+      } else {
+        add(buf, len, (k->flags & HM_KEY_NONEMPTY) ? "a file name" : "a file name, or empty");
+      }
       break;
     case HM_KEY_INT:
       add(buf, len, (k->flags & HM_KEY_EVEN) ? "an even integer" : "an integer");
@@ -350,7 +356,7 @@ static int parse_integer_text(const char *s, int allow_minus, char *why, size_t 
   return 1;
 }
 
-static int in_range(const hm_deck_key *k, double x) {
+int hm_deck_key_in_range(const hm_deck_key *k, double x) {
   if (k->has_min && ((k->flags & HM_KEY_MIN_OPEN) ? !(x > k->min) : !(x >= k->min))) return 0;
   if (k->has_max && !(x <= k->max)) return 0;
   return 1;
@@ -361,7 +367,7 @@ static int parse_int(const hm_deck_key *k, const char *s, hm_key_value *v, char 
   errno = 0;
   long long x = strtoll(s, NULL, 10);
   if (errno == ERANGE) return snprintf(why, len, "too large for a 64-bit integer"), 1;
-  if (!in_range(k, (double)x) || ((k->flags & HM_KEY_EVEN) && x % 2 != 0)) return 1; /* why stays "" */
+  if (!hm_deck_key_in_range(k, (double)x) || ((k->flags & HM_KEY_EVEN) && x % 2 != 0)) return 1; /* why stays "" */
   v->i = x;
   return 0;
 }
@@ -385,7 +391,7 @@ static int parse_double(const hm_deck_key *k, const char *s, hm_key_value *v, ch
   double x = strtod(s, &end);
   if (end == s || *end) return snprintf(why, len, "not a number"), 1;
   if (!isfinite(x)) return snprintf(why, len, "beyond the range of a double"), 1;
-  if (!in_range(k, x)) return 1;
+  if (!hm_deck_key_in_range(k, x)) return 1;
   v->d = x;
   return 0;
 }

@@ -64,6 +64,8 @@ int hm_deck_key_find(const char *section, const char *key);
 int hm_deck_key_when(const hm_deck_key *k);
 /* "an even integer in [2, 100000000]", "one of: auto, cpu, cuda", ... */
 void hm_deck_key_allowed(const hm_deck_key *k, char *buf, size_t len);
+/* 1 when x lies in key k's range (or k has none); also for the numbers of a list key. */
+int hm_deck_key_in_range(const hm_deck_key *k, double x);
 /* Parse `text` as key k's value. 0 = ok; else a reason (without the allowed part) in why. */
 int hm_deck_key_parse(const hm_deck_key *k, const char *text, hm_key_value *v, char *why, size_t len);
 /* Store a parsed value into its hm_deck field (no-op for HM_KEY_NO_FIELD). Strings: `text`. */

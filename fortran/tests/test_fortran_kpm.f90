@@ -8,6 +8,10 @@ module kpm_test_callbacks
   type, bind(C) :: progress_log
     integer(c_int) :: calls = 0, last_done = 0, last_total = 0, increasing = 1
   end type progress_log
+  ! State of on_stop: it asks to stop exactly once, at its stop_at-th call.
+  type, bind(C) :: stop_request
+    integer(c_int) :: calls = 0, stop_at = 0
+  end type stop_request
   ! The state on_checkpoint saved (saved_done = 0: none yet).
   integer(c_int) :: saved_done = 0
   complex(c_double_complex), allocatable :: saved_prev(:, :), saved_curr(:, :)
@@ -23,6 +27,16 @@ contains
     log%last_done = moments_done
     log%last_total = moments
   end subroutine on_progress
+
+  ! Stop callback: 1 (stop) at the stop_at-th call only, so the same kpm can then run to the end.
+  function on_stop(user) result(stop) bind(C)
+    type(c_ptr), value :: user
+    integer(c_int) :: stop
+    type(stop_request), pointer :: req
+    call c_f_pointer(user, req)
+    req%calls = req%calls + 1
+    stop = merge(1_c_int, 0_c_int, req%calls == req%stop_at)
+  end function on_stop
 
   ! Checkpoint callback: keeps the first state it sees (moments done, per-vector moments, the two
   ! block vectors as this rank's rows) for the restart check; later calls leave it alone.
@@ -61,6 +75,8 @@ end module kpm_test_callbacks
 ! - the kernel factors equal the Jackson and Lorentz formulas; progress callbacks arrive;
 ! - a run stopped at a checkpoint (Fortran callback) and restored into a fresh kpm
 !   (hm_kpm_state_vectors + hm_mvec_set + hm_kpm_restore) continues to the uninterrupted moments;
+! - a run stopped by the stop callback (Fortran, k = 5 calls) returns HM_ERR_STOPPED after 2k + 2
+!   moments, and the same kpm run again reaches the uninterrupted moments bitwise;
 ! - bad options, bad hm_kpm_restore input and a too narrow interval fail with the right status
 !   and message.
 program test_fortran_kpm
@@ -159,6 +175,7 @@ program test_fortran_kpm
   call check_dos_nodes()
   call check_dos_uniform()
   call check_restart()
+  call check_stop()
   call test_ok(hm_kpm_destroy(kpm), "hm_kpm_destroy")
   call test_assert(.not. c_associated(kpm), "hm_kpm_destroy must null the handle")
 
@@ -247,6 +264,54 @@ contains
       write(*, '("  max |continued - one go| = ", es10.3)') maxval(abs(got_vec - one_vec))
     call test_ok(hm_kpm_destroy(fresh), "hm_kpm_destroy (restart)")
   end subroutine check_restart
+
+  ! The stop callback (Fortran, bind(C)) asks to stop at its 5th call, that is after the 5th step:
+  ! hm_kpm_run returns HM_ERR_STOPPED with 2 + 2 x 5 moments done, and the same kpm, run again
+  ! (the callback now returns 0), ends with the moments of an uninterrupted run, bitwise (same
+  ! ranks, same order of operations).
+  subroutine check_stop()
+    integer, parameter :: K = 5
+    type(hm_kpm_options) :: o
+    type(c_ptr) :: one, stopped
+    type(stop_request), target :: req
+    real(c_double) :: one_mu(M), one_vec(M, R), got_mu(M), got_vec(M, R)
+    integer(c_int) :: got_done
+    call test_ok(hm_kpm_options_default(o), "hm_kpm_options_default (stop)")
+    o%moments = M
+    o%vectors = R
+    o%seed = SEED
+    o%bounds = HM_BOUNDS_GIVEN
+    o%emin = emin
+    o%emax = emax
+    call test_ok(hm_kpm_create(H, o, one), "hm_kpm_create (uninterrupted)")
+    call test_ok(hm_kpm_run(one), "hm_kpm_run (uninterrupted)")
+    call test_ok(hm_kpm_moments(one, one_mu, one_vec), "hm_kpm_moments (uninterrupted)")
+    call test_ok(hm_kpm_destroy(one), "hm_kpm_destroy (uninterrupted)")
+
+    req%stop_at = K
+    o%stop = c_funloc(on_stop)
+    o%stop_user = c_loc(req)
+    call test_ok(hm_kpm_create(H, o, stopped), "hm_kpm_create (stop)")
+    call test_fails(hm_kpm_run(stopped), HM_ERR_STOPPED, "stopped on request after moment 12 of 32", &
+                    "hm_kpm_run stopped by the callback")
+    call test_ok(hm_kpm_info(stopped, moments_done=got_done), "hm_kpm_info (stopped)")
+    call test_assert(got_done == 2 * K + 2 .and. req%calls == K, "stop at the 5th call must leave 12 moments done")
+    if (got_done /= 2 * K + 2 .or. req%calls /= K) &
+      write(*, '("  moments done ", i0, " after ", i0, " calls (want 12, 5)")') got_done, req%calls
+    call test_ok(hm_kpm_moments(stopped, got_mu, got_vec), "hm_kpm_moments (stopped)")
+    call test_assert(all(got_vec(:got_done, :) == one_vec(:got_done, :)) .and. all(got_vec(got_done + 1:, :) == 0), &
+                     "stopped run: moments done must be the uninterrupted ones, the rest 0")
+
+    call test_ok(hm_kpm_run(stopped), "hm_kpm_run (continued after the stop)")
+    call test_ok(hm_kpm_info(stopped, moments_done=got_done), "hm_kpm_info (continued)")
+    call test_assert(got_done == M, "continued run must finish all moments")
+    call test_assert(req%calls == (M - 2) / 2 - 1, "the stop callback must be called after every step but the last")
+    call test_ok(hm_kpm_moments(stopped, got_mu, got_vec), "hm_kpm_moments (continued)")
+    call test_assert(all(got_vec == one_vec) .and. all(got_mu == one_mu), &
+                     "run continued after the stop differs from the uninterrupted one")
+    if (any(got_vec /= one_vec)) write(*, '("  max |continued - uninterrupted| = ", es10.3)') maxval(abs(got_vec - one_vec))
+    call test_ok(hm_kpm_destroy(stopped), "hm_kpm_destroy (stop)")
+  end subroutine check_stop
 
   ! Damping factors against Weisse et al.'s formulas.
   subroutine check_kernels()

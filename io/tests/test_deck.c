@@ -352,6 +352,51 @@ typedef struct {
   const char *needle;
 } number_case;
 
+/* [green] energies and energy_list: every energy within [-1e100, 1e100] like single energies (their
+ * arithmetic overflows beyond), refused naming the file, line, key, which number and the range. */
+static void test_green_energy_range(void) {
+  const struct {
+    const char *line;
+    const char *needle; /* NULL: must parse */
+    double first, last; /* the energies when it parses */
+  } cases[] = {
+      {"energy_list = -1e100 0 1e100", NULL, -1e100, 1e100},
+      {"energies = -1e100 1e100 3", NULL, -1e100, 1e100},
+      {"energy_list = 0 1e300", "[green] energy_list = 0 1e300: number 2 (1e+300) is out of range; must be numbers in "
+                                "[-1e+100, 1e+100]", 0, 0},
+      {"energy_list = -1.0000001e100, 0", "number 1 (-1.0000001e+100) is out of range; must be numbers in [-1e+100, "
+                                         "1e+100]", 0, 0},
+      {"energies = -1e308 1 5", "[green] energies = -1e308 1 5: number 1 (-1e+308) is out of range; must be numbers in "
+                                "[-1e+100, 1e+100]", 0, 0},
+      {"energies = 0 1.5e100 3", "number 2 (1.5e+100) is out of range", 0, 0},
+      {"energy_list = 1e400", "energy_list = 1e400: must be 1 to", 0, 0}, /* not a finite double at all */
+  };
+  const char *head = "[hamiltonian]\nmodel = ti\nnx = 2\nny = 2\nnz = 2\n[solver]\nmethod = idr\nproblem = green\n"
+                     "[green]\neta = 0.1\nsites = 0 0 0\n";
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    char text[512];
+    snprintf(text, sizeof text, "%s%s\n", head, cases[c].line);
+    hm_deck d;
+    int st = hm_deck_parse_string(text, "g.ini", &d);
+    if (!cases[c].needle) {
+      HM_TEST_ASSERT(st == 0, "'%s' must parse:\n%s", cases[c].line, hm_error_message());
+      if (st) continue;
+      HM_TEST_ASSERT(d.green.nenergies == 3 && d.green.energies[0] == cases[c].first &&
+                         d.green.energies[2] == cases[c].last, "'%s': energies %d, first %g, last %g", cases[c].line,
+                     d.green.nenergies, d.green.energies[0], d.green.energies[d.green.nenergies - 1]);
+      hm_deck_free(&d);
+    } else {
+      HM_TEST_ASSERT(st == HM_ERR_DECK, "'%s' must fail with HM_ERR_DECK, got %d", cases[c].line, st);
+      HM_TEST_ASSERT(strstr(hm_error_message(), "g.ini:12: "), "'%s': line 12 not named:\n%s", cases[c].line,
+                     hm_error_message());
+      HM_TEST_ASSERT(strstr(hm_error_message(), cases[c].needle), "'%s': message lacks \"%s\":\n%s", cases[c].line,
+                     cases[c].needle, hm_error_message());
+      HM_TEST_ASSERT(!d.green.energies && !d.text, "'%s': a failed parse must free the energies", cases[c].line);
+    }
+    hm_error_clear();
+  }
+}
+
 static void test_numbers(void) {
   static const number_case cases[] = {
       {"kpm", "moments = 2", 1, NULL},
@@ -554,6 +599,7 @@ int main(int argc, char **argv) {
   test_inputs();
   test_syntax();
   test_numbers();
+  test_green_energy_range();
   test_read_file();
   test_checkpoint_path();
   test_schema();
