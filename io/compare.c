@@ -9,12 +9,6 @@
 /* Run-dependent groups: wall times, where it ran, joules, peak memory, and the deck text. */
 static const char *const skipped[] = {"/timing", "/provenance", "/energy", "/memory", "/input"};
 
-typedef struct {
-  char **names;
-  size_t n, cap;
-  int failed; /* out of memory while listing */
-} name_list;
-
 static int is_skipped(const char *path) {
   for (size_t i = 0; i < sizeof skipped / sizeof *skipped; i++) {
     size_t n = strlen(skipped[i]);
@@ -33,7 +27,8 @@ static int is_numeric(hid_t file, const char *path) {
   return c == H5T_INTEGER || c == H5T_FLOAT;
 }
 
-static void add_name(name_list *l, const char *path) {
+void hm_compare_names_add(hm_compare_names *l, const char *name) {
+  if (l->failed) return;
   if (l->n == l->cap) {
     size_t cap = l->cap ? 2 * l->cap : 16;
     char **p = realloc(l->names, cap * sizeof *p);
@@ -41,12 +36,24 @@ static void add_name(name_list *l, const char *path) {
     l->names = p;
     l->cap = cap;
   }
-  if (!(l->names[l->n] = strdup(path))) { l->failed = 1; return; }
+  if (!(l->names[l->n] = strdup(name))) { l->failed = 1; return; }
   l->n++;
 }
 
+void hm_compare_names_free(hm_compare_names *l) {
+  for (size_t i = 0; i < l->n; i++) free(l->names[i]);
+  free(l->names);
+  memset(l, 0, sizeof *l);
+}
+
+int hm_compare_names_contain(const hm_compare_names *l, const char *name) {
+  for (size_t i = 0; i < l->n; i++)
+    if (strcmp(l->names[i], name) == 0) return 1;
+  return 0;
+}
+
 /* list: the numeric datasets; objects: every group and dataset (their attributes are compared too). */
-typedef struct { hid_t file; name_list *list, *objects; } visit_data;
+typedef struct { hid_t file; hm_compare_names *list, *objects; } visit_data;
 
 #if H5_VERSION_GE(1, 12, 0)
 typedef H5O_info2_t object_info;
@@ -65,21 +72,15 @@ static herr_t visit(hid_t obj, const char *name, const object_info *info, void *
   path[0] = '/';
   memcpy(path + 1, name, n + 1);
   if (!is_skipped(path)) {
-    add_name(v->objects, path);
-    if (info->type == H5O_TYPE_DATASET && is_numeric(v->file, path)) add_name(v->list, path);
+    hm_compare_names_add(v->objects, path);
+    if (info->type == H5O_TYPE_DATASET && is_numeric(v->file, path)) hm_compare_names_add(v->list, path);
   }
   free(path);
   return v->list->failed || v->objects->failed ? -1 : 0;
 }
 
-static void free_list(name_list *l) {
-  for (size_t i = 0; i < l->n; i++) free(l->names[i]);
-  free(l->names);
-}
 
-static void free_list(name_list *l);
-
-static int list_numeric(hid_t file, const char *file_name, name_list *l, name_list *objects) {
+static int list_numeric(hid_t file, const char *file_name, hm_compare_names *l, hm_compare_names *objects) {
   memset(l, 0, sizeof *l);
   memset(objects, 0, sizeof *objects);
   visit_data v = {file, l, objects};
@@ -89,24 +90,18 @@ static int list_numeric(hid_t file, const char *file_name, name_list *l, name_li
   herr_t e = H5Ovisit(file, H5_INDEX_NAME, H5_ITER_INC, visit, &v);
 #endif
   if (l->failed || objects->failed) {
-    free_list(l);
-    free_list(objects);
+    hm_compare_names_free(l);
+    hm_compare_names_free(objects);
     HM_RAISE(HM_ERR_MEMORY, "out of memory listing the datasets of '%s'", file_name);
   }
   if (e < 0) {
-    free_list(l);
-    free_list(objects);
+    hm_compare_names_free(l);
+    hm_compare_names_free(objects);
     char msg[256];
     hm_h5_last_message(msg, sizeof msg);
     HM_RAISE(HM_ERR_HDF5, "could not walk the objects of '%s': %s", file_name, msg);
   }
   return HM_SUCCESS;
-}
-
-static int contains(const name_list *l, const char *path) {
-  for (size_t i = 0; i < l->n; i++)
-    if (strcmp(l->names[i], path) == 0) return 1;
-  return 0;
 }
 
 /* NaN vs NaN is a difference too: hamlet writes no NaN into a result on purpose, and a NaN in a
@@ -247,11 +242,11 @@ static int compare_one(hid_t fa, hid_t fb, const char *path, double rtol, double
   return HM_SUCCESS;
 }
 
-static int compare_lists(hid_t fa, hid_t fb, const name_list *la, const name_list *lb, double rtol, double atol,
+static int compare_lists(hid_t fa, hid_t fb, const hm_compare_names *la, const hm_compare_names *lb, double rtol, double atol,
                          FILE *out, hm_compare_summary *s) {
   for (size_t i = 0; i < la->n; i++) {
     s->datasets++;
-    if (!contains(lb, la->names[i])) {
+    if (!hm_compare_names_contain(lb, la->names[i])) {
       s->differ++;
       if (out) fprintf(out, "FAIL  %s  missing in B (or not numeric there)\n", la->names[i]);
       continue;
@@ -259,7 +254,7 @@ static int compare_lists(hid_t fa, hid_t fb, const name_list *la, const name_lis
     HM_CALL(compare_one(fa, fb, la->names[i], rtol, atol, out, s));
   }
   for (size_t i = 0; i < lb->n; i++) {
-    if (contains(la, lb->names[i])) continue;
+    if (hm_compare_names_contain(la, lb->names[i])) continue;
     s->datasets++;
     s->differ++;
     if (out) fprintf(out, "FAIL  %s  only in B\n", lb->names[i]);
@@ -268,12 +263,12 @@ static int compare_lists(hid_t fa, hid_t fb, const name_list *la, const name_lis
 }
 
 /* The numeric attributes of every group and dataset of either file. */
-static int compare_object_attributes(hid_t fa, hid_t fb, const name_list *oa, const name_list *ob, double rtol,
+static int compare_object_attributes(hid_t fa, hid_t fb, const hm_compare_names *oa, const hm_compare_names *ob, double rtol,
                                      double atol, FILE *out, hm_compare_summary *s) {
   for (size_t i = 0; i < oa->n; i++)
-    HM_CALL(hm_compare_attributes(fa, contains(ob, oa->names[i]) ? fb : H5I_INVALID_HID, oa->names[i], rtol, atol, out, s));
+    HM_CALL(hm_compare_attributes(fa, hm_compare_names_contain(ob, oa->names[i]) ? fb : H5I_INVALID_HID, oa->names[i], rtol, atol, out, s));
   for (size_t i = 0; i < ob->n; i++)
-    if (!contains(oa, ob->names[i])) HM_CALL(hm_compare_attributes(H5I_INVALID_HID, fb, ob->names[i], rtol, atol, out, s));
+    if (!hm_compare_names_contain(oa, ob->names[i])) HM_CALL(hm_compare_attributes(H5I_INVALID_HID, fb, ob->names[i], rtol, atol, out, s));
   return HM_SUCCESS;
 }
 
@@ -288,7 +283,7 @@ static int selected(const char *path, const char *only) {
 }
 
 /* Keep the names that only selects. */
-static void filter(name_list *l, const char *only) {
+static void filter(hm_compare_names *l, const char *only) {
   size_t w = 0;
   for (size_t i = 0; i < l->n; i++) {
     if (selected(l->names[i], only)) l->names[w++] = l->names[i];
@@ -316,7 +311,7 @@ int hm_compare_files_only(const char *a, const char *b, double rtol, double atol
     H5Fclose(fa);
     HM_CALL(st);
   }
-  name_list la = {0}, lb = {0}, oa = {0}, ob = {0};
+  hm_compare_names la = {0}, lb = {0}, oa = {0}, ob = {0};
   hm_compare_summary s = {0};
   st = list_numeric(fa, a, &la, &oa);
   if (!st) st = list_numeric(fb, b, &lb, &ob);
@@ -331,10 +326,10 @@ int hm_compare_files_only(const char *a, const char *b, double rtol, double atol
   if (!st && report) fprintf(report, "comparing A = %s with B = %s (pass: |a - b| <= %g + %g*|b|)\n", a, b, atol, rtol);
   if (!st) st = compare_lists(fa, fb, &la, &lb, rtol, atol, report, &s);
   if (!st) st = compare_object_attributes(fa, fb, &oa, &ob, rtol, atol, report, &s);
-  free_list(&la);
-  free_list(&lb);
-  free_list(&oa);
-  free_list(&ob);
+  hm_compare_names_free(&la);
+  hm_compare_names_free(&lb);
+  hm_compare_names_free(&oa);
+  hm_compare_names_free(&ob);
   H5Fclose(fa);
   H5Fclose(fb);
   HM_CALL(st);

@@ -6,12 +6,6 @@
 #include "compare_internal.h"
 #include "h5util.h"
 
-typedef struct {
-  char **names;
-  size_t n, cap;
-  int failed;
-} attr_names;
-
 static int attr_is_numeric(hid_t obj, const char *name) {
   hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
   if (a < 0) return 0;
@@ -24,46 +18,25 @@ static int attr_is_numeric(hid_t obj, const char *name) {
 
 static herr_t add_attr(hid_t obj, const char *name, const H5A_info_t *info, void *data) {
   (void)info;
-  attr_names *l = data;
-  if (!attr_is_numeric(obj, name)) return 0;
-  if (l->n == l->cap) {
-    size_t cap = l->cap ? 2 * l->cap : 8;
-    char **p = realloc(l->names, cap * sizeof *p);
-    if (!p) { l->failed = 1; return -1; }
-    l->names = p;
-    l->cap = cap;
-  }
-  if (!(l->names[l->n] = strdup(name))) { l->failed = 1; return -1; }
-  l->n++;
-  return 0;
+  hm_compare_names *l = data;
+  if (attr_is_numeric(obj, name)) hm_compare_names_add(l, name);
+  return l->failed ? -1 : 0;
 }
 
-static void free_names(attr_names *l) {
-  for (size_t i = 0; i < l->n; i++) free(l->names[i]);
-  free(l->names);
-  memset(l, 0, sizeof *l);
-}
-
-static int list_attrs(hid_t obj, const char *path, attr_names *l) {
+static int list_attrs(hid_t obj, const char *path, hm_compare_names *l) {
   memset(l, 0, sizeof *l);
   herr_t e = H5Aiterate2(obj, H5_INDEX_NAME, H5_ITER_INC, NULL, add_attr, l);
   if (l->failed) {
-    free_names(l);
+    hm_compare_names_free(l);
     HM_RAISE(HM_ERR_MEMORY, "out of memory listing the attributes of '%s'", path);
   }
   if (e < 0) {
-    free_names(l);
+    hm_compare_names_free(l);
     char msg[256];
     hm_h5_last_message(msg, sizeof msg);
     HM_RAISE(HM_ERR_HDF5, "could not list the attributes of '%s': %s", path, msg);
   }
   return HM_SUCCESS;
-}
-
-static int has_name(const attr_names *l, const char *name) {
-  for (size_t i = 0; i < l->n; i++)
-    if (strcmp(l->names[i], name) == 0) return 1;
-  return 0;
 }
 
 /* The attribute's values as doubles (malloc'd) and its shape. */
@@ -129,13 +102,13 @@ int hm_compare_attributes(hid_t fa, hid_t fb, const char *path, double rtol, dou
     if (oa >= 0) H5Oclose(oa);
     return st;
   }
-  attr_names la = {0}, lb = {0}; /* an object absent from one file has no attributes there */
+  hm_compare_names la = {0}, lb = {0}; /* an object absent from one file has no attributes there */
   int st = oa >= 0 ? list_attrs(oa, path, &la) : HM_SUCCESS;
   if (!st && ob >= 0) st = list_attrs(ob, path, &lb);
   char label[512];
   for (size_t i = 0; !st && i < la.n; i++) {
     snprintf(label, sizeof label, "%s@%s", path, la.names[i]);
-    if (has_name(&lb, la.names[i])) {
+    if (hm_compare_names_contain(&lb, la.names[i])) {
       st = compare_attr(oa, ob, label, la.names[i], rtol, atol, out, s);
     } else {
       s->attributes++;
@@ -144,14 +117,14 @@ int hm_compare_attributes(hid_t fa, hid_t fb, const char *path, double rtol, dou
     }
   }
   for (size_t i = 0; !st && i < lb.n; i++) {
-    if (has_name(&la, lb.names[i])) continue;
+    if (hm_compare_names_contain(&la, lb.names[i])) continue;
     snprintf(label, sizeof label, "%s@%s", path, lb.names[i]);
     s->attributes++;
     s->differ++;
     if (out) fprintf(out, "FAIL  %s  only in B\n", label);
   }
-  free_names(&la);
-  free_names(&lb);
+  hm_compare_names_free(&la);
+  hm_compare_names_free(&lb);
   if (oa >= 0) H5Oclose(oa);
   if (ob >= 0) H5Oclose(ob);
   HM_CALL(st);

@@ -5,6 +5,17 @@
 #include <stdio.h>
 #include <hdf5.h>
 
+/* A growable list of names (dataset paths or attribute names); failed: out of memory while adding. */
+typedef struct {
+  char **names;
+  size_t n, cap;
+  int failed;
+} hm_compare_names;
+
+void hm_compare_names_add(hm_compare_names *l, const char *name); /* sets failed instead of returning */
+void hm_compare_names_free(hm_compare_names *l);                   /* and empties it */
+int hm_compare_names_contain(const hm_compare_names *l, const char *name);
+
 /* Deviation statistics of one dataset or attribute. */
 typedef struct {
   double worst_abs, worst_rel, a_at, b_at;

@@ -263,6 +263,15 @@ int hm_lobpcg_state(hm_lobpcg *lob, hm_mvec **X, hm_mvec **P, int *np, int *iter
   return HM_SUCCESS;
 }
 
+/* The state is set: iterate on from it (both restores end here). */
+static void resume_at(hm_lobpcg *L, int np, int iteration) {
+  L->np = np;
+  L->iteration = iteration;
+  L->last_checkpoint = iteration;
+  L->started = 1;
+  L->reason = HM_LOBPCG_NOT_RUN;
+}
+
 int hm_lobpcg_restore(hm_lobpcg *L, int np, int iteration) {
   HM_CHECK(L, HM_ERR_ARGUMENT, "lob is NULL");
   HM_CHECK(L->Xs && L->Ps, HM_ERR_ARGUMENT, "nothing to restore: set the blocks from hm_lobpcg_state first");
@@ -272,11 +281,7 @@ int hm_lobpcg_restore(hm_lobpcg *L, int np, int iteration) {
   HM_CALL(hm_mvec_copy_columns(L->Xs, 0, L->XP, 0, L->m));
   HM_CALL(hm_mvec_copy_columns(L->Ps, 0, L->XP, L->m, L->m));
   HM_CALL(hm_lobpcg_reload(L));
-  L->np = np;
-  L->iteration = iteration;
-  L->last_checkpoint = iteration;
-  L->started = 1;
-  L->reason = HM_LOBPCG_NOT_RUN;
+  resume_at(L, np, iteration);
   return HM_SUCCESS;
 }
 
@@ -350,10 +355,6 @@ int hm_lobpcg_checkpoint_restore(hm_lobpcg *L, int nscalars, const double *s) {
     memcpy(L->hist_val, s + HEADER_SCALARS + L->m, sizeof(double) * rows * L->nev);
     memcpy(L->hist_res, s + HEADER_SCALARS + L->m + rows * L->nev, sizeof(double) * rows * L->nev);
   }
-  L->np = np;
-  L->iteration = iteration;
-  L->last_checkpoint = iteration;
-  L->started = 1;
-  L->reason = HM_LOBPCG_NOT_RUN;
+  resume_at(L, np, iteration);
   return HM_SUCCESS;
 }
