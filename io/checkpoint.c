@@ -88,10 +88,7 @@ int hm_checkpoint_write(hm_kpm *kpm, const char *path, const char *deck_text) {
   if (!st) st = hm_kpm_sums(kpm, sums);
   if (!st) st = hm_h5_create(ctx, tmp, &f);
   if (!st) st = write_body(f, &s, mu_vec, sums, deck_text);
-  if (!st) st = hm_h5_reserve(ctx, f, 0); /* room for the metadata the close writes */
-  if (f >= 0 && H5Fclose(f) < 0 && !st) st = hm_error_raise_hdf5("H5Fclose", __FILE__, __LINE__, __func__);
-  if (!st) st = hm_h5_rename(ctx, tmp, path);
-  else if (tmp && f >= 0) hm_h5_remove(ctx, tmp); /* keep the error of the failure, not of the cleanup */
+  st = hm_h5_commit(ctx, f, tmp, path, st);
   free(tmp);
   free(mu);
   free(mu_vec);

@@ -44,10 +44,7 @@ int hm_state_checkpoint_write(hm_context *ctx, const char *path, const char *dec
   hid_t f = H5I_INVALID_HID;
   int st = hm_h5_create(ctx, tmp, &f);
   if (!st) st = write_body(ctx, f, deck_text ? deck_text : "", method, nblocks, blocks, nscalars, scalars);
-  if (!st) st = hm_h5_reserve(ctx, f, 0); /* room for the metadata the close writes */
-  if (f >= 0 && H5Fclose(f) < 0 && !st) st = hm_error_raise_hdf5("H5Fclose", __FILE__, __LINE__, __func__);
-  if (!st) st = hm_h5_rename(ctx, tmp, path);
-  else if (f >= 0) hm_h5_remove(ctx, tmp);
+  st = hm_h5_commit(ctx, f, tmp, path, st);
   free(tmp);
   HM_CALL(st);
   return HM_SUCCESS;

@@ -119,6 +119,14 @@ int hm_h5_remove(hm_context *ctx, const char *path) {
   return HM_SUCCESS;
 }
 
+int hm_h5_commit(hm_context *ctx, hid_t file, const char *tmp, const char *path, int st) {
+  if (!st && file >= 0) st = hm_h5_reserve(ctx, file, 0);
+  if (file >= 0 && H5Fclose(file) < 0 && !st) st = hm_error_raise_hdf5("H5Fclose", __FILE__, __LINE__, __func__);
+  if (!st) st = hm_h5_rename(ctx, tmp, path);
+  else if (file >= 0) hm_h5_remove(ctx, tmp); /* the failure's message is kept, not the clean-up's */
+  return st;
+}
+
 static int is_group(hid_t file, const char *path) {
   hid_t o = H5Oopen(file, path, H5P_DEFAULT);
   if (o < 0) return 0;

@@ -90,4 +90,9 @@ int hm_h5_agree(hm_context *ctx, int status, const char *what);
  * path; every rank returns the same status. */
 int hm_h5_rename(hm_context *ctx, const char *from, const char *to);
 int hm_h5_remove(hm_context *ctx, const char *path);
+/* Collective: finish a file written under the name tmp (file < 0: it was never created). With
+ * st == 0: room for the metadata the close writes, the close, then tmp renamed over path. After a
+ * failure (st, or one of these steps) tmp is removed and path stays as it was. Returns the first
+ * failure's status (its message kept). */
+int hm_h5_commit(hm_context *ctx, hid_t file, const char *tmp, const char *path, int st);
 #endif

@@ -1,11 +1,11 @@
 /* Collective writes that cannot hang: room on disk made sure of before a dataset is written, and
- * the status agreed after each collective transfer (hm_h5_agree). Room on disk before a collective write. A write that fails on one rank (disk full, quota, file
- * size limit) leaves the other ranks waiting in HDF5's own collectives (MPI-IO file views) for ever,
- * and no later agreement can reach them. So the room is made sure of first: rank 0 checks the
- * process's file size limit and reserves the file's blocks for what is written, the new dataset
- * and a margin for metadata (fallocate keeping the size; where the file system cannot, statvfs's
- * free space), and every rank learns the verdict before the dataset is even created: a dataset
- * allocated beyond the limit could not be closed either. */
+ * the status agreed after each collective transfer (hm_h5_agree). A write that fails on one rank
+ * (disk full, quota, file size limit) leaves the other ranks waiting in HDF5's own collectives
+ * (MPI-IO file views) for ever, and no later agreement can reach them. So the room is made sure of
+ * first: rank 0 checks the process's file size limit and reserves the file's blocks for what is
+ * written, the new dataset and a margin for metadata (fallocate keeping the size; where the file
+ * system cannot, statvfs's free space), and every rank learns the verdict before the dataset is
+ * even created: a dataset allocated beyond the limit could not be closed either. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>

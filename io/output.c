@@ -50,11 +50,7 @@ int hm_output_commit(hm_output **out) {
   HM_CHECK(out && *out, HM_ERR_ARGUMENT, "out is NULL (already committed or destroyed?)");
   hm_output *o = *out;
   *out = NULL;
-  int st = hm_h5_reserve(o->ctx, o->file, 0); /* room for the metadata the close writes */
-  int st_close = close_file(o);
-  if (!st) st = st_close;
-  if (!st) st = hm_h5_rename(o->ctx, o->tmp_path, o->path);
-  else hm_h5_remove(o->ctx, o->tmp_path); /* the previous result stays; the error is the write's */
+  int st = hm_h5_commit(o->ctx, o->file, o->tmp_path, o->path, HM_SUCCESS); /* the previous result stays on failure */
   free_output(o);
   HM_CALL(st);
   return HM_SUCCESS;
