@@ -1,6 +1,5 @@
 /* What a batch job's log and result need beyond the method's numbers: the unit of the progress
  * lines and the peak memory (summary line and /memory). */
-#include "memory.h"
 #include "run_state.h"
 
 const char *run_progress_unit(const hm_deck *d) {
@@ -12,17 +11,13 @@ const char *run_progress_unit(const hm_deck *d) {
 }
 
 void run_memory_write(run_state *s, hm_output *out) {
-  hm_memory_peaks peaks;
-  APP_CALL(hm_memory_gather(s->ctx, &peaks));
-  s->memory_host_min = peaks.host_min;
-  s->memory_host_max = peaks.host_max;
-  s->memory_device_max = peaks.device_max;
-  APP_CALL(hm_memory_write(out, &peaks));
+  APP_CALL(hm_memory_gather(s->ctx, &s->memory));
+  APP_CALL(hm_memory_write(out, &s->memory));
 }
 
 void run_print_memory(const run_state *s) {
   const double mib = 1024.0 * 1024.0;
-  printf("  memory       host peak %.1f to %.1f MiB per rank", s->memory_host_min / mib, s->memory_host_max / mib);
-  if (s->memory_device_max > 0) printf(", device peak up to %.1f MiB", s->memory_device_max / mib);
+  printf("  memory       host peak %.1f to %.1f MiB per rank", s->memory.host_min / mib, s->memory.host_max / mib);
+  if (s->memory.device_max > 0) printf(", device peak up to %.1f MiB", s->memory.device_max / mib);
   printf("\n");
 }

@@ -8,6 +8,7 @@
 #include "app.h"
 #include "deck.h"
 #include "energy.h"
+#include "memory.h"
 #include "progress.h"
 #include "stop.h"
 
@@ -38,7 +39,7 @@ typedef struct {
   double restart_emin, restart_emax;
   /* batch jobs (threads.c, run_batch.c): rank 0's gathered binding lines; peak memory in bytes */
   char *binding;
-  int64_t memory_host_min, memory_host_max, memory_device_max;
+  hm_memory_peaks memory;
 } run_state;
 
 /* Library failures end the whole run: every failing rank prints its message, then the ranks agree
