@@ -20,6 +20,14 @@ void run_phase_add(run_state *s, const run_mark *m, int phase) {
   APP_CALL(hm_energy_add_since(s->energy, m->joules, s->joules + (size_t)phase * s->nmeters));
 }
 
+void run_checkpoint_done(run_state *s, run_mark *m, int phase) {
+  run_phase_add(s, m, phase);
+  free(m->joules);
+  m->joules = NULL;
+  run_stop_checkpoint_took(&s->stop, MPI_Wtime() - m->t);
+  s->checkpoints_written++;
+}
+
 void run_phase_exclude(run_state *s, int outer, int inner) {
   s->seconds[outer] -= s->seconds[inner];
   for (int i = 0; i < s->nmeters; i++) s->joules[outer * s->nmeters + i] -= s->joules[inner * s->nmeters + i];

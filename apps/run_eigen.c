@@ -35,10 +35,7 @@ static int on_checkpoint(hm_lobpcg *lob, void *user) {
     st = hm_state_checkpoint_write(s->ctx, s->checkpoint_path, s->deck.text, "lobpcg", nblocks, blocks, nscalars,
                                    scalars);
   free(scalars);
-  run_phase_add(s, &m, PHASE_CHECKPOINT);
-  free(m.joules);
-  run_stop_checkpoint_took(&s->stop, MPI_Wtime() - m.t);
-  s->checkpoints_written++;
+  run_checkpoint_done(s, &m, PHASE_CHECKPOINT);
   return st;
 }
 

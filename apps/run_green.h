@@ -5,6 +5,9 @@
 #include <complex.h>
 #include "run_state.h"
 
+/* The phases of method = idr (linear systems and Green's functions). */
+enum { PHASE_BUILD, PHASE_SETUP, PHASE_SOLVE, PHASE_CHECKPOINT, PHASE_IO, PHASES };
+
 /* What the Green's-function run keeps per energy e and system j = 4 site + orbital. */
 typedef struct {
   int ne, ns, k;

@@ -34,10 +34,7 @@ int green_checkpoint_write(run_state *s, const green_results *g, int done) {
   }
   const int st = hm_state_checkpoint_write(s->ctx, s->checkpoint_path, s->deck.text, "green", 0, NULL, n, v);
   free(v);
-  run_phase_add(s, &m, 3 /* PHASE_CHECKPOINT of run_idr.c */);
-  free(m.joules);
-  run_stop_checkpoint_took(&s->stop, MPI_Wtime() - m.t);
-  s->checkpoints_written++;
+  run_checkpoint_done(s, &m, PHASE_CHECKPOINT);
   return st;
 }
 

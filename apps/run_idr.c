@@ -8,7 +8,6 @@
 #include "run_green.h"
 #include "run_state.h"
 
-enum { PHASE_BUILD, PHASE_SETUP, PHASE_SOLVE, PHASE_CHECKPOINT, PHASE_IO, PHASES };
 static const char *const phase_name[PHASES] = {"build", "setup", "solve", "checkpoint", "io"};
 
 /* The deck's IDR options (the preconditioner is set by the caller). */
@@ -48,10 +47,7 @@ static int on_checkpoint(hm_idr *idr, void *user) {
   if (!st) st = hm_state_checkpoint_write(s->ctx, s->checkpoint_path, s->deck.text, "idr", nb, blocks, ns, scalars);
   free(blocks);
   free(scalars);
-  run_phase_add(s, &m, PHASE_CHECKPOINT);
-  free(m.joules);
-  run_stop_checkpoint_took(&s->stop, MPI_Wtime() - m.t);
-  s->checkpoints_written++;
+  run_checkpoint_done(s, &m, PHASE_CHECKPOINT);
   return st;
 }
 

@@ -20,10 +20,7 @@ static int on_checkpoint(hm_kpm *kpm, void *user) {
   run_mark m = {0};
   run_mark_now(s, &m);
   int st = hm_checkpoint_write(kpm, s->checkpoint_path, s->deck.text);
-  run_phase_add(s, &m, PHASE_CHECKPOINT);
-  free(m.joules);
-  run_stop_checkpoint_took(&s->stop, MPI_Wtime() - m.t);
-  s->checkpoints_written++;
+  run_checkpoint_done(s, &m, PHASE_CHECKPOINT);
   return st;
 }
 

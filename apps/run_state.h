@@ -73,6 +73,9 @@ typedef struct {
 
 void run_mark_now(run_state *s, run_mark *m);
 void run_phase_add(run_state *s, const run_mark *m, int phase);
+/* A checkpoint begun at m is written: its time and energy to `phase`, its duration to the walltime
+ * margin (stop.h), the count; frees m's readings. */
+void run_checkpoint_done(run_state *s, run_mark *m, int phase);
 /* Move what phase `inner` got out of phase `outer` (e.g. checkpoints written during the solve). */
 void run_phase_exclude(run_state *s, int outer, int inner);
 /* The method's phases (names live as long as the run). */
