@@ -16,7 +16,6 @@ static void on_progress(int iteration, int nev, const double *values, const doub
   (void)values;
   (void)residuals;
   (void)nev;
-  hm_energy_poll(s->energy);
   hm_progress_update(&s->progress, iteration < s->deck.solver.maxit ? iteration : s->deck.solver.maxit,
                      s->deck.solver.maxit);
   (void)converged;

@@ -11,7 +11,6 @@ static const char *const phase_name[PHASES] = {"build", "bounds", "moments", "re
 static void on_progress(int done, int total, void *user) {
   run_state *s = user;
   RUN_TEST_DELAY(s);
-  hm_energy_poll(s->energy); /* often enough that no RAPL counter wraps unseen */
   hm_progress_update(&s->progress, done, total);
 }
 
