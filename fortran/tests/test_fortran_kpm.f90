@@ -209,25 +209,34 @@ program test_fortran_kpm
 
 contains
 
-  ! A run stopped at a checkpoint and continued in a fresh kpm (hm_kpm_state_vectors, hm_mvec_set,
-  ! hm_kpm_restore) must reach the moments of one uninterrupted run on the same interval (1e-12,
-  ! mu_0 = 1: only the order of the rank sums differs); bad moments_done are refused.
-  subroutine check_restart()
-    type(hm_kpm_options) :: o
-    type(c_ptr) :: one, part, fresh, v_prev, v_curr
-    real(c_double) :: one_mu(M), one_vec(M, R), got_mu(M), got_vec(M, R)
-    integer(c_int) :: got_done
-    call test_ok(hm_kpm_options_default(o), "hm_kpm_options_default (restart)")
+  ! Options on the fixed interval [emin, emax] (what a restart needs) and the moments of one
+  ! uninterrupted run with them: the reference of check_restart and check_stop.
+  subroutine uninterrupted(o, mu, vec)
+    type(hm_kpm_options), intent(out) :: o
+    real(c_double), intent(out) :: mu(M), vec(M, R)
+    type(c_ptr) :: one
+    call test_ok(hm_kpm_options_default(o), "hm_kpm_options_default (fixed interval)")
     o%moments = M
     o%vectors = R
     o%seed = SEED
     o%bounds = HM_BOUNDS_GIVEN
     o%emin = emin
     o%emax = emax
-    call test_ok(hm_kpm_create(H, o, one), "hm_kpm_create (one go)")
-    call test_ok(hm_kpm_run(one), "hm_kpm_run (one go)")
-    call test_ok(hm_kpm_moments(one, one_mu, one_vec), "hm_kpm_moments (one go)")
-    call test_ok(hm_kpm_destroy(one), "hm_kpm_destroy (one go)")
+    call test_ok(hm_kpm_create(H, o, one), "hm_kpm_create (uninterrupted)")
+    call test_ok(hm_kpm_run(one), "hm_kpm_run (uninterrupted)")
+    call test_ok(hm_kpm_moments(one, mu, vec), "hm_kpm_moments (uninterrupted)")
+    call test_ok(hm_kpm_destroy(one), "hm_kpm_destroy (uninterrupted)")
+  end subroutine uninterrupted
+
+  ! A run stopped at a checkpoint and continued in a fresh kpm (hm_kpm_state_vectors, hm_mvec_set,
+  ! hm_kpm_restore) must reach the moments of one uninterrupted run on the same interval (1e-12,
+  ! mu_0 = 1: only the order of the rank sums differs); bad moments_done are refused.
+  subroutine check_restart()
+    type(hm_kpm_options) :: o
+    type(c_ptr) :: part, fresh, v_prev, v_curr
+    real(c_double) :: one_mu(M), one_vec(M, R), got_mu(M), got_vec(M, R)
+    integer(c_int) :: got_done
+    call uninterrupted(o, one_mu, one_vec)
 
     ! The checkpoint after 5 moment pairs (moments 0..11) keeps the state to restart from.
     o%checkpoint_every = 5
@@ -272,21 +281,11 @@ contains
   subroutine check_stop()
     integer, parameter :: K = 5
     type(hm_kpm_options) :: o
-    type(c_ptr) :: one, stopped
+    type(c_ptr) :: stopped
     type(stop_request), target :: req
     real(c_double) :: one_mu(M), one_vec(M, R), got_mu(M), got_vec(M, R)
     integer(c_int) :: got_done
-    call test_ok(hm_kpm_options_default(o), "hm_kpm_options_default (stop)")
-    o%moments = M
-    o%vectors = R
-    o%seed = SEED
-    o%bounds = HM_BOUNDS_GIVEN
-    o%emin = emin
-    o%emax = emax
-    call test_ok(hm_kpm_create(H, o, one), "hm_kpm_create (uninterrupted)")
-    call test_ok(hm_kpm_run(one), "hm_kpm_run (uninterrupted)")
-    call test_ok(hm_kpm_moments(one, one_mu, one_vec), "hm_kpm_moments (uninterrupted)")
-    call test_ok(hm_kpm_destroy(one), "hm_kpm_destroy (uninterrupted)")
+    call uninterrupted(o, one_mu, one_vec)
 
     req%stop_at = K
     o%stop = c_funloc(on_stop)
