@@ -16,4 +16,5 @@ hm_add_test(test_idr_gpu_mpi2 COMMAND $<TARGET_FILE:test_idr_gpu> NPROCS 2 LABEL
 set_property(TEST test_idr_gpu_mpi2 APPEND PROPERTY ENVIRONMENT HAMLET_HALO_PEER=1)
 hm_add_c_test(test_idr_true_residual SOURCES test_idr_true_residual.c LABELS cpu)
 hm_add_c_test(test_solver_stop SOURCES test_solver_stop.c NPROCS 1 LABELS cpu)
+target_include_directories(test_solver_stop PRIVATE ${CMAKE_SOURCE_DIR}/linalg/lobpcg)
 hm_add_test(test_solver_stop_mpi2 COMMAND $<TARGET_FILE:test_solver_stop> NPROCS 2 LABELS cpu)
