@@ -41,9 +41,10 @@ module hamlet_types
   integer(c_int), parameter :: HM_FORMAT_CSR = 1
   integer(c_int), parameter :: HM_FORMAT_SELL = 2
 
-  ! hm_boundary (ti.h)
+  ! hm_boundary (stencil.h)
   integer(c_int), parameter :: HM_BC_PERIODIC = 0
   integer(c_int), parameter :: HM_BC_OPEN = 1
+  integer(c_int), parameter :: HM_BC_TWISTED = 2
 
   ! hm_bounds_method (kpm.h)
   integer(c_int), parameter :: HM_BOUNDS_LANCZOS = 0

@@ -13,6 +13,7 @@
 #include "hamlet/lobpcg.h"
 #include "hamlet/idr.h"
 #include "hamlet/dense.h"
+#include "hamlet/stencil.h"
 #include "hamlet/ti.h"
 #include "hamlet/mtx.h"
 #include "hamlet/convdiff.h"

@@ -6,8 +6,7 @@
 #define HAMLET_TI_H
 #include <stdint.h>
 #include "matrix.h"
-
-typedef enum { HM_BC_PERIODIC = 0, HM_BC_OPEN = 1 } hm_boundary;
+#include "stencil.h" /* hm_boundary */
 
 typedef struct {
   int64_t nx, ny, nz;
