@@ -45,6 +45,8 @@ typedef struct {
     int nev, block, which, maxit, precond, vectors, dense_solver, s, smoothing, residual_replacement, problem;
     double tol, omega_angle;
     uint64_t seed;
+    int transform;               /* 0 = none, 1 = shift_invert (lobpcg on (A - shift B)^-1 B) */
+    double shift;
   } solver;
   /* [kpm] */
   hm_kpm_options kpm;

@@ -180,6 +180,13 @@ const hm_deck_key hm_deck_keys[] = {
     {.section = "solver", .key = "vectors", .type = HM_KEY_WORD, .words = {"no", "yes"}, .values = {0, 1},
      .def = "no", .when_key = "method", .when_word = "lobpcg|dense|idr", AT(solver.vectors),
      .help = "write the eigenvectors to /eigen/vectors (lobpcg, dense) or the solution to /solution/x (idr)"},
+    {.section = "solver", .key = "transform", .type = HM_KEY_WORD, .words = {"none", "shift_invert"}, .values = {0, 1},
+     .def = "none", .when_key = "method", .when_word = "lobpcg", AT(solver.transform),
+     .help = "shift_invert: the nev eigenvalues nearest `shift` through a sparse factorization of A - shift B "
+             "(ill-conditioned or clustered small eigenvalues; shift = 0 for the smallest of an SPD problem)"},
+    {.section = "solver", .key = "shift", .type = HM_KEY_DOUBLE, ENERGY, .need = HM_KEY_REQUIRED_WHEN,
+     .when_key = "transform", .when_word = "shift_invert", AT(solver.shift),
+     .help = "the shift sigma: the eigenvalues nearest it are computed"},
     {.section = "solver", .key = "dense_solver", .type = HM_KEY_WORD,
      .words = {"auto", "lapack", "cusolver", "scalapack"}, .values = {0, 1, 2, 3}, .def = "auto",
      .when_key = "method", .when_word = "dense", AT(solver.dense_solver),
