@@ -92,7 +92,7 @@ int hm_lattice_make_stencil(const hm_lattice *L, const hm_lattice_params *p, hm_
   memcpy(block, L->block, sizeof *block * entries);
   add_zeeman(L, p->zeeman, block);
   hm_stencil *st = &s->stencil;
-  HM_CALL(hm_stencil_init(st));
+  memset(st, 0, sizeof *st); /* hm_stencil_init's defaults, set below field by field */
   memcpy(st->cells, p->cells, sizeof st->cells);
   st->orbitals = n;
   st->nblocks = nb;

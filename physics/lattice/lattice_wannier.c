@@ -39,10 +39,13 @@ static int read_counts(hm_text *t, w90_header *h) {
   while (got < h->nrpts) {
     HM_CHECK(hm_text_next(t, 0), HM_ERR_INPUT, "%s:%d: the file ends after %ld of the %ld degeneracy weights (nrpts "
              "on line %d)", t->file, t->line, got, h->nrpts, h->nrpts_line);
+    int integers = 1;
+    for (int k = 0; k < t->nfields; k++) integers &= hm_text_is_integer(t->field[k]);
+    HM_CHECK(integers, HM_ERR_INPUT,
+             "%s:%d: found %ld degeneracy weights before this line, which is not a line of integer weights: the count "
+             "does not match nrpts = %ld (line %d)",
+             t->file, t->line, got, h->nrpts, h->nrpts_line);
     for (int k = 0; k < t->nfields; k++) {
-      HM_CHECK(hm_text_is_integer(t->field[k]), HM_ERR_INPUT,
-               "%s:%d: found %ld degeneracy weights before '%s': the count does not match nrpts = %ld (line %d)",
-               t->file, t->line, got, t->field[k], h->nrpts, h->nrpts_line);
       HM_CHECK(got < h->nrpts, HM_ERR_INPUT,
                "%s:%d: more degeneracy weights than nrpts = %ld (line %d): the count does not match nrpts", t->file,
                t->line, h->nrpts, h->nrpts_line);
