@@ -94,13 +94,14 @@ int hm_lattice_field(const hm_lattice *L, const hm_lattice_params *p, hm_lattice
         for (int a = 0; a < 3; a++) G[a] = M[0][a] * d[0] + M[1][a] * d[1] + M[2][a] * d[2];
         block[((size_t)b * n + i) * n + j] *= cexp(2 * M_PI * I * dot(Mm0, d));
       }
-    /* a hop wrapped w times in direction a: w chi_a(u_j unwrapped), chi_a(u) = n_a (M e_a) . u */
+    /* a hop wrapped w times in direction a: w chi_a(u_j unwrapped), chi_a(u) = n_a (M e_a) . u = V . c + K / w */
     for (int a = 0; a < 3; a++)
       for (int j = 0; j < n; j++) {
         double *V = s->wrap_phase + (((size_t)a * nb + b) * n + j) * 4, na = (double)p->cells[a];
         double target[3] = {R[0] + u[3 * j], R[1] + u[3 * j + 1], R[2] + u[3 * j + 2]};
         for (int k = 0; k < 3; k++) V[k] = na * M[k][a];
-        V[3] = na * (M[0][a] * target[0] + M[1][a] * target[1] + M[2][a] * target[2]);
+        /* the contract adds K unscaled by w: a hop of block b wraps only by w = sign(R_a) (|R_a| < n_a) */
+        V[3] = (R[a] > 0 ? 1 : R[a] < 0 ? -1 : 0) * na * (M[0][a] * target[0] + M[1][a] * target[1] + M[2][a] * target[2]);
       }
   }
   free(u);

@@ -9,7 +9,7 @@
 #include "random.h"
 
 /* Dense column-major N x N matrix of s (N = orbitals * sites), malloc'd. */
-static double complex *lattice_dense(const hm_stencil *s, int64_t *N_out) {
+static inline double complex *lattice_dense(const hm_stencil *s, int64_t *N_out) {
   const int64_t *n = s->cells;
   const int no = s->orbitals;
   const int64_t sites = n[0] * n[1] * n[2], N = sites * no;
@@ -39,7 +39,7 @@ static double complex *lattice_dense(const hm_stencil *s, int64_t *N_out) {
             for (int a = 0; a < 3; a++) {
               if (!w[a]) continue;
               const double *V = s->wrap_phase + (((size_t)a * s->nblocks + b) * no + j) * 4;
-              phase += w[a] * (V[0] * c[0] + V[1] * c[1] + V[2] * c[2] + V[3]);
+              phase += w[a] * (V[0] * c[0] + V[1] * c[1] + V[2] * c[2]) + V[3];
             }
           }
           H[(target * no + j) * N + site * no + i] += f * block[((size_t)b * no + i) * no + j] * cexp(2 * M_PI * I * phase);
@@ -62,7 +62,7 @@ static double complex *lattice_dense(const hm_stencil *s, int64_t *N_out) {
 }
 
 /* H(k) = sum_R H(R) exp(2 pi i k . R), k in reciprocal-lattice units (turns per cell), row-major. */
-static void lattice_bloch(const hm_lattice *L, const double k[3], double complex *Hk) {
+static inline void lattice_bloch(const hm_lattice *L, const double k[3], double complex *Hk) {
   const int n = L->orbitals;
   for (int e = 0; e < n * n; e++) Hk[e] = 0;
   for (int b = 0; b < L->nblocks; b++) {
