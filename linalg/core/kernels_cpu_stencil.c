@@ -60,9 +60,15 @@ static inline void orbital_row(const hm_stencil_exec *E, const int k, int i, int
     if (nb_row[b] < 0) continue;
     const double *blk = E->block + 2 * ((size_t)o * o * b + (size_t)i * o);
     for (int j = 0; j < o; j++) {
-      double complex a = (blk[2 * j] + I * blk[2 * j + 1]) * nb_f[b];
-      if (E->has_peierls) a *= cexp(I * 6.283185307179586 * hm_stencil_peierls_turns(E, b, i, j, c, nb_w[b]));
-      const double ar = creal(a), ai = cimag(a);
+      /* real arithmetic: C's complex multiply calls a NaN-handling routine */
+      const double fr = creal(nb_f[b]), fi = cimag(nb_f[b]);
+      double ar = blk[2 * j] * fr - blk[2 * j + 1] * fi, ai = blk[2 * j] * fi + blk[2 * j + 1] * fr;
+      if (E->has_peierls) {
+        const double turns = 6.283185307179586 * hm_stencil_peierls_turns(E, b, i, j, c, nb_w[b]);
+        const double pc = cos(turns), ps = sin(turns), r2 = ar * pc - ai * ps;
+        ai = ar * ps + ai * pc;
+        ar = r2;
+      }
       if (ar == 0 && ai == 0) continue;
       const double *xr = x + (size_t)(nb_row[b] + j) * width;
       for (int q = 0; q < width; q++) {
