@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 #include "error_macros.h"
+#include "stencil_free.h"
 #include "stencil_internal.h"
 
 int hm_stencil_init(hm_stencil *s) {
@@ -21,12 +22,12 @@ void hm_stencil_model_free(hm_stencil_model *m) {
   free(m->block);
   free(m->peierls);
   free(m->wrap_phase);
-  m->shift = NULL;
-  m->block = m->peierls = m->wrap_phase = NULL;
+  free(m->slab_row);
+  memset(m, 0, sizeof *m);
 }
 
 static double complex entry(const hm_stencil_model *m, int b, int i, int j) {
-  const int no = m->sc.orbitals;
+  const int no = m->ex.orbitals;
   const double *e = m->block + 2 * (((size_t)b * no + i) * no + j);
   return CMPLX(e[0], e[1]);
 }
@@ -34,7 +35,7 @@ static double complex entry(const hm_stencil_model *m, int b, int i, int j) {
 /* The block with shift -R of block b, or -1. */
 static int partner(const hm_stencil_model *m, int b) {
   const int32_t *r = m->shift + 3 * b;
-  for (int q = 0; q < m->sc.nblocks; q++) {
+  for (int q = 0; q < m->ex.nblocks; q++) {
     const int32_t *p = m->shift + 3 * q;
     if (p[0] == -r[0] && p[1] == -r[1] && p[2] == -r[2]) return q;
   }
@@ -44,7 +45,7 @@ static int partner(const hm_stencil_model *m, int b) {
 /* H(-R) = H(R)^dagger block by block. With a field the entry's phase G . c is part of the hop:
  * the partner's gradient is minus this one's and its constant carries the G . R of the shift. */
 static int check_hermitian(const hm_stencil_model *m) {
-  const int no = m->sc.orbitals, nb = m->sc.nblocks;
+  const int no = m->ex.orbitals, nb = m->ex.nblocks;
   double largest = 0.0;
   for (size_t e = 0; e < (size_t)nb * no * no; e++) largest = fmax(largest, cabs(CMPLX(m->block[2 * e], m->block[2 * e + 1])));
   const double tol = 1e-12 * (largest > 0.0 ? largest : 1.0);
@@ -134,41 +135,49 @@ int hm_stencil_model_make(const hm_stencil *s, hm_stencil_model *m) {
   HM_CHECK(s && m, HM_ERR_ARGUMENT, "s or m is NULL");
   memset(m, 0, sizeof *m);
   HM_CALL(check_sizes(s));
-  hm_stencil_scalars *sc = &m->sc;
+  hm_stencil_exec *ex = &m->ex;
   for (int a = 0; a < 3; a++) {
-    sc->n[a] = s->cells[a];
-    sc->boundary[a] = s->boundary[a];
-    sc->twist[a] = s->twist[a];
+    ex->cells[a] = s->cells[a];
+    ex->boundary[a] = s->boundary[a];
+    ex->twist[a] = s->twist[a];
   }
-  sc->orbitals = s->orbitals;
-  sc->nblocks = s->nblocks;
-  sc->disorder_w = s->disorder_w;
-  sc->disorder_seed = s->disorder_seed;
-  sc->disorder_stream = s->disorder_stream;
-  sc->disorder_per_site = s->disorder_per_site != 0;
-  sc->vacancy_p = s->vacancy_p;
-  sc->vacancy_seed = s->vacancy_seed;
-  sc->vacancy_stream = s->vacancy_stream;
-  sc->field = s->peierls != NULL;
+  ex->orbitals = s->orbitals;
+  ex->nblocks = s->nblocks;
+  ex->disorder_w = s->disorder_w;
+  ex->disorder_seed = s->disorder_seed;
+  ex->disorder_stream = s->disorder_stream;
+  ex->disorder_per_site = s->disorder_per_site != 0;
+  ex->vacancy_p = s->vacancy_p;
+  ex->vacancy_seed = s->vacancy_seed;
+  ex->vacancy_stream = s->vacancy_stream;
+  ex->has_peierls = s->peierls != NULL;
+  ex->slow = s->cells[2] > 1 ? 2 : s->cells[1] > 1 ? 1 : 0;
+  ex->slab_sites = 1;
+  for (int a = 0; a < ex->slow; a++) ex->slab_sites *= s->cells[a];
+  ex->first_slab = 0;
+  ex->local_slabs = s->cells[ex->slow];
   const size_t nb = (size_t)s->nblocks, no = (size_t)s->orbitals;
   int st = copy_array(s->shift, sizeof(int32_t) * 3 * nb, (void **)&m->shift);
   if (!st) st = copy_array(s->block, sizeof(double) * 2 * nb * no * no, (void **)&m->block);
   if (!st) st = copy_array(s->peierls, sizeof(double) * 3 * nb * no * no, (void **)&m->peierls);
   if (!st) st = copy_array(s->wrap_phase, sizeof(double) * 12 * nb * no, (void **)&m->wrap_phase);
-  if (!st) st = check_hermitian(m);
+  if (!st) {
+    m->slab_row = malloc(sizeof(int64_t) * (size_t)ex->local_slabs);
+    if (!m->slab_row) st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "could not allocate the slab table");
+  }
+  if (!st) {
+    for (int64_t g = 0; g < ex->local_slabs; g++) m->slab_row[g] = g * ex->slab_sites * ex->orbitals;
+    ex->shift = m->shift;
+    ex->block = m->block;
+    ex->peierls = m->peierls;
+    ex->wrap_phase = m->wrap_phase;
+    ex->slab_row = m->slab_row;
+    st = check_hermitian(m);
+  }
   if (st) {
     hm_stencil_model_free(m);
     return hm_error_trace(st, __FILE__, __LINE__, __func__);
   }
-  m->slab_dir = sc->n[2] > 1 ? 2 : sc->n[1] > 1 ? 1 : 0;
-  m->slab_rows = (int64_t)no;
-  for (int a = 0; a < m->slab_dir; a++) m->slab_rows *= sc->n[a];
-  return HM_SUCCESS;
-}
-
-int hm_stencil_dist(hm_context *ctx, const hm_stencil_model *m, hm_dist **dist) {
-  const int64_t n = m->slab_rows * m->sc.n[m->slab_dir];
-  HM_CALL(hm_dist_create(ctx, n, m->slab_rows, 1.0, dist));
   return HM_SUCCESS;
 }
 
@@ -179,7 +188,8 @@ int hm_matrix_create_stencil(hm_context *ctx, const hm_stencil *s, hm_stencil_st
            "storage = %d: allowed HM_STENCIL_ASSEMBLED (0) or HM_STENCIL_MATRIX_FREE (1)", (int)storage);
   hm_stencil_model m;
   HM_CALL(hm_stencil_model_make(s, &m));
-  int st = storage == HM_STENCIL_ASSEMBLED ? hm_stencil_assemble(ctx, &m, A) : hm_stencil_matrix_free(ctx, &m, A);
+  /* The matrix-free storage keeps its own copy of the description (stencil_free.c). */
+  int st = storage == HM_STENCIL_ASSEMBLED ? hm_stencil_assemble(ctx, &m, A) : hm_stencil_matrix_free_create(ctx, s, A);
   hm_stencil_model_free(&m);
   if (st) return hm_error_trace(st, __FILE__, __LINE__, __func__);
   return HM_SUCCESS;
@@ -190,12 +200,12 @@ int hm_stencil_vacancies(const hm_stencil *s, int64_t *vacant_sites) {
   HM_CHECK(s->vacancy_p >= 0.0 && s->vacancy_p < 1.0, HM_ERR_ARGUMENT, "vacancy probability %g: allowed [0, 1)",
            s->vacancy_p);
   const int64_t sites = s->cells[0] * s->cells[1] * s->cells[2];
-  const hm_stencil_scalars sc = {.vacancy_p = s->vacancy_p, .vacancy_seed = s->vacancy_seed,
-                                 .vacancy_stream = s->vacancy_stream};
+  const hm_stencil_exec ex = {.vacancy_p = s->vacancy_p, .vacancy_seed = s->vacancy_seed,
+                              .vacancy_stream = s->vacancy_stream};
   int64_t count = 0;
   if (s->vacancy_p > 0.0) {
 #pragma omp parallel for reduction(+ : count) schedule(static)
-    for (int64_t site = 0; site < sites; site++) count += hm_stencil_vacant(&sc, (uint64_t)site);
+    for (int64_t site = 0; site < sites; site++) count += hm_stencil_vacant(&ex, site);
   }
   *vacant_sites = count;
   return HM_SUCCESS;

@@ -1,5 +1,5 @@
 /* The assembled (CSR) storage of an hm_stencil: each rank writes its own rows from the formula of
- * include/hamlet/stencil.h (stencil_terms.h), then hm_matrix_create_csr sums the hops that land on
+ * include/hamlet/stencil.h (with the matrix-free kernels' arithmetic, stencil_exec.h), then hm_matrix_create_csr sums the hops that land on
  * one column (rings of one or two cells) and measures the Hermitian defect as for any matrix. */
 #include <complex.h>
 #include <stdlib.h>
@@ -14,7 +14,7 @@ typedef struct {
 } hop_list;
 
 static int list_hops(const hm_stencil_model *m, hop_list *l) {
-  const int no = m->sc.orbitals, nb = m->sc.nblocks;
+  const int no = m->ex.orbitals, nb = m->ex.nblocks;
   l->first = calloc((size_t)no + 1, sizeof(int));
   l->hop_b = malloc(sizeof(int) * (size_t)nb * (size_t)no * (size_t)no + 1);
   l->hop_j = malloc(sizeof(int) * (size_t)nb * (size_t)no * (size_t)no + 1);
@@ -44,46 +44,47 @@ static void free_hops(hop_list *l) {
 /* Entries of global row `row` into cols / vals (when not NULL); returns their count. */
 static int64_t row_entries(const hm_stencil_model *m, const hop_list *l, int64_t row, int64_t *cols,
                            double complex *vals) {
-  const hm_stencil_scalars *sc = &m->sc;
-  const int no = sc->orbitals;
+  const hm_stencil_exec *E = &m->ex;
+  const int no = E->orbitals;
   const int64_t site = row / no, i = row % no;
-  if (hm_stencil_vacant(sc, (uint64_t)site)) return 0;
-  const int64_t c[3] = {site % sc->n[0], (site / sc->n[0]) % sc->n[1], site / (sc->n[0] * sc->n[1])};
+  if (hm_stencil_vacant(E, site)) return 0;
+  const int64_t c[3] = {site % E->cells[0], (site / E->cells[0]) % E->cells[1], site / (E->cells[0] * E->cells[1])};
   int64_t count = 0;
-  if (sc->disorder_w != 0.0) {
+  if (E->disorder_w != 0.0) {
     if (cols) {
       cols[count] = row;
-      vals[count] = hm_stencil_disorder(sc, (uint64_t)site, (uint64_t)row);
+      vals[count] = hm_stencil_disorder(E, site, (int)i);
     }
     count++;
   }
   for (int h = l->first[i]; h < l->first[i + 1]; h++) {
     const int b = l->hop_b[h], j = l->hop_j[h];
-    const int32_t *r = m->shift + 3 * b;
-    int64_t t[3], w[3];
-    int inside = 1;
-    for (int a = 0; a < 3; a++) inside &= hm_stencil_wrap(c[a], r[a], sc->n[a], sc->boundary[a], &t[a], &w[a]);
-    if (!inside) continue;
-    const int64_t target = t[0] + sc->n[0] * (t[1] + sc->n[1] * t[2]);
-    if (hm_stencil_vacant(sc, (uint64_t)target)) continue;
+    int64_t w[3];
+    double angle;
+    /* E's slab table holds global rows: the target is the global row of the cell's orbital 0. */
+    const int64_t target = hm_stencil_target(E, m->shift + 3 * b, c, w, &angle);
+    if (target < 0 || hm_stencil_vacant(E, target / no)) continue;
     if (cols) {
-      const size_t e = ((size_t)b * no + (size_t)i) * no + (size_t)j;
-      const double *G = m->peierls ? m->peierls + 3 * e : NULL;
-      const double *wrap[3] = {NULL, NULL, NULL};
-      if (m->wrap_phase)
-        for (int a = 0; a < 3; a++) wrap[a] = m->wrap_phase + 4 * (((size_t)a * sc->nblocks + b) * no + j);
-      const double phase = hm_stencil_phase(sc, c, w, G, wrap);
-      cols[count] = target * no + j;
-      vals[count] = CMPLX(m->block[2 * e], m->block[2 * e + 1]) * (phase != 0.0 ? cexp(I * phase) : 1.0);
+      const double *e = m->block + 2 * (((size_t)b * no + (size_t)i) * no + (size_t)j);
+      if (E->has_peierls) angle += 6.283185307179586 * hm_stencil_peierls_turns(E, b, (int)i, j, c, w); /* 2 pi */
+      cols[count] = target + j;
+      vals[count] = CMPLX(e[0], e[1]) * (angle != 0.0 ? cexp(I * angle) : 1.0);
     }
     count++;
   }
   return count;
 }
 
+/* Whole slabs per rank, as the matrix-free storage distributes them. */
+static int slab_dist(hm_context *ctx, const hm_stencil_exec *E, hm_dist **dist) {
+  const int64_t slab_rows = E->slab_sites * E->orbitals;
+  HM_CALL(hm_dist_create(ctx, slab_rows * E->cells[E->slow], slab_rows, 1.0, dist));
+  return HM_SUCCESS;
+}
+
 int hm_stencil_assemble(hm_context *ctx, const hm_stencil_model *m, hm_matrix **A) {
   hm_dist *dist;
-  HM_CALL(hm_stencil_dist(ctx, m, &dist));
+  HM_CALL(slab_dist(ctx, &m->ex, &dist));
   int64_t first, local;
   int st = hm_dist_range(dist, &first, &local, NULL);
   hop_list hops = {0};
