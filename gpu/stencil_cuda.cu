@@ -17,7 +17,6 @@
 namespace {
 
 constexpr int kThreads = 256;
-constexpr size_t kSharedLimit = 40 * 1024; // blocks in shared memory up to this size
 constexpr int64_t kWantBlocks = 4096;      // thread blocks per launch (balance; L2 band)
 
 hm_device_buffer scratch_buffer;
@@ -67,30 +66,48 @@ __device__ inline void cell_of(const hm_stencil_exec &E, int64_t g, int64_t q, i
   }
 }
 
+// Where block b's hop from cell c lands and its boundary factor; -1 where it is dropped. The common
+// case (no wrap in any direction) is one add of the block's precomputed local offset: cheap 32-bit
+// checks decide it; wraps, ghost slabs and vacancies take the general arithmetic of stencil_exec.h.
+__device__ inline int64_t hop_target(const hm_stencil_exec &E, int b, const int64_t c[3], int64_t self,
+                                     const int64_t *delta, bool interior, int64_t w[3], double *angle) {
+  const int32_t *R = E.shift + 3 * b;
+  *angle = 0;
+  if (interior && (uint64_t)(c[0] + R[0]) < (uint64_t)E.cells[0] && (uint64_t)(c[1] + R[1]) < (uint64_t)E.cells[1] &&
+      (uint64_t)(c[2] + R[2]) < (uint64_t)E.cells[2]) {
+    w[0] = w[1] = w[2] = 0;
+    return self + delta[b];
+  }
+  return hm_stencil_target(&E, R, c, w, angle);
+}
+
 // One launch: every thread computes one (site, orbital, column) entry per slab it marches over.
 // Kpm: W = 2 s (H V - b V) - W and the per-column dots into partial[block][2k]; else y = H x.
 template <bool Kpm>
 __global__ void __launch_bounds__(kThreads) stencil_kernel(hm_stencil_exec E, int list, int k, int64_t tile_sites,
                                                            int64_t nzchunks, int64_t zchunk, int64_t slabs,
-                                                           int shared_blocks, double s, double bshift,
+                                                           double s, double bshift,
                                                            const double *__restrict__ x, double *__restrict__ y,
                                                            double *partial) {
   extern __shared__ double sh[];
   const int o = E.orbitals;
-  const int nblock_entries = E.nblocks * o * o;
-  const double *blocks = E.block;
-  if (shared_blocks) {
-    for (int e = threadIdx.x; e < 2 * nblock_entries; e += blockDim.x) sh[e] = E.block[e];
-    __syncthreads();
-    blocks = sh;
-  }
+  // Shared: the hops, the per-orbital starts, the blocks' local offsets; then the reduction.
+  hm_stencil_hop *hops = reinterpret_cast<hm_stencil_hop *>(sh);
+  int64_t *delta = reinterpret_cast<int64_t *>(hops + E.nhops);
+  int32_t *first = reinterpret_cast<int32_t *>(delta + E.nblocks);
+  for (int e = threadIdx.x; e < E.nhops; e += blockDim.x) hops[e] = E.hops[e];
+  for (int e = threadIdx.x; e < E.nblocks; e += blockDim.x) delta[e] = E.hop_delta[e];
+  for (int e = threadIdx.x; e <= o; e += blockDim.x) first[e] = E.hop_first[e];
+  __syncthreads();
   const int64_t tile = blockIdx.x / nzchunks, zc = blockIdx.x % nzchunks;
-  const int64_t entries = (int64_t)o * k;
-  const int64_t e_in_tile = (int64_t)blockIdx.y * blockDim.x + threadIdx.x;
+  const int entries = o * k;
+  const int e_in_tile = blockIdx.y * blockDim.x + threadIdx.x;
   const int64_t q = tile * tile_sites + e_in_tile / entries;
-  const int e = (int)(e_in_tile % entries), i = e / k, col = e % k;
+  const int e = e_in_tile % entries, i = e / k, col = e % k;
   const bool active = e_in_tile < tile_sites * entries && q < E.slab_sites && (blockIdx.y == 0 || tile_sites == 1);
+  const bool interior = list == HM_STENCIL_INTERIOR && E.vacancy_p == 0 && !E.has_peierls;
   double vv = 0, wv = 0;
+  const double2 *xv2 = reinterpret_cast<const double2 *>(x);
   const int64_t p1 = (zc + 1) * zchunk < slabs ? (zc + 1) * zchunk : slabs;
   for (int64_t p = zc * zchunk; active && p < p1; p++) {
     const int64_t l = slab_at(E, list, p), g = E.first_slab + l;
@@ -99,37 +116,39 @@ __global__ void __launch_bounds__(kThreads) stencil_kernel(hm_stencil_exec E, in
     const int64_t site = g * E.slab_sites + q, self = (l * E.slab_sites + q) * o;
     double ar = 0, ai = 0; // (H x)[self + i, col]
     if (!hm_stencil_vacant(&E, site)) {
-      for (int b = 0; b < E.nblocks; b++) {
-        int64_t w[3];
-        double angle;
-        const int64_t t = hm_stencil_target(&E, E.shift + 3 * b, c, w, &angle);
-        if (t < 0) continue;
-        if (E.vacancy_p > 0) {
-          int64_t u[3];
-          for (int a = 0; a < 3; a++) u[a] = c[a] + E.shift[3 * b + a] - w[a] * E.cells[a];
-          if (hm_stencil_vacant(&E, u[0] + E.cells[0] * (u[1] + E.cells[1] * u[2]))) continue;
-        }
-        double fr = 1, fi = 0;
-        if (angle != 0) sincos(angle, &fi, &fr);
-        const double *blk = blocks + 2 * ((size_t)nblock_entries / E.nblocks * b + (size_t)i * o);
-        const double2 *xr = reinterpret_cast<const double2 *>(x) + (size_t)t * k + col;
-        for (int j = 0; j < o; j++) {
-          double br = blk[2 * j] * fr - blk[2 * j + 1] * fi, bi = blk[2 * j] * fi + blk[2 * j + 1] * fr;
-          if (E.has_peierls) {
-            double ps, pc;
-            sincospi(2 * hm_stencil_peierls_turns(&E, b, i, j, c, w), &ps, &pc);
-            const double r2 = br * pc - bi * ps;
-            bi = br * ps + bi * pc;
-            br = r2;
+      int64_t t = -1, w[3] = {0, 0, 0};
+      double fr = 1, fi = 0;
+      int b_now = -1;
+      for (int h = first[i]; h < first[i + 1]; h++) {
+        const hm_stencil_hop hp = hops[h];
+        if (hp.b != b_now) { // the hops of one block share their target cell
+          b_now = hp.b;
+          double angle;
+          t = hop_target(E, hp.b, c, self, delta, interior, w, &angle);
+          if (t >= 0 && E.vacancy_p > 0) {
+            int64_t u[3];
+            for (int a = 0; a < 3; a++) u[a] = c[a] + E.shift[3 * hp.b + a] - w[a] * E.cells[a];
+            if (hm_stencil_vacant(&E, u[0] + E.cells[0] * (u[1] + E.cells[1] * u[2]))) t = -1;
           }
-          const double2 xv = xr[(size_t)j * k];
-          ar += br * xv.x - bi * xv.y;
-          ai += br * xv.y + bi * xv.x;
+          fr = 1, fi = 0;
+          if (angle != 0) sincos(angle, &fi, &fr);
         }
+        if (t < 0) continue;
+        double br = hp.re * fr - hp.im * fi, bi = hp.re * fi + hp.im * fr;
+        if (E.has_peierls) {
+          double ps, pc;
+          sincospi(2 * hm_stencil_peierls_turns(&E, hp.b, i, hp.j, c, w), &ps, &pc);
+          const double r2 = br * pc - bi * ps;
+          bi = br * ps + bi * pc;
+          br = r2;
+        }
+        const double2 xv = xv2[(size_t)(t + hp.j) * k + col];
+        ar += br * xv.x - bi * xv.y;
+        ai += br * xv.y + bi * xv.x;
       }
       const double d = hm_stencil_disorder(&E, site, i);
       if (d != 0) {
-        const double2 xv = reinterpret_cast<const double2 *>(x)[(size_t)(self + i) * k + col];
+        const double2 xv = xv2[(size_t)(self + i) * k + col];
         ar += d * xv.x;
         ai += d * xv.y;
       }
@@ -139,7 +158,7 @@ __global__ void __launch_bounds__(kThreads) stencil_kernel(hm_stencil_exec E, in
       *out = make_double2(ar, ai);
       continue;
     }
-    const double2 v = reinterpret_cast<const double2 *>(x)[(size_t)(self + i) * k + col];
+    const double2 v = xv2[(size_t)(self + i) * k + col];
     const double2 old = *out;
     const double wr = 2.0 * s * (ar - bshift * v.x) - old.x, wm = 2.0 * s * (ai - bshift * v.y) - old.y;
     *out = make_double2(wr, wm);
@@ -147,24 +166,48 @@ __global__ void __launch_bounds__(kThreads) stencil_kernel(hm_stencil_exec E, in
     wv += wr * v.x + wm * v.y;
   }
   if (!Kpm) return;
-  // Per-column sums of the block, in a fixed order: thread c < k adds the threads of column c.
+  // Per-column sums of the block in a fixed order. Thread t holds column (blockIdx.y * blockDim +
+  // t) % k; where k divides 32 that is t % k, and a butterfly over the lanes of equal column leaves
+  // each warp's sums in lanes 0..k-1.
   __syncthreads();
-  double *red = sh; // reused: the blocks are no longer read
-  red[2 * threadIdx.x] = active ? vv : 0;
-  red[2 * threadIdx.x + 1] = active ? wv : 0;
+  double *red = sh; // reused: the hops are no longer read
+  const int block_id = blockIdx.y * gridDim.x + blockIdx.x;
+  if (!active) vv = wv = 0;
+  if (32 % k == 0) {
+    for (int off = 16; off >= k; off >>= 1) {
+      vv += __shfl_xor_sync(0xffffffffu, vv, off);
+      wv += __shfl_xor_sync(0xffffffffu, wv, off);
+    }
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, nwarps = blockDim.x / 32;
+    if (lane < k) {
+      red[2 * (warp * k + lane)] = vv;
+      red[2 * (warp * k + lane) + 1] = wv;
+    }
+    __syncthreads();
+    if (threadIdx.x < k) {
+      double sv = 0, sw = 0;
+      for (int v = 0; v < nwarps; v++) {
+        sv += red[2 * (v * k + threadIdx.x)];
+        sw += red[2 * (v * k + threadIdx.x) + 1];
+      }
+      partial[(int64_t)block_id * 2 * k + threadIdx.x] = sv;
+      partial[(int64_t)block_id * 2 * k + k + threadIdx.x] = sw;
+    }
+    return;
+  }
+  red[2 * threadIdx.x] = vv;
+  red[2 * threadIdx.x + 1] = wv;
   __syncthreads();
-  const int64_t block_id = (int64_t)blockIdx.y * gridDim.x + blockIdx.x;
   for (int c = threadIdx.x; c < k; c += blockDim.x) {
     double sv = 0, sw = 0;
     for (int t = 0; t < (int)blockDim.x; t++) {
-      const int64_t et = (int64_t)blockIdx.y * blockDim.x + t;
-      if (et % k == c) {
+      if ((blockIdx.y * (int)blockDim.x + t) % k == c) {
         sv += red[2 * t];
         sw += red[2 * t + 1];
       }
     }
-    partial[block_id * 2 * k + c] = sv;
-    partial[block_id * 2 * k + k + c] = sw;
+    partial[(int64_t)block_id * 2 * k + c] = sv;
+    partial[(int64_t)block_id * 2 * k + k + c] = sw;
   }
 }
 
@@ -182,23 +225,26 @@ int stencil_run(bool kpm, hm_scalar type, const hm_stencil_exec *E, int k, const
            "a matrix-free product was given a row list; it takes only the matrix's interior or boundary slabs");
   const Launch L = plan(*E, list, k);
   if (L.slabs == 0) return HM_SUCCESS;
-  const size_t block_bytes = sizeof(double) * 2 * (size_t)E->nblocks * E->orbitals * E->orbitals;
-  const int shared_blocks = block_bytes <= kSharedLimit;
-  size_t shared = shared_blocks ? block_bytes : 0;
+  const int nh = E->nhops;
+  size_t shared = sizeof(hm_stencil_hop) * nh + sizeof(int64_t) * E->nblocks + sizeof(int32_t) * (E->orbitals + 1);
   if (kpm && shared < sizeof(double) * 2 * kThreads) shared = sizeof(double) * 2 * kThreads;
+  HM_CHECK(shared <= 48 * 1024, HM_ERR_ARGUMENT,
+           "the cell's %d non-zero hopping entries need %zu bytes of shared memory; at most 48 KiB (about 2000 "
+           "entries) are supported",
+           nh, shared);
   HM_CHECK(L.ntiles * L.nzchunks < INT32_MAX, HM_ERR_ARGUMENT, "a slab plane of %lld sites is too large for one launch",
            (long long)E->slab_sites);
   dim3 grid((unsigned)(L.ntiles * L.nzchunks), (unsigned)L.chunks);
   if (kpm) {
     const size_t nparts = (size_t)grid.x * grid.y;
     HM_CALL(hm_device_buffer_grow(&scratch_buffer, nparts * 2 * k));
-    stencil_kernel<true><<<grid, kThreads, shared>>>(*E, list, k, L.tile_sites, L.nzchunks, L.zchunk, L.slabs,
-                                                     shared_blocks, s, b, x, y, scratch_buffer.p);
+    stencil_kernel<true><<<grid, kThreads, shared>>>(*E, list, k, L.tile_sites, L.nzchunks, L.zchunk, L.slabs, s, b, x, y,
+                                                     scratch_buffer.p);
     HM_CHECK_LAUNCH("stencil kpm_step");
     HM_CALL(column_sums(true, (int)nparts, 2 * k, scratch_buffer.p, dots));
   } else {
-    stencil_kernel<false><<<grid, kThreads, shared>>>(*E, list, k, L.tile_sites, L.nzchunks, L.zchunk, L.slabs,
-                                                      shared_blocks, 0, 0, x, y, nullptr);
+    stencil_kernel<false><<<grid, kThreads, shared>>>(*E, list, k, L.tile_sites, L.nzchunks, L.zchunk, L.slabs, 0, 0, x, y,
+                                                      nullptr);
     HM_CHECK_LAUNCH("stencil spmmv");
   }
   return HM_SUCCESS;
@@ -218,4 +264,6 @@ int hm_cuda_stencil_kpm_step(hm_scalar type, const hm_stencil_exec *E, int k, co
   return HM_SUCCESS;
 }
 
-void hm_stencil_cuda_release_state() { hm_device_buffer_free(&scratch_buffer); }
+void hm_stencil_cuda_release_state() {
+  hm_device_buffer_free(&scratch_buffer);
+}

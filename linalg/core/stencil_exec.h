@@ -22,6 +22,12 @@
 
 enum { HM_STENCIL_RUNS = 4, HM_STENCIL_INTERIOR = 0, HM_STENCIL_BOUNDARY = 1 };
 
+/* A non-zero entry of the cell's blocks: value, block, column orbital. */
+typedef struct {
+  double re, im;
+  int32_t b, j;
+} hm_stencil_hop;
+
 typedef struct hm_stencil_exec {
   int orbitals, nblocks;
   int64_t cells[3];
@@ -42,6 +48,13 @@ typedef struct hm_stencil_exec {
   const double *peierls;    /* NULL or [nblocks][orbitals][orbitals][3] */
   const double *wrap_phase; /* NULL or [3][nblocks][orbitals][4] */
   const int64_t *slab_row;  /* [cells[slow]] */
+  /* The blocks' non-zero entries grouped by row orbital i (hop_first[i] .. hop_first[i + 1]), inside by
+   * block; and per block the offset of its target row from a cell's own where nothing wraps and the
+   * target slab is local (the interior slabs): o (R_x + n_x (R_y + n_y R_z)). */
+  const hm_stencil_hop *hops;
+  const int32_t *hop_first; /* [orbitals + 1] */
+  const int64_t *hop_delta; /* [nblocks] */
+  int nhops;
   /* The row lists' stand-ins: rows == &key[l] selects list l; its local slab ranges [begin, end). */
   int32_t key[2];
   int nruns[2];

@@ -113,6 +113,31 @@ static int upload_array(const hm_kernels *K, const void *src, size_t bytes, cons
   return HM_SUCCESS;
 }
 
+/* The blocks' non-zero entries by row orbital, and each block's target offset (stencil_exec.h). */
+static int list_hops(struct hm_stencil_part *P) {
+  const hm_stencil *s = &P->host;
+  const int o = s->orbitals, nb = s->nblocks;
+  HM_MALLOC(P->hops, (size_t)nb * o * o + 1);
+  HM_MALLOC(P->hop_first, (size_t)o + 1);
+  HM_MALLOC(P->hop_delta, (size_t)nb);
+  int n = 0;
+  for (int i = 0; i < o; i++) {
+    P->hop_first[i] = n;
+    for (int b = 0; b < nb; b++)
+      for (int j = 0; j < o; j++) {
+        const double *v = s->block + 2 * (((size_t)b * o + i) * o + j);
+        if (v[0] != 0 || v[1] != 0) P->hops[n++] = (hm_stencil_hop){v[0], v[1], b, j};
+      }
+  }
+  P->hop_first[o] = n;
+  P->exec.nhops = n;
+  for (int b = 0; b < nb; b++) {
+    const int32_t *R = s->shift + 3 * b;
+    P->hop_delta[b] = (int64_t)o * (R[0] + s->cells[0] * (R[1] + s->cells[1] * (int64_t)R[2]));
+  }
+  return HM_SUCCESS;
+}
+
 /* The exec struct's scalars and the arrays in backend memory. */
 static int place_exec(hm_matrix *M) {
   struct hm_stencil_part *P = M->stencil;
@@ -140,6 +165,10 @@ static int place_exec(hm_matrix *M) {
   HM_CALL(upload_array(K, P->peierls, sizeof(double) * 3 * nb * o * o, (const void **)&E->peierls));
   HM_CALL(upload_array(K, P->wrap_phase, sizeof(double) * 3 * nb * o * 4, (const void **)&E->wrap_phase));
   HM_CALL(upload_array(K, P->slab_row, sizeof(int64_t) * (size_t)s->cells[E->slow], (const void **)&E->slab_row));
+  HM_CALL(list_hops(P));
+  HM_CALL(upload_array(K, P->hops, sizeof(hm_stencil_hop) * (size_t)(E->nhops + 1), (const void **)&E->hops));
+  HM_CALL(upload_array(K, P->hop_first, sizeof(int32_t) * (o + 1), (const void **)&E->hop_first));
+  HM_CALL(upload_array(K, P->hop_delta, sizeof(int64_t) * nb, (const void **)&E->hop_delta));
   M->exec = (struct hm_csr_view){(int32_t)M->dist.local, NULL, NULL, NULL, NULL, E};
   M->exec_interior = &E->key[HM_STENCIL_INTERIOR];
   M->exec_boundary = &E->key[HM_STENCIL_BOUNDARY];
@@ -260,12 +289,18 @@ void hm_stencil_part_release(struct hm_matrix_s *M) {
     if (E->peierls && E->peierls != P->peierls) K->release((void *)E->peierls);
     if (E->wrap_phase && E->wrap_phase != P->wrap_phase) K->release((void *)E->wrap_phase);
     if (E->slab_row && E->slab_row != P->slab_row) K->release((void *)E->slab_row);
+    if (E->hops && E->hops != P->hops) K->release((void *)E->hops);
+    if (E->hop_first && E->hop_first != P->hop_first) K->release((void *)E->hop_first);
+    if (E->hop_delta && E->hop_delta != P->hop_delta) K->release((void *)E->hop_delta);
   }
   free(P->shift);
   free(P->block);
   free(P->peierls);
   free(P->wrap_phase);
   free(P->slab_row);
+  free(P->hops);
+  free(P->hop_first);
+  free(P->hop_delta);
   free(P);
   M->stencil = NULL;
   M->exec_interior = M->interior_rows; /* the keys lived in P */

@@ -12,6 +12,9 @@ struct hm_stencil_part {
   int32_t *shift;
   double *block, *peierls, *wrap_phase;
   int64_t *slab_row;
+  hm_stencil_hop *hops;
+  int32_t *hop_first;
+  int64_t *hop_delta;
 };
 
 #ifdef __cplusplus
