@@ -26,11 +26,13 @@ struct Launch {
   int chunks; // thread blocks per tile across the (orbital, column) entries
 };
 
-Launch plan(const hm_stencil_exec &E, int list, int k) {
+// Threads take `per_site` (orbital, column) entries of a site: the orbitals times k (per entry) or k
+// (one thread per site and column).
+Launch plan(const hm_stencil_exec &E, int list, int k, int per_site_orbitals) {
   Launch L;
   L.slabs = 0;
   for (int r = 0; r < E.nruns[list]; r++) L.slabs += E.run[list][r][1] - E.run[list][r][0];
-  const int64_t entries = (int64_t)E.orbitals * k;
+  const int64_t entries = (int64_t)per_site_orbitals * k;
   L.tile_sites = entries <= kThreads ? kThreads / entries : 1;
   if (L.tile_sites > E.slab_sites) L.tile_sites = E.slab_sites;
   L.chunks = entries <= kThreads ? 1 : (int)((entries + kThreads - 1) / kThreads);
@@ -63,6 +65,51 @@ __device__ inline void cell_of(const hm_stencil_exec &E, int64_t g, int64_t q, i
     c[1] = q / nx;
   } else if (E.slow == 1) {
     c[0] = q;
+  }
+}
+
+// Per-column sums of a thread block's dots in a fixed order into partial[block][2k]. Thread t holds
+// column (blockIdx.y * blockDim + t) % k; where k divides 32 that is t % k, and a butterfly over the
+// lanes of equal column leaves each warp's sums in lanes 0..k-1. red: 2 * blockDim doubles of
+// shared memory no longer in use.
+__device__ inline void block_column_sums(double vv, double wv, int k, double *red, double *partial) {
+  __syncthreads();
+  const int block_id = blockIdx.y * gridDim.x + blockIdx.x;
+  if (32 % k == 0) {
+    for (int off = 16; off >= k; off >>= 1) {
+      vv += __shfl_xor_sync(0xffffffffu, vv, off);
+      wv += __shfl_xor_sync(0xffffffffu, wv, off);
+    }
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, nwarps = blockDim.x / 32;
+    if (lane < k) {
+      red[2 * (warp * k + lane)] = vv;
+      red[2 * (warp * k + lane) + 1] = wv;
+    }
+    __syncthreads();
+    if ((int)threadIdx.x < k) {
+      double sv = 0, sw = 0;
+      for (int v = 0; v < nwarps; v++) {
+        sv += red[2 * (v * k + threadIdx.x)];
+        sw += red[2 * (v * k + threadIdx.x) + 1];
+      }
+      partial[(int64_t)block_id * 2 * k + threadIdx.x] = sv;
+      partial[(int64_t)block_id * 2 * k + k + threadIdx.x] = sw;
+    }
+    return;
+  }
+  red[2 * threadIdx.x] = vv;
+  red[2 * threadIdx.x + 1] = wv;
+  __syncthreads();
+  for (int c = threadIdx.x; c < k; c += blockDim.x) {
+    double sv = 0, sw = 0;
+    for (int t = 0; t < (int)blockDim.x; t++) {
+      if ((blockIdx.y * (int)blockDim.x + t) % k == c) {
+        sv += red[2 * t];
+        sw += red[2 * t + 1];
+      }
+    }
+    partial[(int64_t)block_id * 2 * k + c] = sv;
+    partial[(int64_t)block_id * 2 * k + k + c] = sw;
   }
 }
 
@@ -166,49 +213,92 @@ __global__ void __launch_bounds__(kThreads) stencil_kernel(hm_stencil_exec E, in
     wv += wr * v.x + wm * v.y;
   }
   if (!Kpm) return;
-  // Per-column sums of the block in a fixed order. Thread t holds column (blockIdx.y * blockDim +
-  // t) % k; where k divides 32 that is t % k, and a butterfly over the lanes of equal column leaves
-  // each warp's sums in lanes 0..k-1.
-  __syncthreads();
-  double *red = sh; // reused: the hops are no longer read
-  const int block_id = blockIdx.y * gridDim.x + blockIdx.x;
   if (!active) vv = wv = 0;
-  if (32 % k == 0) {
-    for (int off = 16; off >= k; off >>= 1) {
-      vv += __shfl_xor_sync(0xffffffffu, vv, off);
-      wv += __shfl_xor_sync(0xffffffffu, wv, off);
-    }
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, nwarps = blockDim.x / 32;
-    if (lane < k) {
-      red[2 * (warp * k + lane)] = vv;
-      red[2 * (warp * k + lane) + 1] = wv;
-    }
-    __syncthreads();
-    if (threadIdx.x < k) {
-      double sv = 0, sw = 0;
-      for (int v = 0; v < nwarps; v++) {
-        sv += red[2 * (v * k + threadIdx.x)];
-        sw += red[2 * (v * k + threadIdx.x) + 1];
-      }
-      partial[(int64_t)block_id * 2 * k + threadIdx.x] = sv;
-      partial[(int64_t)block_id * 2 * k + k + threadIdx.x] = sw;
-    }
-    return;
-  }
-  red[2 * threadIdx.x] = vv;
-  red[2 * threadIdx.x + 1] = wv;
+  block_column_sums(vv, wv, k, sh, partial);
+}
+
+// The same products with one thread per (site, column) for every orbital of the site (O of them,
+// no field): a neighbour's row is loaded once per block for all O orbitals (the per-entry kernel
+// loads it once per orbital), and its target is found once per site. Blocks in shared memory.
+template <bool Kpm, int O>
+__global__ void __launch_bounds__(kThreads) stencil_site_kernel(hm_stencil_exec E, int list, int k, int64_t tile_sites,
+                                                                int64_t nzchunks, int64_t zchunk, int64_t slabs,
+                                                                double s, double bshift, const double *__restrict__ x,
+                                                                double *__restrict__ y, double *partial) {
+  extern __shared__ double sh[];
+  double2 *blocks = reinterpret_cast<double2 *>(sh); // [nblocks][O][O]
+  int64_t *delta = reinterpret_cast<int64_t *>(blocks + E.nblocks * O * O);
+  for (int e = threadIdx.x; e < E.nblocks * O * O; e += blockDim.x)
+    blocks[e] = reinterpret_cast<const double2 *>(E.block)[e];
+  for (int e = threadIdx.x; e < E.nblocks; e += blockDim.x) delta[e] = E.hop_delta[e];
   __syncthreads();
-  for (int c = threadIdx.x; c < k; c += blockDim.x) {
-    double sv = 0, sw = 0;
-    for (int t = 0; t < (int)blockDim.x; t++) {
-      if ((blockIdx.y * (int)blockDim.x + t) % k == c) {
-        sv += red[2 * t];
-        sw += red[2 * t + 1];
+  const int64_t tile = blockIdx.x / nzchunks, zc = blockIdx.x % nzchunks;
+  const int64_t q = tile * tile_sites + threadIdx.x / k;
+  const int col = threadIdx.x % k;
+  const bool active = (int64_t)(threadIdx.x / k) < tile_sites && q < E.slab_sites;
+  const bool interior = list == HM_STENCIL_INTERIOR && E.vacancy_p == 0;
+  const double2 *xv2 = reinterpret_cast<const double2 *>(x);
+  double vv = 0, wv = 0;
+  const int64_t p1 = (zc + 1) * zchunk < slabs ? (zc + 1) * zchunk : slabs;
+  for (int64_t p = zc * zchunk; active && p < p1; p++) {
+    const int64_t l = slab_at(E, list, p), g = E.first_slab + l;
+    int64_t c[3];
+    cell_of(E, g, q, c);
+    const int64_t site = g * E.slab_sites + q, self = (l * E.slab_sites + q) * O;
+    double2 acc[O];
+    for (int i = 0; i < O; i++) acc[i] = make_double2(0, 0);
+    if (!hm_stencil_vacant(&E, site)) {
+      for (int b = 0; b < E.nblocks; b++) {
+        int64_t w[3];
+        double angle;
+        const int64_t t = hop_target(E, b, c, self, delta, interior, w, &angle);
+        if (t < 0) continue;
+        if (E.vacancy_p > 0) {
+          int64_t u[3];
+          for (int a = 0; a < 3; a++) u[a] = c[a] + E.shift[3 * b + a] - w[a] * E.cells[a];
+          if (hm_stencil_vacant(&E, u[0] + E.cells[0] * (u[1] + E.cells[1] * u[2]))) continue;
+        }
+        double2 xj[O];
+        for (int j = 0; j < O; j++) xj[j] = xv2[(size_t)(t + j) * k + col];
+        if (angle != 0) { // twisted boundary: the factor multiplies the neighbour's values
+          double fs, fc;
+          sincos(angle, &fs, &fc);
+          for (int j = 0; j < O; j++) xj[j] = make_double2(fc * xj[j].x - fs * xj[j].y, fc * xj[j].y + fs * xj[j].x);
+        }
+        const double2 *blk = blocks + b * O * O;
+        for (int i = 0; i < O; i++)
+          for (int j = 0; j < O; j++) {
+            const double2 a = blk[i * O + j];
+            acc[i].x += a.x * xj[j].x - a.y * xj[j].y;
+            acc[i].y += a.x * xj[j].y + a.y * xj[j].x;
+          }
+      }
+      for (int i = 0; i < O; i++) {
+        const double d = hm_stencil_disorder(&E, site, i);
+        if (d != 0) {
+          const double2 xs = xv2[(size_t)(self + i) * k + col];
+          acc[i].x += d * xs.x;
+          acc[i].y += d * xs.y;
+        }
       }
     }
-    partial[(int64_t)block_id * 2 * k + c] = sv;
-    partial[(int64_t)block_id * 2 * k + k + c] = sw;
+    for (int i = 0; i < O; i++) {
+      double2 *out = reinterpret_cast<double2 *>(y) + (size_t)(self + i) * k + col;
+      if (!Kpm) {
+        *out = acc[i];
+        continue;
+      }
+      const double2 v = xv2[(size_t)(self + i) * k + col];
+      const double2 old = *out;
+      const double wr = 2.0 * s * (acc[i].x - bshift * v.x) - old.x, wm = 2.0 * s * (acc[i].y - bshift * v.y) - old.y;
+      *out = make_double2(wr, wm);
+      vv += v.x * v.x + v.y * v.y;
+      wv += wr * v.x + wm * v.y;
+    }
   }
+  if (!Kpm) return;
+  if (!active) vv = wv = 0;
+  block_column_sums(vv, wv, k, sh, partial);
 }
 
 int list_of(const hm_stencil_exec *E, const int32_t *rows) {
@@ -217,13 +307,53 @@ int list_of(const hm_stencil_exec *E, const int32_t *rows) {
   return -1;
 }
 
+// The per-site kernel for O orbitals (stencil_site_kernel).
+template <int O>
+int launch_per_site(bool kpm, const hm_stencil_exec *E, int list, int k, const Launch &L, size_t shared, double s,
+                    double b, const double *x, double *y, double *dots) {
+  dim3 grid((unsigned)(L.ntiles * L.nzchunks), 1);
+  if (kpm) {
+    HM_CALL(hm_device_buffer_grow(&scratch_buffer, (size_t)grid.x * 2 * k));
+    stencil_site_kernel<true, O><<<grid, kThreads, shared>>>(*E, list, k, L.tile_sites, L.nzchunks, L.zchunk, L.slabs, s,
+                                                             b, x, y, scratch_buffer.p);
+    HM_CHECK_LAUNCH("stencil kpm_step (per site)");
+    HM_CALL(column_sums(true, (int)grid.x, 2 * k, scratch_buffer.p, dots));
+  } else {
+    stencil_site_kernel<false, O><<<grid, kThreads, shared>>>(*E, list, k, L.tile_sites, L.nzchunks, L.zchunk, L.slabs,
+                                                              0, 0, x, y, nullptr);
+    HM_CHECK_LAUNCH("stencil spmmv (per site)");
+  }
+  return HM_SUCCESS;
+}
+
+int run_per_site(bool kpm, const hm_stencil_exec *E, int list, int k, double s, double b, const double *x, double *y,
+                 double *dots, size_t shared) {
+  const Launch L = plan(*E, list, k, 1);
+  if (L.slabs == 0) return HM_SUCCESS;
+  if (shared < sizeof(double) * 2 * kThreads) shared = sizeof(double) * 2 * kThreads;
+  HM_CHECK(L.ntiles * L.nzchunks < INT32_MAX, HM_ERR_ARGUMENT, "a slab plane of %lld sites is too large for one launch",
+           (long long)E->slab_sites);
+  switch (E->orbitals) {
+    case 1: return launch_per_site<1>(kpm, E, list, k, L, shared, s, b, x, y, dots);
+    case 2: return launch_per_site<2>(kpm, E, list, k, L, shared, s, b, x, y, dots);
+    case 4: return launch_per_site<4>(kpm, E, list, k, L, shared, s, b, x, y, dots);
+    default: return launch_per_site<8>(kpm, E, list, k, L, shared, s, b, x, y, dots);
+  }
+}
+
 int stencil_run(bool kpm, hm_scalar type, const hm_stencil_exec *E, int k, const int32_t *rows, double s, double b,
                 const double *x, double *y, double *dots) {
   HM_CHECK(type == HM_COMPLEX, HM_ERR_ARGUMENT, "the matrix-free lattice operator is complex; the block is real");
   const int list = list_of(E, rows);
   HM_CHECK(list >= 0, HM_ERR_ARGUMENT,
            "a matrix-free product was given a row list; it takes only the matrix's interior or boundary slabs");
-  const Launch L = plan(*E, list, k);
+  const int o = E->orbitals;
+  const size_t site_shared = sizeof(double) * 2 * E->nblocks * o * o + sizeof(int64_t) * E->nblocks;
+  if (!E->has_peierls && (o == 1 || o == 2 || o == 4 || o == 8) && kThreads % k == 0 && site_shared <= 40 * 1024) {
+    HM_CALL(run_per_site(kpm, E, list, k, s, b, x, y, dots, site_shared));
+    return HM_SUCCESS;
+  }
+  const Launch L = plan(*E, list, k, o);
   if (L.slabs == 0) return HM_SUCCESS;
   const int nh = E->nhops;
   size_t shared = sizeof(hm_stencil_hop) * nh + sizeof(int64_t) * E->nblocks + sizeof(int32_t) * (E->orbitals + 1);
