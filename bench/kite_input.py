@@ -29,12 +29,20 @@ KITE's conventions, read from kite.py and KITEx's sources (snapshot 560a4c9):
 """
 import argparse
 import itertools
+import os
+import subprocess
 import sys
+import time
 
 import h5py
 import numpy as np
 
 TILE = 8  # KITEx's compile-time tile (Src/Generic.hpp)
+KITE_VERSION = "560a4c9"  # the snapshot scripts/build_kite.sh builds
+
+
+class BadInput(Exception):
+    """A request KITE cannot run (the message says what is allowed); exit status 2."""
 
 
 # ----------------------------------------------------------------------------- the two models
@@ -101,7 +109,11 @@ def k_grid(cells):
 
 def bloch_eigen(blocks, cells):
     """Eigenvalues (nk, n_orb) and eigenvectors (nk, n_orb, n_orb) on the periodic lattice's k grid."""
-    hs = np.array([bloch(blocks, k) for k in k_grid(cells)])
+    ks = k_grid(cells)
+    n = next(iter(blocks.values())).shape[0]
+    hs = np.zeros((len(ks), n, n), complex)
+    for r, b in blocks.items():
+        hs += np.exp(1j * (ks @ np.asarray(r, float)))[:, None, None] * b
     return np.linalg.eigh(hs)
 
 
@@ -126,7 +138,7 @@ def choose_divisions(cells, threads):
         if best is None or surface < best[0]:
             best = (surface, d)
     if best is None:
-        raise SystemExit(f"no thread grid of {threads} threads divides cells {cells} into multiples of "
+        raise BadInput(f"no thread grid of {threads} threads divides cells {cells} into multiples of "
                          f"TILE = {TILE}: choose cells that are multiples of {TILE} x the grid")
     return list(best[1])
 
@@ -139,7 +151,7 @@ def encode(blocks, scale):
     rows = [dict() for _ in range(n_orb)]
     for r, b in blocks.items():
         if max(abs(x) for x in r) > 1:
-            raise SystemExit(f"KITE allows hoppings to neighbouring cells only; R = {r}")
+            raise BadInput(f"KITE allows hoppings to neighbouring cells only; R = {r}")
         cell_code = sum((x + 1) * 3**i for i, x in enumerate(r))
         for a, c in zip(*np.nonzero(np.abs(b) > 0)):
             code = cell_code + int(c) * 3**dim
@@ -176,9 +188,9 @@ def write_input(path, model, cells, moments, randoms, divisions, t=1.0, m=2.0, c
     blocks, vectors, positions = model_blocks(model, t, m)
     dim = len(cells)
     if dim != vectors.shape[0]:
-        raise SystemExit(f"{model} needs {vectors.shape[0]} cell counts, got {cells}")
+        raise BadInput(f"{model} needs {vectors.shape[0]} cell counts, got {cells}")
     if len(divisions) != dim or any(n % (di * TILE) for n, di in zip(cells, divisions)):
-        raise SystemExit(f"cells {cells} must be multiples of divisions {divisions} x TILE = {TILE}")
+        raise BadInput(f"cells {cells} must be multiples of divisions {divisions} x TILE = {TILE}")
     is_complex = any(np.abs(b.imag).max() > 0 for b in blocks.values()) if complex_ is None else complex_
     if scale is None:
         scale = 1.01 * spectral_radius(blocks)  # KPM needs the spectrum inside (-1, 1)
@@ -263,7 +275,7 @@ def dos_from_moments(mu, x):
 def read_kite_moments(path):
     with h5py.File(path, "r") as f:
         if "Calculation/dos/MU" not in f:
-            raise SystemExit(f"{path}: no /Calculation/dos/MU (did KITEx run on it?)")
+            raise BadInput(f"{path}: no /Calculation/dos/MU (did KITEx run on it?)")
         mu = np.asarray(f["Calculation/dos/MU"][()])
         if mu.dtype.names:  # h5py reads KITE's complex compound (r, i) as a structured array
             mu = mu["r"] + 1j * mu["i"]
@@ -276,6 +288,9 @@ def read_kite_moments(path):
 
 # ----------------------------------------------------------------------------- commands
 def cmd_write(a):
+    dim = 2 if a.model == "graphene" else 3
+    if len(a.cells) != dim:
+        raise BadInput(f"{a.model} needs {dim} cell counts, got {a.cells}")
     divisions = a.divisions or choose_divisions(a.cells, a.threads)
     scale = write_input(a.output, a.model, a.cells, a.moments, a.randoms, divisions, a.t, a.m,
                         True if a.complex else None)
@@ -406,10 +421,66 @@ def cmd_selftest(a):
     try:
         choose_divisions([20, 20], 16)
         check(False, "20 x 20 has no 16-thread grid with TILE 8: refused")
-    except SystemExit as err:
+    except BadInput as err:
         check("multiples of 8" in str(err), f"20 x 20 on 16 threads refused: {err}")
     print(f"selftest: {len(failures)} failures")
     return 1 if failures else 0
+
+
+def run_measured(cmd, log, env=None):
+    """Run cmd (output to log); wall seconds and that child's own peak resident set in bytes."""
+    start = time.perf_counter()
+    with open(log, "w") as out:
+        child = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
+        _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+    code = os.waitstatus_to_exitcode(status)
+    child.returncode = code
+    if code != 0:
+        raise BadInput(f"{' '.join(cmd)} exited with {code}; see {log}")
+    return wall, usage.ru_maxrss * 1024  # KiB on Linux
+
+
+TABLE_HEADER = ("| peer | lattice | orbitals N | M | R | threads | moment loop (s) | s / (moment * orbital) "
+                "| s / (vector-step * orbital) | peak RSS / N (bytes) | mu_0 |\n"
+                "|---|---|---|---|---|---|---|---|---|---|---|")
+
+
+def cmd_bench(a):
+    """KITEx twice on one lattice, with M0 and M moments (same R): the moment loop's time is the
+    difference, so reading, allocation and the random vectors drop out. One table row."""
+    dim = 2 if a.model == "graphene" else 3
+    if len(a.cells) != dim:
+        raise BadInput(f"{a.model} needs {dim} cell counts, got {a.cells}")
+    if not 0 < a.moments0 < a.moments:
+        raise BadInput(f"need 0 < --moments0 ({a.moments0}) < --moments ({a.moments})")
+    divisions = a.divisions or choose_divisions(a.cells, a.threads)
+    n = int(np.prod(a.cells)) * (2 if a.model == "graphene" else 4)
+    env = dict(os.environ)
+    env.pop("SEED", None)  # random vectors from std::random_device in every thread
+    env.setdefault("OMP_PROC_BIND", "close")
+    env.setdefault("OMP_PLACES", "cores")
+    runs = {}
+    for moments in (a.moments0, a.moments):
+        path = os.path.join(a.workdir, f"{a.name}_M{moments}.h5")
+        write_input(path, a.model, a.cells, moments, a.randoms, divisions, a.t, a.m, True if a.complex else None)
+        wall, rss = run_measured([a.kitex, path], os.path.join(a.logdir, f"kite_{a.name}_M{moments}.log"), env)
+        runs[moments] = (wall, rss, path)
+        print(f"  KITEx {a.name}: M = {moments}, R = {a.randoms}: {wall:.2f} s wall, peak RSS {rss / 2**20:.0f} MiB",
+              flush=True)
+    loop = runs[a.moments][0] - runs[a.moments0][0]
+    dm = a.moments - a.moments0
+    mu, _ = read_kite_moments(runs[a.moments][2])
+    kind = "complex" if (a.complex or a.model == "ti") else "real"
+    row = (f"| KITE {KITE_VERSION} ({kind}, {a.threads} threads) | {a.model} {'x'.join(map(str, a.cells))} | {n} | "
+           f"{a.moments} | {a.randoms} | {int(np.prod(divisions))} ({'x'.join(map(str, divisions))}) | "
+           f"{loop * a.moments / dm:.2f} | {loop / (dm * n):.3e} | {loop / (dm * a.randoms * n):.3e} | "
+           f"{runs[a.moments][1] / n:.1f} | {mu.real[0]:.4f} |")
+    print(row)
+    if a.table:
+        with open(a.table, "a") as f:
+            f.write(row + "\n")
+    return 0
 
 
 def cmd_divisions(a):
@@ -438,6 +509,22 @@ def main(argv=None):
     c.add_argument("--sigmas", type=float, default=6.0, help="tolerance in standard deviations (random)")
     e = sub.add_parser("encoding", help="decode the written H back into H(k) and compare with the model")
     e.add_argument("file")
+    b = sub.add_parser("bench", help="time KITEx's moment loop and peak memory on one lattice (a table row)")
+    b.add_argument("model", choices=["graphene", "ti"])
+    b.add_argument("--cells", type=int, nargs="+", required=True)
+    b.add_argument("--moments", type=int, default=1024)
+    b.add_argument("--moments0", type=int, default=64, help="the short run whose time is subtracted")
+    b.add_argument("--randoms", type=int, default=2)
+    b.add_argument("--threads", type=int, default=16)
+    b.add_argument("--divisions", type=int, nargs="+")
+    b.add_argument("--t", type=float, default=1.0)
+    b.add_argument("--m", type=float, default=2.0)
+    b.add_argument("--complex", action="store_true")
+    b.add_argument("--kitex", required=True)
+    b.add_argument("--name", default="run")
+    b.add_argument("--workdir", default=".")
+    b.add_argument("--logdir", default=".")
+    b.add_argument("--table", help="append the row to this file")
     st = sub.add_parser("selftest", help="checks of this module that need no KITE")
     st.add_argument("--support", help="tests/support (hamlet's NumPy TI reference)")
     st.add_argument("--workdir", default=".")
@@ -445,7 +532,11 @@ def main(argv=None):
     dv.add_argument("--cells", type=int, nargs="+", required=True)
     dv.add_argument("--threads", type=int, default=16)
     a = ap.parse_args(argv)
-    return {"write": cmd_write, "check": cmd_check, "encoding": cmd_encoding, "selftest": cmd_selftest, "divisions": cmd_divisions}[a.command](a) or 0
+    try:
+        return {"write": cmd_write, "check": cmd_check, "encoding": cmd_encoding, "selftest": cmd_selftest, "bench": cmd_bench, "divisions": cmd_divisions}[a.command](a) or 0
+    except BadInput as err:
+        print(f"kite_input.py {a.command}: {err}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":
