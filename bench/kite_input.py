@@ -109,12 +109,16 @@ def k_grid(cells):
 
 def bloch_eigen(blocks, cells):
     """Eigenvalues (nk, n_orb) and eigenvectors (nk, n_orb, n_orb) on the periodic lattice's k grid."""
-    ks = k_grid(cells)
+    return np.linalg.eigh(bloch_many(blocks, k_grid(cells)))
+
+
+def bloch_many(blocks, ks):
+    """H(k) for each row of ks, stacked."""
     n = next(iter(blocks.values())).shape[0]
     hs = np.zeros((len(ks), n, n), complex)
     for r, b in blocks.items():
         hs += np.exp(1j * (ks @ np.asarray(r, float)))[:, None, None] * b
-    return np.linalg.eigh(hs)
+    return hs
 
 
 def spectral_radius(blocks):
@@ -122,7 +126,7 @@ def spectral_radius(blocks):
     dim = len(next(iter(blocks)))
     n = 48 if dim == 2 else 24
     grid = k_grid([n] * dim)
-    return max(np.abs(np.linalg.eigvalsh(bloch(blocks, k))).max() for k in grid)
+    return np.abs(np.linalg.eigvalsh(bloch_many(blocks, grid))).max()
 
 
 # ----------------------------------------------------------------------------- KITE's thread grid
