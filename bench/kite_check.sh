@@ -22,6 +22,8 @@ if [ "$mode" = selftest ]; then
   [ "$code" -eq 2 ] && [[ "$out" == *"multiples of 8"* ]] || fail "20 x 20 cells on 16 threads: exit $code, '$out'"
   out=$("${KI[@]}" write ti --cells 16 16 -o bad.h5 2>&1); code=$?
   [ "$code" -eq 2 ] && [[ "$out" == *"needs 3 cell counts"* ]] || fail "TI with 2 cell counts: exit $code, '$out'"
+  out=$("${KI[@]}" write graphene --cells 16 16 --threads 1 --moments 63 -o bad.h5 2>&1); code=$?
+  [ "$code" -eq 2 ] && [[ "$out" == *"moments must be even"* ]] || fail "63 moments: exit $code, '$out'"
   "${KI[@]}" write ti --cells 8 8 8 --threads 1 -o notrun.h5 >/dev/null || fail "writing notrun.h5"
   out=$("${KI[@]}" check notrun.h5 2>&1); code=$?
   [ "$code" -eq 2 ] && [[ "$out" == *"did KITEx run on it?"* ]] || fail "check of a file KITEx did not run: exit $code, '$out'"
@@ -53,4 +55,8 @@ check g_random random '' graphene --cells 64 64 --moments 128 --randoms 4 --thre
 check ti_ones ones ones ti --cells 16 16 8 --moments 64 --randoms 1 --threads 4
 check ti_random random '' ti --cells 32 16 16 --moments 128 --randoms 2 --threads 4
 check ti_m_random random '' ti --cells 16 16 16 --moments 96 --randoms 3 --threads 2 --m -1 --t 0.8
+# The timed runner of scripts/device_kite.sh on a tiny lattice: one table row (its times are noise at this size).
+"${KI[@]}" bench graphene --cells 32 32 --moments 48 --moments0 16 --randoms 1 --threads 2 --kitex "$KITEX" \
+  --name smoke --workdir "$WORK" --logdir "$WORK" --table table.md >bench.log 2>&1 || { fail "bench runner"; cat bench.log; }
+grep -Eq '^\| KITE .*\| graphene 32x32 \| 2048 \| 48 \| 1 \|' table.md || { fail "bench runner's row"; cat bench.log; }
 finish

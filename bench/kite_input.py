@@ -195,6 +195,9 @@ def write_input(path, model, cells, moments, randoms, divisions, t=1.0, m=2.0, c
         raise BadInput(f"{model} needs {vectors.shape[0]} cell counts, got {cells}")
     if len(divisions) != dim or any(n % (di * TILE) for n, di in zip(cells, divisions)):
         raise BadInput(f"cells {cells} must be multiples of divisions {divisions} x TILE = {TILE}")
+    if moments < 2 or moments % 2 or randoms < 1:
+        # KITEx computes moments in pairs: with an odd M its last pair lands past its array.
+        raise BadInput(f"moments must be even and >= 2 (got {moments}); random vectors >= 1 (got {randoms})")
     is_complex = any(np.abs(b.imag).max() > 0 for b in blocks.values()) if complex_ is None else complex_
     if scale is None:
         scale = 1.01 * spectral_radius(blocks)  # KPM needs the spectrum inside (-1, 1)
