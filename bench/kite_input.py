@@ -434,12 +434,22 @@ def cmd_selftest(a):
     return 1 if failures else 0
 
 
-def run_measured(cmd, log, env=None):
-    """Run cmd (output to log); wall seconds and that child's own peak resident set in bytes."""
+def run_measured(cmd, log, env=None, timeout=None):
+    """Run cmd (output to log); wall seconds and that child's own peak resident set in bytes.
+    A run past timeout seconds is killed and reported."""
     start = time.perf_counter()
     with open(log, "w") as out:
         child = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
-        _, status, usage = os.wait4(child.pid, 0)
+        while True:
+            pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+            if pid:
+                break
+            if timeout and time.perf_counter() - start > timeout:
+                child.kill()
+                os.wait4(child.pid, 0)
+                child.returncode = -9
+                raise BadInput(f"{' '.join(cmd)} ran past {timeout} s and was stopped; see {log}")
+            time.sleep(0.05)
     wall = time.perf_counter() - start
     code = os.waitstatus_to_exitcode(status)
     child.returncode = code
@@ -471,7 +481,8 @@ def cmd_bench(a):
     for moments in (a.moments0, a.moments):
         path = os.path.join(a.workdir, f"{a.name}_M{moments}.h5")
         write_input(path, a.model, a.cells, moments, a.randoms, divisions, a.t, a.m, True if a.complex else None)
-        wall, rss = run_measured([a.kitex, path], os.path.join(a.logdir, f"kite_{a.name}_M{moments}.log"), env)
+        wall, rss = run_measured([a.kitex, path], os.path.join(a.logdir, f"kite_{a.name}_M{moments}.log"), env,
+                                 a.timeout)
         runs[moments] = (wall, rss, path)
         print(f"  KITEx {a.name}: M = {moments}, R = {a.randoms}: {wall:.2f} s wall, peak RSS {rss / 2**20:.0f} MiB",
               flush=True)
@@ -532,6 +543,7 @@ def main(argv=None):
     b.add_argument("--workdir", default=".")
     b.add_argument("--logdir", default=".")
     b.add_argument("--table", help="append the row to this file")
+    b.add_argument("--timeout", type=float, default=0, help="stop a KITEx run after this many seconds (0: never)")
     st = sub.add_parser("selftest", help="checks of this module that need no KITE")
     st.add_argument("--support", help="tests/support (hamlet's NumPy TI reference)")
     st.add_argument("--workdir", default=".")
