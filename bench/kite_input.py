@@ -122,7 +122,7 @@ def bloch_many(blocks, ks):
 
 
 def spectral_radius(blocks):
-    """max |E| over the Brillouin zone (a fine grid plus its corners), for the energy scale."""
+    """max |E| over the Brillouin zone (an even grid: it holds k_i = 0 and pi), for the energy scale."""
     dim = len(next(iter(blocks)))
     n = 48 if dim == 2 else 24
     grid = k_grid([n] * dim)

@@ -8,9 +8,10 @@
 #         JOBS       parallel compiles (default 2)
 # Serial HDF5 and Eigen come from Debian's .debs, unpacked under .peers/root (never installed:
 # installing libhdf5-dev can switch the hdf5 alternatives and break hamlet's parallel-HDF5 build).
-# HDF5 and its szip/aec filters are linked statically, libstdc++ and libgcc too; libgomp travels in
-# lib/ (rpath $ORIGIN/lib). What stays dynamic is glibc and what Debian's HDF5 needs for its
-# S3 driver (libcurl, libcrypto) plus zlib, all present on the GPU machine (see device_unpack.sh).
+# HDF5 and its szip/aec filters are linked statically, libstdc++ too; libgomp travels in lib/
+# (rpath $ORIGIN/lib). What stays dynamic is glibc (>= 2.34), libgcc_s and zlib, which every Linux
+# with gcc has (libcurl and libcrypto are named for HDF5's S3 driver, which KITEx never pulls in,
+# so they are not recorded as needed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PEERS=$PWD/.peers
@@ -62,11 +63,28 @@ for cpp in "$SRC"/Src/*.cpp "$SRC"/Src/*/*.cpp; do
 done
 for pid in "${pids[@]}"; do wait "$pid"; done
 
-# 4. Link: static HDF5 + filters, static C++ runtime, rpath to the bundled libgomp.
+# 4. Link: static HDF5 + filters, static libstdc++, rpath to the bundled libgomp. libgcc_s stays the
+# host's (gcc 12's static unwinder needs glibc 2.35's _dl_find_object), and std::random_device's
+# arc4random (glibc 2.36) is answered from getrandom (glibc 2.25), so KITEx runs on glibc >= 2.34.
+cat >"$OBJ/arc4random.c" <<'C_SOURCE'
+#include <stdint.h>
+#include <sys/random.h>
+/* std::random_device of a static libstdc++ (gcc 12) calls arc4random, new in glibc 2.36: this one
+ * draws the same kernel entropy through getrandom, so KITEx also loads on older glibc. */
+uint32_t arc4random(void) {
+  uint32_t r = 0;
+  while (getrandom(&r, sizeof r, 0) != (long)sizeof r) {}
+  return r;
+}
+C_SOURCE
+gcc -O2 -c "$OBJ/arc4random.c" -o "$OBJ/arc4random.o"
 rm -rf "$BUNDLE"; mkdir -p "$BUNDLE/lib"
 # shellcheck disable=SC2016 # $ORIGIN is for the loader, not the shell
-g++ -fopenmp -static-libstdc++ -static-libgcc -Wl,-rpath,'$ORIGIN/lib' -o "$BUNDLE/KITEx" "$OBJ"/*.o \
-  "$LIBDIR/hdf5/serial/libhdf5_cpp.a" "$LIBDIR/hdf5/serial/libhdf5.a" "$LIBDIR/libsz.a" "$LIBDIR/libaec.a" \
+# HDF5's C++ objects come first, whole: KITE's globals copy H5::PredType constants during static
+# initialization, which runs in link order (with a shared libhdf5_cpp the library's ran first).
+g++ -fopenmp -static-libstdc++ -Wl,-rpath,'$ORIGIN/lib' -o "$BUNDLE/KITEx" \
+  -Wl,--whole-archive "$LIBDIR/hdf5/serial/libhdf5_cpp.a" -Wl,--no-whole-archive "$OBJ"/*.o \
+  "$LIBDIR/hdf5/serial/libhdf5.a" "$LIBDIR/libsz.a" "$LIBDIR/libaec.a" \
   -l:libcurl.so.4 -l:libcrypto.so.3 -l:libz.so.1 -ldl -lm -lpthread
 strip "$BUNDLE/KITEx"
 cp -L "$(g++ -print-file-name=libgomp.so.1)" "$BUNDLE/lib/"
@@ -75,7 +93,12 @@ cp "$SRC/LICENSE.md" "$BUNDLE/LICENSE.md"
 printf 'KITE %s (github.com/quantum-kite/kite), built %s with g++ %s -O3 -march=%s\n' \
   "$KITE_COMMIT" "$(date -u +%F)" "$(g++ -dumpfullversion)" "$KITE_MARCH" >"$BUNDLE/SOURCE"
 
-# 5. Check: nothing unresolved, and the bundle stays small enough to carry.
+# 5. Check: nothing unresolved, it starts, no glibc newer than 2.34 asked for, a bundle small enough to carry.
 if ldd "$BUNDLE/KITEx" | grep -q "not found"; then ldd "$BUNDLE/KITEx"; exit 1; fi
+code=0; "$BUNDLE/KITEx" >/dev/null 2>&1 || code=$? # no input: past static initialization, then exit 1
+[ "$code" -eq 1 ] || { echo "KITEx without an input exited with $code (1 expected)"; exit 1; }
+newest=$(objdump -T "$BUNDLE/KITEx" "$BUNDLE/lib/libgomp.so.1" | grep -o "GLIBC_2\.[0-9]*" | sort -uV | tail -1)
+echo "newest glibc symbol version needed: $newest"
+case $newest in GLIBC_2.3[5-9] | GLIBC_2.[4-9]?) echo "KITEx needs $newest: more than glibc 2.34"; exit 1 ;; esac
 ldd "$BUNDLE/KITEx" | awk '{print "  " $1}'
 du -sh "$BUNDLE"
