@@ -16,8 +16,10 @@ need_h5py
 KI=("$PYTHON" "$SOURCE_DIR/bench/kite_input.py")
 
 if [ "$mode" = selftest ]; then
-  "${KI[@]}" selftest --support "$SOURCE_DIR/tests/support" --workdir "$WORK" || fail "kite_input.py selftest"
-  # Bad requests: a lattice KITE cannot tile and a hopping beyond the neighbouring cells.
+  "${KI[@]}" selftest --support "$SOURCE_DIR/tests/support" --lattices "$SOURCE_DIR/inputs/lattices" --workdir "$WORK" ||
+    fail "kite_input.py selftest"
+  # Bad requests: a lattice KITE cannot tile, a TI with two cell counts, an odd moment count, and
+  # a check of a file KITEx never ran on; each exits 2 with a message saying what is allowed.
   out=$("${KI[@]}" write graphene --cells 20 20 -o bad.h5 2>&1); code=$?
   [ "$code" -eq 2 ] && [[ "$out" == *"multiples of 8"* ]] || fail "20 x 20 cells on 16 threads: exit $code, '$out'"
   out=$("${KI[@]}" write ti --cells 16 16 -o bad.h5 2>&1); code=$?

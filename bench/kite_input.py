@@ -6,6 +6,7 @@ This module writes that file directly with numpy + h5py for the two benchmark la
 checks what KITEx computed against the exact Bloch spectrum:
 
   write graphene --cells L1 L2 ...     2 orbitals, 3 neighbours, hopping -t, periodic
+                                       (inputs/lattices/graphene.lattice)
   write ti --cells NX NY NZ ...        hamlet's Wilson-Dirac TI (physics/ti/ti.c), periodic
   check FILE [--mode random|ones|site] KITE's moments (/Calculation/dos/MU) against exact ones
   encoding FILE                        decode the written Hamiltonian back into H(k) and compare
@@ -47,17 +48,18 @@ class BadInput(Exception):
 
 # ----------------------------------------------------------------------------- the two models
 def graphene_blocks(t):
-    """Cell blocks {R: H(R)} of graphene, a1 = (1, 0), a2 = (1/2, sqrt(3)/2), A at 0,
-    B at (0, 1/sqrt(3)): each A has its three B neighbours in cells (0,0), (0,-1), (1,-1)."""
+    """Cell blocks {R: H(R)} of graphene as inputs/lattices/graphene.lattice has it (hamlet's
+    `model = lattice` deck inputs/graphene_dos.ini): a1 = (1, 0), a2 = (1/2, sqrt(3)/2), A at
+    (a1 + a2)/3, B at 2 (a1 + a2)/3; A(c) hops with -t to B(c), B(c - a1) and B(c - a2)."""
     hop = np.zeros((2, 2), dtype=complex)
     hop[0, 1] = -t
     blocks = {}
-    for r in [(0, 0), (0, -1), (1, -1)]:
+    for r in [(0, 0), (-1, 0), (0, -1)]:
         blocks[r] = blocks.get(r, np.zeros((2, 2), complex)) + hop
         minus = tuple(-x for x in r)
         blocks[minus] = blocks.get(minus, np.zeros((2, 2), complex)) + hop.conj().T
     vectors = np.array([[1.0, 0.0], [0.5, np.sqrt(3) / 2]])
-    positions = np.array([[0.0, 0.0], [0.0, 1 / np.sqrt(3)]])
+    positions = np.array([(vectors[0] + vectors[1]) / 3, 2 * (vectors[0] + vectors[1]) / 3])
     return blocks, vectors, positions
 
 
@@ -390,13 +392,30 @@ def cmd_selftest(a):
             mine = real_space(ti_blocks(t, m)[0], [3, 4, 5])
             check(np.abs(mine - ref).max() < 1e-14, f"TI blocks (t = {t}, m = {m}) assemble to hamlet's reference "
                   f"TI on 3x4x5 (max diff {np.abs(mine - ref).max():.1e})")
+    # Graphene against hamlet's own lattice file, where this tree has it ("hop R1 R2 R3 i j Re [Im]":
+    # a bond given once, its conjugate implied).
+    lattice = os.path.join(a.lattices or "", "graphene.lattice")
+    if a.lattices and os.path.exists(lattice):
+        theirs = {}
+        for line in open(lattice):
+            w = line.split("#")[0].split()
+            if w and w[0] == "hop":
+                r, i, j = tuple(int(x) for x in w[1:3]), int(w[4]), int(w[5])
+                v = float(w[6]) + 1j * (float(w[7]) if len(w) > 7 else 0.0)
+                for key, (p, q, val) in ((r, (i, j, v)), (tuple(-x for x in r), (j, i, np.conj(v)))):
+                    theirs.setdefault(key, np.zeros((2, 2), complex))[p, q] += val
+        mine = graphene_blocks(1.0)[0]  # the file's hopping value -1 is -t with t = 1
+        same = set(mine) == set(theirs) and all(np.abs(mine[r] - theirs[r]).max() < 1e-15 for r in mine)
+        check(same, f"graphene blocks = {lattice}")
+    elif a.lattices:
+        print(f"no {lattice} in this tree: graphene checked against the analytic bands only")
     # Bloch bands against the analytic ones.
     rng = np.random.default_rng(3)
     g, _, _ = graphene_blocks(1.3)
     k = rng.uniform(-np.pi, np.pi, (50, 2))
     got = np.array([np.linalg.eigvalsh(bloch(g, q)) for q in k])
-    f = np.abs(1 + np.exp(-1j * k[:, 1]) + np.exp(1j * (k[:, 0] - k[:, 1])))
-    check(np.abs(got - np.stack([-1.3 * f, 1.3 * f], 1)).max() < 1e-12, "graphene bands = +-t |1 + e^-ik2 + e^i(k1-k2)|")
+    f = np.abs(1 + np.exp(-1j * k[:, 0]) + np.exp(-1j * k[:, 1]))
+    check(np.abs(got - np.stack([-1.3 * f, 1.3 * f], 1)).max() < 1e-12, "graphene bands = +-t |1 + e^-ik1 + e^-ik2|")
     tb, _, _ = ti_blocks(1.0, 2.0)
     k = rng.uniform(-np.pi, np.pi, (50, 3))
     got = np.array([np.linalg.eigvalsh(bloch(tb, q)) for q in k])
@@ -575,6 +594,7 @@ def main(argv=None):
     st = sub.add_parser("selftest", help="checks of this module that need no KITE")
     st.add_argument("--support", help="tests/support (hamlet's NumPy TI reference)")
     st.add_argument("--workdir", default=".")
+    st.add_argument("--lattices", help="inputs/lattices (hamlet's graphene.lattice, where present)")
     dv = sub.add_parser("divisions", help="print the thread grid chosen for a lattice")
     dv.add_argument("--cells", type=int, nargs="+", required=True)
     dv.add_argument("--threads", type=int, default=16)
