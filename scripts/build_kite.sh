@@ -33,6 +33,7 @@ if [ ! -f "$SRC/Src/main.cpp" ]; then
     git clone --quiet https://github.com/quantum-kite/kite "$PEERS/kite/clone"
     KITE_SRC=$PEERS/kite/clone
   fi
+  # (the local mirror lacks some docs/ images: git names them on stderr, the archive is complete)
   git -C "$KITE_SRC" archive "$KITE_COMMIT" Src LICENSE.md | tar -x -C "$SRC"
 fi
 
