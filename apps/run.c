@@ -136,11 +136,10 @@ int run_stopped(run_state *s, const char *where) {
 
 /* Checkpoints carry the identity of H; a restart refuses one of another Hamiltonian. */
 static int check_hamiltonian_identity(run_state *s, hm_matrix *H) {
-  hm_ham_identity id;
-  APP_CALL(hm_ham_identity_compute(H, s->deck.text, &id));
-  hm_checkpoint_identity_set(&id);
+  APP_CALL(hm_ham_identity_compute(H, s->deck.text, &s->identity));
+  s->identity_known = 1;
   if (!s->args->checkpoint_path) return HM_SUCCESS;
-  int st = hm_checkpoint_identity_check(s->ctx, s->args->checkpoint_path, &id);
+  int st = hm_checkpoint_identity_check(s->ctx, s->args->checkpoint_path, &s->identity);
   if (st && s->rank == 0) fprintf(stderr, "hamlet: %s", hm_error_message());
   return st;
 }

@@ -33,7 +33,7 @@ static int on_checkpoint(hm_lobpcg *lob, void *user) {
   int st = hm_lobpcg_checkpoint_state(lob, &nblocks, blocks, &nscalars, &scalars);
   if (!st)
     st = hm_state_checkpoint_write(s->ctx, s->checkpoint_path, s->deck.text, "lobpcg", nblocks, blocks, nscalars,
-                                   scalars);
+                                   scalars, run_identity(s));
   free(scalars);
   run_checkpoint_done(s, &m, PHASE_CHECKPOINT);
   return st;

@@ -32,7 +32,8 @@ int green_checkpoint_write(run_state *s, const green_results *g, int done) {
     memcpy(p, g->true_residual + ek, sizeof(double) * g->k), p += g->k;
     memcpy(p, g->rho + (size_t)e * g->ns, sizeof(double) * g->ns), p += g->ns;
   }
-  const int st = hm_state_checkpoint_write(s->ctx, s->checkpoint_path, s->deck.text, "green", 0, NULL, n, v);
+  const int st = hm_state_checkpoint_write(s->ctx, s->checkpoint_path, s->deck.text, "green", 0, NULL, n, v,
+                                           run_identity(s));
   free(v);
   run_checkpoint_done(s, &m, PHASE_CHECKPOINT);
   return st;

@@ -44,7 +44,8 @@ static int on_checkpoint(hm_idr *idr, void *user) {
   double *scalars = calloc((size_t)ns + 1, sizeof *scalars);
   for (int i = 0; i < nb && !st; i++) st = hm_idr_state_block(idr, i, &blocks[i]);
   if (!st) st = hm_idr_state_get(idr, scalars);
-  if (!st) st = hm_state_checkpoint_write(s->ctx, s->checkpoint_path, s->deck.text, "idr", nb, blocks, ns, scalars);
+  if (!st) st = hm_state_checkpoint_write(s->ctx, s->checkpoint_path, s->deck.text, "idr", nb, blocks, ns, scalars,
+                                                  run_identity(s));
   free(blocks);
   free(scalars);
   run_checkpoint_done(s, &m, PHASE_CHECKPOINT);

@@ -18,7 +18,7 @@ static int on_checkpoint(hm_kpm *kpm, void *user) {
   run_state *s = user;
   run_mark m = {0};
   run_mark_now(s, &m);
-  int st = hm_checkpoint_write(kpm, s->checkpoint_path, s->deck.text);
+  int st = hm_kpm_checkpoint_write_identified(kpm, s->checkpoint_path, s->deck.text, run_identity(s));
   run_checkpoint_done(s, &m, PHASE_CHECKPOINT);
   return st;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "app.h"
+#include "checkpoint_identity.h"
 #include "deck.h"
 #include "energy.h"
 #include "memory.h"
@@ -40,7 +41,15 @@ typedef struct {
   /* batch jobs (threads.c, run_batch.c): rank 0's gathered binding lines; peak memory in bytes */
   char *binding;
   hm_memory_peaks memory;
+  /* The identity of this run's H (computed once H is built): every checkpoint of the run carries it */
+  hm_ham_identity identity;
+  int identity_known;
 } run_state;
+
+/* What this run's checkpoints carry: its H's identity, or NULL before H is built. */
+static inline const hm_ham_identity *run_identity(const run_state *s) {
+  return s->identity_known ? &s->identity : NULL;
+}
 
 /* Library failures end the whole run: every failing rank prints its message, then the ranks agree
  * on the exit (app_fail.c). APP_CALL_INPUT: a failure there is bad input (exit 2) whatever its

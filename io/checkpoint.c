@@ -35,7 +35,7 @@ static int get_state(hm_kpm *kpm, state *s) {
   return HM_SUCCESS;
 }
 
-static int write_attrs(hid_t f, const state *s) {
+static int write_attrs(hid_t f, const state *s, const hm_ham_identity *id) {
   HM_CALL(hm_h5_attr_string(f, "format", FORMAT));
   HM_CALL(hm_h5_attr_int(f, "version", FORMAT_VERSION));
   HM_CALL(hm_h5_attr_double(f, "emin", s->emin));
@@ -47,13 +47,14 @@ static int write_attrs(hid_t f, const state *s) {
   HM_CALL(hm_h5_attr_int(f, "n_global", s->n));
   HM_CALL(hm_h5_attr_string(f, "scalar", s->type == HM_COMPLEX ? "complex" : "real"));
   HM_CALL(hm_h5_attr_int(f, "ranks", s->ranks));
-  HM_CALL(hm_checkpoint_identity_write(f));
+  HM_CALL(hm_checkpoint_identity_write(f, id));
   return HM_SUCCESS;
 }
 
-static int write_body(hid_t f, const state *s, const double *mu_vec, const double *sums, const char *deck_text) {
+static int write_body(hid_t f, const state *s, const double *mu_vec, const double *sums, const char *deck_text,
+                      const hm_ham_identity *id) {
   hm_context *ctx = s->ctx;
-  HM_CALL(write_attrs(f, s));
+  HM_CALL(write_attrs(f, s, id));
   HM_CALL(hm_h5_write_text(ctx, f, "input", deck_text, "the input deck of the run"));
   hsize_t dims[2] = {(hsize_t)s->R, (hsize_t)s->M};
   HM_CALL(hm_h5_write_small_checksum(ctx, f, "moments_per_vector", 2, dims, mu_vec, "1",
@@ -73,6 +74,12 @@ static char *tmp_name(const char *path) {
 }
 
 int hm_checkpoint_write(hm_kpm *kpm, const char *path, const char *deck_text) {
+  HM_CALL(hm_kpm_checkpoint_write_identified(kpm, path, deck_text, NULL));
+  return HM_SUCCESS;
+}
+
+int hm_kpm_checkpoint_write_identified(hm_kpm *kpm, const char *path, const char *deck_text,
+                                       const hm_ham_identity *id) {
   HM_CHECK(kpm && path && path[0], HM_ERR_ARGUMENT, "kpm or path is NULL or empty");
   state s;
   HM_CALL(get_state(kpm, &s));
@@ -87,7 +94,7 @@ int hm_checkpoint_write(hm_kpm *kpm, const char *path, const char *deck_text) {
   if (!st) st = hm_kpm_moments(kpm, mu, mu_vec); /* collective reductions of the partial sums */
   if (!st) st = hm_kpm_sums(kpm, sums);
   if (!st) st = hm_h5_create(ctx, tmp, &f);
-  if (!st) st = write_body(f, &s, mu_vec, sums, deck_text);
+  if (!st) st = write_body(f, &s, mu_vec, sums, deck_text, id);
   st = hm_h5_commit(ctx, f, tmp, path, st);
   free(tmp);
   free(mu);

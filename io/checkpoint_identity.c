@@ -12,9 +12,6 @@ enum { MAX_KEYS = 128, LINE_MAX_CHARS = 1024 };
 static const uint64_t probe_seed = 0x48616d696c746f6eull; /* any fixed seed: the probe is the same on every run */
 static const double probe_rtol = 1e-10; /* rounding differs on another rank count, a changed H by far more */
 
-static hm_ham_identity current;
-static int current_set;
-
 static uint64_t fnv1a(uint64_t h, const void *data, size_t n) {
   const unsigned char *p = data;
   for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ull;
@@ -123,16 +120,11 @@ int hm_ham_identity_compute(hm_matrix *H, const char *deck_text, hm_ham_identity
   return HM_SUCCESS;
 }
 
-void hm_checkpoint_identity_set(const hm_ham_identity *id) {
-  current_set = id != NULL;
-  if (id) current = *id;
-}
-
-int hm_checkpoint_identity_write(hid_t file) {
-  if (!current_set) return HM_SUCCESS;
-  HM_CALL(hm_h5_attr_uint64(file, "hamiltonian_hash", current.deck_hash));
-  HM_CALL(hm_h5_attr_double(file, "hamiltonian_probe_norm", current.probe_norm));
-  HM_CALL(hm_h5_attr_double(file, "hamiltonian_probe_rayleigh", current.probe_rayleigh));
+int hm_checkpoint_identity_write(hid_t file, const hm_ham_identity *id) {
+  if (!id) return HM_SUCCESS;
+  HM_CALL(hm_h5_attr_uint64(file, "hamiltonian_hash", id->deck_hash));
+  HM_CALL(hm_h5_attr_double(file, "hamiltonian_probe_norm", id->probe_norm));
+  HM_CALL(hm_h5_attr_double(file, "hamiltonian_probe_rayleigh", id->probe_rayleigh));
   return HM_SUCCESS;
 }
 

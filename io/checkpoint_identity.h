@@ -15,8 +15,11 @@ typedef struct {
 
 /* Collective: the identity of H built from deck_text (rank 0 reads the named files). */
 int hm_ham_identity_compute(hm_matrix *H, const char *deck_text, hm_ham_identity *id);
-/* Checkpoints written after this call carry id (NULL: none); one run has one Hamiltonian. */
-void hm_checkpoint_identity_set(const hm_ham_identity *id);
+/* The identity is a value the caller keeps (one per Hamiltonian, no process-wide state) and passes
+ * to each checkpoint writer: hm_kpm_checkpoint_write_identified, hm_state_checkpoint_write. */
+/* Collective: hm_checkpoint_write (include/hamlet/checkpoint.h) whose file carries id (NULL: none). */
+int hm_kpm_checkpoint_write_identified(hm_kpm *kpm, const char *path, const char *deck_text,
+                                       const hm_ham_identity *id);
 /* Collective: the checkpoint at path was written for the Hamiltonian `mine`, else HM_ERR_INPUT
  * naming what differs. */
 int hm_checkpoint_identity_check(hm_context *ctx, const char *path, const hm_ham_identity *mine);

@@ -4,6 +4,6 @@
 #include <hdf5.h>
 #include "checkpoint_identity.h"
 
-/* Attributes of the identity set last (none if unset), on every rank alike. */
-int hm_checkpoint_identity_write(hid_t file);
+/* Attributes of id (none where id is NULL), on every rank alike. */
+int hm_checkpoint_identity_write(hid_t file, const hm_ham_identity *id);
 #endif

@@ -19,13 +19,13 @@ static int write_block(hid_t f, int i, const hm_mvec *v) {
 }
 
 static int write_body(hm_context *ctx, hid_t f, const char *deck_text, const char *method, int nblocks,
-                      hm_mvec *const *blocks, int nscalars, const double *scalars) {
+                      hm_mvec *const *blocks, int nscalars, const double *scalars, const hm_ham_identity *id) {
   HM_CALL(hm_h5_attr_string(f, "format", FORMAT));
   HM_CALL(hm_h5_attr_int(f, "version", FORMAT_VERSION));
   HM_CALL(hm_h5_attr_string(f, "method", method));
   HM_CALL(hm_h5_attr_int(f, "nblocks", nblocks));
   HM_CALL(hm_h5_attr_int(f, "nscalars", nscalars));
-  HM_CALL(hm_checkpoint_identity_write(f));
+  HM_CALL(hm_checkpoint_identity_write(f, id));
   HM_CALL(hm_h5_write_text(ctx, f, "input", deck_text, "the input deck of the run"));
   hsize_t dims[1] = {(hsize_t)nscalars};
   HM_CALL(hm_h5_write_small_checksum(ctx, f, "scalars", 1, dims, scalars, "1", "the solver's small state"));
@@ -34,7 +34,8 @@ static int write_body(hm_context *ctx, hid_t f, const char *deck_text, const cha
 }
 
 int hm_state_checkpoint_write(hm_context *ctx, const char *path, const char *deck_text, const char *method,
-                              int nblocks, hm_mvec *const *blocks, int nscalars, const double *scalars) {
+                              int nblocks, hm_mvec *const *blocks, int nscalars, const double *scalars,
+                              const hm_ham_identity *id) {
   HM_CHECK(ctx && path && path[0] && method && (blocks || !nblocks) && (scalars || !nscalars), HM_ERR_ARGUMENT,
            "ctx, path, method, blocks or scalars is NULL");
   size_t n = strlen(path) + 5;
@@ -43,7 +44,7 @@ int hm_state_checkpoint_write(hm_context *ctx, const char *path, const char *dec
   snprintf(tmp, n, "%s.tmp", path);
   hid_t f = H5I_INVALID_HID;
   int st = hm_h5_create(ctx, tmp, &f);
-  if (!st) st = write_body(ctx, f, deck_text ? deck_text : "", method, nblocks, blocks, nscalars, scalars);
+  if (!st) st = write_body(ctx, f, deck_text ? deck_text : "", method, nblocks, blocks, nscalars, scalars, id);
   st = hm_h5_commit(ctx, f, tmp, path, st);
   free(tmp);
   HM_CALL(st);

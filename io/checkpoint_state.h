@@ -6,10 +6,13 @@
 #ifndef HAMLET_CHECKPOINT_STATE_H
 #define HAMLET_CHECKPOINT_STATE_H
 #include "hamlet.h"
+#include "checkpoint_identity.h"
 
-/* Collective. blocks[i] is stored as "block<i>". */
+/* Collective. blocks[i] is stored as "block<i>"; the file carries id, the Hamiltonian's identity
+ * (NULL: none). */
 int hm_state_checkpoint_write(hm_context *ctx, const char *path, const char *deck_text, const char *method,
-                              int nblocks, hm_mvec *const *blocks, int nscalars, const double *scalars);
+                              int nblocks, hm_mvec *const *blocks, int nscalars, const double *scalars,
+                              const hm_ham_identity *id);
 /* Collective. The method must match the file's; *scalars is malloc'd (nscalars of them). */
 int hm_state_checkpoint_read_scalars(hm_context *ctx, const char *path, const char *method, int *nscalars,
                                      double **scalars);

@@ -1,18 +1,19 @@
 #!/bin/bash
-# On the GPU machine's host (no GPU needed; ~65 GiB, a few minutes): one halo message of more than
-# 2^31 doubles on 2 ranks (linalg/tests/large_halo.c), checked against the exact sums.
+# On the GPU machine's host (no GPU needed; ~65 GiB, a few minutes): the 64-bit count checks of
+# scripts/device_large_common.sh (a halo message of more than 2^31 doubles, a gather of more than
+# 2^31 entries), on 2 ranks, checked against exact values.
 #   run: bash scripts/device_large_halo.sh        (carry: [".debs"])
 set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 # shellcheck disable=SC1091 # unpacks the carried .debs; read it there
 source scripts/device_unpack.sh .debs
+# shellcheck source=scripts/device_large_common.sh
+source scripts/device_large_common.sh
 # shellcheck disable=SC2086 # the flags are several words
 cmake -S . -B build-large -G Ninja -DCMAKE_BUILD_TYPE=Release $HAMLET_DEVICE_CMAKE_FLAGS \
   >"$OUT/configure.log" 2>&1 || { tail -40 "$OUT/configure.log"; exit 1; }
-cmake --build build-large -j 16 --target large_halo >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
-free -g | tee "$OUT/memory.txt"
-exe=$(find build-large -name large_halo -type f -perm -u+x | head -1)
-OMP_NUM_THREADS=8 /usr/bin/time -v /opt/deps/usr/bin/mpiexec.hydra -n 2 "$exe" 17000000 2>&1 | tee "$OUT/large_halo.txt"
-status=${PIPESTATUS[0]}
-echo "large_halo: exit $status" | tee -a "$OUT/large_halo.txt"
+cmake --build build-large -j 16 --target large_halo large_gather >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
+run_large_checks build-large "$OUT"
+status=$?
+echo "device_large_halo: exit $status"
 exit "$status"

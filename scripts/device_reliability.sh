@@ -2,8 +2,9 @@
 # Issue 26 on the lent GPU machine (`.debs` carried; build-base/src optional, see device_base_app.sh):
 # the CUDA build with HAMLET_TEST_REQUIRE=gpu,h5py (a GPU test that skips fails), the GPU tests,
 # compute-sanitizer memcheck on them, the CPU suite on the host's 16 cores, the cost of the
-# per-step stop agreement (this tree against the base tree, same deck, alternating), and one halo
-# message of more than 2^31 doubles (linalg/tests/large_halo.c, ~65 GiB of host memory).
+# per-step stop agreement (this tree against the base tree, same deck, alternating), and the 64-bit
+# count checks of device_large_common.sh (a halo message of more than 2^31 doubles, ~65 GiB of host
+# memory, and a gather of more than 2^31 entries).
 #   run: bash scripts/device_reliability.sh        STEPS="gpu sanitize cpu stopcost halo" (default all)
 set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -11,6 +12,8 @@ STEPS=${STEPS:-gpu sanitize cpu stopcost halo}
 want() { case " $STEPS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 # shellcheck source=scripts/device_unpack.sh
 source scripts/device_unpack.sh .debs >/dev/null
+# shellcheck source=scripts/device_large_common.sh
+source scripts/device_large_common.sh
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
 # shellcheck disable=SC2086 # the flag list splits into words on purpose
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DHAMLET_CUDA=ON $HAMLET_DEVICE_CMAKE_FLAGS \
@@ -63,14 +66,7 @@ if want stopcost; then
   cd build-gpu || exit 1
 fi
 if want halo; then
-  free -g | head -2
-  OMP_NUM_THREADS=8 /usr/bin/time -v /opt/deps/usr/bin/mpiexec.hydra -n 2 ./linalg/tests/large_halo 17000000 \
-    >"$OUT/large_halo.txt" 2>&1
-  code=$?
-  grep -vE "^\s+(Page|Socket|Signals|Swaps|File system|Average|Exit status|Voluntary|Involuntary|Minor|Major|Percent)" \
-    "$OUT/large_halo.txt" | tail -20
-  echo "large_halo: exit $code"
-  [ "$code" -eq 0 ] || status=1
+  run_large_checks . "$OUT" || status=1
 fi
 echo "device_reliability: exit $status at $SECONDS s"
 exit "$status"

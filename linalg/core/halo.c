@@ -17,6 +17,22 @@ static int owner_of(const struct hm_dist_s *d, int nranks, int64_t g) {
   return lo;
 }
 
+int hm_halo_check_asked(MPI_Comm comm, const int *give, int nranks) {
+  /* give sums the rows every other rank asks of this one (repeats counted): past INT_MAX with a
+   * dense column block on many ranks, where one plan's int offsets end. All ranks refuse together. */
+  int rank;
+  HM_CALL_MPI(MPI_Comm_rank(comm, &rank));
+  int64_t asked_total = 0;
+  for (int r = 0; r < nranks; r++) asked_total += give[r];
+  int too_many = asked_total > INT_MAX, any_too_many = 0;
+  HM_CALL_MPI(MPI_Allreduce(&too_many, &any_too_many, 1, MPI_INT, MPI_MAX, comm));
+  HM_CHECK(!too_many, HM_ERR_ARGUMENT,
+           "halo plan: the other ranks ask rank %d for %lld rows in all, more than the %d one plan indexes",
+           rank, (long long)asked_total, INT_MAX);
+  HM_CHECK(!any_too_many, HM_ERR_ARGUMENT, "halo plan: another rank is asked for more than %d rows in all", INT_MAX);
+  return HM_SUCCESS;
+}
+
 int hm_halo_plan(struct hm_matrix_s *A, const int64_t *remote_cols, int32_t nremote) {
   hm_context *ctx = A->ctx;
   hm_halo *h = &A->halo;
@@ -28,16 +44,11 @@ int hm_halo_plan(struct hm_matrix_s *A, const int64_t *remote_cols, int32_t nrem
   HM_MALLOC(give_disp, P + 1);
   for (int32_t i = 0; i < nremote; i++) need[owner_of(&A->dist, P, remote_cols[i])]++;
   HM_CALL_MPI(MPI_Alltoall(need, 1, MPI_INT, give, 1, MPI_INT, ctx->comm));
-  /* need sums to nremote (int32), but give sums the rows every other rank asks of this one (repeats
-   * counted): past INT_MAX with a dense column block on many ranks. All ranks refuse together. */
-  int64_t asked_total = 0;
-  for (int r = 0; r < P; r++) asked_total += give[r];
-  int too_many = asked_total > INT_MAX, any_too_many = 0;
-  HM_CALL_MPI(MPI_Allreduce(&too_many, &any_too_many, 1, MPI_INT, MPI_MAX, ctx->comm));
-  HM_CHECK(!too_many, HM_ERR_ARGUMENT,
-           "halo plan: the other ranks ask rank %d for %lld rows in all, more than the %d one plan indexes",
-           ctx->rank, (long long)asked_total, INT_MAX);
-  HM_CHECK(!any_too_many, HM_ERR_ARGUMENT, "halo plan: another rank is asked for more than %d rows in all", INT_MAX);
+  int st = hm_halo_check_asked(ctx->comm, give, P);
+  if (st) {
+    free(need); free(give); free(need_disp); free(give_disp);
+    HM_CALL(st);
+  }
   for (int r = 0; r < P; r++) {
     need_disp[r + 1] = need_disp[r] + need[r];
     give_disp[r + 1] = give_disp[r] + give[r];

@@ -6,6 +6,10 @@
 #include "hamlet/matrix.h"
 #include "kernels.h"
 
+/* Collective over comm: refuses (HM_ERR_ARGUMENT, on every rank) when the rows the other ranks ask
+ * of this one, give[0..nranks), pass INT_MAX in all; apart from hm_halo_plan so it is testable
+ * without 2^31 rows. */
+int hm_halo_check_asked(MPI_Comm comm, const int *give, int nranks);
 int hm_halo_plan(struct hm_matrix_s *A, const int64_t *remote_cols, int32_t nremote);
 void hm_halo_free(hm_halo *h, const hm_kernels *K);
 int hm_halo_begin(struct hm_matrix_s *A, struct hm_mvec_s *x);

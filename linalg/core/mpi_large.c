@@ -1,5 +1,6 @@
 /* Messages longer than an int count, as ordered pieces (see mpi_large.h). */
 #include <limits.h>
+#include <stdlib.h>
 #include "error_macros.h"
 #include "mpi_large.h"
 
@@ -65,5 +66,49 @@ int hm_mpi_allreduce_large(const void *send, void *recv, size_t count, MPI_Datat
     const void *from = send == MPI_IN_PLACE ? MPI_IN_PLACE : (const char *)send + first * bytes;
     HM_CALL_MPI(MPI_Allreduce(from, (char *)recv + first * bytes, (int)len, type, op, comm));
   }
+  return HM_SUCCESS;
+}
+
+int hm_mpi_gatherv_large(const void *send, size_t count, MPI_Datatype type, int root, MPI_Comm comm, void **all,
+                         size_t *total) {
+  HM_CHECK(all && total, HM_ERR_ARGUMENT, "all or total is NULL");
+  *all = NULL;
+  *total = 0;
+  int rank, size;
+  HM_CALL_MPI(MPI_Comm_rank(comm, &rank));
+  HM_CALL_MPI(MPI_Comm_size(comm, &size));
+  MPI_Aint lb, extent;
+  HM_CALL_MPI(MPI_Type_get_extent(type, &lb, &extent));
+  MPI_Count mine = (MPI_Count)count, *counts = NULL;
+  MPI_Aint *displs = NULL;
+  int ready = 1; /* root's buffers: every rank learns a failed allocation instead of waiting in the gather */
+  if (rank == root) {
+    counts = calloc((size_t)size, sizeof *counts);
+    displs = calloc((size_t)size + 1, sizeof *displs);
+    ready = counts && displs;
+  }
+  int st = MPI_Gather(&mine, 1, MPI_COUNT, counts, 1, MPI_COUNT, root, comm);
+  if (st == MPI_SUCCESS && rank == root && ready) {
+    for (int r = 0; r < size; r++) {
+      *total += (size_t)counts[r];
+      displs[r + 1] = displs[r] + (MPI_Aint)counts[r];
+    }
+    *all = malloc(*total * (size_t)extent + 1);
+    ready = *all != NULL;
+  }
+  if (st == MPI_SUCCESS) st = MPI_Bcast(&ready, 1, MPI_INT, root, comm);
+  if (st == MPI_SUCCESS && ready) st = MPI_Gatherv_c(send, mine, type, *all, counts, displs, type, root, comm);
+  const size_t wanted = *total;
+  free(counts);
+  free(displs);
+  if (st != MPI_SUCCESS || !ready) {
+    free(*all);
+    *all = NULL;
+    *total = 0;
+  }
+  HM_CHECK(st == MPI_SUCCESS, HM_ERR_MPI, "MPI_Gatherv_c of %zu elements (%zu from this rank) to rank %d failed",
+           wanted, count, root);
+  HM_CHECK(ready, HM_ERR_MEMORY, "rank %d could not allocate the %zu gathered elements of %lld bytes", root, wanted,
+           (long long)extent);
   return HM_SUCCESS;
 }

@@ -17,6 +17,12 @@ int hm_mpi_irecv_large(void *buf, size_t count, MPI_Datatype type, int peer, int
  * results are bitwise those of the plain call). send may be MPI_IN_PLACE; op must act element-wise. */
 int hm_mpi_bcast_large(void *buf, size_t count, MPI_Datatype type, int root, MPI_Comm comm);
 int hm_mpi_allreduce_large(const void *send, void *recv, size_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm);
+/* Gathers count elements of type from every rank onto root, in rank order, with MPI 4's large
+ * counts (MPI_Gatherv_c: totals and single counts past INT_MAX). On root *all is malloc'ed and holds
+ * *total elements (the caller frees it); elsewhere NULL and 0. Every rank fails together where
+ * root cannot allocate. */
+int hm_mpi_gatherv_large(const void *send, size_t count, MPI_Datatype type, int root, MPI_Comm comm, void **all,
+                         size_t *total);
 /* The largest piece in elements: INT_MAX unless a test asks for less (limit >= 1; 0 restores INT_MAX),
  * so the splitting is tested without 2^31-element buffers. */
 void hm_mpi_set_piece_limit(int limit);

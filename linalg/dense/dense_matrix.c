@@ -9,6 +9,7 @@
 #include "gpu_probe.h"
 #include "matrix_hermitian.h"
 #include "halo.h"
+#include "mpi_large.h"
 
 static int ranks_on_node(MPI_Comm comm, int *count) {
   MPI_Comm node;
@@ -32,36 +33,21 @@ static int share_root_status(MPI_Comm comm, int rank, int st) {
 /* Gather the lower-triangle entries of M into the dense column-major n x n array d on rank 0. A dense
  * n = 65536 already has 2^31 lower entries: MPI 4's large-count gather (MPI_Count, MPI_Aint). */
 static int gather_dense(const struct hm_matrix_s *M, const hm_dense_entry *e, int64_t count, double *d) {
-  hm_context *ctx = M->ctx;
-  const int P = ctx->size;
   const int64_t n = M->dist.n_global;
-  MPI_Count mine = (MPI_Count)count, *counts = NULL;
-  MPI_Aint *displs = NULL;
-  if (ctx->rank == 0) {
-    HM_MALLOC(counts, P);
-    HM_MALLOC(displs, P + 1);
-  }
-  HM_CALL_MPI(MPI_Gather(&mine, 1, MPI_COUNT, counts, 1, MPI_COUNT, 0, ctx->comm));
-  hm_dense_entry *all = NULL;
-  int64_t total = 0;
-  if (ctx->rank == 0) {
-    for (int r = 0; r < P; r++) total += (int64_t)counts[r];
-    for (int r = 0; r < P; r++) displs[r + 1] = displs[r] + (MPI_Aint)counts[r];
-    HM_MALLOC(all, total + 1);
-  }
   MPI_Datatype t;
   HM_CALL(hm_dense_entry_type(&t));
-  int st = MPI_Gatherv_c(e, mine, t, all, counts, displs, t, 0, ctx->comm);
+  void *gathered = NULL;
+  size_t total = 0;
+  int st = hm_mpi_gatherv_large(e, (size_t)count, t, 0, M->ctx->comm, &gathered, &total);
   MPI_Type_free(&t);
-  HM_CHECK(st == MPI_SUCCESS, HM_ERR_MPI, "MPI_Gatherv_c of the matrix entries failed");
-  for (int64_t p = 0; p < total; p++) {
+  HM_CALL(st);
+  const hm_dense_entry *all = gathered;
+  for (size_t p = 0; p < total; p++) {
     size_t at = (size_t)(all[p].j * n + all[p].i);
     if (M->type == HM_REAL) d[at] = all[p].re;
     else ((double complex *)d)[at] = CMPLX(all[p].re, all[p].im);
   }
-  free(all);
-  free(counts);
-  free(displs);
+  free(gathered);
   return HM_SUCCESS;
 }
 
