@@ -45,6 +45,7 @@ typedef struct {
     int nev, block, which, maxit, precond, vectors, dense_solver, s, smoothing, residual_replacement, problem;
     double tol, omega_angle;
     uint64_t seed;
+    int multishift;              /* [green] energies: 0 auto, 1 yes, 2 no */
   } solver;
   /* [kpm] */
   hm_kpm_options kpm;

@@ -21,3 +21,4 @@ hm_add_test(test_solver_stop_mpi2 COMMAND $<TARGET_FILE:test_solver_stop> NPROCS
 hm_add_c_test(test_idr_multishift SOURCES test_idr_multishift.c LABELS cpu)
 hm_add_test(test_idr_multishift_mpi2 COMMAND $<TARGET_FILE:test_idr_multishift> quick NPROCS 2 LABELS cpu)
 hm_add_test(test_idr_multishift_mpi3 COMMAND $<TARGET_FILE:test_idr_multishift> quick NPROCS 3 LABELS cpu)
+hm_add_c_test(test_idr_multishift_gpu SOURCES test_idr_multishift_gpu.c LABELS gpu)
