@@ -78,7 +78,7 @@ program test_fortran_idr_multishift
                "hm_idr_multishift_set_checkpoint")
   call test_ok(hm_idr_multishift_solve(ms, b, x), "hm_idr_multishift_solve")
   call test_ok(hm_idr_multishift_info(ms, k, seed, solve_status), "hm_idr_multishift_info")
-  call test_assert(k == 1 .and. seed == 0 .and. solve_status == HM_SUCCESS, "info: one rhs, seed 0, success")
+  call test_assert(k == 1 .and. seed >= 0 .and. seed < NS .and. solve_status == HM_SUCCESS, "info: one rhs, a seed, success")
   call test_assert(calls > 0, "the checkpoint callback was called")
   call test_ok(hm_idr_multishift_results(ms, its, conv, est, tru), "hm_idr_multishift_results")
   call test_assert(all(conv == 1) .and. all(tru <= 1d-10) .and. all(its > 0), "every shift converged (true residual)")

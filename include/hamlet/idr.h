@@ -101,11 +101,14 @@ int hm_idr_restore(hm_idr *idr, int k, const double *scalars);
 
 /* ---- multi-shift IDR(s): (A + shift_q I) x_(j,q) = b_j for nshifts complex shifts at once ----
  * The shifted systems share one Krylov space: IDR(s) runs on one seed system A + shift_seed I per
- * right-hand side (the hardest shift: the smallest |Im shift|, the first of equals), and every
+ * right-hand side (first the hardest shift: the smallest |Im shift|, the first of equals; at each
+ * cycle it moves to the shift that lags, the one with the smallest |pi|), and every
  * other shift's residual stays collinear with the seed's (r_q = r / pi_q, with the seed's s + 1
  * recurrence coefficients and omega_q = omega / (1 + omega (shift_q - shift_seed))), so each shift
  * costs only its own s + 1 vector updates per step (one fused pass for all shifts), no operator
- * application. The seed continues while any of its shifts runs. A shift stops when its residual
+ * application. The seed continues while any of its shifts runs. A shift whose true residual stalls
+ * above tol (the recurrences' rounding grows where |1 + omega (shift - seed)| is small) is finished
+ * by IDR(s) on its own system from its iterate (its iterations include those). A shift stops when its residual
  * ||b - (A + shift) x|| / ||b|| (estimated as ||r|| / |pi|) is below tol; at the end every shift's
  * true residual is recomputed and reported, and decides its status.
  * Options: s, tol, maxit (seed iterations), omega_angle, seed, checkpoint_every/_seconds and stop
@@ -133,7 +136,8 @@ int hm_idr_multishift_set_checkpoint(hm_idr_multishift *ms, hm_idr_multishift_ch
  * all three cases; HM_ERR_STOPPED when the stop callback asked (the state is complete: checkpoint
  * it). After hm_idr_multishift_restore it continues the restored state. */
 int hm_idr_multishift_solve(hm_idr_multishift *ms, hm_mvec *b, hm_mvec *x);
-/* k, the index of the seed shift, and the status of the last solve. Any pointer may be NULL. */
+/* k, the shift that right-hand side 0's seed system is at the end (it starts at the hardest shift and
+ * moves to the one that lags), and the status of the last solve. Any pointer may be NULL. */
 int hm_idr_multishift_info(const hm_idr_multishift *ms, int *k, int *seed_shift, int *status);
 /* Per system (k * nshifts entries, index q * k + j): seed iterations when the shift stopped,
  * converged (1/0), the estimated residual ||r|| / (|pi| ||b||) and the true one recomputed at the
