@@ -24,4 +24,10 @@ void green_checkpoint_restore(run_state *s, green_results *g, int *done);
 /* Collective: is a checkpoint due after `done` finished energies (every checkpoint_every energies,
  * or checkpoint_seconds since *t_last by rank 0's clock)? */
 int green_checkpoint_due(run_state *s, int done, double t_last);
+/* Does this run solve all energies by one multi-shift IDR(s) ([solver] multishift; not with a
+ * preconditioner: says so on rank 0 where multishift = yes)? */
+int green_multishift_chosen(run_state *s);
+/* Collective: every energy of g by multi-shift IDR(s) over the site vectors B (g's energies, z, G,
+ * rho, iterations, converged, true residuals filled). Returns 1 if stopped (checkpoint written). */
+int green_multishift(run_state *s, hm_matrix *H, hm_mvec *B, green_results *g);
 #endif

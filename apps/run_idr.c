@@ -332,7 +332,9 @@ static void write_green(run_state *s, hm_output *out, const green_results *g) {
   APP_CALL(hm_output_write_array(out, "/ldos/energy", HM_REAL, 1, dz, g->energy, eunit, "energies E"));
   APP_CALL(hm_output_write_array(out, "/ldos/rho", HM_REAL, 2, dr, g->rho, "states/energy (units of 1/t)",
                                  "LDOS -Im sum_o G_(io,io)(E + i eta) / pi per energy and site"));
-  APP_CALL(hm_output_write_attribute(out, "/ldos", "method", "green (IDR(s))"));
+  APP_CALL(hm_output_write_attribute(out, "/ldos", "method",
+                                     d->solver.multishift != 2 && !d->solver.precond ? "green (multi-shift IDR(s))"
+                                                                                   : "green (IDR(s))"));
   APP_CALL(hm_output_write_array(out, "/solver/iterations", HM_REAL, 2, dk, g->iterations, "1",
                                  "operator applications per energy and system (site, orbital)"));
   APP_CALL(hm_output_write_array(out, "/solver/converged", HM_REAL, 2, dk, g->converged, "1", "1 = converged"));
@@ -364,11 +366,21 @@ static int run_green(run_state *s, hm_matrix *H) {
   }
   run_phase_add(s, &m, PHASE_SETUP);
 
+  const int multishift = green_multishift_chosen(s);
   int first = 0; /* energies 0 .. first-1 come from the checkpoint of a restart */
-  if (s->args->checkpoint_path) green_checkpoint_restore(s, &g, &first);
+  if (s->args->checkpoint_path && !multishift) green_checkpoint_restore(s, &g, &first);
   run_mark_now(s, &m);
+  if (multishift && green_multishift(s, H, B, &g)) {
+    free(m.joules);
+    green_free(&g);
+    free(h_diag);
+    hm_mvec_destroy(&B);
+    hm_mvec_destroy(&X);
+    hm_mvec_destroy(&diag);
+    return run_stopped(s, "after an outer iteration of the multi-shift solve");
+  }
   double t_checkpoint = MPI_Wtime();
-  for (int e = first; e < g.ne; e++) {
+  for (int e = multishift ? g.ne : first; e < g.ne; e++) {
     RUN_TEST_DELAY(s);
     int done = e; /* energies finished */
     if (!green_energy(s, H, B, X, diag, h_diag, local, e, &g)) {

@@ -130,5 +130,81 @@ module hamlet_idr
       real(c_double), intent(in) :: scalars(*)
       integer(c_int) :: status
     end function
+    ! ---- multi-shift IDR(s): (A + shifts(q)) x = b_j for all shifts at once (include/hamlet/idr.h) ----
+    ! precond must be HM_IDR_PRECOND_NONE (a preconditioner is not shift-invariant); A complex.
+    function hm_idr_multishift_create(A, opt, nshifts, shifts, ms) result(status) &
+        bind(C, name="hm_idr_multishift_create")
+      import :: c_int, c_ptr, c_double_complex, hm_idr_options
+      type(c_ptr), value :: A
+      type(hm_idr_options), intent(in) :: opt
+      integer(c_int), value :: nshifts
+      complex(c_double_complex), intent(in) :: shifts(*)
+      type(c_ptr), intent(out) :: ms
+      integer(c_int) :: status
+    end function
+    function hm_idr_multishift_destroy(ms) result(status) bind(C, name="hm_idr_multishift_destroy")
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: ms
+      integer(c_int) :: status
+    end function
+    ! fn: integer(c_int) function(ms, user) bind(C), called where a checkpoint is due.
+    function hm_idr_multishift_set_checkpoint(ms, fn, user) result(status) &
+        bind(C, name="hm_idr_multishift_set_checkpoint")
+      import :: c_int, c_ptr, c_funptr
+      type(c_ptr), value :: ms
+      type(c_funptr), value :: fn
+      type(c_ptr), value :: user
+      integer(c_int) :: status
+    end function
+    ! b: k columns; x: k * nshifts columns, column q * k + j (0-based) for shift q and b_j.
+    function hm_idr_multishift_solve(ms, b, x) result(status) bind(C, name="hm_idr_multishift_solve")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ms, b, x
+      integer(c_int) :: status
+    end function
+    ! seed_shift is 0-based.
+    function hm_idr_multishift_info(ms, k, seed_shift, solve_status) result(status) &
+        bind(C, name="hm_idr_multishift_info")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ms
+      integer(c_int), intent(out) :: k, seed_shift, solve_status
+      integer(c_int) :: status
+    end function
+    ! arrays of k * nshifts entries (index q * k + j + 1).
+    function hm_idr_multishift_results(ms, iterations, converged, estimated, true_residual) result(status) &
+        bind(C, name="hm_idr_multishift_results")
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: ms
+      integer(c_int), intent(out) :: iterations(*), converged(*)
+      real(c_double), intent(out) :: estimated(*), true_residual(*)
+      integer(c_int) :: status
+    end function
+    function hm_idr_multishift_state_size(ms, nblocks, nscalars) result(status) &
+        bind(C, name="hm_idr_multishift_state_size")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ms
+      integer(c_int), intent(out) :: nblocks, nscalars
+      integer(c_int) :: status
+    end function
+    function hm_idr_multishift_state_block(ms, i, block) result(status) bind(C, name="hm_idr_multishift_state_block")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ms
+      integer(c_int), value :: i
+      type(c_ptr), intent(out) :: block
+      integer(c_int) :: status
+    end function
+    function hm_idr_multishift_state_get(ms, scalars) result(status) bind(C, name="hm_idr_multishift_state_get")
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: ms
+      real(c_double), intent(out) :: scalars(*)
+      integer(c_int) :: status
+    end function
+    function hm_idr_multishift_restore(ms, k, scalars) result(status) bind(C, name="hm_idr_multishift_restore")
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: ms
+      integer(c_int), value :: k
+      real(c_double), intent(in) :: scalars(*)
+      integer(c_int) :: status
+    end function
   end interface
 end module hamlet_idr

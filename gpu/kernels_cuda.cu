@@ -484,6 +484,7 @@ hm_kernels make_table() {
   t.idr_combine = hm_cuda_idr_combine; // kernels_cuda_idr.cu
   t.idr_update = hm_cuda_idr_update;
   t.idr_multidot = hm_cuda_idr_multidot;
+  t.idr_shift_update = hm_cuda_idr_shift_update;
   t.peer_export = hm_cuda_peer_export; // peer_cuda.cu
   t.peer_open = hm_cuda_peer_open;
   t.peer_close = hm_cuda_peer_close;

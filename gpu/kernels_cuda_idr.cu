@@ -288,6 +288,50 @@ int hm_cuda_idr_update(hm_scalar type, int64_t n, int k, const double *beta, con
   return HM_SUCCESS;
 }
 
+namespace {
+
+// Multi-shift IDR(s): one thread per entry of the K = nv ns wide blocks; the coefficients (a: K,
+// then c: m x K complex) in scratch. Each entry is read from every D_l before Dnew is written.
+__global__ void shift_update_kernel(int64_t n, int nv, int K, int m, const double *v, Blocks D, const double *coef,
+                                    double *Dnew, double *x) {
+  for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < n * K; e += (int64_t)gridDim.x * blockDim.x) {
+    const int col = (int)(e % K);
+    const int64_t row = e / K;
+    const double vr = v[2 * (row * nv + col % nv)], vi = v[2 * (row * nv + col % nv) + 1];
+    const double ar = coef[2 * col], ai = coef[2 * col + 1];
+    double re = ar * vr - ai * vi, im = ar * vi + ai * vr;
+    for (int l = 0; l < m; l++) {
+      const double cr = coef[2 * ((l + 1) * (int64_t)K + col)], ci = coef[2 * ((l + 1) * (int64_t)K + col) + 1];
+      const double dr = D.p[l][2 * e], di = D.p[l][2 * e + 1];
+      re += cr * dr - ci * di;
+      im += cr * di + ci * dr;
+    }
+    Dnew[2 * e] = re;
+    Dnew[2 * e + 1] = im;
+    x[2 * e] += re;
+    x[2 * e + 1] += im;
+  }
+}
+
+}  // namespace
+
+int hm_cuda_idr_shift_update(hm_scalar type, int64_t n, int nv, int ns, int m, const double *v, const double *a,
+                             const double *const *D, const double *c, double *Dnew, double *x) {
+  HM_CHECK(type == HM_COMPLEX, HM_ERR_ARGUMENT, "the multi-shift update is complex only (type %d)", (int)type);
+  HM_CHECK(m >= 0 && m <= 64, HM_ERR_ARGUMENT, "m = %d directions: must be 0 <= m <= 64", m);
+  const int K = nv * ns;
+  const size_t nc = 2 * (size_t)K * (m + 1);
+  HM_CALL(scratch_at_least(nc));
+  HM_CALL(upload_async(scratch, a, 2 * (size_t)K, c, 2 * (size_t)K * m));
+  Blocks blocks = {};
+  for (int l = 0; l < m; l++) blocks.p[l] = D[l];
+  int grid = 1;
+  HM_CALL(one_wave(shift_update_kernel, grid_for(n * K), &grid));
+  shift_update_kernel<<<grid, kThreads>>>(n, nv, K, m, v, blocks, scratch, Dnew, x);
+  HM_CHECK_LAUNCH("idr_shift_update");
+  return HM_SUCCESS;
+}
+
 void hm_kernels_cuda_idr_release_state() {
   hm_device_buffer_free(&scratch_buffer);
   scratch = nullptr;

@@ -56,6 +56,7 @@ typedef struct {
     uint64_t seed;
     int transform;               /* 0 = none, 1 = shift_invert (lobpcg on (A - shift B)^-1 B) */
     double shift;
+    int multishift;              /* [green] energies: 0 auto, 1 yes, 2 no */
   } solver;
   /* [kpm] */
   hm_kpm_options kpm;

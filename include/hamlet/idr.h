@@ -98,6 +98,61 @@ int hm_idr_state_get(const hm_idr *idr, double *scalars);
  * hm_mvec_set) and calls hm_idr_solve with the same b. */
 int hm_idr_restore(hm_idr *idr, int k, const double *scalars);
 
+
+/* ---- multi-shift IDR(s): (A + shift_q I) x_(j,q) = b_j for nshifts complex shifts at once ----
+ * The shifted systems share one Krylov space: IDR(s) runs on one seed system A + shift_seed I per
+ * right-hand side (first the hardest shift: the smallest |Im shift|, the first of equals; at each
+ * cycle it moves to the shift that lags, the one with the smallest |pi|), and every
+ * other shift's residual stays collinear with the seed's (r_q = r / pi_q, with the seed's s + 1
+ * recurrence coefficients and omega_q = omega / (1 + omega (shift_q - shift_seed))), so each shift
+ * costs only its own s + 1 vector updates per step (one fused pass for all shifts), no operator
+ * application. The seed continues while any of its shifts runs. A shift whose true residual stalls
+ * above tol (the recurrences' rounding grows where |1 + omega (shift - seed)| is small) is finished
+ * by IDR(s) on its own system from its iterate (its iterations include those). A shift stops when its residual
+ * ||b - (A + shift) x|| / ||b|| (estimated as ||r|| / |pi|) is below tol; at the end every shift's
+ * true residual is recomputed and reported, and decides its status.
+ * Options: s, tol, maxit (seed iterations), omega_angle, seed, checkpoint_every/_seconds and stop
+ * as hm_idr_options; smoothing, residual_replacement and history are not used; the checkpoint
+ * callback of the options is not used (hm_idr_multishift_set_checkpoint sets its own). The start
+ * is x = 0 (collinear residuals need one initial residual b for all shifts). A preconditioner is
+ * not shift-invariant: precond other than HM_IDR_PRECOND_NONE is refused (HM_ERR_ARGUMENT); solve
+ * such systems one shift at a time (hm_idr with a shifted operator). The operator must be complex.
+ * Memory: (s + 1) blocks of width k * nshifts (per shift its s directions and its iterate) and
+ * s + 3 blocks of width k for the seeds. */
+typedef struct hm_idr_multishift_s hm_idr_multishift;
+/* Called on every rank, collectively, where a checkpoint is due (end of an outer iteration). */
+typedef int (*hm_idr_multishift_checkpoint_fn)(hm_idr_multishift *ms, void *user);
+
+/* Collective: checks the options and shifts (1 <= nshifts <= 1000, finite), builds the shadow
+ * space. A outlives ms; the shifts are copied. */
+int hm_idr_multishift_create(hm_operator *A, const hm_idr_options *opt, int nshifts, const double _Complex *shifts,
+                             hm_idr_multishift **ms);
+int hm_idr_multishift_destroy(hm_idr_multishift **ms);
+/* The checkpoint callback (needed when opt.checkpoint_every or checkpoint_seconds is set). */
+int hm_idr_multishift_set_checkpoint(hm_idr_multishift *ms, hm_idr_multishift_checkpoint_fn fn, void *user);
+/* Collective: b has k columns, x has k * nshifts columns; on return column q * k + j of x solves
+ * (A + shift_q I) x = b_j (x is output only). Returns HM_SUCCESS when every shift converged (true
+ * residual <= tol), else HM_ERR_NOT_CONVERGED or HM_ERR_BREAKDOWN with a message; results valid in
+ * all three cases; HM_ERR_STOPPED when the stop callback asked (the state is complete: checkpoint
+ * it). After hm_idr_multishift_restore it continues the restored state. */
+int hm_idr_multishift_solve(hm_idr_multishift *ms, hm_mvec *b, hm_mvec *x);
+/* k, the shift that right-hand side 0's seed system is at the end (it starts at the hardest shift and
+ * moves to the one that lags), and the status of the last solve. Any pointer may be NULL. */
+int hm_idr_multishift_info(const hm_idr_multishift *ms, int *k, int *seed_shift, int *status);
+/* Per system (k * nshifts entries, index q * k + j): seed iterations when the shift stopped,
+ * converged (1/0), the estimated residual ||r|| / (|pi| ||b||) and the true one recomputed at the
+ * end. Any pointer may be NULL. */
+int hm_idr_multishift_results(const hm_idr_multishift *ms, int *iterations, int *converged, double *estimated,
+                              double *true_residual);
+/* Checkpoints between outer iterations: nblocks blocks owned by ms (0 = seed residuals r, 1..s =
+ * seed residual differences, s+1 = iterates x, s+2..2s+1 = the shifts' directions) and nscalars
+ * doubles of small state. Restore on a new ms made with the same operator, options and shifts:
+ * hm_idr_multishift_restore(k, scalars), fill the blocks, solve with the same b. */
+int hm_idr_multishift_state_size(const hm_idr_multishift *ms, int *nblocks, int *nscalars);
+int hm_idr_multishift_state_block(hm_idr_multishift *ms, int i, hm_mvec **block);
+int hm_idr_multishift_state_get(const hm_idr_multishift *ms, double *scalars);
+int hm_idr_multishift_restore(hm_idr_multishift *ms, int k, const double *scalars);
+
 #ifdef __cplusplus
 }
 #endif

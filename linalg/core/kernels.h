@@ -117,6 +117,14 @@ typedef struct {
    * memory, for local rows i < n (global row first + i) and columns j < k, u = hm_random_uniform(seed,
    * j, first + i): complex data[i*k + j] = (cos 2 pi u, sin 2 pi u), real data[i*k + j] = u < 1/2 ? -1 : 1. */
   int (*random_phase)(hm_scalar type, int64_t first, int64_t n, int k, uint64_t seed, double *data);
+  /* ---- multi-shift IDR(s): every shift's update in one pass (CPU: kernels_cpu_shift.c, CUDA:
+   * gpu/kernels_cuda_shift.cu); complex only ---- */
+  /* Over n rows, for the K = nv * ns columns col = q * nv + j (shift q, right-hand side j):
+   * w = a[col] v[:, j] + sum_{l<m} c[l*K + col] D_l[:, col]; Dnew[:, col] = w; x[:, col] += w.
+   * v is n x nv, D_l (m <= 64, a host array of backend pointers), Dnew and x are n x K; a, c host
+   * scalars. Dnew may be one of the D_l (each entry is read before it is written). */
+  int (*idr_shift_update)(hm_scalar type, int64_t n, int nv, int ns, int m, const double *v, const double *a,
+                          const double *const *D, const double *c, double *Dnew, double *x);
 } hm_kernels;
 
 #ifdef __cplusplus

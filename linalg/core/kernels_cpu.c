@@ -12,6 +12,7 @@
 #include "kernels_cpu_block.h"
 #include "kernels_cpu_idr.h"
 #include "kernels_cpu_stencil.h"
+#include "kernels_cpu_shift.h"
 #include "row_sums.h"
 
 /* ---- y = A x over a row list ---- */
@@ -334,4 +335,5 @@ const hm_kernels hm_kernels_cpu = {
     .idr_multidot = hm_cpu_idr_multidot,
     .ritz_residual = hm_cpu_ritz_residual,
     .gram_columns = hm_cpu_gram_columns,
+    .idr_shift_update = hm_cpu_idr_shift_update,
 };

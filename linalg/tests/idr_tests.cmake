@@ -18,3 +18,7 @@ hm_add_c_test(test_idr_true_residual SOURCES test_idr_true_residual.c LABELS cpu
 hm_add_c_test(test_solver_stop SOURCES test_solver_stop.c NPROCS 1 LABELS cpu)
 target_include_directories(test_solver_stop PRIVATE ${CMAKE_SOURCE_DIR}/linalg/lobpcg)
 hm_add_test(test_solver_stop_mpi2 COMMAND $<TARGET_FILE:test_solver_stop> NPROCS 2 LABELS cpu)
+hm_add_c_test(test_idr_multishift SOURCES test_idr_multishift.c LABELS cpu)
+hm_add_test(test_idr_multishift_mpi2 COMMAND $<TARGET_FILE:test_idr_multishift> quick NPROCS 2 LABELS cpu)
+hm_add_test(test_idr_multishift_mpi3 COMMAND $<TARGET_FILE:test_idr_multishift> quick NPROCS 3 LABELS cpu)
+hm_add_c_test(test_idr_multishift_gpu SOURCES test_idr_multishift_gpu.c LABELS gpu)

@@ -1,0 +1,40 @@
+/* The multi-shift IDR(s) object shared by idr_multishift.c (options, results, checkpoints) and
+ * idr_multishift_solve.c (the iteration). */
+#ifndef HAMLET_IDR_MULTISHIFT_INTERNAL_H
+#define HAMLET_IDR_MULTISHIFT_INTERNAL_H
+#include <complex.h>
+#include "idr_internal.h"
+
+/* per-system state besides HM_SUCCESS (confirmed: frozen), HM_ERR_NOT_CONVERGED, HM_ERR_BREAKDOWN:
+ * MS_RUNNING, or MS_CLAIMED (its estimate is below its target; still updated until the claims are
+ * checked against the true residuals). */
+enum { MS_RUNNING = -1, MS_CLAIMED = -2 };
+
+struct hm_idr_multishift_s {
+  hm_idr *base;          /* options, shadow space P, context (no state of its own is used) */
+  hm_operator *A;
+  const hm_kernels *kern;
+  int s, ns, seed;       /* shadow dimension, shifts, index of the seed shift */
+  double complex *shift; /* [ns] */
+  hm_idr_multishift_checkpoint_fn checkpoint;
+  void *checkpoint_user;
+
+  /* the state of a solve of k right-hand sides (K = k ns systems, column q k + j) */
+  int k, K;
+  hm_mvec *r, **dR, *x, **dX; /* seeds: r and the last s residual differences (k wide); shifts (K wide) */
+  hm_mvec *v, *t, *work;      /* k wide */
+  int n, oldest, outer;       /* seed steps done, ring slot of the oldest difference, outer iterations */
+  int *seedof;                /* [k] the shift each right-hand side's seed system is (switched to the laggard) */
+  double complex *rel;        /* [K] shift_q - shift of rhs j's seed */
+  int *stepof;                /* [s] step that formed slot l's difference (dR_l = r_(n'+1) - r_n'); -1 empty */
+  double complex *M, *m;      /* [k][s][s] P^H dR, [k][s] P^H r */
+  double complex *omega;      /* [k] */
+  double complex *pi;         /* [K][s+1]: pi_n, pi_(n-1), ..., pi_(n-s) (r_q = r / pi_q) */
+  double *bnorm, *rnorm2, *est, *tru, *target; /* [k], [k], [K], [K], [K] */
+  int *its, *state;           /* [K] */
+  int restored, status;
+  double *a, *coef, *buf;     /* host scratch in the kernels' layout */
+};
+
+int hm_idr_multishift_alloc_state(hm_idr_multishift *ms, int k);
+#endif

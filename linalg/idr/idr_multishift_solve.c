@@ -1,0 +1,565 @@
+/* The multi-shift IDR(s) iteration: prototype IDR(s) (Sonneveld and van Gijzen, SISC 31, 2008:
+ * residual differences dR, one omega per cycle of s + 1 steps) on the seed system A + shift_seed,
+ * with the shifted systems carried along by collinear residuals (as in the multi-shift IDR(s) of
+ * van Gijzen, Sleijpen and Zemke, NLAA 22, 2015, and Du, Sogabe and Zhang's shifted IDR(s)).
+ *
+ * Every step forms v = r - dR c (P^H v = 0) and r' = (I - omega A_seed) v. Written over the last
+ * s + 1 residuals, v = sum_i gamma_i r_(n-i) with sum_i gamma_i = 1 (gamma_0 = 1 - c_1, gamma_i =
+ * c_i - c_(i+1), gamma_s = c_s, c_i the coefficient of the difference formed i steps ago). For the
+ * shift sigma (relative to the seed) the IDR spaces are the same because I - omega_q (A_seed + sigma)
+ * = (I - omega A_seed) / (1 + omega sigma) with omega_q = omega / (1 + omega sigma); so with
+ * r_q,m = r_m / pi_m the shift's v_q = lambda v, lambda = 1 / sum_i gamma_i pi_(n-i), and
+ *   pi_(n+1) = (1 + omega sigma) / lambda,
+ *   dX_q,new = omega_q lambda v - sum_i (sum_(m>=i) lambda gamma_m pi_(n-m)) dX_q,(i),   x_q += dX_q,new,
+ * which is the seed's own update (lambda = 1, pi = 1) for sigma = 0. The shifts need no operator
+ * application: one fused pass (kernel idr_shift_update) updates all of them per step.
+ *
+ * A shift claims convergence when ||r|| / |pi| <= target * ||b|| (target = tol at first) and is still
+ * updated; when no shift runs, the claims are checked against b - (A + shift) x; a confirmed shift is
+ * frozen (coefficients 0), the others continue with a tighter target. A seed continues while any of
+ * its shifts runs. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "blas_threads.h"
+#include "error_macros.h"
+#include "idr_multishift_internal.h"
+
+static void putc_(double *arr, size_t i, double complex v) {
+  arr[2 * i] = creal(v);
+  arr[2 * i + 1] = cimag(v);
+}
+static double complex getc_(const double *arr, size_t i) { return CMPLX(arr[2 * i], arr[2 * i + 1]); }
+
+static int active(const hm_idr_multishift *o, int c) { return o->state[c] == MS_RUNNING || o->state[c] == MS_CLAIMED; }
+
+/* A seed runs while any of its shifts is active. */
+static int seed_running(const hm_idr_multishift *o, int j) {
+  for (int q = 0; q < o->ns; q++)
+    if (active(o, q * o->k + j)) return 1;
+  return 0;
+}
+
+static int count_state(const hm_idr_multishift *o, int state) {
+  int n = 0;
+  for (int c = 0; c < o->K; c++) n += o->state[c] == state;
+  return n;
+}
+
+static int allreduce(hm_idr_multishift *o, double *buf, int len) {
+  HM_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, buf, len, MPI_DOUBLE, MPI_SUM, o->base->ctx->comm));
+  return HM_SUCCESS;
+}
+
+/* Y = a W + sum_l coef_l X_l over the k seed columns (a, coef in o->a, o->coef). */
+static int combine(hm_idr_multishift *o, hm_mvec *Y, const hm_mvec *W, int m, hm_mvec *const *X) {
+  const double *ptr[66] = {NULL};
+  for (int l = 0; l < m; l++) ptr[l] = X[l]->data;
+  HM_CALL(o->kern->idr_combine(HM_COMPLEX, o->base->nlocal, o->k, m, ptr, o->coef, o->a, W->data, Y->data));
+  return HM_SUCCESS;
+}
+
+/* t = (A + shift_seed) v over the k seed columns. */
+static int seed_apply(hm_idr_multishift *o, hm_mvec *v, hm_mvec *t) {
+  HM_CALL(hm_operator_apply(o->A, v, t));
+  double complex alpha[o->k], one[o->k];
+  for (int j = 0; j < o->k; j++) {
+    alpha[j] = o->shift[o->seedof[j]];
+    one[j] = 1;
+  }
+  HM_CALL(hm_mvec_axpby(t, alpha, v, one));
+  return HM_SUCCESS;
+}
+
+/* Solve the s x s system M c = m by Gaussian elimination with partial pivoting; 0 if singular. */
+static int small_solve(int s, const double complex *M, const double complex *m, double complex *c) {
+  double complex A[s][s + 1];
+  for (int a = 0; a < s; a++) {
+    for (int b = 0; b < s; b++) A[a][b] = M[a * s + b];
+    A[a][s] = m[a];
+  }
+  for (int p = 0; p < s; p++) {
+    int piv = p;
+    for (int a = p + 1; a < s; a++)
+      if (cabs(A[a][p]) > cabs(A[piv][p])) piv = a;
+    if (!(cabs(A[piv][p]) > 0) || !isfinite(cabs(A[piv][p]))) return 0;
+    for (int b = 0; b <= s; b++) {
+      const double complex tmp = A[p][b];
+      A[p][b] = A[piv][b];
+      A[piv][b] = tmp;
+    }
+    for (int a = p + 1; a < s; a++) {
+      const double complex f = A[a][p] / A[p][p];
+      for (int b = p; b <= s; b++) A[a][b] -= f * A[p][b];
+    }
+  }
+  for (int a = s - 1; a >= 0; a--) {
+    double complex e = A[a][s];
+    for (int b = a + 1; b < s; b++) e -= A[a][b] * c[b];
+    c[a] = e / A[a][a];
+  }
+  return 1;
+}
+
+static void break_down(hm_idr_multishift *o, int j) {
+  for (int q = 0; q < o->ns; q++)
+    if (active(o, q * o->k + j)) o->state[q * o->k + j] = HM_ERR_BREAKDOWN;
+}
+
+/* omega by "maintaining the convergence" from <t|t>, <t|v>, <v|v>. */
+static double complex make_omega(double tt, double complex tv, double vv, double angle) {
+  double complex w = tv / tt;
+  const double rho = cabs(tv) / sqrt(tt * vv);
+  if (rho < angle && rho > 0) w *= angle / rho;
+  return w;
+}
+
+/* One step of the seeds (all k at once) and the fused update of every shift. */
+static int step(hm_idr_multishift *o) {
+  const int s = o->s, k = o->k, K = o->K, ns = o->ns;
+  const int full = o->n >= s; /* the s differences exist: the IDR step proper */
+  const int new_omega = !full || (o->n - s) % (s + 1) == 0;
+  int run[k];
+  double complex c[k][s];
+  for (int j = 0; j < k; j++) {
+    run[j] = seed_running(o, j);
+    for (int l = 0; l < s; l++) c[j][l] = 0;
+    if (run[j] && full && !small_solve(s, o->M + (size_t)j * s * s, o->m + (size_t)j * s, c[j])) {
+      break_down(o, j);
+      run[j] = 0;
+    }
+  }
+  /* v = r - dR c */
+  for (int j = 0; j < k; j++) {
+    putc_(o->a, j, 1);
+    for (int l = 0; l < s; l++) putc_(o->coef, (size_t)l * k + j, -c[j][l]);
+  }
+  HM_CALL(combine(o, o->v, o->r, full ? s : 0, o->dR));
+  HM_CALL(seed_apply(o, o->v, o->t));
+  if (new_omega) {
+    double *buf = o->buf;
+    HM_CALL(o->kern->dot(HM_COMPLEX, o->base->nlocal, k, o->t->data, o->t->data, buf));
+    HM_CALL(o->kern->dot(HM_COMPLEX, o->base->nlocal, k, o->t->data, o->v->data, buf + 2 * k));
+    HM_CALL(o->kern->dot(HM_COMPLEX, o->base->nlocal, k, o->v->data, o->v->data, buf + 4 * k));
+    HM_CALL(allreduce(o, buf, 6 * k));
+    for (int j = 0; j < k; j++) {
+      o->omega[j] = 0;
+      if (!run[j]) continue;
+      const double tt = buf[2 * j], vv = buf[4 * k + 2 * j];
+      const double complex w = make_omega(tt, getc_(buf, (size_t)k + j), vv, o->base->opt.omega_angle);
+      if (!(tt > 0) || w == 0 || !isfinite(cabs(w))) {
+        break_down(o, j);
+        run[j] = 0;
+        continue;
+      }
+      o->omega[j] = w;
+    }
+  }
+  /* dR_oldest = v - r - omega t; r += dR_oldest (a stopped seed: 0, r unchanged) */
+  hm_mvec *XR[2] = {o->r, o->t};
+  for (int j = 0; j < k; j++) {
+    putc_(o->a, j, run[j] ? 1 : 0);
+    putc_(o->coef, j, run[j] ? -1 : 0);
+    putc_(o->coef, (size_t)k + j, run[j] ? -o->omega[j] : 0);
+  }
+  hm_mvec *dnew = o->dR[o->oldest];
+  HM_CALL(combine(o, dnew, o->v, 2, XR));
+  for (int j = 0; j < k; j++) {
+    putc_(o->a, j, 1);
+    putc_(o->coef, j, 1);
+  }
+  HM_CALL(combine(o, o->r, o->r, 1, &dnew));
+  /* P^H dR_new and ||r||^2 in one reduction */
+  double *buf = o->buf;
+  HM_CALL(o->kern->idr_multidot(HM_COMPLEX, o->base->nlocal, s, o->base->P->data, k, dnew->data, buf));
+  HM_CALL(o->kern->dot(HM_COMPLEX, o->base->nlocal, k, o->r->data, o->r->data, buf + 2 * (size_t)s * k));
+  HM_CALL(allreduce(o, buf, 2 * (s + 1) * k));
+  for (int j = 0; j < k; j++) {
+    o->rnorm2[j] = buf[2 * ((size_t)s * k + j)];
+    for (int a = 0; a < s; a++) {
+      const double complex h = getc_(buf, (size_t)a * k + j);
+      o->M[(size_t)j * s * s + a * s + o->oldest] = h;
+      o->m[(size_t)j * s + a] += h;
+    }
+    if (run[j] && !isfinite(o->rnorm2[j])) {
+      break_down(o, j);
+      run[j] = 0;
+    }
+  }
+  /* the shifts: coefficients of the fused update, then pi and the estimates */
+  int age[s]; /* steps since slot l's difference was formed (1..s), 0: empty */
+  for (int l = 0; l < s; l++) age[l] = o->stepof[l] >= 0 ? o->n - o->stepof[l] : 0;
+  for (int q = 0; q < ns; q++) {
+    for (int j = 0; j < k; j++) {
+      const int col = q * k + j;
+      double complex *pi = o->pi + (size_t)col * (s + 1);
+      double complex a = 0, cs[s];
+      for (int l = 0; l < s; l++) cs[l] = 0;
+      if (active(o, col) && run[j]) {
+        double complex gam[s + 1], e[s + 2];
+        for (int i = 0; i <= s + 1; i++) e[i] = 0;
+        for (int l = 0; l < s; l++)
+          if (age[l]) e[age[l]] = c[j][l];
+        gam[0] = 1 - e[1];
+        for (int i = 1; i <= s; i++) gam[i] = e[i] - e[i + 1];
+        double complex sum = 0;
+        for (int i = 0; i <= s; i++) sum += gam[i] * pi[i];
+        const double complex lambda = 1 / sum, f = 1 + o->omega[j] * o->rel[col];
+        double complex es[s + 2];
+        es[s + 1] = 0;
+        for (int i = s; i >= 1; i--) es[i] = es[i + 1] + lambda * gam[i] * pi[i];
+        for (int l = 0; l < s; l++)
+          if (age[l]) cs[l] = -es[age[l]];
+        a = o->omega[j] / f * lambda;
+        const double complex next = f / lambda;
+        if (!isfinite(cabs(next)) || next == 0 || !isfinite(cabs(a))) {
+          /* a claimed shift far below tol (pi overflowed) waits for its check unchanged */
+          if (o->state[col] != MS_CLAIMED) o->state[col] = HM_ERR_BREAKDOWN;
+          a = 0;
+          for (int l = 0; l < s; l++) cs[l] = 0;
+        } else {
+          for (int i = s; i >= 1; i--) pi[i] = pi[i - 1];
+          pi[0] = next;
+          o->its[col] = o->n + 1;
+          o->est[col] = sqrt(o->rnorm2[j]) / cabs(next) / o->bnorm[j];
+          if (o->state[col] == MS_RUNNING && o->est[col] <= o->target[col]) o->state[col] = MS_CLAIMED;
+          else if (o->state[col] == MS_CLAIMED && o->est[col] > o->target[col]) o->state[col] = MS_RUNNING;
+        }
+      }
+      putc_(o->a, col, a);
+      for (int l = 0; l < s; l++) putc_(o->coef, (size_t)l * K + col, cs[l]);
+    }
+  }
+  const double *D[64];
+  for (int l = 0; l < s; l++) D[l] = o->dX[l]->data;
+  HM_CALL(o->kern->idr_shift_update(HM_COMPLEX, o->base->nlocal, k, ns, s, o->v->data, o->a, D, o->coef,
+                                    o->dX[o->oldest]->data, o->x->data));
+  o->stepof[o->oldest] = o->n;
+  o->oldest = (o->oldest + 1) % s;
+  o->n++;
+  if (o->n >= o->base->opt.maxit)
+    for (int col = 0; col < K; col++)
+      if (active(o, col)) o->state[col] = HM_ERR_NOT_CONVERGED;
+  return HM_SUCCESS;
+}
+
+/* At the start of a cycle, each right-hand side's seed moves to its laggard: the running shift with
+ * the smallest |pi| (below half the seed's), whose residual r / pi is the largest. The new seed's
+ * residuals are r_m / p_m (p = its pi history), so r' = r / p_0 and the differences of age a become
+ *   d'_a = (1/p_(a-1) - 1/p_a) (r - sum_(b<a) d_b) + d_a / p_a,
+ * formed from the oldest down (each reads only younger ones, not yet rewritten); the same map takes
+ * P^H r and P^H d (no reduction), and every shift's pi is divided by p (rel by the new seed's shift).
+ * The shifts' iterates and directions do not depend on the seed and stay. Keeping the slowest shift
+ * as the seed keeps every other |pi| >= 1: their updates damp the recurrences' rounding. */
+static int switch_seeds(hm_idr_multishift *o) {
+  const int s = o->s, k = o->k, ns = o->ns;
+  int to[k], any = 0;
+  for (int j = 0; j < k; j++) {
+    to[j] = o->seedof[j];
+    double best = 0.5 * cabs(o->pi[((size_t)o->seedof[j] * k + j) * (s + 1)]);
+    for (int q = 0; q < ns; q++) {
+      const double p = cabs(o->pi[((size_t)q * k + j) * (s + 1)]);
+      if (o->state[q * k + j] == MS_RUNNING && p < best) {
+        best = p;
+        to[j] = q;
+      }
+    }
+    any |= to[j] != o->seedof[j];
+  }
+  if (!any) return HM_SUCCESS;
+  int slot[s + 1]; /* slot of the difference of age a */
+  for (int l = 0; l < s; l++) slot[o->n - o->stepof[l]] = l;
+  double complex p[k][s + 1];
+  for (int j = 0; j < k; j++)
+    for (int i = 0; i <= s; i++) p[j][i] = to[j] == o->seedof[j] ? 1 : o->pi[((size_t)to[j] * k + j) * (s + 1) + i];
+  hm_mvec *X[64];
+  for (int a = s; a >= 1; a--) {
+    for (int b = 1; b <= a; b++) X[b - 1] = o->dR[slot[b]];
+    for (int j = 0; j < k; j++) {
+      const double complex alpha = 1 / p[j][a - 1] - 1 / p[j][a];
+      putc_(o->a, j, alpha);
+      for (int b = 1; b < a; b++) putc_(o->coef, (size_t)(b - 1) * k + j, -alpha);
+      putc_(o->coef, (size_t)(a - 1) * k + j, 1 / p[j][a]);
+      double complex *M = o->M + (size_t)j * s * s, *m = o->m + (size_t)j * s;
+      for (int r = 0; r < s; r++) {
+        double complex e = alpha * m[r] + M[r * s + slot[a]] / p[j][a];
+        for (int b = 1; b < a; b++) e -= alpha * M[r * s + slot[b]];
+        M[r * s + slot[a]] = e;
+      }
+    }
+    HM_CALL(combine(o, o->dR[slot[a]], o->r, a, X));
+  }
+  for (int j = 0; j < k; j++) {
+    putc_(o->a, j, 1 / p[j][0]);
+    for (int r = 0; r < s; r++) o->m[(size_t)j * s + r] /= p[j][0];
+    o->rnorm2[j] /= creal(p[j][0] * conj(p[j][0]));
+    for (int q = 0; q < ns; q++) {
+      const size_t c = (size_t)q * k + j;
+      for (int i = 0; i <= s; i++) o->pi[c * (s + 1) + i] /= p[j][i];
+      o->rel[c] = o->shift[q] - o->shift[to[j]];
+    }
+    o->seedof[j] = to[j];
+  }
+  HM_CALL(combine(o, o->r, o->r, 0, NULL));
+  return HM_SUCCESS;
+}
+
+/* The true relative residuals ||b_j - (A + shift_q) x_q,j|| / ||b_j|| of the shifts with want[q] set,
+ * into o->tru (one operator application of k columns per shift). */
+static int true_residuals(hm_idr_multishift *o, hm_mvec *b, const hm_mvec *x, const int *want) {
+  const int k = o->k;
+  for (int q = 0; q < o->ns; q++) {
+    if (!want[q]) continue;
+    HM_CALL(hm_mvec_copy_columns(x, q * k, o->v, 0, k));
+    HM_CALL(hm_operator_apply(o->A, o->v, o->t));
+    double complex alpha[k], beta[k], one[k];
+    for (int j = 0; j < k; j++) {
+      alpha[j] = o->shift[q];
+      beta[j] = -1;
+      one[j] = 1;
+    }
+    HM_CALL(hm_mvec_axpby(o->t, alpha, o->v, one)); /* t = (A + shift) x */
+    HM_CALL(hm_mvec_axpby(o->t, one, b, beta));     /* t = b - t */
+    HM_CALL(o->kern->dot(HM_COMPLEX, o->base->nlocal, k, o->t->data, o->t->data, o->buf));
+    HM_CALL(allreduce(o, o->buf, 2 * k));
+    for (int j = 0; j < k; j++) {
+      const double t = sqrt(o->buf[2 * j]) / o->bnorm[j];
+      o->tru[q * k + j] = isnan(t) ? INFINITY : t;
+    }
+  }
+  return HM_SUCCESS;
+}
+
+/* Where shifts claim convergence (at the end of an outer iteration, or after a step when no shift runs
+ * any more): confirm them on their true residuals (frozen from then on) or send them on with a
+ * tighter target. */
+static int confirm(hm_idr_multishift *o, hm_mvec *b, int always) {
+  if ((!always && count_state(o, MS_RUNNING)) || !count_state(o, MS_CLAIMED)) return HM_SUCCESS;
+  int want[o->ns];
+  for (int q = 0; q < o->ns; q++) {
+    want[q] = 0;
+    for (int j = 0; j < o->k; j++) want[q] |= o->state[q * o->k + j] == MS_CLAIMED;
+  }
+  double before[o->K]; /* a shift's true residual at its last failed check (0: none yet) */
+  for (int c = 0; c < o->K; c++) before[c] = o->tru[c];
+  HM_CALL(true_residuals(o, b, o->x, want));
+  const double tol = o->base->opt.tol;
+  for (int c = 0; c < o->K; c++) {
+    if (o->state[c] != MS_CLAIMED) continue;
+    if (o->tru[c] <= tol) {
+      o->state[c] = HM_SUCCESS;
+    } else if (before[c] > 0 && o->tru[c] > 0.5 * before[c]) {
+      /* the recurrences' rounding (the gap between ||r|| / |pi| and b - (A + shift) x) stopped the
+       * true residual from falling: more steps cannot help */
+      o->state[c] = HM_ERR_NOT_CONVERGED;
+    } else {
+      o->state[c] = MS_RUNNING;
+      o->target[c] *= fmin(0.5, tol / o->tru[c]);
+    }
+  }
+  return HM_SUCCESS;
+}
+
+static int start(hm_idr_multishift *o, hm_mvec *b) {
+  const int k = o->k, s = o->s;
+  HM_CALL(hm_mvec_copy_columns(b, 0, o->r, 0, k));
+  HM_CALL(o->kern->dot(HM_COMPLEX, o->base->nlocal, k, b->data, b->data, o->buf));
+  HM_CALL(o->kern->idr_multidot(HM_COMPLEX, o->base->nlocal, s, o->base->P->data, k, b->data, o->buf + 2 * k));
+  HM_CALL(allreduce(o, o->buf, 2 * k * (s + 1)));
+  for (int l = 0; l < s; l++) o->stepof[l] = -1;
+  o->n = o->oldest = o->outer = 0;
+  for (int j = 0; j < k; j++) {
+    const double bb = o->buf[2 * j];
+    o->seedof[j] = o->seed;
+    o->bnorm[j] = bb > 0 ? sqrt(bb) : 1;
+    o->rnorm2[j] = bb;
+    for (int a = 0; a < s; a++) o->m[(size_t)j * s + a] = getc_(o->buf + 2 * k, (size_t)a * k + j);
+    for (int q = 0; q < o->ns; q++) {
+      const int c = q * k + j;
+      for (int i = 0; i <= s; i++) o->pi[(size_t)c * (s + 1) + i] = 1;
+      o->rel[c] = o->shift[q] - o->shift[o->seed];
+      o->target[c] = o->base->opt.tol;
+      o->est[c] = bb > 0 ? 1 : 0;
+      o->state[c] = !isfinite(bb) ? HM_ERR_BREAKDOWN : bb > 0 ? MS_RUNNING : HM_SUCCESS;
+    }
+  }
+  return HM_SUCCESS;
+}
+
+/* y = (A + shift) x for the per-shift polish. */
+typedef struct {
+  hm_operator *A;
+  double complex shift;
+  int k;
+} shifted_op;
+
+static int apply_shifted(hm_mvec *x, hm_mvec *y, void *user) {
+  const shifted_op *so = user;
+  HM_CALL(hm_operator_apply(so->A, x, y));
+  double complex alpha[so->k], one[so->k];
+  for (int j = 0; j < so->k; j++) {
+    alpha[j] = so->shift;
+    one[j] = 1;
+  }
+  HM_CALL(hm_mvec_axpby(y, alpha, x, one));
+  return HM_SUCCESS;
+}
+
+/* A shift whose true residual stayed above tol (the shared recurrences' rounding grows where
+ * |1 + omega (shift - seed)| is small) is finished by IDR(s) on its own system from its iterate:
+ * the k columns of that shift at once; its iterations are added to the seed's. */
+static int polish(hm_idr_multishift *o, hm_mvec *b) {
+  const int k = o->k;
+  for (int q = 0; q < o->ns; q++) {
+    int need = 0;
+    for (int j = 0; j < k; j++) need |= o->state[q * k + j] == HM_ERR_NOT_CONVERGED;
+    if (!need) continue;
+    int want[o->ns];
+    for (int p = 0; p < o->ns; p++) want[p] = p == q;
+    HM_CALL(true_residuals(o, b, o->x, want));
+    shifted_op so = {o->A, o->shift[q], k};
+    hm_operator *op = NULL;
+    hm_idr *idr = NULL;
+    hm_idr_options opt = o->base->opt;
+    opt.checkpoint_every = 0;
+    opt.checkpoint_seconds = 0;
+    opt.stop = NULL;
+    opt.history = 0;
+    opt.maxit = o->base->opt.maxit;
+    HM_CALL(hm_mvec_copy_columns(o->x, q * k, o->v, 0, k));
+    double complex zero[k], keep[k]; /* an iterate worse than x = 0 is not a start */
+    for (int j = 0; j < k; j++) {
+      zero[j] = 0;
+      keep[j] = o->tru[q * k + j] < 1 ? 1 : 0;
+    }
+    HM_CALL(hm_mvec_axpby(o->v, zero, o->v, keep));
+    int st = hm_operator_create_shell(o->base->ctx, o->base->dist, HM_COMPLEX, apply_shifted, &so, &op);
+    if (!st) st = hm_idr_create(op, &opt, &idr);
+    if (!st) {
+      st = hm_idr_solve(idr, b, o->v);
+      if (st == HM_ERR_NOT_CONVERGED || st == HM_ERR_BREAKDOWN) {
+        hm_error_clear();
+        st = HM_SUCCESS;
+      }
+    }
+    int its[k];
+    if (!st) st = hm_idr_systems(idr, its, NULL, NULL);
+    if (!st) st = hm_mvec_copy_columns(o->v, 0, o->x, q * k, k);
+    hm_idr_destroy(&idr);
+    hm_operator_destroy(&op);
+    HM_CALL(st);
+    for (int j = 0; j < k; j++) {
+      o->its[q * k + j] += its[j];
+      o->state[q * k + j] = MS_CLAIMED; /* decided by the true residual below */
+    }
+  }
+  return HM_SUCCESS;
+}
+
+static int finish(hm_idr_multishift *o, hm_mvec *b, hm_mvec *x) {
+  HM_CALL(polish(o, b));
+  HM_CALL(hm_mvec_copy_columns(o->x, 0, x, 0, o->K));
+  int want[o->ns];
+  for (int q = 0; q < o->ns; q++) want[q] = 1;
+  HM_CALL(true_residuals(o, b, x, want));
+  for (int c = 0; c < o->K; c++)
+    if (o->state[c] == MS_CLAIMED) o->state[c] = o->tru[c] <= o->base->opt.tol ? HM_SUCCESS : HM_ERR_NOT_CONVERGED;
+  int broke = 0, unconverged = 0, first = -1;
+  for (int c = 0; c < o->K; c++) {
+    if (active(o, c)) o->state[c] = HM_ERR_NOT_CONVERGED;
+    if (o->state[c] == HM_SUCCESS && o->tru[c] > o->base->opt.tol) o->state[c] = HM_ERR_NOT_CONVERGED;
+    if (o->state[c] == HM_ERR_BREAKDOWN) broke++;
+    if (o->state[c] != HM_SUCCESS && first < 0) first = c;
+    if (o->state[c] == HM_ERR_NOT_CONVERGED) unconverged++;
+  }
+  if (first < 0) {
+    o->status = HM_SUCCESS;
+    return HM_SUCCESS;
+  }
+  o->status = broke ? HM_ERR_BREAKDOWN : HM_ERR_NOT_CONVERGED;
+  const int q = first / o->k, j = first % o->k;
+  return hm_error_raise(o->status, __FILE__, __LINE__, __func__,
+                        "multi-shift IDR(%d): %d of %d systems broke down, %d did not converge within maxit = %d "
+                        "seed iterations (tol = %.3e); first: right-hand side %d, shift %d (%g%+gi): estimated "
+                        "residual %.3e, true %.3e", o->s, broke, o->K, unconverged, o->base->opt.maxit,
+                        o->base->opt.tol, j, q, creal(o->shift[q]), cimag(o->shift[q]), o->est[first],
+                        o->tru[first]);
+}
+
+static int checkpoint_due(hm_idr_multishift *o, const double *t_last, int *due) {
+  const hm_idr_options *opt = &o->base->opt;
+  *due = opt->checkpoint_every && o->outer % opt->checkpoint_every == 0;
+  if (opt->checkpoint_seconds > 0) {
+    int late = MPI_Wtime() - *t_last >= opt->checkpoint_seconds;
+    HM_CALL_MPI(MPI_Bcast(&late, 1, MPI_INT, 0, o->base->ctx->comm));
+    *due |= late;
+  }
+  return HM_SUCCESS;
+}
+
+static int any_active(const hm_idr_multishift *o) {
+  for (int c = 0; c < o->K; c++)
+    if (active(o, c)) return 1;
+  return 0;
+}
+
+static int solve(hm_idr_multishift *o, hm_mvec *b, hm_mvec *x) {
+  const hm_idr *base = o->base;
+  HM_CHECK(b != x, HM_ERR_ARGUMENT, "b and x must be distinct blocks");
+  HM_CHECK(b->type == HM_COMPLEX && x->type == HM_COMPLEX, HM_ERR_ARGUMENT, "b and x must be complex blocks");
+  HM_CHECK(b->k >= 1 && x->k == b->k * o->ns, HM_ERR_ARGUMENT,
+           "x has %d columns; it must have k x nshifts = %d x %d (b's columns times the shifts)", x->k, b->k, o->ns);
+  HM_CHECK(b->dist.local == base->nlocal && x->dist.local == base->nlocal && b->dist.n_global == base->nglobal &&
+           x->dist.n_global == base->nglobal, HM_ERR_ARGUMENT,
+           "b and x must have the operator's rows (%lld global, %lld here)", (long long)base->nglobal,
+           (long long)base->nlocal);
+  HM_CHECK(!(base->opt.checkpoint_every || base->opt.checkpoint_seconds > 0) || o->checkpoint, HM_ERR_ARGUMENT,
+           "checkpoints are asked for (checkpoint_every = %d, checkpoint_seconds = %g) but no callback is set "
+           "(hm_idr_multishift_set_checkpoint)", base->opt.checkpoint_every, base->opt.checkpoint_seconds);
+  if (o->restored) {
+    HM_CHECK(b->k == o->k, HM_ERR_ARGUMENT, "the restored state has %d right-hand sides, b has %d", o->k, b->k);
+    o->restored = 0;
+  } else {
+    HM_CALL(hm_idr_multishift_alloc_state(o, b->k));
+    HM_CALL(start(o, b));
+  }
+  o->status = HM_ERR_NOT_CONVERGED;
+  double t_checkpoint = MPI_Wtime();
+  while (any_active(o)) {
+    /* an outer iteration: the s starting steps, then cycles of s + 1 steps */
+    const int steps = o->n < o->s ? o->s - o->n : o->s + 1 - (o->n - o->s) % (o->s + 1);
+    if (o->n >= o->s && (o->n - o->s) % (o->s + 1) == 0) HM_CALL(switch_seeds(o));
+    for (int i = 0; i < steps && any_active(o); i++) {
+      HM_CALL(step(o));
+      HM_CALL(confirm(o, b, 0));
+    }
+    HM_CALL(confirm(o, b, 1));
+    o->outer++;
+    if (!any_active(o)) break;
+    int due = 0;
+    HM_CALL(checkpoint_due(o, &t_checkpoint, &due));
+    if (due) {
+      const int st = o->checkpoint(o, o->checkpoint_user);
+      HM_CHECK(st == 0, st > 0 && st <= HM_ERR_STOPPED ? st : HM_ERR_INTERNAL,
+               "the checkpoint callback returned status %d after outer iteration %d", st, o->outer);
+      t_checkpoint = MPI_Wtime();
+    }
+    if (base->opt.stop && base->opt.stop(base->opt.stop_user))
+      HM_RAISE(HM_ERR_STOPPED, "stopped on request after outer iteration %d (the state is complete: checkpoint it)",
+               o->outer);
+  }
+  HM_CALL(finish(o, b, x));
+  return HM_SUCCESS;
+}
+
+int hm_idr_multishift_solve(hm_idr_multishift *ms, hm_mvec *b, hm_mvec *x) {
+  HM_CHECK(ms && b && x, HM_ERR_ARGUMENT, "ms, b or x is NULL");
+  const int blas_threads = hm_blas_threads_single();
+  const int st = solve(ms, b, x);
+  hm_blas_threads_restore(blas_threads);
+  if (st) {
+    ms->status = st;
+    return hm_error_trace(st, __FILE__, __LINE__, __func__);
+  }
+  return HM_SUCCESS;
+}

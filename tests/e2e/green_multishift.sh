@@ -1,0 +1,78 @@
+# [green] energies by multi-shift IDR(s) (the default, [solver] multishift = auto): G_(io,io)(z_e) at
+# 21 energies over the gap and the bands of a small TI, against the exact spectral sum (NumPy eigh
+# of the matrix built by tests/support/hamiltonians.py) and against the per-energy IDR(s) solves
+# (multishift = no), to 1e-8 relative at every energy; 1, 2 and 3 ranks equal to the tolerance (1e-9:
+# the reductions' order follows the rank count, and rounding moves an iterate within tol);
+# every true residual below tol; a bad value of multishift exits 2 with a message.
+. "$(dirname "$0")/common.sh"
+need_h5py
+deck() { # deck NAME MULTISHIFT
+  cat > "$1.ini" <<INI
+[run]
+output = $1.h5
+[hamiltonian]
+model = ti
+nx = 5
+ny = 4
+nz = 4
+boundary = periodic periodic open
+[solver]
+method = idr
+problem = green
+tol = 1e-10
+maxit = 4000
+multishift = $2
+[green]
+energies = -3 3 21
+eta = 0.05
+sites = 1 1 0; 2 2 2
+INI
+}
+deck ms yes
+deck per no
+deck bad maybe
+"$MPIEXEC" -n 1 "$HAMLET" run ms.ini >/dev/null || fail "multi-shift run on 1 rank"
+mv ms.h5 ms1.h5
+"$MPIEXEC" -n 3 "$HAMLET" run ms.ini >/dev/null || fail "multi-shift run on 3 ranks"
+mv ms.h5 ms3.h5
+run2 run ms.ini >/dev/null || fail "multi-shift run on 2 ranks"
+run2 run per.ini >/dev/null || fail "per-energy run on 2 ranks"
+run2 run bad.ini >out.txt 2>err.txt
+code=$?
+[ "$code" -eq 2 ] || fail "multishift = maybe exited $code, expected 2"
+grep -qF "multishift" err.txt || fail "multishift = maybe: the message does not name the key: $(cat err.txt)"
+[ ! -e bad.h5 ] || fail "multishift = maybe wrote bad.h5"
+"$PYTHON" - "$SOURCE_DIR/tests/support" <<'PY' || fail "G differs from the references"
+import sys, h5py, numpy as np
+sys.path.insert(0, sys.argv[1])
+import hamiltonians as hm
+d = hm.read_deck("ms.ini")
+H = hm.build(d).dense()
+w, V = np.linalg.eigh(H)
+nx, ny = 5, 4
+rows = [4 * (x + nx * (y + ny * z)) + o for (x, y, z) in ((1, 1, 0), (2, 2, 2)) for o in range(4)]
+z = np.linspace(-3, 3, 21) + 0.05j
+exact = np.array([[np.sum(np.abs(V[r]) ** 2 / (ze - w)) for r in rows] for ze in z]).reshape(21, 2, 4)
+def G(name):
+    g = h5py.File(name, "r")["/green/G"][:]
+    return g[..., 0] + 1j * g[..., 1]
+ok = True
+for name in ("ms1.h5", "ms.h5", "ms3.h5", "per.h5"):
+    err = np.max(np.abs(G(name) - exact) / np.abs(exact))
+    print("%s: largest relative difference to the spectral sum %.2e" % (name, err))
+    ok &= err < 1e-8
+    f = h5py.File(name, "r")
+    tru = f["/solver/true_residual"][:]
+    ok &= bool(np.all(tru <= 1e-10)) and bool(np.all(f["/solver/converged"][:] == 1))
+    print("%s: largest true residual %.2e" % (name, tru.max()))
+method = h5py.File("ms.h5", "r")["/ldos"].attrs["method"]
+method = method.decode() if isinstance(method, bytes) else str(method)
+ok &= "multi-shift" in method
+d12 = np.max(np.abs(G("ms1.h5") - G("ms.h5")) / np.abs(G("ms.h5")))
+d13 = np.max(np.abs(G("ms1.h5") - G("ms3.h5")) / np.abs(G("ms.h5")))
+dper = np.max(np.abs(G("per.h5") - G("ms.h5")) / np.abs(G("per.h5")))
+print("ranks 1 vs 2: %.2e, 1 vs 3: %.2e; multi-shift vs per energy %.2e" % (d12, d13, dper))
+ok &= d12 < 1e-9 and d13 < 1e-9 and dper < 1e-8
+sys.exit(0 if ok else 1)
+PY
+finish
