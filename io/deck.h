@@ -45,6 +45,7 @@ typedef struct {
     int nev, block, which, maxit, precond, vectors, dense_solver, s, smoothing, residual_replacement, problem;
     double tol, omega_angle;
     uint64_t seed;
+    int convergence;             /* lobpcg: hm_lobpcg_convergence (auto, relative, norm) */
   } solver;
   /* [kpm] */
   hm_kpm_options kpm;

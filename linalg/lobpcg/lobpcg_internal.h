@@ -26,7 +26,19 @@ struct hm_lobpcg_s {
   int np, iteration, started, nconv, last_checkpoint;
   hm_lobpcg_reason reason;
   double *lambda, *res;    /* m each */
-  int *active;             /* m flags: residual above tol */
+  int *active;             /* m flags: not converged (gets a W column and a P direction) */
+  /* Convergence test and locking (lobpcg.h): the first nlock columns of X are hard-locked (converged
+   * pairs at the wanted end, out of the Rayleigh-Ritz problem, residuals projected off them);
+   * hard_locking = 0 keeps every column in the Rayleigh-Ritz problem (soft locking only). */
+  int nlock, hard_locking;
+  double norm_b;           /* ||B||_2 estimate (1 for B = I) */
+  double ritz_max;         /* largest |Ritz value| of every Rayleigh-Ritz problem so far */
+  double *backward;        /* m: ||r|| / ((nA + |lambda| nB) ||x||) */
+  int *test_norm;          /* m flags: the pair's test is NORM (AUTO: accepted by it) */
+  double *best_res;        /* m: the smallest relative residual since it last halved */
+  int *improved_at;        /* m: the iteration it last halved at (stagnation: AUTO, RELATIVE) */
+  int refreshed_at;        /* the iteration the images were last recomputed from the vectors (-1: never) */
+  double reachable;        /* the loosest level a wanted pair was allowed to stop at (tol when none) */
   double *hist_val, *hist_res; /* hist_rows x nev, grown as iterations go (NaN = not recorded) */
   int hist_rows;
   double t_checkpoint;
