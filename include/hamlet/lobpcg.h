@@ -25,9 +25,9 @@ typedef enum {
 } hm_lobpcg_reason;
 
 /* When a pair (lambda, x) counts as converged. r = Ax - lambda Bx; nA, nB estimate ||A||_2 and
- * ||B||_2 (nB = 1 for B = I): nB by 20 power steps on B at the start, nA = nB * the largest |Ritz
- * value| of every Rayleigh-Ritz problem so far (no extra products; a lower bound that reaches
- * ||A|| once the basis has seen the top of the spectrum).
+ * ||B||_2 (nB = 1 for B = I) by 20 power steps on A and on B at the start (one vector each: cheap
+ * next to the iteration; a lower bound within a few percent); with B = I, nA is raised to the
+ * largest |Ritz value| seen if that is above.
  *  RELATIVE: ||r|| <= tol |lambda| ||Bx||  (||r|| <= tol ||Bx|| where lambda = 0).
  *  NORM:     ||r|| <= tol (nA + |lambda| nB) ||x||. The left side over (nA + |lambda| nB) ||x|| is
  *            the normwise backward error of the pair (Higham and Higham 1998): (lambda, x) is an

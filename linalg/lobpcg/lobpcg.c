@@ -104,32 +104,39 @@ static int make_jacobi(hm_lobpcg *L, hm_matrix *M) {
   return HM_SUCCESS;
 }
 
-/* ||B||_2 of the Hermitian positive definite B by power steps from a random vector (a lower
- * bound, within a few percent after 20 steps unless the top of B's spectrum is clustered, which
- * only moves the NORM test's scale by that much). */
+/* ||Op||_2 of a Hermitian operator by power steps from a random vector (a lower bound, within a
+ * few percent after 20 steps unless the top of the spectrum is clustered, which only moves the
+ * NORM test's scale by that much). */
 enum { norm_power_steps = 20 };
-static int estimate_norm_b(hm_lobpcg *L) {
-  L->norm_b = 1.0;
-  if (!L->B) return HM_SUCCESS;
-  hm_mvec *v = NULL, *bv = NULL;
+static int estimate_norm(hm_lobpcg *L, hm_operator *op, uint64_t seed, double *estimate) {
+  hm_mvec *v = NULL, *u = NULL;
   int st = hm_mvec_create(L->ctx, L->dist, L->type, 1, &v);
-  if (!st) st = hm_mvec_create(L->ctx, L->dist, L->type, 1, &bv);
-  if (!st) st = hm_mvec_random_phase(v, L->opt.seed ^ 0x5DEECE66Dull);
+  if (!st) st = hm_mvec_create(L->ctx, L->dist, L->type, 1, &u);
+  if (!st) st = hm_mvec_random_phase(v, seed);
   double norm = 0, scale = 0;
   if (!st) st = hm_mvec_norms(v, &norm);
   for (int i = 0; i < norm_power_steps && !st && norm > 0; i++) {
     const double inv[2] = {1.0 / norm, 0}, zero[2] = {0, 0};
-    st = hm_mvec_axpby(bv, inv, v, zero); /* bv = v / |v| */
-    if (!st) st = hm_operator_apply(L->B, bv, v);
+    st = hm_mvec_axpby(u, inv, v, zero); /* u = v / |v| */
+    if (!st) st = hm_operator_apply(op, u, v);
     if (!st) st = hm_mvec_norms(v, &norm);
     scale = norm;
   }
   hm_mvec_destroy(&v);
-  hm_mvec_destroy(&bv);
+  hm_mvec_destroy(&u);
   HM_CALL(st);
-  HM_CHECK(isfinite(scale) && scale > 0, HM_ERR_NUMERIC, "the power steps on B gave ||B|| = %g (B must be positive definite)",
+  HM_CHECK(isfinite(scale), HM_ERR_NUMERIC, "the power steps for the norm estimate gave %g (NaN or Inf in the products?)",
            scale);
-  L->norm_b = scale;
+  *estimate = scale;
+  return HM_SUCCESS;
+}
+
+static int estimate_norms(hm_lobpcg *L) {
+  L->norm_b = 1.0;
+  HM_CALL(estimate_norm(L, L->A, L->opt.seed ^ 0x2545F4914F6CDD1Dull, &L->norm_a));
+  if (!L->B) return HM_SUCCESS;
+  HM_CALL(estimate_norm(L, L->B, L->opt.seed ^ 0x5DEECE66Dull, &L->norm_b));
+  HM_CHECK(L->norm_b > 0, HM_ERR_NUMERIC, "the power steps on B gave ||B|| = 0 (B must be positive definite)");
   return HM_SUCCESS;
 }
 
@@ -196,7 +203,7 @@ int hm_lobpcg_create(hm_operator *A, hm_operator *B, const hm_lobpcg_options *op
   for (int j = 0; j < L->m; j++) L->best_res[j] = INFINITY;
   HM_CALL_GOTO(st, fail, make_blocks(L));
   if (opt->precond == HM_LOBPCG_PRECOND_JACOBI) HM_CALL_GOTO(st, fail, make_jacobi(L, opt->precond_matrix));
-  HM_CALL_GOTO(st, fail, estimate_norm_b(L));
+  HM_CALL_GOTO(st, fail, estimate_norms(L));
   HM_CALL_GOTO(st, fail, hm_mvec_random_phase(L->XP, opt->seed)); /* X: the first m columns */
   return HM_SUCCESS;
 fail:
@@ -272,7 +279,7 @@ int hm_lobpcg_convergence_report(const hm_lobpcg *lob, hm_lobpcg_report *report,
   report->norm_pairs = 0;
   for (int j = 0; j < lob->nev; j++) report->norm_pairs += lob->test_norm[j];
   report->locked = lob->nlock;
-  report->norm_a = lob->ritz_max * lob->norm_b;
+  report->norm_a = hm_lobpcg_norm_a(lob);
   report->norm_b = lob->norm_b;
   report->reachable = lob->reachable;
   if (backward) memcpy(backward, lob->backward, sizeof(double) * lob->nev);

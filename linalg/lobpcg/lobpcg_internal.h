@@ -8,6 +8,7 @@
 #ifndef HAMLET_LOBPCG_INTERNAL_H
 #define HAMLET_LOBPCG_INTERNAL_H
 #include <complex.h>
+#include <math.h>
 #include "hamlet/lobpcg.h"
 #include "objects.h"
 
@@ -31,7 +32,7 @@ struct hm_lobpcg_s {
    * pairs at the wanted end, out of the Rayleigh-Ritz problem, residuals projected off them);
    * hard_locking = 0 keeps every column in the Rayleigh-Ritz problem (soft locking only). */
   int nlock, hard_locking;
-  double norm_b;           /* ||B||_2 estimate (1 for B = I) */
+  double norm_a, norm_b;   /* ||A||_2, ||B||_2 by power steps at the start (norm_b = 1 for B = I) */
   double ritz_max;         /* largest |Ritz value| of every Rayleigh-Ritz problem so far */
   double *backward;        /* m: ||r|| / ((nA + |lambda| nB) ||x||) */
   int *test_norm;          /* m flags: the pair's test is NORM (AUTO: accepted by it) */
@@ -64,6 +65,9 @@ int hm_lobpcg_zero(const hm_lobpcg *L, hm_mvec *v);
 /* With B = I, point the B images at the blocks. */
 void hm_lobpcg_alias_b(hm_lobpcg *L);
 void hm_lobpcg_swap(hm_mvec **a, hm_mvec **b);
+
+/* The ||A|| of the NORM test: the power estimate, and with B = I the largest |Ritz value| if above. */
+static inline double hm_lobpcg_norm_a(const hm_lobpcg *L) { return L->B ? L->norm_a : fmax(L->norm_a, L->ritz_max); }
 
 /* The start block made B-orthonormal and rotated to Ritz vectors (lobpcg_iterate.c). */
 int hm_lobpcg_start(hm_lobpcg *L);

@@ -218,7 +218,7 @@ enum { stagnation_iterations = 25 };
 /* Pair j's test (lobpcg.h): sets res, backward, test_norm and the stagnation bookkeeping; returns
  * whether it converged and in *level the value it stopped at where that is above tol. */
 static int converged(hm_lobpcg *L, int j, double rn, double bn, double xn, double *level) {
-  const double tol = L->opt.tol, lam = fabs(L->lambda[j]), na = L->ritz_max * L->norm_b;
+  const double tol = L->opt.tol, lam = fabs(L->lambda[j]), na = hm_lobpcg_norm_a(L);
   const double scale = lam * bn, normwise = (na + lam * L->norm_b) * xn;
   L->res[j] = rn / (scale > 0 ? scale : bn > 0 ? bn : 1.0);
   L->backward[j] = rn / (normwise > 0 ? normwise : 1.0);
