@@ -222,7 +222,7 @@ static int converged(hm_lobpcg *L, int j, double rn, double bn, double xn, doubl
   const double scale = lam * bn, normwise = (na + lam * L->norm_b) * xn;
   L->res[j] = rn / (scale > 0 ? scale : bn > 0 ? bn : 1.0);
   L->backward[j] = rn / (normwise > 0 ? normwise : 1.0);
-  if (!(L->res[j] >= 0.5 * L->best_res[j])) { /* halved (or the first check) */
+  if (!(L->res[j] >= 0.9 * L->best_res[j])) { /* fell by 10% (or the first check) */
     L->best_res[j] = L->res[j];
     L->improved_at[j] = L->iteration;
   }
