@@ -5,6 +5,7 @@
 # to 1e-6 relative for the pairs the relative test accepted, to 1e-8 (||A|| + |lambda| ||B||) for
 # those the norm test accepted (the accuracy the normwise backward error guarantees), and to 1e-4
 # relative for every pair next to the penalty (where the issue's runs stalled at 1e-3 .. 2e-1).
+# HAMLET_TEST_BACKEND=cuda runs the same on the GPU (scripts/device_eigen.sh).
 . "$(dirname "$0")/common.sh"
 need_h5py
 "$PYTHON" "$SOURCE_DIR/tests/support/hard_spectra.py" . || fail "could not generate the matrices"
@@ -14,8 +15,9 @@ for spec in $cases; do
   IFS=: read -r name which precond <<<"$spec"
   mass=""
   [ -f "${name}_mass.mtx" ] && mass="mass = ${name}_mass.mtx"
+  printf '[run]\nbackend = %s\n' "${HAMLET_TEST_BACKEND:-cpu}" >"$name-$which.ini"
   printf '[hamiltonian]\nmodel = mtx\nmatrix = %s.mtx\n%s\n[solver]\nmethod = lobpcg\nnev = 4\ntol = 1e-8\nmaxit = 5000\nwhich = %s\nprecond = %s\n' \
-    "$name" "$mass" "$which" "$precond" >"$name-$which.ini"
+    "$name" "$mass" "$which" "$precond" >>"$name-$which.ini"
   for np in 1 2; do
     out="$name-$which-$np"
     if ! "$MPIEXEC" -n "$np" "$HAMLET" run "$name-$which.ini" -o "$out.h5" >"$out.log" 2>&1; then
