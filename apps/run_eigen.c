@@ -4,6 +4,7 @@
 #include "checkpoint_state.h"
 #include "lobpcg_checkpoint.h"
 #include "run_eigen_transform.h"
+#include "lobpcg_report.h"
 #include "run_state.h"
 
 enum { PHASE_BUILD, PHASE_SETUP, PHASE_SOLVE, PHASE_CHECKPOINT, PHASE_IO, PHASES };
@@ -92,6 +93,19 @@ static void write_lobpcg(run_state *s, hm_output *out, hm_lobpcg *lob, hm_matrix
   APP_CALL(hm_output_write_attribute_double(out, "/eigen", "iterations", iterations));
   APP_CALL(hm_output_write_attribute_double(out, "/eigen", "converged", converged));
   APP_CALL(hm_output_write_attribute_double(out, "/eigen", "tol", s->deck.solver.tol));
+  static const char *const test_word[] = {"auto", "relative", "norm"};
+  hm_lobpcg_report rep;
+  double *backward = malloc(sizeof(double) * nev);
+  APP_CALL(hm_lobpcg_convergence_report(lob, &rep, backward));
+  APP_CALL(hm_output_write_array(out, "/eigen/backward_errors", HM_REAL, 1, dims, backward, "1",
+                                 "normwise backward errors ||Ax - lambda Bx|| / ((norm_A + |lambda| norm_B) ||x||)"));
+  APP_CALL(hm_output_write_attribute(out, "/eigen", "convergence", test_word[rep.test]));
+  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "norm_pairs", rep.norm_pairs));
+  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "norm_A", rep.norm_a));
+  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "norm_B", rep.norm_b));
+  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "locked", rep.locked));
+  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "reachable_tol", rep.reachable));
+  free(backward);
   if (s->deck.solver.vectors) {
     const hm_dist *dist;
     hm_scalar type;
@@ -106,6 +120,11 @@ static void write_lobpcg(run_state *s, hm_output *out, hm_lobpcg *lob, hm_matrix
   if (s->rank == 0) {
     printf("  lobpcg       %d iterations, %d of %d converged (%s), tol %g\n", iterations, converged, nev,
            reason_word(reason), s->deck.solver.tol);
+    printf("  convergence  %s test (%d of %d pairs by the norm test), ||A|| ~ %.3g, ||B|| ~ %.3g, %d locked\n",
+           test_word[rep.test], rep.norm_pairs, nev, rep.norm_a, rep.norm_b, rep.locked);
+    if (rep.reachable > s->deck.solver.tol && s->deck.solver.tol > 0)
+      printf("  note         tol %g is below what double precision reaches here: pairs stopped at %.3g\n",
+             s->deck.solver.tol, rep.reachable);
     printf("  eigenvalues ");
     for (int i = 0; i < nev && i < 8; i++) printf(" %.10g", values[i]);
     printf("%s\n", nev > 8 ? " ..." : "");
@@ -141,6 +160,7 @@ int run_lobpcg(run_state *s, hm_matrix *H, hm_matrix *M) {
   if (si) opt.which = HM_LOBPCG_LARGEST, opt.precond = HM_LOBPCG_PRECOND_NONE;
   opt.precond_matrix = H;
   opt.seed = d->solver.seed;
+  opt.convergence = (hm_lobpcg_convergence)d->solver.convergence;
   opt.history = 1;
   opt.progress = on_progress;
   opt.progress_user = s;

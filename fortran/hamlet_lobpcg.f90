@@ -13,12 +13,14 @@ module hamlet_lobpcg
   integer(c_int), parameter :: HM_LOBPCG_PRECOND_NONE = 0, HM_LOBPCG_PRECOND_JACOBI = 1, HM_LOBPCG_PRECOND_USER = 2
   integer(c_int), parameter :: HM_LOBPCG_NOT_RUN = 0, HM_LOBPCG_CONVERGED = 1, HM_LOBPCG_MAXIT = 2, &
                                HM_LOBPCG_STAGNATED = 3
+  ! hm_lobpcg_convergence: the test of a converged pair (include/hamlet/lobpcg.h)
+  integer(c_int), parameter :: HM_LOBPCG_CONV_AUTO = 0, HM_LOBPCG_CONV_RELATIVE = 1, HM_LOBPCG_CONV_NORM = 2
 
   ! hm_lobpcg_options. Fill with hm_lobpcg_options_default, then edit.
   type, bind(C) :: hm_lobpcg_options
     integer(c_int) :: nev = 0                          ! eigenpairs wanted
     integer(c_int) :: block = 0                        ! >= nev; 0 = automatic
-    real(c_double) :: tol = 0                          ! relative residual target; 0 = run maxit
+    real(c_double) :: tol = 0                          ! convergence test level; 0 = run maxit
     integer(c_int) :: maxit = 0
     integer(c_int) :: which = HM_LOBPCG_SMALLEST
     integer(c_int) :: precond = HM_LOBPCG_PRECOND_NONE
@@ -35,6 +37,7 @@ module hamlet_lobpcg
     type(c_ptr) :: progress_user = c_null_ptr
     type(c_funptr) :: stop = c_null_funptr             ! integer(c_int) function(user) bind(C); same value on every rank
     type(c_ptr) :: stop_user = c_null_ptr
+    integer(c_int) :: convergence = HM_LOBPCG_CONV_AUTO ! auto, relative or norm
   end type hm_lobpcg_options
 
   abstract interface

@@ -57,6 +57,7 @@ typedef struct {
     int transform;               /* 0 = none, 1 = shift_invert (lobpcg on (A - shift B)^-1 B) */
     double shift;
     int multishift;              /* [green] energies: 0 auto, 1 yes, 2 no */
+    int convergence;             /* lobpcg: hm_lobpcg_convergence (auto, relative, norm) */
   } solver;
   /* [kpm] */
   hm_kpm_options kpm;

@@ -211,6 +211,10 @@ const hm_deck_key hm_deck_keys[] = {
      .when_word = "lobpcg|idr", AT(solver.tol), .help = "relative residual to stop at"},
     {.section = "solver", .key = "maxit", .type = HM_KEY_INT, RANGE(1, 1e9), .def = "1000", .when_key = "method",
      .when_word = "lobpcg|idr", AT(solver.maxit), .help = "iteration limit"},
+    {.section = "solver", .key = "convergence", .type = HM_KEY_WORD, .words = {"auto", "relative", "norm"},
+     .values = {0, 1, 2}, .def = "auto", .when_key = "method", .when_word = "lobpcg", AT(solver.convergence),
+     .help = "relative: ||r|| <= tol |lambda| ||Bx||; norm: ||r|| <= tol (||A|| + |lambda| ||B||) ||x||; "
+             "auto: relative where rounding can reach it"},
     {.section = "solver", .key = "precond", .type = HM_KEY_WORD, .words = {"none", "jacobi"}, .values = {0, 1},
      .def = "none", .when_key = "method", .when_word = "lobpcg|idr", AT(solver.precond), .help = "preconditioner"},
     {.section = "solver", .key = "seed", .type = HM_KEY_UINT64, .def = "1", .when_key = "method",

@@ -78,11 +78,11 @@ program test_fortran_lobpcg
   integer(c_int) :: it, conv, reason, np, it2, k
   integer :: ierr, j
   type(hm_lobpcg_options), target :: probe
-  integer(c_int64_t) :: layout(20), mine(20)
+  integer(c_int64_t) :: layout(21), mine(21)
   interface
     subroutine hm_lobpcg_abi_layout(out) bind(C, name="hm_lobpcg_abi_layout")
       import :: c_int64_t
-      integer(c_int64_t), intent(out) :: out(20)
+      integer(c_int64_t), intent(out) :: out(21)
     end subroutine
   end interface
 
@@ -94,7 +94,7 @@ program test_fortran_lobpcg
           off(c_loc(probe%precond_op)), off(c_loc(probe%seed)), off(c_loc(probe%history)), off(c_loc(probe%verbosity)), &
           off(c_loc(probe%checkpoint_every)), off(c_loc(probe%checkpoint_seconds)), off(c_loc(probe%checkpoint)), &
           off(c_loc(probe%checkpoint_user)), off(c_loc(probe%progress)), off(c_loc(probe%progress_user)), &
-          off(c_loc(probe%stop)), off(c_loc(probe%stop_user))]
+          off(c_loc(probe%stop)), off(c_loc(probe%stop_user)), off(c_loc(probe%convergence))]
   call test_assert(all(mine == layout), "hm_lobpcg_options: Fortran layout differs from C")
   do j = 1, int(N)
     exact(j) = 2 - 2 * cos(j * pi / (N + 1))

@@ -139,7 +139,7 @@ static void test_model_method_keys(void) {
                        f->well_size[1] == 0.25 && f->well_size[2] == 0.75, "fem box well (kind %d)", f->potential);
     HM_TEST_ASSERT(d.solver.method == HM_METHOD_LOBPCG && d.solver.nev == 6 && d.solver.block == 9 &&
                        d.solver.which == 1 && d.solver.tol == 1e-6 && d.solver.maxit == 77 && d.solver.precond == 1 &&
-                       d.solver.seed == 99 && d.solver.vectors == 1, "lobpcg keys");
+                       d.solver.seed == 99 && d.solver.vectors == 1 && d.solver.convergence == 2, "lobpcg keys");
     hm_deck_free(&d);
   }
   if (!parse_good("fem_harmonic_dense.ini", &d)) {

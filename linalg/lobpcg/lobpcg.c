@@ -8,6 +8,7 @@
 #include "error_macros.h"
 #include "lobpcg_checkpoint.h"
 #include "lobpcg_internal.h"
+#include "lobpcg_report.h"
 #include "lobpcg_small.h"
 #include "matrix_hermitian.h"
 
@@ -24,6 +25,7 @@ int hm_lobpcg_options_default(hm_lobpcg_options *opt) {
   opt->precond = HM_LOBPCG_PRECOND_NONE;
   opt->seed = 1;
   opt->history = 1;
+  opt->convergence = HM_LOBPCG_CONV_AUTO;
   return HM_SUCCESS;
 }
 
@@ -42,6 +44,10 @@ static int check_options(const hm_lobpcg_options *o) {
            "precond = JACOBI needs precond_matrix (the matrix whose diagonal is used)");
   HM_CHECK(o->precond != HM_LOBPCG_PRECOND_USER || o->precond_op, HM_ERR_ARGUMENT,
            "precond = USER needs precond_op (the operator y = T x)");
+  HM_CHECK(o->convergence == HM_LOBPCG_CONV_AUTO || o->convergence == HM_LOBPCG_CONV_RELATIVE ||
+               o->convergence == HM_LOBPCG_CONV_NORM,
+           HM_ERR_ARGUMENT, "convergence = %d, must be HM_LOBPCG_CONV_AUTO (0), RELATIVE (1) or NORM (2)",
+           (int)o->convergence);
   HM_CHECK(o->history == 0 || o->history == 1, HM_ERR_ARGUMENT, "history = %d, must be 0 or 1", o->history);
   HM_CHECK(o->verbosity >= 0, HM_ERR_ARGUMENT, "verbosity = %d, must be >= 0", o->verbosity);
   HM_CHECK(o->checkpoint_every >= 0 && o->checkpoint_seconds >= 0, HM_ERR_ARGUMENT,
@@ -98,6 +104,42 @@ static int make_jacobi(hm_lobpcg *L, hm_matrix *M) {
   return HM_SUCCESS;
 }
 
+/* ||Op||_2 of a Hermitian operator by power steps from a random vector (a lower bound, within a
+ * few percent after 20 steps unless the top of the spectrum is clustered, which only moves the
+ * NORM test's scale by that much). */
+enum { norm_power_steps = 20 };
+static int estimate_norm(hm_lobpcg *L, hm_operator *op, uint64_t seed, double *estimate) {
+  hm_mvec *v = NULL, *u = NULL;
+  int st = hm_mvec_create(L->ctx, L->dist, L->type, 1, &v);
+  if (!st) st = hm_mvec_create(L->ctx, L->dist, L->type, 1, &u);
+  if (!st) st = hm_mvec_random_phase(v, seed);
+  double norm = 0, scale = 0;
+  if (!st) st = hm_mvec_norms(v, &norm);
+  for (int i = 0; i < norm_power_steps && !st && norm > 0; i++) {
+    const double inv[2] = {1.0 / norm, 0}, zero[2] = {0, 0};
+    st = hm_mvec_axpby(u, inv, v, zero); /* u = v / |v| */
+    if (!st) st = hm_operator_apply(op, u, v);
+    if (!st) st = hm_mvec_norms(v, &norm);
+    scale = norm;
+  }
+  hm_mvec_destroy(&v);
+  hm_mvec_destroy(&u);
+  HM_CALL(st);
+  HM_CHECK(isfinite(scale), HM_ERR_NUMERIC, "the power steps for the norm estimate gave %g (NaN or Inf in the products?)",
+           scale);
+  *estimate = scale;
+  return HM_SUCCESS;
+}
+
+static int estimate_norms(hm_lobpcg *L) {
+  L->norm_b = 1.0;
+  HM_CALL(estimate_norm(L, L->A, L->opt.seed ^ 0x2545F4914F6CDD1Dull, &L->norm_a));
+  if (!L->B) return HM_SUCCESS;
+  HM_CALL(estimate_norm(L, L->B, L->opt.seed ^ 0x5DEECE66Dull, &L->norm_b));
+  HM_CHECK(L->norm_b > 0, HM_ERR_NUMERIC, "the power steps on B gave ||B|| = 0 (B must be positive definite)");
+  return HM_SUCCESS;
+}
+
 static int make_blocks(hm_lobpcg *L) {
   hm_mvec **wide[] = {&L->XP, &L->AXP, &L->XP2, &L->AXP2, &L->BXP, &L->BXP2};
   hm_mvec **narrow[] = {&L->R, &L->W, &L->AW, &L->BW};
@@ -147,12 +189,21 @@ int hm_lobpcg_create(hm_operator *A, hm_operator *B, const hm_lobpcg_options *op
   L->lambda = calloc((size_t)L->m, sizeof(double));
   L->res = calloc((size_t)L->m, sizeof(double));
   L->active = calloc((size_t)L->m, sizeof(int));
-  if (!L->lambda || !L->res || !L->active) {
+  L->backward = calloc((size_t)L->m, sizeof(double));
+  L->test_norm = calloc((size_t)L->m, sizeof(int));
+  L->best_res = calloc((size_t)L->m, sizeof(double));
+  L->improved_at = calloc((size_t)L->m, sizeof(int));
+  L->hard_locking = 1;
+  L->refreshed_at = -1;
+  L->reachable = opt->tol;
+  if (!L->lambda || !L->res || !L->active || !L->backward || !L->test_norm || !L->best_res || !L->improved_at) {
     st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "no memory for %d estimates", L->m);
     goto fail;
   }
+  for (int j = 0; j < L->m; j++) L->best_res[j] = INFINITY;
   HM_CALL_GOTO(st, fail, make_blocks(L));
   if (opt->precond == HM_LOBPCG_PRECOND_JACOBI) HM_CALL_GOTO(st, fail, make_jacobi(L, opt->precond_matrix));
+  HM_CALL_GOTO(st, fail, estimate_norms(L));
   HM_CALL_GOTO(st, fail, hm_mvec_random_phase(L->XP, opt->seed)); /* X: the first m columns */
   return HM_SUCCESS;
 fail:
@@ -172,6 +223,10 @@ int hm_lobpcg_destroy(hm_lobpcg **lob) {
   free(L->lambda);
   free(L->res);
   free(L->active);
+  free(L->backward);
+  free(L->test_norm);
+  free(L->best_res);
+  free(L->improved_at);
   free(L->hist_val);
   free(L->hist_res);
   free(L);
@@ -208,6 +263,28 @@ int hm_lobpcg_run(hm_lobpcg *L) {
 }
 
 /* ---------------- results and state ---------------- */
+
+int hm_lobpcg_set_hard_locking(hm_lobpcg *lob, int hard) {
+  HM_CHECK(lob, HM_ERR_ARGUMENT, "lob is NULL");
+  HM_CHECK(hard == 0 || hard == 1, HM_ERR_ARGUMENT, "hard = %d, must be 0 (soft locking) or 1 (hard locking)", hard);
+  HM_CHECK(!lob->started, HM_ERR_ARGUMENT, "the locking must be chosen before hm_lobpcg_run");
+  lob->hard_locking = hard;
+  return HM_SUCCESS;
+}
+
+int hm_lobpcg_convergence_report(const hm_lobpcg *lob, hm_lobpcg_report *report, double *backward) {
+  HM_CHECK(lob && report, HM_ERR_ARGUMENT, "lob or report is NULL");
+  HM_CHECK(lob->reason != HM_LOBPCG_NOT_RUN, HM_ERR_ARGUMENT, "no report yet: call hm_lobpcg_run first");
+  report->test = lob->opt.convergence;
+  report->norm_pairs = 0;
+  for (int j = 0; j < lob->nev; j++) report->norm_pairs += lob->test_norm[j];
+  report->locked = lob->nlock;
+  report->norm_a = hm_lobpcg_norm_a(lob);
+  report->norm_b = lob->norm_b;
+  report->reachable = lob->reachable;
+  if (backward) memcpy(backward, lob->backward, sizeof(double) * lob->nev);
+  return HM_SUCCESS;
+}
 
 int hm_lobpcg_info(const hm_lobpcg *lob, int *iterations, int *converged, hm_lobpcg_reason *reason) {
   HM_CHECK(lob, HM_ERR_ARGUMENT, "lob is NULL");
@@ -281,13 +358,22 @@ int hm_lobpcg_restore(hm_lobpcg *L, int np, int iteration) {
   HM_CALL(hm_mvec_copy_columns(L->Xs, 0, L->XP, 0, L->m));
   HM_CALL(hm_mvec_copy_columns(L->Ps, 0, L->XP, L->m, L->m));
   HM_CALL(hm_lobpcg_reload(L));
+  L->nlock = 0; /* this state does not say which pairs were locked: they lock again when checked */
+  for (int j = 0; j < L->m; j++) {
+    L->best_res[j] = INFINITY;
+    L->improved_at[j] = iteration;
+  }
   resume_at(L, np, iteration);
   return HM_SUCCESS;
 }
 
 /* ---------------- bitwise checkpoints (lobpcg_checkpoint.h) ---------------- */
 
-enum { HEADER_SCALARS = 4 }; /* np, iteration, block, nev; then lambda[m], history values and residuals */
+/* np, iteration, block, nev, locked count, largest |Ritz value| so far, reachable level, the
+ * iteration of the last refresh of the images; then
+ * lambda[m], the stagnation bookkeeping (best residual[m], iteration it halved at[m]), history
+ * values and residuals. */
+enum { HEADER_SCALARS = 8 };
 
 int hm_lobpcg_checkpoint_state(hm_lobpcg *L, int *nblocks, hm_mvec *blocks[3], int *nscalars, double **scalars) {
   HM_CHECK(L && nblocks && blocks && nscalars && scalars, HM_ERR_ARGUMENT, "lob or an output is NULL");
@@ -295,17 +381,23 @@ int hm_lobpcg_checkpoint_state(hm_lobpcg *L, int *nblocks, hm_mvec *blocks[3], i
   blocks[0] = L->XP;
   blocks[1] = L->AXP;
   blocks[2] = L->B ? L->BXP : NULL;
-  const size_t rows = L->opt.history ? (size_t)L->iteration : 0, n = HEADER_SCALARS + L->m + 2 * rows * L->nev;
+  const size_t rows = L->opt.history ? (size_t)L->iteration : 0, n = HEADER_SCALARS + 3 * L->m + 2 * rows * L->nev;
   HM_MALLOC(*scalars, n);
   double *s = *scalars;
   s[0] = L->np;
   s[1] = L->iteration;
   s[2] = L->m;
   s[3] = L->nev;
+  s[4] = L->nlock;
+  s[5] = L->ritz_max;
+  s[6] = L->reachable;
+  s[7] = L->refreshed_at;
   memcpy(s + HEADER_SCALARS, L->lambda, sizeof(double) * L->m);
+  memcpy(s + HEADER_SCALARS + L->m, L->best_res, sizeof(double) * L->m);
+  for (int j = 0; j < L->m; j++) s[HEADER_SCALARS + 2 * L->m + j] = L->improved_at[j];
   if (rows) {
-    memcpy(s + HEADER_SCALARS + L->m, L->hist_val, sizeof(double) * rows * L->nev);
-    memcpy(s + HEADER_SCALARS + L->m + rows * L->nev, L->hist_res, sizeof(double) * rows * L->nev);
+    memcpy(s + HEADER_SCALARS + 3 * L->m, L->hist_val, sizeof(double) * rows * L->nev);
+    memcpy(s + HEADER_SCALARS + 3 * L->m + rows * L->nev, L->hist_res, sizeof(double) * rows * L->nev);
   }
   *nscalars = (int)n;
   return HM_SUCCESS;
@@ -337,23 +429,32 @@ static int check_restored_block(hm_lobpcg *L) {
 
 int hm_lobpcg_checkpoint_restore(hm_lobpcg *L, int nscalars, const double *s) {
   HM_CHECK(L && (s || !nscalars), HM_ERR_ARGUMENT, "lob or scalars is NULL");
-  HM_CHECK(nscalars >= HEADER_SCALARS + L->m && (int)s[2] == L->m && (int)s[3] == L->nev, HM_ERR_INPUT,
+  HM_CHECK(nscalars >= HEADER_SCALARS + 3 * L->m && (int)s[2] == L->m && (int)s[3] == L->nev, HM_ERR_INPUT,
            "the LOBPCG checkpoint holds %d scalars for block = %g, nev = %g; this run has block = %d, nev = %d",
            nscalars, nscalars >= HEADER_SCALARS ? s[2] : -1.0, nscalars >= HEADER_SCALARS ? s[3] : -1.0, L->m, L->nev);
-  const int np = (int)s[0], iteration = (int)s[1];
+  const int np = (int)s[0], iteration = (int)s[1], nlock = (int)s[4];
   HM_CHECK(np >= 0 && np <= L->m && iteration >= 0 && iteration <= L->opt.maxit, HM_ERR_INPUT,
            "the LOBPCG checkpoint has np = %g (allowed 0 to %d) and iteration = %g (allowed 0 to maxit = %d)", s[0],
            L->m, s[1], L->opt.maxit);
+  HM_CHECK(nlock >= 0 && nlock < L->nev && isfinite(s[5]) && s[5] >= 0 && isfinite(s[6]) && s[6] >= 0, HM_ERR_INPUT,
+           "the LOBPCG checkpoint has %g locked pairs (allowed 0 to nev - 1 = %d), Ritz value bound %g and reachable "
+           "level %g (both must be finite and >= 0)", s[4], L->nev - 1, s[5], s[6]);
   const size_t rows = L->opt.history ? (size_t)iteration : 0;
-  HM_CHECK((size_t)nscalars == HEADER_SCALARS + L->m + 2 * rows * L->nev, HM_ERR_INPUT,
+  HM_CHECK((size_t)nscalars == HEADER_SCALARS + 3 * L->m + 2 * rows * L->nev, HM_ERR_INPUT,
            "the LOBPCG checkpoint holds %d scalars; iteration %d with history needs %zu", nscalars, iteration,
-           HEADER_SCALARS + L->m + 2 * rows * L->nev);
+           HEADER_SCALARS + 3 * L->m + 2 * rows * L->nev);
   memcpy(L->lambda, s + HEADER_SCALARS, sizeof(double) * L->m);
   HM_CALL(check_restored_block(L));
+  L->nlock = nlock;
+  L->ritz_max = s[5];
+  L->reachable = s[6];
+  L->refreshed_at = (int)s[7];
+  memcpy(L->best_res, s + HEADER_SCALARS + L->m, sizeof(double) * L->m);
+  for (int j = 0; j < L->m; j++) L->improved_at[j] = (int)s[HEADER_SCALARS + 2 * L->m + j];
   if (rows) {
     HM_CALL(hm_lobpcg_grow_history(L, iteration + 1));
-    memcpy(L->hist_val, s + HEADER_SCALARS + L->m, sizeof(double) * rows * L->nev);
-    memcpy(L->hist_res, s + HEADER_SCALARS + L->m + rows * L->nev, sizeof(double) * rows * L->nev);
+    memcpy(L->hist_val, s + HEADER_SCALARS + 3 * L->m, sizeof(double) * rows * L->nev);
+    memcpy(L->hist_res, s + HEADER_SCALARS + 3 * L->m + rows * L->nev, sizeof(double) * rows * L->nev);
   }
   resume_at(L, np, iteration);
   return HM_SUCCESS;

@@ -8,6 +8,7 @@
 #ifndef HAMLET_LOBPCG_INTERNAL_H
 #define HAMLET_LOBPCG_INTERNAL_H
 #include <complex.h>
+#include <math.h>
 #include "hamlet/lobpcg.h"
 #include "objects.h"
 
@@ -26,7 +27,19 @@ struct hm_lobpcg_s {
   int np, iteration, started, nconv, last_checkpoint;
   hm_lobpcg_reason reason;
   double *lambda, *res;    /* m each */
-  int *active;             /* m flags: residual above tol */
+  int *active;             /* m flags: not converged (gets a W column and a P direction) */
+  /* Convergence test and locking (lobpcg.h): the first nlock columns of X are hard-locked (converged
+   * pairs at the wanted end, out of the Rayleigh-Ritz problem, residuals projected off them);
+   * hard_locking = 0 keeps every column in the Rayleigh-Ritz problem (soft locking only). */
+  int nlock, hard_locking;
+  double norm_a, norm_b;   /* ||A||_2, ||B||_2 by power steps at the start (norm_b = 1 for B = I) */
+  double ritz_max;         /* largest |Ritz value| of every Rayleigh-Ritz problem so far */
+  double *backward;        /* m: ||r|| / ((nA + |lambda| nB) ||x||) */
+  int *test_norm;          /* m flags: the pair's test is NORM (AUTO: accepted by it) */
+  double *best_res;        /* m: the smallest relative residual since it last halved */
+  int *improved_at;        /* m: the iteration it last halved at (stagnation: AUTO, RELATIVE) */
+  int refreshed_at;        /* the iteration the images were last recomputed from the vectors (-1: never) */
+  double reachable;        /* the loosest level a wanted pair was allowed to stop at (tol when none) */
   double *hist_val, *hist_res; /* hist_rows x nev, grown as iterations go (NaN = not recorded) */
   int hist_rows;
   double t_checkpoint;
@@ -52,6 +65,9 @@ int hm_lobpcg_zero(const hm_lobpcg *L, hm_mvec *v);
 /* With B = I, point the B images at the blocks. */
 void hm_lobpcg_alias_b(hm_lobpcg *L);
 void hm_lobpcg_swap(hm_mvec **a, hm_mvec **b);
+
+/* The ||A|| of the NORM test: the power estimate, and with B = I the largest |Ritz value| if above. */
+static inline double hm_lobpcg_norm_a(const hm_lobpcg *L) { return L->B ? L->norm_a : fmax(L->norm_a, L->ritz_max); }
 
 /* The start block made B-orthonormal and rotated to Ritz vectors (lobpcg_iterate.c). */
 int hm_lobpcg_start(hm_lobpcg *L);

@@ -1,5 +1,6 @@
 /* The LOBPCG iteration with a B-orthonormal basis [X P W] (Hetmaniuk-Lehoucq; Duersch et al.
- * 2018): residuals, soft locking, preconditioning, B-orthonormalization of W (Cholesky QR with an
+ * 2018): residuals and the convergence tests, hard locking of converged pairs at the wanted end
+ * (soft locking of the others), preconditioning, B-orthonormalization of W (Cholesky QR with an
  * SVQB fallback, a second pass where the first may have lost orthogonality), Rayleigh-Ritz as a
  * standard Hermitian problem, and the new P from the Ritz coefficients. */
 #include <math.h>
@@ -164,28 +165,134 @@ int hm_lobpcg_grow_history(hm_lobpcg *L, int rows) {
   return HM_SUCCESS;
 }
 
-/* R = AX - BX Lambda, relative residual norms, soft-locking flags, history row. One fused pass
- * reads the X columns of AXP and BXP once, writes R and reduces both norms together. */
+/* Hard locking: R -= BX_l (X_l^H R) on the active columns, so the residuals (and the W made from
+ * them) carry no component along the locked pairs: A amplifies the rounding-level overlap of an
+ * active vector with a locked one by the locked eigenvalue (0.1 for a 1e15 penalty pair), which
+ * would otherwise stay in the residual and stall the rest. rn: the new norms. */
+static int project_locked(hm_lobpcg *L, double *rn) {
+  const int m = L->m, nl = L->nlock;
+  double complex *C;
+  HM_MALLOC(C, (size_t)nl * m);
+  int st = hm_lobpcg_gram(L, L->XP, L->R, C, nl, 0, 0, nl, m);
+  for (int j = 0; j < nl; j++) /* the locked columns keep their own residuals */
+    for (int i = 0; i < nl; i++) C[i + (size_t)j * nl] = 0;
+  if (!st) st = hm_lobpcg_update(L, L->R, 1.0, L->BXP, C, nl, 0, nl, -1.0);
+  if (!st) st = hm_mvec_norms(L->R, rn);
+  free(C);
+  HM_CALL(st);
+  return HM_SUCCESS;
+}
+
+/* The images recomputed from the vectors: A [X P] and B [X P] directly, the estimates as Rayleigh
+ * quotients; with locked pairs, [X P] first B-orthogonalized against them. LOBPCG updates the images
+ * by the same recurrence as the vectors, and where A has a huge entry (a 1e15 penalty) the images'
+ * rows there carry 1e15 x the rounding of the vectors' cancelling sums (0.01 in the first
+ * iterations, from the start block's O(1) entries): measured, that drift held the pairs next to a
+ * penalty at relative residuals 1e-4 .. 1e-2. Done at lock events and before a stagnating residual
+ * is blamed on rounding. */
+static int refresh_images(hm_lobpcg *L) {
+  const int m2 = 2 * L->m, nl = L->nlock;
+  if (nl > 0) {
+    double complex *C;
+    HM_MALLOC(C, (size_t)nl * m2);
+    int st = hm_lobpcg_gram(L, L->BXP, L->XP, C, nl, 0, 0, nl, m2);
+    for (int j = 0; j < nl; j++) /* the locked columns stay */
+      for (int i = 0; i < nl; i++) C[i + (size_t)j * nl] = 0;
+    if (!st) st = hm_mvec_copy_columns(L->XP, 0, L->XP2, 0, m2);
+    if (!st) st = hm_lobpcg_update(L, L->XP2, 1.0, L->XP, C, nl, 0, nl, -1.0);
+    free(C);
+    HM_CALL(st);
+    hm_lobpcg_swap(&L->XP, &L->XP2);
+    hm_lobpcg_alias_b(L);
+  }
+  HM_CALL(hm_lobpcg_reload(L));
+  L->refreshed_at = L->iteration;
+  return HM_SUCCESS;
+}
+
+/* A pair has reached its rounding floor when its relative residual has not halved for this many
+ * iterations (LOBPCG's residuals fall by far more than half in a few iterations while a pair
+ * converges, however slowly the rest of the block does). */
+enum { stagnation_iterations = 25 };
+
+/* Pair j's test (lobpcg.h): sets res, backward, test_norm and the stagnation bookkeeping; returns
+ * whether it converged and in *level the value it stopped at where that is above tol. */
+static int converged(hm_lobpcg *L, int j, double rn, double bn, double xn, double *level) {
+  const double tol = L->opt.tol, lam = fabs(L->lambda[j]), na = hm_lobpcg_norm_a(L);
+  const double scale = lam * bn, normwise = (na + lam * L->norm_b) * xn;
+  L->res[j] = rn / (scale > 0 ? scale : bn > 0 ? bn : 1.0);
+  L->backward[j] = rn / (normwise > 0 ? normwise : 1.0);
+  if (!(L->res[j] >= 0.9 * L->best_res[j])) { /* fell by 10% (or the first check) */
+    L->best_res[j] = L->res[j];
+    L->improved_at[j] = L->iteration;
+  }
+  /* rounding is blamed only after the images were refreshed and the residual still did not halve */
+  const int stagnated = L->iteration - L->improved_at[j] >= stagnation_iterations &&
+                        L->refreshed_at > L->improved_at[j] && L->iteration - L->refreshed_at >= stagnation_iterations;
+  *level = 0;
+  L->test_norm[j] = 0;
+  if (!(tol > 0)) return L->res[j] <= 0; /* tol = 0: run maxit */
+  switch (L->opt.convergence) {
+    case HM_LOBPCG_CONV_NORM:
+      L->test_norm[j] = 1;
+      if (L->backward[j] <= tol) return 1;
+      *level = L->backward[j];
+      return L->backward[j] <= HM_LOBPCG_ROUNDING;
+    case HM_LOBPCG_CONV_RELATIVE: /* stops below tol only where the pair sits at rounding level */
+      if (L->res[j] <= tol) return 1;
+      *level = L->res[j];
+      return stagnated && L->backward[j] <= HM_LOBPCG_ROUNDING;
+    default: /* AUTO */
+      if (L->res[j] <= tol) return 1;
+      L->test_norm[j] = stagnated && L->backward[j] <= fmax(tol, HM_LOBPCG_ROUNDING);
+      *level = L->res[j];
+      return L->test_norm[j];
+  }
+}
+
+/* R = AX - BX Lambda, residual norms, the convergence tests, locking, history row. One fused
+ * pass reads the X columns of AXP and BXP once, writes R and reduces both norms together. */
 static int residuals(hm_lobpcg *L) {
   const int m = L->m;
-  double *rn, *bn;
+  double *rn, *bn, *xn;
   HM_MALLOC(rn, m);
   HM_MALLOC(bn, m);
+  HM_MALLOC(xn, m);
   int st = hm_mvec_ritz_residual(L->AXP, L->BXP, L->lambda, L->R, rn, bn);
-  for (int j = 0; j < m && !L->B; j++) bn[j] = 1.0; /* B = I: X is orthonormal */
+  if (!st && L->nlock > 0) st = project_locked(L, rn);
+  struct hm_mvec_s x = hm_lobpcg_view(L->XP, m);
+  if (!st && L->B) st = hm_mvec_norms(&x, xn); /* ||x|| of the NORM test (B-orthonormal, not unit) */
+  for (int j = 0; j < m && !L->B; j++) bn[j] = xn[j] = 1.0; /* B = I: X is orthonormal */
+  for (int j = 0; j < m; j++) L->ritz_max = fmax(L->ritz_max, fabs(L->lambda[j]));
   L->nconv = 0;
+  L->reachable = L->opt.tol;
   for (int j = 0; j < m && !st; j++) {
-    double scale = fabs(L->lambda[j]) * bn[j];
-    L->res[j] = rn[j] / (scale > 0 ? scale : bn[j] > 0 ? bn[j] : 1.0);
-    L->active[j] = !(L->res[j] <= L->opt.tol);
+    double level;
+    const int ok = converged(L, j, rn[j], bn[j], xn[j], &level);
+    L->active[j] = !(ok || j < L->nlock); /* a locked pair stays converged */
     if (j < L->nev && !L->active[j]) L->nconv++;
+    if (j < L->nev && ok) L->reachable = fmax(L->reachable, level);
+  }
+  /* Lock the converged pairs at the wanted end (a prefix of the wanted order). With pairs left to
+   * find, after a lock event or where a wanted pair stopped improving since the last refresh, the
+   * images are recomputed and the pairs judged again. */
+  const int was_locked = L->nlock;
+  while (!st && L->hard_locking && L->nlock < L->nev && !L->active[L->nlock]) L->nlock++;
+  int refresh = L->nlock > was_locked;
+  for (int j = 0; j < L->nev && !st && L->refreshed_at < L->iteration; j++)
+    refresh |= L->active[j] && L->iteration - L->improved_at[j] >= stagnation_iterations &&
+               L->refreshed_at <= L->improved_at[j];
+  if (!st && refresh && L->nconv < L->nev && L->refreshed_at < L->iteration) {
+    free(rn); free(bn); free(xn);
+    HM_CALL(refresh_images(L));
+    return residuals(L);
   }
   if (!st && L->opt.history) st = hm_lobpcg_grow_history(L, L->iteration + 1);
   if (!st && L->opt.history) {
     memcpy(L->hist_val + (size_t)L->iteration * L->nev, L->lambda, sizeof(double) * L->nev);
     memcpy(L->hist_res + (size_t)L->iteration * L->nev, L->res, sizeof(double) * L->nev);
   }
-  free(rn); free(bn);
+  free(rn); free(bn); free(xn);
   HM_CALL(st);
   return HM_SUCCESS;
 }
@@ -219,15 +326,18 @@ static int precondition(hm_lobpcg *L, int *nact) {
   return HM_SUCCESS;
 }
 
-/* Rayleigh-Ritz over [X P W] (B-orthonormal: a standard Hermitian problem), the new X and P. */
+/* Rayleigh-Ritz over [X P W] (B-orthonormal: a standard Hermitian problem), the new X and P. With
+ * nlock hard-locked pairs the projected problem leaves out their rows and columns (they keep their
+ * X column exactly: identity coefficients), so its rounding is that of the active part's scale
+ * and not of the locked eigenvalues (a 1e15 penalty pair put errors of 0.1 into every Ritz value). */
 static int rayleigh_ritz(hm_lobpcg *L, int nw) {
-  const int m = L->m, q = m + L->np, ks = q + nw;
+  const int m = L->m, q = m + L->np, ks = q + nw, nl = L->nlock, kr = ks - nl;
   double complex *G, *Z, *CC;
   double *w;
   HM_MALLOC(G, (size_t)ks * ks);
-  HM_MALLOC(Z, (size_t)ks * ks);
+  HM_MALLOC(Z, (size_t)kr * kr);
   HM_MALLOC(CC, (size_t)ks * 2 * m); /* [Cx | Cp]: the new X and P in the basis */
-  HM_MALLOC(w, ks);
+  HM_MALLOC(w, kr);
   struct hm_mvec_s wv = hm_lobpcg_view(L->W, nw), awv = hm_lobpcg_view(L->AW, nw), bwv = hm_lobpcg_view(L->BW, nw);
   /* The upper block triangle (the eigensolver reads the upper triangle). X holds Ritz vectors, so
    * X^H A X is diag(lambda) up to rounding: it is set so (as in SciPy's lobpcg) and only the P
@@ -236,12 +346,17 @@ static int rayleigh_ritz(hm_lobpcg *L, int nw) {
   int st = hm_lobpcg_gram_columns(L, L->XP, L->AXP, m, G, ks, 0, m, q, L->np);
   if (!st) st = hm_lobpcg_gram(L, L->XP, &awv, G, ks, 0, q, q, nw);
   if (!st) st = hm_lobpcg_gram(L, &wv, &awv, G, ks, q, q, nw, nw);
-  if (!st) st = hm_lobpcg_small_eigh(L->type, ks, G, w, Z);
-  for (int j = 0; j < m && !st; j++) {
-    int src = L->opt.which == HM_LOBPCG_LARGEST ? ks - 1 - j : j;
-    memcpy(CC + (size_t)j * ks, Z + (size_t)src * ks, sizeof *Z * (size_t)ks);
+  if (!st && nl) /* the active block G[nl:, nl:] moved to the front, leading dimension kr */
+    for (int c = 0; c < kr; c++) memmove(G + (size_t)c * kr, G + nl + (size_t)(nl + c) * ks, sizeof *G * (size_t)kr);
+  if (!st) st = hm_lobpcg_small_eigh(L->type, kr, G, w, Z);
+  memset(CC, 0, sizeof *CC * (size_t)ks * m);
+  for (int j = 0; j < nl; j++) CC[j + (size_t)j * ks] = 1;
+  for (int j = nl; j < m && !st; j++) {
+    int src = L->opt.which == HM_LOBPCG_LARGEST ? kr - 1 - (j - nl) : j - nl;
+    memcpy(CC + nl + (size_t)j * ks, Z + (size_t)src * kr, sizeof *Z * (size_t)kr);
     L->lambda[j] = w[src];
   }
+  for (int i = 0; i < kr && !st; i++) L->ritz_max = fmax(L->ritz_max, fabs(w[i]));
   int np_new = 0;
   if (!st) st = hm_lobpcg_small_directions(L->type, ks, m, m, CC, L->active, CC + (size_t)m * ks, &np_new);
   /* [X P]_new = [X P] CC[0:q] + W CC[q:ks] for each image (CC's unused P columns are zero). */

@@ -317,6 +317,9 @@ static void bad_options(hm_context *ctx) {
   HM_TEST_FAILS(hm_lobpcg_create(op, NULL, &o, &lob), HM_ERR_ARGUMENT, "checkpoint is NULL");
   o = d; o.history = 2;
   HM_TEST_FAILS(hm_lobpcg_create(op, NULL, &o, &lob), HM_ERR_ARGUMENT, "history = 2");
+  o = d;
+  o.convergence = (hm_lobpcg_convergence)3;
+  HM_TEST_FAILS(hm_lobpcg_create(op, NULL, &o, &lob), HM_ERR_ARGUMENT, "convergence = 3, must be HM_LOBPCG_CONV_AUTO");
   HM_TEST_FAILS(hm_lobpcg_create(op, opC, &d, &lob), HM_ERR_ARGUMENT, "B has scalar type 2, A has 1");
   HM_TEST_FAILS(hm_lobpcg_create(NULL, NULL, &d, &lob), HM_ERR_ARGUMENT, "A, opt or lob is NULL");
   hm_context *other;

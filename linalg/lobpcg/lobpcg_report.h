@@ -1,0 +1,21 @@
+/* How LOBPCG judged convergence, for the driver's summary and /eigen (internal: the deck's users
+ * read it in the output; library users have hm_lobpcg_residuals). */
+#ifndef HAMLET_LOBPCG_REPORT_H
+#define HAMLET_LOBPCG_REPORT_H
+#include "hamlet/lobpcg.h"
+
+typedef struct {
+  hm_lobpcg_convergence test; /* as asked (AUTO decides per pair: see norm_pairs) */
+  int norm_pairs;             /* wanted pairs judged by the NORM test at the last check */
+  int locked;                 /* pairs hard-locked */
+  double norm_a, norm_b;      /* the estimates of ||A||_2 and ||B||_2 the NORM test used */
+  double reachable;           /* the level the pairs were allowed to stop at: tol, or above it where
+                               * rounding cannot reach tol (then reported as such) */
+} hm_lobpcg_report;
+
+/* The report after hm_lobpcg_run, and the nev normwise backward errors (may be NULL). */
+int hm_lobpcg_convergence_report(const hm_lobpcg *lob, hm_lobpcg_report *report, double *backward);
+/* 1: hard locking (default), 0: soft locking only (for the comparison in bench/RESULTS.md). Before
+ * hm_lobpcg_run. */
+int hm_lobpcg_set_hard_locking(hm_lobpcg *lob, int hard);
+#endif

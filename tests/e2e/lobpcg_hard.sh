@@ -1,0 +1,56 @@
+# LOBPCG on matrices with the structure of issue 32's failures (tests/support/hard_spectra.py:
+# condition 1e13, a pencil spread over 1e3..1e14, a 1e15 penalty entry, complex Hermitian, singular,
+# indefinite), nev = 4, tol = 1e-8, the default convergence test (auto), on 1 and 2 ranks. Each run
+# must converge (exit 0), and its eigenvalues must match the references of high relative accuracy:
+# to 1e-6 relative for the pairs the relative test accepted, to 1e-8 (||A|| + |lambda| ||B||) for
+# those the norm test accepted (the accuracy the normwise backward error guarantees), and to 1e-4
+# relative for every pair next to the penalty (where the issue's runs stalled at 1e-3 .. 2e-1).
+# HAMLET_TEST_BACKEND=cuda runs the same on the GPU (scripts/device_eigen.sh).
+. "$(dirname "$0")/common.sh"
+need_h5py
+"$PYTHON" "$SOURCE_DIR/tests/support/hard_spectra.py" . || fail "could not generate the matrices"
+cases="graded:smallest:jacobi pencil:smallest:jacobi penalty:largest:none penalty:smallest:jacobi
+hermitian:smallest:none hermitian:largest:none singular:smallest:none indefinite:smallest:none indefinite:largest:none"
+for spec in $cases; do
+  IFS=: read -r name which precond <<<"$spec"
+  mass=""
+  [ -f "${name}_mass.mtx" ] && mass="mass = ${name}_mass.mtx"
+  printf '[run]\nbackend = %s\n' "${HAMLET_TEST_BACKEND:-cpu}" >"$name-$which.ini"
+  printf '[hamiltonian]\nmodel = mtx\nmatrix = %s.mtx\n%s\n[solver]\nmethod = lobpcg\nnev = 4\ntol = 1e-8\nmaxit = 5000\nwhich = %s\nprecond = %s\n' \
+    "$name" "$mass" "$which" "$precond" >>"$name-$which.ini"
+  for np in 1 2; do
+    out="$name-$which-$np"
+    if ! "$MPIEXEC" -n "$np" "$HAMLET" run "$name-$which.ini" -o "$out.h5" >"$out.log" 2>&1; then
+      fail "$out: did not converge: $(cat "$out.log")"
+      continue
+    fi
+    "$PYTHON" - "$out.h5" "$name" "$which" <<'PY' || fail "$out: eigenvalues or report wrong: $(grep -E 'lobpcg |convergence|note' "$out.log")"
+import sys, h5py, numpy as np, scipy.io
+path, name, which = sys.argv[1:]
+f = h5py.File(path, "r")
+e = f["/eigen"]
+w, res = e["values"][:], e["residuals"][:]
+ref = np.load(name + "_ref.npy")
+ref = ref[:4] if which == "smallest" else ref[::-1][:4]
+norm = lambda p: np.linalg.norm(scipy.io.mmread(p).toarray(), 2)
+na = norm(name + ".mtx")
+nb = norm(name + "_mass.mtx") if name == "pencil" else 1.0
+ok = e.attrs["convergence"] in ("auto", b"auto") and e.attrs["converged"] == 4 and e.attrs["norm_A"] > 0
+ok &= 0 < e.attrs["norm_B"] <= 1.01 * nb and e.attrs["norm_A"] <= 1.01 * na * nb
+for j in range(4):
+    err = abs(w[j] - ref[j])
+    bound = 1e-6 * abs(ref[j]) if res[j] <= 1e-8 else 1e-8 * (na + abs(ref[j]) * nb)
+    if name == "penalty":
+        bound = min(bound, 1e-4 * abs(ref[j]))
+    print("%s pair %d: %.15g vs %.15g, error %.3g, allowed %.3g, residual %.3g, backward error %.3g"
+          % (name, j, w[j], ref[j], err, bound, res[j], e["backward_errors"][j]))
+    ok &= err <= bound
+if name == "graded":  # condition 1e13: only the norm test can be reached, and it says so
+    ok &= e.attrs["norm_pairs"] >= 1 and e.attrs["reachable_tol"] > 1e-8
+if name == "penalty" and which == "largest":  # the 1e15 pair is locked first
+    ok &= e.attrs["locked"] >= 1
+sys.exit(0 if ok else 1)
+PY
+  done
+done
+finish
