@@ -40,7 +40,8 @@ static int on_checkpoint(hm_idr_multishift *ms, void *user) {
   for (int i = 0; i < nb && !st; i++) st = hm_idr_multishift_state_block(ms, i, &blocks[i]);
   if (!st) st = hm_idr_multishift_state_get(ms, scalars);
   if (!st)
-    st = hm_state_checkpoint_write(s->ctx, s->checkpoint_path, s->deck.text, "idr_multishift", nb, blocks, ns, scalars);
+    st = hm_state_checkpoint_write(s->ctx, s->checkpoint_path, s->deck.text, "idr_multishift", nb, blocks, ns, scalars,
+                                   run_identity(s));
   free(blocks);
   free(scalars);
   run_checkpoint_done(s, &m, PHASE_CHECKPOINT);
