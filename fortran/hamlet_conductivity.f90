@@ -41,6 +41,19 @@ module hamlet_conductivity
       integer(c_int) :: status
     end function
 
+    ! Collective: V = i (r_j - r_i)_direction H_ij of an assembled H whose rows are (cell, orbital) of
+    ! cells(3) (nearest images); V: a new complex hm_matrix handle.
+    function hm_matrix_create_velocity(H, cells, orbitals, lattice, positions, direction, V) result(status) &
+        bind(C, name="hm_matrix_create_velocity")
+      import :: c_int, c_ptr, c_double, c_int64_t
+      type(c_ptr), value :: H
+      integer(c_int64_t), intent(in) :: cells(3)
+      integer(c_int), value :: orbitals, direction
+      real(c_double), intent(in) :: lattice(*), positions(*)
+      type(c_ptr), intent(out) :: V
+      integer(c_int) :: status
+    end function
+
     function hm_conductivity_options_default(opt) result(status) bind(C, name="hm_conductivity_options_default")
       import :: c_int, hm_conductivity_options
       type(hm_conductivity_options), intent(out) :: opt

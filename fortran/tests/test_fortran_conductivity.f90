@@ -1,4 +1,5 @@
-! The conductivity API from Fortran: hm_velocity_blocks on a one-orbital chain (v = i R t),
+! The conductivity API from Fortran: hm_velocity_blocks on a one-orbital chain (v = i R t);
+! hm_matrix_create_velocity of a TI lattice is Hermitian and not zero;
 ! exact-trace moments with H itself as both "velocity" operators on a small TI lattice against
 ! LAPACK eigenvalues: Tr[H T_n H T_m]/N = sum_k E_k^2 T_n(x_k) T_m(x_k) / N (1e-10); state and
 ! restore; sigma from the moments is finite; bad inputs fail with their messages.
@@ -9,10 +10,11 @@ program test_fortran_conductivity
   use hamlet_testing
   implicit none
   integer, parameter :: M = 8
-  type(c_ptr) :: ctx, H, c, c2, left(1), right(1)
+  type(c_ptr) :: ctx, H, c, c2, left(1), right(1), Vx
   type(hm_ti_params) :: p
   type(hm_conductivity_options) :: opt
-  complex(c_double_complex), allocatable :: dense(:, :)
+  complex(c_double_complex), allocatable :: dense(:, :), vdense(:, :)
+  real(c_double) :: tipos(12)
   real(c_double), allocatable :: E(:)
   complex(c_double_complex) :: mu(M, M), mu2(M, M), sum(M, M), part(M, M)
   real(c_double) :: scale, shift, ref, worst, x(2), sigma(2), temps(1), vblk(4)
@@ -43,6 +45,15 @@ program test_fortran_conductivity
   N = size(dense, 1)
   allocate(E(N))
   call test_eigh(dense, E)
+
+  lattice = [1d0, 0d0, 0d0, 0d0, 1d0, 0d0, 0d0, 0d0, 1d0]
+  tipos = 0
+  call test_ok(hm_matrix_create_velocity(H, [3_c_int64_t, 2_c_int64_t, 2_c_int64_t], 4, lattice, tipos, 0, Vx), &
+               "hm_matrix_create_velocity")
+  call test_dense(ctx, Vx, vdense)
+  call test_assert(maxval(abs(vdense - conjg(transpose(vdense)))) < 1d-14, "TI velocity is not Hermitian")
+  call test_assert(maxval(abs(vdense)) > 0.1d0, "TI velocity is zero")
+  call test_ok(hm_matrix_destroy(Vx), "hm_matrix_destroy (velocity)")
 
   call test_ok(hm_conductivity_options_default(opt), "hm_conductivity_options_default")
   opt%moments = M
