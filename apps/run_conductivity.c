@@ -107,6 +107,11 @@ int run_conductivity_geometry(run_state *s, hm_matrix *H, const int64_t cells[3]
   APP_CALL(hm_output_write_array(out, "/conductivity/moments", HM_COMPLEX, 3, dm, mu, "1",
                                  "mu_nm = Tr[v_a T_n(H~) v_b T_m(H~)] / N per component [component][n][m], "
                                  "H~ = scale (H - shift), undamped"));
+  if (R > 1) { /* for hamlet post's error bars */
+    const int64_t dv[4] = {R, C, M, M};
+    APP_CALL(hm_output_write_array(out, "/conductivity/moments_per_vector", HM_COMPLEX, 4, dv, mu_vec, "1",
+                                   "each random vector's estimate of the moments [vector][component][n][m]"));
+  }
   APP_CALL(hm_output_write_array(out, "/conductivity/energy", HM_REAL, 1, de, d->conductivity.energies,
                                  "energy (units of t)", "chemical potentials mu"));
   APP_CALL(hm_output_write_array(out, "/conductivity/temperature", HM_REAL, 1, dt, d->conductivity.temps,

@@ -60,7 +60,8 @@ int hm_velocity_blocks(int orbitals, int nblocks, const int32_t *shift, const do
 /* Collective: the velocity operator V_ij = i (r_j - r_i)_direction H_ij of an assembled matrix whose
  * row (c, i) is orbital i of cell c = cx + nx (cy + ny cz) of cells[3] (the stencil numbering; the
  * TI's too), the displacement taken to the nearest image (cell differences wrapped into
- * [-n/2, n/2]), so periodic and twisted boundaries need no flag; lattice and positions as for
+ * [-n/2, n/2]), so periodic and twisted boundaries need no flag (a periodic direction needs more
+ * than twice the longest hop in cells: n = 2 cannot tell +x from -x); lattice and positions as for
  * hm_velocity_blocks. V is complex, over H's distribution. */
 int hm_matrix_create_velocity(hm_matrix *H, const int64_t *cells, int orbitals, const double *lattice,
                               const double *positions, int direction, hm_matrix **V);
