@@ -3,7 +3,7 @@
 #include "fem_grid.h"
 #include "run_state.h"
 
-static const char *const model_name[] = {"ti", "fem", "mtx", "convdiff"};
+static const char *const model_name[] = {"ti", "fem", "mtx", "convdiff", "lattice"};
 
 void run_build_model(run_state *s, hm_matrix **H, hm_matrix **M) {
   hm_deck *d = &s->deck;
@@ -40,6 +40,9 @@ void run_build_model(run_state *s, hm_matrix **H, hm_matrix **M) {
     case HM_MODEL_CONVDIFF:
       APP_CALL(hm_convdiff_build(s->ctx, &d->convdiff, H));
       break;
+    case HM_MODEL_LATTICE:
+      run_build_lattice(s, H);
+      break;
   }
   APP_CALL(hm_matrix_set_format(*H, (hm_format)d->gpu_format, d->sell_sigma)); /* the default keeps the copy made */
   if (*M) APP_CALL(hm_matrix_set_format(*M, (hm_format)d->gpu_format, d->sell_sigma));
@@ -54,6 +57,10 @@ void run_write_model(run_state *s, hm_output *out, const hm_matrix *H) {
   hm_deck *d = &s->deck;
   if (d->model == HM_MODEL_TI) {
     APP_CALL(hm_output_write_ti(out, &d->ti, H));
+    return;
+  }
+  if (d->model == HM_MODEL_LATTICE) {
+    run_write_lattice(s, out, H);
     return;
   }
   int64_t n, nnz;
@@ -98,6 +105,8 @@ void run_print_model(const run_state *s, const hm_matrix *H) {
     const char *bc[2] = {"periodic", "open"};
     printf("ti %lld x %lld x %lld (%s %s %s), t = %g, m = %g", (long long)p->nx, (long long)p->ny, (long long)p->nz,
            bc[p->boundary[0]], bc[p->boundary[1]], bc[p->boundary[2]], p->t, p->m);
+  } else if (d->model == HM_MODEL_LATTICE) {
+    run_print_lattice(s);
   } else if (d->model == HM_MODEL_FEM) {
     const hm_fem_params *f = &d->fem;
     printf("fem %lld x %lld x %lld elements on %g x %g x %g", (long long)f->ex, (long long)f->ey, (long long)f->ez,

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "checkpoint_state.h"
 #include "lobpcg_checkpoint.h"
+#include "run_eigen_transform.h"
 #include "run_state.h"
 
 enum { PHASE_BUILD, PHASE_SETUP, PHASE_SOLVE, PHASE_CHECKPOINT, PHASE_IO, PHASES };
@@ -123,6 +124,12 @@ int run_lobpcg(run_state *s, hm_matrix *H, hm_matrix *M) {
   hm_operator *A, *B = NULL;
   APP_CALL(hm_operator_create_matrix(H, &A));
   if (M) APP_CALL(hm_operator_create_matrix(M, &B));
+  hm_shift_invert *si = NULL; /* transform = shift_invert: LOBPCG's A is B (A - shift B)^-1 B */
+  if (d->solver.transform) {
+    APP_CALL(hm_shift_invert_create(H, M, d->solver.shift, &si));
+    hm_operator_destroy(&A);
+    APP_CALL(hm_shift_invert_operator(si, &A));
+  }
   hm_lobpcg_options opt;
   APP_CALL(hm_lobpcg_options_default(&opt));
   opt.nev = d->solver.nev;
@@ -131,6 +138,7 @@ int run_lobpcg(run_state *s, hm_matrix *H, hm_matrix *M) {
   opt.maxit = d->solver.maxit;
   opt.which = d->solver.which ? HM_LOBPCG_LARGEST : HM_LOBPCG_SMALLEST;
   opt.precond = d->solver.precond ? HM_LOBPCG_PRECOND_JACOBI : HM_LOBPCG_PRECOND_NONE;
+  if (si) opt.which = HM_LOBPCG_LARGEST, opt.precond = HM_LOBPCG_PRECOND_NONE;
   opt.precond_matrix = H;
   opt.seed = d->solver.seed;
   opt.history = 1;
@@ -148,6 +156,7 @@ int run_lobpcg(run_state *s, hm_matrix *H, hm_matrix *M) {
     hm_lobpcg_destroy(&lob);
     hm_operator_destroy(&B);
     hm_operator_destroy(&A);
+    hm_shift_invert_destroy(&si);
     return HM_EXIT_USAGE;
   }
   run_phase_add(s, &m, PHASE_SETUP);
@@ -166,6 +175,7 @@ int run_lobpcg(run_state *s, hm_matrix *H, hm_matrix *M) {
     hm_lobpcg_destroy(&lob);
     hm_operator_destroy(&B);
     hm_operator_destroy(&A);
+    hm_shift_invert_destroy(&si);
     return run_stopped(s, where);
   }
   APP_CALL(st);
@@ -177,7 +187,8 @@ int run_lobpcg(run_state *s, hm_matrix *H, hm_matrix *M) {
   hm_output *out;
   run_output_open(s, H, &out);
   if (s->rank == 0) run_print_header(s, "LOBPCG eigenpairs", H);
-  write_lobpcg(s, out, lob, H);
+  if (si) run_write_shift_invert(s, out, lob, si, H);
+  else write_lobpcg(s, out, lob, H);
   run_output_commit(s, &out, &m, PHASE_IO);
   free(m.joules);
   if (s->rank == 0) run_print_timing(s);
@@ -186,6 +197,7 @@ int run_lobpcg(run_state *s, hm_matrix *H, hm_matrix *M) {
   hm_lobpcg_destroy(&lob);
   hm_operator_destroy(&B);
   hm_operator_destroy(&A);
+  hm_shift_invert_destroy(&si);
   return reason == HM_LOBPCG_CONVERGED ? HM_EXIT_OK : HM_EXIT_NOT_CONVERGED;
 }
 

@@ -93,6 +93,10 @@ void run_build_model(run_state *s, hm_matrix **H, hm_matrix **M);
 /* One summary line describing the Hamiltonian; /hamiltonian in the result file. */
 void run_print_model(const run_state *s, const hm_matrix *H);
 void run_write_model(run_state *s, hm_output *out, const hm_matrix *H);
+/* model = lattice (model_lattice.c). */
+void run_build_lattice(run_state *s, hm_matrix **H);
+void run_write_lattice(run_state *s, hm_output *out, const hm_matrix *H);
+void run_print_lattice(const run_state *s);
 
 /* Output, checkpoint and input files are distinct, their directories writable, stale .tmp files
  * removed (paths.c); collective; returns an exit code (2 when refused). */

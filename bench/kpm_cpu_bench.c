@@ -67,7 +67,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s", hm_error_message());
     return 1;
   }
-  struct hm_csr_view A = {H->csr.nrows, H->csr.rowptr, H->csr.col, H->csr.val, NULL};
+  struct hm_csr_view A = {H->csr.nrows, H->csr.rowptr, H->csr.col, H->csr.val, NULL, NULL};
   const int32_t N = H->csr.nrows;
   const double nnz = (double)H->nnz_global;
   const int32_t *rows = H->interior_rows; /* one rank: every row, in the builder's traversal order */

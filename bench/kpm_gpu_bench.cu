@@ -135,7 +135,7 @@ struct DeviceMatrix {
 /* The library's own copy of H's row list (SELL-C-sigma, and the block copy where it pays), as
  * hm_matrix makes it on the CUDA backend; d.rows holds the list. */
 static void prepare_copy(DeviceMatrix *d, const struct hm_matrix_s *H) {
-  const struct hm_csr_view host = {H->csr.nrows, H->csr.rowptr, H->csr.col, H->csr.val, nullptr};
+  const struct hm_csr_view host = {H->csr.nrows, H->csr.rowptr, H->csr.col, H->csr.val, nullptr, nullptr};
   const int32_t *list = H->interior_rows, count = d->n, *key = d->rows;
   void *format = nullptr;
   const hm_kernels *K = hm_kernels_cuda();

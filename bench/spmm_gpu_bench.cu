@@ -197,9 +197,9 @@ static int bench_matrix(Run &R, const char *title, const hm_matrix *H) {
   CK_CUDA(cudaMemcpy(rowptr32, rp32.data(), (n + 1) * sizeof(int32_t), cudaMemcpyHostToDevice));
   /* with the library's own SELL copy of the row list; each column routes the products to one
    * kernel family (route_products) */
-  struct hm_csr_view sell = {(int32_t)n, rowptr, col, val, nullptr};
+  struct hm_csr_view sell = {(int32_t)n, rowptr, col, val, nullptr, nullptr};
   {
-    const struct hm_csr_view host = {(int32_t)n, c->rowptr, c->col, c->val, nullptr};
+    const struct hm_csr_view host = {(int32_t)n, c->rowptr, c->col, c->val, nullptr, nullptr};
     const int32_t *list = H->interior_rows, count = (int32_t)n, *key = rows;
     void *format = nullptr;
     CK_HM(R.K->prepare(H->type, &host, 1, &list, &count, &key, HM_FORMAT_AUTO, 0, &format));

@@ -4,6 +4,7 @@
 #include "gpu_probe.h"
 #include "gpu_state.h"
 #include "../linalg/core/gpu_probe.h"
+#include "stencil_cuda.h"
 
 namespace {
 std::mutex lock;
@@ -27,4 +28,5 @@ extern "C" void hm_gpu_context_closed(void) {
   hm_dense_cuda_release_state();
   hm_peer_cuda_release_state();
   hm_host_to_device_release_state();
+  hm_stencil_cuda_release_state();
 }

@@ -13,6 +13,7 @@
 #include "device_memory_count.h"
 #include "host_to_device.h"
 #include "kernels.h"
+#include "stencil_cuda.h"
 #include "kernels_cuda_block.h"
 #include "kernels_cuda_idr.h"
 #include "kernels_cuda_peer.h"
@@ -349,6 +350,7 @@ void cuda_host_release(void *p) { cudaFreeHost(p); }
 
 int cuda_spmmv(hm_scalar type, const struct hm_csr_view *A, int k, const int32_t *rows, int32_t nrows,
                const double *x, double *y) {
+  if (A->stencil) return hm_cuda_stencil_spmmv(type, A->stencil, k, rows, x, y);
   if (nrows == 0) return HM_SUCCESS;
   if (A->format) { // the SELL copy of this row list, where prepare made one
     int done = 0;
@@ -373,6 +375,7 @@ int cuda_spmmv(hm_scalar type, const struct hm_csr_view *A, int k, const int32_t
 
 int cuda_kpm_step(hm_scalar type, const struct hm_csr_view *A, int k, const int32_t *rows, int32_t nrows,
                   double scale, double shift, const double *V, double *W, double *dots) {
+  if (A->stencil) return hm_cuda_stencil_kpm_step(type, A->stencil, k, rows, scale, shift, V, W, dots);
   if (nrows == 0) return HM_SUCCESS;
   if (A->format) {
     int done = 0;

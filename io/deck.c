@@ -342,9 +342,10 @@ static void check_model(deck_state *st) {
   int method = key_index("solver", "method");
   static const int allowed[] = {[HM_MODEL_TI] = HM_POTENTIAL_DOTS | HM_POTENTIAL_DISORDER,
                                 [HM_MODEL_FEM] = HM_POTENTIAL_HARMONIC | HM_POTENTIAL_WELL | HM_POTENTIAL_GRID,
-                                [HM_MODEL_MTX] = 0, [HM_MODEL_CONVDIFF] = 0};
+                                [HM_MODEL_MTX] = 0, [HM_MODEL_CONVDIFF] = 0,
+                                [HM_MODEL_LATTICE] = HM_POTENTIAL_DISORDER};
   static const char *const words[] = {"dots or disorder (or both)", "one of harmonic, well, grid", "only none",
-                                      "only none"};
+                                      "only none", "only disorder (Anderson, per orbital)"};
   int extra = d->potential & ~allowed[d->model], fem = d->potential & allowed[HM_MODEL_FEM];
   if (extra || (fem & (fem - 1)))
     fail(st, st->given[pot], "[hamiltonian] potential = %s does not fit model = %s, which takes %s", st->text[pot],
@@ -443,6 +444,55 @@ static int numbers_outside_range(deck_state *st, int key, const double *v, int n
     return 1;
   }
   return 0;
+}
+
+/* model = lattice: the 'x y z' triples, twists only on twisted directions, vacancies below 1;
+ * model = ti: no twisted boundary. */
+static void check_lattice(deck_state *st) {
+  hm_deck *d = st->deck;
+  int boundary = key_index("hamiltonian", "boundary");
+  if (d->model != HM_MODEL_LATTICE) {
+    for (int a = 0; a < 3; a++)
+      if (d->model == HM_MODEL_TI && d->ti.boundary[a] == HM_BC_TWISTED) {
+        fail(st, st->given[boundary], "[hamiltonian] boundary = %s: twisted applies to model = lattice; model = ti "
+             "takes periodic or open", st->text[boundary]);
+        return;
+      }
+    return;
+  }
+  static const char *const names[] = {"a1", "a2", "a3", "twist", "zeeman", "field"};
+  double *const dest[] = {d->lattice.cell[0], d->lattice.cell[1], d->lattice.cell[2], d->lattice.twist,
+                          d->lattice.zeeman, d->lattice.field};
+  const char *const texts[] = {d->lattice.a_text[0], d->lattice.a_text[1], d->lattice.a_text[2],
+                               d->lattice.twist_text, d->lattice.zeeman_text, d->lattice.field_text};
+  for (int k = 0; k < 6; k++) {
+    int key = key_index("hamiltonian", names[k]);
+    const hm_deck_key *dk = &hm_deck_keys[key];
+    char bad[64] = "";
+    int n = 0;
+    if (k < 3) dest[k][k] = 1.0; /* the unit cube */
+    if (!st->given[key]) continue;
+    if (read_numbers(texts[k], dest[k], 3, &n, bad, sizeof bad) || n != 3 || !hm_deck_key_in_range(dk, dest[k][0]) ||
+        !hm_deck_key_in_range(dk, dest[k][1]) || !hm_deck_key_in_range(dk, dest[k][2])) {
+      fail(st, st->given[key], "[hamiltonian] %s = %s: must be 3 numbers 'x y z' in [%g, %g]", names[k], st->text[key],
+           dk->min, dk->max);
+      return;
+    }
+    if (k < 3) d->lattice.cell_given = 1;
+  }
+  static const char axis[3] = {'x', 'y', 'z'};
+  int twist = key_index("hamiltonian", "twist");
+  for (int a = 0; a < 3; a++) {
+    if (d->lattice.twist[a] != 0 && d->ti.boundary[a] != HM_BC_TWISTED) {
+      fail(st, st->given[twist], "[hamiltonian] twist = %s: a twist in %c needs boundary twisted in %c (boundary = %s)",
+           st->text[twist], axis[a], axis[a], st->given[boundary] ? st->text[boundary] : "periodic periodic periodic");
+      return;
+    }
+  }
+  int vac = key_index("hamiltonian", "vacancies");
+  if (d->lattice.vacancies >= 1)
+    fail(st, st->given[vac], "[hamiltonian] vacancies = %s: a probability p in [0, 1) (1 would remove every site)",
+         st->text[vac]);
 }
 
 /* [green]: the energies (a grid or a list) and the sites inside the lattice. */
@@ -602,6 +652,7 @@ static int parse(deck_state *st, const char *text) {
   check_conditions(st);
   if (st->err_line == INT_MAX) check_pairs(st);
   if (st->err_line == INT_MAX) check_model(st);
+  if (st->err_line == INT_MAX) check_lattice(st);
   if (st->err_line == INT_MAX) check_green(st);
   if (st->err_line == INT_MAX) check_ldos(st);
   if (st->err_line == INT_MAX) check_conductivity(st);

@@ -7,7 +7,7 @@
 
 enum { HM_PATH_MAX = 4096, HM_DECK_MAX_SITES = 64, HM_DECK_MAX_ENERGIES = 100000 };
 
-typedef enum { HM_MODEL_TI = 0, HM_MODEL_FEM = 1, HM_MODEL_MTX = 2, HM_MODEL_CONVDIFF = 3 } hm_deck_model;
+typedef enum { HM_MODEL_TI = 0, HM_MODEL_FEM = 1, HM_MODEL_MTX = 2, HM_MODEL_CONVDIFF = 3, HM_MODEL_LATTICE = 4 } hm_deck_model;
 typedef enum {
   HM_METHOD_KPM = 0, HM_METHOD_LOBPCG = 1, HM_METHOD_DENSE = 2, HM_METHOD_IDR = 3, HM_METHOD_CONDUCTIVITY = 4
 } hm_deck_method;
@@ -41,12 +41,23 @@ typedef struct {
   char grid_file[HM_PATH_MAX], grid_dataset[256];
   char matrix_file[HM_PATH_MAX], mass_file[HM_PATH_MAX]; /* model = mtx */
   hm_convdiff_params convdiff;   /* model = convdiff */
+  struct {                       /* model = lattice (nx ny nz, boundary, disorder in ti's fields) */
+    char file[HM_PATH_MAX], centres[HM_PATH_MAX];
+    int format, storage;         /* hm_lattice_format; 0 auto, 1 assembled, 2 matrix_free */
+    char a_text[3][256], twist_text[256], zeeman_text[256], field_text[256];
+    int cell_given;
+    double cell[3][3], twist[3], zeeman[3], field[3];
+    double vacancies;
+    uint64_t vacancy_seed;
+  } lattice;
   /* [solver] */
   struct {
     int method;                  /* hm_deck_method */
     int nev, block, which, maxit, precond, vectors, dense_solver, s, smoothing, residual_replacement, problem;
     double tol, omega_angle;
     uint64_t seed;
+    int transform;               /* 0 = none, 1 = shift_invert (lobpcg on (A - shift B)^-1 B) */
+    double shift;
   } solver;
   /* [kpm] */
   hm_kpm_options kpm;

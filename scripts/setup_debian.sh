@@ -7,7 +7,7 @@ apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
   build-essential gfortran cmake pkg-config \
   mpich libmpich-dev libhdf5-mpich-dev hdf5-tools libscalapack-mpich-dev \
-  libfftw3-dev libopenblas-dev liblapacke-dev libinih-dev \
-  python3-numpy python3-h5py-serial python3-h5py python3-matplotlib shellcheck >/dev/null
+  libfftw3-dev libopenblas-dev liblapacke-dev libinih-dev libsuitesparse-dev \
+  python3-numpy python3-scipy python3-h5py-serial python3-h5py python3-matplotlib shellcheck >/dev/null
 update-alternatives --set mpi /usr/bin/mpicc.mpich >/dev/null
 update-alternatives --set mpirun /usr/bin/mpirun.mpich >/dev/null

@@ -80,7 +80,7 @@ static struct hm_csr_view blocked_matrix(int palette, int64_t **rp, int32_t **cl
   *rp = rowptr;
   *cl = col;
   *vl = val;
-  return (struct hm_csr_view){N, rowptr, col, val, NULL};
+  return (struct hm_csr_view){N, rowptr, col, val, NULL, NULL};
 }
 
 /* The device's W and dots after a KPM step against the CPU's (W, dots); releases the device blocks
@@ -206,7 +206,7 @@ static void check_choice(const struct hm_csr_view *hA, const int32_t *all) {
     for (int j = 0; j < 5; j++) col[5 * i + j] = (int32_t)(4 * ((7 * i + 401 * j) % (NC / 4)) + j % 4);
     rowptr[i + 1] = 5 * (i + 1);
   }
-  const struct hm_csr_view S = {N, rowptr, col, val, NULL};
+  const struct hm_csr_view S = {N, rowptr, col, val, NULL, NULL};
   copy = (void *)1;
   HM_TEST_OK(hm_cuda_block_build(&S, all, N, 0, &copy));
   HM_TEST_ASSERT(copy == NULL, "scattered columns: no block copy should be made");
@@ -224,7 +224,7 @@ static void check_routing(const hm_kernels *G, const struct hm_csr_view *hA, con
   const hm_kernels *C = &hm_kernels_cpu;
   const int64_t nnz = hA->rowptr[N];
   struct hm_csr_view dA = {N, dev_copy(G, hA->rowptr, sizeof(int64_t) * (N + 1)), dev_copy(G, hA->col, sizeof(int32_t) * nnz),
-                           dev_copy(G, hA->val, sizeof(double) * 2 * nnz), NULL};
+                           dev_copy(G, hA->val, sizeof(double) * 2 * nnz), NULL, NULL};
   int32_t *drows = dev_copy(G, all, sizeof(int32_t) * N);
   const int32_t count = N;
   void *format = NULL;

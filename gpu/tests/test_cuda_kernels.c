@@ -175,9 +175,9 @@ static void check(const hm_kernels *G, hm_scalar type, int k) {
   const size_t len = (size_t)(N + NH) * k * type;
   double *V = malloc(len * sizeof(double)), *W = malloc(len * sizeof(double)), *W2 = malloc(len * sizeof(double));
   for (size_t e = 0; e < len; e++) { V[e] = rnd(5, e); W[e] = rnd(6, e); }
-  struct hm_csr_view hA = {N, rowptr, col, val, NULL};
+  struct hm_csr_view hA = {N, rowptr, col, val, NULL, NULL};
   struct hm_csr_view dA = {N, dev_copy(G, rowptr, sizeof(int64_t) * (N + 1)), dev_copy(G, col, sizeof(int32_t) * nnz + 4),
-                           dev_copy(G, val, sizeof(double) * nnz * type + 8), NULL};
+                           dev_copy(G, val, sizeof(double) * nnz * type + 8), NULL, NULL};
   int32_t *drows = dev_copy(G, rows, sizeof(int32_t) * nrows);
   double *dV = dev_copy(G, V, len * sizeof(double)), *dW = dev_copy(G, W, len * sizeof(double));
 

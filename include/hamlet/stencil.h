@@ -21,7 +21,8 @@
  * - Peierls phases (a uniform field in a gauge linear in position), when peierls != NULL:
  *   P_bij(c) = exp(2 pi i (G_bij . c + sum over wrapped directions a of (w_a V_abj . c + K_abj)))
  *   with G_bij = peierls[((b * orbitals + i) * orbitals + j) * 3 + 0..2] (turns per cell index) and
- *   V_abj, K_abj = wrap_phase[((a * nblocks + b) * orbitals + j) * 4 + 0..2] and [.. + 3]: the gauge
+ *   V_abj, K_abj = wrap_phase[((a * nblocks + b) * orbitals + j) * 4 + 0..2] and [.. + 3] (K is added
+ *   as is, not times w_a: a hop shorter than the supercell wraps by w_a = sign(R_a)): the gauge
  *   transformation of a hop that crosses the supercell's boundary in direction a. physics computes
  *   them from the positions; they must be used only where every |R_a| < n_a on periodic and twisted
  *   directions (hm_matrix_create_stencil refuses a field otherwise). Without a field P = 1.

@@ -15,6 +15,10 @@ struct hm_csr_view {
   const int32_t *col;
   const double *val; /* 1 or 2 doubles per entry */
   const void *format; /* the backend's own copy made by prepare (NULL: none; the CSR arrays are read) */
+  /* Matrix-free lattice operator (stencil_exec.h, a host struct whose arrays are in backend memory), or
+   * NULL. When set, spmmv and kpm_step compute from it and the row list must be one of its two keys
+   * (&key[0] interior, &key[1] boundary slabs); rowptr, col, val are NULL. */
+  const struct hm_stencil_exec *stencil;
 };
 
 /* Bytes of a peer memory handle (CUDA IPC: 64). */

@@ -11,6 +11,7 @@
 #include "kernels.h"
 #include "kernels_cpu_block.h"
 #include "kernels_cpu_idr.h"
+#include "kernels_cpu_stencil.h"
 #include "row_sums.h"
 
 /* ---- y = A x over a row list ---- */
@@ -189,6 +190,7 @@ HM_INLINE void kpm_real(const struct hm_csr_view *A, const int k, const int32_t 
 
 static int cpu_spmmv(hm_scalar type, const struct hm_csr_view *A, int k, const int32_t *rows, int32_t nrows,
                      const double *x, double *y) {
+  if (A->stencil) return hm_cpu_stencil_spmmv(type, A->stencil, k, rows, x, y);
   if (nrows == 0) return HM_SUCCESS;
 #pragma omp parallel
   if (type == HM_COMPLEX) {
@@ -205,6 +207,7 @@ static int cpu_spmmv(hm_scalar type, const struct hm_csr_view *A, int k, const i
 
 static int cpu_kpm_step(hm_scalar type, const struct hm_csr_view *A, int k, const int32_t *rows, int32_t nrows,
                         double s, double b, const double *V, double *W, double *dots) {
+  if (A->stencil) return hm_cpu_stencil_kpm_step(type, A->stencil, k, rows, s, b, V, W, dots);
   if (nrows == 0) return HM_SUCCESS;
   double *partial;
   HM_MALLOC(partial, (size_t)omp_get_max_threads() * 2 * (size_t)k);

@@ -8,6 +8,7 @@
 #include "host_alloc.h"
 #include "halo.h"
 #include "matrix_hermitian.h"
+#include "stencil_free.h"
 
 typedef struct { int64_t col; double re, im; } entry;
 
@@ -110,7 +111,7 @@ static int prepare_format(hm_matrix *M) {
   if (!K->prepare) return HM_SUCCESS;
   if (M->exec.format) K->unprepare((void *)M->exec.format);
   M->exec.format = NULL;
-  const struct hm_csr_view host = {M->csr.nrows, M->csr.rowptr, M->csr.col, M->csr.val, NULL};
+  const struct hm_csr_view host = {M->csr.nrows, M->csr.rowptr, M->csr.col, M->csr.val, NULL, NULL};
   const int32_t *rows[2] = {M->interior_rows, M->boundary_rows};
   const int32_t counts[2] = {M->n_interior, M->n_boundary};
   const int32_t *keys[2] = {M->exec_interior, M->exec_boundary};
@@ -124,7 +125,7 @@ static int prepare_format(hm_matrix *M) {
 static int place_on_backend(hm_matrix *M) {
   const hm_kernels *K = M->ctx->kernels;
   hm_csr *c = &M->csr;
-  M->exec = (struct hm_csr_view){c->nrows, c->rowptr, c->col, c->val, NULL};
+  M->exec = (struct hm_csr_view){c->nrows, c->rowptr, c->col, c->val, NULL, NULL};
   M->exec_interior = M->interior_rows;
   M->exec_boundary = M->boundary_rows;
   M->exec_send_rows = M->halo.send_rows;
@@ -324,6 +325,7 @@ int hm_matrix_create_csr_keyed(hm_context *ctx, const hm_dist *dist, hm_scalar t
 
 int hm_matrix_order_rows(hm_matrix *A, const int64_t *key) {
   HM_CHECK(A && key, HM_ERR_ARGUMENT, "A or key is NULL");
+  HM_CHECK(!A->stencil, HM_ERR_ARGUMENT, "a matrix-free lattice has no row lists to order (storage = assembled has)");
   HM_CALL(sort_row_lists(A, key));
   const hm_kernels *K = A->ctx->kernels;
   if (K->device_memory) {
@@ -341,6 +343,9 @@ int hm_matrix_set_format(hm_matrix *A, hm_format format, int sigma) {
   HM_CHECK(sigma >= 0, HM_ERR_ARGUMENT, "sigma = %d; allowed: 0 (chosen per matrix) or a window of >= 1 rows", sigma);
   HM_CHECK(sigma == 0 || format == HM_FORMAT_SELL, HM_ERR_ARGUMENT,
            "sigma = %d is given for format %d; a sorting window applies only to HM_FORMAT_SELL (2)", sigma, (int)format);
+  HM_CHECK(!A->stencil || format != HM_FORMAT_SELL, HM_ERR_ARGUMENT,
+           "matrix-free: a lattice operator has no SELL copy; use storage = assembled for HM_FORMAT_SELL");
+  if (A->stencil) return HM_SUCCESS; /* AUTO and CSR: nothing to copy */
   if (format == A->format && sigma == A->sell_sigma) return HM_SUCCESS; /* the copy there is the one asked for */
   A->format = format;
   A->sell_sigma = sigma;
@@ -382,6 +387,7 @@ int hm_matrix_destroy(hm_matrix **A) {
   hm_matrix *M = *A;
   const hm_kernels *K = M->ctx->kernels;
   if (K->unprepare && M->exec.format) K->unprepare((void *)M->exec.format);
+  hm_stencil_part_release(M);
   if (K->device_memory) { /* only what place_on_backend made */
     if (M->exec.rowptr != M->csr.rowptr) K->release((void *)M->exec.rowptr);
     if (M->exec.col != M->csr.col) K->release((void *)M->exec.col);
@@ -449,6 +455,7 @@ int hm_matrix_apply(hm_matrix *A, hm_mvec *x, hm_mvec *y) {
 
 int hm_matrix_gershgorin(const hm_matrix *A, double *emin, double *emax) {
   HM_CHECK(A && emin && emax, HM_ERR_ARGUMENT, "A, emin or emax is NULL");
+  if (A->stencil) return hm_stencil_gershgorin(A, emin, emax);
   double lo = INFINITY, hi = -INFINITY;
   const hm_csr *c = &A->csr;
 #pragma omp parallel for schedule(static) reduction(min : lo) reduction(max : hi)
@@ -474,10 +481,14 @@ int hm_matrix_diagonal(const hm_matrix *A, hm_mvec *d) {
   const hm_csr *c = &A->csr;
   const size_t t = (size_t)A->type;
   double *diag;
-  HM_MALLOC(diag, t * (size_t)c->nrows + 1);
-  for (int32_t i = 0; i < c->nrows; i++)
-    for (int64_t p = c->rowptr[i]; p < c->rowptr[i + 1]; p++)
-      if (c->col[p] == i) memcpy(diag + t * i, c->val + t * p, t * sizeof(double));
+  HM_MALLOC(diag, t * (size_t)A->dist.local + 1);
+  if (A->stencil) { /* from the blocks and the disorder */
+    hm_stencil_diagonal(A, diag);
+  } else {
+    for (int32_t i = 0; i < c->nrows; i++)
+      for (int64_t p = c->rowptr[i]; p < c->rowptr[i + 1]; p++)
+        if (c->col[p] == i) memcpy(diag + t * i, c->val + t * p, t * sizeof(double));
+  }
   int st = hm_mvec_set(d, diag);
   free(diag);
   HM_CALL(st);

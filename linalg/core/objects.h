@@ -81,6 +81,8 @@ struct hm_matrix_s {
   double hermitian_defect, largest_entry;
   int64_t defect_row, defect_col;
   char source[256];
+  /* Matrix-free lattice operator (stencil_free.h): no CSR, no row lists; NULL for stored matrices. */
+  struct hm_stencil_part *stencil;
 };
 
 struct hm_mvec_s {

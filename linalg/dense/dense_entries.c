@@ -33,6 +33,8 @@ static int global_columns(const struct hm_matrix_s *A, int64_t *gcol) {
 }
 
 int hm_dense_lower_entries(const struct hm_matrix_s *A, hm_dense_entry **out, int64_t *count) {
+  HM_CHECK(!A->stencil, HM_ERR_ARGUMENT,
+           "matrix-free: the dense solvers need the matrix's entries; use storage = assembled");
   const hm_csr *c = &A->csr;
   int64_t *gcol;
   HM_MALLOC(gcol, (size_t)c->ncols + 1);

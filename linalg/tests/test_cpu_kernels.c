@@ -85,7 +85,7 @@ static long double complex row_times(const struct csr *A, int ts, int k, const d
 static void check_products(hm_scalar type, int32_t n, int k) {
   const int ts = (int)type;
   struct csr A = random_csr(n, ts);
-  const struct hm_csr_view view = {n, A.rowptr, A.col, A.val, NULL};
+  const struct hm_csr_view view = {n, A.rowptr, A.col, A.val, NULL, NULL};
   const size_t len = (size_t)n * k * ts;
   double *x = random_array(len), *y = random_array(len), *W = random_array(len);
   long double *want = calloc(len + 1, sizeof(long double)), *want_w = calloc(len + 1, sizeof(long double));

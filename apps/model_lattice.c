@@ -1,0 +1,85 @@
+/* model = lattice: the model file read on every rank (a small text file), its supercell's hm_stencil
+ * from the deck, and the matrix linalg makes of it; /hamiltonian and the summary describe it. */
+#include <string.h>
+#include <unistd.h>
+#include "lattice.h"
+#include "run_state.h"
+
+/* A relative path not found from the working directory is taken relative to the deck's directory
+ * (so the decks in inputs/ find inputs/lattices/ from anywhere). */
+static void resolve(const char *deck, char *path, size_t len) {
+  const char *slash = strrchr(deck, '/');
+  if (!path[0] || path[0] == '/' || access(path, F_OK) == 0 || !slash) return;
+  char joined[HM_PATH_MAX * 2];
+  snprintf(joined, sizeof joined, "%.*s/%s", (int)(slash - deck), deck, path);
+  if (access(joined, F_OK) == 0 && strlen(joined) < len) memcpy(path, joined, strlen(joined) + 1);
+}
+
+static const char *const storage_words[] = {"auto", "assembled", "matrix_free"};
+static const char *const format_words[] = {"auto", "hamlet", "wannier90_hr", "wannier90_tb"};
+static const char *const boundary_words[] = {"periodic", "open", "twisted"};
+
+void run_build_lattice(run_state *s, hm_matrix **H) {
+  hm_deck *d = &s->deck;
+  resolve(d->name, d->lattice.file, sizeof d->lattice.file);
+  resolve(d->name, d->lattice.centres, sizeof d->lattice.centres);
+  hm_lattice L;
+  APP_CALL(hm_lattice_read(d->lattice.file, (hm_lattice_format)d->lattice.format,
+                           d->lattice.cell_given ? (const double(*)[3])d->lattice.cell : NULL, d->lattice.centres, &L));
+  hm_lattice_params p;
+  APP_CALL(hm_lattice_params_default(&p));
+  p.cells[0] = d->ti.nx, p.cells[1] = d->ti.ny, p.cells[2] = d->ti.nz;
+  for (int a = 0; a < 3; a++) {
+    p.boundary[a] = d->ti.boundary[a];
+    p.twist[a] = d->lattice.twist[a];
+    p.zeeman[a] = d->lattice.zeeman[a];
+    p.field[a] = d->lattice.field[a];
+  }
+  p.disorder_w = d->potential & HM_POTENTIAL_DISORDER ? d->ti.disorder_w : 0.0;
+  p.disorder_seed = d->ti.disorder_seed;
+  p.vacancy_p = d->lattice.vacancies;
+  p.vacancy_seed = d->lattice.vacancy_seed;
+  hm_lattice_stencil st;
+  APP_CALL(hm_lattice_make_stencil(&L, &p, &st));
+  hm_lattice_free(&L);
+  /* auto: assembled (every method) until the matrix-free operator is built in */
+  hm_stencil_storage storage = d->lattice.storage == 2 ? HM_STENCIL_MATRIX_FREE : HM_STENCIL_ASSEMBLED;
+  int status = hm_matrix_create_stencil(s->ctx, &st.stencil, storage, H);
+  hm_lattice_stencil_free(&st);
+  APP_CALL(status);
+}
+
+void run_write_lattice(run_state *s, hm_output *out, const hm_matrix *H) {
+  const hm_deck *d = &s->deck;
+  int64_t n, nnz;
+  APP_CALL(hm_matrix_info(H, &n, &nnz, NULL));
+  const char *g = "/hamiltonian";
+  APP_CALL(hm_output_write_attribute(out, g, "model", "lattice"));
+  APP_CALL(hm_output_write_attribute(out, g, "description", "tight-binding model from a file, on a supercell of unit cells"));
+  APP_CALL(hm_output_write_attribute(out, g, "lattice_file", d->lattice.file));
+  APP_CALL(hm_output_write_attribute(out, g, "lattice_format", format_words[d->lattice.format]));
+  if (d->lattice.centres[0]) APP_CALL(hm_output_write_attribute(out, g, "centres", d->lattice.centres));
+  APP_CALL(hm_output_write_attribute(out, g, "storage", storage_words[d->lattice.storage]));
+  static const char *const bnames[3] = {"boundary_x", "boundary_y", "boundary_z"};
+  for (int a = 0; a < 3; a++) APP_CALL(hm_output_write_attribute(out, g, bnames[a], boundary_words[d->ti.boundary[a]]));
+  const char *const names[] = {"nx", "ny", "nz", "twist_x", "twist_y", "twist_z", "zeeman_x", "zeeman_y", "zeeman_z",
+                               "field_x", "field_y", "field_z", "disorder_w", "disorder_seed", "vacancies",
+                               "vacancy_seed", "N", "nnz"};
+  const double values[] = {(double)d->ti.nx, (double)d->ti.ny, (double)d->ti.nz, d->lattice.twist[0], d->lattice.twist[1],
+                           d->lattice.twist[2], d->lattice.zeeman[0], d->lattice.zeeman[1], d->lattice.zeeman[2],
+                           d->lattice.field[0], d->lattice.field[1], d->lattice.field[2],
+                           d->potential & HM_POTENTIAL_DISORDER ? d->ti.disorder_w : 0.0, (double)d->ti.disorder_seed,
+                           d->lattice.vacancies, (double)d->lattice.vacancy_seed, (double)n, (double)nnz};
+  for (size_t i = 0; i < sizeof values / sizeof values[0]; i++)
+    APP_CALL(hm_output_write_attribute_double(out, g, names[i], values[i]));
+}
+
+void run_print_lattice(const run_state *s) {
+  const hm_deck *d = &s->deck;
+  printf("lattice %s, %lld x %lld x %lld cells (%s %s %s)", d->lattice.file, (long long)d->ti.nx, (long long)d->ti.ny,
+         (long long)d->ti.nz, boundary_words[d->ti.boundary[0]], boundary_words[d->ti.boundary[1]],
+         boundary_words[d->ti.boundary[2]]);
+  if (d->lattice.field[0] != 0 || d->lattice.field[1] != 0 || d->lattice.field[2] != 0)
+    printf(", field %g %g %g", d->lattice.field[0], d->lattice.field[1], d->lattice.field[2]);
+  if (d->lattice.vacancies > 0) printf(", vacancies p = %g", d->lattice.vacancies);
+}

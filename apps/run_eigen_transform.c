@@ -1,0 +1,77 @@
+/* /eigen of a shift-and-invert run: the eigenvalues nearest the shift with the true residuals of
+ * A x = lambda B x (relative and norm-relative), the transform, its factorization and LOBPCG's
+ * convergence on the transformed operator (which decides the exit status). */
+#include <math.h>
+#include "run_eigen_transform.h"
+
+static const char *const energy_unit = "energy (units of the Hamiltonian)";
+
+static const char *stop_word(hm_lobpcg_reason r) {
+  return r == HM_LOBPCG_CONVERGED ? "converged" : r == HM_LOBPCG_MAXIT ? "maxit" : r == HM_LOBPCG_STAGNATED ? "stagnated" : "not run";
+}
+
+void run_write_shift_invert(run_state *s, hm_output *out, hm_lobpcg *lob, hm_shift_invert *si, hm_matrix *H) {
+  const int nev = s->deck.solver.nev;
+  hm_lobpcg_options opt;
+  int iterations, converged;
+  hm_lobpcg_reason reason;
+  APP_CALL(hm_lobpcg_options_get(lob, &opt));
+  APP_CALL(hm_lobpcg_info(lob, &iterations, &converged, &reason));
+  const hm_dist *dist;
+  hm_scalar type;
+  APP_CALL(hm_matrix_dist(H, &dist));
+  APP_CALL(hm_matrix_info(H, NULL, NULL, &type));
+  hm_mvec *X, *V = NULL;
+  APP_CALL(hm_mvec_create(s->ctx, dist, type, opt.block, &X));
+  APP_CALL(hm_lobpcg_eigenvectors(lob, X));
+  if (s->deck.solver.vectors) APP_CALL(hm_mvec_create(s->ctx, dist, type, nev, &V));
+  double *values = malloc(sizeof(double) * nev), *rel = malloc(sizeof(double) * nev);
+  double *nrm = malloc(sizeof(double) * nev), *inner = malloc(sizeof(double) * nev), norms[2];
+  APP_CALL(hm_shift_invert_ritz(si, X, nev, values, rel, nrm, norms, V));
+  APP_CALL(hm_lobpcg_residuals(lob, inner));
+  const int64_t dims = nev;
+  APP_CALL(hm_output_write_array(out, "/eigen/values", HM_REAL, 1, &dims, values, energy_unit,
+                                 "the nev eigenvalues nearest the shift, ascending"));
+  APP_CALL(hm_output_write_array(out, "/eigen/residuals", HM_REAL, 1, &dims, rel, "1",
+                                 "relative residuals ||Ax - lambda Bx|| / (|lambda| ||Bx||) of the original problem"));
+  APP_CALL(hm_output_write_array(out, "/eigen/residuals_norm", HM_REAL, 1, &dims, nrm, "1",
+                                 "norm-relative residuals ||Ax - lambda Bx|| / ((||A||_est + |lambda| ||B||_est) ||x||)"));
+  APP_CALL(hm_output_write_array(out, "/eigen/residuals_transformed", HM_REAL, 1, &dims, inner, "1",
+                                 "LOBPCG's relative residuals on the transformed operator (the convergence test)"));
+  if (V) APP_CALL(hm_output_write_mvec(out, "/eigen/vectors", V, "1", "eigenvectors, B-orthonormal (column j: pair j)"));
+  const char *method;
+  int definite;
+  double rcond, fill;
+  int64_t solves;
+  APP_CALL(hm_shift_invert_info(si, &method, &definite, &rcond, &fill, &solves));
+  APP_CALL(hm_output_write_attribute(out, "/eigen", "method", "lobpcg"));
+  APP_CALL(hm_output_write_attribute(out, "/eigen", "which", "nearest"));
+  APP_CALL(hm_output_write_attribute(out, "/eigen", "transform", "shift_invert"));
+  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "shift", s->deck.solver.shift));
+  APP_CALL(hm_output_write_attribute(out, "/eigen", "factorization", method));
+  APP_CALL(hm_output_write_attribute(out, "/eigen", "transformed_operator",
+                                     definite ? "B (A - shift B)^-1 B" : "B ((A - shift B)^-1 B)^2 (shift inside the spectrum)"));
+  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "factor_rcond", rcond));
+  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "factor_nnz", fill));
+  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "inner_solves", (double)solves));
+  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "norm_A_estimate", norms[0]));
+  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "norm_B_estimate", norms[1]));
+  APP_CALL(hm_output_write_attribute(out, "/eigen", "stopped", stop_word(reason)));
+  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "iterations", iterations));
+  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "converged", converged));
+  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "tol", s->deck.solver.tol));
+  if (s->rank == 0) {
+    printf("  lobpcg       shift-and-invert at %.10g (%s, %s): %d iterations, %d of %d converged (%s), tol %g\n",
+           s->deck.solver.shift, method, definite ? "definite" : "indefinite", iterations, converged, nev,
+           stop_word(reason), s->deck.solver.tol);
+    printf("  eigenvalues ");
+    for (int i = 0; i < nev && i < 8; i++) printf(" %.12g", values[i]);
+    printf("%s\n", nev > 8 ? " ..." : "");
+    double worst = 0;
+    for (int i = 0; i < nev; i++) worst = fmax(worst, nrm[i]);
+    printf("  residuals    worst ||Ax - lambda Bx|| / ((||A|| + |lambda| ||B||) ||x||) = %.3g\n", worst);
+  }
+  hm_mvec_destroy(&V);
+  hm_mvec_destroy(&X);
+  free(values), free(rel), free(nrm), free(inner);
+}

@@ -1,0 +1,324 @@
+/* The matrix-free lattice operator against the assembled CSR of the same description, the CSR
+ * built here entry by entry from the formula of include/hamlet/stencil.h (an independent path):
+ * random descriptions (1..4 orbitals, hops up to range 2, every boundary kind incl. twisted,
+ * disorder per site or per orbital, vacancies, Peierls phases with random G/V/K), 3D, 2D and 1D
+ * boxes, blocks of R = 1, 4 and 32 columns: products equal to 1e-14 relative; the diagonal
+ * equal; Gershgorin bounds that contain the CSR's; KPM moments equal on Hermitian descriptions;
+ * what needs entries (dense solvers, SELL) refused by name. Argument "cuda": the matrix-free side
+ * on the GPU (the reference stays on the CPU). Run on 1, 2 and 3 ranks. */
+#include <complex.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "random.h"
+#include "stencil_free.h"
+#include "testing.h"
+
+typedef struct {
+  hm_stencil s;
+  int32_t shift[64 * 3];
+  double block[64 * 16 * 2];
+  double peierls[64 * 16 * 3];
+  double wrap_phase[3 * 64 * 4 * 4];
+} description;
+
+/* The same draws on every rank: counter-based from the test's seed. */
+static uint64_t draw_seed, draw_count;
+static double draw(void) { return hm_random_uniform(draw_seed, 7, draw_count++); }
+static int draw_int(int lo, int hi) { return lo + (int)(draw() * (hi - lo + 1)) % (hi - lo + 1); }
+
+/* A random description: Hermitian blocks (H(-R) = H(R)^dagger) unless peierls, whose random
+ * phases make it non-Hermitian (fine for products). dims: 3, 2 or 1 axes with more than one cell. */
+static void make_description(description *d, int dims, int peierls) {
+  hm_stencil *s = &d->s;
+  memset(s, 0, sizeof *s); /* periodic, no terms */
+  const int o = draw_int(1, 4);
+  s->orbitals = o;
+  for (int a = 0; a < 3; a++) s->cells[a] = a < dims ? draw_int(peierls ? 3 : 2, dims == 1 ? 8 : 5) : 1;
+  if (dims == 3 && s->cells[2] < 3) s->cells[2] = 3;
+  int nb = 0;
+  /* R = 0: Hermitian */
+  d->shift[0] = d->shift[1] = d->shift[2] = 0;
+  for (int i = 0; i < o; i++)
+    for (int j = 0; j <= i; j++) {
+      double re = draw() - 0.5, im = i == j ? 0 : draw() - 0.5;
+      d->block[2 * (i * o + j)] = re;
+      d->block[2 * (i * o + j) + 1] = im;
+      d->block[2 * (j * o + i)] = re;
+      d->block[2 * (j * o + i) + 1] = -im;
+    }
+  nb = 1;
+  const int pairs = draw_int(1, 4);
+  for (int p = 0; p < pairs; p++) {
+    int32_t R[3] = {0, 0, 0};
+    for (int a = 0; a < dims; a++) R[a] = draw_int(-2, 2);
+    if (R[0] == 0 && R[1] == 0 && R[2] == 0) R[0] = 1;
+    int dup = 0;
+    for (int b = 0; b < nb; b++)
+      dup |= (d->shift[3 * b] == R[0] && d->shift[3 * b + 1] == R[1] && d->shift[3 * b + 2] == R[2]) ||
+             (d->shift[3 * b] == -R[0] && d->shift[3 * b + 1] == -R[1] && d->shift[3 * b + 2] == -R[2]);
+    if (dup) continue;
+    for (int a = 0; a < 3; a++) {
+      d->shift[3 * nb + a] = R[a];
+      d->shift[3 * (nb + 1) + a] = -R[a];
+    }
+    double *B = d->block + 2 * o * o * nb, *Bd = B + 2 * o * o;
+    for (int i = 0; i < o; i++)
+      for (int j = 0; j < o; j++) {
+        const double re = draw() - 0.5, im = draw() - 0.5;
+        B[2 * (i * o + j)] = re;
+        B[2 * (i * o + j) + 1] = im;
+        Bd[2 * (j * o + i)] = re; /* the conjugate transpose */
+        Bd[2 * (j * o + i) + 1] = -im;
+      }
+    nb += 2;
+  }
+  s->nblocks = nb;
+  s->shift = d->shift;
+  s->block = d->block;
+  for (int a = 0; a < 3; a++) {
+    s->boundary[a] = draw_int(0, 2);
+    s->twist[a] = 6.283185307179586 * draw();
+  }
+  s->disorder_w = draw() < 0.7 ? 2 * draw() : 0;
+  s->disorder_seed = 11 + (uint64_t)draw_int(0, 1000);
+  s->disorder_stream = 3;
+  s->disorder_per_site = draw_int(0, 1);
+  s->vacancy_p = draw() < 0.5 ? 0.25 * draw() : 0;
+  s->vacancy_seed = 5 + (uint64_t)draw_int(0, 1000);
+  s->vacancy_stream = 4;
+  if (peierls) {
+    for (int e = 0; e < nb * o * o * 3; e++) d->peierls[e] = draw() - 0.5;
+    for (int e = 0; e < 3 * nb * o * 4; e++) d->wrap_phase[e] = draw() - 0.5;
+    s->peierls = d->peierls;
+    s->wrap_phase = d->wrap_phase;
+  }
+}
+
+static int vacant(const hm_stencil *s, int64_t site) {
+  return s->vacancy_p > 0 && hm_random_uniform(s->vacancy_seed, s->vacancy_stream, (uint64_t)site) < s->vacancy_p;
+}
+
+/* Row `row` of the description's matrix, straight from the formula, appended to cols / vals. */
+static int64_t reference_row(const hm_stencil *s, int64_t row, int64_t *cols, double complex *vals) {
+  const int o = s->orbitals;
+  const int64_t site = row / o, nx = s->cells[0], ny = s->cells[1];
+  const int i = (int)(row % o);
+  const int64_t c[3] = {site % nx, (site / nx) % ny, site / (nx * ny)};
+  int64_t n = 0;
+  if (vacant(s, site)) return 0;
+  const double u = hm_random_uniform(s->disorder_seed, s->disorder_stream,
+                                     (uint64_t)(s->disorder_per_site ? site : row));
+  if (s->disorder_w != 0) {
+    cols[n] = row;
+    vals[n++] = s->disorder_w * (u - 0.5);
+  }
+  for (int b = 0; b < s->nblocks; b++) {
+    int64_t t[3], w[3];
+    double complex f = 1;
+    int dropped = 0;
+    for (int a = 0; a < 3; a++) {
+      const int64_t v = c[a] + s->shift[3 * b + a];
+      w[a] = (int64_t)floor((double)v / (double)s->cells[a]);
+      t[a] = v - w[a] * s->cells[a];
+      if (w[a] != 0 && s->boundary[a] == HM_BC_OPEN) dropped = 1;
+      if (w[a] != 0 && s->boundary[a] == HM_BC_TWISTED) f *= cexp(I * s->twist[a] * (double)w[a]);
+    }
+    const int64_t ts = t[0] + nx * (t[1] + ny * t[2]);
+    if (dropped || vacant(s, ts)) continue;
+    for (int j = 0; j < o; j++) {
+      const double *a = s->block + 2 * (((size_t)b * o + i) * o + j);
+      double complex v = f * (a[0] + I * a[1]);
+      if (s->peierls) {
+        const double *g = s->peierls + (((size_t)b * o + i) * o + j) * 3;
+        double turns = g[0] * c[0] + g[1] * c[1] + g[2] * c[2];
+        for (int ax = 0; ax < 3; ax++) {
+          if (w[ax] == 0) continue;
+          const double *vk = s->wrap_phase + (((size_t)ax * s->nblocks + b) * o + j) * 4;
+          turns += w[ax] * (vk[0] * c[0] + vk[1] * c[1] + vk[2] * c[2]) + vk[3];
+        }
+        v *= cexp(I * 6.283185307179586 * turns);
+      }
+      cols[n] = ts * o + j;
+      vals[n++] = v;
+    }
+  }
+  return n;
+}
+
+static hm_matrix *reference_matrix(hm_context *ctx, const hm_stencil *s, const hm_dist *dist) {
+  int64_t first, local;
+  hm_dist_range(dist, &first, &local, NULL);
+  const int64_t per_row = (int64_t)s->nblocks * s->orbitals + 1;
+  int64_t *rowptr = calloc((size_t)local + 1, sizeof *rowptr), *cols = malloc(sizeof *cols * (size_t)(local * per_row + 1));
+  double complex *vals = malloc(sizeof *vals * (size_t)(local * per_row + 1));
+  for (int64_t r = 0; r < local; r++)
+    rowptr[r + 1] = rowptr[r] + reference_row(s, first + r, cols + rowptr[r], vals + rowptr[r]);
+  hm_matrix *A = NULL;
+  HM_TEST_OK(hm_matrix_create_csr(ctx, dist, HM_COMPLEX, rowptr, cols, vals, &A));
+  free(rowptr);
+  free(cols);
+  free(vals);
+  return A;
+}
+
+/* max |a - b| / max |b| over all ranks. */
+static double relative_difference(const double *a, const double *b, size_t n) {
+  double diff = 0, size = 0;
+  for (size_t e = 0; e < n; e++) {
+    diff = fmax(diff, fabs(a[e] - b[e]));
+    size = fmax(size, fabs(b[e]));
+  }
+  double both[2] = {diff, size}, all[2];
+  MPI_Allreduce(both, all, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return all[1] > 0 ? all[0] / all[1] : all[0];
+}
+
+static void compare_products(hm_context *cpu, hm_context *ctx, hm_matrix *A, hm_matrix *ref, const hm_dist *dist,
+                             const hm_dist *cdist, int R, const char *what) {
+  int64_t first, local;
+  hm_dist_range(dist, &first, &local, NULL);
+  const size_t len = 2 * (size_t)local * R;
+  double *x = malloc(sizeof(double) * len + 8), *y = malloc(sizeof(double) * len + 8),
+         *yref = malloc(sizeof(double) * len + 8);
+  for (int64_t r = 0; r < local; r++)
+    for (int j = 0; j < R; j++)
+      for (int p = 0; p < 2; p++)
+        x[2 * (r * R + j) + p] = hm_random_uniform(41, (uint64_t)(2 * j + p), (uint64_t)(first + r)) - 0.5;
+  hm_mvec *vx, *vy, *cx, *cy;
+  HM_TEST_OK(hm_mvec_create(ctx, dist, HM_COMPLEX, R, &vx));
+  HM_TEST_OK(hm_mvec_create(ctx, dist, HM_COMPLEX, R, &vy));
+  HM_TEST_OK(hm_mvec_create(cpu, cdist, HM_COMPLEX, R, &cx));
+  HM_TEST_OK(hm_mvec_create(cpu, cdist, HM_COMPLEX, R, &cy));
+  HM_TEST_OK(hm_mvec_set(vx, x));
+  HM_TEST_OK(hm_mvec_set(cx, x));
+  HM_TEST_OK(hm_matrix_apply(A, vx, vy));
+  HM_TEST_OK(hm_matrix_apply(ref, cx, cy));
+  HM_TEST_OK(hm_mvec_get(vy, y));
+  HM_TEST_OK(hm_mvec_get(cy, yref));
+  const double rel = relative_difference(y, yref, len);
+  HM_TEST_ASSERT(rel <= 1e-14, "%s, R = %d: products differ by %.3g relative", what, R, rel);
+  hm_mvec_destroy(&vx);
+  hm_mvec_destroy(&vy);
+  hm_mvec_destroy(&cx);
+  hm_mvec_destroy(&cy);
+  free(x);
+  free(y);
+  free(yref);
+}
+
+static void compare_diagonal(hm_context *cpu, hm_context *ctx, hm_matrix *A, hm_matrix *ref, const hm_dist *dist,
+                             const hm_dist *cdist, const char *what) {
+  int64_t local;
+  hm_dist_range(dist, NULL, &local, NULL);
+  hm_mvec *d, *dref;
+  HM_TEST_OK(hm_mvec_create(ctx, dist, HM_COMPLEX, 1, &d));
+  HM_TEST_OK(hm_mvec_create(cpu, cdist, HM_COMPLEX, 1, &dref));
+  HM_TEST_OK(hm_matrix_diagonal(A, d));
+  HM_TEST_OK(hm_matrix_diagonal(ref, dref));
+  double *a = malloc(sizeof(double) * 2 * (size_t)local + 8), *b = malloc(sizeof(double) * 2 * (size_t)local + 8);
+  HM_TEST_OK(hm_mvec_get(d, a));
+  HM_TEST_OK(hm_mvec_get(dref, b));
+  const double rel = relative_difference(a, b, 2 * (size_t)local);
+  HM_TEST_ASSERT(rel <= 1e-14, "%s: diagonals differ by %.3g relative", what, rel);
+  double lo, hi, rlo, rhi;
+  HM_TEST_OK(hm_matrix_gershgorin(A, &lo, &hi));
+  HM_TEST_OK(hm_matrix_gershgorin(ref, &rlo, &rhi));
+  HM_TEST_ASSERT(lo <= rlo + 1e-12 && hi >= rhi - 1e-12, "%s: Gershgorin [%g, %g] does not contain the CSR's [%g, %g]",
+                 what, lo, hi, rlo, rhi);
+  hm_mvec_destroy(&d);
+  hm_mvec_destroy(&dref);
+  free(a);
+  free(b);
+}
+
+static void compare_kpm(hm_matrix *A, hm_matrix *ref, double lo, double hi, const char *what) {
+  hm_kpm_options opt;
+  hm_kpm_options_default(&opt);
+  opt.moments = 40;
+  opt.vectors = 4;
+  opt.seed = 17;
+  opt.bounds = HM_BOUNDS_GIVEN;
+  opt.emin = lo - 0.01 * (hi - lo) - 1e-3;
+  opt.emax = hi + 0.01 * (hi - lo) + 1e-3;
+  double mu[40], muref[40];
+  hm_kpm *k = NULL, *kr = NULL;
+  HM_TEST_OK(hm_kpm_create(A, &opt, &k));
+  HM_TEST_OK(hm_kpm_create(ref, &opt, &kr));
+  HM_TEST_OK(hm_kpm_run(k));
+  HM_TEST_OK(hm_kpm_run(kr));
+  HM_TEST_OK(hm_kpm_moments(k, mu, NULL));
+  HM_TEST_OK(hm_kpm_moments(kr, muref, NULL));
+  double diff = 0;
+  for (int m = 0; m < 40; m++) diff = fmax(diff, fabs(mu[m] - muref[m]));
+  HM_TEST_ASSERT(diff <= 1e-12 * fabs(muref[0]), "%s: KPM moments differ by %.3g (mu_0 = %g)", what, diff, muref[0]);
+  hm_kpm_destroy(&k);
+  hm_kpm_destroy(&kr);
+}
+
+/* What needs entries says so; the SELL format is refused, AUTO / CSR accepted. */
+static void check_refusals(hm_matrix *A) {
+  int64_t n;
+  hm_matrix_info(A, &n, NULL, NULL);
+  double *w = malloc(sizeof(double) * (size_t)n);
+  HM_TEST_FAILS(hm_dense_eigh_matrix(A, NULL, 0, HM_DENSE_AUTO, w, NULL), HM_ERR_ARGUMENT, "use storage = assembled");
+  free(w);
+  HM_TEST_FAILS(hm_matrix_set_format(A, HM_FORMAT_SELL, 0), HM_ERR_ARGUMENT, "use storage = assembled");
+  HM_TEST_OK(hm_matrix_set_format(A, HM_FORMAT_CSR, 0));
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  const int cuda = argc > 1 && strcmp(argv[1], "cuda") == 0;
+  if (cuda) HM_TEST_NEED_GPU();
+  hm_context *cpu = NULL, *ctx = NULL;
+  HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, HM_BACKEND_CPU, &cpu));
+  HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, cuda ? HM_BACKEND_CUDA : HM_BACKEND_CPU, &ctx));
+  const uint64_t seed = hm_test_seed();
+  draw_seed = seed;
+  const int trials = 18;
+  for (int trial = 0; trial < trials; trial++) {
+    const int dims = 3 - trial % 3, peierls = trial % 4 == 3;
+    description d;
+    make_description(&d, dims, peierls);
+    char what[200];
+    snprintf(what, sizeof what, "trial %d (seed %llu): %lld x %lld x %lld cells, %d orbitals, %d blocks, bc %d%d%d, "
+             "w %.2f%s, p %.2f%s", trial, (unsigned long long)seed, (long long)d.s.cells[0], (long long)d.s.cells[1],
+             (long long)d.s.cells[2], d.s.orbitals, d.s.nblocks, d.s.boundary[0], d.s.boundary[1], d.s.boundary[2],
+             d.s.disorder_w, d.s.disorder_per_site ? " per site" : "", d.s.vacancy_p, peierls ? ", Peierls" : "");
+    hm_matrix *A = NULL, *ref = NULL;
+    HM_TEST_OK(hm_stencil_matrix_free_create(ctx, &d.s, &A));
+    if (!A) continue;
+    const hm_dist *dist;
+    hm_matrix_dist(A, &dist);
+    int64_t first, local, n, slab_rows = d.s.orbitals;
+    hm_dist_range(dist, &first, &local, &n);
+    for (int a = 0; a < (d.s.cells[2] > 1 ? 2 : d.s.cells[1] > 1 ? 1 : 0); a++) slab_rows *= d.s.cells[a];
+    hm_dist *cdist = NULL;
+    HM_TEST_OK(hm_dist_create(cpu, n, slab_rows, 1.0, &cdist));
+    int64_t cfirst, clocal;
+    hm_dist_range(cdist, &cfirst, &clocal, NULL);
+    HM_TEST_ASSERT(cfirst == first && clocal == local, "%s: the CPU split differs", what);
+    ref = reference_matrix(cpu, &d.s, cdist);
+    int64_t nnz, nnz_ref;
+    hm_matrix_info(A, NULL, &nnz, NULL);
+    hm_matrix_info(ref, NULL, &nnz_ref, NULL);
+    HM_TEST_ASSERT(nnz >= nnz_ref, "%s: %lld equivalent entries, fewer than the CSR's %lld", what, (long long)nnz,
+                   (long long)nnz_ref);
+    const int widths[3] = {1, 4, 32};
+    for (int w = 0; w < 3; w++) compare_products(cpu, ctx, A, ref, dist, cdist, widths[w], what);
+    compare_diagonal(cpu, ctx, A, ref, dist, cdist, what);
+    if (!peierls) {
+      double lo, hi;
+      HM_TEST_OK(hm_matrix_gershgorin(A, &lo, &hi));
+      compare_kpm(A, ref, lo, hi, what);
+    }
+    if (trial == 0) check_refusals(A);
+    hm_matrix_destroy(&A);
+    hm_matrix_destroy(&ref);
+    hm_dist_destroy(&cdist);
+  }
+  hm_context_destroy(&ctx);
+  hm_context_destroy(&cpu);
+  return hm_test_finish();
+}

@@ -1,0 +1,58 @@
+# transform = shift_invert on matrices with the structure of issue 32 (condition 1e13 SPD, a pencil
+# with eigenvalues from 1e3 to 1e13, a 1e15 penalty entry, complex Hermitian, indefinite with the
+# shift inside the spectrum), made by tests/support/shift_invert_matrices.py: the 4 eigenvalues
+# nearest the shift to 1e-8 of SciPy's dense eigh, on 1 and 2 ranks; and its bad inputs.
+. "$(dirname "$0")/common.sh"
+need_h5py
+"$PYTHON" -c "import scipy" 2>/dev/null || { echo "no scipy for $PYTHON: skipped"; exit 77; }
+"$PYTHON" "$SOURCE_DIR/tests/support/shift_invert_matrices.py" . || fail "could not write the matrices"
+deck() { # name [extra solver lines]
+  local mass=""
+  [ -f "$1_M.mtx" ] && mass="mass = $1_M.mtx"
+  printf '[hamiltonian]\nmodel = mtx\nmatrix = %s.mtx\n%s\n[solver]\nmethod = lobpcg\nnev = 4\ntol = 1e-8\nmaxit = 300\n%s\n' \
+    "$1" "$mass" "${2:-transform = shift_invert
+shift = $(cat "$1.shift")}" >"$1.ini"
+}
+for c in spd_cond13 pencil penalty hermitian indefinite; do
+  deck "$c"
+  for np in 1 2; do
+    "$MPIEXEC" -n "$np" "$HAMLET" run "$c.ini" -o "$c.$np.h5" --quiet >"$c.$np.log" 2>&1 ||
+      fail "$c on $np ranks: exit $? $(cat "$c.$np.log")"
+  done
+done
+"$PYTHON" - <<'PY' || fail "shift-and-invert results differ from SciPy's dense eigh"
+import h5py, numpy as np
+ok = True
+word = lambda v: v.decode() if isinstance(v, bytes) else str(v)
+for c in ["spd_cond13", "pencil", "penalty", "hermitian", "indefinite"]:
+    ref = np.loadtxt(c + ".ref")
+    for np_ in (1, 2):
+        f = h5py.File("%s.%d.h5" % (c, np_), "r")
+        w, e = f["/eigen/values"][:], f["/eigen"].attrs
+        err = (np.abs(w - ref) / np.abs(ref)).max()
+        res = f["/eigen/residuals_norm"][:].max()
+        good = err <= 1e-8 and res <= 1e-8 and word(e["transform"]) == "shift_invert" and e["converged"] == 4
+        print("%s %-11s %d ranks: %s, max |lambda - eigh| / |eigh| = %.2g, norm residual %.2g" %
+              ("PASS" if good else "FAIL", c, np_, word(e["factorization"]), err, res))
+        ok &= bool(good)
+    definite = word(h5py.File(c + ".1.h5", "r")["/eigen"].attrs["factorization"]) == "cholmod-llt"
+    if definite != (c != "indefinite"):
+        print("FAIL %s: factorization %s" % (c, "LL^H" if definite else "LU")); ok = False
+raise SystemExit(0 if ok else 1)
+PY
+# bad inputs: exit 2 with a message naming the key; a singular shift: exit 1 naming the cause
+expect() { # code pattern deck [ranks]
+  local rc=0
+  "$MPIEXEC" -n "${4:-1}" "$HAMLET" run "$3" -o bad.h5 --quiet >bad.log 2>&1 || rc=$?
+  [ "$rc" -eq "$1" ] || fail "$3: exit $rc, expected $1: $(cat bad.log)"
+  grep -q "$2" bad.log || fail "$3: no '$2' in: $(cat bad.log)"
+}
+deck spd_cond13 "transform = foo"
+expect 2 "transform.*one of: none, shift_invert" spd_cond13.ini
+deck spd_cond13 "transform = shift_invert"
+expect 2 "shift" spd_cond13.ini
+deck singular
+expect 1 "singular.*shift is an eigenvalue" singular.ini 2
+deck indefinite
+HAMLET_SHIFT_INVERT_MAX_ENTRIES=100 expect 1 "more than the 100 the direct factorization" indefinite.ini 2
+finish
