@@ -17,6 +17,8 @@ enum { HM_EXIT_OK = 0, HM_EXIT_FAIL = 1, HM_EXIT_USAGE = 2, HM_EXIT_NOT_CONVERGE
  * MPI only from the main thread); a library that gives less is refused: HM_EXIT_FAIL, MPI finalized. */
 int hm_app_mpi_init(int *argc, char ***argv);
 int hm_app_run(const hm_run_args *args); /* collective; returns an exit code */
+/* hamlet post: sigma anew from a result's stored conductivity moments (post.c); an exit code. */
+int hm_app_post(int argc, char **argv, int rank);
 
 /* The exit code of a library status: HM_ERR_DECK, HM_ERR_INPUT -> 2; HM_ERR_NOT_CONVERGED -> 3;
  * HM_ERR_STOPPED -> 4; any other failure -> 1. */

@@ -2,7 +2,8 @@
  *   hamlet run DECK [-o OUT.h5] [--quiet]       solve the deck (KPM DOS, LOBPCG, dense, IDR(s) / Green's functions)
  *   hamlet restart CHECKPOINT.h5 [-o OUT.h5]    continue a checkpointed run to the same result
  *   hamlet compare A.h5 B.h5 [--rtol R] [--atol A] [--only /PATH,...]   dataset by dataset; exit 0 equal, 1 different
- *   hamlet plot OUT.h5 [-o dos.png]             plot the DOS with its error band
+ *   hamlet plot OUT.h5 [-o dos.png]             plot the DOS (or sigma) with its error band
+ *   hamlet post OUT.h5 [--energies ..] [--temperatures ..] [--kernel ..] [-o NEW.h5]   sigma anew from stored moments
  *   hamlet info                                 backends compiled in, GPUs and energy meters each rank sees
  *   hamlet --version                            version and build configuration
  * Run under mpiexec with any rank count (compare and plot work on rank 0). */
@@ -23,6 +24,7 @@ static void usage(FILE *f) {
           "       hamlet restart CHECKPOINT.h5 [-o OUT.h5] [--quiet]\n"
           "       hamlet compare A.h5 B.h5 [--rtol R] [--atol A] [--only /PATH,...]\n"
           "       hamlet plot OUT.h5 [-o dos.png]\n"
+          "       hamlet post OUT.h5 [--energies Emin Emax count] [--temperatures T1,T2,...] [--kernel K] [-o NEW.h5]\n"
           "       hamlet info\n"
           "       hamlet --version\n");
 }
@@ -144,9 +146,10 @@ int main(int argc, char **argv) {
   else if (!strcmp(cmd, "restart")) code = cmd_run(argc, argv, rank, 1);
   else if (!strcmp(cmd, "compare")) code = cmd_compare(argc, argv, rank);
   else if (!strcmp(cmd, "plot")) code = cmd_plot(argc, argv, rank);
+  else if (!strcmp(cmd, "post")) code = hm_app_post(argc, argv, rank);
   else if (!strcmp(cmd, "info")) code = hm_app_info(argc, argv);
   else if (rank == 0) {
-    if (*cmd) fprintf(stderr, "hamlet: unknown subcommand '%s' (allowed: run, restart, compare, plot, info, --version)\n", cmd);
+    if (*cmd) fprintf(stderr, "hamlet: unknown subcommand '%s' (allowed: run, restart, compare, plot, post, info, --version)\n", cmd);
     usage(stderr);
   }
   hm_app_fail_free();

@@ -21,6 +21,7 @@ module hamlet
   use hamlet_dense
   use hamlet_ldos
   use hamlet_stencil
+  use hamlet_conductivity
   implicit none
   private :: c_string, to_c
   public

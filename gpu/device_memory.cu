@@ -1,6 +1,7 @@
 // Bytes the CUDA backend's alloc handed out, in use and at peak. cudaFree is not told a size, so
 // each allocation's size is remembered until its release; a mutex because OpenMP threads and the
 // energy poller may not allocate, but nothing forbids a user's threads from doing so.
+#include <cuda_runtime.h>
 #include <mutex>
 #include <unordered_map>
 #include "device_memory.h"
@@ -35,4 +36,13 @@ extern "C" size_t hm_device_memory_in_use(void) {
 extern "C" size_t hm_device_memory_peak(void) {
   std::lock_guard<std::mutex> guard(lock);
   return peak;
+}
+
+extern "C" void hm_device_memory_free(size_t *free_bytes) {
+  size_t total = 0;
+  *free_bytes = 0;
+  if (cudaMemGetInfo(free_bytes, &total) != cudaSuccess) {
+    cudaGetLastError(); // a query that failed leaves no sticky error behind
+    *free_bytes = 0;
+  }
 }

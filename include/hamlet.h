@@ -10,6 +10,7 @@
 #include "hamlet/kpm.h"
 #include "hamlet/dos.h"
 #include "hamlet/ldos.h"
+#include "hamlet/conductivity.h"
 #include "hamlet/lobpcg.h"
 #include "hamlet/idr.h"
 #include "hamlet/dense.h"

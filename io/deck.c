@@ -154,8 +154,12 @@ static void unknown_key(deck_state *st, const char *section, const char *key) {
       size_t used = strlen(list);
       snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "", k->key);
       if (close_enough(key, k->key)) snprintf(hint, sizeof hint, "; did you mean '%s'?", k->key);
-    } else if (!strcmp(k->key, key)) {
-      snprintf(hint, sizeof hint, "; '%s' belongs in [%s]", key, k->section);
+    } else if (!strcmp(k->key, key)) { /* every section that has the key: [kpm] or [conductivity] moments */
+      size_t used = strlen(hint);
+      if (strstr(hint, "belongs in"))
+        snprintf(hint + used, sizeof hint - used, " or [%s]", k->section);
+      else
+        snprintf(hint, sizeof hint, "; '%s' belongs in [%s]", key, k->section);
     }
   }
   fail(st, st->line, "[%s] unknown key '%s' (allowed keys in [%s]: %s)%s", section, key, section, list, hint);
@@ -363,6 +367,8 @@ static void check_model(deck_state *st) {
     why = "convdiff is not symmetric; eigensolvers here need a Hermitian matrix (use method = idr)";
   else if (m == HM_METHOD_IDR && d->solver.problem == 1 && d->model != HM_MODEL_TI)
     why = "problem = green needs model = ti";
+  else if (m == HM_METHOD_CONDUCTIVITY && d->model != HM_MODEL_TI)
+    why = "the velocity operators need a lattice's geometry: model = ti";
   else if (m != HM_METHOD_LOBPCG && m != HM_METHOD_DENSE && d->model == HM_MODEL_MTX && d->mass_file[0])
     why = "a mass matrix (mass = ...) is used by method = lobpcg or dense only";
   if (why) fail(st, st->given[method] ? st->given[method] : st->given[model], "[solver] method = %s with model = %s: %s",
@@ -529,6 +535,57 @@ static void check_green(deck_state *st) {
   read_sites(st, sites, d->green.sites_text, d->green.sites, &d->green.nsites);
 }
 
+/* [conductivity]: components, the chemical-potential grid and the temperatures. */
+static void check_conductivity(deck_state *st) {
+  hm_deck *d = st->deck;
+  if (d->solver.method != HM_METHOD_CONDUCTIVITY) return;
+  int comp = key_index("conductivity", "components"), grid = key_index("conductivity", "energies");
+  int temps = key_index("conductivity", "temperatures");
+  const char *p = d->conductivity.components_text;
+  d->conductivity.ncomp = 0;
+  while (*p) {
+    p += strspn(p, " \t,;");
+    if (!*p) break;
+    size_t n = strcspn(p, " \t,;");
+    if (n != 2 || !strchr("xyz", p[0]) || !strchr("xyz", p[1]) || d->conductivity.ncomp == 9) {
+      fail(st, st->given[comp], "[conductivity] components = %s: must be 1 to 9 of xx xy xz yx yy yz zx zy zz",
+           d->conductivity.components_text);
+      return;
+    }
+    d->conductivity.comp[d->conductivity.ncomp][0] = p[0] - 'x';
+    d->conductivity.comp[d->conductivity.ncomp][1] = p[1] - 'x';
+    d->conductivity.ncomp++;
+    p += n;
+  }
+  if (d->conductivity.ncomp == 0) {
+    fail(st, st->given[comp], "[conductivity] components is empty: give 1 to 9 of xx xy xz yx yy yz zx zy zz");
+    return;
+  }
+  double g[3];
+  char bad[64];
+  int n = 0;
+  if (read_numbers(d->conductivity.energies_text, g, 3, &n, bad, sizeof bad) || n != 3 || g[2] != floor(g[2]) ||
+      g[2] < 1 || g[2] > HM_DECK_MAX_ENERGIES || !(g[0] <= g[1]) || (g[2] > 1 && g[0] == g[1])) {
+    fail(st, st->given[grid], "[conductivity] energies = %s: must be 'Emin Emax count' with Emin < Emax and count an "
+         "integer in [1, %d]", d->conductivity.energies_text, HM_DECK_MAX_ENERGIES);
+    return;
+  }
+  if (numbers_outside_range(st, grid, g, 2)) return;
+  d->conductivity.nenergies = (int)g[2];
+  d->conductivity.energies = malloc(sizeof(double) * (size_t)d->conductivity.nenergies);
+  for (int i = 0; i < d->conductivity.nenergies; i++)
+    d->conductivity.energies[i] =
+        d->conductivity.nenergies == 1 ? g[0] : g[0] + (g[1] - g[0]) * i / (d->conductivity.nenergies - 1);
+  if (read_numbers(d->conductivity.temperatures_text, d->conductivity.temps, 64, &n, bad, sizeof bad) || n < 1 ||
+      n > 64) {
+    fail(st, st->given[temps], "[conductivity] temperatures = %s: must be 1 to 64 numbers >= 0",
+         d->conductivity.temperatures_text);
+    return;
+  }
+  d->conductivity.ntemps = n;
+  numbers_outside_range(st, temps, d->conductivity.temps, n);
+}
+
 /* [kpm] ldos_sites: the KPM LDOS of the ti lattice at these sites, 4 start vectors per site. */
 static void check_ldos(deck_state *st) {
   hm_deck *d = st->deck;
@@ -598,6 +655,7 @@ static int parse(deck_state *st, const char *text) {
   if (st->err_line == INT_MAX) check_lattice(st);
   if (st->err_line == INT_MAX) check_green(st);
   if (st->err_line == INT_MAX) check_ldos(st);
+  if (st->err_line == INT_MAX) check_conductivity(st);
   if (st->err_line == INT_MAX) check_run(st);
   return st->err_line == INT_MAX ? HM_SUCCESS : HM_ERR_DECK;
 }
@@ -656,6 +714,7 @@ void hm_deck_free(hm_deck *deck) {
   free(deck->text);
   deck->text = NULL;
   free(deck->green.energies);
+  free(deck->conductivity.energies);
   deck->green.energies = NULL;
 }
 

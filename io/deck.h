@@ -8,7 +8,9 @@
 enum { HM_PATH_MAX = 4096, HM_DECK_MAX_SITES = 64, HM_DECK_MAX_ENERGIES = 100000 };
 
 typedef enum { HM_MODEL_TI = 0, HM_MODEL_FEM = 1, HM_MODEL_MTX = 2, HM_MODEL_CONVDIFF = 3, HM_MODEL_LATTICE = 4 } hm_deck_model;
-typedef enum { HM_METHOD_KPM = 0, HM_METHOD_LOBPCG = 1, HM_METHOD_DENSE = 2, HM_METHOD_IDR = 3 } hm_deck_method;
+typedef enum {
+  HM_METHOD_KPM = 0, HM_METHOD_LOBPCG = 1, HM_METHOD_DENSE = 2, HM_METHOD_IDR = 3, HM_METHOD_CONDUCTIVITY = 4
+} hm_deck_method;
 /* Words of [hamiltonian] potential (bits of a set). */
 enum {
   HM_POTENTIAL_DOTS = 1, HM_POTENTIAL_DISORDER = 2,                          /* ti */
@@ -78,6 +80,18 @@ typedef struct {
     int nsites;
     int64_t sites[HM_DECK_MAX_SITES][3];
   } green;
+  /* [conductivity] (method = conductivity): components as direction pairs (0 x, 1 y, 2 z), the
+   * chemical potentials (a grid) and temperatures parsed from their text; [kpm] trace */
+  struct {
+    char components_text[256], energies_text[256], temperatures_text[1024];
+    int ncomp, comp[9][2];
+    int nenergies, ntemps;
+    double *energies;            /* malloc'd, nenergies */
+    double temps[64];
+    int kernel, moments, vectors, chunk, trace;
+    double lambda;
+    uint64_t seed;
+  } conductivity;
   /* [rhs] (problem = linear) */
   struct {
     int kind;                    /* 0 ones, 1 random, 2 file */

@@ -23,7 +23,7 @@
 #define LENGTH RANGE(1e-50, 1e50)
 #define POSITION RANGE(-1e50, 1e50)
 
-const char *const hm_deck_sections[] = {"run", "hamiltonian", "solver", "kpm", "green", "rhs", NULL};
+const char *const hm_deck_sections[] = {"run", "hamiltonian", "solver", "kpm", "green", "rhs", "conductivity", NULL};
 
 const hm_deck_key hm_deck_keys[] = {
     /* [run] */
@@ -196,8 +196,9 @@ const hm_deck_key hm_deck_keys[] = {
     {.section = "hamiltonian", .key = "r", .type = HM_KEY_DOUBLE, ENERGY, .def = "0", .when_key = "model",
      .when_word = "convdiff", AT(convdiff.r), .help = "reaction coefficient"},
     /* [solver] */
-    {.section = "solver", .key = "method", .type = HM_KEY_WORD, .words = {"kpm", "lobpcg", "dense", "idr"},
-     .values = {HM_METHOD_KPM, HM_METHOD_LOBPCG, HM_METHOD_DENSE, HM_METHOD_IDR}, .def = "kpm", AT(solver.method),
+    {.section = "solver", .key = "method", .type = HM_KEY_WORD, .words = {"kpm", "lobpcg", "dense", "idr", "conductivity"},
+     .values = {HM_METHOD_KPM, HM_METHOD_LOBPCG, HM_METHOD_DENSE, HM_METHOD_IDR, HM_METHOD_CONDUCTIVITY}, .def = "kpm",
+     AT(solver.method),
      .help = "kpm = density of states, lobpcg = extreme eigenpairs, dense = all eigenvalues, idr = linear systems "
              "and Green's functions"},
     {.section = "solver", .key = "nev", .type = HM_KEY_INT, RANGE(1, 100000), .def = "4", .when_key = "method",
@@ -293,6 +294,37 @@ const hm_deck_key hm_deck_keys[] = {
     {.section = "green", .key = "sites", .type = HM_KEY_STRING, .need = HM_KEY_REQUIRED_WHEN,
      .when_key = "solver.problem", .when_word = "green", AT(green.sites_text),
      .help = "lattice sites 'x y z; x y z; ...' (0-based) whose G_ii and LDOS are computed"},
+    /* [conductivity] (method = conductivity) and [kpm] trace */
+    {.section = "kpm", .key = "trace", .type = HM_KEY_WORD, .words = {"random", "exact"},
+     .values = {HM_TRACE_RANDOM, HM_TRACE_EXACT}, .def = "random", .when_key = "solver.method",
+     .when_word = "conductivity", AT(conductivity.trace),
+     .help = "trace of the conductivity moments: random = [conductivity] vectors random phases, exact = every unit "
+             "vector (N start vectors: small lattices and tests)"},
+    {.section = "conductivity", .key = "components", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY, .def = "xy",
+     .when_key = "solver.method", .when_word = "conductivity", AT(conductivity.components_text),
+     .help = "tensor components 'xx xy ...' (1 to 9 of xx xy xz yx yy yz zx zy zz), all from the same Chebyshev vectors"},
+    {.section = "conductivity", .key = "energies", .type = HM_KEY_STRING, .def = "-1 1 201", ENERGY,
+     .when_key = "solver.method", .when_word = "conductivity", AT(conductivity.energies_text),
+     .help = "'Emin Emax count': the chemical potentials of sigma (a uniform grid)"},
+    {.section = "conductivity", .key = "temperatures", .type = HM_KEY_STRING, .def = "0", RANGE(0, 1e100),
+     .when_key = "solver.method", .when_word = "conductivity", AT(conductivity.temperatures_text),
+     .help = "temperatures 'T1 T2 ...' in energy units (k_B = 1), 1 to 64 of them; 0 = a step Fermi function"},
+    {.section = "conductivity", .key = "kernel", .type = HM_KEY_WORD, .words = {"jackson", "lorentz"},
+     .values = {HM_KERNEL_JACKSON, HM_KERNEL_LORENTZ}, .def = "jackson", .when_key = "solver.method",
+     .when_word = "conductivity", AT(conductivity.kernel), .help = "damping kernel of the moments (g_n g_m)"},
+    {.section = "conductivity", .key = "lambda", .type = HM_KEY_DOUBLE, ABOVE(0), .def = "4", .when_key = "kernel",
+     .when_word = "lorentz", AT(conductivity.lambda), .help = "Lorentz kernel parameter"},
+    {.section = "conductivity", .key = "moments", .type = HM_KEY_INT, RANGE(2, 65536), .flags = HM_KEY_EVEN,
+     .def = "256", .when_key = "solver.method", .when_word = "conductivity", AT(conductivity.moments),
+     .help = "Chebyshev moments M per index (M x M moments per component)"},
+    {.section = "conductivity", .key = "vectors", .type = HM_KEY_INT, RANGE(1, 100000), .def = "8",
+     .when_key = "kpm.trace", .when_word = "random", AT(conductivity.vectors),
+     .help = "random-phase vectors R (error from their spread)"},
+    {.section = "conductivity", .key = "seed", .type = HM_KEY_UINT64, .def = "1", .when_key = "kpm.trace",
+     .when_word = "random", AT(conductivity.seed), .help = "seed of the random-phase vectors"},
+    {.section = "conductivity", .key = "chunk", .type = HM_KEY_INT, RANGE(0, 65536), .def = "0",
+     .when_key = "solver.method", .when_word = "conductivity", AT(conductivity.chunk),
+     .help = "Chebyshev vectors per chunk of the dense products; 0 = from free memory"},
     /* [rhs] (problem = linear) */
     {.section = "rhs", .key = "kind", .type = HM_KEY_WORD, .words = {"ones", "random", "file"}, .values = {0, 1, 2},
      .def = "ones", .when_key = "solver.problem", .when_word = "linear", AT(rhs.kind),

@@ -6,6 +6,8 @@
 - /dos (KPM): rho(E) with a shaded band of +-error (the stochastic error from the spread over the
   random vectors); the title names the lattice and the KPM sizes (moments M, vectors R);
 - /ldos (Green's functions or KPM): the LDOS of each site against energy;
+- /conductivity (Kubo-Bastin KPM): sigma of each component and temperature against the chemical
+  potential, with a band of +-error;
 - /eigen (LOBPCG): the relative residual of each eigenpair against the iteration;
 - /solver (IDR(s)): the relative residual against the operator applications.
 Uses Debian's python3-h5py and python3-matplotlib (Agg backend: no display needed).
@@ -48,7 +50,21 @@ def title_of(f, path):
 def plot_other(f, args, plt):
     """LDOS per site, LOBPCG residual histories, or an IDR residual history."""
     fig, ax = plt.subplots(figsize=(7, 4.2))
-    if "ldos" in f:
+    if "conductivity" in f:
+        c = f["/conductivity"]
+        energy, sigma, error = c["energy"][()], c["sigma"][()], c["error"][()]
+        temps, comps = c["temperature"][()], text(c.attrs["components"]).split()
+        for i, name in enumerate(comps):
+            for t, temp in enumerate(temps):
+                line = ax.plot(energy, sigma[i, t], label=f"σ_{name}, T = {temp:g}")[0]
+                ax.fill_between(energy, sigma[i, t] - error[i, t], sigma[i, t] + error[i, t],
+                                color=line.get_color(), alpha=0.25)
+        ax.axhline(0, color="gray", linewidth=0.5)
+        ax.set_xlabel("chemical potential μ (units of t)")
+        ax.set_ylabel(f"σ [{text(c.attrs['unit'])}]")
+        ax.set_title(f"{title_of(f, args.file)}; Kubo-Bastin KPM, M = {c['moments'].shape[1]}, "
+                     f"{text(c.attrs['kernel'])} kernel")
+    elif "ldos" in f:
         energy, rho, sites = f["/ldos/energy"][()], f["/ldos/rho"][()], f["/ldos/sites"][()]
         for i in range(rho.shape[1]):
             x, y, z = (int(c) for c in sites[i])
@@ -77,7 +93,7 @@ def plot_other(f, args, plt):
         ax.set_ylabel("||r|| / ||b||")
         ax.set_title(f"IDR(s), {title_of(f, args.file)}")
     else:
-        fail(f"'{args.file}' holds nothing to plot (no /dos, /ldos, /eigen/history or /solver/history)")
+        fail(f"'{args.file}' holds nothing to plot (no /dos, /ldos, /conductivity, /eigen/history or /solver/history)")
     ax.legend(loc="best", frameon=False)
     fig.tight_layout()
     try:
@@ -106,7 +122,7 @@ def main():
     except OSError as e:
         fail(f"cannot open '{args.file}' as an HDF5 file: {e}")
     with f:
-        if "dos" not in f and ("ldos" in f or "eigen" in f or "solver" in f):
+        if "dos" not in f and ("ldos" in f or "conductivity" in f or "eigen" in f or "solver" in f):
             plot_other(f, args, plt)
             return
         if "dos" not in f:

@@ -8,6 +8,8 @@ extern "C" {
 #endif
 size_t hm_device_memory_in_use(void);
 size_t hm_device_memory_peak(void);
+/* Free memory of this rank's device now (cudaMemGetInfo); 0 without CUDA or on failure. */
+void hm_device_memory_free(size_t *free_bytes);
 #ifdef __cplusplus
 }
 #endif

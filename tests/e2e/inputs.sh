@@ -1,6 +1,6 @@
 # Every deck in inputs/ runs on 2 ranks and writes a result that passes its method's checks (a DOS
 # that integrates to N, converged eigenpairs, a converged solve, a surface LDOS above the bulk one in
-# the gap); the default deck is also plotted, and a run compared with itself passes while a different deck's result fails.
+# the gap, a finite conductivity with sigma_xx >= 0); the default deck is also plotted, and a run compared with itself passes while a different deck's result fails.
 . "$(dirname "$0")/common.sh"
 need_h5py
 for deck in "$SOURCE_DIR"/inputs/*.ini; do
@@ -67,6 +67,19 @@ elif "/solver" in f:  # a linear solve: converged, true residual at the toleranc
     h = f["/solver/history"][:]
     if text(s["smoothing"]) == "yes":
         assert np.all(np.diff(h) <= 1e-14 * h[0]), "smoothed residuals must not increase"
+elif "/conductivity" in f:  # Kubo-Bastin: finite sigma; sigma_xx >= 0 within its error; mu_00 of xx = Tr[v_x^2]/N > 0
+    c = f["/conductivity"]
+    comps = text(c.attrs["components"]).split()
+    mu, sig, err = c["moments"][:], c["sigma"][:], c["error"][:]
+    M = mu.shape[1]
+    assert mu.shape == (len(comps), M, M, 2) and sig.shape == err.shape
+    assert sig.shape == (len(comps), len(c["temperature"]), len(c["energy"]))
+    assert np.all(np.isfinite(sig)) and np.all(err >= 0)
+    assert text(c.attrs["unit"]) in ("e^2/h (per layer)", "e^2/(h a)")
+    for i, name in enumerate(comps):
+        if name[0] == name[1]:
+            assert mu[i, 0, 0, 0] > 0, mu[i, 0, 0]
+            assert np.all(sig[i] > -4 * err[i] - 0.05 * np.abs(sig[i]).max()), (name, sig[i].min())
 else:
     raise AssertionError("no result group")
 PY

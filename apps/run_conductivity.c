@@ -1,0 +1,155 @@
+/* method = conductivity: the Kubo-Bastin moments mu_nm^{ab} of the requested components
+ * (linalg/kpm/conductivity.c) with velocity operators from the lattice's geometry, then
+ * sigma_ab(mu, T) on the deck's chemical potentials and temperatures, with the error from the
+ * spread over the random vectors -> /conductivity. run_conductivity_geometry takes any lattice
+ * matrix with its cells, orbitals, lattice vectors and orbital positions (the TI: cubic, all four
+ * orbitals at the cell origin), so lattice models hand theirs over the same way. */
+#include <math.h>
+#include "run_state.h"
+
+enum { PHASE_BUILD, PHASE_BOUNDS, PHASE_MOMENTS, PHASE_SIGMA, PHASE_IO, PHASES };
+static const char *const phase_name[PHASES] = {"build", "bounds", "moments", "sigma", "io"};
+
+/* sigma of each vector's moments -> the standard error of the mean over R vectors. */
+static void sigma_error(run_state *s, int M, int C, const double *mu_vec, int R, double scale, double shift,
+                        double density, double *error) {
+  const hm_deck *d = &s->deck;
+  const int E = d->conductivity.nenergies, T = d->conductivity.ntemps;
+  const size_t n = (size_t)C * T * E, block = 2 * (size_t)C * M * M;
+  double *one = malloc(sizeof(double) * n), *sum = calloc(n, sizeof(double)), *sum2 = calloc(n, sizeof(double));
+  for (int r = 0; r < R; r++) {
+    APP_CALL(hm_conductivity_sigma(M, C, mu_vec + r * block, scale, shift, d->conductivity.kernel,
+                                   d->conductivity.lambda, density, E, d->conductivity.energies, T,
+                                   d->conductivity.temps, one));
+    for (size_t i = 0; i < n; i++) {
+      sum[i] += one[i];
+      sum2[i] += one[i] * one[i];
+    }
+  }
+  for (size_t i = 0; i < n; i++) {
+    const double mean = sum[i] / R, var = R > 1 ? fmax(0, (sum2[i] - R * mean * mean) / (R - 1)) : 0;
+    error[i] = sqrt(var / R);
+  }
+  free(one);
+  free(sum);
+  free(sum2);
+}
+
+int run_conductivity_geometry(run_state *s, hm_matrix *H, const int64_t cells[3], int orbitals,
+                              const double lattice[9], const double *positions) {
+  hm_deck *d = &s->deck;
+  run_set_phases(s, PHASES, phase_name);
+  const int C = d->conductivity.ncomp, M = d->conductivity.moments;
+  run_mark m = {0};
+  run_mark_now(s, &m);
+  hm_matrix *v[3] = {NULL, NULL, NULL}, *left[9], *right[9];
+  for (int c = 0; c < C; c++)
+    for (int side = 0; side < 2; side++) {
+      const int a = d->conductivity.comp[c][side];
+      if (!v[a]) APP_CALL(hm_matrix_create_velocity(H, cells, orbitals, lattice, positions, a, &v[a]));
+      (side ? right : left)[c] = v[a];
+    }
+  hm_conductivity_options opt;
+  hm_conductivity_options_default(&opt);
+  opt.moments = M;
+  opt.vectors = d->conductivity.vectors;
+  opt.seed = d->conductivity.seed;
+  opt.trace = d->conductivity.trace;
+  opt.chunk = d->conductivity.chunk;
+  opt.bounds = d->kpm.bounds;
+  opt.lanczos_steps = d->kpm.lanczos_steps;
+  opt.bounds_margin = d->kpm.bounds_margin;
+  opt.stop = run_stop_poll;
+  opt.stop_user = &s->stop;
+  hm_conductivity *cond;
+  APP_CALL(hm_conductivity_create(H, C, left, right, &opt, &cond));
+  run_phase_add(s, &m, PHASE_BOUNDS);
+
+  run_mark_now(s, &m);
+  const int st = hm_conductivity_run(cond);
+  if (st == HM_ERR_STOPPED) { /* no conductivity checkpoint yet: say so rather than pretend */
+    hm_error_clear();
+    free(m.joules);
+    if (s->rank == 0)
+      fprintf(stderr, "hamlet: the conductivity run was stopped; it has no checkpoint to continue from yet\n");
+    hm_conductivity_destroy(&cond);
+    for (int a = 0; a < 3; a++) hm_matrix_destroy(&v[a]);
+    return HM_EXIT_FAIL;
+  }
+  APP_CALL(st);
+  run_phase_add(s, &m, PHASE_MOMENTS);
+
+  run_mark_now(s, &m);
+  const int E = d->conductivity.nenergies, T = d->conductivity.ntemps, R = opt.trace == HM_TRACE_RANDOM ? opt.vectors : 0;
+  const size_t block = 2 * (size_t)C * M * M, ns = (size_t)C * T * E;
+  double *mu = malloc(sizeof(double) * block), *mu_vec = R ? malloc(sizeof(double) * block * R) : NULL;
+  double *sigma = malloc(sizeof(double) * ns), *error = calloc(ns, sizeof(double));
+  APP_CALL(hm_conductivity_moments(cond, mu, mu_vec));
+  double scale, shift;
+  APP_CALL(hm_conductivity_info(cond, NULL, NULL, NULL, NULL, NULL, &scale, &shift, NULL));
+  /* N / Omega: orbitals per cell area (one layer, nz = 1) or per cell volume */
+  const int layer = cells[2] == 1;
+  const double *a0 = lattice, *a1 = lattice + 3, *a2 = lattice + 6;
+  const double cross[3] = {a0[1] * a1[2] - a0[2] * a1[1], a0[2] * a1[0] - a0[0] * a1[2], a0[0] * a1[1] - a0[1] * a1[0]};
+  const double size = layer ? sqrt(cross[0] * cross[0] + cross[1] * cross[1] + cross[2] * cross[2])
+                            : fabs(cross[0] * a2[0] + cross[1] * a2[1] + cross[2] * a2[2]);
+  const double density = orbitals / size;
+  APP_CALL(hm_conductivity_sigma(M, C, mu, scale, shift, d->conductivity.kernel, d->conductivity.lambda, density, E,
+                                 d->conductivity.energies, T, d->conductivity.temps, sigma));
+  if (R > 1) sigma_error(s, M, C, mu_vec, R, scale, shift, density, error);
+  run_phase_add(s, &m, PHASE_SIGMA);
+
+  run_mark_now(s, &m);
+  hm_output *out;
+  run_output_open(s, H, &out);
+  const char *unit = layer ? "e^2/h (per layer)" : "e^2/(h a)";
+  const int64_t dm[3] = {C, M, M}, de[1] = {E}, dt[1] = {T}, ds[3] = {C, T, E};
+  APP_CALL(hm_output_write_array(out, "/conductivity/moments", HM_COMPLEX, 3, dm, mu, "1",
+                                 "mu_nm = Tr[v_a T_n(H~) v_b T_m(H~)] / N per component [component][n][m], "
+                                 "H~ = scale (H - shift), undamped"));
+  if (R > 1) { /* for hamlet post's error bars */
+    const int64_t dv[4] = {R, C, M, M};
+    APP_CALL(hm_output_write_array(out, "/conductivity/moments_per_vector", HM_COMPLEX, 4, dv, mu_vec, "1",
+                                   "each random vector's estimate of the moments [vector][component][n][m]"));
+  }
+  APP_CALL(hm_output_write_array(out, "/conductivity/energy", HM_REAL, 1, de, d->conductivity.energies,
+                                 "energy (units of t)", "chemical potentials mu"));
+  APP_CALL(hm_output_write_array(out, "/conductivity/temperature", HM_REAL, 1, dt, d->conductivity.temps,
+                                 "energy (units of t, k_B = 1)", "temperatures T"));
+  APP_CALL(hm_output_write_array(out, "/conductivity/sigma", HM_REAL, 3, ds, sigma, unit,
+                                 "Kubo-Bastin sigma_ab(mu, T) [component][temperature][energy]"));
+  APP_CALL(hm_output_write_array(out, "/conductivity/error", HM_REAL, 3, ds, error, unit,
+                                 "standard error of sigma over the random vectors (0: exact trace or one vector)"));
+  APP_CALL(hm_output_write_attribute(out, "/conductivity", "components", d->conductivity.components_text));
+  APP_CALL(hm_output_write_attribute(out, "/conductivity", "unit", unit));
+  APP_CALL(hm_output_write_attribute(out, "/conductivity", "kernel",
+                                     d->conductivity.kernel == HM_KERNEL_LORENTZ ? "lorentz" : "jackson"));
+  APP_CALL(hm_output_write_attribute(out, "/conductivity", "trace", opt.trace == HM_TRACE_EXACT ? "exact" : "random"));
+  APP_CALL(hm_output_write_attribute_double(out, "/conductivity", "scale", scale));
+  APP_CALL(hm_output_write_attribute_double(out, "/conductivity", "shift", shift));
+  APP_CALL(hm_output_write_attribute_double(out, "/conductivity", "density", density));
+  APP_CALL(hm_output_write_attribute_double(out, "/conductivity", "vectors", R));
+  run_output_commit(s, &out, &m, PHASE_IO);
+  free(m.joules);
+  if (s->rank == 0) {
+    run_print_header(s, "Kubo-Bastin conductivity (KPM)", H);
+    printf("  moments      %d x %d, %d component(s), %s trace: %.3f s\n", M, M, C,
+           opt.trace == HM_TRACE_EXACT ? "exact" : "random", s->seconds[PHASE_MOMENTS]);
+    printf("  sigma        %d energies x %d temperatures in %s\n", E, T, unit);
+    run_print_timing(s);
+  }
+  free(mu);
+  free(mu_vec);
+  free(sigma);
+  free(error);
+  hm_conductivity_destroy(&cond);
+  for (int a = 0; a < 3; a++) hm_matrix_destroy(&v[a]);
+  return HM_EXIT_OK;
+}
+
+int run_conductivity(run_state *s, hm_matrix *H) {
+  const hm_ti_params *p = &s->deck.ti; /* the TI: a cubic lattice, its 4 orbitals at the cell origin */
+  const int64_t cells[3] = {p->nx, p->ny, p->nz};
+  const double lattice[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, positions[12] = {0};
+  return run_conductivity_geometry(s, H, cells, 4, lattice, positions);
+}

@@ -1,0 +1,86 @@
+/* The conductivity moment matrix on a periodic L x L Qi-Wu-Zhang lattice (N = 2 L^2), one
+ * component (xy), timed per start vector and split into Chebyshev steps, velocity products and
+ * dense Gram products, each next to its bound:
+ *   Chebyshev step floor = bytes a CSR SpMV + recursion update must move (entries 16 B + column 4 B,
+ *     rows 8 B, vectors 5 x 16 B per row: read x, prev, write next, copy into the chunk) / bandwidth;
+ *   Gram rate = 8 N M^2 flops of the complex products / seconds, against a given ZGEMM rate.
+ * Usage: bench_conductivity [--L n] [--moments M] [--vectors R] [--chunk c] [--cuda]
+ *                           [--bandwidth GB/s (2985: H100 copy)] [--zgemm TFLOP/s (measured cuBLAS rate)] */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../linalg/kpm/conductivity_timing.h"
+#include "../linalg/tests/conductivity_testlib.h"
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int L = 64, M = 256, R = 2, chunk = 0, cuda = 0;
+  double bandwidth = 2985, zgemm = 60;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--L") && i + 1 < argc) L = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--moments") && i + 1 < argc) M = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--vectors") && i + 1 < argc) R = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--chunk") && i + 1 < argc) chunk = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--bandwidth") && i + 1 < argc) bandwidth = atof(argv[++i]);
+    else if (!strcmp(argv[i], "--zgemm") && i + 1 < argc) zgemm = atof(argv[++i]);
+    else if (!strcmp(argv[i], "--cuda")) cuda = 1;
+    else {
+      fprintf(stderr, "unknown argument %s (see the usage at the top of bench/conductivity_bench.c)\n", argv[i]);
+      MPI_Finalize();
+      return 2;
+    }
+  }
+  hm_context *ctx;
+  HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, cuda ? HM_BACKEND_CUDA : HM_BACKEND_CPU, &ctx));
+  const double lattice[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, tau[6] = {0};
+  double blk[QWZ_BLOCKS * 8], vx[QWZ_BLOCKS * 8], vy[QWZ_BLOCKS * 8];
+  qwz_blocks(1, 0, blk);
+  HM_TEST_OK(hm_velocity_blocks(2, QWZ_BLOCKS, qwz_shift, blk, lattice, tau, 0, vx));
+  HM_TEST_OK(hm_velocity_blocks(2, QWZ_BLOCKS, qwz_shift, blk, lattice, tau, 1, vy));
+  hm_matrix *H, *Vx, *Vy;
+  HM_TEST_OK(stencil_matrix_periodic(ctx, L, L, 2, QWZ_BLOCKS, qwz_shift, blk, &H));
+  HM_TEST_OK(stencil_matrix_periodic(ctx, L, L, 2, QWZ_BLOCKS, qwz_shift, vx, &Vx));
+  HM_TEST_OK(stencil_matrix_periodic(ctx, L, L, 2, QWZ_BLOCKS, qwz_shift, vy, &Vy));
+  int64_t n, nnz;
+  hm_matrix_info(H, &n, &nnz, NULL);
+  hm_conductivity_options opt;
+  hm_conductivity_options_default(&opt);
+  opt.moments = M;
+  opt.vectors = R;
+  opt.chunk = chunk;
+  opt.bounds = HM_BOUNDS_GIVEN;
+  opt.emin = -3.1;
+  opt.emax = 3.1;
+  hm_conductivity *c;
+  hm_matrix *left[1] = {Vx}, *right[1] = {Vy};
+  HM_TEST_OK(hm_conductivity_create(H, 1, left, right, &opt, &c));
+  double t0 = MPI_Wtime();
+  HM_TEST_OK(hm_conductivity_run(c));
+  double total = MPI_Wtime() - t0, cheb, vel, gram;
+  int used_chunk;
+  hm_conductivity_info(c, NULL, NULL, NULL, NULL, &used_chunk, NULL, NULL, NULL);
+  hm_conductivity_timing(c, &cheb, &vel, &gram);
+  const int nchunks = (M + used_chunk - 1) / used_chunk;
+  const double steps = (double)M + (double)M * nchunks; /* left + right sweeps per vector */
+  const double step_bytes = 20.0 * nnz + 8.0 * n + 5 * 16.0 * n;
+  const double floor_step = step_bytes / (bandwidth * 1e9);
+  const double gram_flops = 8.0 * n * (double)nchunks * used_chunk * (double)nchunks * used_chunk;
+  int rank;
+  hm_context_rank(ctx, &rank, NULL);
+  if (rank == 0) {
+    printf("conductivity moments: N = %lld, nnz = %lld, M = %d, R = %d, chunk = %d (%d chunks), %s\n", (long long)n,
+           (long long)nnz, M, R, used_chunk, nchunks, cuda ? "cuda" : "cpu");
+    printf("per vector: %.4f s total, Chebyshev %.4f s (%.0f steps, %.2f us/step, floor %.2f us at %.0f GB/s: %.1fx), "
+           "velocity %.4f s, Gram %.4f s (%.2f TFLOP/s vs ZGEMM %.1f: %.0f%%)\n",
+           total / R, cheb / R, steps, 1e6 * cheb / (R * steps), 1e6 * floor_step, bandwidth,
+           cheb / (R * steps) / floor_step, vel / R, gram / R, gram_flops * R / gram / 1e12, zgemm,
+           100 * gram_flops * R / gram / 1e12 / zgemm);
+  }
+  hm_conductivity_destroy(&c);
+  hm_matrix_destroy(&H);
+  hm_matrix_destroy(&Vx);
+  hm_matrix_destroy(&Vy);
+  hm_context_destroy(&ctx);
+  return hm_test_finish();
+}

@@ -1,0 +1,110 @@
+/* Conductivity tensor by KPM (Kubo-Bastin; Garcia, Covaci and Rappoport, PRL 114, 116602 (2015)).
+ * Velocity operators v_a = i[H, X_a] of a lattice Hamiltonian (hbar = 1, lengths in lattice units)
+ * come from its hopping blocks and geometry (hm_velocity_blocks: the same stencil, each entry
+ * multiplied by i times the bond's displacement). The two-dimensional Chebyshev moments
+ *   mu_nm^{ab} = Tr[v_a T_n(H~) v_b T_m(H~)] / N,   H~ = scale (H - shift),
+ * are estimated from R random-phase vectors (or every unit vector: HM_TRACE_EXACT), all requested
+ * components from the same Chebyshev vectors: per start vector r the left vectors T_n(H~) v_a r and
+ * the right vectors v_b T_m(H~) r are made in chunks of columns and the M x M block of each
+ * component is their Gram product (the backend's gram kernel: one dense product per chunk pair).
+ * sigma_ab(mu, T) is evaluated from the moments by hm_conductivity_sigma (pure arithmetic). */
+#ifndef HAMLET_CONDUCTIVITY_H
+#define HAMLET_CONDUCTIVITY_H
+#include <stdint.h>
+#include "dos.h"
+#include "kpm.h"
+#include "matrix.h"
+
+typedef enum { HM_TRACE_RANDOM = 0, HM_TRACE_EXACT = 1 } hm_trace_method;
+
+typedef struct hm_conductivity_s hm_conductivity;
+
+/* Called at chunk boundaries (every checkpoint_every left chunks or checkpoint_seconds) on every
+ * rank, collectively; read the state with hm_conductivity_state. */
+typedef int (*hm_conductivity_checkpoint_fn)(hm_conductivity *c, void *user);
+
+typedef struct {
+  int moments;              /* M, even, >= 2 */
+  int vectors;              /* R >= 1 random-phase vectors (HM_TRACE_RANDOM) */
+  uint64_t seed;            /* of the random phases */
+  hm_trace_method trace;    /* HM_TRACE_EXACT: every unit vector (N of them; small N only) */
+  hm_bounds_method bounds;  /* spectral interval as for hm_kpm */
+  int lanczos_steps;
+  double bounds_margin;
+  double emin, emax;        /* HM_BOUNDS_GIVEN */
+  int chunk;                /* Chebyshev vectors per chunk; 0: chosen from free memory */
+  int checkpoint_every;     /* left chunks between checkpoints; 0 = off */
+  double checkpoint_seconds;/* wall seconds between checkpoints; 0 = off */
+  hm_conductivity_checkpoint_fn checkpoint;
+  void *checkpoint_user;
+  /* Asked at chunk boundaries on every rank (same answer everywhere); nonzero stops the run with
+   * HM_ERR_STOPPED and a consistent state (checkpoint it, restore later). NULL = never stop. */
+  int (*stop)(void *user);
+  void *stop_user;
+} hm_conductivity_options;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Not collective: the velocity blocks of a stencil (include/hamlet/stencil.h layout):
+ * velocity_block[b][i][j] = i (R_b . a + tau_j - tau_i)_direction block[b][i][j], complex
+ * (re, im pairs), with lattice[k*3 + d] = component d of lattice vector k, positions[i*3 + d] the
+ * position of orbital i in the cell (same length unit), direction 0, 1, 2 = x, y, z. The velocity
+ * operator is the stencil with these blocks (same shifts, boundaries, twists, vacancies, Peierls
+ * phases) and no disorder (on-site terms commute with X). Each bond keeps its own displacement, so
+ * periodic and twisted boundaries use the nearest image the block describes. */
+int hm_velocity_blocks(int orbitals, int nblocks, const int32_t *shift, const double *block, const double *lattice,
+                       const double *positions, int direction, double *velocity_block);
+
+/* Collective: the velocity operator V_ij = i (r_j - r_i)_direction H_ij of an assembled matrix whose
+ * row (c, i) is orbital i of cell c = cx + nx (cy + ny cz) of cells[3] (the stencil numbering; the
+ * TI's too), the displacement taken to the nearest image (cell differences wrapped into
+ * [-n/2, n/2]), so periodic and twisted boundaries need no flag (a periodic direction needs more
+ * than twice the longest hop in cells: n = 2 cannot tell +x from -x); lattice and positions as for
+ * hm_velocity_blocks. V is complex, over H's distribution. */
+int hm_matrix_create_velocity(hm_matrix *H, const int64_t *cells, int orbitals, const double *lattice,
+                              const double *positions, int direction, hm_matrix **V);
+
+int hm_conductivity_options_default(hm_conductivity_options *opt);
+/* Collective: components c < ncomp of mu^{ab} with v_a = left[c], v_b = right[c] (complex matrices
+ * over H's distribution; equal pointers share their Chebyshev vectors). H must be complex Hermitian.
+ * The matrices must outlive the object. */
+int hm_conductivity_create(hm_matrix *H, int ncomp, hm_matrix *const *left, hm_matrix *const *right,
+                           const hm_conductivity_options *opt, hm_conductivity **c);
+int hm_conductivity_destroy(hm_conductivity **c);
+/* Collective: iterate until every start vector is done (continues a restored state). */
+int hm_conductivity_run(hm_conductivity *c);
+/* Sizes, progress and the rescaling (moments of scale (H - shift)); start = R (random) or N
+ * (exact); any pointer may be NULL. */
+int hm_conductivity_info(const hm_conductivity *c, int *moments, int *components, int *starts, int *starts_done,
+                         int *chunk, double *scale, double *shift, int64_t *n_global);
+/* Collective (one reduction): moments of the start vectors done so far: mu[C][M][M] complex (re, im; row n, column m) averaged
+ * over them, and, where mu_vec != NULL and the trace is random, each vector's own estimate
+ * mu_vec[R][C][M][M] (vectors not done are 0). */
+int hm_conductivity_moments(const hm_conductivity *c, double *mu, double *mu_vec);
+/* Collective (reductions): checkpoint state, the same on every rank: start vectors done, left chunks of the next one done, and the raw sums:
+ * sum[C][M][M] over finished start vectors, part[C][M][M] of the current one, and (random trace,
+ * may be NULL otherwise) per[R][C][M][M] per vector. hm_conductivity_restore takes the same after
+ * hm_conductivity_create with the saved interval (HM_BOUNDS_GIVEN) and options. */
+int hm_conductivity_state(const hm_conductivity *c, int *starts_done, int *chunks_done, double *sum, double *part,
+                          double *per);
+int hm_conductivity_restore(hm_conductivity *c, int starts_done, int chunks_done, const double *sum,
+                            const double *part, const double *per);
+
+/* Not collective, pure arithmetic: sigma_ab(mu, T) in units of e^2/h times `density`-dependent
+ * length (see below) from moments mu[C][M][M] of scale (H - shift), with the kernel's damping
+ * g_n g_m. Kubo-Bastin in Chebyshev form, integrated over the rescaled energy:
+ *   sigma = 2 pi Re{ i scale^2 density Int de f(E(e)) sum_nm mu_nm [d_n(e) G'+_m(e) - G'-_n(e) d_m(e)] }
+ * with d_n, G'+-_n the Chebyshev coefficients of delta(e - H~) and dG+-/de. density = N / Omega:
+ * orbitals per unit-cell area (2D: sigma per layer in e^2/h) or volume (3D: e^2/(h a)).
+ * sigma[(c*ntemp + t)*nenergy + e] for chemical potentials energies[e] and temperatures temps[t]
+ * (energy units; 0 = a step). */
+int hm_conductivity_sigma(int moments, int ncomp, const double *mu, double scale, double shift, hm_kpm_kernel kernel,
+                          double lorentz_lambda, double density, int nenergy, const double *energies, int ntemp,
+                          const double *temps, double *sigma);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

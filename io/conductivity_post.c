@@ -1,0 +1,151 @@
+/* hamlet post for /conductivity (conductivity_post.h): reads the moments and their rescaling, evaluates
+ * sigma (hm_conductivity_sigma) and the error from the per-vector moments where stored, and replaces
+ * /conductivity/{energy, temperature, sigma, error} in a copy of the file. */
+#include <hdf5.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "conductivity_post.h"
+#include "error_macros.h"
+#include "h5util.h"
+#include "hamlet.h"
+
+static int copy_file(const char *from, const char *to) {
+  FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
+  char buf[1 << 16];
+  size_t n;
+  int ok = in && out;
+  while (ok && (n = fread(buf, 1, sizeof buf, in)) > 0) ok = fwrite(buf, 1, n, out) == n;
+  ok = ok && !ferror(in);
+  if (in) fclose(in);
+  if (out && fclose(out)) ok = 0;
+  if (!ok) return hm_error_raise(HM_ERR_IO, __FILE__, __LINE__, __func__, "cannot copy %s to %s", from, to);
+  return HM_SUCCESS;
+}
+
+/* Replace dataset name of group g by a new one (unit and description as the run wrote them). */
+static int replace(hm_context *self, hid_t g, const char *name, int ndim, const hsize_t *dims, const double *data,
+                   const char *unit, const char *description) {
+  if (H5Lexists(g, name, H5P_DEFAULT) > 0 && H5Ldelete(g, name, H5P_DEFAULT) < 0) return 1;
+  return hm_h5_write_small(self, g, name, ndim, dims, data, unit, description);
+}
+
+int hm_conductivity_post(const hm_post_args *a, char *summary, size_t len) {
+  hid_t f, g;
+  int st = hm_h5_open_serial(a->in, &f);
+  if (st) return hm_error_trace(HM_ERR_INPUT, __FILE__, __LINE__, __func__);
+  if (H5Lexists(f, "conductivity", H5P_DEFAULT) <= 0) {
+    H5Fclose(f);
+    HM_RAISE(HM_ERR_INPUT, "%s has no /conductivity group (a result of method = conductivity is needed)", a->in);
+  }
+  g = H5Gopen2(f, "conductivity", H5P_DEFAULT);
+  double scale, shift, density, vectors = 0;
+  char *comps = NULL, *kname = NULL, *unit = NULL;
+  st = hm_h5_read_attr_double(g, "scale", &scale) || hm_h5_read_attr_double(g, "shift", &shift) ||
+       hm_h5_read_attr_double(g, "density", &density) || hm_h5_read_attr_string(g, "components", &comps) ||
+       hm_h5_read_attr_string(g, "kernel", &kname) || hm_h5_read_attr_string(g, "unit", &unit);
+  hm_h5_read_attr_double(g, "vectors", &vectors);
+  hid_t ds = st ? -1 : H5Dopen2(g, "moments", H5P_DEFAULT), sp = ds < 0 ? -1 : H5Dget_space(ds);
+  hsize_t dm[4] = {0, 0, 0, 0};
+  if (sp < 0 || H5Sget_simple_extent_ndims(sp) != 4 || H5Sget_simple_extent_dims(sp, dm, NULL) != 4 || dm[3] != 2 ||
+      dm[1] != dm[2] || dm[1] < 2) {
+    if (st) hm_error_clear();
+    if (sp >= 0) H5Sclose(sp);
+    if (ds >= 0) H5Dclose(ds);
+    H5Gclose(g);
+    H5Fclose(f);
+    free(comps), free(kname), free(unit);
+    HM_RAISE(HM_ERR_INPUT, "%s: /conductivity lacks its attributes (scale, shift, density, components, kernel, unit) "
+             "or a moments dataset [C][M][M][2]", a->in);
+  }
+  H5Sclose(sp);
+  H5Dclose(ds);
+  const int C = (int)dm[0], M = (int)dm[1];
+  const size_t block = 2 * (size_t)C * M * M;
+  double *mu = malloc(sizeof(double) * block);
+  hm_h5_read_small(g, "moments", block, mu);
+  /* energies and temperatures: the new ones, or the file's */
+  int E = a->nenergy, T = a->ntemp;
+  double *energy, temps[64];
+  if (E) {
+    energy = malloc(sizeof(double) * E);
+    for (int i = 0; i < E; i++) energy[i] = E == 1 ? a->emin : a->emin + (a->emax - a->emin) * i / (E - 1);
+  } else {
+    hid_t d = H5Dopen2(g, "energy", H5P_DEFAULT), s = H5Dget_space(d);
+    E = (int)H5Sget_simple_extent_npoints(s);
+    H5Sclose(s), H5Dclose(d);
+    energy = malloc(sizeof(double) * E);
+    hm_h5_read_small(g, "energy", E, energy);
+  }
+  if (T) memcpy(temps, a->temps, sizeof(double) * T);
+  else {
+    hid_t d = H5Dopen2(g, "temperature", H5P_DEFAULT), s = H5Dget_space(d);
+    T = (int)H5Sget_simple_extent_npoints(s);
+    H5Sclose(s), H5Dclose(d);
+    if (T > 64) T = 64;
+    hm_h5_read_small(g, "temperature", T, temps);
+  }
+  const int kernel = a->kernel >= 0 ? a->kernel : strcmp(kname, "lorentz") ? HM_KERNEL_JACKSON : HM_KERNEL_LORENTZ;
+  const size_t ns = (size_t)C * T * E;
+  double *sigma = malloc(sizeof(double) * ns), *error = calloc(ns, sizeof(double));
+  st = hm_conductivity_sigma(M, C, mu, scale, shift, kernel, a->lambda, density, E, energy, T, temps, sigma);
+  const int R = (int)vectors;
+  if (!st && R > 1 && H5Lexists(g, "moments_per_vector", H5P_DEFAULT) > 0) { /* the error from the spread */
+    double *per = malloc(sizeof(double) * block * R), *one = malloc(sizeof(double) * ns), *s2 = calloc(ns, sizeof(double));
+    double *s1 = calloc(ns, sizeof(double));
+    hm_h5_read_small(g, "moments_per_vector", block * R, per);
+    for (int r = 0; r < R && !st; r++) {
+      st = hm_conductivity_sigma(M, C, per + r * block, scale, shift, kernel, a->lambda, density, E, energy, T, temps, one);
+      for (size_t i = 0; i < ns; i++) s1[i] += one[i], s2[i] += one[i] * one[i];
+    }
+    for (size_t i = 0; i < ns; i++) {
+      double mean = s1[i] / R;
+      error[i] = sqrt(fmax(0, (s2[i] - R * mean * mean) / (R - 1)) / R);
+    }
+    free(per), free(one), free(s1), free(s2);
+  }
+  H5Gclose(g);
+  H5Fclose(f);
+  if (st) st = hm_error_trace(HM_ERR_INPUT, __FILE__, __LINE__, __func__);
+  else {
+    char tmp[4200];
+    const char *dest = a->out ? a->out : a->in;
+    snprintf(tmp, sizeof tmp, "%s.post.tmp", dest);
+    hm_context *self = NULL;
+    st = copy_file(a->in, tmp);
+    if (!st) st = hm_context_create(MPI_COMM_SELF, HM_BACKEND_CPU, &self);
+    if (!st) {
+      /* the writers use collective MPI-IO transfers: open with the MPI-IO driver on this process alone */
+      hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+      if (fapl >= 0) H5Pset_fapl_mpio(fapl, MPI_COMM_SELF, MPI_INFO_NULL);
+      hid_t w = H5Fopen(tmp, H5F_ACC_RDWR, fapl), wg = w < 0 ? -1 : H5Gopen2(w, "conductivity", H5P_DEFAULT);
+      const hsize_t de[1] = {(hsize_t)E}, dt[1] = {(hsize_t)T}, dsg[3] = {(hsize_t)C, (hsize_t)T, (hsize_t)E};
+      int bad = wg < 0 || replace(self, wg, "energy", 1, de, energy, "energy (units of t)", "chemical potentials mu") ||
+                replace(self, wg, "temperature", 1, dt, temps, "energy (units of t, k_B = 1)", "temperatures T") ||
+                replace(self, wg, "sigma", 3, dsg, sigma, unit,
+                        "Kubo-Bastin sigma_ab(mu, T) [component][temperature][energy] (hamlet post)") ||
+                replace(self, wg, "error", 3, dsg, error, unit,
+                        "standard error of sigma over the random vectors (0: exact trace or one vector)");
+      if (!bad) {
+        H5Adelete(wg, "kernel");
+        bad = hm_h5_attr_string(wg, "kernel", kernel == HM_KERNEL_LORENTZ ? "lorentz" : "jackson");
+      }
+      if (wg >= 0) H5Gclose(wg);
+      if (w >= 0 && H5Fclose(w) < 0) bad = 1;
+      if (fapl >= 0) H5Pclose(fapl);
+      if (!bad && rename(tmp, dest) == 0) {
+        snprintf(summary, len, "sigma of %d component(s) at %d energies x %d temperatures (%s kernel) -> %s", C, E, T,
+                 kernel == HM_KERNEL_LORENTZ ? "lorentz" : "jackson", dest);
+      } else {
+        remove(tmp);
+        st = hm_error_raise(HM_ERR_IO, __FILE__, __LINE__, __func__, "could not write %s (%s)", dest,
+                            bad ? "writing /conductivity" : "renaming the temporary copy");
+      }
+    }
+    hm_context_destroy(&self);
+  }
+  free(mu), free(energy), free(sigma), free(error), free(comps), free(kname), free(unit);
+  return st;
+}
+
