@@ -41,6 +41,11 @@ void run_build_lattice(run_state *s, hm_matrix **H) {
   p.vacancy_seed = d->lattice.vacancy_seed;
   hm_lattice_stencil st;
   APP_CALL(hm_lattice_make_stencil(&L, &p, &st));
+  s->site_orbitals = L.orbitals;
+  if (d->ldos.nsites) d->kpm.vectors = L.orbitals * d->ldos.nsites; /* one start vector per orbital */
+  int64_t vacant = 0;
+  APP_CALL(hm_stencil_vacancies(&st.stencil, &vacant));
+  s->vacant_orbitals = vacant * L.orbitals;
   hm_lattice_free(&L);
   /* auto: assembled (every method) until the matrix-free operator is built in */
   hm_stencil_storage storage = d->lattice.storage == 2 ? HM_STENCIL_MATRIX_FREE : HM_STENCIL_ASSEMBLED;

@@ -40,6 +40,10 @@ typedef struct {
   /* batch jobs (threads.c, run_batch.c): rank 0's gathered binding lines; peak memory in bytes */
   char *binding;
   hm_memory_peaks memory;
+  /* lattice sites (ti) or unit cells (lattice): orbitals of each, rows = orbitals x site index;
+   * and the orbitals of vacant sites (decoupled zero modes that the KPM DOS leaves out) */
+  int site_orbitals;
+  int64_t vacant_orbitals;
 } run_state;
 
 /* Library failures end the whole run: every failing rank prints its message, then the ranks agree
