@@ -101,7 +101,10 @@ bad extra_field "extra_field.lattice:3: expected 'hop R1 R2 R3 i j re \[im\]'" "
 bad unknown_statement "unknown_statement.lattice:2: unknown statement 'hopping'" "$ONE"$'\nhopping 1 0 0 0 0 -1'
 bad non_hermitian "non_hermitian.lattice:[34]:.*Herm" $'orbital 0 0 0\norbital 0 0 0\nhop 0 0 0 0 1 1\nhop 0 0 0 1 0 2'
 bad no_orbital "no_orbital.lattice:.*no 'orbital' line" '# nothing'
-bad incommensurate_field "field.*0.1" "$ONE"$'\nhop 1 0 0 0 0 -1\nhop 0 1 0 0 0 -1' "field = 0 0 0.1"
+bad incommensurate_field "incommensurate_field.ini:7: \[hamiltonian\] field" "$ONE"$'\nhop 1 0 0 0 0 -1\nhop 0 1 0 0 0 -1' "field = 0 0 0.1"
+grep -q "nearest allowed fields are field = 0 0 0.0625 (1 quanta) and field = 0 0 0.125" incommensurate_field.log ||
+  fail "the incommensurate field's message does not name the nearest allowed fields: $(cat incommensurate_field.log)"
+bad zeeman_without_spins "zeeman_without_spins.ini:7: \[hamiltonian\] zeeman" "$ONE"$'\nhop 1 0 0 0 0 -1' "zeeman = 0 0 1"
 bad twist_periodic "twist_periodic.ini:7: .*needs boundary twisted" "$ONE"$'\nhop 1 0 0 0 0 -1' "twist = 0.5 0 0"
 printf ' header\n1\n2\n1\n 0 0 0 1 1 1 0\n' >wrong_degeneracy_hr.dat
 printf '[hamiltonian]\nmodel = lattice\nlattice_file = wrong_degeneracy_hr.dat\nnx = 2\nny = 2\nnz = 2\n' >hr.ini
