@@ -72,9 +72,16 @@ void run_build_lattice(run_state *s, hm_matrix **H) {
   APP_CALL(made);
   s->site_orbitals = L.orbitals;
   if (d->ldos.nsites) d->kpm.vectors = L.orbitals * d->ldos.nsites; /* one start vector per orbital */
-  int64_t vacant = 0;
-  APP_CALL(hm_stencil_vacancies(&st.stencil, &vacant));
+  int64_t vacant = 0; /* every rank counts the same sites (counter-based): no communication */
+  if (p.vacancy_p > 0) APP_CALL(hm_stencil_vacancies(&st.stencil, &vacant));
   s->vacant_orbitals = vacant * L.orbitals;
+  if (vacant == p.cells[0] * p.cells[1] * p.cells[2]) { /* every rank sees it: they exit together */
+    if (s->rank == 0)
+      fprintf(stderr, "hamlet: %s: [hamiltonian] vacancies = %g with vacancy_seed = %llu removes all %lld sites of "
+              "the supercell: nothing is left; use a lower p, another seed or more cells\n", d->name,
+              d->lattice.vacancies, (unsigned long long)d->lattice.vacancy_seed, (long long)vacant);
+    hm_app_exit(HM_EXIT_USAGE);
+  }
   hm_lattice_free(&L);
   /* auto: assembled (every method) until the matrix-free operator is built in */
   hm_stencil_storage storage = d->lattice.storage == 2 ? HM_STENCIL_MATRIX_FREE : HM_STENCIL_ASSEMBLED;

@@ -106,6 +106,12 @@ grep -q "nearest allowed fields are field = 0 0 0.0625 (1 quanta) and field = 0 
   fail "the incommensurate field's message does not name the nearest allowed fields: $(cat incommensurate_field.log)"
 bad zeeman_without_spins "zeeman_without_spins.ini:7: \[hamiltonian\] zeeman" "$ONE"$'\nhop 1 0 0 0 0 -1' "zeeman = 0 0 1"
 bad twist_periodic "twist_periodic.ini:7: .*needs boundary twisted" "$ONE"$'\nhop 1 0 0 0 0 -1' "twist = 0.5 0 0"
+# vacancies that remove every site (both sites of 2 x 1 x 1 draw u = 0.35, 0.11 < 0.9 with seed 1)
+printf '[hamiltonian]\nmodel = lattice\nlattice_file = %s\nnx = 2\nny = 1\nnz = 1\nvacancies = 0.9\n' "$LAT/square.lattice" >all_vacant.ini
+rc=0
+"$MPIEXEC" -n 2 "$HAMLET" run all_vacant.ini -o all_vacant.h5 >all_vacant.log 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q "all_vacant.ini: \[hamiltonian\] vacancies = 0.9 with vacancy_seed = 1 removes all 2 sites" all_vacant.log &&
+  [ ! -e all_vacant.h5 ] || fail "vacancies removing every site: exit $rc: $(cat all_vacant.log)"
 printf ' header\n1\n2\n1\n 0 0 0 1 1 1 0\n' >wrong_degeneracy_hr.dat
 printf '[hamiltonian]\nmodel = lattice\nlattice_file = wrong_degeneracy_hr.dat\nnx = 2\nny = 2\nnz = 2\n' >hr.ini
 rc=0
