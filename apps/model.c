@@ -8,6 +8,7 @@ static const char *const model_name[] = {"ti", "fem", "mtx", "convdiff", "lattic
 void run_build_model(run_state *s, hm_matrix **H, hm_matrix **M) {
   hm_deck *d = &s->deck;
   *M = NULL;
+  s->site_orbitals = 4; /* the ti's; a lattice model sets its own */
   switch (d->model) {
     case HM_MODEL_TI: {
       /* a GPU rank's KPM products take all R vectors at once: its rows are traversed in tiles cut

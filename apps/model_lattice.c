@@ -15,6 +15,33 @@ static void resolve(const char *deck, char *path, size_t len) {
   if (access(joined, F_OK) == 0 && strlen(joined) < len) memcpy(path, joined, strlen(joined) + 1);
 }
 
+/* The line of `key = ...` in the deck's text (0 if absent): the supercell's own checks (a field
+ * incommensurate with it, a twist, vacancies, Zeeman without spins) then name where the value is. */
+static int key_line(const char *text, const char *key) {
+  const size_t n = strlen(key);
+  int line = 1;
+  for (const char *p = text; p && *p; line++) {
+    p += strspn(p, " \t");
+    if (!strncmp(p, key, n) && strchr(" \t=:", p[n])) return line;
+    p = strchr(p, '\n');
+    if (p) p++;
+  }
+  return 0;
+}
+
+/* A refusal of the deck's terms by physics/lattice (HM_ERR_DECK): rank 0 names the deck's line. */
+static void name_deck_line(const run_state *s, int status) {
+  static const char *const keys[] = {"field", "twist", "vacancies", "zeeman"};
+  const char *msg = strstr(hm_error_message(), "): ");
+  if (status != HM_ERR_DECK || s->rank != 0 || !msg) return;
+  for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+    int line = key_line(s->deck.text, keys[k]);
+    if (line && !strncmp(msg + 3, keys[k], strlen(keys[k])))
+      fprintf(stderr, "hamlet: %s:%d: [hamiltonian] %s = ...: refused (see below)\n", s->deck.name, line,
+              keys[k]);
+  }
+}
+
 static const char *const storage_words[] = {"auto", "assembled", "matrix_free"};
 static const char *const format_words[] = {"auto", "hamlet", "wannier90_hr", "wannier90_tb"};
 static const char *const boundary_words[] = {"periodic", "open", "twisted"};
@@ -40,7 +67,21 @@ void run_build_lattice(run_state *s, hm_matrix **H) {
   p.vacancy_p = d->lattice.vacancies;
   p.vacancy_seed = d->lattice.vacancy_seed;
   hm_lattice_stencil st;
-  APP_CALL(hm_lattice_make_stencil(&L, &p, &st));
+  int made = hm_lattice_make_stencil(&L, &p, &st);
+  name_deck_line(s, made);
+  APP_CALL(made);
+  s->site_orbitals = L.orbitals;
+  if (d->ldos.nsites) d->kpm.vectors = L.orbitals * d->ldos.nsites; /* one start vector per orbital */
+  int64_t vacant = 0; /* every rank counts the same sites (counter-based): no communication */
+  if (p.vacancy_p > 0) APP_CALL(hm_stencil_vacancies(&st.stencil, &vacant));
+  s->vacant_orbitals = vacant * L.orbitals;
+  if (vacant == p.cells[0] * p.cells[1] * p.cells[2]) { /* every rank sees it: they exit together */
+    if (s->rank == 0)
+      fprintf(stderr, "hamlet: %s: [hamiltonian] vacancies = %g with vacancy_seed = %llu removes all %lld sites of "
+              "the supercell: nothing is left; use a lower p, another seed or more cells\n", d->name,
+              d->lattice.vacancies, (unsigned long long)d->lattice.vacancy_seed, (long long)vacant);
+    hm_app_exit(HM_EXIT_USAGE);
+  }
   hm_lattice_free(&L);
   /* auto: assembled (every method) until the matrix-free operator is built in */
   hm_stencil_storage storage = d->lattice.storage == 2 ? HM_STENCIL_MATRIX_FREE : HM_STENCIL_ASSEMBLED;

@@ -1,6 +1,6 @@
 /* method = idr: a linear system A x = b ([rhs]) -> /solver, /solution; or (problem = green) the
- * Green's functions G_ii(E + i eta) of the ti lattice at the [green] sites, one batch of
- * 4 x sites systems (z - H) x = e_(i,o) per energy, and the LDOS -Im sum_o G / pi -> /green, /ldos. */
+ * Green's functions G_ii(E + i eta) of the ti or lattice model at the [green] sites (cells), one batch of
+ * orbitals x sites systems (z - H) x = e_(i,o) per energy, and the LDOS -Im sum_o G / pi -> /green, /ldos. */
 #include <complex.h>
 #include <math.h>
 #include <string.h>
@@ -224,26 +224,26 @@ static int run_linear(run_state *s, hm_matrix *H) {
   return converged ? HM_EXIT_OK : HM_EXIT_NOT_CONVERGED;
 }
 
-/* Unit vectors e_(site, orbital) as the columns of a block (4 per site). */
+/* Unit vectors e_(site, orbital) as the columns of a block (one per orbital of each site). */
 static void site_vectors(run_state *s, const hm_dist *dist, hm_mvec *B) {
   const hm_deck *d = &s->deck;
   int64_t first, local;
   APP_CALL(hm_dist_range(dist, &first, &local, NULL));
-  const int k = 4 * d->green.nsites;
+  const int no = s->site_orbitals, k = no * d->green.nsites;
   double complex *e = calloc((size_t)(local * k) + 1, sizeof(double complex));
   for (int i = 0; i < d->green.nsites; i++) {
     const int64_t *xyz = d->green.sites[i];
-    for (int o = 0; o < 4; o++) {
-      int64_t row = 4 * (xyz[0] + d->ti.nx * (xyz[1] + d->ti.ny * xyz[2])) + o;
-      if (row >= first && row < first + local) e[(row - first) * k + 4 * i + o] = 1;
+    for (int o = 0; o < no; o++) {
+      int64_t row = no * (xyz[0] + d->ti.nx * (xyz[1] + d->ti.ny * xyz[2])) + o;
+      if (row >= first && row < first + local) e[(row - first) * k + no * i + o] = 1;
     }
   }
   APP_CALL(hm_mvec_set(B, e));
   free(e);
 }
 
-static void green_alloc(green_results *g, int ne, int ns) {
-  *g = (green_results){.ne = ne, .ns = ns, .k = 4 * ns, .all_converged = 1};
+static void green_alloc(green_results *g, int ne, int ns, int orbitals) {
+  *g = (green_results){.ne = ne, .ns = ns, .k = orbitals * ns, .all_converged = 1};
   const size_t nk = (size_t)ne * g->k;
   g->z = calloc((size_t)ne, sizeof(double complex));
   g->G = calloc(nk, sizeof(double complex));
@@ -311,7 +311,7 @@ static int green_energy(run_state *s, hm_matrix *H, hm_mvec *B, hm_mvec *X, hm_m
     g->all_converged &= conv[j];
   }
   for (int i = 0; i < g->ns; i++)
-    for (int o = 0; o < 4; o++) g->rho[(size_t)e * g->ns + i] -= cimag(g->G[(size_t)e * k + 4 * i + o]) / M_PI;
+    for (int o = 0; o < k / g->ns; o++) g->rho[(size_t)e * g->ns + i] -= cimag(g->G[(size_t)e * k + k / g->ns * i + o]) / M_PI;
   hm_idr_destroy(&idr);
   hm_operator_destroy(&A);
   return 0;
@@ -320,7 +320,7 @@ static int green_energy(run_state *s, hm_matrix *H, hm_mvec *B, hm_mvec *X, hm_m
 static void write_green(run_state *s, hm_output *out, const green_results *g) {
   const hm_deck *d = &s->deck;
   const int ne = g->ne, ns = g->ns;
-  const int64_t dz[1] = {ne}, dg[3] = {ne, ns, 4}, dr[2] = {ne, ns}, dk[2] = {ne, g->k}, dsites[2] = {ns, 3};
+  const int64_t dz[1] = {ne}, dg[3] = {ne, ns, g->k / ns}, dr[2] = {ne, ns}, dk[2] = {ne, g->k}, dsites[2] = {ns, 3};
   const char *eunit = "energy (units of t)";
   APP_CALL(hm_output_write_array(out, "/green/z", HM_COMPLEX, 1, dz, g->z, eunit, "z = E + i eta"));
   APP_CALL(hm_output_write_array(out, "/green/G", HM_COMPLEX, 3, dg, g->G, "1/energy",
@@ -346,7 +346,7 @@ static void write_green(run_state *s, hm_output *out, const green_results *g) {
 static int run_green(run_state *s, hm_matrix *H) {
   const hm_deck *d = &s->deck;
   green_results g;
-  green_alloc(&g, d->green.nenergies, d->green.nsites);
+  green_alloc(&g, d->green.nenergies, d->green.nsites, s->site_orbitals);
   run_mark m = {0};
   run_mark_now(s, &m);
   const hm_dist *dist;

@@ -3,6 +3,8 @@
  * (the layout of the Green's-function LDOS of run_idr.c). */
 #include <complex.h>
 #include <omp.h>
+#include "kpm_vacancies.h"
+#include "output_kpm_moments.h"
 #include "run_state.h"
 
 enum { PHASE_BUILD, PHASE_BOUNDS, PHASE_MOMENTS, PHASE_RECONSTRUCTION, PHASE_CHECKPOINT, PHASE_IO, PHASES };
@@ -37,6 +39,9 @@ static void print_summary(const run_state *s, hm_kpm *kpm, const hm_matrix *H, i
   if (hm_matrix_block_info(H, &blocks, &reads, &distinct) == HM_SUCCESS && blocks)
     printf("  product      4 x 4 block copy on the FP64 tensor cores (rank 0: %.2f vector rows read per row,"
            " %.2g of the value blocks distinct)\n", reads, distinct);
+  if (s->vacant_orbitals && !ldos)
+    printf("  vacancies    %lld orbitals of vacant sites (decoupled zero modes) removed from the moments: the DOS of "
+           "the remaining orbitals\n", (long long)s->vacant_orbitals);
   const char *kernel = s->deck.dos.kernel == HM_KERNEL_JACKSON ? "Jackson" : "Lorentz";
   if (ldos)
     printf("  ldos         %d energies x %d sites, %s kernel\n", dos_points, s->deck.ldos.nsites, kernel);
@@ -45,20 +50,21 @@ static void print_summary(const run_state *s, hm_kpm *kpm, const hm_matrix *H, i
   run_print_timing(s);
 }
 
-/* The start block of the LDOS: column 4 i + o = the unit vector of orbital o of site i. */
+/* The start block of the LDOS: column no i + o = the unit vector of orbital o of site i (no orbitals
+ * per site; rows are numbered no x site + o for the ti and for lattice models alike). */
 static void site_start(run_state *s, hm_matrix *H, hm_kpm *kpm) {
   const hm_deck *d = &s->deck;
   const hm_dist *dist;
   int64_t first, local;
   APP_CALL(hm_matrix_dist(H, &dist));
   APP_CALL(hm_dist_range(dist, &first, &local, NULL));
-  const int k = 4 * d->ldos.nsites;
+  const int no = s->site_orbitals, k = no * d->ldos.nsites;
   double complex *e = calloc((size_t)(local * k) + 1, sizeof(double complex));
   for (int i = 0; i < d->ldos.nsites; i++) {
     const int64_t *xyz = d->ldos.sites[i];
-    for (int o = 0; o < 4; o++) {
-      int64_t row = 4 * (xyz[0] + d->ti.nx * (xyz[1] + d->ti.ny * xyz[2])) + o;
-      if (row >= first && row < first + local) e[(row - first) * k + 4 * i + o] = 1;
+    for (int o = 0; o < no; o++) {
+      int64_t row = no * (xyz[0] + d->ti.nx * (xyz[1] + d->ti.ny * xyz[2])) + o;
+      if (row >= first && row < first + local) e[(row - first) * k + no * i + o] = 1;
     }
   }
   hm_mvec *B;
@@ -83,7 +89,7 @@ static void write_ldos(run_state *s, hm_output *out, int points, const double *e
   APP_CALL(hm_output_write_attribute(out, "/ldos", "method", "kpm"));
   APP_CALL(hm_output_write_attribute(out, "/ldos", "kernel", d->dos.kernel == HM_KERNEL_LORENTZ ? "lorentz" : "jackson"));
   APP_CALL(hm_output_write_attribute(out, "/kpm", "start_vectors",
-                                     "unit vectors e_(site, orbital) of /ldos/sites, vector 4 i + o; moments / <v|v>"));
+                                     "unit vectors e_(site, orbital) of /ldos/sites, vector orbitals i + o; moments / <v|v>"));
   free(sites);
 }
 
@@ -136,6 +142,11 @@ int run_kpm(run_state *s, hm_matrix *H) {
   double scale, shift;
   int64_t n;
   APP_CALL(hm_kpm_info(kpm, NULL, NULL, NULL, &scale, &shift, &n));
+  const int64_t vacant = d->ldos.nsites ? 0 : s->vacant_orbitals; /* the LDOS keeps every orbital */
+  if (vacant) {
+    kpm_remove_vacant(M, R, mu, mu_vec, scale, shift, n, vacant);
+    n -= vacant;
+  }
   hm_dos *dos = NULL;
   int points = 0;
   double *energy = NULL, *rho = NULL;
@@ -143,19 +154,28 @@ int run_kpm(run_state *s, hm_matrix *H) {
     APP_CALL(hm_ldos_points(M, &d->dos, &points));
     energy = malloc(sizeof(double) * points);
     rho = malloc(sizeof(double) * points * d->ldos.nsites);
-    APP_CALL(hm_ldos_compute(M, d->ldos.nsites, 4, mu_vec, scale, shift, &d->dos, energy, rho));
+    APP_CALL(hm_ldos_compute(M, d->ldos.nsites, s->site_orbitals, mu_vec, scale, shift, &d->dos, energy, rho));
   } else {
     APP_CALL(hm_dos_create(M, R, mu_vec, scale, shift, n, &d->dos, &dos));
     hm_dos_size(dos, &points);
   }
   run_phase_add(s, &m, PHASE_RECONSTRUCTION);
-  free(mu);
-  free(mu_vec);
 
   run_mark_now(s, &m);
   hm_output *out;
   run_output_open(s, H, &out);
-  APP_CALL(hm_output_write_kpm(out, kpm, &d->dos));
+  if (vacant) {
+    APP_CALL(hm_output_write_kpm_moments(out, kpm, &d->dos, mu, mu_vec, n));
+    APP_CALL(hm_output_write_attribute_double(out, "/kpm", "vacant_orbitals", (double)vacant));
+    APP_CALL(hm_output_write_attribute(out, "/kpm", "vacancies",
+                                       "the decoupled zero modes of the vacant sites' orbitals are subtracted exactly "
+                                       "(T_n at the scaled zero energy per orbital and random-phase vector); moments "
+                                       "and N are those of the remaining orbitals"));
+  } else {
+    APP_CALL(hm_output_write_kpm(out, kpm, &d->dos));
+  }
+  free(mu);
+  free(mu_vec);
   if (s->args->checkpoint_path) { /* the interval was restored (bounds "given"); the deck's method found it first */
     APP_CALL(hm_output_write_attribute_double(out, "/kpm", "bounds_margin", d->kpm.bounds_margin));
     if (d->kpm.bounds == HM_BOUNDS_LANCZOS)

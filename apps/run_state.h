@@ -44,6 +44,10 @@ typedef struct {
   /* The identity of this run's H (computed once H is built): every checkpoint of the run carries it */
   hm_ham_identity identity;
   int identity_known;
+  /* lattice sites (ti) or unit cells (lattice): orbitals of each, rows = orbitals x site index;
+   * and the orbitals of vacant sites (decoupled zero modes that the KPM DOS leaves out) */
+  int site_orbitals;
+  int64_t vacant_orbitals;
 } run_state;
 
 /* What this run's checkpoints carry: its H's identity, or NULL before H is built. */

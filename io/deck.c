@@ -365,8 +365,8 @@ static void check_model(deck_state *st) {
     why = "convdiff is not symmetric; KPM needs a Hermitian matrix (use method = idr)";
   else if ((m == HM_METHOD_LOBPCG || m == HM_METHOD_DENSE) && d->model == HM_MODEL_CONVDIFF)
     why = "convdiff is not symmetric; eigensolvers here need a Hermitian matrix (use method = idr)";
-  else if (m == HM_METHOD_IDR && d->solver.problem == 1 && d->model != HM_MODEL_TI)
-    why = "problem = green needs model = ti";
+  else if (m == HM_METHOD_IDR && d->solver.problem == 1 && d->model != HM_MODEL_TI && d->model != HM_MODEL_LATTICE)
+    why = "problem = green needs lattice sites: model = ti or lattice";
   else if (m == HM_METHOD_CONDUCTIVITY && d->model != HM_MODEL_TI)
     why = "the velocity operators need a lattice's geometry: model = ti";
   else if (m != HM_METHOD_LOBPCG && m != HM_METHOD_DENSE && d->model == HM_MODEL_MTX && d->mass_file[0])
@@ -586,28 +586,31 @@ static void check_conductivity(deck_state *st) {
   numbers_outside_range(st, temps, d->conductivity.temps, n);
 }
 
-/* [kpm] ldos_sites: the KPM LDOS of the ti lattice at these sites, 4 start vectors per site. */
+/* [kpm] ldos_sites: the KPM LDOS at these sites (ti) or unit cells (lattice), one start vector per
+ * orbital: 4 per site for ti; a lattice's orbitals per cell are known once its file is read (the app
+ * sets the vectors then). */
 static void check_ldos(deck_state *st) {
   hm_deck *d = st->deck;
   int sites = key_index("kpm", "ldos_sites"), vectors = key_index("kpm", "vectors");
   int norm = key_index("kpm", "normalize"), model = key_index("hamiltonian", "model");
   if (!st->given[sites]) return;
-  if (d->model != HM_MODEL_TI) {
-    fail(st, st->given[sites], "[kpm] ldos_sites needs model = ti (lattice sites), not model = %s", st->text[model]);
+  if (d->model != HM_MODEL_TI && d->model != HM_MODEL_LATTICE) {
+    fail(st, st->given[sites], "[kpm] ldos_sites needs lattice sites (model = ti or lattice), not model = %s",
+         st->text[model]);
     return;
   }
   if (st->given[vectors]) {
-    fail(st, st->given[vectors], "[kpm] vectors = %s is given with ldos_sites: the LDOS uses 4 start vectors per "
-         "site (the unit vectors of its orbitals), not random ones; remove vectors", st->text[vectors]);
+    fail(st, st->given[vectors], "[kpm] vectors = %s is given with ldos_sites: the LDOS uses one start vector per "
+         "orbital of each site (the unit vectors of its orbitals), not random ones; remove vectors", st->text[vectors]);
     return;
   }
   if (st->given[norm]) {
     fail(st, st->given[norm], "[kpm] normalize = %s is given with ldos_sites: it applies to the DOS; a site's LDOS "
-         "integrates to its 4 orbitals; remove normalize", st->text[norm]);
+         "integrates to its number of orbitals; remove normalize", st->text[norm]);
     return;
   }
   if (read_sites(st, sites, d->ldos.sites_text, d->ldos.sites, &d->ldos.nsites)) return;
-  d->kpm.vectors = 4 * d->ldos.nsites;
+  d->kpm.vectors = 4 * d->ldos.nsites; /* model = lattice: orbitals per cell x sites, set by the app */
 }
 
 /* [run] walltime (seconds or HH:MM:SS), and the checkpoint keys only where a method honours them. */

@@ -278,11 +278,11 @@ const hm_deck_key hm_deck_keys[] = {
      .help = "DOS integrates to the number of states or to 1"},
     {.section = "kpm", .key = "ldos_sites", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY, .when_key = "solver.method",
      .when_word = "kpm", AT(ldos.sites_text),
-     .help = "lattice sites 'x y z; x y z; ...' (0-based, model = ti): the LDOS at these sites, from the unit vectors "
-             "of their 4 orbitals as start vectors, instead of the DOS (then no vectors, no normalize)"},
+     .help = "lattice sites (ti) or unit cells (lattice) 'x y z; x y z; ...' (0-based): the LDOS there, from the unit "
+             "vectors of their orbitals as start vectors, instead of the DOS (then no vectors, no normalize)"},
     {.section = "solver", .key = "problem", .type = HM_KEY_WORD, .words = {"linear", "green"}, .values = {0, 1},
      .def = "linear", .when_key = "method", .when_word = "idr", AT(solver.problem),
-     .help = "linear = A x = b with [rhs]; green = Green's functions and LDOS of the ti model with [green]"},
+     .help = "linear = A x = b with [rhs]; green = Green's functions and LDOS of the ti or lattice model with [green]"},
     /* [green] (problem = green) */
     {.section = "green", .key = "energies", .type = HM_KEY_STRING, .when_key = "solver.problem", .when_word = "green",
      ENERGY, AT(green.energies_text), .help = "'Emin Emax count': a uniform grid of energies E of G(E + i eta)"},
@@ -293,7 +293,7 @@ const hm_deck_key hm_deck_keys[] = {
      .when_key = "solver.problem", .when_word = "green", AT(green.eta), .help = "broadening eta > 0 of z = E + i eta"},
     {.section = "green", .key = "sites", .type = HM_KEY_STRING, .need = HM_KEY_REQUIRED_WHEN,
      .when_key = "solver.problem", .when_word = "green", AT(green.sites_text),
-     .help = "lattice sites 'x y z; x y z; ...' (0-based) whose G_ii and LDOS are computed"},
+     .help = "lattice sites (ti) or unit cells (lattice) 'x y z; x y z; ...' (0-based) whose G_ii and LDOS are computed"},
     /* [conductivity] (method = conductivity) and [kpm] trace */
     {.section = "kpm", .key = "trace", .type = HM_KEY_WORD, .words = {"random", "exact"},
      .values = {HM_TRACE_RANDOM, HM_TRACE_EXACT}, .def = "random", .when_key = "solver.method",

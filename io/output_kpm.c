@@ -1,6 +1,8 @@
 /* /kpm: the Chebyshev moments (averaged and per vector) with everything needed to rebuild the
  * DOS from them: interval, rescaling, sizes, seed, bounds method and the kernel. */
 #include <stdlib.h>
+#include <string.h>
+#include "output_kpm_moments.h"
 #include "output_internal.h"
 
 static const char *bounds_word(hm_bounds_method b) {
@@ -45,13 +47,17 @@ static int write_moments(hm_output *out, hid_t g, const kpm_facts *k, const doub
   return HM_SUCCESS;
 }
 
-int hm_output_write_kpm(hm_output *out, hm_kpm *kpm, const hm_dos_options *dopt) {
+/* /kpm from the kpm's facts and the given moments of a problem of n rows (the kpm's own, or moments
+ * a caller corrected). */
+static int write_kpm(hm_output *out, hm_kpm *kpm, const hm_dos_options *dopt, const double *given_mu,
+                     const double *given_mu_vec, int64_t n) {
   HM_CHECK(out && out->file >= 0, HM_ERR_ARGUMENT, "out is NULL or closed");
   HM_CHECK(kpm, HM_ERR_ARGUMENT, "kpm is NULL");
   kpm_facts k;
   HM_CALL(hm_kpm_info(kpm, &k.M, &k.R, &k.done, &k.scale, &k.shift, &k.n));
   HM_CALL(hm_kpm_interval(kpm, &k.emin, &k.emax));
   HM_CALL(hm_kpm_options_get(kpm, &k.opt));
+  if (n > 0) k.n = n;
   double *mu, *mu_vec;
   HM_MALLOC(mu, k.M);
   mu_vec = malloc(sizeof(double) * (size_t)k.M * (size_t)k.R);
@@ -61,6 +67,10 @@ int hm_output_write_kpm(hm_output *out, hm_kpm *kpm, const hm_dos_options *dopt)
   }
   hid_t g = H5I_INVALID_HID;
   int st = hm_kpm_moments(kpm, mu, mu_vec); /* collective: every rank gets the sums */
+  if (!st && given_mu) {
+    memcpy(mu, given_mu, sizeof(double) * (size_t)k.M);
+    memcpy(mu_vec, given_mu_vec, sizeof(double) * (size_t)k.M * (size_t)k.R);
+  }
   if (!st) st = hm_h5_group(out->file, "/kpm", &g);
   if (!st) st = write_moments(out, g, &k, mu, mu_vec);
   if (!st) st = write_attrs(g, &k, dopt);
@@ -73,4 +83,15 @@ int hm_output_write_kpm(hm_output *out, hm_kpm *kpm, const hm_dos_options *dopt)
     out->have_dos_options = 1;
   }
   return HM_SUCCESS;
+}
+
+int hm_output_write_kpm(hm_output *out, hm_kpm *kpm, const hm_dos_options *dopt) {
+  return write_kpm(out, kpm, dopt, NULL, NULL, 0);
+}
+
+int hm_output_write_kpm_moments(hm_output *out, hm_kpm *kpm, const hm_dos_options *dopt, const double *mu,
+                                const double *mu_vec, int64_t n_global) {
+  HM_CHECK(mu && mu_vec, HM_ERR_ARGUMENT, "mu or mu_vec is NULL");
+  HM_CHECK(n_global > 0, HM_ERR_ARGUMENT, "n_global = %lld: must be positive", (long long)n_global);
+  return write_kpm(out, kpm, dopt, mu, mu_vec, n_global);
 }

@@ -1,0 +1,121 @@
+# model = lattice through the program: inputs/lattices/ti.lattice and the same TI written here as a
+# Wannier90 _hr.dat give model = ti's KPM moments and LOBPCG eigenvalues to 1e-12 (hamlet compare,
+# 1 and 3 ranks); graphene's DOS moments equal those of its Bloch spectrum on the supercell's k-grid
+# within the random-vector error; a Zeeman field B shifts a spin-degenerate band by +-|B|; bad
+# lattice files and decks exit 2 naming file and line, and write nothing.
+. "$(dirname "$0")/common.sh"
+need_h5py
+LAT=$SOURCE_DIR/inputs/lattices
+TI_CELLS=$'nx = 5\nny = 4\nnz = 6\nboundary = periodic periodic open'
+KPM=$'[solver]\nmethod = kpm\n[kpm]\nmoments = 64\nvectors = 4\nseed = 7'
+LOBPCG=$'[solver]\nmethod = lobpcg\nnev = 4\ntol = 1e-11\nmaxit = 3000'
+PYTHONPATH=$SOURCE_DIR/tests/support "$PYTHON" - "$LAT/ti.lattice" ti_hr.dat <<'PY' || fail "could not write ti_hr.dat"
+import sys, lattice_model as lm
+no, blocks = lm.read_hamlet(sys.argv[1])
+Rs = sorted(blocks)
+with open(sys.argv[2], "w") as f:
+    f.write(" written by tests/e2e/lattice_app.sh\n%12d\n%12d\n" % (no, len(Rs)))
+    f.write("".join("%5d%s" % (1, "\n" if (b + 1) % 15 == 0 or b + 1 == len(Rs) else "") for b in range(len(Rs))))
+    for R in Rs:
+        for j in range(no):
+            for i in range(no):
+                v = blocks[R][i, j]
+                f.write("%5d%5d%5d%5d%5d %.17g %.17g\n" % (R[0], R[1], R[2], i + 1, j + 1, v.real, v.imag))
+PY
+for method in KPM LOBPCG; do
+  solver=$KPM
+  [ "$method" = LOBPCG ] && solver=$LOBPCG
+  printf '[hamiltonian]\nmodel = ti\n%s\n%s\n' "$TI_CELLS" "$solver" >"ti_$method.ini"
+  printf '[hamiltonian]\nmodel = lattice\nlattice_file = %s\n%s\n%s\n' "$LAT/ti.lattice" "$TI_CELLS" "$solver" >"file_$method.ini"
+  printf '[hamiltonian]\nmodel = lattice\nlattice_file = ti_hr.dat\n%s\n%s\n' "$TI_CELLS" "$solver" >"hr_$method.ini"
+  only=/kpm/moments,/kpm/moments_per_vector,/dos/rho
+  [ "$method" = LOBPCG ] && only=/eigen/values
+  for np in 1 3; do
+    for c in ti file hr; do
+      "$MPIEXEC" -n "$np" "$HAMLET" run "${c}_$method.ini" -o "${c}_$method.$np.h5" --quiet >"$c.log" 2>&1 ||
+        fail "${c}_$method on $np ranks: exit $? $(cat "$c.log")"
+    done
+    for c in file hr; do
+      "$HAMLET" compare "ti_$method.$np.h5" "${c}_$method.$np.h5" --rtol 1e-12 --atol 1e-12 --only "$only" >cmp.log 2>&1 ||
+        fail "model = ti and ${c} ($method, $np ranks) differ: $(cat cmp.log)"
+    done
+  done
+done
+# graphene: exact moments from the Bloch spectrum on the 12 x 12 k-grid
+printf '[hamiltonian]\nmodel = lattice\nlattice_file = %s\nnx = 12\nny = 12\nnz = 1\nboundary = periodic periodic open\n%s\n' \
+  "$LAT/graphene.lattice" $'[kpm]\nmoments = 48\nvectors = 64\nseed = 2' >graphene.ini
+"$HAMLET" run graphene.ini -o graphene.h5 --quiet >graphene.log 2>&1 || fail "graphene: exit $? $(cat graphene.log)"
+# Zeeman: two spin-labelled copies of the square lattice; B splits every band by +-|B|
+cat >spin_square.lattice <<'LAT'
+# square lattice with spin: the same hopping t = -1 for both spins
+orbital 0 0 0 up
+orbital 0 0 0 down
+hop 1 0 0  0 0 -1
+hop 1 0 0  1 1 -1
+hop 0 1 0  0 0 -1
+hop 0 1 0  1 1 -1
+LAT
+printf '[hamiltonian]\nmodel = lattice\nlattice_file = spin_square.lattice\nnx = 6\nny = 5\nnz = 1\nboundary = periodic periodic open\nzeeman = 0.3 -0.4 0.12\n[solver]\nmethod = dense\n' >zeeman.ini
+"$MPIEXEC" -n 2 "$HAMLET" run zeeman.ini -o zeeman.h5 --quiet >zeeman.log 2>&1 || fail "zeeman: exit $? $(cat zeeman.log)"
+PYTHONPATH=$SOURCE_DIR/tests/support "$PYTHON" - "$LAT" <<'PY' || fail "graphene or Zeeman spectra differ from the analytic ones"
+import sys, h5py, numpy as np
+import lattice_model as lm
+ok = True
+no, blocks = lm.read_hamlet(sys.argv[1] + "/graphene.lattice")
+w = []
+for m1 in range(12):
+    for m2 in range(12):
+        Hk = sum(b * np.exp(2j * np.pi * (m1 * R[0] + m2 * R[1]) / 12) for R, b in blocks.items())
+        w.extend(np.linalg.eigvalsh(Hk))
+k = h5py.File("graphene.h5", "r")["/kpm"]
+mu, muv = k["moments"][:], k["moments_per_vector"][:]
+exact = lm.chebyshev_moments(w, len(mu), k.attrs["scale"], k.attrs["shift"])
+sigma = muv.std(axis=0) / np.sqrt(muv.shape[0]) + 1e-14
+good = np.all(np.abs(mu - exact) < 6 * sigma)
+print("%s graphene: max |mu - Bloch| / sigma = %.2f over %d moments" % ("PASS" if good else "FAIL", (np.abs(mu - exact) / sigma).max(), len(mu)))
+ok &= bool(good)
+kx, ky = np.meshgrid(2 * np.pi * np.arange(6) / 6, 2 * np.pi * np.arange(5) / 5)
+eps = (-2 * np.cos(kx) - 2 * np.cos(ky)).ravel()
+B = np.linalg.norm([0.3, -0.4, 0.12])
+ref = np.sort(np.concatenate([eps - B, eps + B]))
+e = h5py.File("zeeman.h5", "r")["/eigen/values"][:]
+good = len(e) == len(ref) and np.abs(e - ref).max() < 1e-12
+print("%s zeeman: max |E - (eps_k +- |B|)| = %.2g" % ("PASS" if good else "FAIL", np.abs(e - ref).max()))
+ok &= bool(good)
+raise SystemExit(0 if ok else 1)
+PY
+# bad lattice files and decks: exit 2, the file and line named, nothing written
+bad() { # name pattern lattice_text [deck lines]
+  printf '%s\n' "$3" >"$1.lattice"
+  printf '[hamiltonian]\nmodel = lattice\nlattice_file = %s.lattice\nnx = 4\nny = 4\nnz = 1\n%s\n' "$1" "${4:-}" >"$1.ini"
+  local rc=0
+  "$MPIEXEC" -n 2 "$HAMLET" run "$1.ini" -o "$1.h5" >"$1.log" 2>&1 || rc=$?
+  [ "$rc" -eq 2 ] || fail "$1: exit $rc, expected 2: $(cat "$1.log")"
+  grep -q -- "$2" "$1.log" || fail "$1: no '$2' in: $(cat "$1.log")"
+  [ ! -e "$1.h5" ] && [ ! -e "$1.h5.tmp" ] || fail "$1: a result file was written"
+}
+ONE=$'orbital 0 0 0'
+bad orbital_out_of_range "orbital_out_of_range.lattice:2: .*orbital index j" "$ONE"$'\nhop 1 0 0 0 1 -1'
+bad missing_field "missing_field.lattice:2: expected 'hop R1 R2 R3 i j re \[im\]'" "$ONE"$'\nhop 1 0 0 0 -1'
+bad extra_field "extra_field.lattice:3: expected 'hop R1 R2 R3 i j re \[im\]'" "$ONE"$'\nhop 1 0 0 0 0 -1\nhop 0 1 0 0 0 -1 0 5'
+bad unknown_statement "unknown_statement.lattice:2: unknown statement 'hopping'" "$ONE"$'\nhopping 1 0 0 0 0 -1'
+bad non_hermitian "non_hermitian.lattice:[34]:.*Herm" $'orbital 0 0 0\norbital 0 0 0\nhop 0 0 0 0 1 1\nhop 0 0 0 1 0 2'
+bad no_orbital "no_orbital.lattice:.*no 'orbital' line" '# nothing'
+bad incommensurate_field "incommensurate_field.ini:7: \[hamiltonian\] field" "$ONE"$'\nhop 1 0 0 0 0 -1\nhop 0 1 0 0 0 -1' "field = 0 0 0.1"
+grep -q "nearest allowed fields are field = 0 0 0.0625 (1 quanta) and field = 0 0 0.125" incommensurate_field.log ||
+  fail "the incommensurate field's message does not name the nearest allowed fields: $(cat incommensurate_field.log)"
+bad zeeman_without_spins "zeeman_without_spins.ini:7: \[hamiltonian\] zeeman" "$ONE"$'\nhop 1 0 0 0 0 -1' "zeeman = 0 0 1"
+bad twist_periodic "twist_periodic.ini:7: .*needs boundary twisted" "$ONE"$'\nhop 1 0 0 0 0 -1' "twist = 0.5 0 0"
+# vacancies that remove every site (both sites of 2 x 1 x 1 draw u = 0.35, 0.11 < 0.9 with seed 1)
+printf '[hamiltonian]\nmodel = lattice\nlattice_file = %s\nnx = 2\nny = 1\nnz = 1\nvacancies = 0.9\n' "$LAT/square.lattice" >all_vacant.ini
+rc=0
+"$MPIEXEC" -n 2 "$HAMLET" run all_vacant.ini -o all_vacant.h5 >all_vacant.log 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q "all_vacant.ini: \[hamiltonian\] vacancies = 0.9 with vacancy_seed = 1 removes all 2 sites" all_vacant.log &&
+  [ ! -e all_vacant.h5 ] || fail "vacancies removing every site: exit $rc: $(cat all_vacant.log)"
+printf ' header\n1\n2\n1\n 0 0 0 1 1 1 0\n' >wrong_degeneracy_hr.dat
+printf '[hamiltonian]\nmodel = lattice\nlattice_file = wrong_degeneracy_hr.dat\nnx = 2\nny = 2\nnz = 2\n' >hr.ini
+rc=0
+"$HAMLET" run hr.ini -o hr.h5 >hr.log 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q "wrong_degeneracy_hr.dat:[0-9]" hr.log && [ ! -e hr.h5 ] ||
+  fail "a degeneracy count that does not match nrpts: exit $rc: $(cat hr.log)"
+finish
