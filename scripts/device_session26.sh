@@ -46,15 +46,15 @@ if want eigen; then
   grep -E "tests passed|Failed|\*\*\*" "$OUT/eigen_cuda.log" | head
 fi
 if want lattice; then
-  HAMLET_TEST_BACKEND=cuda timeout 150 ctest -R "e2e_lattice" --output-on-failure >"$OUT/lattice_cuda.log" 2>&1 || status=1
+  HAMLET_TEST_BACKEND=cuda timeout 120 ctest -R "e2e_lattice" --output-on-failure >"$OUT/lattice_cuda.log" 2>&1 || status=1
   grep -E "tests passed|Failed|\*\*\*" "$OUT/lattice_cuda.log" | head
 fi
 cd .. || exit 1
 if want bench; then
-  NX=60 NY=60 NZ=20 RANKS=1 BW=2985 OMP_NUM_THREADS=16 BACKEND=cuda timeout 120 \
+  NX=60 NY=60 NZ=20 RANKS=1 BW=2985 OMP_NUM_THREADS=16 BACKEND=cuda timeout 100 \
     bash bench/multishift_green.sh build-gpu/bin/hamlet >"$OUT/bench_multishift_gpu.txt" 2>&1 || status=1
   tail -12 "$OUT/bench_multishift_gpu.txt"
-  timeout 90 ./build-gpu/bench/bench_conductivity --L 1000 --moments 512 --vectors 2 --cuda --zgemm 60 \
+  timeout 60 ./build-gpu/bench/bench_conductivity --L 1000 --moments 512 --vectors 2 --cuda --zgemm 60 \
     >"$OUT/bench_conductivity_gpu.txt" 2>&1 || status=1
   tail -8 "$OUT/bench_conductivity_gpu.txt"
 fi
