@@ -1,8 +1,10 @@
 /* Multi-shift IDR(s) on the CUDA backend against the CPU backend (the fused shift update kernel
  * idr_shift_update and the seed's kernels): a random complex Hermitian-like sparse matrix with
  * fresh random values each run (seed from the clock, printed), 3 right-hand sides x 40 shifts;
- * every shift's solution equal to 1e-9 relative and its true residual below tol on both. Skips
- * without a GPU. */
+ * every shift's true residual below tol on both, and the two solutions within 1e-7 relative: the
+ * backends sum their reductions in different orders, so their iterations part at rounding level and
+ * each solution is right only to its residual times the shift's condition number (the H100 measured
+ * differences of 1e-9 to 5e-9 at tol 1e-9). Skips without a GPU. */
 #include <string.h>
 #include <time.h>
 #include "idr_testlib.h"
@@ -79,7 +81,7 @@ int main(int argc, char **argv) {
       num += creal(d * conj(d));
       den += creal(xc[i * KB * NS + c] * conj(xc[i * KB * NS + c]));
     }
-    HM_TEST_ASSERT(sqrt(num / den) < 1e-9 && tc[c] <= 1e-9 && tg[c] <= 1e-9,
+    HM_TEST_ASSERT(sqrt(num / den) < 1e-7 && tc[c] <= 1e-9 && tg[c] <= 1e-9,
                    "system %d (seed %llu): |x_gpu - x_cpu| / |x_cpu| = %.3e, true residuals %.3e (cpu) %.3e (gpu)", c,
                    (unsigned long long)seed_of_run, sqrt(num / den), tc[c], tg[c]);
   }
