@@ -11,7 +11,10 @@
 
 int green_multishift_chosen(run_state *s) {
   const hm_deck *d = &s->deck;
-  if (d->solver.multishift == 2) return 0;
+  /* auto = per-energy solves for now: on the H100 (session 26, bench/multishift_green.sh, 40 x 40 x 16
+   * TI, 101 energies) multi-shift took 90 s against 41 s for the per-energy batches, 2% of its traffic
+   * bound; it becomes the default once it is faster. */
+  if (d->solver.multishift != 1) return 0;
   if (d->solver.precond) {
     if (d->solver.multishift == 1 && s->rank == 0)
       fprintf(stderr, "hamlet: %s: [solver] multishift = yes, but precond = jacobi is not shift-invariant: "

@@ -333,7 +333,7 @@ static void write_green(run_state *s, hm_output *out, const green_results *g) {
   APP_CALL(hm_output_write_array(out, "/ldos/rho", HM_REAL, 2, dr, g->rho, "states/energy (units of 1/t)",
                                  "LDOS -Im sum_o G_(io,io)(E + i eta) / pi per energy and site"));
   APP_CALL(hm_output_write_attribute(out, "/ldos", "method",
-                                     d->solver.multishift != 2 && !d->solver.precond ? "green (multi-shift IDR(s))"
+                                     d->solver.multishift == 1 && !d->solver.precond ? "green (multi-shift IDR(s))"
                                                                                    : "green (IDR(s))"));
   APP_CALL(hm_output_write_array(out, "/solver/iterations", HM_REAL, 2, dk, g->iterations, "1",
                                  "operator applications per energy and system (site, orbital)"));

@@ -247,7 +247,8 @@ const hm_deck_key hm_deck_keys[] = {
      .help = "outer iterations between recomputing r = b - A x; 0 = off"},
     {.section = "solver", .key = "multishift", .type = HM_KEY_WORD, .words = {"auto", "yes", "no"},
      .values = {0, 1, 2}, .def = "auto", .when_key = "method", .when_word = "idr", AT(solver.multishift),
-     .help = "Green's functions: all energies from one multi-shift IDR(s) (auto = yes without a preconditioner)"},
+     .help = "Green's functions: all energies from one multi-shift IDR(s) (yes; not with precond = jacobi); auto = no "
+             "until multi-shift measures faster than the per-energy solves"},
     /* [kpm] */
     {.section = "kpm", .key = "moments", .type = HM_KEY_INT, RANGE(2, 1e8), .flags = HM_KEY_EVEN, .def = "256",
      AT(kpm.moments), .when_key = "solver.method", .when_word = "kpm", .help = "Chebyshev moments M (energy resolution ~ bandwidth/M)"},

@@ -1,4 +1,4 @@
-# [green] energies by multi-shift IDR(s) (the default, [solver] multishift = auto): G_(io,io)(z_e) at
+# [green] energies by multi-shift IDR(s) ([solver] multishift = yes): G_(io,io)(z_e) at
 # 21 energies over the gap and the bands of a small TI, against the exact spectral sum (NumPy eigh
 # of the matrix built by tests/support/hamiltonians.py) and against the per-energy IDR(s) solves
 # (multishift = no), to 1e-8 relative at every energy; 1, 2 and 3 ranks equal to the tolerance (1e-9:
