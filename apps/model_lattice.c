@@ -83,8 +83,14 @@ void run_build_lattice(run_state *s, hm_matrix **H) {
     hm_app_exit(HM_EXIT_USAGE);
   }
   hm_lattice_free(&L);
-  /* auto: assembled (every method) until the matrix-free operator is built in */
-  hm_stencil_storage storage = d->lattice.storage == 2 ? HM_STENCIL_MATRIX_FREE : HM_STENCIL_ASSEMBLED;
+  /* auto: matrix-free for KPM on a GPU (measured faster there, and it holds 10^9 orbitals in 80 GB:
+   * bench/RESULTS.md, session 26), assembled otherwise (the CPU's CSR step was faster than its
+   * matrix-free one; dense, shift-and-invert and Jacobi need entries). */
+  hm_backend backend = HM_BACKEND_CPU;
+  APP_CALL(hm_context_backend(s->ctx, &backend));
+  const int matrix_free =
+      d->lattice.storage == 2 || (d->lattice.storage == 0 && backend == HM_BACKEND_CUDA && d->solver.method == HM_METHOD_KPM);
+  hm_stencil_storage storage = matrix_free ? HM_STENCIL_MATRIX_FREE : HM_STENCIL_ASSEMBLED;
   int status = hm_matrix_create_stencil(s->ctx, &st.stencil, storage, H);
   hm_lattice_stencil_free(&st);
   APP_CALL(status);
