@@ -7,13 +7,8 @@
 #   run: bash scripts/device_lattice.sh     (logs under $OUT)
 set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-# shellcheck source=scripts/device_unpack.sh
-source scripts/device_unpack.sh .debs >/dev/null
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
-# shellcheck disable=SC2086 # the flag list splits into words on purpose
-cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DHAMLET_CUDA=ON $HAMLET_DEVICE_CMAKE_FLAGS \
-  >"$OUT/configure.log" 2>&1 || { tail -40 "$OUT/configure.log"; exit 1; }
-cmake --build build-gpu -j 16 >"$OUT/build.log" 2>&1 || { grep -E "error|Error" "$OUT/build.log" | head -40; exit 1; }
+# shellcheck source=scripts/device_build.sh
+source scripts/device_build.sh # unpack the carried packages, build build-gpu
 status=0
 (cd build-gpu && ctest -R "e2e_lattice|test_lattice|test_deck" -V >"$OUT/ctest_lattice.log" 2>&1) || status=1
 grep -E "PASS|FAIL|tests passed|\(Failed\)" "$OUT/ctest_lattice.log" | head -60

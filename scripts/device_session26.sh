@@ -9,14 +9,8 @@ set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 STEPS=${STEPS:-gpu sanitize eigen lattice bench}
 want() { case " $STEPS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
-# shellcheck source=scripts/device_unpack.sh
-source scripts/device_unpack.sh .debs >/dev/null
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
-# shellcheck disable=SC2086 # the flag list splits into words on purpose
-cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DHAMLET_CUDA=ON $HAMLET_DEVICE_CMAKE_FLAGS \
-  >"$OUT/configure.log" 2>&1 || { tail -40 "$OUT/configure.log"; exit 1; }
-cmake --build build-gpu -j 16 >"$OUT/build.log" 2>&1 || { grep -E "error|Error" "$OUT/build.log" | head -40; exit 1; }
-echo "built at $SECONDS s"
+# shellcheck source=scripts/device_build.sh
+source scripts/device_build.sh # unpack the carried packages, build build-gpu
 export HAMLET_TEST_REQUIRE=gpu,h5py MPIEXEC=/opt/deps/usr/bin/mpiexec.hydra
 status=0
 cd build-gpu || exit 1

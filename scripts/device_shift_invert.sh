@@ -6,13 +6,8 @@
 #   run: bash scripts/device_shift_invert.sh        logs under $OUT
 set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-# shellcheck source=scripts/device_unpack.sh
-source scripts/device_unpack.sh .debs >/dev/null
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
-# shellcheck disable=SC2086 # the flag list splits into words on purpose
-cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DHAMLET_CUDA=ON $HAMLET_DEVICE_CMAKE_FLAGS \
-  >"$OUT/configure.log" 2>&1 || { tail -40 "$OUT/configure.log"; exit 1; }
-cmake --build build-gpu -j 16 >"$OUT/build.log" 2>&1 || { grep -E "error|Error" "$OUT/build.log" | head -40; exit 1; }
+# shellcheck source=scripts/device_build.sh
+source scripts/device_build.sh # unpack the carried packages, build build-gpu
 status=0
 (cd build-gpu && HAMLET_TEST_REQUIRE=h5py ctest -R e2e_shift_invert -V >"$OUT/ctest_shift_invert.log" 2>&1) || status=1
 grep -E "PASS|FAIL|tests passed" "$OUT/ctest_shift_invert.log" | head -20
