@@ -111,24 +111,6 @@ HM_INLINE void spmmv_real(const struct hm_csr_view *A, const int k, const int32_
 
 /* ---- fused KPM step: W = 2 s (A - b) V - W, dots <V|V>, Re<W|V> per column ---- */
 
-/* Inside a parallel region: every thread's sums go to partial[], then one thread adds them in
- * thread order, so results do not depend on scheduling (same thread count, same bits). */
-HM_INLINE void add_thread_partials(const int k, const double *vv, const double *wv, double *partial,
-                                   double *dots) {
-  const int t = omp_get_thread_num(), nt = omp_get_num_threads();
-  for (int j = 0; j < k; j++) {
-    partial[(size_t)t * 2 * k + j] = vv[j];
-    partial[(size_t)t * 2 * k + k + j] = wv[j];
-  }
-#pragma omp barrier
-#pragma omp single
-  for (int tt = 0; tt < nt; tt++)
-    for (int j = 0; j < k; j++) {
-      dots[j] += partial[(size_t)tt * 2 * k + j];
-      dots[k + j] += partial[(size_t)tt * 2 * k + k + j];
-    }
-}
-
 HM_INLINE void kpm_complex(const struct hm_csr_view *A, const int k, const int32_t *rows, int32_t nrows,
                            double s, double b, const double *V, double *W, double *dots,
                            double *partial) {
@@ -151,7 +133,7 @@ HM_INLINE void kpm_complex(const struct hm_csr_view *A, const int k, const int32
       wv[j] += wr * vr + wm * vm;
     }
   }
-  add_thread_partials(k, vv, wv, partial, dots);
+  hm_add_thread_partials(k, vv, wv, partial, dots);
 }
 
 HM_INLINE void kpm_real(const struct hm_csr_view *A, const int k, const int32_t *rows, int32_t nrows,
@@ -173,7 +155,7 @@ HM_INLINE void kpm_real(const struct hm_csr_view *A, const int k, const int32_t 
       wv[j] += w * vi[j];
     }
   }
-  add_thread_partials(k, vv, wv, partial, dots);
+  hm_add_thread_partials(k, vv, wv, partial, dots);
 }
 
 /* Dispatch a width to a constant-k instance. */

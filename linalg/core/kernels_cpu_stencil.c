@@ -159,20 +159,7 @@ HM_INLINE void run_items(const hm_stencil_exec *E, int list, const traversal *t,
   for (int j = 0; j < k; j++) vv[j] = wv[j] = 0;
 #pragma omp for schedule(static)
   for (int64_t item = 0; item < t->ntiles * t->nzchunks; item++) work_item(E, list, t, item, k, kpm, s, b, x, y, vv, wv);
-  if (!kpm) return;
-  /* every thread's sums, added in thread order: the same bits for the same thread count */
-  const int th = omp_get_thread_num(), nt = omp_get_num_threads();
-  for (int j = 0; j < k; j++) {
-    partial[(size_t)th * 2 * k + j] = vv[j];
-    partial[(size_t)th * 2 * k + k + j] = wv[j];
-  }
-#pragma omp barrier
-#pragma omp single
-  for (int tt = 0; tt < nt; tt++)
-    for (int j = 0; j < k; j++) {
-      dots[j] += partial[(size_t)tt * 2 * k + j];
-      dots[k + j] += partial[(size_t)tt * 2 * k + k + j];
-    }
+  if (kpm) hm_add_thread_partials(k, vv, wv, partial, dots);
 }
 
 static int stencil_run(hm_scalar type, const hm_stencil_exec *E, int k, const int32_t *rows, int kpm, double s,

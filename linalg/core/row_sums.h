@@ -7,6 +7,7 @@
 #ifndef HAMLET_ROW_SUMS_H
 #define HAMLET_ROW_SUMS_H
 #include <stdint.h>
+#include <omp.h>
 
 #define HM_INLINE static inline __attribute__((always_inline))
 enum { HM_LANES = 4 };
@@ -25,4 +26,23 @@ typedef void hm_rows_sum_fn(int64_t i0, int64_t i1, void *ctx, double *acc);
 
 /* sum[0:len] = the sums of fn over rows [0, n), split statically over the OpenMP threads. */
 int hm_row_sums(int64_t n, int len, hm_rows_sum_fn *fn, void *ctx, double *sum);
+
+/* Inside a parallel region: every thread's sums go to partial[], then one thread adds them in
+ * thread order, so results do not depend on scheduling (same thread count, same bits). */
+HM_INLINE void hm_add_thread_partials(const int k, const double *vv, const double *wv, double *partial,
+                                      double *dots) {
+  const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+  for (int j = 0; j < k; j++) {
+    partial[(size_t)t * 2 * k + j] = vv[j];
+    partial[(size_t)t * 2 * k + k + j] = wv[j];
+  }
+#pragma omp barrier
+#pragma omp single
+  for (int tt = 0; tt < nt; tt++)
+    for (int j = 0; j < k; j++) {
+      dots[j] += partial[(size_t)tt * 2 * k + j];
+      dots[k + j] += partial[(size_t)tt * 2 * k + k + j];
+    }
+}
+
 #endif
