@@ -486,17 +486,6 @@ static int finish(hm_idr_multishift *o, hm_mvec *b, hm_mvec *x) {
                         o->tru[first]);
 }
 
-static int checkpoint_due(hm_idr_multishift *o, const double *t_last, int *due) {
-  const hm_idr_options *opt = &o->base->opt;
-  *due = opt->checkpoint_every && o->outer % opt->checkpoint_every == 0;
-  if (opt->checkpoint_seconds > 0) {
-    int late = MPI_Wtime() - *t_last >= opt->checkpoint_seconds;
-    HM_CALL_MPI(MPI_Bcast(&late, 1, MPI_INT, 0, o->base->ctx->comm));
-    *due |= late;
-  }
-  return HM_SUCCESS;
-}
-
 static int any_active(const hm_idr_multishift *o) {
   for (int c = 0; c < o->K; c++)
     if (active(o, c)) return 1;
@@ -537,7 +526,7 @@ static int solve(hm_idr_multishift *o, hm_mvec *b, hm_mvec *x) {
     o->outer++;
     if (!any_active(o)) break;
     int due = 0;
-    HM_CALL(checkpoint_due(o, &t_checkpoint, &due));
+    HM_CALL(hm_idr_checkpoint_due(&o->base->opt, o->outer, o->base->ctx->comm, &t_checkpoint, &due));
     if (due) {
       const int st = o->checkpoint(o, o->checkpoint_user);
       HM_CHECK(st == 0, st > 0 && st <= HM_ERR_STOPPED ? st : HM_ERR_INTERNAL,

@@ -444,12 +444,11 @@ static int confirm_convergence(hm_idr *o, hm_mvec *b, const int *was_running) {
   return HM_SUCCESS;
 }
 
-/* Collective decision whether a checkpoint is due (rank 0's clock decides time-based ones). */
-static int checkpoint_due(hm_idr *o, const double *t_last, int *due) {
-  *due = o->opt.checkpoint_every && o->outer % o->opt.checkpoint_every == 0;
-  if (o->opt.checkpoint_seconds > 0) {
-    int late = MPI_Wtime() - *t_last >= o->opt.checkpoint_seconds;
-    HM_CALL_MPI(MPI_Bcast(&late, 1, MPI_INT, 0, o->ctx->comm));
+int hm_idr_checkpoint_due(const hm_idr_options *opt, int outer, MPI_Comm comm, const double *t_last, int *due) {
+  *due = opt->checkpoint_every && outer % opt->checkpoint_every == 0;
+  if (opt->checkpoint_seconds > 0) {
+    int late = MPI_Wtime() - *t_last >= opt->checkpoint_seconds;
+    HM_CALL_MPI(MPI_Bcast(&late, 1, MPI_INT, 0, comm));
     *due |= late;
   }
   return HM_SUCCESS;
@@ -483,7 +482,7 @@ static int solve(hm_idr *o, hm_mvec *b, hm_mvec *x) {
       HM_CALL(replace_residual(o, b));
     if (!any_running(o)) break;
     int due = 0;
-    HM_CALL(checkpoint_due(o, &t_checkpoint, &due));
+    HM_CALL(hm_idr_checkpoint_due(&o->opt, o->outer, o->ctx->comm, &t_checkpoint, &due));
     if (due) {
       HM_CALL(flush_smoothing(o));
       const int st = o->opt.checkpoint(o, o->opt.checkpoint_user);
