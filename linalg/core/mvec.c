@@ -9,7 +9,14 @@
 #include "random.h"
 
 int hm_mvec_create(hm_context *ctx, const hm_dist *dist, hm_scalar type, int k, hm_mvec **v) {
+  HM_CALL(hm_mvec_create_with_halo(ctx, dist, type, k, 0, v));
+  return HM_SUCCESS;
+}
+
+int hm_mvec_create_with_halo(hm_context *ctx, const hm_dist *dist, hm_scalar type, int k, int32_t nhalo,
+                             hm_mvec **v) {
   HM_CHECK(ctx && dist && v, HM_ERR_ARGUMENT, "ctx, dist or v is NULL");
+  HM_CHECK(nhalo >= 0, HM_ERR_ARGUMENT, "nhalo = %d halo rows, must be >= 0", (int)nhalo);
   *v = NULL;
   HM_CHECK(type == HM_REAL || type == HM_COMPLEX, HM_ERR_ARGUMENT, "type %d is not HM_REAL (1) or HM_COMPLEX (2)", (int)type);
   HM_CHECK(k >= 1, HM_ERR_ARGUMENT, "k = %d columns, must be >= 1", k);
@@ -19,7 +26,8 @@ int hm_mvec_create(hm_context *ctx, const hm_dist *dist, hm_scalar type, int k, 
   m->type = type;
   m->k = k;
   HM_CALL(hm_dist_copy(dist, &m->dist));
-  size_t n = (size_t)dist->local * (size_t)k * (size_t)type;
+  m->halo_capacity = nhalo;
+  size_t n = (size_t)(dist->local + nhalo) * (size_t)k * (size_t)type;
   int st = ctx->kernels->alloc(n * sizeof(double), (void **)&m->data);
   if (st) {
     hm_dist_free(&m->dist);

@@ -96,6 +96,10 @@ struct hm_mvec_s {
 
 int hm_dist_copy(const hm_dist *src, struct hm_dist_s *dst);
 void hm_dist_free(struct hm_dist_s *d);
+/* hm_mvec_create with room for nhalo halo rows after the local rows from the start: a block as
+ * large as the device memory allows must not be copied to a larger one at its first product. */
+int hm_mvec_create_with_halo(hm_context *ctx, const hm_dist *dist, hm_scalar type, int k, int32_t nhalo,
+                             struct hm_mvec_s **v);
 /* Make room for nhalo halo rows after the local rows (keeps the local values). */
 int hm_mvec_reserve_halo(struct hm_mvec_s *v, int32_t nhalo);
 #endif

@@ -144,8 +144,8 @@ int hm_kpm_create(hm_matrix *H, const hm_kpm_options *opt, hm_kpm **kpm) {
   HM_CALL(find_interval(k));
   const hm_dist *dist;
   HM_CALL(hm_matrix_dist(H, &dist));
-  HM_CALL(hm_mvec_create(H->ctx, dist, type, opt->vectors, &k->v_prev));
-  HM_CALL(hm_mvec_create(H->ctx, dist, type, opt->vectors, &k->v_curr));
+  HM_CALL(hm_mvec_create_with_halo(H->ctx, dist, type, opt->vectors, H->halo.nhalo, &k->v_prev));
+  HM_CALL(hm_mvec_create_with_halo(H->ctx, dist, type, opt->vectors, H->halo.nhalo, &k->v_curr));
   HM_CALL(hm_mvec_random_phase(k->v_prev, opt->seed));
   HM_CALL(first_step(k));
   *kpm = k;
