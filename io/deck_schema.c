@@ -105,8 +105,8 @@ const hm_deck_key hm_deck_keys[] = {
      .when_word = "lattice", AT(lattice.vacancy_seed), .help = "seed of the vacancies (same on any rank count)"},
     {.section = "hamiltonian", .key = "storage", .type = HM_KEY_WORD, .words = {"auto", "assembled", "matrix_free"},
      .values = {0, 1, 2}, .def = "auto", .when_key = "model", .when_word = "lattice", AT(lattice.storage),
-     .help = "assembled = CSR (every method); matrix_free = products from the cell's blocks; auto = assembled "
-             "until the matrix-free operator is built in"},
+     .help = "assembled = CSR (every method); matrix_free = products from the cell's blocks; auto = "
+             "matrix_free for KPM on a GPU, assembled otherwise"},
     {.section = "hamiltonian", .key = "t", .type = HM_KEY_DOUBLE, ENERGY, .def = "1", .when_key = "model", .when_word = "ti",
      AT(ti.t), .help = "hopping"},
     {.section = "hamiltonian", .key = "m", .type = HM_KEY_DOUBLE, ENERGY, .def = "2", .when_key = "model", .when_word = "ti",
