@@ -28,13 +28,16 @@ static double draw(void) { return hm_random_uniform(draw_seed, 7, draw_count++);
 static int draw_int(int lo, int hi) { return lo + (int)(draw() * (hi - lo + 1)) % (hi - lo + 1); }
 
 /* A random description: Hermitian blocks (H(-R) = H(R)^dagger) unless peierls, whose random
- * phases make it non-Hermitian (fine for products). dims: 3, 2 or 1 axes with more than one cell. */
-static void make_description(description *d, int dims, int peierls) {
+ * phases make it non-Hermitian (fine for products). dims: 3, 2 or 1 axes with more than one cell.
+ * faces: a 3D lattice of 3 to 7 cells per axis whose blocks hop to the 6 face neighbours, without
+ * vacancies (the shape the staged CUDA kernel takes, as the TI). */
+static void make_description(description *d, int dims, int peierls, int faces) {
   hm_stencil *s = &d->s;
   memset(s, 0, sizeof *s); /* periodic, no terms */
   const int o = draw_int(1, 4);
   s->orbitals = o;
-  for (int a = 0; a < 3; a++) s->cells[a] = a < dims ? draw_int(peierls ? 3 : 2, dims == 1 ? 8 : 5) : 1;
+  for (int a = 0; a < 3; a++)
+    s->cells[a] = faces ? draw_int(3, 7) : a < dims ? draw_int(peierls ? 3 : 2, dims == 1 ? 8 : 5) : 1;
   if (dims == 3 && s->cells[2] < 3) s->cells[2] = 3;
   int nb = 0;
   /* R = 0: Hermitian */
@@ -48,10 +51,10 @@ static void make_description(description *d, int dims, int peierls) {
       d->block[2 * (j * o + i) + 1] = -im;
     }
   nb = 1;
-  const int pairs = draw_int(1, 4);
+  const int pairs = faces ? 3 : draw_int(1, 4);
   for (int p = 0; p < pairs; p++) {
     int32_t R[3] = {0, 0, 0};
-    for (int a = 0; a < dims; a++) R[a] = draw_int(-2, 2);
+    for (int a = 0; a < dims; a++) R[a] = faces ? (a == p) : draw_int(-2, 2);
     if (R[0] == 0 && R[1] == 0 && R[2] == 0) R[0] = 1;
     int dup = 0;
     for (int b = 0; b < nb; b++)
@@ -84,7 +87,7 @@ static void make_description(description *d, int dims, int peierls) {
   s->disorder_seed = 11 + (uint64_t)draw_int(0, 1000);
   s->disorder_stream = 3;
   s->disorder_per_site = draw_int(0, 1);
-  s->vacancy_p = draw() < 0.5 ? 0.25 * draw() : 0;
+  s->vacancy_p = !faces && draw() < 0.5 ? 0.25 * draw() : 0;
   s->vacancy_seed = 5 + (uint64_t)draw_int(0, 1000);
   s->vacancy_stream = 4;
   if (peierls) {
@@ -276,11 +279,11 @@ int main(int argc, char **argv) {
   HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, cuda ? HM_BACKEND_CUDA : HM_BACKEND_CPU, &ctx));
   const uint64_t seed = hm_test_seed();
   draw_seed = seed;
-  const int trials = 18;
+  const int trials = 24;
   for (int trial = 0; trial < trials; trial++) {
-    const int dims = 3 - trial % 3, peierls = trial % 4 == 3;
+    const int faces = trial >= 18, dims = faces ? 3 : 3 - trial % 3, peierls = !faces && trial % 4 == 3;
     description d;
-    make_description(&d, dims, peierls);
+    make_description(&d, dims, peierls, faces);
     char what[200];
     snprintf(what, sizeof what, "trial %d (seed %llu): %lld x %lld x %lld cells, %d orbitals, %d blocks, bc %d%d%d, "
              "w %.2f%s, p %.2f%s", trial, (unsigned long long)seed, (long long)d.s.cells[0], (long long)d.s.cells[1],
