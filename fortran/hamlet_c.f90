@@ -51,6 +51,22 @@ module hamlet_c
       type(c_ptr), intent(out) :: ctx
       integer(c_int) :: status
     end function
+    ! A CUDA context on one device of this node (0 .. visible count - 1); both names bind to C's
+    ! hm_context_create_on_device_f (comm: the Fortran handle).
+    function hm_context_create_on_device(comm, device, ctx) result(status) &
+        bind(C, name="hm_context_create_on_device_f")
+      import :: c_int, c_ptr
+      integer(c_int), value :: comm, device
+      type(c_ptr), intent(out) :: ctx
+      integer(c_int) :: status
+    end function
+    function hm_context_create_on_device_f(comm, device, ctx) result(status) &
+        bind(C, name="hm_context_create_on_device_f")
+      import :: c_int, c_ptr
+      integer(c_int), value :: comm, device
+      type(c_ptr), intent(out) :: ctx
+      integer(c_int) :: status
+    end function
     function hm_context_destroy(ctx) result(status) bind(C, name="hm_context_destroy")
       import :: c_int, c_ptr
       type(c_ptr), intent(inout) :: ctx

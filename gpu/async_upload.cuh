@@ -9,6 +9,7 @@
 #include <cstring>
 #include <cuda_runtime.h>
 #include "cuda_check.h"
+#include "gpu_device.cuh"
 
 namespace {
 
@@ -19,12 +20,17 @@ struct UploadSlot {
 };
 
 constexpr int kUploadSlots = 8;
-UploadSlot upload_slots[kUploadSlots];
-int upload_next = 0;
+struct UploadSlots { // a device's (an event belongs to the device it was made on)
+  UploadSlot slot[kUploadSlots];
+  int next = 0;
+};
+hm_per_device<UploadSlots> upload_slots;
 
-// Page-locked slots and events freed (hm_gpu_state_release); made again on the next upload.
+// The current device's page-locked slots and events freed (hm_gpu_state_release); made again on
+// the next upload.
 inline void upload_slots_release() {
-  for (UploadSlot &s : upload_slots) {
+  UploadSlots &mine = upload_slots.here();
+  for (UploadSlot &s : mine.slot) {
     if (s.copied) {
       cudaEventSynchronize(s.copied);
       cudaEventDestroy(s.copied);
@@ -32,15 +38,16 @@ inline void upload_slots_release() {
     if (s.host) cudaFreeHost(s.host);
     s = UploadSlot();
   }
-  upload_next = 0;
+  mine.next = 0;
 }
 
 // dev[0, na) = a, dev[na, na + nb) = b (b may be NULL with nb = 0), in stream order.
 inline int upload_async(double *dev, const double *a, size_t na, const double *b = nullptr, size_t nb = 0) {
   const size_t n = na + nb;
   if (n == 0) return HM_SUCCESS;
-  UploadSlot &s = upload_slots[upload_next];
-  upload_next = (upload_next + 1) % kUploadSlots;
+  UploadSlots &mine = upload_slots.here();
+  UploadSlot &s = mine.slot[mine.next];
+  mine.next = (mine.next + 1) % kUploadSlots;
   if (s.copied) HM_CALL_CUDA(cudaEventSynchronize(s.copied));
   else HM_CALL_CUDA(cudaEventCreateWithFlags(&s.copied, cudaEventDisableTiming));
   if (s.cap < n) {

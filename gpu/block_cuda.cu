@@ -454,7 +454,7 @@ __global__ void __launch_bounds__(kThreads, MinBlocks)
   }
 }
 
-hm_device_buffer scratch_buffer;
+hm_device_buffers scratch_buffer; // per device
 
 // Measured on the H100 (bench_kpm_gpu --block-sweep, 2026-11-24, sessions 16 and 20), us per
 // vector-step on the TI lattice 200 x 100 x 40 with the traversal tiles cut for R (bench/RESULTS.md):

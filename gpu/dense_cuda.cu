@@ -181,11 +181,12 @@ done:
   return st;
 }
 
+// The current device's handle (gpu_state.cu makes each device current to free its state).
 void hm_dense_cuda_release_state() {
-  for (int d = 0; d < max_devices; d++) {
-    if (params[d]) cusolverDnDestroyParams(params[d]);
-    if (handles[d]) cusolverDnDestroy(handles[d]);
-    params[d] = nullptr;
-    handles[d] = nullptr;
-  }
+  int d = 0;
+  if (cudaGetDevice(&d) != cudaSuccess || d < 0 || d >= max_devices) return;
+  if (params[d]) cusolverDnDestroyParams(params[d]);
+  if (handles[d]) cusolverDnDestroy(handles[d]);
+  params[d] = nullptr;
+  handles[d] = nullptr;
 }

@@ -1,10 +1,11 @@
-// A device buffer that grows on demand and is kept for the process: the scratch of a family of
-// kernels (block partial sums, small factors). Each family keeps its own, so no family overwrites
-// another's data between the calls that produce and consume it.
+// A device buffer that grows on demand and is kept: the scratch of a family of kernels (block
+// partial sums, small factors). Each family keeps its own, so no family overwrites another's data
+// between the calls that produce and consume it; hm_device_buffers keeps one per device.
 #ifndef HAMLET_DEVICE_BUFFER_CUH
 #define HAMLET_DEVICE_BUFFER_CUH
 #include <cstddef>
 #include "cuda_check.h"
+#include "gpu_device.cuh"
 
 struct hm_device_buffer {
   double *p = nullptr;
@@ -27,5 +28,26 @@ static inline void hm_device_buffer_free(hm_device_buffer *b) {
   if (b->p) cudaFree(b->p);
   b->p = nullptr;
   b->len = 0;
+}
+
+// One buffer per device. grow works on the current device's (gpu_device.cuh), and p then points at
+// it: read p right after grow, on the same thread.
+struct hm_device_buffers {
+  hm_per_device<hm_device_buffer> slots;
+  double *p = nullptr;
+};
+
+static inline int hm_device_buffer_grow(hm_device_buffers *b, size_t n) {
+  hm_device_buffer &mine = b->slots.here();
+  HM_CALL(hm_device_buffer_grow(&mine, n));
+  b->p = mine.p;
+  return HM_SUCCESS;
+}
+
+// The current device's buffer back to empty (gpu_state.cu makes each device current to free it).
+static inline void hm_device_buffer_free(hm_device_buffers *b) {
+  hm_device_buffer &mine = b->slots.here();
+  if (b->p == mine.p) b->p = nullptr;
+  hm_device_buffer_free(&mine);
 }
 #endif

@@ -1,5 +1,6 @@
 // CUDA probe: device count, device binding, and a checked axpy self-test.
 #include "cuda_check.h"
+#include "gpu_device.cuh"
 #include "gpu_probe.h"
 
 #include "../linalg/core/gpu_probe.h"
@@ -28,7 +29,20 @@ extern "C" int hm_gpu_select(int node_rank, int *device) {
   HM_CALL(hm_gpu_device_count(&count));
   HM_CHECK(count > 0, HM_ERR_BACKEND, "no CUDA device is visible");
   *device = node_rank % count;
-  HM_CALL_CUDA(cudaSetDevice(*device));
+  HM_CALL(hm_gpu_bind(*device));
+  return HM_SUCCESS;
+}
+
+extern "C" int hm_gpu_bind(int device) {
+  int count = 0;
+  HM_CALL(hm_gpu_device_count(&count));
+  HM_CHECK(count > 0, HM_ERR_ARGUMENT, "CUDA device %d asked, but 0 CUDA devices are visible here", device);
+  HM_CHECK(device >= 0 && device < count, HM_ERR_ARGUMENT,
+           "CUDA device %d asked, but %d CUDA device%s visible here: allowed 0 to %d", device, count,
+           count == 1 ? " is" : "s are", count - 1);
+  HM_CHECK(device < kGpuMaxDevices, HM_ERR_ARGUMENT, "CUDA device %d: hamlet uses devices 0 to %d of a node",
+           device, kGpuMaxDevices - 1);
+  HM_CALL(hm_gpu_switch_device(device));
   return HM_SUCCESS;
 }
 

@@ -17,10 +17,22 @@ int hm_gpu_select(int node_rank, int *device) {
   HM_RAISE(HM_ERR_BACKEND, "hamlet was built without CUDA");
 }
 
-const hm_kernels *hm_kernels_cuda(void) { return NULL; }
+int hm_gpu_bind(int device) {
+  HM_RAISE(HM_ERR_BACKEND, "CUDA device %d asked, but this hamlet was built without CUDA (0 CUDA devices usable)",
+           device);
+}
 
-void hm_gpu_context_opened(void) {}
-void hm_gpu_context_closed(void) {}
+const hm_kernels *hm_kernels_cuda(void) { return NULL; }
+const hm_kernels *hm_kernels_cuda_on(int device) {
+  (void)device;
+  return NULL;
+}
+
+int hm_gpu_context_opened(int device) {
+  (void)device;
+  return HM_SUCCESS;
+}
+void hm_gpu_context_closed(int device) { (void)device; }
 
 int hm_gpu_axpy_selftest(size_t n, double a, const double *x, double *y) {
   (void)n; (void)a; (void)x; (void)y;

@@ -1,7 +1,8 @@
-// The CUDA backend keeps some state for the process, made on first use (scratch buffers, cuBLAS
-// and cuSOLVER handles, page-locked staging, upload slots, a stream). Each file that keeps some
-// frees it in its release function; gpu_state.cu calls them all when the last CUDA context of the
-// process is destroyed, so a library user who destroys every context gets the device back whole.
+// The CUDA backend keeps some state per device, made on first use there (scratch buffers, cuBLAS
+// and cuSOLVER handles, page-locked staging, upload slots, a stream), in one slot per device
+// (gpu_device.cuh). Each file that keeps some frees the current device's slot in its release
+// function; gpu_state.cu makes a device current and calls them all when the last CUDA context on
+// that device is destroyed, so a library user who destroys every context gets the device back whole.
 #ifndef HAMLET_GPU_STATE_H
 #define HAMLET_GPU_STATE_H
 void hm_kernels_cuda_release_state();

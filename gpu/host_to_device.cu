@@ -5,11 +5,12 @@
 #include <omp.h>
 #include "gpu_state.h"
 #include "cuda_check.h"
+#include "gpu_device.cuh"
 #include "host_to_device.h"
 
 namespace {
 
-constexpr size_t kStageBytes = (size_t)32 << 20; // per buffer; both kept for the process
+constexpr size_t kStageBytes = (size_t)32 << 20; // per buffer; both kept for the device
 constexpr size_t kStagedFrom = (size_t)64 << 20; // smaller copies: one plain cudaMemcpy
 
 struct Stage {
@@ -17,10 +18,10 @@ struct Stage {
   cudaEvent_t done[2] = {nullptr, nullptr};
   cudaStream_t stream = nullptr;
 };
-Stage stage;
+hm_per_device<Stage> stages; // the current device's stream and events
 
 // Made on the first staged copy; a failed part is made again by the next one, nothing twice.
-int stage_ready() {
+int stage_ready(Stage &stage) {
   for (int b = 0; b < 2; b++) {
     if (!stage.buf[b]) HM_CALL_CUDA(cudaMallocHost((void **)&stage.buf[b], kStageBytes));
     if (!stage.done[b]) HM_CALL_CUDA(cudaEventCreateWithFlags(&stage.done[b], cudaEventDisableTiming));
@@ -46,7 +47,8 @@ extern "C" int hm_cuda_upload_bytes(void *dst, const void *src, size_t bytes) {
     if (bytes) HM_CALL_CUDA(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
     return HM_SUCCESS;
   }
-  HM_CALL(stage_ready());
+  Stage &stage = stages.here();
+  HM_CALL(stage_ready(stage));
   // Work queued on the default stream before this copy (an earlier upload, a kernel) comes first.
   HM_CALL_CUDA(cudaStreamSynchronize(0));
   for (size_t at = 0, i = 0; at < bytes; at += kStageBytes, i++) {
@@ -62,6 +64,7 @@ extern "C" int hm_cuda_upload_bytes(void *dst, const void *src, size_t bytes) {
 }
 
 void hm_host_to_device_release_state() {
+  Stage &stage = stages.here();
   for (int b = 0; b < 2; b++) {
     if (stage.done[b]) cudaEventDestroy(stage.done[b]);
     if (stage.buf[b]) cudaFreeHost(stage.buf[b]);

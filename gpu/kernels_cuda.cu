@@ -3,9 +3,13 @@
 // warp) and k adjacent vector entries (coalesced). The KPM step fuses the product, the update
 // W = 2 s (A - b) V - W and both dot products: per-block partial sums in shared memory, then one
 // tiny kernel adds the blocks in a fixed order (deterministic, no atomics on doubles).
+#include <array>
 #include <cstring>
+#include <type_traits>
+#include <utility>
 #include <cuda_runtime.h>
 #include "gpu_state.h"
+#include "gpu_device.cuh"
 #include "async_upload.cuh"
 #include "column_sums.cuh"
 #include "cuda_check.h"
@@ -83,8 +87,8 @@ __device__ inline int64_t tile_base(int rb, int group, int iters) {
 // Register cap of the complex one-thread-per-pair KPM kernel (hm_cuda_csr_min_blocks): 1 = none.
 int csr_min_blocks = 4;
 
-// Scratch device memory for partial sums and scalars, grown on demand, kept for the process.
-hm_device_buffer scratch_buffer;
+// Scratch device memory for partial sums and scalars, grown on demand, kept per device.
+hm_device_buffers scratch_buffer;
 double *scratch = nullptr;
 
 int scratch_at_least(size_t n) {
@@ -454,51 +458,76 @@ int cuda_pack_rows(hm_scalar type, int k, const int32_t *rows, int32_t n, const 
   return HM_SUCCESS;
 }
 
-// Filled by name, so that entries added to hm_kernels elsewhere start as NULL here.
-hm_kernels make_table() {
+// F called on device D: the entry of device D's table (one integer compare when D is current).
+template <int D, auto F> struct OnDevice;
+template <int D, class R, class... A, R (*F)(A...)> struct OnDevice<D, F> {
+  static R call(A... a) {
+    if constexpr (std::is_void_v<R>) {
+      if (hm_gpu_enter_device(D) == HM_SUCCESS) F(a...);
+    } else {
+      const int st = hm_gpu_enter_device(D);
+      if (st != HM_SUCCESS) return st;
+      return F(a...);
+    }
+  }
+};
+
+// Filled by name, so that entries added to hm_kernels elsewhere start as NULL here. Each entry of
+// device D's table makes D current before it runs.
+template <int D> hm_kernels make_table() {
+#define ON(f) OnDevice<D, f>::call
   hm_kernels t = {};
   t.name = "cuda";
   t.device_memory = 1;
-  t.alloc = cuda_alloc;
-  t.release = cuda_release;
-  t.upload = cuda_upload;
-  t.download = cuda_download;
-  t.copy = cuda_copy;
-  t.host_alloc = cuda_host_alloc;
-  t.host_release = cuda_host_release;
-  t.spmmv = cuda_spmmv;
-  t.kpm_step = cuda_kpm_step;
-  t.dot = cuda_dot;
-  t.axpby = cuda_axpby;
-  t.pack_rows = cuda_pack_rows;
-  t.gram = hm_cuda_gram; // kernels_cuda_block.cu
-  t.block_update = hm_cuda_block_update;
-  t.copy_columns = hm_cuda_copy_columns;
-  t.scale_rows = hm_cuda_scale_rows;
-  t.ritz_residual = hm_cuda_ritz_residual;
-  t.gram_columns = hm_cuda_gram_columns;
-  t.prepare = hm_cuda_prepare; // sell_cuda.cu
-  t.unprepare = hm_cuda_unprepare;
-  t.format_info = hm_cuda_sell_info;
-  t.block_info = hm_cuda_sell_block_info;
-  t.idr_combine = hm_cuda_idr_combine; // kernels_cuda_idr.cu
-  t.idr_update = hm_cuda_idr_update;
-  t.idr_multidot = hm_cuda_idr_multidot;
-  t.idr_shift_update = hm_cuda_idr_shift_update;
-  t.peer_export = hm_cuda_peer_export; // peer_cuda.cu
-  t.peer_open = hm_cuda_peer_open;
-  t.peer_close = hm_cuda_peer_close;
-  t.peer_read = hm_cuda_peer_read;
-  t.synchronize = hm_cuda_synchronize;
-  t.random_phase = cuda_random_phase;
+  t.alloc = ON(cuda_alloc);
+  t.release = ON(cuda_release);
+  t.upload = ON(cuda_upload);
+  t.download = ON(cuda_download);
+  t.copy = ON(cuda_copy);
+  t.host_alloc = ON(cuda_host_alloc);
+  t.host_release = ON(cuda_host_release);
+  t.spmmv = ON(cuda_spmmv);
+  t.kpm_step = ON(cuda_kpm_step);
+  t.dot = ON(cuda_dot);
+  t.axpby = ON(cuda_axpby);
+  t.pack_rows = ON(cuda_pack_rows);
+  t.gram = ON(hm_cuda_gram); // kernels_cuda_block.cu
+  t.block_update = ON(hm_cuda_block_update);
+  t.copy_columns = ON(hm_cuda_copy_columns);
+  t.scale_rows = ON(hm_cuda_scale_rows);
+  t.ritz_residual = ON(hm_cuda_ritz_residual);
+  t.gram_columns = ON(hm_cuda_gram_columns);
+  t.prepare = ON(hm_cuda_prepare); // sell_cuda.cu
+  t.unprepare = ON(hm_cuda_unprepare);
+  t.format_info = ON(hm_cuda_sell_info);
+  t.block_info = ON(hm_cuda_sell_block_info);
+  t.idr_combine = ON(hm_cuda_idr_combine); // kernels_cuda_idr.cu
+  t.idr_update = ON(hm_cuda_idr_update);
+  t.idr_multidot = ON(hm_cuda_idr_multidot);
+  t.idr_shift_update = ON(hm_cuda_idr_shift_update);
+  t.peer_export = ON(hm_cuda_peer_export); // peer_cuda.cu
+  t.peer_open = ON(hm_cuda_peer_open);
+  t.peer_close = ON(hm_cuda_peer_close);
+  t.peer_read = ON(hm_cuda_peer_read);
+  t.synchronize = ON(hm_cuda_synchronize);
+  t.random_phase = ON(cuda_random_phase);
   return t;
+#undef ON
 }
 
-const hm_kernels table = make_table();
+template <size_t... D> std::array<hm_kernels, sizeof...(D)> make_tables(std::index_sequence<D...>) {
+  return {make_table<(int)D>()...};
+}
+
+const std::array<hm_kernels, kGpuMaxDevices> tables = make_tables(std::make_index_sequence<kGpuMaxDevices>());
 
 }  // namespace
 
-extern "C" const hm_kernels *hm_kernels_cuda(void) { return &table; }
+extern "C" const hm_kernels *hm_kernels_cuda(void) { return &tables[hm_gpu_current_device()]; }
+
+extern "C" const hm_kernels *hm_kernels_cuda_on(int device) {
+  return device >= 0 && device < kGpuMaxDevices ? &tables[device] : nullptr;
+}
 
 extern "C" void hm_cuda_csr_traversal(int set_group, int set_iters, int *group, int *iters) {
   if (group) *group = traversal_group;

@@ -25,12 +25,13 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kMaxBlocks = 2048; // grid-stride beyond this
 
-cublasHandle_t handle = nullptr;
-hm_device_buffer small_buffer; // device copy of a small factor (G or C)
+hm_per_device<cublasHandle_t> handles; // a handle belongs to the device current at its creation
+hm_device_buffers small_buffer; // device copy of a small factor (G or C)
 double *small = nullptr;
-hm_device_buffer residual_buffer; // ritz_residual: lambda, block partials, sums
+hm_device_buffers residual_buffer; // ritz_residual: lambda, block partials, sums
 
 int blas(cublasHandle_t *h) {
+  cublasHandle_t &handle = handles.here();
   if (!handle) HM_CALL_CUBLAS(cublasCreate(&handle));
   *h = handle;
   return HM_SUCCESS;
@@ -205,6 +206,7 @@ int hm_cuda_ritz_residual(hm_scalar type, int64_t n, int ka, const double *AX, i
 }
 
 void hm_kernels_cuda_block_release_state() {
+  cublasHandle_t &handle = handles.here();
   if (handle) cublasDestroy(handle);
   handle = nullptr;
   hm_device_buffer_free(&small_buffer);

@@ -23,7 +23,7 @@ struct Blocks {
   const double *p[64];
 };
 
-hm_device_buffer scratch_buffer; // coefficients, block partial sums, final sums
+hm_device_buffers scratch_buffer; // coefficients, block partial sums, final sums (per device)
 double *scratch = nullptr;
 
 int scratch_at_least(size_t doubles) {

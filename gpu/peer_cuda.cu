@@ -5,6 +5,7 @@
 
 #include "gpu_state.h"
 #include "cuda_check.h"
+#include "gpu_device.cuh"
 #include "kernels_cuda_peer.h"
 
 static_assert(sizeof(cudaIpcMemHandle_t) <= HM_PEER_HANDLE_BYTES, "an IPC handle must fit the halo's token");
@@ -12,8 +13,8 @@ static_assert(sizeof(cudaIpcMemHandle_t) <= HM_PEER_HANDLE_BYTES, "an IPC handle
 namespace {
 // The reads run on their own stream: kernels already queued on the default stream (the product
 // over the interior rows) keep running while the halo arrives. Non-blocking: no implicit
-// synchronisation with the legacy default stream.
-cudaStream_t read_stream = nullptr;
+// synchronisation with the legacy default stream. One per device (a stream belongs to its device).
+hm_per_device<cudaStream_t> read_streams;
 }  // namespace
 
 extern "C" int hm_cuda_peer_export(const void *p, void *handle) {
@@ -38,6 +39,7 @@ extern "C" void hm_cuda_peer_close(void *p) {
 
 extern "C" int hm_cuda_peer_read(void *dst, const void *src, size_t bytes) {
   if (bytes == 0) return HM_SUCCESS;
+  cudaStream_t &read_stream = read_streams.here();
   if (!read_stream) HM_CALL_CUDA(cudaStreamCreateWithFlags(&read_stream, cudaStreamNonBlocking));
   HM_CALL_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, read_stream));
   HM_CALL_CUDA(cudaStreamSynchronize(read_stream));
@@ -50,6 +52,7 @@ extern "C" int hm_cuda_synchronize(void) {
 }
 
 void hm_peer_cuda_release_state() {
+  cudaStream_t &read_stream = read_streams.here();
   if (read_stream) cudaStreamDestroy(read_stream);
   read_stream = nullptr;
 }

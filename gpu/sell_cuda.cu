@@ -306,7 +306,7 @@ __global__ void __launch_bounds__(256) sell_kernel(int32_t nchunks, const int64_
   }
 }
 
-hm_device_buffer scratch_buffer;
+hm_device_buffers scratch_buffer; // per device
 double *scratch = nullptr;
 
 int scratch_at_least(size_t n) {

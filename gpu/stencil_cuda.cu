@@ -19,7 +19,7 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int64_t kWantBlocks = 4096;      // thread blocks per launch (balance; L2 band)
 
-hm_device_buffer scratch_buffer;
+hm_device_buffers scratch_buffer; // per device
 
 struct Launch {
   int64_t tile_sites, ntiles, zchunk, nzchunks, slabs;

@@ -8,6 +8,8 @@
 # it is reported as a race (a 10-line OpenMP program shows it). Such reports (previous access by the
 # main thread outside *_omp_fn*, location the master's stack) are false; a race with both accesses
 # inside *_omp_fn* frames of one region is real. The summary groups reports by their top frames.
+# A run without such false reports: scripts/tsan.sh on a build machine (clang-14 and LLVM's libomp,
+# whose Archer tool tells TSan about OpenMP's synchronisation).
 set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 # shellcheck source=scripts/device_unpack.sh

@@ -1,6 +1,7 @@
 ! Context weights and the mixed backend from Fortran: the default weight is 1; a weight of 3 on
 ! rank 0 gives it three times the rows of another rank in hm_dist_create; a weight of 0 is
-! refused; backend = mixed resolves to cpu or cuda per rank.
+! refused; backend = mixed resolves to cpu or cuda per rank; a context on a device number that
+! is not visible is refused with a message naming the device (no GPU runs Fortran tests).
 program test_fortran_context
   use, intrinsic :: iso_c_binding
   use mpi
@@ -10,7 +11,7 @@ program test_fortran_context
   type(c_ptr) :: ctx, dist
   real(c_double) :: w
   integer(c_int64_t) :: first, local, n
-  integer(c_int) :: backend
+  integer(c_int) :: backend, status
   integer :: ierr, rank, nranks, comm, cmp
 
   call MPI_Init(ierr)
@@ -43,5 +44,12 @@ program test_fortran_context
   call test_ok(hm_context_backend(ctx, backend), "backend")
   call test_assert(backend == HM_BACKEND_CPU .or. backend == HM_BACKEND_CUDA, "mixed resolves to cpu or cuda")
   call test_ok(hm_context_destroy(ctx), "context destroy")
+  call test_fails(hm_context_create_on_device(MPI_COMM_WORLD, -1, ctx), HM_ERR_ARGUMENT, &
+                  "a device number is >= 0", "device -1")
+  call test_assert(.not. c_associated(ctx), "a refused context is NULL")
+  ! without CUDA built: HM_ERR_BACKEND; built, with fewer devices visible: HM_ERR_ARGUMENT
+  status = hm_context_create_on_device_f(MPI_COMM_WORLD, 1000, ctx)
+  call test_assert(status == HM_ERR_ARGUMENT .or. status == HM_ERR_BACKEND, "device 1000: argument or backend error")
+  call test_assert(index(hm_error_message(), "CUDA device 1000 asked") > 0, "device 1000: the message names it")
   call test_finish("test_fortran_context")
 end program test_fortran_context

@@ -19,6 +19,15 @@ extern "C" {
 int hm_context_create(MPI_Comm comm, hm_backend backend, hm_context **ctx);
 /* The same from a Fortran MPI communicator handle (MPI_Comm_c2f / mpi_f08 %MPI_VAL). */
 int hm_context_create_f(MPI_Fint comm, int backend, hm_context **ctx);
+/* A CUDA context on the given device of this node (0 .. visible count - 1; each rank names its
+ * own), instead of the one hm_context_create picks from the rank's place on its node. Collective.
+ * A device number that is not visible is an HM_ERR_ARGUMENT error naming the visible count (on
+ * every rank: the ranks agree first); a hamlet built without CUDA answers HM_ERR_BACKEND. Several
+ * contexts may share a device; the GPU state kept for a device is freed with its last context.
+ * Each call for an object makes its context's device current on the calling thread and leaves it
+ * current: a caller who calls cudaSetDevice between hamlet calls sets back the device it found. */
+int hm_context_create_on_device(MPI_Comm comm, int device, hm_context **ctx);
+int hm_context_create_on_device_f(MPI_Fint comm, int device, hm_context **ctx);
 int hm_context_destroy(hm_context **ctx); /* also sets *ctx = NULL */
 int hm_context_rank(const hm_context *ctx, int *rank, int *size);
 int hm_context_backend(const hm_context *ctx, hm_backend *backend); /* the resolved backend */

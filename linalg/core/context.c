@@ -40,15 +40,8 @@ static int resolve_backend(MPI_Comm comm, hm_backend asked, hm_backend *resolved
   return HM_SUCCESS;
 }
 
-int hm_context_create(MPI_Comm comm, hm_backend backend, hm_context **ctx) {
-  HM_CHECK(ctx, HM_ERR_ARGUMENT, "ctx is NULL");
-  *ctx = NULL;
-  int initialized = 0;
-  MPI_Initialized(&initialized);
-  HM_CHECK(initialized, HM_ERR_MPI, "MPI is not initialized; call MPI_Init first");
-  hm_backend resolved;
-  int device;
-  HM_CALL(resolve_backend(comm, backend, &resolved, &device));
+/* The context of a resolved backend and device (-1 on the CPU). */
+static int make_context(MPI_Comm comm, hm_backend resolved, int device, hm_context **ctx) {
   hm_context *c;
   HM_MALLOC(c, 1);
   int st = MPI_Comm_dup(comm, &c->comm);
@@ -63,10 +56,55 @@ int hm_context_create(MPI_Comm comm, hm_backend backend, hm_context **ctx) {
   MPI_Comm_size(c->comm, &c->size);
   c->backend = resolved;
   c->device = device;
-  c->kernels = resolved == HM_BACKEND_CUDA ? hm_kernels_cuda() : &hm_kernels_cpu;
+  /* a CUDA context's table makes its device current before each call */
+  c->kernels = resolved == HM_BACKEND_CUDA ? hm_kernels_cuda_on(device) : &hm_kernels_cpu;
   c->weight = 1.0;
-  if (resolved == HM_BACKEND_CUDA) hm_gpu_context_opened();
+  if (resolved == HM_BACKEND_CUDA) {
+    st = c->kernels ? hm_gpu_context_opened(device)
+                    : hm_error_raise(HM_ERR_BACKEND, __FILE__, __LINE__, __func__,
+                                     "CUDA device %d has no kernel table", device);
+    if (st != HM_SUCCESS) {
+      MPI_Comm_free(&c->comm);
+      free(c);
+      return hm_error_trace(st, __FILE__, __LINE__, __func__);
+    }
+  }
   *ctx = c;
+  return HM_SUCCESS;
+}
+
+static int check_mpi_initialized(void) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  HM_CHECK(initialized, HM_ERR_MPI, "MPI is not initialized; call MPI_Init first");
+  return HM_SUCCESS;
+}
+
+int hm_context_create(MPI_Comm comm, hm_backend backend, hm_context **ctx) {
+  HM_CHECK(ctx, HM_ERR_ARGUMENT, "ctx is NULL");
+  *ctx = NULL;
+  HM_CALL(check_mpi_initialized());
+  hm_backend resolved;
+  int device;
+  HM_CALL(resolve_backend(comm, backend, &resolved, &device));
+  HM_CALL(make_context(comm, resolved, device, ctx));
+  return HM_SUCCESS;
+}
+
+int hm_context_create_on_device(MPI_Comm comm, int device, hm_context **ctx) {
+  HM_CHECK(ctx, HM_ERR_ARGUMENT, "ctx is NULL");
+  *ctx = NULL;
+  HM_CALL(check_mpi_initialized());
+  /* each rank checks its own device, then the ranks agree before the collective MPI_Comm_dup, so
+   * that a rank with a bad device number fails on every rank instead of leaving the others waiting */
+  const int st = device >= 0 ? hm_gpu_bind(device)
+                             : hm_error_raise(HM_ERR_ARGUMENT, __FILE__, __LINE__, __func__,
+                                              "CUDA device %d asked: a device number is >= 0", device);
+  int failed = st != HM_SUCCESS, any_failed = 0;
+  HM_CALL_MPI(MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, comm));
+  if (st != HM_SUCCESS) return hm_error_trace(st, __FILE__, __LINE__, __func__);
+  HM_CHECK(!any_failed, HM_ERR_ARGUMENT, "another rank's CUDA device could not be used (its message says why)");
+  HM_CALL(make_context(comm, HM_BACKEND_CUDA, device, ctx));
   return HM_SUCCESS;
 }
 
@@ -75,10 +113,16 @@ int hm_context_create_f(MPI_Fint comm, int backend, hm_context **ctx) {
   return HM_SUCCESS;
 }
 
+int hm_context_create_on_device_f(MPI_Fint comm, int device, hm_context **ctx) {
+  HM_CALL(hm_context_create_on_device(MPI_Comm_f2c(comm), device, ctx));
+  return HM_SUCCESS;
+}
+
 int hm_context_destroy(hm_context **ctx) {
   if (!ctx || !*ctx) return HM_SUCCESS;
   MPI_Comm_free(&(*ctx)->comm);
-  if ((*ctx)->backend == HM_BACKEND_CUDA) hm_gpu_context_closed(); /* the last frees the kept GPU state */
+  /* the last on its device frees the GPU state kept for that device */
+  if ((*ctx)->backend == HM_BACKEND_CUDA) hm_gpu_context_closed((*ctx)->device);
   free(*ctx);
   *ctx = NULL;
   return HM_SUCCESS;

@@ -131,8 +131,11 @@ typedef struct {
 extern "C" {
 #endif
 extern const hm_kernels hm_kernels_cpu;
-/* The CUDA table, or NULL where hamlet was built without CUDA. */
+/* The CUDA table of the device current on this thread, or NULL where hamlet was built without CUDA. */
 const hm_kernels *hm_kernels_cuda(void);
+/* The CUDA table of one device: each call makes that device current first (gpu/gpu_device.cuh);
+ * NULL without CUDA or for a device beyond those hamlet handles. */
+const hm_kernels *hm_kernels_cuda_on(int device);
 #ifdef __cplusplus
 }
 #endif
