@@ -703,9 +703,10 @@ static void check_zeeman_layers(deck_state *st) {
   if (d->model != HM_MODEL_LATTICE || d->lattice.zeeman_layers == HM_ZEEMAN_ALL) return;
   if (d->ti.boundary[2] != HM_BC_OPEN)
     fail(st, st->given[key], "[hamiltonian] zeeman_layers = %s needs a slab: boundary open along z", st->text[key]);
-  else if (st->given[ldos] || d->solver.problem == 1 || d->solver.method == HM_METHOD_CONDUCTIVITY)
+  else if (st->given[ldos] || d->solver.problem == 1 || d->solver.method == HM_METHOD_CONDUCTIVITY ||
+           d->lattice.vacancies > 0)
     fail(st, st->given[key], "[hamiltonian] zeeman_layers = %s works with the DOS, eigensolvers and method = marker, "
-         "not with ldos_sites, problem = green or conductivity", st->text[key]);
+         "not with ldos_sites, problem = green, conductivity or vacancies", st->text[key]);
 }
 
 /* [run] walltime (seconds or HH:MM:SS), and the checkpoint keys only where a method honours them. */

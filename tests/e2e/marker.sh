@@ -226,4 +226,8 @@ method = marker" "needs a slab: boundary open along z"
 expect2 "$base
 boundary = open open open
 zeeman_layers = sides" "[hamiltonian] zeeman_layers = sides"
+expect2 "$base
+boundary = open open open
+zeeman_layers = both
+vacancies = 0.1" "not with ldos_sites, problem = green, conductivity or vacancies"
 finish
