@@ -46,20 +46,61 @@ static const char *const storage_words[] = {"auto", "assembled", "matrix_free"};
 static const char *const format_words[] = {"auto", "hamlet", "wannier90_hr", "wannier90_tb"};
 static const char *const boundary_words[] = {"periodic", "open", "twisted"};
 
-void run_build_lattice(run_state *s, hm_matrix **H) {
+/* The deck's model file; with zeeman_layers other than all, its slab folded into one cell with the
+ * Zeeman field on the chosen layers (lattice_layers.c) and *folded = 1 (nz cells become 1). */
+static void read_model(run_state *s, int with_zeeman, hm_lattice *L, int *folded) {
   hm_deck *d = &s->deck;
   resolve(d->name, d->lattice.file, sizeof d->lattice.file);
   resolve(d->name, d->lattice.centres, sizeof d->lattice.centres);
-  hm_lattice L;
   APP_CALL(hm_lattice_read(d->lattice.file, (hm_lattice_format)d->lattice.format,
-                           d->lattice.cell_given ? (const double(*)[3])d->lattice.cell : NULL, d->lattice.centres, &L));
+                           d->lattice.cell_given ? (const double(*)[3])d->lattice.cell : NULL, d->lattice.centres, L));
+  *folded = d->lattice.zeeman_layers != HM_ZEEMAN_ALL;
+  if (!*folded) return;
+  const int64_t nz = d->ti.nz;
+  double *B = calloc(3 * (size_t)nz, sizeof(double));
+  const int top = d->lattice.zeeman_layers != HM_ZEEMAN_BOTTOM, bottom = d->lattice.zeeman_layers != HM_ZEEMAN_TOP;
+  const double sign = d->lattice.zeeman_sign ? -1.0 : 1.0; /* bottom against top: parallel or antiparallel */
+  for (int a = 0; a < 3 && B; a++) {
+    if (bottom) B[a] += (top ? sign : 1.0) * d->lattice.zeeman[a];
+    if (top) B[3 * (nz - 1) + a] += d->lattice.zeeman[a];
+  }
+  hm_lattice F;
+  const int st = B ? hm_lattice_fold_layers(L, nz, with_zeeman ? B : NULL, &F) : HM_ERR_MEMORY;
+  free(B);
+  name_deck_line(s, st);
+  APP_CALL(st);
+  hm_lattice_free(L);
+  *L = F;
+}
+
+void run_lattice_geometry(run_state *s, int64_t cells[3], int *orbitals, double lattice[9], double **positions,
+                          int *layer_orbitals) {
+  hm_lattice L;
+  int folded;
+  read_model(s, 0, &L, &folded);
+  const hm_deck *d = &s->deck;
+  cells[0] = d->ti.nx, cells[1] = d->ti.ny, cells[2] = folded ? 1 : d->ti.nz;
+  *orbitals = L.orbitals;
+  *layer_orbitals = folded ? L.orbitals / (int)d->ti.nz : 0;
+  for (int k = 0; k < 3; k++)
+    for (int a = 0; a < 3; a++) lattice[3 * k + a] = L.cell[k][a];
+  *positions = L.position;
+  L.position = NULL;
+  hm_lattice_free(&L);
+}
+
+void run_build_lattice(run_state *s, hm_matrix **H) {
+  hm_deck *d = &s->deck;
+  hm_lattice L;
+  int folded;
+  read_model(s, 1, &L, &folded);
   hm_lattice_params p;
   APP_CALL(hm_lattice_params_default(&p));
-  p.cells[0] = d->ti.nx, p.cells[1] = d->ti.ny, p.cells[2] = d->ti.nz;
+  p.cells[0] = d->ti.nx, p.cells[1] = d->ti.ny, p.cells[2] = folded ? 1 : d->ti.nz;
   for (int a = 0; a < 3; a++) {
     p.boundary[a] = d->ti.boundary[a];
     p.twist[a] = d->lattice.twist[a];
-    p.zeeman[a] = d->lattice.zeeman[a];
+    p.zeeman[a] = folded ? 0.0 : d->lattice.zeeman[a]; /* folded: on its layers already */
     p.field[a] = d->lattice.field[a];
   }
   p.disorder_w = d->potential & HM_POTENTIAL_DISORDER ? d->ti.disorder_w : 0.0;

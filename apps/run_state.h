@@ -110,6 +110,12 @@ void run_write_model(run_state *s, hm_output *out, const hm_matrix *H);
 void run_build_lattice(run_state *s, hm_matrix **H);
 void run_write_lattice(run_state *s, hm_output *out, const hm_matrix *H);
 void run_print_lattice(const run_state *s);
+/* The geometry of model = lattice's rows: cells, orbitals per cell, lattice vectors (lattice[3k + d])
+ * and orbital positions (malloc'd [orbitals][3]); with zeeman_layers folded (cells[2] = 1, orbitals
+ * = nz x the model's), *layer_orbitals = the model's orbitals, else 0. */
+void run_lattice_geometry(run_state *s, int64_t cells[3], int *orbitals, double lattice[9], double **positions,
+                          int *layer_orbitals);
+int run_marker(run_state *s, hm_matrix *H);
 
 /* Output, checkpoint and input files are distinct, their directories writable, stale .tmp files
  * removed (paths.c); collective; returns an exit code (2 when refused). */

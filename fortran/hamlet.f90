@@ -22,6 +22,7 @@ module hamlet
   use hamlet_ldos
   use hamlet_stencil
   use hamlet_conductivity
+  use hamlet_marker
   implicit none
   private :: c_string, to_c
   public

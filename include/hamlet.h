@@ -11,6 +11,7 @@
 #include "hamlet/dos.h"
 #include "hamlet/ldos.h"
 #include "hamlet/conductivity.h"
+#include "hamlet/marker.h"
 #include "hamlet/lobpcg.h"
 #include "hamlet/idr.h"
 #include "hamlet/dense.h"

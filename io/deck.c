@@ -367,6 +367,8 @@ static void check_model(deck_state *st) {
     why = "convdiff is not symmetric; eigensolvers here need a Hermitian matrix (use method = idr)";
   else if (m == HM_METHOD_IDR && d->solver.problem == 1 && d->model != HM_MODEL_TI && d->model != HM_MODEL_LATTICE)
     why = "problem = green needs lattice sites: model = ti or lattice";
+  else if (m == HM_METHOD_MARKER && d->model != HM_MODEL_TI && d->model != HM_MODEL_LATTICE)
+    why = "the Chern marker needs a lattice's positions: model = ti or lattice";
   else if (m == HM_METHOD_CONDUCTIVITY && d->model != HM_MODEL_TI)
     why = "the velocity operators need a lattice's geometry: model = ti";
   else if (m != HM_METHOD_LOBPCG && m != HM_METHOD_DENSE && d->model == HM_MODEL_MTX && d->mass_file[0])
@@ -613,6 +615,100 @@ static void check_ldos(deck_state *st) {
   d->kpm.vectors = 4 * d->ldos.nsites; /* model = lattice: orbitals per cell x sites, set by the app */
 }
 
+/* [marker]: sites (a list of cells, line, all) or layers (the centre cell of each layer); open x, y. */
+static void check_marker(deck_state *st) {
+  hm_deck *d = st->deck;
+  if (d->solver.method != HM_METHOD_MARKER) return;
+  const int sites = key_index("marker", "sites"), layers = key_index("marker", "layers");
+  const int boundary = key_index("hamiltonian", "boundary");
+  if (d->ti.boundary[0] != HM_BC_OPEN || d->ti.boundary[1] != HM_BC_OPEN) {
+    fail(st, st->given[boundary] ? st->given[boundary] : st->given[key_index("solver", "method")],
+         "[hamiltonian] boundary = %s: the Chern marker needs open boundaries along x and y (the position operators X, "
+         "Y are not defined on a periodic direction); use boundary = open open <z>, and read the marker deep in the "
+         "bulk of a large flake", st->text[boundary][0] ? st->text[boundary] : "periodic periodic periodic");
+    return;
+  }
+  if (st->given[sites] && st->given[layers]) {
+    fail(st, st->given[layers], "[marker] layers = %s is given with sites = %s: give one of them", st->text[layers],
+         st->text[sites]);
+    return;
+  }
+  const int64_t n[3] = {d->ti.nx, d->ti.ny, d->ti.nz}, cells = n[0] * n[1] * n[2];
+  const int key = st->given[layers] ? layers : sites;
+  const char *text = st->given[layers] ? d->marker.layers_text : st->given[sites] ? d->marker.sites_text : "line";
+  int count = 0;
+  double *v = NULL;
+  char bad[64] = "";
+  if (!strcmp(text, "all") && key == sites && cells > 100000) {
+    fail(st, st->given[sites], "[marker] sites = all: %lld cells is too many (at most 100000; each costs two "
+         "projector expansions per orbital): give a list or line", (long long)cells);
+    return;
+  }
+  const int64_t total = !strcmp(text, "all") ? (key == sites ? cells : n[2]) : !strcmp(text, "line") ? n[0] : 0;
+  if (!strcmp(text, "line") && key == layers) {
+    fail(st, st->given[layers], "[marker] layers = line: allowed are 'z1 z2 ...' (0-based) or all");
+    return;
+  }
+  if (!total) { /* a list of numbers: 3 per site or 1 per layer */
+    int per = key == sites ? 3 : 1;
+    if (read_numbers(text, NULL, 0, &count, bad, sizeof bad) == 0 && count > 0 && count % per == 0)
+      v = malloc(sizeof(double) * (size_t)count);
+    if (!v || read_numbers(text, v, count, &count, bad, sizeof bad)) {
+      fail(st, st->given[key], "[marker] %s = %s: must be %s", hm_deck_keys[key].key, text,
+           key == sites ? "cells 'x y z; x y z; ...' (0-based integers), line or all" : "'z1 z2 ...' (0-based) or all");
+      free(v);
+      return;
+    }
+    count /= per;
+  } else {
+    count = (int)total;
+  }
+  d->marker.sites = malloc(sizeof *d->marker.sites * (size_t)count);
+  for (int i = 0; i < count && d->marker.sites; i++) {
+    int64_t *c = d->marker.sites[i];
+    if (key == layers) {
+      c[0] = n[0] / 2, c[1] = n[1] / 2, c[2] = v ? (int64_t)v[i] : i;
+      if (v && (v[i] != floor(v[i]) || v[i] < 0 || v[i] >= (double)n[2])) {
+        fail(st, st->given[layers], "[marker] layers: layer %g is outside 0 to %lld (nz - 1), or not an integer", v[i],
+             (long long)(n[2] - 1));
+        break;
+      }
+    } else if (!strcmp(text, "line")) {
+      c[0] = i, c[1] = n[1] / 2, c[2] = n[2] / 2;
+    } else if (!strcmp(text, "all")) {
+      c[0] = i % n[0], c[1] = (i / n[0]) % n[1], c[2] = i / (n[0] * n[1]);
+    } else {
+      for (int a = 0; a < 3; a++) {
+        const double x = v[3 * i + a];
+        c[a] = (int64_t)x;
+        if (x != floor(x) || x < 0 || x >= (double)n[a]) {
+          fail(st, st->given[sites], "[marker] sites: cell %d (%g %g %g) is outside the %lld x %lld x %lld cells "
+               "(coordinates are integers from 0 to n - 1)", i + 1, v[3 * i], v[3 * i + 1], v[3 * i + 2],
+               (long long)n[0], (long long)n[1], (long long)n[2]);
+          i = count;
+          break;
+        }
+      }
+    }
+  }
+  d->marker.nsites = count;
+  free(v);
+}
+
+/* zeeman_layers other than all folds the slab's layers into one cell (model_lattice.c): rows are no
+ * longer numbered as sites, so the keys that name sites by their row refuse it. */
+static void check_zeeman_layers(deck_state *st) {
+  const hm_deck *d = st->deck;
+  const int key = key_index("hamiltonian", "zeeman_layers"), ldos = key_index("kpm", "ldos_sites");
+  if (d->model != HM_MODEL_LATTICE || d->lattice.zeeman_layers == HM_ZEEMAN_ALL) return;
+  if (d->ti.boundary[2] != HM_BC_OPEN)
+    fail(st, st->given[key], "[hamiltonian] zeeman_layers = %s needs a slab: boundary open along z", st->text[key]);
+  else if (st->given[ldos] || d->solver.problem == 1 || d->solver.method == HM_METHOD_CONDUCTIVITY ||
+           d->lattice.vacancies > 0)
+    fail(st, st->given[key], "[hamiltonian] zeeman_layers = %s works with the DOS, eigensolvers and method = marker, "
+         "not with ldos_sites, problem = green, conductivity or vacancies", st->text[key]);
+}
+
 /* [run] walltime (seconds or HH:MM:SS), and the checkpoint keys only where a method honours them. */
 static void check_run(deck_state *st) {
   hm_deck *d = st->deck;
@@ -659,6 +755,8 @@ static int parse(deck_state *st, const char *text) {
   if (st->err_line == INT_MAX) check_green(st);
   if (st->err_line == INT_MAX) check_ldos(st);
   if (st->err_line == INT_MAX) check_conductivity(st);
+  if (st->err_line == INT_MAX) check_marker(st);
+  if (st->err_line == INT_MAX) check_zeeman_layers(st);
   if (st->err_line == INT_MAX) check_run(st);
   return st->err_line == INT_MAX ? HM_SUCCESS : HM_ERR_DECK;
 }
@@ -718,7 +816,9 @@ void hm_deck_free(hm_deck *deck) {
   deck->text = NULL;
   free(deck->green.energies);
   free(deck->conductivity.energies);
+  free(deck->marker.sites);
   deck->green.energies = NULL;
+  deck->marker.sites = NULL;
 }
 
 void hm_deck_checkpoint_path(const hm_deck *deck, char *path, size_t len) {

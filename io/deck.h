@@ -9,8 +9,11 @@ enum { HM_PATH_MAX = 4096, HM_DECK_MAX_SITES = 64, HM_DECK_MAX_ENERGIES = 100000
 
 typedef enum { HM_MODEL_TI = 0, HM_MODEL_FEM = 1, HM_MODEL_MTX = 2, HM_MODEL_CONVDIFF = 3, HM_MODEL_LATTICE = 4 } hm_deck_model;
 typedef enum {
-  HM_METHOD_KPM = 0, HM_METHOD_LOBPCG = 1, HM_METHOD_DENSE = 2, HM_METHOD_IDR = 3, HM_METHOD_CONDUCTIVITY = 4
+  HM_METHOD_KPM = 0, HM_METHOD_LOBPCG = 1, HM_METHOD_DENSE = 2, HM_METHOD_IDR = 3, HM_METHOD_CONDUCTIVITY = 4,
+  HM_METHOD_MARKER = 5
 } hm_deck_method;
+/* [hamiltonian] zeeman_layers (model = lattice): the z layers the zeeman term acts on. */
+enum { HM_ZEEMAN_ALL = 0, HM_ZEEMAN_TOP = 1, HM_ZEEMAN_BOTTOM = 2, HM_ZEEMAN_BOTH = 3 };
 /* Words of [hamiltonian] potential (bits of a set). */
 enum {
   HM_POTENTIAL_DOTS = 1, HM_POTENTIAL_DISORDER = 2,                          /* ti */
@@ -49,6 +52,8 @@ typedef struct {
     double cell[3][3], twist[3], zeeman[3], field[3];
     double vacancies;
     uint64_t vacancy_seed;
+    int zeeman_layers;           /* HM_ZEEMAN_* : which z layers get the zeeman term */
+    int zeeman_sign;             /* zeeman_layers = both: 0 parallel, 1 antiparallel (bottom gets -B) */
   } lattice;
   /* [solver] */
   struct {
@@ -92,6 +97,15 @@ typedef struct {
     double lambda;
     uint64_t seed;
   } conductivity;
+  /* [marker] (method = marker): the cells whose local Chern marker is computed, parsed from sites
+   * (a list, `line` along x through the centre, `all`) or layers (the centre cell of each layer) */
+  struct {
+    char sites_text[4096], layers_text[1024];
+    double mu;
+    int moments;
+    int nsites;
+    int64_t (*sites)[3];         /* malloc'd, nsites */
+  } marker;
   /* [rhs] (problem = linear) */
   struct {
     int kind;                    /* 0 ones, 1 random, 2 file */

@@ -23,7 +23,7 @@
 #define LENGTH RANGE(1e-50, 1e50)
 #define POSITION RANGE(-1e50, 1e50)
 
-const char *const hm_deck_sections[] = {"run", "hamiltonian", "solver", "kpm", "green", "rhs", "conductivity", NULL};
+const char *const hm_deck_sections[] = {"run", "hamiltonian", "solver", "kpm", "green", "rhs", "conductivity", "marker", NULL};
 
 const hm_deck_key hm_deck_keys[] = {
     /* [run] */
@@ -48,7 +48,7 @@ const hm_deck_key hm_deck_keys[] = {
     {.section = "run", .key = "checkpoint", .type = HM_KEY_STRING, .def = "", AT(checkpoint),
      .help = "checkpoint file; empty = <output without .h5>_checkpoint.h5"},
     {.section = "run", .key = "checkpoint_every", .type = HM_KEY_INT, AT_LEAST(0), INT_FIELD_MAX, .def = "0",
-     AT(checkpoint_every), .help = "between checkpoints: moment pairs (kpm), iterations (lobpcg), outer iterations (idr); 0 = off"},
+     AT(checkpoint_every), .help = "between checkpoints: moment pairs (kpm), iterations (lobpcg), outer iterations (idr), batches of cells (marker); 0 = off"},
     {.section = "run", .key = "checkpoint_seconds", .type = HM_KEY_DOUBLE, AT_LEAST(0), .def = "0",
      AT(checkpoint_seconds), .help = "wall seconds between checkpoints; 0 = off"},
     {.section = "run", .key = "walltime", .type = HM_KEY_STRING, .def = "", AT(walltime_text),
@@ -94,6 +94,14 @@ const hm_deck_key hm_deck_keys[] = {
     {.section = "hamiltonian", .key = "zeeman", .type = HM_KEY_STRING, ENERGY, .when_key = "model",
      .when_word = "lattice", AT(lattice.zeeman_text),
      .help = "'Bx By Bz': B . sigma on orbital pairs labelled spin up and down (energies)"},
+    {.section = "hamiltonian", .key = "zeeman_layers", .type = HM_KEY_WORD, .words = {"all", "top", "bottom", "both"},
+     .values = {HM_ZEEMAN_ALL, HM_ZEEMAN_TOP, HM_ZEEMAN_BOTTOM, HM_ZEEMAN_BOTH}, .def = "all", .when_key = "model",
+     .when_word = "lattice", AT(lattice.zeeman_layers),
+     .help = "z layers the zeeman term acts on: all, top (z = nz - 1), bottom (z = 0) or both surfaces of a slab "
+             "(boundary open along z)"},
+    {.section = "hamiltonian", .key = "zeeman_sign", .type = HM_KEY_WORD, .words = {"parallel", "antiparallel"},
+     .values = {0, 1}, .def = "parallel", .when_key = "zeeman_layers", .when_word = "both", AT(lattice.zeeman_sign),
+     .help = "zeeman_layers = both: the bottom layer's field parallel (+B) or antiparallel (-B) to the top's"},
     {.section = "hamiltonian", .key = "field", .type = HM_KEY_STRING, RANGE(-1e6, 1e6), .when_key = "model",
      .when_word = "lattice", AT(lattice.field_text),
      .help = "'Bx By Bz': uniform magnetic field in flux quanta per unit area (Peierls phases); the flux through "
@@ -196,8 +204,8 @@ const hm_deck_key hm_deck_keys[] = {
     {.section = "hamiltonian", .key = "r", .type = HM_KEY_DOUBLE, ENERGY, .def = "0", .when_key = "model",
      .when_word = "convdiff", AT(convdiff.r), .help = "reaction coefficient"},
     /* [solver] */
-    {.section = "solver", .key = "method", .type = HM_KEY_WORD, .words = {"kpm", "lobpcg", "dense", "idr", "conductivity"},
-     .values = {HM_METHOD_KPM, HM_METHOD_LOBPCG, HM_METHOD_DENSE, HM_METHOD_IDR, HM_METHOD_CONDUCTIVITY}, .def = "kpm",
+    {.section = "solver", .key = "method", .type = HM_KEY_WORD, .words = {"kpm", "lobpcg", "dense", "idr", "conductivity", "marker"},
+     .values = {HM_METHOD_KPM, HM_METHOD_LOBPCG, HM_METHOD_DENSE, HM_METHOD_IDR, HM_METHOD_CONDUCTIVITY, HM_METHOD_MARKER}, .def = "kpm",
      AT(solver.method),
      .help = "kpm = density of states, lobpcg = extreme eigenpairs, dense = all eigenvalues, idr = linear systems "
              "and Green's functions"},
@@ -326,6 +334,19 @@ const hm_deck_key hm_deck_keys[] = {
     {.section = "conductivity", .key = "chunk", .type = HM_KEY_INT, RANGE(0, 65536), .def = "0",
      .when_key = "solver.method", .when_word = "conductivity", AT(conductivity.chunk),
      .help = "Chebyshev vectors per chunk of the dense products; 0 = from free memory"},
+    /* [marker] (method = marker) */
+    {.section = "marker", .key = "sites", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY, .when_key = "solver.method",
+     .when_word = "marker", AT(marker.sites_text),
+     .help = "cells 'x y z; x y z; ...' (0-based), line (every cell along x through the centre) or all (small "
+             "flakes); default line"},
+    {.section = "marker", .key = "layers", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY,
+     .when_key = "solver.method", .when_word = "marker", AT(marker.layers_text),
+     .help = "instead of sites: 'z1 z2 ...' or all: the marker at the centre cell (nx/2, ny/2) of each layer (slabs)"},
+    {.section = "marker", .key = "mu", .type = HM_KEY_DOUBLE, ENERGY, .def = "0", .when_key = "solver.method",
+     .when_word = "marker", AT(marker.mu), .help = "chemical potential of the Fermi projector P = theta(mu - H)"},
+    {.section = "marker", .key = "moments", .type = HM_KEY_INT, RANGE(2, 65536), .flags = HM_KEY_EVEN, .def = "512",
+     .when_key = "solver.method", .when_word = "marker", AT(marker.moments),
+     .help = "Chebyshev moments M of the projector (Jackson kernel; resolution about pi (Emax - Emin) / (2 M))"},
     /* [rhs] (problem = linear) */
     {.section = "rhs", .key = "kind", .type = HM_KEY_WORD, .words = {"ones", "random", "file"}, .values = {0, 1, 2},
      .def = "ones", .when_key = "solver.problem", .when_word = "linear", AT(rhs.kind),

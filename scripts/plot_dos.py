@@ -9,7 +9,9 @@
 - /conductivity (Kubo-Bastin KPM): sigma of each component and temperature against the chemical
   potential, with a band of +-error;
 - /eigen (LOBPCG): the relative residual of each eigenpair against the iteration;
-- /solver (IDR(s)): the relative residual against the operator applications.
+- /solver (IDR(s)): the relative residual against the operator applications;
+- /marker (local Chern marker): a map over the cells of a layer, or C against x (sites = line) or
+  against the layer (layers).
 Uses Debian's python3-h5py and python3-matplotlib (Agg backend: no display needed).
 """
 import argparse
@@ -103,6 +105,44 @@ def plot_other(f, args, plt):
     print(f"wrote {args.output}")
 
 
+def plot_marker(f, args, plt):
+    """The local Chern marker: a colour map where the cells cover an x-y patch, else a line."""
+    import numpy as np
+    m = f["/marker"]
+    C, sites = m["C"][()], m["sites"][()].astype(int)
+    a = m.attrs
+    how = f"local Chern marker, μ = {a['mu']:g}, M = {int(a['moments'])}"
+    xs, ys, zs = (sorted(set(sites[:, k])) for k in range(3))
+    if len(xs) > 1 and len(ys) > 1:  # a map of one layer (the middle one of those given)
+        z = zs[len(zs) // 2]
+        grid = np.full((max(ys) + 1, max(xs) + 1), np.nan)
+        for c, (x, y, zz) in zip(C, sites):
+            if zz == z:
+                grid[y, x] = c
+        fig, ax = plt.subplots(figsize=(6, 5))
+        lim = 1.5 * max(1.0, np.nanpercentile(np.abs(grid), 75))  # the bulk's scale; the edges saturate
+        im = ax.imshow(grid, origin="lower", cmap="RdBu_r", vmin=-lim, vmax=lim, interpolation="nearest")
+        fig.colorbar(im, ax=ax, label="C(r)", extend="both")
+        ax.set_xlabel("x (cells)")
+        ax.set_ylabel("y (cells)")
+        ax.set_title(f"{title_of(f, args.file)}\n{how}, layer z = {z}", fontsize=9)
+    else:
+        fig, ax = plt.subplots(figsize=(7, 4.2))
+        k = 2 if text(a.get("sites", "cells")) == "layers" else (0 if len(xs) > 1 else 1)
+        ax.plot(sites[:, k], C, marker="o", label="C(r)")
+        ax.axhline(0, color="gray", linewidth=0.5)
+        ax.set_xlabel(("x", "y", "layer z")[k] + " (cells)")
+        ax.set_ylabel("C(r)")
+        ax.set_title(f"{title_of(f, args.file)}; {how}", fontsize=9)
+        ax.legend(loc="best", frameon=False)
+    fig.tight_layout()
+    try:
+        fig.savefig(args.output, dpi=150)
+    except OSError as e:
+        fail(f"cannot write '{args.output}': {e}")
+    print(f"wrote {args.output}")
+
+
 def main():
     parser = argparse.ArgumentParser(description="Plot the DOS stored in a hamlet HDF5 result file.")
     parser.add_argument("file", help="hamlet result file (HDF5) with a /dos group")
@@ -122,6 +162,9 @@ def main():
     except OSError as e:
         fail(f"cannot open '{args.file}' as an HDF5 file: {e}")
     with f:
+        if "marker" in f:
+            plot_marker(f, args, plt)
+            return
         if "dos" not in f and ("ldos" in f or "conductivity" in f or "eigen" in f or "solver" in f):
             plot_other(f, args, plt)
             return

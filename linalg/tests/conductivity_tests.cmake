@@ -9,3 +9,7 @@ hm_add_test(test_conductivity_exact_cuda COMMAND $<TARGET_FILE:test_conductivity
 hm_add_c_test(test_conductivity_qwz SOURCES test_conductivity_qwz.c LABELS cpu)
 # The issue's case (64 x 64, M = 512, within 2%) on the GPU: scripts/device_conductivity.sh.
 hm_add_test(test_conductivity_qwz_cuda COMMAND $<TARGET_FILE:test_conductivity_qwz> 64 512 4 cuda 0.02 NPROCS 1 LABELS gpu)
+# The local Chern marker: bulk +-1 / 0 of open QWZ flakes (1 and 3 ranks); GPU against CPU.
+hm_add_c_test(test_marker SOURCES test_marker.c LABELS cpu)
+hm_add_test(test_marker_mpi3 COMMAND $<TARGET_FILE:test_marker> NPROCS 3 LABELS cpu)
+hm_add_test(test_marker_cuda COMMAND $<TARGET_FILE:test_marker> cuda NPROCS 1 LABELS gpu)

@@ -69,4 +69,9 @@ int hm_lattice_params_check(const hm_lattice *L, const hm_lattice_params *p);
  * folded in; Peierls gradients and wrap phases where a field is given). */
 int hm_lattice_make_stencil(const hm_lattice *L, const hm_lattice_params *p, hm_lattice_stencil *s);
 void hm_lattice_stencil_free(hm_lattice_stencil *s);
+/* The nz layers of a slab (open along z) as one cell of nz * orbitals orbitals (orbital l * orbitals
+ * + i: orbital i of layer l; lattice vectors a1, a2, nz a3), with B_l . sigma on layer l's spin pairs
+ * where layer_zeeman ([nz][3]) is not NULL: a term that differs from layer to layer. The supercell
+ * of the result has nz = 1; its rows are (cx + nx cy) * nz * orbitals + l * orbitals + i. */
+int hm_lattice_fold_layers(const hm_lattice *L, int64_t nz, const double *layer_zeeman, hm_lattice *out);
 #endif

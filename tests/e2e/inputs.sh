@@ -80,6 +80,12 @@ elif "/conductivity" in f:  # Kubo-Bastin: finite sigma; sigma_xx >= 0 within it
         if name[0] == name[1]:
             assert mu[i, 0, 0, 0] > 0, mu[i, 0, 0]
             assert np.all(sig[i] > -4 * err[i] - 0.05 * np.abs(sig[i]).max()), (name, sig[i].min())
+elif "/marker" in f:  # local Chern marker: finite, one per cell; the flake's centre is a Chern insulator
+    C, s = f["/marker/C"][:], f["/marker/sites"][:].astype(int)
+    assert s.shape == (len(C), 3) and np.all(np.isfinite(C))
+    h = f["/hamiltonian"].attrs
+    centre = (s[:, 0] == int(h["nx"]) // 2) & (s[:, 1] == int(h["ny"]) // 2)
+    assert np.all(np.abs(np.abs(C[centre]) - 1) < 0.05), C[centre]
 else:
     raise AssertionError("no result group")
 PY
