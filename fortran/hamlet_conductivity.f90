@@ -93,6 +93,14 @@ module hamlet_conductivity
       integer(c_int) :: status
     end function
 
+    ! Not collective: the interval of the moments (give it back as HM_BOUNDS_GIVEN to restore).
+    function hm_conductivity_interval(c, emin, emax) result(status) bind(C, name="hm_conductivity_interval")
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: c
+      real(c_double), intent(out) :: emin, emax
+      integer(c_int) :: status
+    end function
+
     ! Collective. mu(M, M, C) complex; mu_vec(M, M, C, R) or absent.
     function hm_conductivity_moments(c, mu, mu_vec) result(status) bind(C, name="hm_conductivity_moments")
       import :: c_int, c_ptr, c_double_complex

@@ -79,6 +79,9 @@ int hm_conductivity_run(hm_conductivity *c);
  * (exact); any pointer may be NULL. */
 int hm_conductivity_info(const hm_conductivity *c, int *moments, int *components, int *starts, int *starts_done,
                          int *chunk, double *scale, double *shift, int64_t *n_global);
+/* Not collective: the spectral interval [emin, emax] the moments use (scale = 2 / (emax - emin)),
+ * to create the object of a restore with HM_BOUNDS_GIVEN bit for bit. */
+int hm_conductivity_interval(const hm_conductivity *c, double *emin, double *emax);
 /* Collective (one reduction): moments of the start vectors done so far: mu[C][M][M] complex (re, im; row n, column m) averaged
  * over them, and, where mu_vec != NULL and the trace is random, each vector's own estimate
  * mu_vec[R][C][M][M] (vectors not done are 0). */
@@ -86,7 +89,8 @@ int hm_conductivity_moments(const hm_conductivity *c, double *mu, double *mu_vec
 /* Collective (reductions): checkpoint state, the same on every rank: start vectors done, left chunks of the next one done, and the raw sums:
  * sum[C][M][M] over finished start vectors, part[C][M][M] of the current one, and (random trace,
  * may be NULL otherwise) per[R][C][M][M] per vector. hm_conductivity_restore takes the same after
- * hm_conductivity_create with the saved interval (HM_BOUNDS_GIVEN) and options. */
+ * hm_conductivity_create with the saved interval (hm_conductivity_interval, HM_BOUNDS_GIVEN) and
+ * options; the run then continues to the moments of an uninterrupted one bit for bit (same ranks). */
 int hm_conductivity_state(const hm_conductivity *c, int *starts_done, int *chunks_done, double *sum, double *part,
                           double *per);
 int hm_conductivity_restore(hm_conductivity *c, int starts_done, int chunks_done, const double *sum,

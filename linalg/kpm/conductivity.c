@@ -30,6 +30,7 @@ struct hm_conductivity_s {
   int64_t n_global, first, local;
   int starts, starts_done, chunk, nchunks, chunks_done;
   double *sum, *part, *per; /* [C][M][M] complex; per: [R][C][M][M] (random trace) */
+  double *reduced;          /* [C][M][M]: the finished start vector's moments summed over ranks */
   hm_mvec *phases;          /* R random-phase columns (random trace) */
   hm_mvec *r;               /* the current start vector */
   hm_mvec *lvec[MAX_COMPONENTS][3]; /* left recursion per operator: T_{n-1}, T_n, scratch */
@@ -172,10 +173,11 @@ int hm_conductivity_create(hm_matrix *H, int ncomp, hm_matrix *const *left, hm_m
   const size_t block = 2 * MM * (size_t)ncomp;
   c->sum = calloc(block, sizeof(double));
   c->part = calloc(block, sizeof(double));
+  c->reduced = calloc(block, sizeof(double));
   if (opt->trace == HM_TRACE_RANDOM) c->per = calloc(block * (size_t)opt->vectors, sizeof(double));
   c->G = malloc(sizeof(double) * 2 * (size_t)c->chunk * (size_t)c->chunk);
   c->unit = calloc(2 * (size_t)(c->local > 0 ? c->local : 1), sizeof(double));
-  st = !c->sum || !c->part || (opt->trace == HM_TRACE_RANDOM && !c->per) || !c->G || !c->unit;
+  st = !c->sum || !c->part || !c->reduced || (opt->trace == HM_TRACE_RANDOM && !c->per) || !c->G || !c->unit;
   if (st) {
     st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__,
                         "no host memory for %d components of %d x %d moments", ncomp, opt->moments, opt->moments);
@@ -215,6 +217,7 @@ int hm_conductivity_destroy(hm_conductivity **pc) {
   }
   free(c->sum);
   free(c->part);
+  free(c->reduced);
   free(c->per);
   free(c->G);
   free(c->unit);
@@ -341,11 +344,15 @@ int hm_conductivity_run(hm_conductivity *c) {
     HM_CALL(left_chunk(c, n0, nl));
     HM_CALL(right_sweep(c, n0, nl));
     if (++c->chunks_done == c->nchunks) {
-      for (size_t i = 0; i < block; i++) c->sum[i] += c->part[i];
-      if (c->per) { /* one reduction per random vector: its own estimate, for the error bars */
+      /* One reduction per start vector: its global moments go into rank 0's sum (zeros elsewhere),
+       * so the sum is the same whether the run was interrupted or not (a restore puts the saved
+       * sum on rank 0): a restart continues bit for bit. Random trace: also the vector's estimate. */
+      HM_CALL(hm_allreduce_sum(c, c->part, c->reduced, block));
+      if (c->ctx->rank == 0)
+        for (size_t i = 0; i < block; i++) c->sum[i] += c->reduced[i];
+      if (c->per) { /* each vector's own estimate, for the error bars */
         double *dst = c->per + (size_t)s * block;
-        HM_CALL(hm_allreduce_sum(c, c->part, dst, block));
-        for (size_t i = 0; i < block; i++) dst[i] /= (double)c->n_global;
+        for (size_t i = 0; i < block; i++) dst[i] = c->reduced[i] / (double)c->n_global;
       }
       memset(c->part, 0, sizeof(double) * block);
       c->chunks_done = 0;
@@ -378,6 +385,13 @@ int hm_conductivity_info(const hm_conductivity *c, int *moments, int *components
   if (scale) *scale = c->scale;
   if (shift) *shift = c->shift;
   if (n_global) *n_global = c->n_global;
+  return HM_SUCCESS;
+}
+
+int hm_conductivity_interval(const hm_conductivity *c, double *emin, double *emax) {
+  HM_CHECK(c && emin && emax, HM_ERR_ARGUMENT, "c, emin and emax must not be NULL");
+  *emin = c->emin;
+  *emax = c->emax;
   return HM_SUCCESS;
 }
 
