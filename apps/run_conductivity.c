@@ -85,7 +85,8 @@ int run_conductivity_geometry(run_state *s, hm_matrix *H, const int64_t cells[3]
   APP_CALL(hm_matrix_info(H, &n, NULL, NULL));
   const int starts = opt.trace == HM_TRACE_RANDOM ? opt.vectors : (int)n; /* exact: N <= 10^6 (checked) */
   if ((d->checkpoint_every || d->checkpoint_seconds) &&
-      conductivity_checkpoint_values(M, C, opt.trace == HM_TRACE_RANDOM ? opt.vectors : 0) > CONDUCTIVITY_CHECKPOINT_MAX) {
+      conductivity_checkpoint_values(M, C, starts < CONDUCTIVITY_BLOCK_MAX ? starts : CONDUCTIVITY_BLOCK_MAX,
+                                     opt.trace == HM_TRACE_RANDOM ? opt.vectors : 0) > CONDUCTIVITY_CHECKPOINT_MAX) {
     if (s->rank == 0)
       fprintf(stderr, "hamlet: %s: checkpoints of %d x %d moments, %d component(s) and %d vectors exceed 2^30 values: "
               "fewer moments, components or vectors, or no checkpoint keys\n", d->name, M, M, C, opt.vectors);

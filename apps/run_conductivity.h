@@ -11,10 +11,11 @@ typedef struct {
   double *values, *sum, *part, *per;
 } conductivity_saved;
 
-/* Values a checkpoint holds (M moments, C components, R per-vector blocks: 0 for the exact trace);
- * a solver checkpoint holds at most CONDUCTIVITY_CHECKPOINT_MAX. */
+/* Values a checkpoint holds (M moments, C components, B start vectors per block, R per-vector
+ * blocks: 0 for the exact trace); a solver checkpoint holds at most CONDUCTIVITY_CHECKPOINT_MAX. */
 #define CONDUCTIVITY_CHECKPOINT_MAX ((size_t)1 << 30)
-size_t conductivity_checkpoint_values(int M, int C, int R);
+#define CONDUCTIVITY_BLOCK_MAX 16 /* hm_conductivity_block: min(start vectors, 16) */
+size_t conductivity_checkpoint_values(int M, int C, int B, int R);
 /* Collective: the state of c to the run's checkpoint; its time and energy go to `phase`. */
 int conductivity_checkpoint_write(run_state *s, hm_conductivity *c, int phase);
 /* Collective: the restart's checkpoint, checked against the deck's sizes (M moments, C components,

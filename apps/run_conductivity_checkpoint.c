@@ -8,21 +8,23 @@
 #include "run_conductivity.h"
 
 /* scalars: emin, emax, moments, components, start vectors, per-vector blocks (R or 0), start vectors
- * done, chunks done, then sum, part and per ([R] blocks of [C][M][M] complex). */
-enum { HEAD = 8 };
+ * done, chunks done, start vectors per block (B), then sum, part ([B] blocks) and per ([R] blocks),
+ * each block [C][M][M] complex. */
+enum { HEAD = 9 };
 
 static size_t moment_block(int M, int C) { return 2 * (size_t)C * (size_t)M * (size_t)M; }
 
-size_t conductivity_checkpoint_values(int M, int C, int R) { return HEAD + (2 + (size_t)R) * moment_block(M, C); }
+size_t conductivity_checkpoint_values(int M, int C, int B, int R) { return HEAD + (1 + (size_t)B + (size_t)R) * moment_block(M, C); }
 
 int conductivity_checkpoint_write(run_state *s, hm_conductivity *c, int phase) {
-  int M, C, starts, done, chunks;
+  int M, C, starts, done, chunks, B;
   double emin, emax;
   int st = hm_conductivity_info(c, &M, &C, &starts, NULL, NULL, NULL, NULL, NULL);
   if (!st) st = hm_conductivity_interval(c, &emin, &emax);
+  if (!st) st = hm_conductivity_block(c, &B);
   if (st) return st;
   const int R = s->deck.conductivity.trace == HM_TRACE_RANDOM ? starts : 0;
-  const size_t block = moment_block(M, C), n = conductivity_checkpoint_values(M, C, R);
+  const size_t block = moment_block(M, C), n = conductivity_checkpoint_values(M, C, B, R);
   if (n > CONDUCTIVITY_CHECKPOINT_MAX) { /* the run refused checkpoint keys for this size at its start */
     if (s->rank == 0)
       fprintf(stderr, "hamlet: a conductivity checkpoint of %zu values is too large (at most 2^30)\n", n);
@@ -32,9 +34,9 @@ int conductivity_checkpoint_write(run_state *s, hm_conductivity *c, int phase) {
   if (!v) return HM_ERR_MEMORY;
   run_mark m = {0};
   run_mark_now(s, &m);
-  st = hm_conductivity_state(c, &done, &chunks, v + HEAD, v + HEAD + block, R ? v + HEAD + 2 * block : NULL);
+  st = hm_conductivity_state(c, &done, &chunks, v + HEAD, v + HEAD + block, R ? v + HEAD + (1 + B) * block : NULL);
   if (!st) {
-    const double head[HEAD] = {emin, emax, M, C, starts, R, done, chunks};
+    const double head[HEAD] = {emin, emax, M, C, starts, R, done, chunks, B};
     memcpy(v, head, sizeof head);
     st = hm_state_checkpoint_write(s->ctx, s->checkpoint_path, s->deck.text, "conductivity", 0, NULL, (int)n, v,
                                    run_identity(s));
@@ -45,14 +47,15 @@ int conductivity_checkpoint_write(run_state *s, hm_conductivity *c, int phase) {
 }
 
 void conductivity_checkpoint_read(run_state *s, int M, int C, int starts, conductivity_saved *saved) {
+  const int B = starts < CONDUCTIVITY_BLOCK_MAX ? starts : CONDUCTIVITY_BLOCK_MAX; /* hm_conductivity_block's */
   const char *path = s->args->checkpoint_path;
   int n;
   double *v;
   APP_CALL_INPUT(hm_state_checkpoint_read_scalars(s->ctx, path, "conductivity", &n, &v));
   const int R = s->deck.conductivity.trace == HM_TRACE_RANDOM ? starts : 0;
   const size_t block = moment_block(M, C);
-  const int ok = n >= HEAD && v[2] == M && v[3] == C && v[4] == starts && v[5] == R &&
-                 (size_t)n == HEAD + (2 + (size_t)R) * block && v[6] >= 0 && v[6] <= starts && v[7] >= 0 &&
+  const int ok = n >= HEAD && v[2] == M && v[3] == C && v[4] == starts && v[5] == R && v[8] == B &&
+                 (size_t)n == conductivity_checkpoint_values(M, C, B, R) && v[6] >= 0 && v[6] <= starts && v[7] >= 0 &&
                  v[6] == (int)v[6] && v[7] == (int)v[7];
   if (!ok) {
     if (s->rank == 0)
@@ -70,5 +73,5 @@ void conductivity_checkpoint_read(run_state *s, int M, int C, int starts, conduc
   saved->values = v;
   saved->sum = v + HEAD;
   saved->part = v + HEAD + block;
-  saved->per = R ? v + HEAD + 2 * block : NULL;
+  saved->per = R ? v + HEAD + (1 + (size_t)B) * block : NULL;
 }

@@ -93,6 +93,14 @@ module hamlet_conductivity
       integer(c_int) :: status
     end function
 
+    ! Not collective: start vectors per block (their recursions advance together; part holds B of them).
+    function hm_conductivity_block(c, block) result(status) bind(C, name="hm_conductivity_block")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: c
+      integer(c_int), intent(out) :: block
+      integer(c_int) :: status
+    end function
+
     ! Not collective: the interval of the moments (give it back as HM_BOUNDS_GIVEN to restore).
     function hm_conductivity_interval(c, emin, emax) result(status) bind(C, name="hm_conductivity_interval")
       import :: c_int, c_ptr, c_double

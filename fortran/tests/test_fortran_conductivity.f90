@@ -16,11 +16,12 @@ program test_fortran_conductivity
   complex(c_double_complex), allocatable :: dense(:, :), vdense(:, :)
   real(c_double) :: tipos(12)
   real(c_double), allocatable :: E(:)
-  complex(c_double_complex) :: mu(M, M), mu2(M, M), sum(M, M), part(M, M)
+  complex(c_double_complex) :: mu(M, M), mu2(M, M), sum(M, M)
+  complex(c_double_complex), allocatable :: part(:, :, :)
   real(c_double) :: scale, shift, ref, worst, x(2), sigma(2), temps(1), vblk(4)
   integer(c_int32_t) :: shift3(6)
   real(c_double) :: blk(4), lattice(9), positions(3)
-  integer(c_int) :: starts, done, chunks
+  integer(c_int) :: starts, done, chunks, block
   integer(c_int64_t) :: N
   integer :: ierr, i, j, k
 
@@ -79,6 +80,9 @@ program test_fortran_conductivity
   call test_assert(worst < 1d-10, "moments off the eigenvalue sums")
 
   ! The final state restored into a new object: nothing left to do, the same moments.
+  call test_ok(hm_conductivity_block(c, block), "hm_conductivity_block")
+  call test_assert(block == min(starts, 16), "start vectors per block is not min(starts, 16)")
+  allocate(part(M, M, block))
   call test_ok(hm_conductivity_state(c, done, chunks, sum, part), "hm_conductivity_state")
   call test_assert(done == N .and. chunks == 0, "final state is not all start vectors done")
   opt%bounds = HM_BOUNDS_GIVEN

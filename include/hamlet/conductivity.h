@@ -7,6 +7,7 @@
  * components from the same Chebyshev vectors: per start vector r the left vectors T_n(H~) v_a r and
  * the right vectors v_b T_m(H~) r are made in chunks of columns and the M x M block of each
  * component is their Gram product (the backend's gram kernel: one dense product per chunk pair).
+ * Start vectors go in blocks of up to 16 whose recursions advance together (block KPM steps).
  * sigma_ab(mu, T) is evaluated from the moments by hm_conductivity_sigma (pure arithmetic). */
 #ifndef HAMLET_CONDUCTIVITY_H
 #define HAMLET_CONDUCTIVITY_H
@@ -86,8 +87,12 @@ int hm_conductivity_interval(const hm_conductivity *c, double *emin, double *ema
  * over them, and, where mu_vec != NULL and the trace is random, each vector's own estimate
  * mu_vec[R][C][M][M] (vectors not done are 0). */
 int hm_conductivity_moments(const hm_conductivity *c, double *mu, double *mu_vec);
-/* Collective (reductions): checkpoint state, the same on every rank: start vectors done, left chunks of the next one done, and the raw sums:
- * sum[C][M][M] over finished start vectors, part[C][M][M] of the current one, and (random trace,
+/* Not collective: start vectors per block, B = min(start vectors, 16): their Chebyshev recursions
+ * advance together (one block step); a checkpoint's part holds B vectors' moments. */
+int hm_conductivity_block(const hm_conductivity *c, int *block);
+/* Collective (reductions): checkpoint state, the same on every rank: start vectors done (a multiple
+ * of B, or all), left chunks of the next block done, and the raw sums: sum[C][M][M] over finished
+ * start vectors, part[B][C][M][M] of the current block's start vectors, and (random trace,
  * may be NULL otherwise) per[R][C][M][M] per vector. hm_conductivity_restore takes the same after
  * hm_conductivity_create with the saved interval (hm_conductivity_interval, HM_BOUNDS_GIVEN) and
  * options; the run then continues to the moments of an uninterrupted one bit for bit (same ranks). */

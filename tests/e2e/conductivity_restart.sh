@@ -1,5 +1,5 @@
 # Conductivity checkpoints and `hamlet restart` (chunk granularity): the restart from the last
-# checkpoint of an uninterrupted run (mid start vector) ends bitwise equal to that run, exact and
+# checkpoint of an uninterrupted run (mid block of start vectors) ends bitwise equal to that run, exact and
 # random trace, 1 and 2 ranks; SIGTERM stops a slowed run with exit 4 and a checkpoint whose
 # restart is bitwise equal too; a checkpoint of another Hamiltonian (edited /input) or of other
 # moment sizes is refused with exit 2.
@@ -8,7 +8,7 @@ need_h5py
 cat >exact.ini <<'INI'
 [run]
 checkpoint = exact_ckpt.h5
-checkpoint_every = 90
+checkpoint_every = 10
 [hamiltonian]
 model = ti
 nx = 4
@@ -27,11 +27,11 @@ energies = -2 2 9
 moments = 16
 chunk = 4
 INI
-# 3 vectors x 4 chunks: the last checkpoint (chunk 10) is inside the third vector
+# one block of 3 vectors x 8 chunks: the last checkpoint (chunk 6) is inside the block
 cat >random.ini <<'INI'
 [run]
 checkpoint = random_ckpt.h5
-checkpoint_every = 5
+checkpoint_every = 3
 [hamiltonian]
 model = ti
 nx = 6
@@ -48,7 +48,7 @@ energies = -2 2 9
 temperatures = 0 0.1
 moments = 32
 vectors = 3
-chunk = 8
+chunk = 4
 INI
 # bitwise CASE NPROCS: run, restart from the run's last checkpoint, compare with zero tolerance.
 bitwise() {
@@ -66,7 +66,7 @@ for c in exact random; do for n in 1 2; do bitwise "$c" "$n"; done; done
 "$PYTHON" - random_saved2.h5 <<'PY' || fail "the random checkpoint is not inside a start vector"
 import sys, h5py
 v = h5py.File(sys.argv[1], "r")["scalars"][:]
-assert (v[6], v[7]) == (2, 2), (v[6], v[7])  # start vectors done, chunks done
+assert (v[6], v[7], v[8]) == (0, 6, 3), v[6:9]  # start vectors done, chunks done, block
 PY
 
 # SIGTERM to every rank of a slowed 2-rank run: exit 4, the message, a checkpoint; the restart is bitwise.
@@ -75,7 +75,7 @@ ranks_of() {
   for proxy in $(pgrep -P "$1"); do pgrep -P "$proxy"; done
 }
 rm -f random_ckpt.h5
-HAMLET_TEST_STEP_DELAY_US=300000 setsid "$MPIEXEC" -n 2 "$HAMLET_TESTHOOKS" run random.ini -o stopped.h5 --quiet \
+HAMLET_TEST_STEP_DELAY_US=800000 setsid "$MPIEXEC" -n 2 "$HAMLET_TESTHOOKS" run random.ini -o stopped.h5 --quiet \
   >stop.log 2>&1 &
 pid=$!
 code=0
