@@ -98,6 +98,8 @@ int run_conductivity_geometry(run_state *s, hm_matrix *H, const int64_t cells[3]
     opt.bounds = HM_BOUNDS_GIVEN;
     opt.emin = saved.emin;
     opt.emax = saved.emax;
+    opt.block = saved.block; /* the layout of the saved state */
+    opt.chunk = saved.chunk;
   }
   hm_conductivity *cond;
   APP_CALL(hm_conductivity_create(H, C, left, right, &opt, &cond));

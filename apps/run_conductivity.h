@@ -7,7 +7,7 @@
  * values, which the caller frees). */
 typedef struct {
   double emin, emax;
-  int starts_done, chunks_done;
+  int starts_done, chunks_done, block, chunk;
   double *values, *sum, *part, *per;
 } conductivity_saved;
 

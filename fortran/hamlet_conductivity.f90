@@ -26,6 +26,7 @@ module hamlet_conductivity
     type(c_ptr) :: checkpoint_user = c_null_ptr
     type(c_funptr) :: stop = c_null_funptr             ! integer(c_int) function(user) bind(C); same on every rank
     type(c_ptr) :: stop_user = c_null_ptr
+    integer(c_int) :: block = 0                        ! start vectors per block (1 to 16); 0: chosen
   end type hm_conductivity_options
 
   interface

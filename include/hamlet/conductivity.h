@@ -7,7 +7,8 @@
  * components from the same Chebyshev vectors: per start vector r the left vectors T_n(H~) v_a r and
  * the right vectors v_b T_m(H~) r are made in chunks of columns and the M x M block of each
  * component is their Gram product (the backend's gram kernel: one dense product per chunk pair).
- * Start vectors go in blocks of up to 16 whose recursions advance together (block KPM steps).
+ * Start vectors go in blocks of up to 16 whose recursions advance together (block KPM steps)
+ * where memory holds all M moments of a block's chunk (hm_conductivity_block).
  * sigma_ab(mu, T) is evaluated from the moments by hm_conductivity_sigma (pure arithmetic). */
 #ifndef HAMLET_CONDUCTIVITY_H
 #define HAMLET_CONDUCTIVITY_H
@@ -33,7 +34,7 @@ typedef struct {
   int lanczos_steps;
   double bounds_margin;
   double emin, emax;        /* HM_BOUNDS_GIVEN */
-  int chunk;                /* Chebyshev vectors per chunk; 0: chosen from free memory */
+  int chunk;                /* Chebyshev vectors per chunk; 0: chosen from free memory (with the block) */
   int checkpoint_every;     /* left chunks between checkpoints; 0 = off */
   double checkpoint_seconds;/* wall seconds between checkpoints; 0 = off */
   hm_conductivity_checkpoint_fn checkpoint;
@@ -42,6 +43,7 @@ typedef struct {
    * HM_ERR_STOPPED and a consistent state (checkpoint it, restore later). NULL = never stop. */
   int (*stop)(void *user);
   void *stop_user;
+  int block;                /* start vectors per block (1 to 16); 0: chosen with the chunk (hm_conductivity_block) */
 } hm_conductivity_options;
 
 #ifdef __cplusplus
@@ -87,7 +89,8 @@ int hm_conductivity_interval(const hm_conductivity *c, double *emin, double *ema
  * over them, and, where mu_vec != NULL and the trace is random, each vector's own estimate
  * mu_vec[R][C][M][M] (vectors not done are 0). */
 int hm_conductivity_moments(const hm_conductivity *c, double *mu, double *mu_vec);
-/* Not collective: start vectors per block, B = min(start vectors, 16): their Chebyshev recursions
+/* Not collective: start vectors per block B (1 to min(start vectors, 16), chosen with the chunk so
+ * that B chunks fit in memory and the steps per vector are fewest): their Chebyshev recursions
  * advance together (one block step); a checkpoint's part holds B vectors' moments. */
 int hm_conductivity_block(const hm_conductivity *c, int *block);
 /* Collective (reductions): checkpoint state, the same on every rank: start vectors done (a multiple

@@ -11,6 +11,7 @@
  * per block and operator. State between chunks is small (the sums); a restored run replays the
  * left recursion up to its chunk. */
 #include <complex.h>
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 #include <unistd.h>
@@ -73,6 +74,8 @@ static int check_options(const hm_conductivity_options *o) {
            o->bounds_margin);
   HM_CHECK(o->bounds != HM_BOUNDS_GIVEN || (isfinite(o->emin) && isfinite(o->emax) && o->emin < o->emax),
            HM_ERR_ARGUMENT, "given bounds [%g, %g] must be finite with emin < emax", o->emin, o->emax);
+  HM_CHECK(o->block >= 0 && o->block <= BLOCK_MAX, HM_ERR_ARGUMENT,
+           "block = %d start vectors, allowed are 0 (chosen) to %d", o->block, BLOCK_MAX);
   HM_CHECK(o->chunk >= 0, HM_ERR_ARGUMENT, "chunk = %d, must be >= 0 (0: chosen from free memory)", o->chunk);
   HM_CHECK(o->checkpoint_every >= 0 && o->checkpoint_seconds >= 0, HM_ERR_ARGUMENT,
            "checkpoint_every = %d and checkpoint_seconds = %g must be >= 0", o->checkpoint_every,
@@ -114,10 +117,10 @@ static int distinct(hm_matrix *const *ops, int n, hm_matrix **uniq, int *index_o
   return count;
 }
 
-/* Chebyshev vectors per chunk: all of M where they fit in half the free memory (device memory on a
- * device backend, available host memory otherwise), at least 1. */
-static int choose_chunk(hm_conductivity *c) {
-  if (c->opt.chunk > 0) return c->opt.chunk < c->opt.moments ? c->opt.chunk : c->opt.moments;
+/* Columns of chunk storage ((left operators + 2) vectors each) that fit in half the free memory
+ * (device memory on a device backend, available host memory otherwise), the same on every rank
+ * (the smallest); INT_MAX where the free memory is unknown. */
+static int fitting_columns(hm_conductivity *c) {
   size_t avail = 0;
   if (c->ctx->kernels->device_memory) {
     hm_device_memory_free(&avail);
@@ -125,13 +128,45 @@ static int choose_chunk(hm_conductivity *c) {
     long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     if (pages > 0 && page > 0) avail = (size_t)pages * (size_t)page;
   }
-  int local_max = c->opt.moments;
-  const double per_column = 16.0 * (double)(c->local > 0 ? c->local : 1) * (c->nleft + 1 + c->nright) * c->block;
-  double fit = 0.5 * (double)avail / per_column;
-  if (avail > 0 && fit < local_max) local_max = fit < 1 ? 1 : (int)fit;
-  int chunk = local_max; /* the same on every rank: the smallest */
-  MPI_Allreduce(&local_max, &chunk, 1, MPI_INT, MPI_MIN, c->ctx->comm);
-  return chunk;
+  const double per_column = 16.0 * (double)(c->local > 0 ? c->local : 1) * (c->nleft + 1 + c->nright);
+  const double fit = 0.5 * (double)avail / per_column;
+  int local_max = avail == 0 || fit >= INT_MAX ? INT_MAX : fit < 1 ? 1 : (int)fit, all = local_max;
+  MPI_Allreduce(&local_max, &all, 1, MPI_INT, MPI_MIN, c->ctx->comm);
+  return all;
+}
+
+/* Block size B and chunk K with B K columns fitting (either may be given in the options). A block shares each step among B vectors, but
+ * a chunk below M repeats the right sweep ceil(M / K) times per block, so the block's vectors pay
+ * B times for a smaller K: the choice minimizes the steps per vector (1 + ceil(M / K)) times a
+ * block step's cost per vector, modelled as 0.45 + 0.55 / B (a single-vector step measured at
+ * 2.2x the block kernel's floor per vector, session 26). A given chunk keeps K and takes the
+ * largest B that fits. */
+static void choose_block(hm_conductivity *c) {
+  const int M = c->opt.moments, most = c->starts < BLOCK_MAX ? c->starts : BLOCK_MAX;
+  if (c->opt.block > 0 && c->opt.chunk > 0) { /* both given (a restore): nothing to choose */
+    c->block = c->opt.block < most ? c->opt.block : most;
+    c->chunk = c->opt.chunk < M ? c->opt.chunk : M;
+    return;
+  }
+  const int F = fitting_columns(c);
+  if (c->opt.block > 0) {
+    c->block = c->opt.block < most ? c->opt.block : most;
+    const int per = F / c->block;
+    c->chunk = per < 1 ? 1 : per < M ? per : M;
+    return;
+  }
+  if (c->opt.chunk > 0) {
+    c->chunk = c->opt.chunk < M ? c->opt.chunk : M;
+    const int fit = F / c->chunk;
+    c->block = fit < 1 ? 1 : fit < most ? fit : most;
+    return;
+  }
+  double best = INFINITY;
+  for (int b = 1; b <= most; b++) {
+    const int per = F / b, K = per < 1 ? 1 : per < M ? per : M;
+    const double cost = (1.0 + (M + K - 1) / K) * (0.45 + 0.55 / b);
+    if (cost < best) best = cost, c->block = b, c->chunk = K;
+  }
 }
 
 int hm_conductivity_create(hm_matrix *H, int ncomp, hm_matrix *const *left, hm_matrix *const *right,
@@ -174,9 +209,8 @@ int hm_conductivity_create(hm_matrix *H, int ncomp, hm_matrix *const *left, hm_m
   c->nleft = distinct(left, ncomp, c->left_op, c->left_of);
   c->nright = distinct(right, ncomp, c->right_op, c->right_of);
   c->starts = opt->trace == HM_TRACE_EXACT ? (int)n : opt->vectors;
-  c->block = c->starts < BLOCK_MAX ? c->starts : BLOCK_MAX;
   HM_CALL_GOTO(st, fail, find_interval(c));
-  c->chunk = choose_chunk(c);
+  choose_block(c);
   c->nchunks = (opt->moments + c->chunk - 1) / c->chunk;
   const size_t MM = (size_t)opt->moments * (size_t)opt->moments;
   const size_t block = 2 * MM * (size_t)ncomp;

@@ -66,7 +66,7 @@ for c in exact random; do for n in 1 2; do bitwise "$c" "$n"; done; done
 "$PYTHON" - random_saved2.h5 <<'PY' || fail "the random checkpoint is not inside a start vector"
 import sys, h5py
 v = h5py.File(sys.argv[1], "r")["scalars"][:]
-assert (v[6], v[7], v[8]) == (0, 6, 3), v[6:9]  # start vectors done, chunks done, block
+assert (v[6], v[7], v[8], v[9]) == (0, 6, 3, 4), v[6:10]  # start vectors done, chunks done, block, chunk
 PY
 
 # SIGTERM to every rank of a slowed 2-rank run: exit 4, the message, a checkpoint; the restart is bitwise.
