@@ -89,8 +89,9 @@ int hm_conductivity_interval(const hm_conductivity *c, double *emin, double *ema
  * over them, and, where mu_vec != NULL and the trace is random, each vector's own estimate
  * mu_vec[R][C][M][M] (vectors not done are 0). */
 int hm_conductivity_moments(const hm_conductivity *c, double *mu, double *mu_vec);
-/* Not collective: start vectors per block B (1 to min(start vectors, 16), chosen with the chunk so
- * that B chunks fit in memory and the steps per vector are fewest): their Chebyshev recursions
+/* Not collective: start vectors per block B (options.block, else on a device backend 1 to
+ * min(start vectors, 16), chosen with the chunk so that B chunks fit in memory and the steps per
+ * vector are fewest; 1 on the host backend, where blocks measured slower): their Chebyshev recursions
  * advance together (one block step); a checkpoint's part holds B vectors' moments. */
 int hm_conductivity_block(const hm_conductivity *c, int *block);
 /* Collective (reductions): checkpoint state, the same on every rank: start vectors done (a multiple

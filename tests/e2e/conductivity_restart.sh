@@ -1,5 +1,5 @@
 # Conductivity checkpoints and `hamlet restart` (chunk granularity): the restart from the last
-# checkpoint of an uninterrupted run (mid block of start vectors) ends bitwise equal to that run, exact and
+# checkpoint of an uninterrupted run (mid start vector) ends bitwise equal to that run, exact and
 # random trace, 1 and 2 ranks; SIGTERM stops a slowed run with exit 4 and a checkpoint whose
 # restart is bitwise equal too; a checkpoint of another Hamiltonian (edited /input) or of other
 # moment sizes is refused with exit 2.
@@ -27,7 +27,7 @@ energies = -2 2 9
 moments = 16
 chunk = 4
 INI
-# one block of 3 vectors x 8 chunks: the last checkpoint (chunk 6) is inside the block
+# 3 vectors (blocks of 1 on the CPU) x 8 chunks: the last checkpoint (chunk 21) is inside the third
 cat >random.ini <<'INI'
 [run]
 checkpoint = random_ckpt.h5
@@ -66,7 +66,7 @@ for c in exact random; do for n in 1 2; do bitwise "$c" "$n"; done; done
 "$PYTHON" - random_saved2.h5 <<'PY' || fail "the random checkpoint is not inside a start vector"
 import sys, h5py
 v = h5py.File(sys.argv[1], "r")["scalars"][:]
-assert (v[6], v[7], v[8], v[9]) == (0, 6, 3, 4), v[6:10]  # start vectors done, chunks done, block, chunk
+assert (v[6], v[7], v[8], v[9]) == (2, 5, 1, 4), v[6:10]  # start vectors done, chunks done, block, chunk
 PY
 
 # SIGTERM to every rank of a slowed 2-rank run: exit 4, the message, a checkpoint; the restart is bitwise.
@@ -75,7 +75,7 @@ ranks_of() {
   for proxy in $(pgrep -P "$1"); do pgrep -P "$proxy"; done
 }
 rm -f random_ckpt.h5
-HAMLET_TEST_STEP_DELAY_US=800000 setsid "$MPIEXEC" -n 2 "$HAMLET_TESTHOOKS" run random.ini -o stopped.h5 --quiet \
+HAMLET_TEST_STEP_DELAY_US=300000 setsid "$MPIEXEC" -n 2 "$HAMLET_TESTHOOKS" run random.ini -o stopped.h5 --quiet \
   >stop.log 2>&1 &
 pid=$!
 code=0
