@@ -123,6 +123,7 @@ void run_build_lattice(run_state *s, hm_matrix **H) {
               d->lattice.vacancies, (unsigned long long)d->lattice.vacancy_seed, (long long)vacant);
     hm_app_exit(HM_EXIT_USAGE);
   }
+  run_lattice_keep_geometry(s, L.cell, L.orbitals, L.position);
   hm_lattice_free(&L);
   /* auto: matrix-free for KPM on a GPU (measured faster there, and it holds 10^9 orbitals in 80 GB:
    * bench/RESULTS.md, session 26), assembled otherwise (the CPU's CSR step was faster than its
@@ -132,6 +133,7 @@ void run_build_lattice(run_state *s, hm_matrix **H) {
   const int matrix_free =
       d->lattice.storage == 2 || (d->lattice.storage == 0 && backend == HM_BACKEND_CUDA && d->solver.method == HM_METHOD_KPM);
   hm_stencil_storage storage = matrix_free ? HM_STENCIL_MATRIX_FREE : HM_STENCIL_ASSEMBLED;
+  run_lattice_velocities(s, &st.stencil, storage);
   int status = hm_matrix_create_stencil(s->ctx, &st.stencil, storage, H);
   hm_lattice_stencil_free(&st);
   APP_CALL(status);

@@ -1,14 +1,26 @@
 /* method = conductivity: the Kubo-Bastin moments mu_nm^{ab} of the requested components
  * (linalg/kpm/conductivity.c) with velocity operators from the lattice's geometry, then
  * sigma_ab(mu, T) on the deck's chemical potentials and temperatures, with the error from the
- * spread over the random vectors -> /conductivity. run_conductivity_geometry takes any lattice
- * matrix with its cells, orbitals, lattice vectors and orbital positions (the TI: cubic, all four
- * orbitals at the cell origin), so lattice models hand theirs over the same way. */
+ * spread over the random vectors -> /conductivity, with checkpoints and restart at chunk granularity
+ * (run_conductivity_checkpoint.c). run_conductivity_geometry takes any lattice matrix with its cells,
+ * orbitals, lattice vectors and orbital positions (the TI: cubic, all four orbitals at the cell
+ * origin; model = lattice: its file's, with the velocities made from its stencil). */
 #include <math.h>
-#include "run_state.h"
+#include "run_conductivity.h"
 
-enum { PHASE_BUILD, PHASE_BOUNDS, PHASE_MOMENTS, PHASE_SIGMA, PHASE_IO, PHASES };
-static const char *const phase_name[PHASES] = {"build", "bounds", "moments", "sigma", "io"};
+enum { PHASE_BUILD, PHASE_BOUNDS, PHASE_MOMENTS, PHASE_SIGMA, PHASE_CHECKPOINT, PHASE_IO, PHASES };
+static const char *const phase_name[PHASES] = {"build", "bounds", "moments", "sigma", "checkpoint", "io"};
+
+static int on_checkpoint(hm_conductivity *c, void *user) {
+  return conductivity_checkpoint_write(user, c, PHASE_CHECKPOINT);
+}
+
+/* Asked at chunk boundaries: the tests' step delay (hamlet_testhooks only), then signals and walltime. */
+static int stop_requested(void *user) {
+  run_state *s = user;
+  RUN_TEST_DELAY(s);
+  return run_stop_poll(&s->stop);
+}
 
 /* sigma of each vector's moments -> the standard error of the mean over R vectors. */
 static void sigma_error(run_state *s, int M, int C, const double *mu_vec, int R, double scale, double shift,
@@ -46,6 +58,10 @@ int run_conductivity_geometry(run_state *s, hm_matrix *H, const int64_t cells[3]
   for (int c = 0; c < C; c++)
     for (int side = 0; side < 2; side++) {
       const int a = d->conductivity.comp[c][side];
+      if (!v[a] && s->velocity[a]) { /* made with the lattice's stencil (model_lattice_velocity.c) */
+        v[a] = s->velocity[a];
+        s->velocity[a] = NULL;
+      }
       if (!v[a]) APP_CALL(hm_matrix_create_velocity(H, cells, orbitals, lattice, positions, a, &v[a]));
       (side ? right : left)[c] = v[a];
     }
@@ -59,25 +75,57 @@ int run_conductivity_geometry(run_state *s, hm_matrix *H, const int64_t cells[3]
   opt.bounds = d->kpm.bounds;
   opt.lanczos_steps = d->kpm.lanczos_steps;
   opt.bounds_margin = d->kpm.bounds_margin;
-  opt.stop = run_stop_poll;
-  opt.stop_user = &s->stop;
+  opt.checkpoint_every = d->checkpoint_every;
+  opt.checkpoint_seconds = d->checkpoint_seconds;
+  opt.checkpoint = on_checkpoint;
+  opt.checkpoint_user = s;
+  opt.stop = stop_requested;
+  opt.stop_user = s;
+  int64_t n;
+  APP_CALL(hm_matrix_info(H, &n, NULL, NULL));
+  const int starts = opt.trace == HM_TRACE_RANDOM ? opt.vectors : (int)n; /* exact: N <= 10^6 (checked) */
+  if ((d->checkpoint_every || d->checkpoint_seconds) &&
+      conductivity_checkpoint_values(M, C, starts < CONDUCTIVITY_BLOCK_MAX ? starts : CONDUCTIVITY_BLOCK_MAX,
+                                     opt.trace == HM_TRACE_RANDOM ? opt.vectors : 0) > CONDUCTIVITY_CHECKPOINT_MAX) {
+    if (s->rank == 0)
+      fprintf(stderr, "hamlet: %s: checkpoints of %d x %d moments, %d component(s) and %d vectors exceed 2^30 values: "
+              "fewer moments, components or vectors, or no checkpoint keys\n", d->name, M, M, C, opt.vectors);
+    return HM_EXIT_USAGE;
+  }
+  conductivity_saved saved = {0};
+  if (s->args->checkpoint_path) { /* the saved interval, bit for bit */
+    conductivity_checkpoint_read(s, M, C, starts, &saved);
+    opt.bounds = HM_BOUNDS_GIVEN;
+    opt.emin = saved.emin;
+    opt.emax = saved.emax;
+    opt.block = saved.block; /* the layout of the saved state */
+    opt.chunk = saved.chunk;
+  }
   hm_conductivity *cond;
   APP_CALL(hm_conductivity_create(H, C, left, right, &opt, &cond));
+  if (saved.values) {
+    APP_CALL_INPUT(hm_conductivity_restore(cond, saved.starts_done, saved.chunks_done, saved.sum, saved.part, saved.per));
+    free(saved.values);
+  }
   run_phase_add(s, &m, PHASE_BOUNDS);
 
   run_mark_now(s, &m);
   const int st = hm_conductivity_run(cond);
-  if (st == HM_ERR_STOPPED) { /* no conductivity checkpoint yet: say so rather than pretend */
+  if (st == HM_ERR_STOPPED) { /* signal or walltime: the state at this chunk is complete */
     hm_error_clear();
+    APP_CALL(on_checkpoint(cond, s));
+    int done = 0;
+    APP_CALL(hm_conductivity_info(cond, NULL, NULL, NULL, &done, NULL, NULL, NULL, NULL));
+    char where[96];
+    snprintf(where, sizeof where, "after %d of %d start vectors", done, starts);
     free(m.joules);
-    if (s->rank == 0)
-      fprintf(stderr, "hamlet: the conductivity run was stopped; it has no checkpoint to continue from yet\n");
     hm_conductivity_destroy(&cond);
     for (int a = 0; a < 3; a++) hm_matrix_destroy(&v[a]);
-    return HM_EXIT_FAIL;
+    return run_stopped(s, where);
   }
   APP_CALL(st);
   run_phase_add(s, &m, PHASE_MOMENTS);
+  run_phase_exclude(s, PHASE_MOMENTS, PHASE_CHECKPOINT); /* checkpoints ran inside the moments */
 
   run_mark_now(s, &m);
   const int E = d->conductivity.nenergies, T = d->conductivity.ntemps, R = opt.trace == HM_TRACE_RANDOM ? opt.vectors : 0;
@@ -148,8 +196,15 @@ int run_conductivity_geometry(run_state *s, hm_matrix *H, const int64_t cells[3]
 }
 
 int run_conductivity(run_state *s, hm_matrix *H) {
-  const hm_ti_params *p = &s->deck.ti; /* the TI: a cubic lattice, its 4 orbitals at the cell origin */
+  const hm_ti_params *p = &s->deck.ti; /* nx, ny, nz: the TI's sites or the lattice's cells */
   const int64_t cells[3] = {p->nx, p->ny, p->nz};
+  if (s->deck.model == HM_MODEL_LATTICE) {
+    const int code = run_conductivity_geometry(s, H, cells, s->site_orbitals, s->lattice_cell, s->lattice_positions);
+    free(s->lattice_positions);
+    s->lattice_positions = NULL;
+    return code;
+  }
+  /* the TI: a cubic lattice, its 4 orbitals at the cell origin */
   const double lattice[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, positions[12] = {0};
   return run_conductivity_geometry(s, H, cells, 4, lattice, positions);
 }

@@ -48,6 +48,11 @@ typedef struct {
    * and the orbitals of vacant sites (decoupled zero modes that the KPM DOS leaves out) */
   int site_orbitals;
   int64_t vacant_orbitals;
+  /* model = lattice, method = conductivity (model_lattice_velocity.c): lattice vectors (rows),
+   * orbital positions [orbitals][3] and the velocity operators v_x, v_y, v_z the components need */
+  double lattice_cell[9];
+  double *lattice_positions;
+  hm_matrix *velocity[3];
 } run_state;
 
 /* What this run's checkpoints carry: its H's identity, or NULL before H is built. */
@@ -116,6 +121,10 @@ void run_print_lattice(const run_state *s);
 void run_lattice_geometry(run_state *s, int64_t cells[3], int *orbitals, double lattice[9], double **positions,
                           int *layer_orbitals);
 int run_marker(run_state *s, hm_matrix *H);
+/* model = lattice with method = conductivity (else no-ops): keep the cell's geometry, then make the
+ * velocity operators of the components from the supercell's stencil (model_lattice_velocity.c). */
+void run_lattice_keep_geometry(run_state *s, const double cell[3][3], int orbitals, const double *positions);
+void run_lattice_velocities(run_state *s, const hm_stencil *st, hm_stencil_storage storage);
 
 /* Output, checkpoint and input files are distinct, their directories writable, stale .tmp files
  * removed (paths.c); collective; returns an exit code (2 when refused). */

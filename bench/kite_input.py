@@ -189,8 +189,46 @@ def decode(nhop, d, hop, dim, scale):
     return blocks
 
 
+KITE_DIRECTIONS = {"xx": 0, "yy": 1, "zz": 2, "xy": 3, "xz": 4, "yx": 5, "yz": 6, "zx": 7, "zy": 8}
+
+
+def write_calculation(f, calc, moments, randoms, points, scale, direction="xx", temperature=0.0, energies=(0.0,),
+                      gamma=0.01):
+    """The /Calculation group KITEx reads for one target: dos; conductivity_dc (the full-spectrum
+    two-dimensional moments of one component, as hamlet's method = conductivity); singleshot (KITE's
+    singleshot_conductivity_dc: sigma_aa at given Fermi energies with broadening gamma, O(N) per energy;
+    xx, yy, zz only). Energies, temperature and gamma in the model's energy units (rescaled here)."""
+    g = f.create_group("Calculation")
+    if calc == "dos":
+        c = g.create_group("dos")
+        c.create_dataset("NumPoints", data=[points or 2 * moments], dtype=np.int32)
+    elif calc == "conductivity_dc":
+        c = g.create_group("conductivity_dc")
+        c.create_dataset("NumPoints", data=[points or 2 * moments], dtype=np.int32)
+        c.create_dataset("Temperature", data=[temperature / scale], dtype=np.float64)
+        c.create_dataset("Direction", data=[KITE_DIRECTIONS[direction]], dtype=np.int32)
+    elif calc == "singleshot":
+        if KITE_DIRECTIONS[direction] > 2:
+            raise BadInput(f"singleshot conductivity is longitudinal only (xx, yy, zz), not {direction}")
+        c = g.create_group("singleshot_conductivity_dc")
+        n = len(energies)
+        c.create_dataset("Energy", data=[np.asarray(energies, float) / scale], dtype=np.float64)
+        c.create_dataset("Gamma", data=[np.full(n, gamma / scale)], dtype=np.float64)
+        c.create_dataset("PreserveDisorder", data=[np.zeros(n, int)], dtype=np.int32)
+        c.create_dataset("Direction", data=[KITE_DIRECTIONS[direction]], dtype=np.int32)
+        c.create_dataset("NumMoments", data=[np.full(n, moments)], dtype=np.int32)
+        c.create_dataset("NumRandoms", data=[randoms], dtype=np.int32)
+        c.create_dataset("NumDisorder", data=[1], dtype=np.int32)
+        return
+    else:
+        raise BadInput(f"calculation {calc}: allowed are dos, conductivity_dc, singleshot")
+    c.create_dataset("NumMoments", data=[moments], dtype=np.int32)
+    c.create_dataset("NumRandoms", data=[randoms], dtype=np.int32)
+    c.create_dataset("NumDisorder", data=[1], dtype=np.int32)
+
+
 def write_input(path, model, cells, moments, randoms, divisions, t=1.0, m=2.0, complex_=None,
-                scale=None, points=None):
+                scale=None, points=None, calc="dos", **target):
     blocks, vectors, positions = model_blocks(model, t, m)
     dim = len(cells)
     if dim != vectors.shape[0]:
@@ -228,11 +266,7 @@ def write_input(path, model, cells, moments, randoms, divisions, t=1.0, m=2.0, c
             dis.create_dataset(name, (1, 0))
         g.create_group("Vacancy")
         g.create_group("StructuralDisorder")
-        dos = f.create_group("Calculation").create_group("dos")
-        dos.create_dataset("NumMoments", data=[moments], dtype=np.int32)
-        dos.create_dataset("NumRandoms", data=[randoms], dtype=np.int32)
-        dos.create_dataset("NumPoints", data=[points or 2 * moments], dtype=np.int32)
-        dos.create_dataset("NumDisorder", data=[1], dtype=np.int32)
+        write_calculation(f, calc, moments, randoms, points, scale, **target)
         # What the checks need to rebuild the model (KITEx ignores this group).
         p = f.create_group("hamlet_peer")
         p.attrs["model"] = model
@@ -512,6 +546,8 @@ def cmd_bench(a):
     env.pop("SEED", None)  # random vectors from std::random_device in every thread
     env.setdefault("OMP_PROC_BIND", "close")
     env.setdefault("OMP_PLACES", "cores")
+    if a.calc != "dos":
+        return bench_conductivity(a, divisions, n, env)
     runs = {}
     for moments in (a.moments0, a.moments):
         if moments == a.moments and a.timeout and runs[a.moments0][0] * a.moments / a.moments0 > a.timeout:
@@ -541,6 +577,31 @@ def cmd_bench(a):
            f"{a.moments} | {a.randoms} | {int(np.prod(divisions))} ({'x'.join(map(str, divisions))}) | "
            f"{loop * a.moments / dm:.2f} | {loop / (dm * n):.3e} | {loop / (dm * a.randoms * n):.3e} | "
            f"{runs[a.moments][1] / n:.1f} | {(runs[a.moments][1] - rss_small) / (n - n_small):.1f} | {mu.real[0]:.4f} |")
+    print(row)
+    if a.table:
+        with open(a.table, "a") as f:
+            f.write(row + "\n")
+    return 0
+
+
+def bench_conductivity(a, divisions, n, env):
+    """KITEx's conductivity on one lattice with M and R (KITE's velocity needs its complex path):
+    conductivity_dc (the M x M moments of one component, as hamlet's method = conductivity) or
+    singleshot (sigma_aa at --energies with --gamma). One run; its wall time (set-up included, which
+    the M^2 moment work dominates at M = 1024) per random vector and per (moment^2 x orbital), and peak
+    RSS per orbital: the row to set beside hamlet's bench_conductivity per-vector time."""
+    target = {"direction": a.direction}
+    if a.calc == "singleshot":
+        target.update(energies=a.energies, gamma=a.gamma)
+    path = os.path.join(a.workdir, f"{a.name}_{a.calc}.h5")
+    write_input(path, a.model, a.cells, a.moments, a.randoms, divisions, a.t, a.m, True, calc=a.calc, **target)
+    wall, rss = run_measured([a.kitex, path], os.path.join(a.logdir, f"kite_{a.name}_{a.calc}.log"), env, a.timeout)
+    work = a.moments ** 2 if a.calc == "conductivity_dc" else a.moments * len(a.energies)
+    row = (f"| KITE {KITE_VERSION} {a.calc} {a.direction} ({a.threads} threads) | {a.model} {'x'.join(map(str, a.cells))} | "
+           f"{n} | {a.moments} | {a.randoms} | {wall:.2f} | {wall / a.randoms:.3f} | {wall / (a.randoms * work * n):.3e} | "
+           f"{rss / n:.1f} |")
+    print("| peer | lattice | N | M | R | wall (s) | s / vector | s / (vector * work * orbital), work = M^2 or M x "
+          "energies | peak bytes / orbital |")
     print(row)
     if a.table:
         with open(a.table, "a") as f:
@@ -591,6 +652,11 @@ def main(argv=None):
     b.add_argument("--logdir", default=".")
     b.add_argument("--table", help="append the row to this file")
     b.add_argument("--timeout", type=float, default=0, help="stop a KITEx run after this many seconds (0: never)")
+    b.add_argument("--calc", choices=["dos", "conductivity_dc", "singleshot"], default="dos",
+                   help="KITE's target: the DOS (default), full-spectrum conductivity_dc or singleshot_conductivity_dc")
+    b.add_argument("--direction", choices=sorted(KITE_DIRECTIONS), default="xx")
+    b.add_argument("--energies", type=float, nargs="+", default=[0.0], help="singleshot: Fermi energies")
+    b.add_argument("--gamma", type=float, default=0.01, help="singleshot: broadening (energy units)")
     st = sub.add_parser("selftest", help="checks of this module that need no KITE")
     st.add_argument("--support", help="tests/support (hamlet's NumPy TI reference)")
     st.add_argument("--workdir", default=".")

@@ -26,6 +26,7 @@ module hamlet_conductivity
     type(c_ptr) :: checkpoint_user = c_null_ptr
     type(c_funptr) :: stop = c_null_funptr             ! integer(c_int) function(user) bind(C); same on every rank
     type(c_ptr) :: stop_user = c_null_ptr
+    integer(c_int) :: block = 0                        ! start vectors per block (1 to 16); 0: chosen
   end type hm_conductivity_options
 
   interface
@@ -90,6 +91,22 @@ module hamlet_conductivity
       integer(c_int), intent(out), optional :: moments, components, starts, starts_done, chunk
       real(c_double), intent(out), optional :: scale, shift
       integer(c_int64_t), intent(out), optional :: n_global
+      integer(c_int) :: status
+    end function
+
+    ! Not collective: start vectors per block (their recursions advance together; part holds B of them).
+    function hm_conductivity_block(c, block) result(status) bind(C, name="hm_conductivity_block")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: c
+      integer(c_int), intent(out) :: block
+      integer(c_int) :: status
+    end function
+
+    ! Not collective: the interval of the moments (give it back as HM_BOUNDS_GIVEN to restore).
+    function hm_conductivity_interval(c, emin, emax) result(status) bind(C, name="hm_conductivity_interval")
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: c
+      real(c_double), intent(out) :: emin, emax
       integer(c_int) :: status
     end function
 

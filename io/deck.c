@@ -369,8 +369,8 @@ static void check_model(deck_state *st) {
     why = "problem = green needs lattice sites: model = ti or lattice";
   else if (m == HM_METHOD_MARKER && d->model != HM_MODEL_TI && d->model != HM_MODEL_LATTICE)
     why = "the Chern marker needs a lattice's positions: model = ti or lattice";
-  else if (m == HM_METHOD_CONDUCTIVITY && d->model != HM_MODEL_TI)
-    why = "the velocity operators need a lattice's geometry: model = ti";
+  else if (m == HM_METHOD_CONDUCTIVITY && d->model != HM_MODEL_TI && d->model != HM_MODEL_LATTICE)
+    why = "the velocity operators need a lattice's geometry: model = ti or lattice";
   else if (m != HM_METHOD_LOBPCG && m != HM_METHOD_DENSE && d->model == HM_MODEL_MTX && d->mass_file[0])
     why = "a mass matrix (mass = ...) is used by method = lobpcg or dense only";
   if (why) fail(st, st->given[method] ? st->given[method] : st->given[model], "[solver] method = %s with model = %s: %s",

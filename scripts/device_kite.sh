@@ -7,7 +7,11 @@
 #   run (carry [".peers/kite/bundle"]):  bash scripts/device_kite.sh
 #   env: THREADS=16  M=1024  M0=64  R=2  GRAPHENE="4096 4096"  TI="256 256 128"  KITE_TIMEOUT=400 (s a run)
 #        BUDGET=560 (s in all)  GRAPHENE_FALLBACK="2048 2048"  TI_FALLBACK="128 128 128" (where the first won't fit)
-#        STEPS="check graphene ti"  (add graphene_complex: graphene in complex arithmetic as well)
+#        STEPS="check graphene ti"  (add graphene_complex: graphene in complex arithmetic as well;
+#        conductivity: KITE's conductivity_dc (full spectrum, M x M moments of COND_DIRECTION) and
+#        singleshot_conductivity_dc on graphene COND_CELLS (default "512 512") with COND_M (1024) and
+#        COND_R (1) moments and vectors, one run each: set beside hamlet's run of the same deck in
+#        scripts/device_conductivity2.sh (step kite_pair))
 # Each lattice runs KITEx twice, with M0 and M moments (same R): the moment loop's time is the
 # difference (reading, allocation and random vectors drop out); peak RSS is the M run's (wait4).
 # KITEx runs prod(divisions) = THREADS OpenMP threads whatever OMP_NUM_THREADS says; the thread grid
@@ -71,6 +75,19 @@ bench() {
 want graphene && { bench graphene graphene "$GRAPHENE" || bench graphene graphene "$GRAPHENE_FALLBACK" || status=1; }
 want graphene_complex && { bench graphene_complex graphene "$GRAPHENE" --complex || status=1; }
 want ti && { bench ti ti "$TI" || bench ti ti "$TI_FALLBACK" || status=1; }
+if want conductivity; then
+  for calc in conductivity_dc singleshot; do
+    left=$((BUDGET - SECONDS))
+    [ "$left" -gt 20 ] || { echo "SKIPPED: conductivity $calc (the ${BUDGET} s budget is spent)"; status=1; continue; }
+    [ "$left" -lt "$KITE_TIMEOUT" ] || left=$KITE_TIMEOUT
+    echo "== graphene ${COND_CELLS:-512 512} $calc ${COND_DIRECTION:-xx}: M ${COND_M:-1024}, R ${COND_R:-1} ($SECONDS s)"
+    # shellcheck disable=SC2086 # the cell counts split into words on purpose
+    "$PYTHON" bench/kite_input.py bench graphene --cells ${COND_CELLS:-512 512} --moments "${COND_M:-1024}" \
+      --randoms "${COND_R:-1}" --threads "$THREADS" --kitex "$KITEX" --name graphene_cond --workdir "$WORK" \
+      --logdir "$OUT" --table "$OUT/kite_conductivity.md" --timeout "$left" --calc "$calc" \
+      --direction "${COND_DIRECTION:-xx}" --energies 0 0.5 1 --gamma 0.02 || { echo "FAIL: conductivity $calc"; status=1; }
+  done
+fi
 echo
 echo "KITE $(cut -d' ' -f2 "$(dirname "$KITEX")/SOURCE"), $(date -u +%F), $(lscpu | sed -n 's/^Model name: *//p' | head -1):"
 cat "$TABLE"

@@ -16,11 +16,12 @@ program test_fortran_conductivity
   complex(c_double_complex), allocatable :: dense(:, :), vdense(:, :)
   real(c_double) :: tipos(12)
   real(c_double), allocatable :: E(:)
-  complex(c_double_complex) :: mu(M, M), mu2(M, M), sum(M, M), part(M, M)
+  complex(c_double_complex) :: mu(M, M), mu2(M, M), sum(M, M)
+  complex(c_double_complex), allocatable :: part(:, :, :)
   real(c_double) :: scale, shift, ref, worst, x(2), sigma(2), temps(1), vblk(4)
   integer(c_int32_t) :: shift3(6)
   real(c_double) :: blk(4), lattice(9), positions(3)
-  integer(c_int) :: starts, done, chunks
+  integer(c_int) :: starts, done, chunks, block
   integer(c_int64_t) :: N
   integer :: ierr, i, j, k
 
@@ -59,6 +60,7 @@ program test_fortran_conductivity
   opt%moments = M
   opt%trace = HM_TRACE_EXACT
   opt%chunk = 3
+  opt%block = 4
   left(1) = H
   right(1) = H
   call test_ok(hm_conductivity_create(H, 1, left, right, opt, c), "hm_conductivity_create")
@@ -79,16 +81,19 @@ program test_fortran_conductivity
   call test_assert(worst < 1d-10, "moments off the eigenvalue sums")
 
   ! The final state restored into a new object: nothing left to do, the same moments.
+  call test_ok(hm_conductivity_block(c, block), "hm_conductivity_block")
+  call test_assert(block == min(starts, 4), "start vectors per block is not the options' 4")
+  allocate(part(M, M, block))
   call test_ok(hm_conductivity_state(c, done, chunks, sum, part), "hm_conductivity_state")
   call test_assert(done == N .and. chunks == 0, "final state is not all start vectors done")
   opt%bounds = HM_BOUNDS_GIVEN
-  opt%emin = shift - 1 / scale
-  opt%emax = shift + 1 / scale
+  call test_ok(hm_conductivity_interval(c, opt%emin, opt%emax), "hm_conductivity_interval")
+  call test_assert(abs(2 / (opt%emax - opt%emin) - scale) < 1d-14 * scale, "interval does not give the scale")
   call test_ok(hm_conductivity_create(H, 1, left, right, opt, c2), "hm_conductivity_create (restore)")
   call test_ok(hm_conductivity_restore(c2, done, chunks, sum, part), "hm_conductivity_restore")
   call test_ok(hm_conductivity_run(c2), "hm_conductivity_run (restored)")
   call test_ok(hm_conductivity_moments(c2, mu2), "hm_conductivity_moments (restored)")
-  call test_assert(maxval(abs(mu2 - mu)) < 1d-14, "restored moments differ")
+  call test_assert(all(mu2 == mu), "restored moments differ (a restore continues bit for bit)")
   call test_ok(hm_conductivity_destroy(c2), "hm_conductivity_destroy")
 
   x = [-0.5d0, 0.5d0]

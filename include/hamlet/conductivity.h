@@ -7,6 +7,8 @@
  * components from the same Chebyshev vectors: per start vector r the left vectors T_n(H~) v_a r and
  * the right vectors v_b T_m(H~) r are made in chunks of columns and the M x M block of each
  * component is their Gram product (the backend's gram kernel: one dense product per chunk pair).
+ * Start vectors go in blocks of up to 16 whose recursions advance together (block KPM steps)
+ * where memory holds all M moments of a block's chunk (hm_conductivity_block).
  * sigma_ab(mu, T) is evaluated from the moments by hm_conductivity_sigma (pure arithmetic). */
 #ifndef HAMLET_CONDUCTIVITY_H
 #define HAMLET_CONDUCTIVITY_H
@@ -32,7 +34,7 @@ typedef struct {
   int lanczos_steps;
   double bounds_margin;
   double emin, emax;        /* HM_BOUNDS_GIVEN */
-  int chunk;                /* Chebyshev vectors per chunk; 0: chosen from free memory */
+  int chunk;                /* Chebyshev vectors per chunk; 0: chosen from free memory (with the block) */
   int checkpoint_every;     /* left chunks between checkpoints; 0 = off */
   double checkpoint_seconds;/* wall seconds between checkpoints; 0 = off */
   hm_conductivity_checkpoint_fn checkpoint;
@@ -41,6 +43,7 @@ typedef struct {
    * HM_ERR_STOPPED and a consistent state (checkpoint it, restore later). NULL = never stop. */
   int (*stop)(void *user);
   void *stop_user;
+  int block;                /* start vectors per block (1 to 16); 0: chosen with the chunk (hm_conductivity_block) */
 } hm_conductivity_options;
 
 #ifdef __cplusplus
@@ -79,14 +82,24 @@ int hm_conductivity_run(hm_conductivity *c);
  * (exact); any pointer may be NULL. */
 int hm_conductivity_info(const hm_conductivity *c, int *moments, int *components, int *starts, int *starts_done,
                          int *chunk, double *scale, double *shift, int64_t *n_global);
+/* Not collective: the spectral interval [emin, emax] the moments use (scale = 2 / (emax - emin)),
+ * to create the object of a restore with HM_BOUNDS_GIVEN bit for bit. */
+int hm_conductivity_interval(const hm_conductivity *c, double *emin, double *emax);
 /* Collective (one reduction): moments of the start vectors done so far: mu[C][M][M] complex (re, im; row n, column m) averaged
  * over them, and, where mu_vec != NULL and the trace is random, each vector's own estimate
  * mu_vec[R][C][M][M] (vectors not done are 0). */
 int hm_conductivity_moments(const hm_conductivity *c, double *mu, double *mu_vec);
-/* Collective (reductions): checkpoint state, the same on every rank: start vectors done, left chunks of the next one done, and the raw sums:
- * sum[C][M][M] over finished start vectors, part[C][M][M] of the current one, and (random trace,
+/* Not collective: start vectors per block B (options.block, else on a device backend 1 to
+ * min(start vectors, 16), chosen with the chunk so that B chunks fit in memory and the steps per
+ * vector are fewest; 1 on the host backend, where blocks measured slower): their Chebyshev recursions
+ * advance together (one block step); a checkpoint's part holds B vectors' moments. */
+int hm_conductivity_block(const hm_conductivity *c, int *block);
+/* Collective (reductions): checkpoint state, the same on every rank: start vectors done (a multiple
+ * of B, or all), left chunks of the next block done, and the raw sums: sum[C][M][M] over finished
+ * start vectors, part[B][C][M][M] of the current block's start vectors, and (random trace,
  * may be NULL otherwise) per[R][C][M][M] per vector. hm_conductivity_restore takes the same after
- * hm_conductivity_create with the saved interval (HM_BOUNDS_GIVEN) and options. */
+ * hm_conductivity_create with the saved interval (hm_conductivity_interval, HM_BOUNDS_GIVEN) and
+ * options; the run then continues to the moments of an uninterrupted one bit for bit (same ranks). */
 int hm_conductivity_state(const hm_conductivity *c, int *starts_done, int *chunks_done, double *sum, double *part,
                           double *per);
 int hm_conductivity_restore(hm_conductivity *c, int starts_done, int chunks_done, const double *sum,

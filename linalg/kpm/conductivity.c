@@ -1,23 +1,29 @@
 /* Two-dimensional KPM moments mu_nm^{ab} = Tr[v_a T_n v_b T_m] / N of the Kubo-Bastin formula.
- * Per start vector r: the left vectors T_n(H~) v_a r of a chunk of n, for every distinct v_a, are
- * kept as the columns of one block per v_a; the right recursion T_m(H~) r is swept over all m in
- * chunks, each chunk multiplied by every distinct v_b in one SpMMV, and the chunk's M x M piece of
- * each component is one Gram product <L_a | v_b T> (a dense product on the backend, one reduction).
- * Memory: (left operators + 2) chunks of vectors; the right sweep is repeated once per left chunk,
- * so steps = M (left) + M ceil(M / chunk) (right) per start vector and operator. State between
- * chunks is small (the sums); a restored run replays the left recursion up to its chunk. */
+ * Start vectors go in blocks of B (up to BLOCK_MAX) whose Chebyshev recursions advance together:
+ * one fused block KPM step (the kernel table's kpm_step, as hm_kpm's R columns) per n instead of
+ * one single-vector step per start vector. Per block: the left vectors T_n(H~) v_a r of a chunk of
+ * n, for every distinct v_a and start vector r, are kept as the columns of one block per (v_a, r);
+ * the right recursion T_m(H~) r is swept over all m in chunks (the chunk's columns of all B start
+ * vectors side by side), each chunk multiplied by every distinct v_b in one SpMMV, and the chunk's
+ * M x M piece of each component and start vector is one Gram product <L_a,r | v_b T_r> (a dense
+ * product on the backend over the local rows). Memory: (left operators + 2) B chunks of vectors;
+ * the right sweep is repeated once per left chunk, so steps = M (left) + M ceil(M / chunk) (right)
+ * per block and operator. State between chunks is small (the sums); a restored run replays the
+ * left recursion up to its chunk. */
 #include <complex.h>
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 #include <unistd.h>
 #include "conductivity_timing.h"
 #include "device_memory.h"
 #include "error_macros.h"
+#include "halo.h"
 #include "lanczos.h"
 #include "mpi_large.h"
 #include "objects.h"
 
-enum { MAX_COMPONENTS = 9 };
+enum { MAX_COMPONENTS = 9, BLOCK_MAX = 16 };
 
 struct hm_conductivity_s {
   hm_matrix *H;
@@ -29,14 +35,18 @@ struct hm_conductivity_s {
   double emin, emax, scale, shift;
   int64_t n_global, first, local;
   int starts, starts_done, chunk, nchunks, chunks_done;
-  double *sum, *part, *per; /* [C][M][M] complex; per: [R][C][M][M] (random trace) */
+  int block, width;         /* start vectors per block (B), in the current one (<= B, the last may be less) */
+  double *sum, *part, *per; /* sum: [C][M][M] complex; part: [B][C][M][M] of the current block; per: [R][C][M][M] */
+  double *reduced;          /* [C][M][M]: the finished start vector's moments summed over ranks */
   hm_mvec *phases;          /* R random-phase columns (random trace) */
-  hm_mvec *r;               /* the current start vector */
-  hm_mvec *lvec[MAX_COMPONENTS][3]; /* left recursion per operator: T_{n-1}, T_n, scratch */
+  hm_mvec *r;               /* the current block of start vectors (B columns; unused ones zero) */
+  hm_mvec *lvec[MAX_COMPONENTS][3]; /* left recursion per operator: T_{n-1}, T_n, scratch (B columns) */
   int left_n;               /* index n of lvec[.][1] */
   hm_mvec *rvec[3];
-  hm_mvec *L[MAX_COMPONENTS], *T, *W[MAX_COMPONENTS];
-  double *G, *unit;         /* chunk x chunk Gram (host), local rows of a unit vector */
+  hm_mvec *L[MAX_COMPONENTS][BLOCK_MAX]; /* left chunk per operator and start vector (chunk columns) */
+  hm_mvec *T, *W[MAX_COMPONENTS]; /* right chunk: column b * chunk + j = T_{m0 + j} of start vector b */
+  double *G, *unit;         /* chunk x chunk Gram (host), local rows x B of the unit start vectors */
+  double *dots;             /* backend scratch of the fused step's column dots (2 B doubles, unused) */
   double t_cheb, t_vel, t_gram;
 };
 
@@ -64,6 +74,8 @@ static int check_options(const hm_conductivity_options *o) {
            o->bounds_margin);
   HM_CHECK(o->bounds != HM_BOUNDS_GIVEN || (isfinite(o->emin) && isfinite(o->emax) && o->emin < o->emax),
            HM_ERR_ARGUMENT, "given bounds [%g, %g] must be finite with emin < emax", o->emin, o->emax);
+  HM_CHECK(o->block >= 0 && o->block <= BLOCK_MAX, HM_ERR_ARGUMENT,
+           "block = %d start vectors, allowed are 0 (chosen) to %d", o->block, BLOCK_MAX);
   HM_CHECK(o->chunk >= 0, HM_ERR_ARGUMENT, "chunk = %d, must be >= 0 (0: chosen from free memory)", o->chunk);
   HM_CHECK(o->checkpoint_every >= 0 && o->checkpoint_seconds >= 0, HM_ERR_ARGUMENT,
            "checkpoint_every = %d and checkpoint_seconds = %g must be >= 0", o->checkpoint_every,
@@ -105,10 +117,10 @@ static int distinct(hm_matrix *const *ops, int n, hm_matrix **uniq, int *index_o
   return count;
 }
 
-/* Chebyshev vectors per chunk: all of M where they fit in half the free memory (device memory on a
- * device backend, available host memory otherwise), at least 1. */
-static int choose_chunk(hm_conductivity *c) {
-  if (c->opt.chunk > 0) return c->opt.chunk < c->opt.moments ? c->opt.chunk : c->opt.moments;
+/* Columns of chunk storage ((left operators + 2) vectors each) that fit in half the free memory
+ * (device memory on a device backend, available host memory otherwise), the same on every rank
+ * (the smallest); INT_MAX where the free memory is unknown. */
+static int fitting_columns(hm_conductivity *c) {
   size_t avail = 0;
   if (c->ctx->kernels->device_memory) {
     hm_device_memory_free(&avail);
@@ -116,13 +128,49 @@ static int choose_chunk(hm_conductivity *c) {
     long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     if (pages > 0 && page > 0) avail = (size_t)pages * (size_t)page;
   }
-  int local_max = c->opt.moments;
   const double per_column = 16.0 * (double)(c->local > 0 ? c->local : 1) * (c->nleft + 1 + c->nright);
-  double fit = 0.5 * (double)avail / per_column;
-  if (avail > 0 && fit < local_max) local_max = fit < 1 ? 1 : (int)fit;
-  int chunk = local_max; /* the same on every rank: the smallest */
-  MPI_Allreduce(&local_max, &chunk, 1, MPI_INT, MPI_MIN, c->ctx->comm);
-  return chunk;
+  const double fit = 0.5 * (double)avail / per_column;
+  int local_max = avail == 0 || fit >= INT_MAX ? INT_MAX : fit < 1 ? 1 : (int)fit, all = local_max;
+  MPI_Allreduce(&local_max, &all, 1, MPI_INT, MPI_MIN, c->ctx->comm);
+  return all;
+}
+
+/* Block size B and chunk K with B K columns fitting (either may be given in the options; on the
+ * host backend the choice is B = 1). A block shares each step among B vectors, but
+ * a chunk below M repeats the right sweep ceil(M / K) times per block, so the block's vectors pay
+ * B times for a smaller K: the choice minimizes the steps per vector (1 + ceil(M / K)) times a
+ * block step's cost per vector, modelled as 0.45 + 0.55 / B (a single-vector step measured at
+ * 2.2x the block kernel's floor per vector, session 26). A given chunk keeps K and takes the
+ * largest B that fits. */
+static void choose_block(hm_conductivity *c) {
+  const int M = c->opt.moments, most = c->starts < BLOCK_MAX ? c->starts : BLOCK_MAX;
+  if (c->opt.block > 0 && c->opt.chunk > 0) { /* both given (a restore): nothing to choose */
+    c->block = c->opt.block < most ? c->opt.block : most;
+    c->chunk = c->opt.chunk < M ? c->opt.chunk : M;
+    return;
+  }
+  /* host backend: one vector per block (measured here, N = 8192, M = 64: a block of 4 took 1.7x the
+   * single-vector time per vector; the CPU's strided column copies and k-column step do not pay) */
+  const int upto = c->ctx->kernels->device_memory ? most : 1;
+  const int F = fitting_columns(c);
+  if (c->opt.block > 0) {
+    c->block = c->opt.block < most ? c->opt.block : most;
+    const int per = F / c->block;
+    c->chunk = per < 1 ? 1 : per < M ? per : M;
+    return;
+  }
+  if (c->opt.chunk > 0) {
+    c->chunk = c->opt.chunk < M ? c->opt.chunk : M;
+    const int fit = F / c->chunk;
+    c->block = fit < 1 ? 1 : fit < upto ? fit : upto;
+    return;
+  }
+  double best = INFINITY;
+  for (int b = 1; b <= upto; b++) {
+    const int per = F / b, K = per < 1 ? 1 : per < M ? per : M;
+    const double cost = (1.0 + (M + K - 1) / K) * (0.45 + 0.55 / b);
+    if (cost < best) best = cost, c->block = b, c->chunk = K;
+  }
 }
 
 int hm_conductivity_create(hm_matrix *H, int ncomp, hm_matrix *const *left, hm_matrix *const *right,
@@ -166,16 +214,17 @@ int hm_conductivity_create(hm_matrix *H, int ncomp, hm_matrix *const *left, hm_m
   c->nright = distinct(right, ncomp, c->right_op, c->right_of);
   c->starts = opt->trace == HM_TRACE_EXACT ? (int)n : opt->vectors;
   HM_CALL_GOTO(st, fail, find_interval(c));
-  c->chunk = choose_chunk(c);
+  choose_block(c);
   c->nchunks = (opt->moments + c->chunk - 1) / c->chunk;
   const size_t MM = (size_t)opt->moments * (size_t)opt->moments;
   const size_t block = 2 * MM * (size_t)ncomp;
   c->sum = calloc(block, sizeof(double));
-  c->part = calloc(block, sizeof(double));
+  c->part = calloc(block * (size_t)c->block, sizeof(double));
+  c->reduced = calloc(block, sizeof(double));
   if (opt->trace == HM_TRACE_RANDOM) c->per = calloc(block * (size_t)opt->vectors, sizeof(double));
   c->G = malloc(sizeof(double) * 2 * (size_t)c->chunk * (size_t)c->chunk);
-  c->unit = calloc(2 * (size_t)(c->local > 0 ? c->local : 1), sizeof(double));
-  st = !c->sum || !c->part || (opt->trace == HM_TRACE_RANDOM && !c->per) || !c->G || !c->unit;
+  c->unit = calloc(2 * (size_t)(c->local > 0 ? c->local : 1) * (size_t)c->block, sizeof(double));
+  st = !c->sum || !c->part || !c->reduced || (opt->trace == HM_TRACE_RANDOM && !c->per) || !c->G || !c->unit;
   if (st) {
     st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__,
                         "no host memory for %d components of %d x %d moments", ncomp, opt->moments, opt->moments);
@@ -185,14 +234,16 @@ int hm_conductivity_create(hm_matrix *H, int ncomp, hm_matrix *const *left, hm_m
     HM_CALL_GOTO(st, fail, hm_mvec_create(c->ctx, dist, HM_COMPLEX, opt->vectors, &c->phases));
     HM_CALL_GOTO(st, fail, hm_mvec_random_phase(c->phases, opt->seed));
   }
-  HM_CALL_GOTO(st, fail, hm_mvec_create(c->ctx, dist, HM_COMPLEX, 1, &c->r));
-  for (int i = 0; i < 3; i++) HM_CALL_GOTO(st, fail, hm_mvec_create(c->ctx, dist, HM_COMPLEX, 1, &c->rvec[i]));
+  const int B = c->block, KB = c->chunk * c->block;
+  HM_CALL_GOTO(st, fail, hm_mvec_create(c->ctx, dist, HM_COMPLEX, B, &c->r));
+  for (int i = 0; i < 3; i++) HM_CALL_GOTO(st, fail, hm_mvec_create(c->ctx, dist, HM_COMPLEX, B, &c->rvec[i]));
   for (int a = 0; a < c->nleft; a++) {
-    for (int i = 0; i < 3; i++) HM_CALL_GOTO(st, fail, hm_mvec_create(c->ctx, dist, HM_COMPLEX, 1, &c->lvec[a][i]));
-    HM_CALL_GOTO(st, fail, hm_mvec_create(c->ctx, dist, HM_COMPLEX, c->chunk, &c->L[a]));
+    for (int i = 0; i < 3; i++) HM_CALL_GOTO(st, fail, hm_mvec_create(c->ctx, dist, HM_COMPLEX, B, &c->lvec[a][i]));
+    for (int b = 0; b < B; b++) HM_CALL_GOTO(st, fail, hm_mvec_create(c->ctx, dist, HM_COMPLEX, c->chunk, &c->L[a][b]));
   }
-  for (int b = 0; b < c->nright; b++) HM_CALL_GOTO(st, fail, hm_mvec_create(c->ctx, dist, HM_COMPLEX, c->chunk, &c->W[b]));
-  HM_CALL_GOTO(st, fail, hm_mvec_create(c->ctx, dist, HM_COMPLEX, c->chunk, &c->T));
+  for (int b = 0; b < c->nright; b++) HM_CALL_GOTO(st, fail, hm_mvec_create(c->ctx, dist, HM_COMPLEX, KB, &c->W[b]));
+  HM_CALL_GOTO(st, fail, hm_mvec_create(c->ctx, dist, HM_COMPLEX, KB, &c->T));
+  HM_CALL_GOTO(st, fail, c->ctx->kernels->alloc(sizeof(double) * 2 * (size_t)B, (void **)&c->dots));
   c->left_n = -1;
   *out = c;
   return HM_SUCCESS;
@@ -210,11 +261,13 @@ int hm_conductivity_destroy(hm_conductivity **pc) {
   for (int i = 0; i < 3; i++) hm_mvec_destroy(&c->rvec[i]);
   for (int a = 0; a < MAX_COMPONENTS; a++) {
     for (int i = 0; i < 3; i++) hm_mvec_destroy(&c->lvec[a][i]);
-    hm_mvec_destroy(&c->L[a]);
+    for (int b = 0; b < BLOCK_MAX; b++) hm_mvec_destroy(&c->L[a][b]);
     hm_mvec_destroy(&c->W[a]);
   }
+  if (c->dots) c->ctx->kernels->release(c->dots);
   free(c->sum);
   free(c->part);
+  free(c->reduced);
   free(c->per);
   free(c->G);
   free(c->unit);
@@ -228,30 +281,55 @@ static double now_synced(const hm_conductivity *c) {
   return MPI_Wtime();
 }
 
-/* v[2] = T_{n+1} from v[1] = T_n and v[0] = T_{n-1} (n = 0: s (H - b) v[1]); then rotate. */
+/* The block's recursion one step on: v[1] = T_n -> T_{n+1}, v[0] = T_{n-1}. n = 0: T_1 = s (H - b) T_0
+ * (a product and an update, into v[2]); n > 0: the fused block KPM step T_{n+1} = 2 s (H - b) T_n -
+ * T_{n-1} in place of T_{n-1} (halo exchange overlapped with the interior rows, as hm_kpm). */
 static int chebyshev_step(hm_conductivity *c, hm_mvec **v, int n) {
-  HM_CALL(hm_matrix_apply(c->H, v[1], v[2]));
-  const double f = n == 0 ? 1.0 : 2.0;
-  double complex alpha = -f * c->scale * c->shift, beta = f * c->scale, one = 1, minus = -1;
-  HM_CALL(hm_mvec_axpby(v[2], &alpha, v[1], &beta));
-  if (n > 0) HM_CALL(hm_mvec_axpby(v[2], &minus, v[0], &one));
-  hm_mvec *t = v[0];
+  hm_matrix *H = c->H;
+  if (n == 0) {
+    double complex alpha[BLOCK_MAX], beta[BLOCK_MAX];
+    for (int j = 0; j < c->block; j++) alpha[j] = -c->scale * c->shift, beta[j] = c->scale;
+    HM_CALL(hm_matrix_apply(H, v[1], v[2]));
+    HM_CALL(hm_mvec_axpby(v[2], alpha, v[1], beta));
+    hm_mvec *t = v[0];
+    v[0] = v[1];
+    v[1] = v[2];
+    v[2] = t;
+    return HM_SUCCESS;
+  }
+  const hm_kernels *K = H->ctx->kernels;
+  struct hm_csr_view A = hm_matrix_view(H);
+  const int B = c->block;
+  HM_CALL(hm_halo_begin(H, v[1]));
+  HM_CALL(K->kpm_step(H->type, &A, B, H->exec_interior, H->n_interior, c->scale, c->shift, v[1]->data, v[0]->data,
+                      c->dots));
+  HM_CALL(hm_halo_end(H));
+  HM_CALL(K->kpm_step(H->type, &A, B, H->exec_boundary, H->n_boundary, c->scale, c->shift, v[1]->data, v[0]->data,
+                      c->dots));
+  hm_mvec *t = v[0]; /* v[0] now holds T_{n+1} */
   v[0] = v[1];
-  v[1] = v[2];
-  v[2] = t;
+  v[1] = t;
   return HM_SUCCESS;
 }
 
-/* c->r = start vector s: column s of the phases, or the unit vector e_s. */
-static int make_start(hm_conductivity *c, int s) {
-  if (c->opt.trace == HM_TRACE_RANDOM) return hm_mvec_copy_columns(c->phases, s, c->r, 0, 1);
-  memset(c->unit, 0, sizeof(double) * 2 * (size_t)c->local);
-  if (s >= c->first && s < c->first + c->local) c->unit[2 * (s - c->first)] = 1;
-  return hm_mvec_set(c->r, c->unit);
+/* c->r = the block of start vectors s0 .. s0 + width - 1: columns of the phases, or the unit vectors
+ * e_s; columns beyond the width are zero (a short last block). */
+static int make_start(hm_conductivity *c, int s0) {
+  const int B = c->block;
+  c->width = c->starts - s0 < B ? c->starts - s0 : B;
+  if (c->opt.trace == HM_TRACE_RANDOM && c->width == B) return hm_mvec_copy_columns(c->phases, s0, c->r, 0, B);
+  memset(c->unit, 0, sizeof(double) * 2 * (size_t)c->local * (size_t)B);
+  if (c->opt.trace == HM_TRACE_EXACT)
+    for (int b = 0; b < c->width; b++)
+      if (s0 + b >= c->first && s0 + b < c->first + c->local) c->unit[2 * ((s0 + b - c->first) * B + b)] = 1;
+  HM_CALL(hm_mvec_set(c->r, c->unit));
+  if (c->opt.trace == HM_TRACE_RANDOM) HM_CALL(hm_mvec_copy_columns(c->phases, s0, c->r, 0, c->width));
+  return HM_SUCCESS;
 }
 
-/* Left vectors T_n v_a r, n in [n0, n0 + count), into the columns of L[a]; replays from n = 0
- * where the recursion is not at n0 (the first chunk, or after a restore). */
+/* Left vectors T_n v_a r, n in [n0, n0 + count), into the columns of L[a][b] for each start vector
+ * b of the block; replays from n = 0 where the recursion is not at n0 (the first chunk, or after a
+ * restore). */
 static int left_chunk(hm_conductivity *c, int n0, int count) {
   double t0 = now_synced(c);
   if (c->left_n < 0 || c->left_n > n0) {
@@ -263,7 +341,8 @@ static int left_chunk(hm_conductivity *c, int n0, int count) {
     if (n > c->left_n)
       for (int a = 0; a < c->nleft; a++) HM_CALL(chebyshev_step(c, c->lvec[a], n - 1));
     if (n >= n0)
-      for (int a = 0; a < c->nleft; a++) HM_CALL(hm_mvec_copy_columns(c->lvec[a][1], 0, c->L[a], n - n0, 1));
+      for (int a = 0; a < c->nleft; a++)
+        for (int b = 0; b < c->width; b++) HM_CALL(hm_mvec_copy_columns(c->lvec[a][1], b, c->L[a][b], n - n0, 1));
   }
   c->left_n = n0 + count - 1;
   double t2 = now_synced(c);
@@ -272,11 +351,11 @@ static int left_chunk(hm_conductivity *c, int n0, int count) {
   return HM_SUCCESS;
 }
 
-/* The right sweep for the left chunk [n0, n0 + nl): part[k][n][m] for every m. */
+/* The right sweep for the left chunk [n0, n0 + nl): part[b][k][n][m] for every m and start vector b. */
 static int right_sweep(hm_conductivity *c, int n0, int nl) {
   const int M = c->opt.moments, K = c->chunk;
-  const size_t MM = (size_t)M * (size_t)M;
-  HM_CALL(hm_mvec_copy_columns(c->r, 0, c->rvec[1], 0, 1));
+  const size_t MM = (size_t)M * (size_t)M, block = 2 * MM * (size_t)c->ncomp;
+  HM_CALL(hm_mvec_copy_columns(c->r, 0, c->rvec[1], 0, c->block));
   int right_n = 0;
   for (int m0 = 0; m0 < M; m0 += K) {
     const int nr = M - m0 < K ? M - m0 : K;
@@ -286,23 +365,26 @@ static int right_sweep(hm_conductivity *c, int n0, int nl) {
         HM_CALL(chebyshev_step(c, c->rvec, right_n));
         right_n++;
       }
-      HM_CALL(hm_mvec_copy_columns(c->rvec[1], 0, c->T, m - m0, 1));
+      for (int b = 0; b < c->width; b++) HM_CALL(hm_mvec_copy_columns(c->rvec[1], b, c->T, b * K + m - m0, 1));
     }
     double t1 = now_synced(c);
     for (int b = 0; b < c->nright; b++) HM_CALL(hm_matrix_apply(c->right_op[b], c->T, c->W[b]));
     double t2 = now_synced(c);
-    for (int k = 0; k < c->ncomp; k++) {
-      /* rank-local Gram (the partial sums add over ranks: reduced when read, not per chunk) */
-      const hm_mvec *X = c->L[c->left_of[k]], *Y = c->W[c->right_of[k]];
-      HM_CALL(c->ctx->kernels->gram(HM_COMPLEX, X->dist.local, K, X->data, K, Y->data, c->G));
-      for (int i = 0; i < nl; i++)
-        for (int j = 0; j < nr; j++) {
-          const size_t d = 2 * ((size_t)k * MM + (size_t)(n0 + i) * M + (size_t)(m0 + j));
-          const size_t s = 2 * ((size_t)i * K + j);
-          c->part[d] = c->G[s];
-          c->part[d + 1] = c->G[s + 1];
-        }
-    }
+    for (int k = 0; k < c->ncomp; k++)
+      for (int b = 0; b < c->width; b++) {
+        /* rank-local Gram of start vector b: its K left columns with its K columns of v_b T (inner
+         * dimension: the local rows); the partial sums add over ranks when a block is finished */
+        const hm_mvec *X = c->L[c->left_of[k]][b], *Y = c->W[c->right_of[k]];
+        HM_CALL(c->ctx->kernels->gram_columns(HM_COMPLEX, X->dist.local, K, X->data, Y->k, Y->data, b * K, K, c->G));
+        double *part = c->part + (size_t)b * block;
+        for (int i = 0; i < nl; i++)
+          for (int j = 0; j < nr; j++) {
+            const size_t d = 2 * ((size_t)k * MM + (size_t)(n0 + i) * M + (size_t)(m0 + j));
+            const size_t s = 2 * ((size_t)i * K + j);
+            part[d] = c->G[s];
+            part[d + 1] = c->G[s + 1];
+          }
+      }
     double t3 = MPI_Wtime();
     c->t_cheb += t1 - t0;
     c->t_vel += t2 - t1;
@@ -336,21 +418,28 @@ int hm_conductivity_run(hm_conductivity *c) {
   int chunks = 0;
   while (c->starts_done < c->starts) {
     const int s = c->starts_done;
-    if (c->chunks_done == 0 || c->left_n < 0) HM_CALL(make_start(c, s));
+    if (c->chunks_done == 0 || c->left_n < 0) HM_CALL(make_start(c, s)); /* the block s .. */
     const int n0 = c->chunks_done * c->chunk, nl = M - n0 < c->chunk ? M - n0 : c->chunk;
     HM_CALL(left_chunk(c, n0, nl));
     HM_CALL(right_sweep(c, n0, nl));
     if (++c->chunks_done == c->nchunks) {
-      for (size_t i = 0; i < block; i++) c->sum[i] += c->part[i];
-      if (c->per) { /* one reduction per random vector: its own estimate, for the error bars */
-        double *dst = c->per + (size_t)s * block;
-        HM_CALL(hm_allreduce_sum(c, c->part, dst, block));
-        for (size_t i = 0; i < block; i++) dst[i] /= (double)c->n_global;
+      /* One reduction per start vector, in order: its global moments go into rank 0's sum (zeros
+       * elsewhere), so the sum is the same whether the run was interrupted or not (a restore puts
+       * the saved sum on rank 0): a restart continues bit for bit. Random trace: each vector's
+       * estimate too. */
+      for (int b = 0; b < c->width; b++) {
+        HM_CALL(hm_allreduce_sum(c, c->part + (size_t)b * block, c->reduced, block));
+        if (c->ctx->rank == 0)
+          for (size_t i = 0; i < block; i++) c->sum[i] += c->reduced[i];
+        if (c->per) { /* each vector's own estimate, for the error bars */
+          double *dst = c->per + (size_t)(s + b) * block;
+          for (size_t i = 0; i < block; i++) dst[i] = c->reduced[i] / (double)c->n_global;
+        }
       }
-      memset(c->part, 0, sizeof(double) * block);
+      memset(c->part, 0, sizeof(double) * block * (size_t)c->block);
       c->chunks_done = 0;
       c->left_n = -1;
-      c->starts_done++;
+      c->starts_done += c->width;
     }
     if (c->starts_done == c->starts) break;
     int due;
@@ -361,7 +450,8 @@ int hm_conductivity_run(hm_conductivity *c) {
     }
     if (c->opt.stop && c->opt.stop(c->opt.stop_user))
       HM_RAISE(HM_ERR_STOPPED,
-               "stopped on request after start vector %d of %d, chunk %d of %d (the state is complete: checkpoint it)",
+               "stopped on request after %d of %d start vectors and chunk %d of %d of the next block (the state is "
+               "complete: checkpoint it)",
                c->starts_done, c->starts, c->chunks_done, c->nchunks);
   }
   return HM_SUCCESS;
@@ -378,6 +468,19 @@ int hm_conductivity_info(const hm_conductivity *c, int *moments, int *components
   if (scale) *scale = c->scale;
   if (shift) *shift = c->shift;
   if (n_global) *n_global = c->n_global;
+  return HM_SUCCESS;
+}
+
+int hm_conductivity_block(const hm_conductivity *c, int *block) {
+  HM_CHECK(c && block, HM_ERR_ARGUMENT, "c and block must not be NULL");
+  *block = c->block;
+  return HM_SUCCESS;
+}
+
+int hm_conductivity_interval(const hm_conductivity *c, double *emin, double *emax) {
+  HM_CHECK(c && emin && emax, HM_ERR_ARGUMENT, "c, emin and emax must not be NULL");
+  *emin = c->emin;
+  *emax = c->emax;
   return HM_SUCCESS;
 }
 
@@ -400,7 +503,7 @@ int hm_conductivity_state(const hm_conductivity *c, int *starts_done, int *chunk
   *starts_done = c->starts_done;
   *chunks_done = c->chunks_done;
   HM_CALL(hm_allreduce_sum(c, c->sum, sum, block));
-  HM_CALL(hm_allreduce_sum(c, c->part, part, block));
+  HM_CALL(hm_allreduce_sum(c, c->part, part, block * (size_t)c->block));
   if (per && c->per) memcpy(per, c->per, sizeof(double) * block * (size_t)c->opt.vectors);
   return HM_SUCCESS;
 }
@@ -411,16 +514,19 @@ int hm_conductivity_restore(hm_conductivity *c, int starts_done, int chunks_done
   HM_CHECK(starts_done >= 0 && starts_done <= c->starts && chunks_done >= 0 && chunks_done < c->nchunks,
            HM_ERR_ARGUMENT, "state (%d start vectors, %d chunks) out of range: %d start vectors of %d chunks",
            starts_done, chunks_done, c->starts, c->nchunks);
+  HM_CHECK(starts_done % c->block == 0 || starts_done == c->starts, HM_ERR_ARGUMENT,
+           "state after %d start vectors: blocks are of %d, so a state has a multiple of %d (or all %d)", starts_done,
+           c->block, c->block, c->starts);
   HM_CHECK(!c->per || per, HM_ERR_ARGUMENT, "per is NULL: a random trace needs the per-vector moments");
   const size_t block = 2 * (size_t)c->opt.moments * (size_t)c->opt.moments * (size_t)c->ncomp;
   c->starts_done = starts_done;
   c->chunks_done = chunks_done;
   /* the sums are rank-local partial sums: the global values go to rank 0, zeros elsewhere */
   memset(c->sum, 0, sizeof(double) * block);
-  memset(c->part, 0, sizeof(double) * block);
+  memset(c->part, 0, sizeof(double) * block * (size_t)c->block);
   if (c->ctx->rank == 0) {
     memcpy(c->sum, sum, sizeof(double) * block);
-    memcpy(c->part, part, sizeof(double) * block);
+    memcpy(c->part, part, sizeof(double) * block * (size_t)c->block);
   }
   if (c->per) memcpy(c->per, per, sizeof(double) * block * (size_t)c->opt.vectors);
   c->left_n = -1;

@@ -1,8 +1,9 @@
 /* Exact-trace conductivity moments mu_nm^{ab} = Tr[v_a T_n v_b T_m] / N against dense eigenpairs
  * (to 1e-10) on a twisted, disordered 4 x 3 Qi-Wu-Zhang lattice, components xx, xy, yx from shared
  * Chebyshev vectors in chunks of 5 (a partial last chunk); a run stopped mid-vector and restored
- * into a new object reaches the same moments; random trace: the mean equals the average of the
- * per-vector moments; bad inputs. Any rank count. */
+ * into a new object reaches the same moments bit for bit; random trace: the mean equals the average
+ * of the per-vector moments, and a vector run alone (blocks of 1) equals it run in a block of 3 (the
+ * blocked recursion, to rounding); bad inputs. Any rank count. */
 #include "conductivity_testlib.h"
 
 enum { M = 16, C = 3 };
@@ -44,6 +45,7 @@ int main(int argc, char **argv) {
   opt.moments = M;
   opt.trace = HM_TRACE_EXACT;
   opt.chunk = argc > 2 ? atoi(argv[2]) : 5; /* the 3-rank run takes 8: fewer halo exchanges */
+  opt.block = 16; /* blocked recursions on every backend: 24 start vectors in blocks of 16 and 8 */
   hm_conductivity *c;
   HM_TEST_OK(hm_conductivity_create(H, C, left, right, &opt, &c));
   HM_TEST_OK(hm_conductivity_run(c));
@@ -66,34 +68,37 @@ int main(int argc, char **argv) {
                    "component %d: moments off the dense eigenpair ones by %g (largest %g)", k, worst, largest);
   }
 
-  /* Stop at chunk boundary nchunks + 3 (inside a start vector), restore into a new object, finish: the same moments. */
+  /* Stop at chunk boundary nchunks + 1 (inside the second block of start vectors: 24 rows make blocks of
+   * 16 and 8; the chunk is below M, so nchunks >= 2), restore into a new object, finish: the same
+   * moments, bit for bit. */
   hm_conductivity_options o2 = opt;
   o2.stop = stop_now;
   const int nchunks = (M + opt.chunk - 1) / opt.chunk;
-  stop_after = nchunks + 2; /* stops at chunk boundary nchunks + 3: mid-vector */
+  stop_after = nchunks; /* stops at chunk boundary nchunks + 1: mid-block */
   hm_conductivity *c2;
   HM_TEST_OK(hm_conductivity_create(H, C, left, right, &o2, &c2));
   HM_TEST_FAILS(hm_conductivity_run(c2), HM_ERR_STOPPED, "stopped on request");
-  int done, chunks;
+  int done, chunks, B;
   const size_t block = 2 * (size_t)C * M * M;
-  double *sum = malloc(sizeof(double) * block), *part = malloc(sizeof(double) * block);
+  HM_TEST_OK(hm_conductivity_block(c2, &B));
+  HM_TEST_ASSERT(B == 16, "24 start vectors: blocks of %d, want 16", B);
+  double *sum = malloc(sizeof(double) * block), *part = malloc(sizeof(double) * block * B);
   HM_TEST_OK(hm_conductivity_state(c2, &done, &chunks, sum, part, NULL));
-  HM_TEST_ASSERT(done == (nchunks + 3) / nchunks && chunks == (nchunks + 3) % nchunks && chunks > 0,
-                 "stopped at %d start vectors, %d chunks (want %d, %d: mid-vector)", done, chunks, (nchunks + 3) / nchunks,
-                 (nchunks + 3) % nchunks);
-  hm_conductivity_destroy(&c2);
+  HM_TEST_ASSERT(nchunks >= 2 && done == B && chunks == 1,
+                 "stopped at %d start vectors, %d chunks of %d (want %d, 1: mid-block)", done, chunks, nchunks, B);
   o2.stop = NULL;
   o2.bounds = HM_BOUNDS_GIVEN;
-  o2.emin = b - 1 / s;
-  o2.emax = b + 1 / s;
+  HM_TEST_OK(hm_conductivity_interval(c2, &o2.emin, &o2.emax));
+  hm_conductivity_destroy(&c2);
   HM_TEST_OK(hm_conductivity_create(H, C, left, right, &o2, &c2));
   HM_TEST_OK(hm_conductivity_restore(c2, done, chunks, sum, part, NULL));
   HM_TEST_OK(hm_conductivity_run(c2));
   double *mu2 = malloc(sizeof(double) * block), worst = 0;
   HM_TEST_OK(hm_conductivity_moments(c2, mu2, NULL));
   for (size_t i = 0; i < block; i++) worst = fmax(worst, fabs(mu2[i] - mu[i]));
-  HM_TEST_ASSERT(worst < 1e-14, "restored run differs from the uninterrupted one by %g", worst);
+  HM_TEST_ASSERT(worst == 0, "restored run differs from the uninterrupted one by %g (must be bit for bit)", worst);
   HM_TEST_FAILS(hm_conductivity_restore(c2, 0, 99, sum, part, NULL), HM_ERR_ARGUMENT, "out of range");
+  HM_TEST_FAILS(hm_conductivity_restore(c2, 3, 0, sum, part, NULL), HM_ERR_ARGUMENT, "blocks are of 16");
   hm_conductivity_destroy(&c2);
 
   /* Random trace: the mean is the average of the per-vector estimates. */
@@ -110,6 +115,20 @@ int main(int argc, char **argv) {
   HM_TEST_ASSERT(worst < 1e-14, "random-trace mean differs from the per-vector average by %g", worst);
   HM_TEST_ASSERT(fabs(mu2[0] - mu[0]) < 0.5 * fabs(mu[0]) && fabs(mu2[0] - mu[0]) > 1e-12,
                  "random mu_00 %g vs exact %g: not a stochastic estimate of it", mu2[0], mu[0]);
+  hm_conductivity_destroy(&c2);
+  /* Blocked = single-vector path: vector 0 of the block of 3 against a run of that vector alone
+   * (column j of the phases depends on j only, so R = 1 gives vector 0 again, in blocks of 1). */
+  o3.vectors = 1;
+  HM_TEST_OK(hm_conductivity_create(H, C, left, right, &o3, &c2));
+  HM_TEST_OK(hm_conductivity_block(c2, &B));
+  HM_TEST_ASSERT(B == 1, "one random vector: blocks of %d, want 1", B);
+  HM_TEST_OK(hm_conductivity_run(c2));
+  HM_TEST_OK(hm_conductivity_moments(c2, mu2, NULL));
+  worst = 0;
+  double largest = 0;
+  for (size_t i = 0; i < block; i++) worst = fmax(worst, fabs(mu2[i] - per[i])), largest = fmax(largest, fabs(per[i]));
+  HM_TEST_ASSERT(worst < 1e-13 * largest, "vector 0 alone differs from vector 0 of a block of 3 by %g (largest %g)",
+                 worst, largest);
   hm_conductivity_destroy(&c2);
 
   /* Bad inputs. */

@@ -1,5 +1,5 @@
 # method = conductivity end to end: exact-trace moments of a small TI slab equal on 1 and 3 ranks
-# (1e-12) and satisfy mu_nm = mu_mn* symmetries of Tr[v_x T_n v_x T_m] (real, symmetric for xx);
+# (1e-12; Gershgorin bounds, the same on any rank count, where Lanczos's differ in the 14th digit) and satisfy mu_nm = mu_mn* symmetries of Tr[v_x T_n v_x T_m] (real, symmetric for xx);
 # hamlet post with the run's own grid reproduces sigma and error exactly, with a new grid, temperatures
 # and kernel writes their shapes to -o (the input untouched) and, without -o, replaces the file;
 # bad post arguments and a file without /conductivity exit 2 with their messages.
@@ -18,6 +18,7 @@ disorder_w = 1
 method = conductivity
 [kpm]
 trace = exact
+bounds = gershgorin
 [conductivity]
 components = xx xy
 energies = -2 2 9

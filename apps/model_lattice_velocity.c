@@ -1,0 +1,36 @@
+/* model = lattice with method = conductivity: the velocity operators v_a = i[H, X_a] of the deck's
+ * supercell, made from its stencil while it is built (run_build_lattice): each hopping block times
+ * i times its bond's displacement (hm_velocity_blocks: the nearest image across periodic and
+ * twisted boundaries is the bond's own), with the same boundaries, twists, vacancies and Peierls
+ * phases, no disorder (on-site terms commute with X), and H's storage (matrix-free on a GPU). The
+ * geometry (lattice vectors, orbital positions) is kept for the conductivity's density N / Omega. */
+#include <string.h>
+#include "run_state.h"
+
+void run_lattice_keep_geometry(run_state *s, const double cell[3][3], int orbitals, const double *positions) {
+  if (s->deck.solver.method != HM_METHOD_CONDUCTIVITY) return;
+  memcpy(s->lattice_cell, cell, sizeof s->lattice_cell);
+  s->lattice_positions = malloc(sizeof(double) * 3 * (size_t)orbitals);
+  if (!s->lattice_positions) APP_CALL(HM_ERR_MEMORY);
+  memcpy(s->lattice_positions, positions, sizeof(double) * 3 * (size_t)orbitals);
+}
+
+void run_lattice_velocities(run_state *s, const hm_stencil *st, hm_stencil_storage storage) {
+  const hm_deck *d = &s->deck;
+  if (d->solver.method != HM_METHOD_CONDUCTIVITY) return;
+  const size_t entries = 2 * (size_t)st->nblocks * (size_t)st->orbitals * (size_t)st->orbitals;
+  double *vblock = malloc(sizeof(double) * entries);
+  if (!vblock) APP_CALL(HM_ERR_MEMORY);
+  for (int c = 0; c < d->conductivity.ncomp; c++)
+    for (int side = 0; side < 2; side++) {
+      const int a = d->conductivity.comp[c][side];
+      if (s->velocity[a]) continue;
+      APP_CALL(hm_velocity_blocks(st->orbitals, st->nblocks, st->shift, st->block, s->lattice_cell,
+                                  s->lattice_positions, a, vblock));
+      hm_stencil v = *st;
+      v.block = vblock;
+      v.disorder_w = 0;
+      APP_CALL(hm_matrix_create_stencil(s->ctx, &v, storage, &s->velocity[a]));
+    }
+  free(vblock);
+}
