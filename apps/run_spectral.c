@@ -245,9 +245,13 @@ static void write_spectral(run_state *s, hm_output *out, const geometry *geo, co
   APP_CALL(hm_output_write_attribute(out, g, "start_vectors",
                                      "|k,o> = N_c^-1/2 sum_R e^{i k.(R + tau_o)} |R,o> over every cell (bulk) or the "
                                      "cells of one layer; moments / <v|v>"));
-  const char *const names[] = {"scale", "shift", "lambda", "orbitals", "moved_points", "largest_move"};
-  const double values[] = {scale, shift, d->dos.lorentz_lambda, geo->g.orbitals, p->moved, p->worst};
-  for (int i = 0; i < 6; i++) APP_CALL(hm_output_write_attribute_double(out, g, names[i], values[i]));
+  /* everything hamlet post needs to rebuild A: the rescaling, the kernel and the grid (0 points: the nodes) */
+  const char *const names[] = {"scale", "shift", "lambda", "orbitals", "grid_points", "grid_emin", "grid_emax",
+                               "moved_points", "largest_move"};
+  const double values[] = {scale, shift, d->dos.lorentz_lambda, geo->g.orbitals, d->dos.points, d->dos.emin,
+                           d->dos.emax, p->moved, p->worst};
+  for (size_t i = 0; i < sizeof values / sizeof values[0]; i++)
+    APP_CALL(hm_output_write_attribute_double(out, g, names[i], values[i]));
   free(layers);
   free(corners);
 }

@@ -9,7 +9,8 @@
 - /conductivity (Kubo-Bastin KPM): sigma of each component and temperature against the chemical
   potential, with a band of +-error;
 - /eigen (LOBPCG): the relative residual of each eigenpair against the iteration;
-- /solver (IDR(s)): the relative residual against the operator applications.
+- /solver (IDR(s)): the relative residual against the operator applications;
+- /spectral (A(k, E) by KPM): the ARPES-like image, one panel per layer (plot_spectral.py).
 Uses Debian's python3-h5py and python3-matplotlib (Agg backend: no display needed).
 """
 import argparse
@@ -122,6 +123,10 @@ def main():
     except OSError as e:
         fail(f"cannot open '{args.file}' as an HDF5 file: {e}")
     with f:
+        if "spectral" in f:  # method = spectral: the ARPES-like image (plot_spectral.py)
+            from plot_spectral import plot_spectral
+            plot_spectral(f, args, plt, fail)
+            return
         if "dos" not in f and ("ldos" in f or "conductivity" in f or "eigen" in f or "solver" in f):
             plot_other(f, args, plt)
             return

@@ -4,8 +4,8 @@
 # numpy's eigvalsh of the lattice's H(k)) to 1e-12; each A(k, E) integrates (Chebyshev-Gauss, exact
 # for the kernel polynomial) to the orbitals per cell; 1 and 3 ranks agree; the point moved to the
 # grid is reported. (b) A TI slab: the top layer has the surface Dirac cone in the bulk gap near
-# Gamma (peak at |E| ~ v k), the central layer has no weight there. (c) Bad decks exit 2 with their
-# messages.
+# Gamma (peak at |E| ~ v k), the central layer has no weight there; hamlet post and plot work on it.
+# (c) Bad decks exit 2 with their messages.
 . "$(dirname "$0")/common.sh"
 need_h5py
 LATTICES="$SOURCE_DIR/inputs/lattices"
@@ -169,6 +169,29 @@ for i in range(A.shape[0]):
     # the Dirac cone E = +-t sin q (Dirac point E = 0 at Gamma); energy grid step 0.025
     assert abs(peak - np.sin(q)) < 0.05, (i, q, peak)
 PY
+
+# hamlet post: the run's own grid reproduces A exactly; a new grid and kernel give their shapes;
+# temperatures are refused; hamlet plot draws the image
+"$HAMLET" post slab.h5 -o same.h5 >post.log 2>&1 || fail "post: $(cat post.log)"
+"$HAMLET" compare slab.h5 same.h5 --rtol 0 --atol 0 --only /spectral/A,/spectral/energy >cmp.txt ||
+  fail "post with the run's grid differs from the run: $(cat cmp.txt)"
+"$HAMLET" post slab.h5 --energies -1 1 11 --kernel lorentz --lambda 3 -o new.h5 >post.log 2>&1 ||
+  fail "post with a new grid: $(cat post.log)"
+"$PYTHON" - new.h5 <<'PY' || fail "post's new grid"
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+assert f["/spectral/A"].shape == (3, 2, 11), f["/spectral/A"].shape
+assert np.allclose(f["/spectral/energy"][:], np.linspace(-1, 1, 11), atol=1e-15)
+k = f["/spectral"].attrs["kernel"]
+assert (k.decode() if isinstance(k, bytes) else k) == "lorentz"
+PY
+"$HAMLET" post slab.h5 --temperatures 0.1 >bad.log 2>&1
+code=$?
+[ "$code" -eq 2 ] && grep -qF -- "--temperatures applies to conductivities only" bad.log ||
+  fail "post --temperatures on a spectral result: exit $code, want 2 with its message: $(cat bad.log)"
+if "$PYTHON" -c "import matplotlib" 2>/dev/null; then
+  "$HAMLET" plot slab.h5 -o slab.png >plot.log 2>&1 && [ -s slab.png ] || fail "hamlet plot: $(cat plot.log)"
+fi
 
 # (c) bad decks
 expect_bad() { # deck text on stdin; $1 = message
