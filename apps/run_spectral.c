@@ -1,7 +1,7 @@
 /* method = spectral: A(k, E) = sum_o <k,o|delta(E - H)|k,o> along a k path, in the bulk or on
  * layers of a slab. The KPM moments of plane-wave start vectors (linalg/kpm/spectral_function.c)
- * are made in batches of at most MAX_WIDTH columns (points x orbitals) with the interval of the
- * first batch for all, summed over orbitals, and reconstructed like the LDOS -> /spectral. */
+ * are made in batches of at most HM_SPECTRAL_MAX_WIDTH columns (points x orbitals), all with the
+ * first batch's interval, summed over orbitals, and reconstructed like the LDOS -> /spectral. */
 #include <math.h>
 #include <string.h>
 #include "lattice.h"
@@ -11,7 +11,6 @@
 /* the bounds (Lanczos, with the first batch) are counted in "moments" */
 enum { PHASE_BUILD, PHASE_MOMENTS, PHASE_RECONSTRUCTION, PHASE_IO, PHASES };
 static const char *const phase_name[PHASES] = {"build", "moments", "reconstruction", "io"};
-enum { MAX_WIDTH = 64 }; /* columns of one KPM block: bounds the memory of a batch */
 
 typedef struct {
   hm_spectral_geometry g;
@@ -285,7 +284,7 @@ int run_spectral(run_state *s, hm_matrix *H) {
   path p;
   make_path(s, &geo, &p);
   const int M = d->kpm.moments, no = geo.g.orbitals;
-  const int per_batch = MAX_WIDTH / no > 0 ? MAX_WIDTH / no : 1;
+  const int per_batch = HM_SPECTRAL_MAX_WIDTH / no > 0 ? HM_SPECTRAL_MAX_WIDTH / no : 1;
   const int batches = (p.items + per_batch - 1) / per_batch;
   hm_kpm_options opt = d->kpm;
   progress_user pu = {s, 0, batches, 0, 0};

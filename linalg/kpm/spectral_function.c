@@ -59,24 +59,41 @@ int hm_spectral_start_fill(hm_mvec *V, const hm_spectral_geometry *g, int count,
   for (int j = 0; j < count; j++)
     HM_CHECK(layer[j] >= -1 && layer[j] < n3, HM_ERR_ARGUMENT, "point %d: layer %d is outside [0, %lld) (or -1 = all)",
              j, layer[j], (long long)n3);
-  double complex *values;
-  HM_MALLOC(values, (size_t)local * width + 1);
+  /* e^{ik.r} = e^{ik.a1 c1} e^{ik.a2 c2} e^{ik.a3 c3} e^{ik.tau_o}: per point, tables of each
+   * direction's phases (n1 + n2 + n3 + orbitals values) instead of one cexp per entry */
+  const int64_t span = n1 + n2 + n3 + g->orbitals;
+  double complex *values, *phase;
+  HM_MALLOC(phase, (size_t)(count * span));
   const double *a = g->lattice;
+  for (int j = 0; j < count; j++) {
+    const double *q = k + 3 * j;
+    double complex *t = phase + j * span;
+    const int64_t n[3] = {n1, n2, n3};
+    for (int d = 0, off = 0; d < 3; off += (int)n[d], d++) {
+      const double ka = q[0] * a[3 * d] + q[1] * a[3 * d + 1] + q[2] * a[3 * d + 2];
+      for (int64_t c = 0; c < n[d]; c++) t[off + c] = cexp(I * ka * (double)c);
+    }
+    const double norm = 1 / sqrt(layer[j] < 0 ? (double)(n1 * n2 * n3) : (double)(n1 * n2));
+    for (int o = 0; o < g->orbitals; o++) {
+      const double *tau = g->positions + 3 * o;
+      t[n1 + n2 + n3 + o] = norm * cexp(I * (q[0] * tau[0] + q[1] * tau[1] + q[2] * tau[2]));
+    }
+  }
+  values = calloc((size_t)local * width + 1, sizeof *values);
+  if (!values) free(phase);
+  HM_CHECK(values, HM_ERR_MEMORY, "cannot allocate the %lld x %d start block", (long long)local, width);
 #pragma omp parallel for schedule(static)
   for (int64_t i = 0; i < local; i++) {
     const int64_t row = first + i, cell = row / g->orbitals;
     const int o = (int)(row % g->orbitals);
     const int64_t c1 = cell % n1, c2 = (cell / n1) % n2, c3 = cell / (n1 * n2);
-    double r[3];
-    for (int d = 0; d < 3; d++)
-      r[d] = (double)c1 * a[d] + (double)c2 * a[3 + d] + (double)c3 * a[6 + d] + g->positions[3 * o + d];
     for (int j = 0; j < count; j++) {
       if (layer[j] >= 0 && layer[j] != c3) continue; /* values is zeroed: other layers and orbitals stay 0 */
-      const double cells = layer[j] < 0 ? (double)(n1 * n2 * n3) : (double)(n1 * n2);
-      const double phase = k[3 * j] * r[0] + k[3 * j + 1] * r[1] + k[3 * j + 2] * r[2];
-      values[(size_t)i * width + (size_t)j * g->orbitals + o] = cexp(I * phase) / sqrt(cells);
+      const double complex *t = phase + j * span;
+      values[(size_t)i * width + (size_t)j * g->orbitals + o] = t[c1] * t[n1 + c2] * t[n1 + n2 + c3] * t[n1 + n2 + n3 + o];
     }
   }
+  free(phase);
   int st = hm_mvec_set(V, values);
   free(values);
   HM_CALL(st);

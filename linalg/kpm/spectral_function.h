@@ -12,6 +12,10 @@
 #include "hamlet/dos.h"
 #include "hamlet/mvec.h"
 
+/* Columns of one KPM block of the app's batches (points x orbitals): bounds a batch's memory; the
+ * ti's GPU traversal tiles are cut for it. */
+enum { HM_SPECTRAL_MAX_WIDTH = 64 };
+
 typedef struct {
   int64_t cells[3];        /* n1, n2, n3 */
   int orbitals;
