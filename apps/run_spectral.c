@@ -8,9 +8,9 @@
 #include "spectral_function.h"
 #include "run_state.h"
 
-/* the bounds (Lanczos, with the first batch) are counted in "moments" */
-enum { PHASE_BUILD, PHASE_MOMENTS, PHASE_RECONSTRUCTION, PHASE_IO, PHASES };
-static const char *const phase_name[PHASES] = {"build", "moments", "reconstruction", "io"};
+/* start: the bounds (with the first batch) and the plane-wave blocks; moments: the Chebyshev steps */
+enum { PHASE_BUILD, PHASE_START, PHASE_MOMENTS, PHASE_RECONSTRUCTION, PHASE_IO, PHASES };
+static const char *const phase_name[PHASES] = {"build", "start", "moments", "reconstruction", "io"};
 
 typedef struct {
   hm_spectral_geometry g;
@@ -167,6 +167,8 @@ static int batch_moments(run_state *s, hm_matrix *H, const geometry *geo, const 
   const hm_deck *d = &s->deck;
   const int no = geo->g.orbitals, M = opt->moments;
   opt->vectors = count * no;
+  run_mark m = {0};
+  run_mark_now(s, &m);
   hm_kpm *kpm;
   APP_CALL(hm_kpm_create(H, opt, &kpm));
   if (opt->bounds != HM_BOUNDS_GIVEN) { /* every batch after the first keeps this interval */
@@ -190,7 +192,11 @@ static int batch_moments(run_state *s, hm_matrix *H, const geometry *geo, const 
   hm_mvec_destroy(&V);
   free(k);
   free(layer);
+  run_phase_add(s, &m, PHASE_START);
+  run_mark_now(s, &m);
   const int st = hm_kpm_run(kpm);
+  run_phase_add(s, &m, PHASE_MOMENTS);
+  free(m.joules);
   if (st == HM_ERR_STOPPED) {
     hm_error_clear();
     hm_kpm_destroy(&kpm);
@@ -298,17 +304,14 @@ int run_spectral(run_state *s, hm_matrix *H) {
   double *mu = malloc(sizeof(double) * (size_t)M * p.items);
   run_mark m = {0};
   for (int b = 0; b < batches; b++) {
-    run_mark_now(s, &m);
     pu.batch = b;
     const int first = b * per_batch, count = first + per_batch <= p.items ? per_batch : p.items - first;
     const int st = batch_moments(s, H, &geo, &p, first, count, &opt, &pu, mu + (size_t)first * M);
-    run_phase_add(s, &m, PHASE_MOMENTS);
     if (st == HM_ERR_STOPPED) { /* no spectral checkpoint yet: say so rather than pretend */
       hm_progress_finish(&s->progress);
       if (s->rank == 0)
         fprintf(stderr, "hamlet: the spectral run was stopped in batch %d of %d; it has no checkpoint to continue "
                 "from yet\n", b + 1, batches);
-      free(m.joules);
       free(mu);
       free_path(&p);
       free(geo.positions);
