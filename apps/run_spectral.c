@@ -4,13 +4,14 @@
  * first batch's interval, summed over orbitals, and reconstructed like the LDOS -> /spectral. */
 #include <math.h>
 #include <string.h>
+#include "checkpoint_state.h"
 #include "lattice.h"
 #include "spectral_function.h"
 #include "run_state.h"
 
 /* start: the bounds (with the first batch) and the plane-wave blocks; moments: the Chebyshev steps */
-enum { PHASE_BUILD, PHASE_START, PHASE_MOMENTS, PHASE_RECONSTRUCTION, PHASE_IO, PHASES };
-static const char *const phase_name[PHASES] = {"build", "start", "moments", "reconstruction", "io"};
+enum { PHASE_BUILD, PHASE_START, PHASE_MOMENTS, PHASE_RECONSTRUCTION, PHASE_CHECKPOINT, PHASE_IO, PHASES };
+static const char *const phase_name[PHASES] = {"build", "start", "moments", "reconstruction", "checkpoint", "io"};
 
 typedef struct {
   hm_spectral_geometry g;
@@ -282,6 +283,64 @@ static void print_summary(const run_state *s, const hm_matrix *H, const geometry
   run_print_timing(s);
 }
 
+/* Checkpoints at batch granularity (the solver checkpoint's scalars, no blocks): the batches done,
+ * the sizes, the interval and the orbital-summed moments so far; a restart continues at the next
+ * batch with the same interval and ends with the /spectral of an uninterrupted run. */
+enum { HEAD = 9 }; /* done, batches, items, M, orbitals, emin, emax, scale, shift */
+
+static int checkpoint_write(run_state *s, int done, int batches, int items, int per_batch, int M, int orbitals,
+                            const hm_kpm_options *opt, const progress_user *pu, const double *mu) {
+  run_mark m = {0};
+  run_mark_now(s, &m);
+  const int have = done * per_batch < items ? done * per_batch : items;
+  const size_t n = HEAD + (size_t)have * M;
+  double *v = malloc(sizeof(double) * n);
+  if (!v) return HM_ERR_MEMORY;
+  const double head[HEAD] = {done, batches, items, M, orbitals, opt->emin, opt->emax, pu->scale, pu->shift};
+  memcpy(v, head, sizeof head);
+  memcpy(v + HEAD, mu, sizeof(double) * (size_t)have * M);
+  const int st = hm_state_checkpoint_write(s->ctx, s->checkpoint_path, s->deck.text, "spectral", 0, NULL, (int)n, v,
+                                           run_identity(s));
+  free(v);
+  run_checkpoint_done(s, &m, PHASE_CHECKPOINT);
+  return st;
+}
+
+/* Returns the batches done; sets the interval (bounds given) and the moments so far. */
+static int checkpoint_restore(run_state *s, int batches, int items, int per_batch, int M, int orbitals,
+                              hm_kpm_options *opt, progress_user *pu, double *mu) {
+  const char *path = s->args->checkpoint_path;
+  int n;
+  double *v;
+  APP_CALL_INPUT(hm_state_checkpoint_read_scalars(s->ctx, path, "spectral", &n, &v));
+  const int done = n >= HEAD ? (int)v[0] : -1, have = done * per_batch < items ? done * per_batch : items;
+  if (n < HEAD || v[0] != done || done < 0 || done > batches || v[1] != batches || v[2] != items || v[3] != M ||
+      v[4] != orbitals || n != HEAD + have * M) {
+    if (s->rank == 0)
+      fprintf(stderr, "hamlet: %s holds %d values, not a spectral run of %d batches of %d points x %d orbitals and "
+              "%d moments (its deck's)\n", path, n, batches, items, orbitals, M);
+    hm_app_exit(HM_EXIT_USAGE);
+  }
+  opt->bounds = HM_BOUNDS_GIVEN;
+  opt->bounds_margin = 0;
+  opt->emin = v[5], opt->emax = v[6];
+  pu->scale = v[7], pu->shift = v[8];
+  memcpy(mu, v + HEAD, sizeof(double) * (size_t)have * M);
+  free(v);
+  return done;
+}
+
+static int checkpoint_due(run_state *s, int done, double t_last) {
+  const hm_deck *d = &s->deck;
+  int due = d->checkpoint_every > 0 && done % d->checkpoint_every == 0;
+  if (d->checkpoint_seconds > 0) {
+    int late = MPI_Wtime() - t_last >= d->checkpoint_seconds;
+    MPI_Bcast(&late, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    due |= late;
+  }
+  return due;
+}
+
 int run_spectral(run_state *s, hm_matrix *H) {
   hm_deck *d = &s->deck;
   run_set_phases(s, PHASES, phase_name);
@@ -303,19 +362,26 @@ int run_spectral(run_state *s, hm_matrix *H) {
   opt.checkpoint_seconds = 0;
   double *mu = malloc(sizeof(double) * (size_t)M * p.items);
   run_mark m = {0};
-  for (int b = 0; b < batches; b++) {
+  int b0 = 0;
+  if (s->args->checkpoint_path) b0 = checkpoint_restore(s, batches, p.items, per_batch, M, no, &opt, &pu, mu);
+  double t_checkpoint = MPI_Wtime();
+  for (int b = b0; b < batches; b++) {
     pu.batch = b;
     const int first = b * per_batch, count = first + per_batch <= p.items ? per_batch : p.items - first;
     const int st = batch_moments(s, H, &geo, &p, first, count, &opt, &pu, mu + (size_t)first * M);
-    if (st == HM_ERR_STOPPED) { /* no spectral checkpoint yet: say so rather than pretend */
+    if (st == HM_ERR_STOPPED) { /* signal or walltime: the batches done so far go to the checkpoint */
       hm_progress_finish(&s->progress);
-      if (s->rank == 0)
-        fprintf(stderr, "hamlet: the spectral run was stopped in batch %d of %d; it has no checkpoint to continue "
-                "from yet\n", b + 1, batches);
+      APP_CALL(checkpoint_write(s, b, batches, p.items, per_batch, M, no, &opt, &pu, mu));
+      char where[64];
+      snprintf(where, sizeof where, "in batch %d of %d", b + 1, batches);
       free(mu);
       free_path(&p);
       free(geo.positions);
-      return HM_EXIT_FAIL;
+      return run_stopped(s, where);
+    }
+    if (b + 1 < batches && checkpoint_due(s, b + 1, t_checkpoint)) {
+      APP_CALL(checkpoint_write(s, b + 1, batches, p.items, per_batch, M, no, &opt, &pu, mu));
+      t_checkpoint = MPI_Wtime();
     }
   }
   hm_progress_finish(&s->progress);

@@ -706,11 +706,6 @@ static void check_run(deck_state *st) {
     fail(st, st->given[at], "[run] %s = %s: method = dense has no steps to checkpoint; remove the key (checkpoints "
          "serve kpm, lobpcg and idr)", hm_deck_keys[at].key, st->text[at]);
   }
-  if (d->solver.method == HM_METHOD_SPECTRAL && (st->given[every] || st->given[seconds])) {
-    const int at = st->given[every] ? every : seconds;
-    fail(st, st->given[at], "[run] %s = %s: method = spectral writes no checkpoints yet; remove the key (checkpoints "
-         "serve kpm, lobpcg and idr)", hm_deck_keys[at].key, st->text[at]);
-  }
 }
 
 int hm_deck_parse_walltime(const char *text, double *seconds) {

@@ -49,7 +49,8 @@ const hm_deck_key hm_deck_keys[] = {
     {.section = "run", .key = "checkpoint", .type = HM_KEY_STRING, .def = "", AT(checkpoint),
      .help = "checkpoint file; empty = <output without .h5>_checkpoint.h5"},
     {.section = "run", .key = "checkpoint_every", .type = HM_KEY_INT, AT_LEAST(0), INT_FIELD_MAX, .def = "0",
-     AT(checkpoint_every), .help = "between checkpoints: moment pairs (kpm), iterations (lobpcg), outer iterations (idr); 0 = off"},
+     AT(checkpoint_every), .help = "between checkpoints: moment pairs (kpm), iterations (lobpcg), outer iterations (idr), batches "
+             "(spectral); 0 = off"},
     {.section = "run", .key = "checkpoint_seconds", .type = HM_KEY_DOUBLE, AT_LEAST(0), .def = "0",
      AT(checkpoint_seconds), .help = "wall seconds between checkpoints; 0 = off"},
     {.section = "run", .key = "walltime", .type = HM_KEY_STRING, .def = "", AT(walltime_text),

@@ -5,6 +5,7 @@
 # for the kernel polynomial) to the orbitals per cell; 1 and 3 ranks agree; the point moved to the
 # grid is reported. (b) A TI slab: the top layer has the surface Dirac cone in the bulk gap near
 # Gamma (peak at |E| ~ v k), the central layer has no weight there; hamlet post and plot work on it.
+# A run killed after a batch's checkpoint restarts to the uninterrupted result, bit for bit.
 # (c) Bad decks exit 2 with their messages.
 . "$(dirname "$0")/common.sh"
 need_h5py
@@ -192,6 +193,42 @@ code=$?
 if "$PYTHON" -c "import matplotlib" 2>/dev/null; then
   "$HAMLET" plot slab.h5 -o slab.png >plot.log 2>&1 && [ -s slab.png ] || fail "hamlet plot: $(cat plot.log)"
 fi
+
+# Checkpoints per batch: a run killed mid-way restarts from its last checkpoint and ends with the
+# moments and A of an uninterrupted run, bit for bit (the same interval, the same batches)
+cat >ckpt.ini <<'INI'
+[run]
+checkpoint = ckpt.h5
+checkpoint_every = 1
+[hamiltonian]
+model = ti
+nx = 6
+ny = 6
+nz = 6
+boundary = periodic periodic open
+[solver]
+method = spectral
+[kpm]
+moments = 64
+[spectral]
+k_path = G X M G
+points = 6
+layers = all
+INI
+run2 run ckpt.ini -o full.h5 --quiet >full.log 2>&1 || fail "uninterrupted checkpointed run: $(cat full.log)"
+rm -f ckpt.h5
+HAMLET_TEST_STEP_DELAY_US=20000 setsid "$MPIEXEC" -n 2 "$HAMLET_TESTHOOKS" run ckpt.ini -o killed.h5 --quiet \
+  >killed.log 2>&1 &
+pid=$!
+for _ in $(seq 1 300); do [ -e ckpt.h5 ] && break; sleep 0.1; done
+sleep 0.3
+kill -KILL -- -"$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+[ -e ckpt.h5 ] || fail "no spectral checkpoint appeared before the kill"
+[ -e killed.h5 ] && fail "the killed spectral run finished before it was killed: slow it down more"
+run2 restart ckpt.h5 -o restarted.h5 --quiet >restart.log 2>&1 || fail "spectral restart: $(cat restart.log)"
+"$HAMLET" compare full.h5 restarted.h5 --rtol 0 --atol 0 --only /spectral/moments,/spectral/A >cmp.txt ||
+  fail "restarted spectral run differs: $(cat cmp.txt)"
 
 # (c) bad decks
 expect_bad() { # deck text on stdin; $1 = message
