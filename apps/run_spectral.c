@@ -45,8 +45,8 @@ static void geometry_of(run_state *s, geometry *geo) {
     for (int a = 0; a < 3; a++) geo->g.lattice[4 * a] = 1;
   } else {
     hm_lattice L; /* the file run_build_lattice read (its path is resolved there) */
-    APP_CALL(hm_lattice_read(d->lattice.file, (hm_lattice_format)d->lattice.format,
-                             d->lattice.cell_given ? (const double(*)[3])d->lattice.cell : NULL, d->lattice.centres, &L));
+    const double(*cell)[3] = d->lattice.cell_given ? (const double(*)[3])d->lattice.cell : NULL;
+    APP_CALL(hm_lattice_read(d->lattice.file, (hm_lattice_format)d->lattice.format, cell, d->lattice.centres, &L));
     geo->g.orbitals = L.orbitals;
     geo->positions = malloc(sizeof(double) * 3 * L.orbitals);
     memcpy(geo->positions, L.position, sizeof(double) * 3 * L.orbitals);
@@ -229,7 +229,7 @@ static void write_spectral(run_state *s, hm_output *out, const geometry *geo, co
   for (int l = 0; l < p->nl; l++) layers[l] = d->spectral.nlayers ? d->spectral.layers[l] + 1 : 0;
   for (int i = 0; i < d->spectral.npath; i++) corners[i] = (double)i * d->spectral.points;
   APP_CALL(hm_output_write_array(out, "/spectral/k", HM_REAL, 2, dk, p->allowed, "reduced (k = sum_i f_i b_i)",
-                                 "the allowed k points used (the supercell's grid point nearest to each requested one)"));
+                                 "the allowed k points used (the supercell's grid point nearest to each asked one)"));
   APP_CALL(hm_output_write_array(out, "/spectral/k_requested", HM_REAL, 2, dk, p->requested,
                                  "reduced (k = sum_i f_i b_i)", "the k points of the path as asked"));
   APP_CALL(hm_output_write_array(out, "/spectral/k_cartesian", HM_REAL, 2, dk, p->k,

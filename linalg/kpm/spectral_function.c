@@ -90,7 +90,8 @@ int hm_spectral_start_fill(hm_mvec *V, const hm_spectral_geometry *g, int count,
     for (int j = 0; j < count; j++) {
       if (layer[j] >= 0 && layer[j] != c3) continue; /* values is zeroed: other layers and orbitals stay 0 */
       const double complex *t = phase + j * span;
-      values[(size_t)i * width + (size_t)j * g->orbitals + o] = t[c1] * t[n1 + c2] * t[n1 + n2 + c3] * t[n1 + n2 + n3 + o];
+      const double complex v = t[c1] * t[n1 + c2] * t[n1 + n2 + c3] * t[n1 + n2 + n3 + o];
+      values[(size_t)i * width + (size_t)j * g->orbitals + o] = v;
     }
   }
   free(phase);

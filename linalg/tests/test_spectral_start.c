@@ -90,7 +90,7 @@ static void check_nearest(void) {
   HM_TEST_OK(hm_spectral_reciprocal(hex, recip));
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) {
-      const double d = recip[3 * i] * hex[3 * j] + recip[3 * i + 1] * hex[3 * j + 1] + recip[3 * i + 2] * hex[3 * j + 2];
+      const double *b = recip + 3 * i, *a = hex + 3 * j, d = b[0] * a[0] + b[1] * a[1] + b[2] * a[2];
       HM_TEST_ASSERT(fabs(d - (i == j ? 2 * M_PI : 0)) < 1e-13, "b_%d . a_%d = %.17g", i, j, d);
     }
   const double flat[9] = {1, 0, 0, 2, 0, 0, 0, 0, 1};
