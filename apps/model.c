@@ -1,6 +1,7 @@
 /* The deck's Hamiltonian: built distributed by physics/, described in /hamiltonian and the summary. */
 #include <math.h>
 #include "fem_grid.h"
+#include "spectral_function.h" /* HM_SPECTRAL_MAX_WIDTH */
 #include "run_state.h"
 
 static const char *const model_name[] = {"ti", "fem", "mtx", "convdiff", "lattice"};
@@ -15,7 +16,10 @@ void run_build_model(run_state *s, hm_matrix **H, hm_matrix **M) {
        * for that width (the matrix is the same) */
       hm_backend backend;
       APP_CALL(hm_context_backend(s->ctx, &backend));
-      d->ti.block_width = backend == HM_BACKEND_CUDA && d->solver.method == HM_METHOD_KPM ? d->kpm.vectors : 0;
+      d->ti.block_width = backend != HM_BACKEND_CUDA                ? 0
+                          : d->solver.method == HM_METHOD_KPM      ? d->kpm.vectors
+                          : d->solver.method == HM_METHOD_SPECTRAL ? HM_SPECTRAL_MAX_WIDTH
+                                                                   : 0;
       APP_CALL(hm_ti_build(s->ctx, &d->ti, H));
       break;
     }

@@ -3,13 +3,15 @@
  * (argument parsing here; the work in io/conductivity_post.c) recomputes /conductivity/sigma (and its error, where the per-vector moments are stored) from the
  * stored moments on new chemical potentials, temperatures or kernel, without the Hamiltonian. The
  * result goes to NEW.h5 (a copy of OUT.h5 with the new /conductivity/{energy,temperature,sigma,
- * error}), or replaces OUT.h5 through a temporary copy renamed when complete. Rank 0 works. */
+ * error}), or replaces OUT.h5 through a temporary copy renamed when complete. Rank 0 works.
+ * A result of method = spectral gets A(k, E) anew instead (io/spectral_post.c: --energies, --kernel). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "app.h"
 #include "conductivity_post.h"
+#include "spectral_post.h"
 
 static int usage_error(const char *what) {
   fprintf(stderr, "hamlet post: %s\nusage: hamlet post OUT.h5 [--energies Emin Emax count] [--temperatures T1,T2,...] "
@@ -79,7 +81,8 @@ int hm_app_post(int argc, char **argv, int rank) {
     code = parse(argc, argv, &a);
     char summary[4400] = "";
     if (code == HM_EXIT_OK) {
-      int st = hm_conductivity_post(&a, summary, sizeof summary);
+      int st = hm_spectral_post_applies(a.in) ? hm_spectral_post(&a, summary, sizeof summary)
+                                              : hm_conductivity_post(&a, summary, sizeof summary);
       if (st) fprintf(stderr, "hamlet post: %s", hm_error_message());
       else printf("hamlet post: %s\n", summary);
       code = st ? hm_app_exit_code(st) : HM_EXIT_OK;

@@ -4,7 +4,8 @@
 
 const char *run_progress_unit(const hm_deck *d) {
   switch (d->solver.method) {
-    case HM_METHOD_KPM: return "moments";
+    case HM_METHOD_KPM:
+    case HM_METHOD_SPECTRAL: return "moments";
     case HM_METHOD_MARKER: return "cells";
     case HM_METHOD_IDR: return d->solver.problem == 1 /* green */ ? "energies" : "iterations";
     default: return "iterations";

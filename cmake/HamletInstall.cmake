@@ -64,6 +64,7 @@ endif()
 # Example decks (every one runs in the test suite) and the plot script.
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/inputs/ DESTINATION ${CMAKE_INSTALL_DATADIR}/hamlet/inputs)
 install(PROGRAMS ${CMAKE_SOURCE_DIR}/scripts/plot_dos.py DESTINATION ${CMAKE_INSTALL_DATADIR}/hamlet)
+install(FILES ${CMAKE_SOURCE_DIR}/scripts/plot_spectral.py DESTINATION ${CMAKE_INSTALL_DATADIR}/hamlet) # imported by plot_dos.py
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/examples/downstream/ DESTINATION ${CMAKE_INSTALL_DATADIR}/hamlet/examples/downstream
         PATTERN "build*" EXCLUDE)
 

@@ -371,6 +371,8 @@ static void check_model(deck_state *st) {
     why = "the Chern marker needs a lattice's positions: model = ti or lattice";
   else if (m == HM_METHOD_CONDUCTIVITY && d->model != HM_MODEL_TI && d->model != HM_MODEL_LATTICE)
     why = "the velocity operators need a lattice's geometry: model = ti or lattice";
+  else if (m == HM_METHOD_SPECTRAL && d->model != HM_MODEL_TI && d->model != HM_MODEL_LATTICE)
+    why = "plane waves need a lattice: model = ti or lattice";
   else if (m != HM_METHOD_LOBPCG && m != HM_METHOD_DENSE && d->model == HM_MODEL_MTX && d->mass_file[0])
     why = "a mass matrix (mass = ...) is used by method = lobpcg or dense only";
   if (why) fail(st, st->given[method] ? st->given[method] : st->given[model], "[solver] method = %s with model = %s: %s",
@@ -707,6 +709,80 @@ static void check_zeeman_layers(deck_state *st) {
            d->lattice.vacancies > 0)
     fail(st, st->given[key], "[hamiltonian] zeeman_layers = %s works with the DOS, eigensolvers and method = marker, "
          "not with ldos_sites, problem = green, conductivity or vacancies", st->text[key]);
+/* [spectral] k_path: 2 to HM_DECK_MAX_PATH names (checked against the lattice by the app) or
+ * comma-separated reduced coordinates; layers: bulk, all, or layer numbers 1..nz. */
+static void check_spectral(deck_state *st) {
+  hm_deck *d = st->deck;
+  if (d->solver.method != HM_METHOD_SPECTRAL) return;
+  const int path = key_index("spectral", "k_path"), layers = key_index("spectral", "layers");
+  const char *text = d->spectral.path_text;
+  d->spectral.npath = 0;
+  if (strpbrk(text, "0123456789")) { /* coordinates 'f1 f2 f3, f1 f2 f3, ...' */
+    char copy[sizeof d->spectral.path_text], *save = NULL, bad[64] = "";
+    snprintf(copy, sizeof copy, "%s", text);
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+      double f[4];
+      int n = 0;
+      if (read_numbers(t, f, 4, &n, bad, sizeof bad) || n != 3 || d->spectral.npath == HM_DECK_MAX_PATH ||
+          fabs(f[0]) > 1e6 || fabs(f[1]) > 1e6 || fabs(f[2]) > 1e6) {
+        fail(st, st->given[path], "[spectral] k_path = %s: point %d '%s' is not 3 reduced coordinates (numbers of "
+             "magnitude <= 1e6); give 2 to %d points 'f1 f2 f3, f1 f2 f3, ...' or names such as 'G X M G'", text,
+             d->spectral.npath + 1, t, HM_DECK_MAX_PATH);
+        return;
+      }
+      d->spectral.names[d->spectral.npath][0] = '\0';
+      for (int a = 0; a < 3; a++) d->spectral.path[d->spectral.npath][a] = f[a];
+      d->spectral.npath++;
+    }
+  } else { /* names */
+    char copy[sizeof d->spectral.path_text], *save = NULL;
+    snprintf(copy, sizeof copy, "%s", text);
+    for (char *w = strtok_r(copy, " \t,", &save); w; w = strtok_r(NULL, " \t,", &save)) {
+      if (strlen(w) != 1 || !strchr("GXMRK", w[0]) || d->spectral.npath == HM_DECK_MAX_PATH) {
+        fail(st, st->given[path], "[spectral] k_path = %s: '%s' is not a point name (allowed: G X M R for cubic and "
+             "square lattices, G K M for hexagonal ones; at most %d points) nor reduced coordinates", text, w,
+             HM_DECK_MAX_PATH);
+        return;
+      }
+      d->spectral.names[d->spectral.npath][0] = w[0];
+      d->spectral.names[d->spectral.npath][1] = '\0';
+      d->spectral.npath++;
+    }
+  }
+  if (d->spectral.npath < 2) {
+    fail(st, st->given[path], "[spectral] k_path = %s has %d point%s: a path needs 2 to %d points", text,
+         d->spectral.npath, d->spectral.npath == 1 ? "" : "s", HM_DECK_MAX_PATH);
+    return;
+  }
+  const char *l = d->spectral.layers_text;
+  const int64_t nz = d->ti.nz;
+  d->spectral.nlayers = 0;
+  if (!strcmp(l, "bulk")) return;
+  if (nz > 100000) {
+    fail(st, st->given[layers], "[spectral] layers = %s: at most 100000 layers (nz = %lld)", l, (long long)nz);
+    return;
+  }
+  d->spectral.layers = malloc(sizeof(int) * (size_t)(strcmp(l, "all") ? 1024 : nz));
+  if (!strcmp(l, "all")) {
+    for (int64_t z = 0; z < nz; z++) d->spectral.layers[d->spectral.nlayers++] = (int)z;
+    return;
+  }
+  double v[1024];
+  int n = 0;
+  char bad[64];
+  if (read_numbers(l, v, 1024, &n, bad, sizeof bad) || n < 1 || n > 1024) {
+    fail(st, st->given[layers], "[spectral] layers = %s: must be bulk, all, or 1 to 1024 layer numbers from 1 to nz = "
+         "%lld", l, (long long)nz);
+    return;
+  }
+  for (int i = 0; i < n; i++) {
+    if (v[i] != floor(v[i]) || v[i] < 1 || v[i] > (double)nz) {
+      fail(st, st->given[layers], "[spectral] layers = %s: layer %.15g is outside the slab: layers are numbered 1 "
+           "to nz = %lld along a3 (z)", l, v[i], (long long)nz);
+      return;
+    }
+    d->spectral.layers[d->spectral.nlayers++] = (int)v[i] - 1;
+  }
 }
 
 /* [run] walltime (seconds or HH:MM:SS), and the checkpoint keys only where a method honours them. */
@@ -757,6 +833,7 @@ static int parse(deck_state *st, const char *text) {
   if (st->err_line == INT_MAX) check_conductivity(st);
   if (st->err_line == INT_MAX) check_marker(st);
   if (st->err_line == INT_MAX) check_zeeman_layers(st);
+  if (st->err_line == INT_MAX) check_spectral(st);
   if (st->err_line == INT_MAX) check_run(st);
   return st->err_line == INT_MAX ? HM_SUCCESS : HM_ERR_DECK;
 }
@@ -817,6 +894,8 @@ void hm_deck_free(hm_deck *deck) {
   free(deck->green.energies);
   free(deck->conductivity.energies);
   free(deck->marker.sites);
+  free(deck->spectral.layers);
+  deck->spectral.layers = NULL;
   deck->green.energies = NULL;
   deck->marker.sites = NULL;
 }

@@ -5,12 +5,13 @@
 #define HAMLET_DECK_H
 #include "hamlet.h"
 
-enum { HM_PATH_MAX = 4096, HM_DECK_MAX_SITES = 64, HM_DECK_MAX_ENERGIES = 100000 };
+enum { HM_PATH_MAX = 4096, HM_DECK_MAX_SITES = 64, HM_DECK_MAX_ENERGIES = 100000, HM_DECK_MAX_PATH = 32 };
 
 typedef enum { HM_MODEL_TI = 0, HM_MODEL_FEM = 1, HM_MODEL_MTX = 2, HM_MODEL_CONVDIFF = 3, HM_MODEL_LATTICE = 4 } hm_deck_model;
 typedef enum {
   HM_METHOD_KPM = 0, HM_METHOD_LOBPCG = 1, HM_METHOD_DENSE = 2, HM_METHOD_IDR = 3, HM_METHOD_CONDUCTIVITY = 4,
-  HM_METHOD_MARKER = 5
+  HM_METHOD_MARKER = 5,
+  HM_METHOD_SPECTRAL = 6
 } hm_deck_method;
 /* [hamiltonian] zeeman_layers (model = lattice): the z layers the zeeman term acts on. */
 enum { HM_ZEEMAN_ALL = 0, HM_ZEEMAN_TOP = 1, HM_ZEEMAN_BOTTOM = 2, HM_ZEEMAN_BOTH = 3 };
@@ -106,6 +107,17 @@ typedef struct {
     int nsites;
     int64_t (*sites)[3];         /* malloc'd, nsites */
   } marker;
+  /* [spectral] (method = spectral): the k path's points (a name of a high-symmetry point, resolved
+   * by the app from the lattice, or reduced coordinates), samples per segment, and the layers */
+  struct {
+    char path_text[1024], layers_text[1024];
+    int points;
+    int npath;
+    char names[HM_DECK_MAX_PATH][2]; /* "G", "X", "M", "R", "K"; "" where coordinates were given */
+    double path[HM_DECK_MAX_PATH][3];
+    int nlayers;                     /* 0 = bulk: the whole supercell */
+    int *layers;                     /* malloc'd, nlayers z indices (0-based; the deck gives 1-based) */
+  } spectral;
   /* [rhs] (problem = linear) */
   struct {
     int kind;                    /* 0 ones, 1 random, 2 file */

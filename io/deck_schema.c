@@ -23,7 +23,8 @@
 #define LENGTH RANGE(1e-50, 1e50)
 #define POSITION RANGE(-1e50, 1e50)
 
-const char *const hm_deck_sections[] = {"run", "hamiltonian", "solver", "kpm", "green", "rhs", "conductivity", "marker", NULL};
+const char *const hm_deck_sections[] = {"run",  "hamiltonian",  "solver", "kpm",     "green",
+                                        "rhs",  "conductivity", "marker", "spectral", NULL};
 
 const hm_deck_key hm_deck_keys[] = {
     /* [run] */
@@ -48,7 +49,9 @@ const hm_deck_key hm_deck_keys[] = {
     {.section = "run", .key = "checkpoint", .type = HM_KEY_STRING, .def = "", AT(checkpoint),
      .help = "checkpoint file; empty = <output without .h5>_checkpoint.h5"},
     {.section = "run", .key = "checkpoint_every", .type = HM_KEY_INT, AT_LEAST(0), INT_FIELD_MAX, .def = "0",
-     AT(checkpoint_every), .help = "between checkpoints: moment pairs (kpm), iterations (lobpcg), outer iterations (idr), batches of cells (marker), left chunks (conductivity); 0 = off"},
+     AT(checkpoint_every), .help = "between checkpoints: moment pairs (kpm), iterations (lobpcg), outer iterations "
+                                   "(idr), batches of cells (marker), left chunks (conductivity), batches of k points "
+                                   "(spectral); 0 = off"},
     {.section = "run", .key = "checkpoint_seconds", .type = HM_KEY_DOUBLE, AT_LEAST(0), .def = "0",
      AT(checkpoint_seconds), .help = "wall seconds between checkpoints; 0 = off"},
     {.section = "run", .key = "walltime", .type = HM_KEY_STRING, .def = "", AT(walltime_text),
@@ -204,11 +207,15 @@ const hm_deck_key hm_deck_keys[] = {
     {.section = "hamiltonian", .key = "r", .type = HM_KEY_DOUBLE, ENERGY, .def = "0", .when_key = "model",
      .when_word = "convdiff", AT(convdiff.r), .help = "reaction coefficient"},
     /* [solver] */
-    {.section = "solver", .key = "method", .type = HM_KEY_WORD, .words = {"kpm", "lobpcg", "dense", "idr", "conductivity", "marker"},
-     .values = {HM_METHOD_KPM, HM_METHOD_LOBPCG, HM_METHOD_DENSE, HM_METHOD_IDR, HM_METHOD_CONDUCTIVITY, HM_METHOD_MARKER}, .def = "kpm",
+    {.section = "solver", .key = "method", .type = HM_KEY_WORD,
+     .words = {"kpm", "lobpcg", "dense", "idr", "conductivity", "marker", "spectral"},
+     .values = {HM_METHOD_KPM, HM_METHOD_LOBPCG, HM_METHOD_DENSE, HM_METHOD_IDR, HM_METHOD_CONDUCTIVITY,
+                HM_METHOD_MARKER, HM_METHOD_SPECTRAL},
+     .def = "kpm",
      AT(solver.method),
      .help = "kpm = density of states, lobpcg = extreme eigenpairs, dense = all eigenvalues, idr = linear systems "
-             "and Green's functions"},
+             "and Green's functions, conductivity = Kubo-Bastin sigma, marker = local Chern marker, spectral = A(k, E) "
+             "along a k path"},
     {.section = "solver", .key = "nev", .type = HM_KEY_INT, RANGE(1, 100000), .def = "4", .when_key = "method",
      .when_word = "lobpcg", AT(solver.nev), .help = "eigenpairs wanted"},
     {.section = "solver", .key = "block", .type = HM_KEY_INT, RANGE(0, 100000), .def = "0", .when_key = "method",
@@ -259,7 +266,7 @@ const hm_deck_key hm_deck_keys[] = {
              "until multi-shift measures faster than the per-energy solves"},
     /* [kpm] */
     {.section = "kpm", .key = "moments", .type = HM_KEY_INT, RANGE(2, 1e8), .flags = HM_KEY_EVEN, .def = "256",
-     AT(kpm.moments), .when_key = "solver.method", .when_word = "kpm", .help = "Chebyshev moments M (energy resolution ~ bandwidth/M)"},
+     AT(kpm.moments), .when_key = "solver.method", .when_word = "kpm|spectral", .help = "Chebyshev moments M (energy resolution ~ bandwidth/M)"},
     {.section = "kpm", .key = "vectors", .type = HM_KEY_INT, RANGE(1, 100000), .def = "16", AT(kpm.vectors),
      .when_key = "solver.method", .when_word = "kpm", .help = "random vectors R (stochastic error ~ 1/sqrt(R N))"},
     {.section = "kpm", .key = "seed", .type = HM_KEY_UINT64, .def = "1", AT(kpm.seed),
@@ -275,9 +282,9 @@ const hm_deck_key hm_deck_keys[] = {
     {.section = "kpm", .key = "lanczos_steps", .type = HM_KEY_INT, RANGE(5, 1000), .def = "40", .when_key = "bounds",
      .when_word = "lanczos", AT(kpm.lanczos_steps), .help = "Lanczos steps for the spectral interval"},
     {.section = "kpm", .key = "bounds_margin", .type = HM_KEY_DOUBLE, RANGE(0, 1), .def = "0.05",
-     AT(kpm.bounds_margin), .when_key = "solver.method", .when_word = "kpm", .help = "relative widening of the spectral interval"},
+     AT(kpm.bounds_margin), .when_key = "solver.method", .when_word = "kpm|spectral", .help = "relative widening of the spectral interval"},
     {.section = "kpm", .key = "energies", .type = HM_KEY_INT, RANGE(0, 1e7), .def = "0", AT(dos.points),
-     .when_key = "solver.method", .when_word = "kpm", .help = "uniform energy grid points of the DOS; 0 = the Chebyshev nodes"},
+     .when_key = "solver.method", .when_word = "kpm|spectral", .help = "uniform energy grid points of the DOS; 0 = the Chebyshev nodes"},
     {.section = "kpm", .key = "emin", .type = HM_KEY_DOUBLE, ENERGY, .when_key = "energies", AT(dos.emin),
      .help = "lower end of the energy grid (with emax; default: the spectral interval)"},
     {.section = "kpm", .key = "emax", .type = HM_KEY_DOUBLE, ENERGY, .when_key = "energies", AT(dos.emax),
@@ -348,6 +355,19 @@ const hm_deck_key hm_deck_keys[] = {
      .when_key = "solver.method", .when_word = "marker", AT(marker.moments),
      .help = "Chebyshev moments M of the projector (Jackson kernel; resolution about pi (Emax - Emin) / (2 M))"},
     /* [rhs] (problem = linear) */
+    /* [spectral] (method = spectral) */
+    {.section = "spectral", .key = "k_path", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY | HM_KEY_TEXT,
+     .need = HM_KEY_REQUIRED_WHEN, .when_key = "solver.method", .when_word = "spectral", AT(spectral.path_text),
+     .help = "the k path: names of high-symmetry points 'G X M G' (cubic and square lattices: G X M R; hexagonal: "
+             "G K M) or reduced coordinates '0 0 0, 0.5 0 0, ...' (k = sum_i f_i b_i); 2 to 32 points"},
+    {.section = "spectral", .key = "points", .type = HM_KEY_INT, RANGE(1, 100000), .def = "20",
+     .when_key = "solver.method", .when_word = "spectral", AT(spectral.points),
+     .help = "k points per segment of the path (each moved to the nearest point of the supercell's grid)"},
+    {.section = "spectral", .key = "layers", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY | HM_KEY_TEXT,
+     .def = "bulk",
+     .when_key = "solver.method", .when_word = "spectral", AT(spectral.layers_text),
+     .help = "bulk = plane waves over the whole supercell; all = each layer along a3 (z) apart; or layer numbers "
+             "'1 20 40' (1 to nz): plane waves in the a1-a2 plane restricted to those layers (slabs)"},
     {.section = "rhs", .key = "kind", .type = HM_KEY_WORD, .words = {"ones", "random", "file"}, .values = {0, 1, 2},
      .def = "ones", .when_key = "solver.problem", .when_word = "linear", AT(rhs.kind),
      .help = "right-hand side b of A x = b"},
@@ -426,6 +446,8 @@ void hm_deck_key_allowed(const hm_deck_key *k, char *buf, size_t len) {
       if (k->has_min || k->has_max) {
         add(buf, len, "numbers");
         add_bounds(k, buf, len);
+      } else if (k->flags & HM_KEY_TEXT) {
+        add(buf, len, "text as described");
       } else {
         add(buf, len, (k->flags & HM_KEY_NONEMPTY) ? "a file name" : "a file name, or empty");
       }

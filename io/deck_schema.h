@@ -24,6 +24,7 @@ enum { HM_KEY_MAX_WORDS = 8, HM_KEY_NO_FIELD = -1 };
 #define HM_KEY_MIN_OPEN 1u  /* value > min instead of >= min */
 #define HM_KEY_EVEN 2u      /* integer must be even */
 #define HM_KEY_NONEMPTY 4u  /* string must not be empty */
+#define HM_KEY_TEXT 8u      /* string is not a file name but text the key's description explains */
 
 typedef struct {
   const char *section, *key;

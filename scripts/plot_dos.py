@@ -12,6 +12,7 @@
 - /solver (IDR(s)): the relative residual against the operator applications;
 - /marker (local Chern marker): a map over the cells of a layer, or C against x (sites = line) or
   against the layer (layers).
+- /spectral (A(k, E) by KPM): the ARPES-like image, one panel per layer (plot_spectral.py).
 Uses Debian's python3-h5py and python3-matplotlib (Agg backend: no display needed).
 """
 import argparse
@@ -164,6 +165,10 @@ def main():
     with f:
         if "marker" in f:
             plot_marker(f, args, plt)
+            return
+        if "spectral" in f:  # method = spectral: the ARPES-like image (plot_spectral.py)
+            from plot_spectral import plot_spectral
+            plot_spectral(f, args, plt, fail)
             return
         if "dos" not in f and ("ldos" in f or "conductivity" in f or "eigen" in f or "solver" in f):
             plot_other(f, args, plt)

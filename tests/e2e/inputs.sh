@@ -1,6 +1,7 @@
 # Every deck in inputs/ runs on 2 ranks and writes a result that passes its method's checks (a DOS
 # that integrates to N, converged eigenpairs, a converged solve, a surface LDOS above the bulk one in
-# the gap, a finite conductivity with sigma_xx >= 0); the default deck is also plotted, and a run compared with itself passes while a different deck's result fails.
+# the gap, a finite conductivity with sigma_xx >= 0, a surface spectral function above the centre's in
+# the gap); the default deck is also plotted, and a run compared with itself passes while a different deck's result fails.
 . "$(dirname "$0")/common.sh"
 need_h5py
 for deck in "$SOURCE_DIR"/inputs/*.ini; do
@@ -86,6 +87,14 @@ elif "/marker" in f:  # local Chern marker: finite, one per cell; the flake's ce
     h = f["/hamiltonian"].attrs
     centre = (s[:, 0] == int(h["nx"]) // 2) & (s[:, 1] == int(h["ny"]) // 2)
     assert np.all(np.abs(np.abs(C[centre]) - 1) < 0.05), C[centre]
+elif "/spectral" in f:  # A(k, E): finite, >= 0; mu_0 = orbitals per point; a surface layer above the centre in the gap
+    g = f["/spectral"]
+    mu, A, E = g["moments"][:], g["A"][:], g["energy"][:]
+    assert np.abs(mu[:, :, 0] - g.attrs["orbitals"]).max() < 1e-12
+    assert A.shape == mu.shape[:2] + E.shape and np.all(np.isfinite(A)) and A.min() > -1e-6 * A.max()
+    if A.shape[1] > 1:
+        gap = np.abs(E) < 0.5
+        assert A[:, 0, gap].sum() > 3 * A[:, 1, gap].sum(), (A[:, 0, gap].sum(), A[:, 1, gap].sum())
 else:
     raise AssertionError("no result group")
 PY
