@@ -48,6 +48,7 @@ typedef struct {
    * and the orbitals of vacant sites (decoupled zero modes that the KPM DOS leaves out) */
   int site_orbitals;
   int64_t vacant_orbitals;
+  int64_t rows; /* N, the rows of H: the summary's host bytes per orbital */
 } run_state;
 
 /* What this run's checkpoints carry: its H's identity, or NULL before H is built. */
