@@ -1,8 +1,11 @@
 /* CPU (OpenMP) products of the matrix-free lattice operator (stencil_exec.h): y = H x and the fused
- * KPM step, over the slab runs of a list. Traversal: the slab plane is cut into tiles whose three
- * planes of vector rows (the slab and its neighbours) fit a core's L2; a thread takes a tile and
- * marches along the slabs, so a neighbour's rows are read from memory about once. Columns in the
- * inner loops as kernels_cpu.c does: two real accumulators (Re a x, Im a x), combined at the end. */
+ * KPM step (both dots in the same pass), over the slab runs of a list. Traversal: the slab plane is
+ * cut into square-ish tiles whose three planes of vector rows (the slab and its neighbours) fit a
+ * core's L2; a thread takes a tile and marches along the slabs, so a neighbour's rows are read from
+ * memory about once. Two paths per site: the fast one, for sites none of whose in-plane hops wraps
+ * (no Peierls phases, no vacancies), adds a per-slab table's offsets to the site's own row; the
+ * general one (faces, phases, vacancies) works out every target from the cell. Columns innermost:
+ * two sums (Re a x, Im a x) combined at the end, in pairs or four-double vectors. */
 #include <complex.h>
 #include <math.h>
 #include <omp.h>
@@ -12,8 +15,9 @@
 #include "row_sums.h"
 
 /* Three planes of a tile's vector rows (the slab and its two neighbours) held in a core's L2 while a
- * thread marches along the slabs; the H100 host's and this machine's cores have 2 MiB. */
-enum { TILE_BYTES = 1024 * 1024 };
+ * thread marches along the slabs, with room left for the streamed W: a quarter of a 2 MiB L2 or half
+ * of a 1 MiB one (on this 2-core machine 256 KiB to 64 MiB tiles timed the same, within noise). */
+enum { TILE_BYTES = 512 * 1024 };
 
 typedef struct {
   int64_t tx, ty, nx_tiles, ntiles; /* plane tiles: tx x ty sites of the plane's p0 x p1 */
