@@ -192,6 +192,7 @@ int hm_app_run(const hm_run_args *args) {
   run_mark_now(s, &m);
   hm_matrix *H, *M;
   run_build_model(s, &H, &M);
+  APP_CALL(hm_matrix_info(H, &s->rows, NULL, NULL));
   run_phase_add(s, &m, 0); /* phase 0 is "build" in every method */
   free(m.joules);
   if (check_hamiltonian_identity(s, H)) return HM_EXIT_USAGE;

@@ -22,4 +22,7 @@ void run_print_memory(const run_state *s) {
   printf("  memory       host peak %.1f to %.1f MiB per rank", s->memory.host_min / mib, s->memory.host_max / mib);
   if (s->memory.device_max > 0) printf(", device peak up to %.1f MiB", s->memory.device_max / mib);
   printf("\n");
+  /* the largest rank's peak over its share of the rows: what a host of given memory can hold */
+  if (s->rows > 0)
+    printf("  per orbital  host %.1f B\n", (double)s->memory.host_max * s->size / (double)s->rows);
 }

@@ -53,6 +53,7 @@ typedef struct {
   double lattice_cell[9];
   double *lattice_positions;
   hm_matrix *velocity[3];
+  int64_t rows; /* N, the rows of H: the summary's host bytes per orbital */
 } run_state;
 
 /* What this run's checkpoints carry: its H's identity, or NULL before H is built. */

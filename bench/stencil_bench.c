@@ -1,8 +1,14 @@
-/* Matrix-free lattice operator benchmark: the fused KPM step of a TI-shaped lattice (4 orbitals, 7
- * blocks: Wilson-Dirac hops along x, y, z and the on-site block) per vector-step, next to the
- * vectors-only floor 48 R N bytes / copy bandwidth measured in the same run (read V, read and
- * write W), on the CPU or the GPU backend; also the build time and the peak device memory.
- *   bench_stencil [--backend cpu|cuda] [--nx 200 --ny 100 --nz 40] [--R 2,8,32] [--steps 10]
+/* Matrix-free lattice operator benchmark: the fused KPM step per vector-step of one of three models,
+ *   ti:        the Wilson-Dirac TI (4 orbitals, 7 blocks: hops along x, y, z and the on-site block,
+ *              13 hoppings per orbital, disorder per site),
+ *   graphene:  the honeycomb lattice (2 orbitals, 5 blocks, 3 hoppings per orbital; use --nz 1),
+ *   wannier30: a Wannier-like model (2 orbitals, dense random Hermitian 2 x 2 blocks on R = 0 and
+ *              its 18 first and second neighbours: 38 hoppings per orbital),
+ * next to the vectors-only floor 48 R N bytes / copy bandwidth measured in the same run (read V,
+ * read and write W), on the CPU or the GPU backend; also the build time, the peak device memory
+ * and the host bytes per orbital the operator itself holds (nothing of size N).
+ *   bench_stencil [--backend cpu|cuda] [--model ti|graphene|wannier30] [--nx 200 --ny 100 --nz 40]
+ *                 [--R 2,8,32] [--steps 10]
  * Prints one line per R: seconds per vector-step, the floor, their ratio. Exit 2 on bad options,
  * 77 where cuda is asked for and no device is visible. */
 #include <complex.h>
@@ -72,12 +78,67 @@ static void ti_description(hm_stencil *s, int64_t nx, int64_t ny, int64_t nz, in
   s->disorder_per_site = 1;
 }
 
+/* Graphene: A(c) to B(c), B(c - a1), B(c - a2) with t = -1, and the conjugates (5 blocks). */
+static void graphene_description(hm_stencil *s, int32_t *shift, double *block) {
+  static const int32_t R[5][3] = {{0, 0, 0}, {-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}};
+  s->orbitals = 2;
+  s->nblocks = 5;
+  memcpy(shift, R, sizeof R);
+  memset(block, 0, sizeof(double) * 5 * 4 * 2);
+  block[2 * (0 * 4 + 1)] = block[2 * (0 * 4 + 2)] = -1; /* R = 0: A-B and B-A */
+  block[2 * (1 * 4 + 1)] = -1;                          /* R = -a1: A to B */
+  block[2 * (2 * 4 + 2)] = -1;                          /* R = +a1: B to A */
+  block[2 * (3 * 4 + 1)] = -1;
+  block[2 * (4 * 4 + 2)] = -1;
+  s->shift = shift;
+  s->block = block;
+}
+
+/* A Wannier-like model: 2 orbitals, R = 0 and the 18 R with |R|^2 = 1 or 2, dense 2 x 2 blocks of
+ * fixed pseudo-random amplitudes decaying with |R|, H(-R) = H(R)^dagger: 38 hoppings per orbital. */
+static void wannier30_description(hm_stencil *s, int32_t *shift, double *block) {
+  int nb = 0;
+  uint64_t state = 12345;
+  for (int z = -1; z <= 1; z++)
+    for (int y = -1; y <= 1; y++)
+      for (int x = -1; x <= 1; x++) {
+        const int r2 = x * x + y * y + z * z;
+        if (r2 > 2) continue;
+        shift[3 * nb] = x;
+        shift[3 * nb + 1] = y;
+        shift[3 * nb + 2] = z;
+        nb++;
+      }
+  for (int b = 0; b < nb; b++) {
+    int q = 0; /* the partner block, -R */
+    while (shift[3 * q] != -shift[3 * b] || shift[3 * q + 1] != -shift[3 * b + 1] || shift[3 * q + 2] != -shift[3 * b + 2]) q++;
+    if (q < b) continue;
+    const int r2 = shift[3 * b] * shift[3 * b] + shift[3 * b + 1] * shift[3 * b + 1] + shift[3 * b + 2] * shift[3 * b + 2];
+    for (int i = 0; i < 2; i++)
+      for (int j = 0; j < 2; j++) {
+        if (q == b && j < i) continue;
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        const double re = ((double)(state >> 11) * 0x1.0p-53 - 0.5) / (1 + r2);
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        const double im = q == b && i == j ? 0 : ((double)(state >> 11) * 0x1.0p-53 - 0.5) / (1 + r2);
+        block[2 * (4 * b + 2 * i + j)] = re; /* H(R)_ij and H(-R)_ji = its conjugate */
+        block[2 * (4 * b + 2 * i + j) + 1] = im;
+        block[2 * (4 * q + 2 * j + i)] = re;
+        block[2 * (4 * q + 2 * j + i) + 1] = -im;
+      }
+  }
+  s->orbitals = 2;
+  s->nblocks = nb;
+  s->shift = shift;
+  s->block = block;
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int64_t n[3] = {200, 100, 40};
   int steps = 10, nR = 0, Rs[16];
   hm_backend backend = HM_BACKEND_CPU;
-  const char *Rlist = "2,8,32";
+  const char *Rlist = "2,8,32", *model = "ti";
   for (int a = 1; a < argc; a++) {
     const char *v = a + 1 < argc ? argv[a + 1] : NULL;
     if (!v) return bad("an option is missing its value", argv[a]);
@@ -92,6 +153,10 @@ int main(int argc, char **argv) {
     } else if (!strcmp(argv[a], "--steps")) {
       steps = atoi(v);
       if (steps < 1 || steps > 100000) return bad("--steps needs an integer in [1, 100000]", v);
+    } else if (!strcmp(argv[a], "--model")) {
+      if (strcmp(v, "ti") && strcmp(v, "graphene") && strcmp(v, "wannier30"))
+        return bad("--model needs ti, graphene or wannier30", v);
+      model = v;
     } else if (!strcmp(argv[a], "--R")) {
       Rlist = v;
     } else {
@@ -113,9 +178,16 @@ int main(int argc, char **argv) {
     return backend == HM_BACKEND_CUDA ? 77 : 1;
   }
   hm_stencil s;
-  int32_t shift[21];
-  double block[7 * 16 * 2];
-  ti_description(&s, n[0], n[1], n[2], shift, block);
+  int32_t shift[27 * 3];
+  double block[27 * 16 * 2];
+  ti_description(&s, n[0], n[1], n[2], shift, block); /* sizes and boundaries; the model's blocks next */
+  if (!strcmp(model, "graphene")) {
+    s.disorder_w = 0;
+    graphene_description(&s, shift, block);
+  } else if (!strcmp(model, "wannier30")) {
+    s.disorder_w = 0;
+    wannier30_description(&s, shift, block);
+  }
   double t0 = MPI_Wtime();
   hm_matrix *H = NULL;
   if (hm_stencil_matrix_free_create(ctx, &s, &H)) {
@@ -124,13 +196,14 @@ int main(int argc, char **argv) {
     return 1;
   }
   const double build = MPI_Wtime() - t0;
-  const double N = (double)n[0] * n[1] * n[2] * 4;
+  const double N = (double)n[0] * n[1] * n[2] * s.orbitals;
   double bw = 0;
   const double copy_bytes = fmin(1 << 30, fmax(64 << 20, 64 * N)); /* beyond the caches, within small tests */
   bench_copy_bandwidth(ctx, (size_t)copy_bytes, &bw);
-  printf("lattice %lld x %lld x %lld, N = %.4g orbitals, backend %s, build %.3f s, copy bandwidth %.1f GB/s\n",
-         (long long)n[0], (long long)n[1], (long long)n[2], N, backend == HM_BACKEND_CUDA ? "cuda" : "cpu", build,
-         bw / 1e9);
+  printf("model %s (%d orbitals, %d hoppings per orbital), lattice %lld x %lld x %lld, N = %.4g orbitals, backend %s, "
+         "build %.3f s, copy bandwidth %.1f GB/s\n",
+         model, s.orbitals, H->stencil->exec.nhops / s.orbitals, (long long)n[0], (long long)n[1], (long long)n[2], N,
+         backend == HM_BACKEND_CUDA ? "cuda" : "cpu", build, bw / 1e9);
   const hm_kernels *K = ctx->kernels;
   const struct hm_csr_view A = H->exec;
   for (int r = 0; r < nR; r++) {

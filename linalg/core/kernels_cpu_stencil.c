@@ -1,8 +1,11 @@
 /* CPU (OpenMP) products of the matrix-free lattice operator (stencil_exec.h): y = H x and the fused
- * KPM step, over the slab runs of a list. Traversal: the slab plane is cut into tiles whose three
- * planes of vector rows (the slab and its neighbours) fit a core's L2; a thread takes a tile and
- * marches along the slabs, so a neighbour's rows are read from memory about once. Columns in the
- * inner loops as kernels_cpu.c does: two real accumulators (Re a x, Im a x), combined at the end. */
+ * KPM step (both dots in the same pass), over the slab runs of a list. Traversal: the slab plane is
+ * cut into square-ish tiles whose three planes of vector rows (the slab and its neighbours) fit a
+ * core's L2; a thread takes a tile and marches along the slabs, so a neighbour's rows are read from
+ * memory about once. Two paths per site: the fast one, for sites none of whose in-plane hops wraps
+ * (no Peierls phases, no vacancies), adds a per-slab table's offsets to the site's own row; the
+ * general one (faces, phases, vacancies) works out every target from the cell. Columns innermost:
+ * two sums (Re a x, Im a x) combined at the end, in pairs or four-double vectors. */
 #include <complex.h>
 #include <math.h>
 #include <omp.h>
@@ -11,23 +14,40 @@
 #include "kernels_cpu_stencil.h"
 #include "row_sums.h"
 
+/* Three planes of a tile's vector rows (the slab and its two neighbours) held in a core's L2 while a
+ * thread marches along the slabs, with room left for the streamed W: a quarter of a 2 MiB L2 or half
+ * of a 1 MiB one (on this 2-core machine 256 KiB to 64 MiB tiles timed the same, within noise). */
 enum { TILE_BYTES = 512 * 1024 };
 
 typedef struct {
-  int64_t tile_sites, ntiles; /* plane tiles */
-  int64_t zchunk, nzchunks;   /* slabs a work item marches over */
-  int64_t slabs;              /* slabs of the list */
+  int64_t tx, ty, nx_tiles, ntiles; /* plane tiles: tx x ty sites of the plane's p0 x p1 */
+  int64_t p0, p1;                   /* the slab plane: cells of the axes below slow (1 where none) */
+  int64_t zchunk, nzchunks;         /* slabs a work item marches over */
+  int64_t slabs;                    /* slabs of the list */
 } traversal;
 
+/* Square-ish tiles: a tile's rows of y-neighbours outside it are read again by the next tile, so
+ * the share of re-read rows is about 2 / tx + 2 / ty (1D planes: whole rows, none). */
 static traversal plan(const hm_stencil_exec *E, int list, int k) {
   traversal t;
   t.slabs = 0;
   for (int r = 0; r < E->nruns[list]; r++) t.slabs += E->run[list][r][1] - E->run[list][r][0];
+  t.p0 = E->slow > 0 ? E->cells[0] : 1;
+  t.p1 = E->slow > 1 ? E->cells[1] : 1;
   const int64_t per_site = 3 * (int64_t)E->orbitals * k * 16;
-  t.tile_sites = TILE_BYTES / per_site > 16 ? TILE_BYTES / per_site : 16;
-  if (t.tile_sites > E->slab_sites) t.tile_sites = E->slab_sites;
-  t.ntiles = (E->slab_sites + t.tile_sites - 1) / t.tile_sites;
-  const int64_t want = 8 * (int64_t)omp_get_max_threads(); /* work items, for balance */
+  const int64_t want_sites = TILE_BYTES / per_site > 16 ? TILE_BYTES / per_site : 16;
+  int64_t side = (int64_t)sqrt((double)want_sites);
+  if (side < 8) side = 8;
+  t.tx = t.p0 < side ? t.p0 : side;
+  t.ty = want_sites / t.tx > 1 ? want_sites / t.tx : 1;
+  if (t.ty >= t.p1) { /* the whole y extent fits: widen in x */
+    t.ty = t.p1;
+    t.tx = want_sites / t.ty > t.tx ? want_sites / t.ty : t.tx;
+    if (t.tx > t.p0) t.tx = t.p0;
+  }
+  t.nx_tiles = (t.p0 + t.tx - 1) / t.tx;
+  t.ntiles = t.nx_tiles * ((t.p1 + t.ty - 1) / t.ty);
+  const int64_t want = 4 * (int64_t)omp_get_max_threads(); /* work items, for balance */
   t.zchunk = t.slabs;
   if (t.ntiles < want && t.slabs > 0) {
     const int64_t per_tile = (want + t.ntiles - 1) / t.ntiles;
@@ -54,27 +74,24 @@ static inline int64_t slab_at(const hm_stencil_exec *E, int list, int64_t p) {
 static inline void orbital_row(const hm_stencil_exec *E, const int k, int i, int64_t self_row, int64_t site,
                                const int64_t c[3], const int64_t *nb_row, const int64_t (*nb_w)[3],
                                const double complex *nb_f, const double *x, double *lin, double *swp) {
-  const int o = E->orbitals, width = 2 * k;
+  const int width = 2 * k;
   for (int j = 0; j < width; j++) lin[j] = swp[j] = 0;
-  for (int b = 0; b < E->nblocks; b++) {
+  for (int e = E->hop_first[i]; e < E->hop_first[i + 1]; e++) { /* the blocks' non-zero entries of row i */
+    const int b = E->hops[e].b, j = E->hops[e].j;
     if (nb_row[b] < 0) continue;
-    const double *blk = E->block + 2 * ((size_t)o * o * b + (size_t)i * o);
-    for (int j = 0; j < o; j++) {
-      /* real arithmetic: C's complex multiply calls a NaN-handling routine */
-      const double fr = creal(nb_f[b]), fi = cimag(nb_f[b]);
-      double ar = blk[2 * j] * fr - blk[2 * j + 1] * fi, ai = blk[2 * j] * fi + blk[2 * j + 1] * fr;
-      if (E->has_peierls) {
-        const double turns = 6.283185307179586 * hm_stencil_peierls_turns(E, b, i, j, c, nb_w[b]);
-        const double pc = cos(turns), ps = sin(turns), r2 = ar * pc - ai * ps;
-        ai = ar * ps + ai * pc;
-        ar = r2;
-      }
-      if (ar == 0 && ai == 0) continue;
-      const double *xr = x + (size_t)(nb_row[b] + j) * width;
-      for (int q = 0; q < width; q++) {
-        lin[q] += ar * xr[q];
-        swp[q] += ai * xr[q];
-      }
+    /* real arithmetic: C's complex multiply calls a NaN-handling routine */
+    const double fr = creal(nb_f[b]), fi = cimag(nb_f[b]), re = E->hops[e].re, im = E->hops[e].im;
+    double ar = re * fr - im * fi, ai = re * fi + im * fr;
+    if (E->has_peierls) {
+      const double turns = 6.283185307179586 * hm_stencil_peierls_turns(E, b, i, j, c, nb_w[b]);
+      const double pc = cos(turns), ps = sin(turns), r2 = ar * pc - ai * ps;
+      ai = ar * ps + ai * pc;
+      ar = r2;
+    }
+    const double *xr = x + (size_t)(nb_row[b] + j) * width;
+    for (int q = 0; q < width; q++) {
+      lin[q] += ar * xr[q];
+      swp[q] += ai * xr[q];
     }
   }
   const double d = hm_stencil_disorder(E, site, i);
@@ -99,49 +116,257 @@ static inline void site_targets(const hm_stencil_exec *E, const int64_t c[3], in
   }
 }
 
-/* One work item (tile, chunk of slabs) of list: out = H x (kpm = 0) or the KPM step into W with the
- * dots added to vv, wv (kpm = 1). */
-HM_INLINE void work_item(const hm_stencil_exec *E, int list, const traversal *t, int64_t item, const int k,
-                         int kpm, double s, double bshift, const double *x, double *y, double *vv, double *wv) {
+/* A hop of one slab's table: its value (a twist of the slow axis applied) and the offset of its
+ * column's row from the site's own orbital-0 row, valid for the slab's sites whose in-plane hops
+ * stay inside the box. */
+typedef struct {
+  double re, im;
+  int64_t off;
+} slab_hop;
+
+/* The sites of the fast path: no Peierls phases, no vacancies, no hop along an axis above slow
+ * (one cell: every such hop wraps); in-plane axis a: cells lo[a] <= c < hi[a], whose hops do not wrap. */
+typedef struct {
+  int on;
+  int64_t lo[2], hi[2];
+} fast_region;
+
+static fast_region fast_sites(const hm_stencil_exec *E) {
+  fast_region f = {0, {0, 0}, {1, 1}};
+  if (E->has_peierls || E->vacancy_p > 0) return f;
+  int64_t rmin[3] = {0, 0, 0}, rmax[3] = {0, 0, 0};
+  for (int b = 0; b < E->nblocks; b++)
+    for (int a = 0; a < 3; a++) {
+      const int64_t r = E->shift[3 * b + a];
+      rmin[a] = r < rmin[a] ? r : rmin[a];
+      rmax[a] = r > rmax[a] ? r : rmax[a];
+    }
+  for (int a = E->slow + 1; a < 3; a++)
+    if (rmin[a] != 0 || rmax[a] != 0) return f;
+  for (int a = 0; a < 2 && a < E->slow; a++) {
+    f.lo[a] = -rmin[a];
+    f.hi[a] = E->cells[a] - rmax[a];
+  }
+  f.on = 1;
+  return f;
+}
+
+/* Local slab l's hop table, row orbital i's hops at first[i] .. first[i + 1]: hops along the slow
+ * axis resolved to the slab they land in (own or ghost), twisted ends turned, open ends dropped. */
+static void slab_table(const hm_stencil_exec *E, int64_t l, int32_t *first, slab_hop *h) {
+  const int o = E->orbitals, slow = E->slow;
+  const int64_t g = E->first_slab + l, n = E->cells[slow], self = l * E->slab_sites * o;
+  int m = 0;
+  for (int i = 0; i < o; i++) {
+    first[i] = m;
+    for (int e = E->hop_first[i]; e < E->hop_first[i + 1]; e++) {
+      const hm_stencil_hop *p = &E->hops[e];
+      const int32_t *R = E->shift + 3 * p->b;
+      const int64_t u = g + R[slow], w = (u >= 0 && u < n) ? 0 : hm_stencil_floor_div(u, n);
+      double re = p->re, im = p->im;
+      if (w != 0 && E->boundary[slow] == 1) continue; /* HM_BC_OPEN */
+      if (w != 0 && E->boundary[slow] == 2) {         /* the general path's factor, same arithmetic */
+        const double complex f = cexp(I * (E->twist[slow] * (double)w));
+        const double fr = creal(f), fi = cimag(f), r2 = re * fr - im * fi;
+        im = re * fi + im * fr;
+        re = r2;
+      }
+      const int64_t base = E->slab_row[u - w * n];
+      if (base < 0) continue;
+      int64_t inplane = 0, stride = 1;
+      for (int a = 0; a < slow; a++) {
+        inplane += R[a] * stride;
+        stride *= E->cells[a];
+      }
+      h[m++] = (slab_hop){re, im, base - self + (int64_t)o * inplane + p->j};
+    }
+  }
+  first[o] = m;
+}
+
+/* A column's complex entry as two doubles; aligned(8) lets it load from any double. */
+typedef double pair __attribute__((vector_size(16), aligned(8)));
+
+typedef double quad __attribute__((vector_size(32), aligned(8)));
+
+HM_INLINE pair load_pair(const double *p) {
+  pair v;
+  memcpy(&v, p, sizeof v);
+  return v;
+}
+
+HM_INLINE quad load_quad(const double *p) {
+  quad v;
+  memcpy(&v, p, sizeof v);
+  return v;
+}
+
+/* Row i's sums from a slab table: lin = sum Re(a) x, swp = sum Im(a) x over the columns. With one
+ * or two columns the adds' latency bounds a row, not their count: two hops per iteration into two
+ * sets of sums (and pairs, so that the compiler does not gather across hops). */
+HM_INLINE void fast_row(const int k, const slab_hop *h, int n, const double *xs, double *lin, double *swp) {
+  const int width = 2 * k;
+  if (k <= 2) {
+    pair l0[k], s0[k], l1[k], s1[k];
+    for (int j = 0; j < k; j++) l0[j] = s0[j] = l1[j] = s1[j] = (pair){0, 0};
+    int e = 0;
+    for (; e + 1 < n; e += 2) {
+      const double *xa = xs + h[e].off * width, *xb = xs + h[e + 1].off * width;
+      const double ra = h[e].re, ia = h[e].im, rb = h[e + 1].re, ib = h[e + 1].im;
+      for (int j = 0; j < k; j++) {
+        const pair va = load_pair(xa + 2 * j), vb = load_pair(xb + 2 * j);
+        l0[j] += ra * va;
+        s0[j] += ia * va;
+        l1[j] += rb * vb;
+        s1[j] += ib * vb;
+      }
+    }
+    if (e < n) {
+      const double *xa = xs + h[e].off * width;
+      for (int j = 0; j < k; j++) {
+        const pair va = load_pair(xa + 2 * j);
+        l0[j] += h[e].re * va;
+        s0[j] += h[e].im * va;
+      }
+    }
+    for (int j = 0; j < k; j++) {
+      const pair l = l0[j] + l1[j], w = s0[j] + s1[j];
+      lin[2 * j] = l[0];
+      lin[2 * j + 1] = l[1];
+      swp[2 * j] = w[0];
+      swp[2 * j + 1] = w[1];
+    }
+    return;
+  }
+  if (k % 2 == 0) { /* four doubles (two columns) per add, in chunks of 16 columns: 16 sums in registers */
+    for (int c0 = 0; c0 < k; c0 += 16) {
+      const int nq = (k - c0 < 16 ? k - c0 : 16) / 2;
+      quad l[8], w[8];
+      for (int j = 0; j < nq; j++) l[j] = w[j] = (quad){0, 0, 0, 0};
+      for (int e = 0; e < n; e++) {
+        const double *xr = xs + h[e].off * width + 2 * c0;
+        const double ar = h[e].re, ai = h[e].im;
+        for (int j = 0; j < nq; j++) {
+          const quad v = load_quad(xr + 4 * j);
+          l[j] += ar * v;
+          w[j] += ai * v;
+        }
+      }
+      for (int j = 0; j < nq; j++)
+        for (int q = 0; q < 4; q++) {
+          lin[2 * c0 + 4 * j + q] = l[j][q];
+          swp[2 * c0 + 4 * j + q] = w[j][q];
+        }
+    }
+    return;
+  }
+  pair l[k], w[k]; /* odd widths: k independent pairs of sums */
+  for (int j = 0; j < k; j++) l[j] = w[j] = (pair){0, 0};
+  for (int e = 0; e < n; e++) {
+    const double *xr = xs + h[e].off * width;
+    const double ar = h[e].re, ai = h[e].im;
+    for (int j = 0; j < k; j++) {
+      const pair v = load_pair(xr + 2 * j);
+      l[j] += ar * v;
+      w[j] += ai * v;
+    }
+  }
+  for (int j = 0; j < k; j++) {
+    lin[2 * j] = l[j][0];
+    lin[2 * j + 1] = l[j][1];
+    swp[2 * j] = w[j][0];
+    swp[2 * j + 1] = w[j][1];
+  }
+}
+
+/* y_i = lin + i swp (kpm = 0), or the KPM step W = 2 s (H V - b V) - W with its dots. */
+HM_INLINE void store_row(const int k, int kpm, double s, double bshift, const double *lin, const double *swp,
+                         const double *vi, double *yi, double *vv, double *wv) {
+  if (!kpm) {
+    for (int j = 0; j < k; j++) {
+      yi[2 * j] = lin[2 * j] - swp[2 * j + 1];
+      yi[2 * j + 1] = lin[2 * j + 1] + swp[2 * j];
+    }
+    return;
+  }
+  for (int j = 0; j < k; j++) {
+    const double vr = vi[2 * j], vm = vi[2 * j + 1];
+    const double wr = 2.0 * s * (lin[2 * j] - swp[2 * j + 1] - bshift * vr) - yi[2 * j];
+    const double wm = 2.0 * s * (lin[2 * j + 1] + swp[2 * j] - bshift * vm) - yi[2 * j + 1];
+    yi[2 * j] = wr;
+    yi[2 * j + 1] = wm;
+    vv[j] += vr * vr + vm * vm;
+    wv[j] += wr * vr + wm * vm;
+  }
+}
+
+/* The general path for the site at local slab l, plane index q: every target, wrap and phase
+ * worked out from its cell (boundary sites, Peierls phases, vacancies). */
+HM_INLINE void general_site(const hm_stencil_exec *E, const int k, int kpm, double s, double bshift, int64_t l,
+                            int64_t q, const double *x, double *y, double *vv, double *wv) {
   const int o = E->orbitals, width = 2 * k;
-  const int64_t tile = item / t->nzchunks, zc = item % t->nzchunks;
-  const int64_t q0 = tile * t->tile_sites, q1 = q0 + t->tile_sites < E->slab_sites ? q0 + t->tile_sites : E->slab_sites;
-  const int64_t p1 = (zc + 1) * t->zchunk < t->slabs ? (zc + 1) * t->zchunk : t->slabs;
   int64_t nb_row[E->nblocks], nb_w[E->nblocks][3];
   double complex nb_f[E->nblocks];
   double lin[width], swp[width];
+  int64_t c[3];
+  const int64_t site = hm_stencil_cell(E, l, q, c), self = (l * E->slab_sites + q) * o;
+  const int vacant = hm_stencil_vacant(E, site);
+  if (!vacant) site_targets(E, c, nb_row, nb_w, nb_f);
+  for (int i = 0; i < o; i++) {
+    if (vacant) {
+      for (int j = 0; j < width; j++) lin[j] = swp[j] = 0;
+    } else {
+      orbital_row(E, k, i, self, site, c, nb_row, (const int64_t(*)[3])nb_w, nb_f, x, lin, swp);
+    }
+    store_row(k, kpm, s, bshift, lin, swp, x + (size_t)(self + i) * width, y + (size_t)(self + i) * width, vv, wv);
+  }
+}
+
+/* The fast path for the sites q0 .. q1 - 1 of local slab l (consecutive in x): the slab's table, the
+ * offsets added to each site's own row, the seeded disorder on the diagonal. */
+HM_INLINE void fast_sites_run(const hm_stencil_exec *E, const int k, int kpm, double s, double bshift, int64_t l,
+                              int64_t q0, int64_t q1, const int32_t *first, const slab_hop *h, const double *x,
+                              double *y, double *vv, double *wv) {
+  const int o = E->orbitals, width = 2 * k;
+  double lin[width], swp[width];
+  for (int64_t q = q0; q < q1; q++) {
+    const int64_t self = (l * E->slab_sites + q) * o, site = (E->first_slab + l) * E->slab_sites + q;
+    const double *xs = x + (size_t)self * width;
+    const double site_d = E->disorder_per_site ? hm_stencil_disorder(E, site, 0) : 0;
+    for (int i = 0; i < o; i++) {
+      fast_row(k, h + first[i], first[i + 1] - first[i], xs, lin, swp);
+      const double d = E->disorder_per_site ? site_d : hm_stencil_disorder(E, site, i);
+      const double *xi = xs + (size_t)i * width;
+      if (d != 0)
+        for (int j = 0; j < width; j++) lin[j] += d * xi[j];
+      store_row(k, kpm, s, bshift, lin, swp, xi, y + (size_t)(self + i) * width, vv, wv);
+    }
+  }
+}
+
+/* One work item (tile, chunk of slabs) of list: out = H x (kpm = 0) or the KPM step into W with the
+ * dots added to vv, wv (kpm = 1). Each tile row's sites split into the fast middle and the general
+ * ends. first, h: this thread's slab table. */
+HM_INLINE void work_item(const hm_stencil_exec *E, int list, const traversal *t, const fast_region *f, int64_t item,
+                         const int k, int kpm, double s, double bshift, const double *x, double *y, double *vv,
+                         double *wv, int32_t *first, slab_hop *h) {
+  const int64_t tile = item / t->nzchunks, zc = item % t->nzchunks;
+  const int64_t x0 = (tile % t->nx_tiles) * t->tx, y0 = (tile / t->nx_tiles) * t->ty;
+  const int64_t x1 = x0 + t->tx < t->p0 ? x0 + t->tx : t->p0, y1 = y0 + t->ty < t->p1 ? y0 + t->ty : t->p1;
+  const int64_t p1 = (zc + 1) * t->zchunk < t->slabs ? (zc + 1) * t->zchunk : t->slabs;
   for (int64_t p = zc * t->zchunk; p < p1; p++) {
     const int64_t l = slab_at(E, list, p);
-    for (int64_t q = q0; q < q1; q++) {
-      int64_t c[3];
-      const int64_t site = hm_stencil_cell(E, l, q, c), self = (l * E->slab_sites + q) * o;
-      const int vacant = hm_stencil_vacant(E, site);
-      if (!vacant) site_targets(E, c, nb_row, nb_w, nb_f);
-      for (int i = 0; i < o; i++) {
-        if (vacant) {
-          for (int j = 0; j < width; j++) lin[j] = swp[j] = 0;
-        } else {
-          orbital_row(E, k, i, self, site, c, nb_row, (const int64_t(*)[3])nb_w, nb_f, x, lin, swp);
-        }
-        double *yi = y + (size_t)(self + i) * width;
-        if (!kpm) {
-          for (int j = 0; j < k; j++) {
-            yi[2 * j] = lin[2 * j] - swp[2 * j + 1];
-            yi[2 * j + 1] = lin[2 * j + 1] + swp[2 * j];
-          }
-          continue;
-        }
-        const double *vi = x + (size_t)(self + i) * width;
-        for (int j = 0; j < k; j++) {
-          const double vr = vi[2 * j], vm = vi[2 * j + 1];
-          const double wr = 2.0 * s * (lin[2 * j] - swp[2 * j + 1] - bshift * vr) - yi[2 * j];
-          const double wm = 2.0 * s * (lin[2 * j + 1] + swp[2 * j] - bshift * vm) - yi[2 * j + 1];
-          yi[2 * j] = wr;
-          yi[2 * j + 1] = wm;
-          vv[j] += vr * vr + vm * vm;
-          wv[j] += wr * vr + wm * vm;
-        }
+    if (f->on) slab_table(E, l, first, h);
+    for (int64_t yy = y0; yy < y1; yy++) {
+      int64_t xa = x1, xb = x1; /* fast sites: [xa, xb) */
+      if (f->on && yy >= f->lo[1] && yy < f->hi[1]) {
+        xa = f->lo[0] > x0 ? (f->lo[0] < x1 ? f->lo[0] : x1) : x0;
+        xb = f->hi[0] < x1 ? (f->hi[0] > xa ? f->hi[0] : xa) : x1;
       }
+      const int64_t row = yy * t->p0;
+      for (int64_t xx = x0; xx < xa; xx++) general_site(E, k, kpm, s, bshift, l, row + xx, x, y, vv, wv);
+      fast_sites_run(E, k, kpm, s, bshift, l, row + xa, row + xb, first, h, x, y, vv, wv);
+      for (int64_t xx = xb; xx < x1; xx++) general_site(E, k, kpm, s, bshift, l, row + xx, x, y, vv, wv);
     }
   }
 }
@@ -153,12 +378,17 @@ static int list_of(const hm_stencil_exec *E, const int32_t *rows) {
 }
 
 /* Inside the parallel region: the list's items, with k a constant where the caller made it one. */
-HM_INLINE void run_items(const hm_stencil_exec *E, int list, const traversal *t, const int k, int kpm, double s,
-                         double b, const double *x, double *y, double *partial, double *dots) {
+HM_INLINE void run_items(const hm_stencil_exec *E, int list, const traversal *t, const fast_region *f, const int k,
+                         int kpm, double s, double b, const double *x, double *y, double *partial, double *dots,
+                         int32_t *firsts, slab_hop *tables) {
   double vv[k], wv[k];
   for (int j = 0; j < k; j++) vv[j] = wv[j] = 0;
+  const int me = omp_get_thread_num();
+  int32_t *first = firsts + (size_t)me * (E->orbitals + 1);
+  slab_hop *h = tables + (size_t)me * (E->nhops + 1);
 #pragma omp for schedule(static)
-  for (int64_t item = 0; item < t->ntiles * t->nzchunks; item++) work_item(E, list, t, item, k, kpm, s, b, x, y, vv, wv);
+  for (int64_t item = 0; item < t->ntiles * t->nzchunks; item++)
+    work_item(E, list, t, f, item, k, kpm, s, b, x, y, vv, wv, first, h);
   if (kpm) hm_add_thread_partials(k, vv, wv, partial, dots);
 }
 
@@ -170,20 +400,33 @@ static int stencil_run(hm_scalar type, const hm_stencil_exec *E, int k, const in
            "a matrix-free product was given a row list; it takes only the matrix's interior or boundary slabs");
   const traversal t = plan(E, list, k);
   if (t.slabs == 0) return HM_SUCCESS;
+  const fast_region f = fast_sites(E);
+  const size_t threads = (size_t)omp_get_max_threads();
   double *partial = NULL;
-  if (kpm) HM_MALLOC(partial, (size_t)omp_get_max_threads() * 2 * (size_t)k);
+  int32_t *firsts = NULL;
+  slab_hop *tables = NULL;
+  int st = HM_SUCCESS;
+  firsts = malloc(sizeof *firsts * threads * ((size_t)E->orbitals + 1));
+  tables = malloc(sizeof *tables * threads * ((size_t)E->nhops + 1));
+  if (kpm) partial = malloc(sizeof *partial * threads * 2 * (size_t)k);
+  if (!firsts || !tables || (kpm && !partial))
+    st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "could not allocate the per-thread hop tables");
+  if (!st) {
 #pragma omp parallel
-  switch (k) {
-    case 1: run_items(E, list, &t, 1, kpm, s, b, x, y, partial, dots); break;
-    case 2: run_items(E, list, &t, 2, kpm, s, b, x, y, partial, dots); break;
-    case 4: run_items(E, list, &t, 4, kpm, s, b, x, y, partial, dots); break;
-    case 8: run_items(E, list, &t, 8, kpm, s, b, x, y, partial, dots); break;
-    case 16: run_items(E, list, &t, 16, kpm, s, b, x, y, partial, dots); break;
-    case 32: run_items(E, list, &t, 32, kpm, s, b, x, y, partial, dots); break;
-    default: run_items(E, list, &t, k, kpm, s, b, x, y, partial, dots); break;
+    switch (k) {
+      case 1: run_items(E, list, &t, &f, 1, kpm, s, b, x, y, partial, dots, firsts, tables); break;
+      case 2: run_items(E, list, &t, &f, 2, kpm, s, b, x, y, partial, dots, firsts, tables); break;
+      case 4: run_items(E, list, &t, &f, 4, kpm, s, b, x, y, partial, dots, firsts, tables); break;
+      case 8: run_items(E, list, &t, &f, 8, kpm, s, b, x, y, partial, dots, firsts, tables); break;
+      case 16: run_items(E, list, &t, &f, 16, kpm, s, b, x, y, partial, dots, firsts, tables); break;
+      case 32: run_items(E, list, &t, &f, 32, kpm, s, b, x, y, partial, dots, firsts, tables); break;
+      default: run_items(E, list, &t, &f, k, kpm, s, b, x, y, partial, dots, firsts, tables); break;
+    }
   }
   free(partial);
-  return HM_SUCCESS;
+  free(firsts);
+  free(tables);
+  return st;
 }
 
 int hm_cpu_stencil_spmmv(hm_scalar type, const hm_stencil_exec *E, int k, const int32_t *rows, const double *x,

@@ -264,6 +264,7 @@ int hm_stencil_matrix_free_create(hm_context *ctx, const hm_stencil *s, hm_matri
   if (!st) st = copy_description(M->stencil, s);
   if (!st) st = lay_out(M);
   if (!st) st = place_exec(M);
+  if (!st) st = hm_stencil_wrap_defect(M); /* the blocks were checked; the wrapping hops are here */
   if (st) {
     hm_matrix_destroy(&M);
     return hm_error_trace(st, __FILE__, __LINE__, __func__);
@@ -273,7 +274,6 @@ int hm_stencil_matrix_free_create(hm_context *ctx, const hm_stencil *s, hm_matri
   for (size_t e = 0; e < (size_t)s->nblocks * (size_t)s->orbitals * (size_t)s->orbitals; e++)
     largest = fmax(largest, hypot(s->block[2 * e], s->block[2 * e + 1]));
   M->largest_entry = fmax(largest, fabs(s->disorder_w) / 2);
-  M->hermitian_defect = 0; /* hm_matrix_create_stencil checked the blocks */
   *A = M;
   return HM_SUCCESS;
 }

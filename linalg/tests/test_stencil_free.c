@@ -2,10 +2,14 @@
  * built here entry by entry from the formula of include/hamlet/stencil.h (an independent path):
  * random descriptions (1..4 orbitals, hops up to range 2, every boundary kind incl. twisted,
  * disorder per site or per orbital, vacancies, Peierls phases with random G/V/K), 3D, 2D and 1D
- * boxes, blocks of R = 1, 4 and 32 columns: products equal to 1e-14 relative; the diagonal
- * equal; Gershgorin bounds that contain the CSR's; KPM moments equal on Hermitian descriptions;
- * what needs entries (dense solvers, SELL) refused by name. Argument "cuda": the matrix-free side
- * on the GPU (the reference stays on the CPU). Run on 1, 2 and 3 ranks. */
+ * boxes, blocks of R = 1, 2, 4, 16 and 32 columns: products equal to 1e-14 relative; the diagonal
+ * equal; Gershgorin bounds that contain the CSR's; KPM moments equal on Hermitian descriptions
+ * (R = 1, 2, 4, 16 vectors); what needs entries (dense solvers, SELL) refused by name. Larger boxes
+ * (6 to 10 cells a side) give the CPU kernel's fast path (sites whose hops stay inside) sites
+ * between the general ones. Wrap phases that break Hermiticity: the matrix-free storage reports
+ * the assembled one's defect at the same entry and KPM refuses both with the same message.
+ * Argument "cuda": the matrix-free side on the GPU (the reference stays on the CPU). Run on 1, 2
+ * and 3 ranks. */
 #include <complex.h>
 #include <math.h>
 #include <stdlib.h>
@@ -29,15 +33,19 @@ static int draw_int(int lo, int hi) { return lo + (int)(draw() * (hi - lo + 1)) 
 
 /* A random description: Hermitian blocks (H(-R) = H(R)^dagger) unless peierls, whose random
  * phases make it non-Hermitian (fine for products). dims: 3, 2 or 1 axes with more than one cell.
- * faces: a 3D lattice of 3 to 7 cells per axis whose blocks hop to the 6 face neighbours, without
- * vacancies (the shape the staged CUDA kernel takes, as the TI). */
-static void make_description(description *d, int dims, int peierls, int faces) {
+ * large: 6 to 10 cells per axis, so the fast path sits next to the general one. faces: a 3D
+ * lattice of 3 to 7 cells per axis whose blocks hop to the 6 face neighbours, without vacancies
+ * (the TI's shape). */
+static void make_description(description *d, int dims, int peierls, int large, int faces) {
   hm_stencil *s = &d->s;
   memset(s, 0, sizeof *s); /* periodic, no terms */
   const int o = draw_int(1, 4);
   s->orbitals = o;
   for (int a = 0; a < 3; a++)
-    s->cells[a] = faces ? draw_int(3, 7) : a < dims ? draw_int(peierls ? 3 : 2, dims == 1 ? 8 : 5) : 1;
+    s->cells[a] = faces               ? draw_int(3, 7)
+                  : a >= dims         ? 1
+                  : large             ? draw_int(6, dims == 3 ? 8 : 10)
+                                      : draw_int(peierls ? 3 : 2, dims == 1 ? 8 : 5);
   if (dims == 3 && s->cells[2] < 3) s->cells[2] = 3;
   int nb = 0;
   /* R = 0: Hermitian */
@@ -235,11 +243,11 @@ static void compare_diagonal(hm_context *cpu, hm_context *ctx, hm_matrix *A, hm_
   free(b);
 }
 
-static void compare_kpm(hm_matrix *A, hm_matrix *ref, double lo, double hi, const char *what) {
+static void compare_kpm(hm_matrix *A, hm_matrix *ref, double lo, double hi, int vectors, const char *what) {
   hm_kpm_options opt;
   hm_kpm_options_default(&opt);
   opt.moments = 40;
-  opt.vectors = 4;
+  opt.vectors = vectors;
   opt.seed = 17;
   opt.bounds = HM_BOUNDS_GIVEN;
   opt.emin = lo - 0.01 * (hi - lo) - 1e-3;
@@ -254,7 +262,8 @@ static void compare_kpm(hm_matrix *A, hm_matrix *ref, double lo, double hi, cons
   HM_TEST_OK(hm_kpm_moments(kr, muref, NULL));
   double diff = 0;
   for (int m = 0; m < 40; m++) diff = fmax(diff, fabs(mu[m] - muref[m]));
-  HM_TEST_ASSERT(diff <= 1e-12 * fabs(muref[0]), "%s: KPM moments differ by %.3g (mu_0 = %g)", what, diff, muref[0]);
+  HM_TEST_ASSERT(diff <= 1e-12 * fabs(muref[0]), "%s, %d vectors: KPM moments differ by %.3g (mu_0 = %g)", what,
+                 vectors, diff, muref[0]);
   hm_kpm_destroy(&k);
   hm_kpm_destroy(&kr);
 }
@@ -270,6 +279,68 @@ static void check_refusals(hm_matrix *A) {
   HM_TEST_OK(hm_matrix_set_format(A, HM_FORMAT_CSR, 0));
 }
 
+/* Wrap phases that pair every wrapping hop with its partner's conjugate are accepted; constants that
+ * differ between a block and its partner break the pairing only on the wrapping hops: the
+ * matrix-free storage must find the defect the assembled CSR has, at the same entry, and KPM must
+ * refuse both with the same message. 5 x 6 x 5 cells (hops up to 2: no entries merge). */
+static void check_wrap_hermitian(hm_context *ctx) {
+  description d;
+  make_description(&d, 3, 1, 0);
+  hm_stencil *s = &d.s;
+  const int o = s->orbitals, nb = s->nblocks;
+  s->cells[0] = 5;
+  s->cells[1] = 6;
+  s->cells[2] = 5;
+  s->vacancy_p = 0;
+  s->disorder_w = 0; /* no diagonal sums: both storages see the same largest entry */
+  for (int a = 0; a < 3; a++) s->boundary[a] = HM_BC_TWISTED;
+  memset(d.peierls, 0, sizeof d.peierls); /* zero gradients: the interior is Hermitian */
+  memset(d.wrap_phase, 0, sizeof d.wrap_phase);
+  hm_kpm_options opt;
+  hm_kpm_options_default(&opt);
+  for (int broken = 0; broken < 2; broken++) {
+    if (broken)
+      for (int a = 0; a < 3; a++)
+        for (int b = 0; b < nb; b++)
+          for (int j = 0; j < o; j++) d.wrap_phase[((a * nb + b) * o + j) * 4 + 3] = 0.01 * (1 + a + 3 * b);
+    hm_matrix *free_op = NULL, *assembled = NULL;
+    HM_TEST_OK(hm_matrix_create_stencil(ctx, s, HM_STENCIL_MATRIX_FREE, &free_op));
+    HM_TEST_OK(hm_matrix_create_stencil(ctx, s, HM_STENCIL_ASSEMBLED, &assembled));
+    if (!free_op || !assembled) return;
+    const double want = assembled->hermitian_defect;
+    HM_TEST_ASSERT(fabs(free_op->hermitian_defect - want) <= 1e-12 * (1 + want),
+                   "wrap phases %s: matrix-free defect %.17g, assembled %.17g", broken ? "broken" : "paired",
+                   free_op->hermitian_defect, want);
+    hm_kpm *k = NULL;
+    if (!broken) {
+      HM_TEST_ASSERT(want <= 1e-13, "paired wrap phases: the assembled defect is %g", want);
+      HM_TEST_OK(hm_kpm_create(free_op, &opt, &k));
+      hm_kpm_destroy(&k);
+    } else {
+      HM_TEST_ASSERT(want > 1e-3, "broken wrap phases: the assembled defect is only %g", want);
+      HM_TEST_ASSERT(free_op->defect_row == assembled->defect_row && free_op->defect_col == assembled->defect_col,
+                     "broken wrap phases: matrix-free worst entry (%lld, %lld), assembled (%lld, %lld)",
+                     (long long)free_op->defect_row, (long long)free_op->defect_col,
+                     (long long)assembled->defect_row, (long long)assembled->defect_col);
+      char message[2][1024];
+      hm_matrix *both[2] = {assembled, free_op};
+      for (int m = 0; m < 2; m++) {
+        const int st = hm_kpm_create(both[m], &opt, &k);
+        snprintf(message[m], sizeof message[m], "%s", hm_error_message());
+        HM_TEST_ASSERT(st == HM_ERR_INPUT && strstr(message[m], "KPM needs a Hermitian matrix"),
+                       "%s storage: KPM gave %d, not a refusal (%d): %s", m ? "matrix-free" : "assembled", st,
+                       HM_ERR_INPUT, message[m]);
+        hm_kpm_destroy(&k);
+        hm_error_clear();
+      }
+      const char *theirs = strstr(message[0], "KPM needs"), *mine = strstr(message[1], "KPM needs");
+      HM_TEST_ASSERT(mine && theirs && strcmp(mine, theirs) == 0, "the refusals differ:\n  %s  %s", theirs, mine);
+    }
+    hm_matrix_destroy(&free_op);
+    hm_matrix_destroy(&assembled);
+  }
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   const int cuda = argc > 1 && strcmp(argv[1], "cuda") == 0;
@@ -279,11 +350,13 @@ int main(int argc, char **argv) {
   HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, cuda ? HM_BACKEND_CUDA : HM_BACKEND_CPU, &ctx));
   const uint64_t seed = hm_test_seed();
   draw_seed = seed;
-  const int trials = 24;
+  const int trials = 30;
   for (int trial = 0; trial < trials; trial++) {
-    const int faces = trial >= 18, dims = faces ? 3 : 3 - trial % 3, peierls = !faces && trial % 4 == 3;
+    const int large = trial >= 18 && trial < 24, faces = trial >= 24;
+    const int dims = faces ? 3 : 3 - trial % 3, peierls = !faces && trial % 4 == 3;
     description d;
-    make_description(&d, dims, peierls, faces);
+    make_description(&d, dims, peierls, large, faces);
+    if (large && trial % 2 == 0) d.s.vacancy_p = 0; /* vacancies take the general path everywhere */
     char what[200];
     snprintf(what, sizeof what, "trial %d (seed %llu): %lld x %lld x %lld cells, %d orbitals, %d blocks, bc %d%d%d, "
              "w %.2f%s, p %.2f%s", trial, (unsigned long long)seed, (long long)d.s.cells[0], (long long)d.s.cells[1],
@@ -308,19 +381,21 @@ int main(int argc, char **argv) {
     hm_matrix_info(ref, NULL, &nnz_ref, NULL);
     HM_TEST_ASSERT(nnz >= nnz_ref, "%s: %lld equivalent entries, fewer than the CSR's %lld", what, (long long)nnz,
                    (long long)nnz_ref);
-    const int widths[3] = {1, 4, 32};
-    for (int w = 0; w < 3; w++) compare_products(cpu, ctx, A, ref, dist, cdist, widths[w], what);
+    const int widths[5] = {1, 2, 4, 16, 32};
+    for (int w = 0; w < 5; w++) compare_products(cpu, ctx, A, ref, dist, cdist, widths[w], what);
     compare_diagonal(cpu, ctx, A, ref, dist, cdist, what);
     if (!peierls) {
       double lo, hi;
       HM_TEST_OK(hm_matrix_gershgorin(A, &lo, &hi));
-      compare_kpm(A, ref, lo, hi, what);
+      const int vectors[4] = {1, 2, 4, 16};
+      for (int v = 0; v < 4; v++) compare_kpm(A, ref, lo, hi, vectors[v], what);
     }
     if (trial == 0) check_refusals(A);
     hm_matrix_destroy(&A);
     hm_matrix_destroy(&ref);
     hm_dist_destroy(&cdist);
   }
+  check_wrap_hermitian(ctx);
   hm_context_destroy(&ctx);
   hm_context_destroy(&cpu);
   return hm_test_finish();
