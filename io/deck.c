@@ -706,9 +706,11 @@ static void check_zeeman_layers(deck_state *st) {
   if (d->ti.boundary[2] != HM_BC_OPEN)
     fail(st, st->given[key], "[hamiltonian] zeeman_layers = %s needs a slab: boundary open along z", st->text[key]);
   else if (st->given[ldos] || d->solver.problem == 1 || d->solver.method == HM_METHOD_CONDUCTIVITY ||
-           d->lattice.vacancies > 0)
+           d->solver.method == HM_METHOD_SPECTRAL || d->lattice.vacancies > 0)
     fail(st, st->given[key], "[hamiltonian] zeeman_layers = %s works with the DOS, eigensolvers and method = marker, "
-         "not with ldos_sites, problem = green, conductivity or vacancies", st->text[key]);
+         "not with ldos_sites, problem = green, conductivity, spectral or vacancies", st->text[key]);
+}
+
 /* [spectral] k_path: 2 to HM_DECK_MAX_PATH names (checked against the lattice by the app) or
  * comma-separated reduced coordinates; layers: bulk, all, or layer numbers 1..nz. */
 static void check_spectral(deck_state *st) {

@@ -285,7 +285,7 @@ static void check_refusals(hm_matrix *A) {
  * refuse both with the same message. 5 x 6 x 5 cells (hops up to 2: no entries merge). */
 static void check_wrap_hermitian(hm_context *ctx) {
   description d;
-  make_description(&d, 3, 1, 0);
+  make_description(&d, 3, 1, 0, 0);
   hm_stencil *s = &d.s;
   const int o = s->orbitals, nb = s->nblocks;
   s->cells[0] = 5;
