@@ -264,6 +264,12 @@ int hm_lobpcg_run(hm_lobpcg *L) {
 
 /* ---------------- results and state ---------------- */
 
+int hm_lobpcg_request_refresh(hm_lobpcg *lob) {
+  HM_CHECK(lob, HM_ERR_ARGUMENT, "lob is NULL");
+  lob->refresh_requested = 1;
+  return HM_SUCCESS;
+}
+
 int hm_lobpcg_set_hard_locking(hm_lobpcg *lob, int hard) {
   HM_CHECK(lob, HM_ERR_ARGUMENT, "lob is NULL");
   HM_CHECK(hard == 0 || hard == 1, HM_ERR_ARGUMENT, "hard = %d, must be 0 (soft locking) or 1 (hard locking)", hard);
