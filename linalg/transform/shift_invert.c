@@ -22,6 +22,7 @@ struct hm_shift_invert_s {
   char method[32];
   double rcond, factor_nnz;
   int64_t solves;
+  hm_mvec *w;                  /* the operator's work block (its last width) */
   hm_shifted_solve *iterative; /* inner = iterative: CG / IDR(s) instead of the factorization */
   double inner_tol, outer_residual; /* the inner tolerance never grows; the last outer residual */
   double refreshed_tol;              /* inner_tol when the outer solver last recomputed its images */
@@ -188,6 +189,7 @@ int hm_shift_invert_destroy(hm_shift_invert **si) {
   if (!si || !*si) return HM_SUCCESS;
   hm_sparse_factor_destroy(&(*si)->factor);
   hm_shifted_solve_destroy(&(*si)->iterative);
+  hm_mvec_destroy(&(*si)->w);
   free((*si)->counts), free((*si)->displs), free((*si)->all), free((*si)->mine);
   free(*si);
   *si = NULL;
@@ -250,8 +252,12 @@ static int apply_b(hm_shift_invert *si, hm_mvec *x, hm_mvec *y) {
 /* The shell operator: y = B T x (definite) or B T T x (indefinite), T = (A - sigma B)^-1 B. */
 static int apply_transform(hm_mvec *x, hm_mvec *y, void *user) {
   hm_shift_invert *si = user;
-  hm_mvec *w = NULL;
-  int st = hm_mvec_create(x->ctx, &x->dist, x->type, x->k, &w);
+  int st = HM_SUCCESS;
+  if (!si->w || si->w->k != x->k) { /* kept between products: a fresh block per product cost page faults */
+    hm_mvec_destroy(&si->w);
+    st = hm_mvec_create(x->ctx, &x->dist, x->type, x->k, &si->w);
+  }
+  hm_mvec *w = si->w;
   if (!st) st = apply_b(si, x, y);           /* y = B x */
   if (!st) st = hm_shift_invert_solve(si, y, w); /* w = T x */
   if (!st && !si->definite) {
@@ -259,7 +265,6 @@ static int apply_transform(hm_mvec *x, hm_mvec *y, void *user) {
     if (!st) st = hm_shift_invert_solve(si, y, w);
   }
   if (!st) st = apply_b(si, w, y);
-  hm_mvec_destroy(&w);
   return st;
 }
 
