@@ -192,6 +192,7 @@ int run_lobpcg(run_state *s, hm_matrix *H, hm_matrix *M) {
   hm_lobpcg *lob;
   APP_CALL(hm_lobpcg_create(A, B, &opt, &lob));
   user.lob = lob;
+  if (si) APP_CALL(hm_lobpcg_set_refresh_on_lock(lob, 0)); /* T is bounded: no image drift to repair */
   if (s->args->checkpoint_path && restore(s, lob)) {
     hm_lobpcg_destroy(&lob);
     hm_operator_destroy(&B);

@@ -23,4 +23,8 @@ int hm_lobpcg_set_hard_locking(hm_lobpcg *lob, int hard);
  * inner solves tightened with the residual): the images updated by LOBPCG's recurrence keep the
  * errors of the looser products they were made from, which would hold the residuals there. */
 int hm_lobpcg_request_refresh(hm_lobpcg *lob);
+/* 1 (default): recompute the images at each lock event (the drift of a huge-entry A's images:
+ * lobpcg_iterate.c); 0: not, for a bounded operator such as shift-and-invert's T, where each refresh
+ * costs 2 x block inner solves. Before hm_lobpcg_run. */
+int hm_lobpcg_set_refresh_on_lock(hm_lobpcg *lob, int refresh);
 #endif
