@@ -11,16 +11,32 @@ enum { PHASE_BUILD, PHASE_SETUP, PHASE_SOLVE, PHASE_CHECKPOINT, PHASE_IO, PHASES
 static const char *const phase_name[PHASES] = {"build", "setup", "solve", "checkpoint", "io"};
 static const char *const energy_unit = "energy (units of the Hamiltonian)";
 
+/* What the progress callback needs: the run, and the transform whose inner tolerance follows the
+ * outer residual (NULL without one). */
+typedef struct {
+  run_state *s;
+  hm_shift_invert *si;
+  hm_lobpcg *lob;
+} progress_user;
+
 static void on_progress(int iteration, int nev, const double *values, const double *residuals, int converged,
                         void *user) {
-  run_state *s = user;
+  progress_user *u = user;
+  run_state *s = u->s;
   RUN_TEST_DELAY(s);
   (void)values;
-  (void)residuals;
-  (void)nev;
   hm_progress_update(&s->progress, iteration < s->deck.solver.maxit ? iteration : s->deck.solver.maxit,
                      s->deck.solver.maxit);
   (void)converged;
+  if (u->si) { /* the smallest residual of the pairs still iterating (equal on every rank) */
+    const double tol = s->deck.solver.tol;
+    double next = INFINITY;
+    for (int j = 0; j < nev; j++)
+      if (residuals[j] > tol) next = fmin(next, residuals[j]);
+    int refresh = 0;
+    hm_shift_invert_set_outer_residual(u->si, isfinite(next) ? next : tol, &refresh);
+    if (refresh) hm_lobpcg_request_refresh(u->lob); /* its images hold the looser solves' errors */
+  }
 }
 
 /* Checkpoint: everything the next iteration reads (lobpcg_checkpoint.h), so a restart is bitwise. */
@@ -145,9 +161,11 @@ int run_lobpcg(run_state *s, hm_matrix *H, hm_matrix *M) {
   if (M) APP_CALL(hm_operator_create_matrix(M, &B));
   hm_shift_invert *si = NULL; /* transform = shift_invert: LOBPCG's A is B (A - shift B)^-1 B */
   if (d->solver.transform) {
-    APP_CALL(hm_shift_invert_create(H, M, d->solver.shift, &si));
+    APP_CALL(hm_shift_invert_create_inner(H, M, d->solver.shift, (hm_shift_invert_inner)d->solver.inner,
+                                          d->solver.inner_maxit, &si));
     hm_operator_destroy(&A);
     APP_CALL(hm_shift_invert_operator(si, &A));
+    APP_CALL(hm_shift_invert_set_outer_residual(si, d->solver.tol, NULL)); /* inner solves to 0.01 tol */
   }
   hm_lobpcg_options opt;
   APP_CALL(hm_lobpcg_options_default(&opt));
@@ -163,7 +181,8 @@ int run_lobpcg(run_state *s, hm_matrix *H, hm_matrix *M) {
   opt.convergence = (hm_lobpcg_convergence)d->solver.convergence;
   opt.history = 1;
   opt.progress = on_progress;
-  opt.progress_user = s;
+  progress_user user = {s, si, NULL};
+  opt.progress_user = &user;
   opt.checkpoint_every = d->checkpoint_every;
   opt.checkpoint_seconds = d->checkpoint_seconds;
   opt.checkpoint = on_checkpoint;
@@ -172,6 +191,8 @@ int run_lobpcg(run_state *s, hm_matrix *H, hm_matrix *M) {
   opt.stop_user = &s->stop;
   hm_lobpcg *lob;
   APP_CALL(hm_lobpcg_create(A, B, &opt, &lob));
+  user.lob = lob;
+  if (si) APP_CALL(hm_lobpcg_set_refresh_on_lock(lob, 0)); /* T is bounded: no image drift to repair */
   if (s->args->checkpoint_path && restore(s, lob)) {
     hm_lobpcg_destroy(&lob);
     hm_operator_destroy(&B);
@@ -207,6 +228,7 @@ int run_lobpcg(run_state *s, hm_matrix *H, hm_matrix *M) {
   hm_output *out;
   run_output_open(s, H, &out);
   if (s->rank == 0) run_print_header(s, "LOBPCG eigenpairs", H);
+  if (si) APP_CALL(hm_shift_invert_set_outer_residual(si, 0.1 * d->solver.tol, NULL)); /* final Ritz: tighter */
   if (si) run_write_shift_invert(s, out, lob, si, H);
   else write_lobpcg(s, out, lob, H);
   run_output_commit(s, &out, &m, PHASE_IO);

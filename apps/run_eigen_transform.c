@@ -54,6 +54,16 @@ void run_write_shift_invert(run_state *s, hm_output *out, hm_lobpcg *lob, hm_shi
   APP_CALL(hm_output_write_attribute_double(out, "/eigen", "factor_rcond", rcond));
   APP_CALL(hm_output_write_attribute_double(out, "/eigen", "factor_nnz", fill));
   APP_CALL(hm_output_write_attribute_double(out, "/eigen", "inner_solves", (double)solves));
+  int iterative;
+  int64_t inner_iterations;
+  double inner_worst, inner_tol;
+  APP_CALL(hm_shift_invert_inner_info(si, &iterative, &inner_iterations, &inner_worst, &inner_tol));
+  APP_CALL(hm_output_write_attribute(out, "/eigen", "inner", iterative ? "iterative" : "direct"));
+  if (iterative) {
+    APP_CALL(hm_output_write_attribute_double(out, "/eigen", "inner_iterations", (double)inner_iterations));
+    APP_CALL(hm_output_write_attribute_double(out, "/eigen", "inner_residual_max", inner_worst));
+    APP_CALL(hm_output_write_attribute_double(out, "/eigen", "inner_tol_final", inner_tol));
+  }
   APP_CALL(hm_output_write_attribute_double(out, "/eigen", "norm_A_estimate", norms[0]));
   APP_CALL(hm_output_write_attribute_double(out, "/eigen", "norm_B_estimate", norms[1]));
   APP_CALL(hm_output_write_attribute(out, "/eigen", "stopped", stop_word(reason)));
@@ -64,6 +74,10 @@ void run_write_shift_invert(run_state *s, hm_output *out, hm_lobpcg *lob, hm_shi
     printf("  lobpcg       shift-and-invert at %.10g (%s, %s): %d iterations, %d of %d converged (%s), tol %g\n",
            s->deck.solver.shift, method, definite ? "definite" : "indefinite", iterations, converged, nev,
            stop_word(reason), s->deck.solver.tol);
+    if (iterative)
+      printf("  inner        %s: %lld solves, %lld iterations (%.1f per solve), worst true residual %.3g\n", method,
+             (long long)solves, (long long)inner_iterations, solves ? (double)inner_iterations / (double)solves : 0.0,
+             inner_worst);
     printf("  eigenvalues ");
     for (int i = 0; i < nev && i < 8; i++) printf(" %.12g", values[i]);
     printf("%s\n", nev > 8 ? " ..." : "");

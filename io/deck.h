@@ -66,6 +66,7 @@ typedef struct {
     double shift;
     int multishift;              /* [green] energies: 0 auto, 1 yes, 2 no */
     int convergence;             /* lobpcg: hm_lobpcg_convergence (auto, relative, norm) */
+    int inner, inner_maxit;      /* shift_invert: hm_shift_invert_inner (auto, direct, iterative), its limit */
   } solver;
   /* [kpm] */
   hm_kpm_options kpm;

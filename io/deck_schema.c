@@ -240,11 +240,18 @@ const hm_deck_key hm_deck_keys[] = {
      .help = "write the eigenvectors to /eigen/vectors (lobpcg, dense) or the solution to /solution/x (idr)"},
     {.section = "solver", .key = "transform", .type = HM_KEY_WORD, .words = {"none", "shift_invert"}, .values = {0, 1},
      .def = "none", .when_key = "method", .when_word = "lobpcg", AT(solver.transform),
-     .help = "shift_invert: the nev eigenvalues nearest `shift` through a sparse factorization of A - shift B "
+     .help = "shift_invert: the nev eigenvalues nearest `shift` through inner solves of A - shift B (see inner) "
              "(ill-conditioned or clustered small eigenvalues; shift = 0 for the smallest of an SPD problem)"},
     {.section = "solver", .key = "shift", .type = HM_KEY_DOUBLE, ENERGY, .need = HM_KEY_REQUIRED_WHEN,
      .when_key = "transform", .when_word = "shift_invert", AT(solver.shift),
      .help = "the shift sigma: the eigenvalues nearest it are computed"},
+    {.section = "solver", .key = "inner", .type = HM_KEY_WORD, .words = {"auto", "direct", "iterative"},
+     .values = {0, 1, 2}, .def = "auto", .when_key = "transform", .when_word = "shift_invert", AT(solver.inner),
+     .help = "inner solves of A - shift B: direct = sparse factorization on rank 0, iterative = CG (definite) or "
+             "IDR(s) distributed, auto = direct where it fits the gather limit"},
+    {.section = "solver", .key = "inner_maxit", .type = HM_KEY_INT, RANGE(1, 1e9), .def = "10000",
+     .when_key = "transform", .when_word = "shift_invert", AT(solver.inner_maxit),
+     .help = "iterations per column of each iterative inner solve"},
     {.section = "solver", .key = "dense_solver", .type = HM_KEY_WORD,
      .words = {"auto", "lapack", "cusolver", "scalapack"}, .values = {0, 1, 2, 3}, .def = "auto",
      .when_key = "method", .when_word = "dense", AT(solver.dense_solver),

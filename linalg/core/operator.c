@@ -124,7 +124,9 @@ int hm_operator_apply(hm_operator *op, hm_mvec *x, hm_mvec *y) {
       HM_CALL(x->ctx->kernels->axpby(x->type, x->dist.local, x->k, op->alpha, x->data, op->beta, y->data));
       break;
     case OP_SHELL: {
+      hm_error_clear(); /* a message left by the callback is then its own: keep it, add the trace */
       int st = op->apply(x, y, op->user);
+      if (st > 0 && st <= HM_ERR_INPUT && hm_error_message()[0]) return hm_error_trace(st, __FILE__, __LINE__, __func__);
       HM_CHECK(st == 0, st > 0 && st <= HM_ERR_INTERNAL ? st : HM_ERR_INTERNAL,
                "the operator's callback returned status %d", st);
       break;

@@ -194,6 +194,7 @@ int hm_lobpcg_create(hm_operator *A, hm_operator *B, const hm_lobpcg_options *op
   L->best_res = calloc((size_t)L->m, sizeof(double));
   L->improved_at = calloc((size_t)L->m, sizeof(int));
   L->hard_locking = 1;
+  L->refresh_on_lock = 1;
   L->refreshed_at = -1;
   L->reachable = opt->tol;
   if (!L->lambda || !L->res || !L->active || !L->backward || !L->test_norm || !L->best_res || !L->improved_at) {
@@ -263,6 +264,19 @@ int hm_lobpcg_run(hm_lobpcg *L) {
 }
 
 /* ---------------- results and state ---------------- */
+
+int hm_lobpcg_request_refresh(hm_lobpcg *lob) {
+  HM_CHECK(lob, HM_ERR_ARGUMENT, "lob is NULL");
+  lob->refresh_requested = 1;
+  return HM_SUCCESS;
+}
+
+int hm_lobpcg_set_refresh_on_lock(hm_lobpcg *lob, int refresh) {
+  HM_CHECK(lob, HM_ERR_ARGUMENT, "lob is NULL");
+  HM_CHECK(refresh == 0 || refresh == 1, HM_ERR_ARGUMENT, "refresh = %d, must be 0 or 1", refresh);
+  lob->refresh_on_lock = refresh;
+  return HM_SUCCESS;
+}
 
 int hm_lobpcg_set_hard_locking(hm_lobpcg *lob, int hard) {
   HM_CHECK(lob, HM_ERR_ARGUMENT, "lob is NULL");

@@ -39,6 +39,8 @@ struct hm_lobpcg_s {
   double *best_res;        /* m: the smallest relative residual since it last halved */
   int *improved_at;        /* m: the iteration it last halved at (stagnation: AUTO, RELATIVE) */
   int refreshed_at;        /* the iteration the images were last recomputed from the vectors (-1: never) */
+  int refresh_requested;   /* hm_lobpcg_request_refresh: the operator became more accurate */
+  int refresh_on_lock;     /* 1: recompute the images at each lock event (hm_lobpcg_set_refresh_on_lock) */
   double reachable;        /* the loosest level a wanted pair was allowed to stop at (tol when none) */
   double *hist_val, *hist_res; /* hist_rows x nev, grown as iterations go (NaN = not recorded) */
   int hist_rows;

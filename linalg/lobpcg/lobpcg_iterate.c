@@ -278,12 +278,13 @@ static int residuals(hm_lobpcg *L) {
    * images are recomputed and the pairs judged again. */
   const int was_locked = L->nlock;
   while (!st && L->hard_locking && L->nlock < L->nev && !L->active[L->nlock]) L->nlock++;
-  int refresh = L->nlock > was_locked;
+  int refresh = (L->refresh_on_lock && L->nlock > was_locked) || L->refresh_requested;
   for (int j = 0; j < L->nev && !st && L->refreshed_at < L->iteration; j++)
     refresh |= L->active[j] && L->iteration - L->improved_at[j] >= stagnation_iterations &&
                L->refreshed_at <= L->improved_at[j];
   if (!st && refresh && L->nconv < L->nev && L->refreshed_at < L->iteration) {
     free(rn); free(bn); free(xn);
+    L->refresh_requested = 0;
     HM_CALL(refresh_images(L));
     return residuals(L);
   }

@@ -18,4 +18,13 @@ int hm_lobpcg_convergence_report(const hm_lobpcg *lob, hm_lobpcg_report *report,
 /* 1: hard locking (default), 0: soft locking only (for the comparison in bench/RESULTS.md). Before
  * hm_lobpcg_run. */
 int hm_lobpcg_set_hard_locking(hm_lobpcg *lob, int hard);
+/* Recompute the images A [X P], B [X P] from the vectors at the next residual check (collective
+ * in effect: call it on every rank). For operators whose accuracy grows during the run (inexact
+ * inner solves tightened with the residual): the images updated by LOBPCG's recurrence keep the
+ * errors of the looser products they were made from, which would hold the residuals there. */
+int hm_lobpcg_request_refresh(hm_lobpcg *lob);
+/* 1 (default): recompute the images at each lock event (the drift of a huge-entry A's images:
+ * lobpcg_iterate.c); 0: not, for a bounded operator such as shift-and-invert's T, where each refresh
+ * costs 2 x block inner solves. Before hm_lobpcg_run. */
+int hm_lobpcg_set_refresh_on_lock(hm_lobpcg *lob, int refresh);
 #endif

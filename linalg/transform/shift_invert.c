@@ -1,12 +1,15 @@
-/* The shift-and-invert transform (shift_invert.h): A - sigma B gathered to rank 0 and factorized
- * there; each inner solve gathers the block's rows to rank 0, solves all columns at once and
- * scatters the rows back. Rank 0's failures are broadcast, so every rank returns the same error. */
+/* The shift-and-invert transform (shift_invert.h). Direct inner solves: A - sigma B gathered to
+ * rank 0 and factorized there; each inner solve gathers the block's rows to rank 0, solves all
+ * columns at once and scatters the rows back. Rank 0's failures are broadcast, so every rank returns
+ * the same error. Iterative inner solves: CG or IDR(s) distributed (shifted_solve.h). */
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "error_macros.h"
 #include "objects.h"
 #include "shift_invert.h"
+#include "shifted_solve.h"
 #include "sparse_factor.h"
 
 struct hm_shift_invert_s {
@@ -19,6 +22,10 @@ struct hm_shift_invert_s {
   char method[32];
   double rcond, factor_nnz;
   int64_t solves;
+  hm_mvec *w;                  /* the operator's work block (its last width) */
+  hm_shifted_solve *iterative; /* inner = iterative: CG / IDR(s) instead of the factorization */
+  double inner_tol, outer_residual; /* the inner tolerance never grows; the last outer residual */
+  double refreshed_tol;              /* inner_tol when the outer solver last recomputed its images */
   int *counts, *displs; /* per rank, in doubles, for the block width `width` */
   int width;
   double *all, *mine;   /* rank 0: every row; every rank: its rows */
@@ -80,7 +87,7 @@ static int gather_shifted(hm_shift_invert *si, hm_dense_entry **out, int64_t *co
     free(mine);
     HM_RAISE(HM_ERR_ARGUMENT,
              "A - shift B has %lld lower-triangle entries, more than the %lld the direct factorization gathers on "
-             "one rank (HAMLET_SHIFT_INVERT_MAX_ENTRIES); a distributed inner solver is not available yet",
+             "one rank (HAMLET_SHIFT_INVERT_MAX_ENTRIES); inner = iterative (or auto) solves it distributed",
              total, (long long)(limit < INT_MAX ? limit : INT_MAX));
   }
   int *counts = NULL, *displs = NULL, n_int = (int)n_mine;
@@ -110,15 +117,43 @@ static int gather_shifted(hm_shift_invert *si, hm_dense_entry **out, int64_t *co
   return HM_SUCCESS;
 }
 
+/* An upper bound of the lower-triangle entries gather_shifted would collect (auto's test). */
+static int64_t shifted_entries_bound(const hm_matrix *A, const hm_matrix *B) {
+  const int64_t n = A->dist.n_global;
+  return (A->nnz_global + n) / 2 + (B ? (B->nnz_global + n) / 2 : n);
+}
+
 int hm_shift_invert_create(hm_matrix *A, hm_matrix *B, double sigma, hm_shift_invert **out) {
+  HM_CALL(hm_shift_invert_create_inner(A, B, sigma, HM_SHIFT_INVERT_DIRECT, 1, out));
+  return HM_SUCCESS;
+}
+
+int hm_shift_invert_create_inner(hm_matrix *A, hm_matrix *B, double sigma, hm_shift_invert_inner inner,
+                                 int inner_maxit, hm_shift_invert **out) {
   HM_CHECK(A && out, HM_ERR_ARGUMENT, "A or si is NULL");
   HM_CHECK(!B || (B->dist.n_global == A->dist.n_global && B->type == A->type), HM_ERR_ARGUMENT,
            "B must have A's size and scalar type");
+  HM_CHECK(inner >= HM_SHIFT_INVERT_AUTO && inner <= HM_SHIFT_INVERT_ITERATIVE, HM_ERR_ARGUMENT,
+           "inner = %d must be auto (0), direct (1) or iterative (2)", (int)inner);
   *out = NULL;
   hm_shift_invert *si = calloc(1, sizeof *si);
   HM_CHECK(si, HM_ERR_MEMORY, "could not allocate the transform");
   si->A = A, si->B = B, si->sigma = sigma;
   si->comm = A->ctx->comm, si->rank = A->ctx->rank, si->size = A->ctx->size;
+  si->inner_tol = si->refreshed_tol = HM_SHIFT_INVERT_INNER_TOL_MAX;
+  if (inner == HM_SHIFT_INVERT_AUTO)
+    inner = shifted_entries_bound(A, B) <= entries_limit() ? HM_SHIFT_INVERT_DIRECT : HM_SHIFT_INVERT_ITERATIVE;
+  if (inner == HM_SHIFT_INVERT_ITERATIVE) {
+    int st = hm_shifted_solve_create(A, B, sigma, inner_maxit, &si->iterative);
+    if (!st) {
+      snprintf(si->method, sizeof si->method, "%s", hm_shifted_solve_method(si->iterative));
+      si->definite = hm_shifted_solve_definite(si->iterative);
+      *out = si;
+      return HM_SUCCESS;
+    }
+    hm_shift_invert_destroy(&si);
+    return hm_error_trace(st, __FILE__, __LINE__, __func__);
+  }
   hm_dense_entry *e = NULL;
   int64_t count = 0;
   int st = gather_shifted(si, &e, &count);
@@ -153,6 +188,8 @@ int hm_shift_invert_create(hm_matrix *A, hm_matrix *B, double sigma, hm_shift_in
 int hm_shift_invert_destroy(hm_shift_invert **si) {
   if (!si || !*si) return HM_SUCCESS;
   hm_sparse_factor_destroy(&(*si)->factor);
+  hm_shifted_solve_destroy(&(*si)->iterative);
+  hm_mvec_destroy(&(*si)->w);
   free((*si)->counts), free((*si)->displs), free((*si)->all), free((*si)->mine);
   free(*si);
   *si = NULL;
@@ -187,6 +224,11 @@ int hm_shift_invert_solve(hm_shift_invert *si, hm_mvec *x, hm_mvec *y) {
   HM_CHECK(x->k == y->k && x->dist.local == si->A->dist.local && y->dist.local == si->A->dist.local &&
                x->type == si->A->type && y->type == si->A->type,
            HM_ERR_ARGUMENT, "x and y must be blocks of equal width over A's rows and type");
+  if (si->iterative) {
+    HM_CALL(hm_shifted_solve_apply(si->iterative, si->inner_tol, x, y));
+    si->solves += x->k;
+    return HM_SUCCESS;
+  }
   HM_CALL(buffers(si, x->k));
   HM_CALL(hm_mvec_get(x, si->mine));
   HM_CALL_MPI(MPI_Gatherv(si->mine, si->counts[si->rank], MPI_DOUBLE, si->all, si->counts, si->displs, MPI_DOUBLE, 0,
@@ -210,8 +252,12 @@ static int apply_b(hm_shift_invert *si, hm_mvec *x, hm_mvec *y) {
 /* The shell operator: y = B T x (definite) or B T T x (indefinite), T = (A - sigma B)^-1 B. */
 static int apply_transform(hm_mvec *x, hm_mvec *y, void *user) {
   hm_shift_invert *si = user;
-  hm_mvec *w = NULL;
-  int st = hm_mvec_create(x->ctx, &x->dist, x->type, x->k, &w);
+  int st = HM_SUCCESS;
+  if (!si->w || si->w->k != x->k) { /* kept between products: a fresh block per product cost page faults */
+    hm_mvec_destroy(&si->w);
+    st = hm_mvec_create(x->ctx, &x->dist, x->type, x->k, &si->w);
+  }
+  hm_mvec *w = si->w;
   if (!st) st = apply_b(si, x, y);           /* y = B x */
   if (!st) st = hm_shift_invert_solve(si, y, w); /* w = T x */
   if (!st && !si->definite) {
@@ -219,7 +265,6 @@ static int apply_transform(hm_mvec *x, hm_mvec *y, void *user) {
     if (!st) st = hm_shift_invert_solve(si, y, w);
   }
   if (!st) st = apply_b(si, w, y);
-  hm_mvec_destroy(&w);
   return st;
 }
 
@@ -243,5 +288,34 @@ int hm_shift_invert_info(const hm_shift_invert *si, const char **method, int *de
 int hm_shift_invert_problem(const hm_shift_invert *si, hm_matrix **A, hm_matrix **B, double *sigma) {
   HM_CHECK(si && A && B && sigma, HM_ERR_ARGUMENT, "a pointer is NULL");
   *A = si->A, *B = si->B, *sigma = si->sigma;
+  return HM_SUCCESS;
+}
+
+int hm_shift_invert_set_outer_residual(hm_shift_invert *si, double residual, int *refresh) {
+  HM_CHECK(si && residual >= 0, HM_ERR_ARGUMENT, "si is NULL or the residual %g is negative", residual);
+  if (refresh) *refresh = 0;
+  if (!si->iterative) return HM_SUCCESS;
+  double target = fmin(HM_SHIFT_INVERT_INNER_TOL_MAX, 0.01 * residual);
+  /* the outer residual stalls at a multiple of the inner error: where it did not halve, tighten */
+  if (si->outer_residual > 0 && residual > 0.5 * si->outer_residual) target = fmin(target, 0.1 * si->inner_tol);
+  si->inner_tol = fmax(HM_SHIFT_INVERT_INNER_TOL_MIN, fmin(si->inner_tol, target));
+  si->outer_residual = residual;
+  if (si->inner_tol <= 0.01 * si->refreshed_tol) { /* 100 times tighter than the images' products */
+    si->refreshed_tol = si->inner_tol;
+    if (refresh) *refresh = 1;
+  }
+  return HM_SUCCESS;
+}
+
+int hm_shift_invert_inner_info(const hm_shift_invert *si, int *iterative, int64_t *iterations, double *worst,
+                               double *tol) {
+  HM_CHECK(si, HM_ERR_ARGUMENT, "si is NULL");
+  int64_t its = 0;
+  double w = 0;
+  if (si->iterative) hm_shifted_solve_stats(si->iterative, &its, &w);
+  if (iterative) *iterative = si->iterative != NULL;
+  if (iterations) *iterations = its;
+  if (worst) *worst = w;
+  if (tol) *tol = si->inner_tol;
   return HM_SUCCESS;
 }

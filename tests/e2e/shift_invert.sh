@@ -53,6 +53,8 @@ deck spd_cond13 "transform = shift_invert"
 expect 2 "shift" spd_cond13.ini
 deck singular
 expect 1 "singular.*shift is an eigenvalue" singular.ini 2
-deck indefinite
+deck indefinite "transform = shift_invert
+shift = $(cat indefinite.shift)
+inner = direct"
 HAMLET_SHIFT_INVERT_MAX_ENTRIES=100 expect 1 "more than the 100 the direct factorization" indefinite.ini 2
 finish
