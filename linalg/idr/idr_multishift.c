@@ -173,6 +173,12 @@ int hm_idr_multishift_info(const hm_idr_multishift *ms, int *k, int *seed_shift,
   return HM_SUCCESS;
 }
 
+int hm_idr_multishift_get_profile(const hm_idr_multishift *ms, hm_idr_multishift_profile *prof) {
+  HM_CHECK(ms && prof, HM_ERR_ARGUMENT, "ms or prof is NULL");
+  *prof = ms->prof;
+  return HM_SUCCESS;
+}
+
 int hm_idr_multishift_results(const hm_idr_multishift *ms, int *iterations, int *converged, double *estimated,
                               double *true_residual) {
   HM_CHECK(ms, HM_ERR_ARGUMENT, "ms is NULL");

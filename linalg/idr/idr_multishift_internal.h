@@ -10,6 +10,13 @@
  * checked against the true residuals). */
 enum { MS_RUNNING = -1, MS_CLAIMED = -2 };
 
+/* Where a solve's work went (internal: benches and the Green's-function app read it): operator
+ * applications and shift-column updates counted in columns, reductions, seconds per part. */
+typedef struct {
+  long seed_steps, seed_products, check_products, shift_columns, reductions, polish_solves, polish_iterations;
+  double t_seed, t_shift, t_check, t_polish, t_switch, t_total;
+} hm_idr_multishift_profile;
+
 struct hm_idr_multishift_s {
   hm_idr *base;          /* options, shadow space P, context (no state of its own is used) */
   hm_operator *A;
@@ -34,7 +41,11 @@ struct hm_idr_multishift_s {
   int *its, *state;           /* [K] */
   int restored, status;
   double *a, *coef, *buf;     /* host scratch in the kernels' layout */
+  hm_idr_multishift_profile prof; /* of the last solve */
 };
+
+/* The profile of the last solve (zero before one). */
+int hm_idr_multishift_get_profile(const hm_idr_multishift *ms, hm_idr_multishift_profile *prof);
 
 int hm_idr_multishift_alloc_state(hm_idr_multishift *ms, int k);
 #endif

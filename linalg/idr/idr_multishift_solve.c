@@ -48,6 +48,7 @@ static int count_state(const hm_idr_multishift *o, int state) {
 
 static int allreduce(hm_idr_multishift *o, double *buf, int len) {
   HM_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, buf, len, MPI_DOUBLE, MPI_SUM, o->base->ctx->comm));
+  o->prof.reductions++;
   return HM_SUCCESS;
 }
 
@@ -62,6 +63,7 @@ static int combine(hm_idr_multishift *o, hm_mvec *Y, const hm_mvec *W, int m, hm
 /* t = (A + shift_seed) v over the k seed columns. */
 static int seed_apply(hm_idr_multishift *o, hm_mvec *v, hm_mvec *t) {
   HM_CALL(hm_operator_apply(o->A, v, t));
+  o->prof.seed_products += o->k;
   double complex alpha[o->k], one[o->k];
   for (int j = 0; j < o->k; j++) {
     alpha[j] = o->shift[o->seedof[j]];
@@ -116,6 +118,7 @@ static double complex make_omega(double tt, double complex tv, double vv, double
 
 /* One step of the seeds (all k at once) and the fused update of every shift. */
 static int step(hm_idr_multishift *o) {
+  const double t0 = MPI_Wtime();
   const int s = o->s, k = o->k, K = o->K, ns = o->ns;
   const int full = o->n >= s; /* the s differences exist: the IDR step proper */
   const int new_omega = !full || (o->n - s) % (s + 1) == 0;
@@ -232,8 +235,13 @@ static int step(hm_idr_multishift *o) {
   }
   const double *D[64];
   for (int l = 0; l < s; l++) D[l] = o->dX[l]->data;
+  const double t1 = MPI_Wtime();
   HM_CALL(o->kern->idr_shift_update(HM_COMPLEX, o->base->nlocal, k, ns, s, o->v->data, o->a, D, o->coef,
                                     o->dX[o->oldest]->data, o->x->data));
+  o->prof.t_seed += t1 - t0;
+  o->prof.t_shift += MPI_Wtime() - t1;
+  o->prof.shift_columns += K;
+  o->prof.seed_steps++;
   o->stepof[o->oldest] = o->n;
   o->oldest = (o->oldest + 1) % s;
   o->n++;
@@ -308,6 +316,7 @@ static int switch_seeds(hm_idr_multishift *o) {
  * into o->tru (one operator application of k columns per shift). */
 static int true_residuals(hm_idr_multishift *o, hm_mvec *b, const hm_mvec *x, const int *want) {
   const int k = o->k;
+  const double t0 = MPI_Wtime();
   for (int q = 0; q < o->ns; q++) {
     if (!want[q]) continue;
     HM_CALL(hm_mvec_copy_columns(x, q * k, o->v, 0, k));
@@ -326,7 +335,9 @@ static int true_residuals(hm_idr_multishift *o, hm_mvec *b, const hm_mvec *x, co
       const double t = sqrt(o->buf[2 * j]) / o->bnorm[j];
       o->tru[q * k + j] = isnan(t) ? INFINITY : t;
     }
+    o->prof.check_products += k;
   }
+  o->prof.t_check += MPI_Wtime() - t0;
   return HM_SUCCESS;
 }
 
@@ -444,6 +455,8 @@ static int polish(hm_idr_multishift *o, hm_mvec *b) {
     }
     int its[k];
     if (!st) st = hm_idr_systems(idr, its, NULL, NULL);
+    o->prof.polish_solves++;
+    for (int j = 0; j < k && !st; j++) o->prof.polish_iterations += its[j];
     if (!st) st = hm_mvec_copy_columns(o->v, 0, o->x, q * k, k);
     hm_idr_destroy(&idr);
     hm_operator_destroy(&op);
@@ -457,7 +470,9 @@ static int polish(hm_idr_multishift *o, hm_mvec *b) {
 }
 
 static int finish(hm_idr_multishift *o, hm_mvec *b, hm_mvec *x) {
+  const double t0 = MPI_Wtime();
   HM_CALL(polish(o, b));
+  o->prof.t_polish += MPI_Wtime() - t0;
   HM_CALL(hm_mvec_copy_columns(o->x, 0, x, 0, o->K));
   int want[o->ns];
   for (int q = 0; q < o->ns; q++) want[q] = 1;
@@ -513,11 +528,17 @@ static int solve(hm_idr_multishift *o, hm_mvec *b, hm_mvec *x) {
     HM_CALL(start(o, b));
   }
   o->status = HM_ERR_NOT_CONVERGED;
-  double t_checkpoint = MPI_Wtime();
+  memset(&o->prof, 0, sizeof o->prof);
+  const double t_start = MPI_Wtime();
+  double t_checkpoint = t_start;
   while (any_active(o)) {
     /* an outer iteration: the s starting steps, then cycles of s + 1 steps */
     const int steps = o->n < o->s ? o->s - o->n : o->s + 1 - (o->n - o->s) % (o->s + 1);
-    if (o->n >= o->s && (o->n - o->s) % (o->s + 1) == 0) HM_CALL(switch_seeds(o));
+    if (o->n >= o->s && (o->n - o->s) % (o->s + 1) == 0) {
+      const double t0 = MPI_Wtime();
+      HM_CALL(switch_seeds(o));
+      o->prof.t_switch += MPI_Wtime() - t0;
+    }
     for (int i = 0; i < steps && any_active(o); i++) {
       HM_CALL(step(o));
       HM_CALL(confirm(o, b, 0));
@@ -538,6 +559,7 @@ static int solve(hm_idr_multishift *o, hm_mvec *b, hm_mvec *x) {
                o->outer);
   }
   HM_CALL(finish(o, b, x));
+  o->prof.t_total = MPI_Wtime() - t_start;
   return HM_SUCCESS;
 }
 
