@@ -39,6 +39,7 @@ struct hm_idr_multishift_s {
   double complex *pi;         /* [K][s+1]: pi_n, pi_(n-1), ..., pi_(n-s) (r_q = r / pi_q) */
   double *bnorm, *rnorm2, *est, *tru, *target; /* [k], [k], [K], [K], [K] */
   int *its, *state;           /* [K] */
+  int *act;                   /* [ns] scratch: the shifts a step updates */
   int restored, status;
   double *a, *coef, *buf;     /* host scratch in the kernels' layout */
   hm_idr_multishift_profile prof; /* of the last solve */

@@ -192,13 +192,16 @@ static int step(hm_idr_multishift *o) {
   /* the shifts: coefficients of the fused update, then pi and the estimates */
   int age[s]; /* steps since slot l's difference was formed (1..s), 0: empty */
   for (int l = 0; l < s; l++) age[l] = o->stepof[l] >= 0 ? o->n - o->stepof[l] : 0;
+  int nact = 0; /* the shifts with a column that moves this step: only they are updated */
   for (int q = 0; q < ns; q++) {
+    int moves = 0;
     for (int j = 0; j < k; j++) {
       const int col = q * k + j;
       double complex *pi = o->pi + (size_t)col * (s + 1);
       double complex a = 0, cs[s];
       for (int l = 0; l < s; l++) cs[l] = 0;
       if (active(o, col) && run[j]) {
+        moves = 1;
         double complex gam[s + 1], e[s + 2];
         for (int i = 0; i <= s + 1; i++) e[i] = 0;
         for (int l = 0; l < s; l++)
@@ -232,15 +235,26 @@ static int step(hm_idr_multishift *o) {
       putc_(o->a, col, a);
       for (int l = 0; l < s; l++) putc_(o->coef, (size_t)l * K + col, cs[l]);
     }
+    if (moves) o->act[nact++] = q;
   }
+  /* the moving shifts' coefficients packed to the front (each entry moves to a lower or equal place,
+   * in increasing order, so none is overwritten unread); a shift none of whose columns moves (all
+   * converged or stopped) is not read or written again */
+  const int Ka = nact * k;
+  for (int i = 0; i < nact; i++)
+    for (int j = 0; j < k; j++) putc_(o->a, (size_t)i * k + j, getc_(o->a, (size_t)o->act[i] * k + j));
+  for (int l = 0; l < s; l++)
+    for (int i = 0; i < nact; i++)
+      for (int j = 0; j < k; j++)
+        putc_(o->coef, (size_t)l * Ka + (size_t)i * k + j, getc_(o->coef, (size_t)l * K + (size_t)o->act[i] * k + j));
   const double *D[64];
   for (int l = 0; l < s; l++) D[l] = o->dX[l]->data;
   const double t1 = MPI_Wtime();
-  HM_CALL(o->kern->idr_shift_update(HM_COMPLEX, o->base->nlocal, k, ns, s, o->v->data, o->a, D, o->coef,
-                                    o->dX[o->oldest]->data, o->x->data));
+  HM_CALL(o->kern->idr_shift_update(HM_COMPLEX, o->base->nlocal, k, ns, nact, o->act, s, o->v->data, o->a, D,
+                                    o->coef, o->dX[o->oldest]->data, o->x->data));
   o->prof.t_seed += t1 - t0;
   o->prof.t_shift += MPI_Wtime() - t1;
-  o->prof.shift_columns += K;
+  o->prof.shift_columns += Ka;
   o->prof.seed_steps++;
   o->stepof[o->oldest] = o->n;
   o->oldest = (o->oldest + 1) % s;
