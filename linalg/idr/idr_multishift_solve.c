@@ -20,6 +20,7 @@
  * its shifts runs. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "blas_threads.h"
 #include "error_macros.h"
@@ -327,31 +328,43 @@ static int switch_seeds(hm_idr_multishift *o) {
 }
 
 /* The true relative residuals ||b_j - (A + shift_q) x_q,j|| / ||b_j|| of the shifts with want[q] set,
- * into o->tru (one operator application of k columns per shift). */
+ * into o->tru: one operator application of k columns per shift, one reduction for all of them. */
 static int true_residuals(hm_idr_multishift *o, hm_mvec *b, const hm_mvec *x, const int *want) {
   const int k = o->k;
   const double t0 = MPI_Wtime();
-  for (int q = 0; q < o->ns; q++) {
+  int nw = 0;
+  for (int q = 0; q < o->ns; q++) nw += want[q] != 0;
+  if (!nw) return HM_SUCCESS;
+  double *sums = malloc(sizeof(double) * 2 * (size_t)k * nw);
+  HM_CHECK(sums, HM_ERR_MEMORY, "could not allocate the residual norms of %d shifts", nw);
+  int st = HM_SUCCESS;
+  for (int q = 0, i = 0; q < o->ns && !st; q++) {
     if (!want[q]) continue;
-    HM_CALL(hm_mvec_copy_columns(x, q * k, o->v, 0, k));
-    HM_CALL(hm_operator_apply(o->A, o->v, o->t));
     double complex alpha[k], beta[k], one[k];
     for (int j = 0; j < k; j++) {
       alpha[j] = o->shift[q];
       beta[j] = -1;
       one[j] = 1;
     }
-    HM_CALL(hm_mvec_axpby(o->t, alpha, o->v, one)); /* t = (A + shift) x */
-    HM_CALL(hm_mvec_axpby(o->t, one, b, beta));     /* t = b - t */
-    HM_CALL(o->kern->dot(HM_COMPLEX, o->base->nlocal, k, o->t->data, o->t->data, o->buf));
-    HM_CALL(allreduce(o, o->buf, 2 * k));
-    for (int j = 0; j < k; j++) {
-      const double t = sqrt(o->buf[2 * j]) / o->bnorm[j];
-      o->tru[q * k + j] = isnan(t) ? INFINITY : t;
-    }
+    st = hm_mvec_copy_columns(x, q * k, o->v, 0, k);
+    if (!st) st = hm_operator_apply(o->A, o->v, o->t);
+    if (!st) st = hm_mvec_axpby(o->t, alpha, o->v, one); /* t = (A + shift) x */
+    if (!st) st = hm_mvec_axpby(o->t, one, b, beta);     /* t = b - t */
+    if (!st) st = o->kern->dot(HM_COMPLEX, o->base->nlocal, k, o->t->data, o->t->data, sums + 2 * (size_t)k * i++);
     o->prof.check_products += k;
   }
+  if (!st) st = allreduce(o, sums, 2 * k * nw);
+  for (int q = 0, i = 0; q < o->ns && !st; q++) {
+    if (!want[q]) continue;
+    for (int j = 0; j < k; j++) {
+      const double t = sqrt(sums[2 * ((size_t)k * i + j)]) / o->bnorm[j];
+      o->tru[q * k + j] = isnan(t) ? INFINITY : t;
+    }
+    i++;
+  }
+  free(sums);
   o->prof.t_check += MPI_Wtime() - t0;
+  if (st) return hm_error_trace(st, __FILE__, __LINE__, __func__);
   return HM_SUCCESS;
 }
 
