@@ -12,9 +12,10 @@
 
 int green_multishift_chosen(run_state *s) {
   const hm_deck *d = &s->deck;
-  /* auto = per-energy solves for now: on the H100 (session 26, bench/multishift_green.sh, 40 x 40 x 16
-   * TI, 101 energies) multi-shift took 90 s against 41 s for the per-energy batches, 2% of its traffic
-   * bound; it becomes the default once it is faster. */
+  /* auto = per-energy solves for now: on the H100 (session 26, 40 x 40 x 16 TI, 101 energies)
+   * multi-shift took 90 s against 41 s, updating converged energies every step; with those skipped
+   * (session 27) the two were even on a CPU at 101 energies (bench/RESULTS.md). It becomes the
+   * default where scripts/device_multishift.sh measures it faster. */
   if (d->solver.multishift != 1) return 0;
   if (d->solver.precond) {
     if (d->solver.multishift == 1 && s->rank == 0)
