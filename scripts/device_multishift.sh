@@ -4,8 +4,8 @@
 # and the whole multi-shift solve with the CPU backend on fresh random inputs), compute-sanitizer
 # memcheck on that test, and the benchmarks (each step under its own time limit; about 5 minutes):
 #   bench     bench_multishift on the GPU: the 3.2e6-orbital TI (200 x 100 x 40, open z) LDOS at 101
-#             energies in [-3, 3], eta 0.05, tol 1e-8, two sites (8 site orbitals, 2 per solve: each
-#             keeps (s + 1) x 101 vectors, 26 GB), multi-shift IDR(4) with its profile and the fraction
+#             energies in [-3, 3], eta 0.05, tol 1e-8, two sites (8 site orbitals, 1 per solve: each
+#             keeps (s + 2) x 101 vectors, 31 GB), multi-shift IDR(4) with its profile and the fraction
 #             of the traffic bound, against the per-energy batches at every 10th energy (11 energies,
 #             their time scaled to 101; PER_EVERY=1 runs them all, ~10x longer);
 #   errors    bench/multishift_green.sh: multi-shift, per-energy and KPM (Lorentz) LDOS, each with its
@@ -40,7 +40,7 @@ fi
 export MPIEXEC=/opt/deps/usr/bin/mpiexec.hydra
 if want bench; then
   OMP_NUM_THREADS=16 timeout 240 build-gpu/bench/bench_multishift --backend cuda --ti "$NX" "$NY" "$NZ" --energies "$NE" \
-    --rhs-per-solve "${RHS:-2}" --per-energy-every "${PER_EVERY:-10}" --copy-mib 1024 2>&1 | tee "$OUT/bench_gpu.txt"
+    --rhs-per-solve "${RHS:-1}" --per-energy-every "${PER_EVERY:-10}" --copy-mib 1024 2>&1 | tee "$OUT/bench_gpu.txt"
   [ "${PIPESTATUS[0]}" -eq 0 ] || { status=1; echo "bench_multishift (cuda) failed or ran past 240 s"; }
 fi
 if want errors; then
