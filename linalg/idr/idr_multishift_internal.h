@@ -10,8 +10,9 @@
  * checked against the true residuals). */
 enum { MS_RUNNING = -1, MS_CLAIMED = -2 };
 
-/* Where a solve's work went (internal: benches and the Green's-function app read it): operator
- * applications and shift-column updates counted in columns, reductions, seconds per part. */
+/* Where a solve's work went (internal: bench_multishift reads it): operator applications and
+ * shift-column updates counted in columns, reductions, host wall seconds per part (on a GPU a part's
+ * asynchronous kernels may be charged to the next part that waits on the device; t_total is exact). */
 typedef struct {
   long seed_steps, seed_products, check_products, shift_columns, reductions, polish_solves, polish_iterations;
   double t_seed, t_shift, t_check, t_polish, t_switch, t_total;
