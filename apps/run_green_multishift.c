@@ -12,11 +12,17 @@
 
 int green_multishift_chosen(run_state *s) {
   const hm_deck *d = &s->deck;
-  /* auto = per-energy solves for now: on the H100 (session 26, 40 x 40 x 16 TI, 101 energies)
-   * multi-shift took 90 s against 41 s, updating converged energies every step; with those skipped
-   * (session 27) the two were even on a CPU at 101 energies (bench/RESULTS.md). It becomes the
-   * default where scripts/device_multishift.sh measures it faster. */
-  if (d->solver.multishift != 1) return 0;
+  /* auto: multi-shift on the CPU backend from AUTO_MIN_ENERGIES energies (session 27, bench_multishift,
+   * 6 x 6 x 4 TI, 1 thread: 1.03x faster at 21 energies, 1.13x at 51, 1.27x at 101; bench/RESULTS.md);
+   * per-energy on a GPU until scripts/device_multishift.sh measures multi-shift faster there (session
+   * 26's H100 run, which still updated converged energies every step: 90 s against 41 s). */
+  enum { AUTO_MIN_ENERGIES = 32 };
+  if (d->solver.multishift == 2) return 0;
+  if (d->solver.multishift == 0) {
+    hm_backend backend;
+    APP_CALL(hm_context_backend(s->ctx, &backend));
+    if (backend != HM_BACKEND_CPU || d->green.nenergies < AUTO_MIN_ENERGIES || d->solver.precond) return 0;
+  }
   if (d->solver.precond) {
     if (d->solver.multishift == 1 && s->rank == 0)
       fprintf(stderr, "hamlet: %s: [solver] multishift = yes, but precond = jacobi is not shift-invariant: "

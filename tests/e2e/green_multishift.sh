@@ -6,7 +6,8 @@
 # every true residual below tol; a bad value of multishift exits 2 with a message. The site orbitals
 # in groups ([green] rhs_per_solve = 3: 3 + 3 + 2 columns per solve) give the same G as one solve,
 # and a grouped run killed after a checkpoint restarts (finished groups kept) to the same G;
-# rhs_per_solve = -1 exits 2.
+# rhs_per_solve = -1 exits 2. multishift = auto (the CPU backend here) is multi-shift from 32
+# energies and per-energy below (the method recorded in /ldos).
 . "$(dirname "$0")/common.sh"
 need_h5py
 deck() { # deck NAME MULTISHIFT [EXTRA [green] LINE] [EXTRA [run] LINE]
@@ -40,6 +41,9 @@ deck grp yes "rhs_per_solve = 3"
 deck ck yes "rhs_per_solve = 4" "checkpoint = ck_ckpt.h5
 checkpoint_every = 1"
 deck badgrp yes "rhs_per_solve = -1"
+deck auto21 auto
+deck auto33 auto
+sed -i 's/^energies = -3 3 21$/energies = -3 3 33/' auto33.ini
 "$MPIEXEC" -n 1 "$HAMLET" run ms.ini >/dev/null || fail "multi-shift run on 1 rank"
 mv ms.h5 ms1.h5
 "$MPIEXEC" -n 3 "$HAMLET" run ms.ini >/dev/null || fail "multi-shift run on 3 ranks"
@@ -56,6 +60,7 @@ code=$?
 [ "$code" -eq 2 ] || fail "rhs_per_solve = -1 exited $code, expected 2"
 grep -qF "rhs_per_solve" err.txt || fail "rhs_per_solve = -1: the message does not name the key: $(cat err.txt)"
 run2 run grp.ini >/dev/null || fail "grouped multi-shift run on 2 ranks"
+for a in auto21 auto33; do run2 run $a.ini >/dev/null || fail "$a run"; done
 run2 run ck.ini -o ck_full.h5 >/dev/null || fail "grouped multi-shift run (two groups of 4) on 2 ranks"
 # killed in its second group (its checkpoints then carry the first group's results: more scalars
 # than the first group's), slowed per outer iteration, then restarted
@@ -101,6 +106,11 @@ for name in ("ms1.h5", "ms.h5", "ms3.h5", "per.h5"):
 method = h5py.File("ms.h5", "r")["/ldos"].attrs["method"]
 method = method.decode() if isinstance(method, bytes) else str(method)
 ok &= "multi-shift" in method
+def method_of(name):
+    m = h5py.File(name, "r")["/ldos"].attrs["method"]
+    return m.decode() if isinstance(m, bytes) else str(m)
+print("auto at 21 energies: %s; at 33: %s" % (method_of("auto21.h5"), method_of("auto33.h5")))
+ok &= "multi-shift" not in method_of("auto21.h5") and "multi-shift" in method_of("auto33.h5")
 d12 = np.max(np.abs(G("ms1.h5") - G("ms.h5")) / np.abs(G("ms.h5")))
 d13 = np.max(np.abs(G("ms1.h5") - G("ms3.h5")) / np.abs(G("ms.h5")))
 dper = np.max(np.abs(G("per.h5") - G("ms.h5")) / np.abs(G("per.h5")))
