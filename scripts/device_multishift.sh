@@ -2,7 +2,7 @@
 # Issue 29 on the lent GPU machine (`.debs` carried): the CUDA build with HAMLET_TEST_REQUIRE=gpu,h5py,
 # the GPU tests (test_idr_multishift_gpu compares the fused shift update over a list of active shifts
 # and the whole multi-shift solve with the CPU backend on fresh random inputs), compute-sanitizer
-# memcheck on that test, and the benchmarks (each step under its own time limit; about 5 minutes):
+# memcheck on that test, and the benchmarks (each under its own time limit: 200 + 90 + 60 s at most):
 #   bench     bench_multishift on the GPU: the 3.2e6-orbital TI (200 x 100 x 40, open z) LDOS at 101
 #             energies in [-3, 3], eta 0.05, tol 1e-8, two sites (8 site orbitals, 1 per solve: each
 #             keeps (s + 2) x 101 vectors, 31 GB), multi-shift IDR(4) with its profile and the fraction
@@ -11,8 +11,8 @@
 #   errors    bench/multishift_green.sh: multi-shift, per-energy and KPM (Lorentz) LDOS, each with its
 #             error against the exact spectral sum on a 6 x 6 x 4 lattice, and KPM's time on the large
 #             lattice (multi-shift's and per-energy's large times come from `bench`);
-#   cpubench  bench_multishift on the host's 16 cores (2 ranks x 8 threads, 40 x 40 x 20 TI, 101
-#             energies, all of them per energy too).
+#   cpubench  bench_multishift on the host's 16 cores (2 ranks x 8 threads, 101
+#             energies, all of them per energy too; 24 x 24 x 12 TI).
 #   run: bash scripts/device_multishift.sh     STEPS="gpu sanitize bench errors cpubench" (default all)
 #   NX NY NZ: the large lattice (default 200 100 40), NE (101).
 set -uo pipefail
@@ -39,16 +39,16 @@ if want sanitize; then
 fi
 export MPIEXEC=/opt/deps/usr/bin/mpiexec.hydra
 if want bench; then
-  OMP_NUM_THREADS=16 timeout 240 build-gpu/bench/bench_multishift --backend cuda --ti "$NX" "$NY" "$NZ" --energies "$NE" \
+  OMP_NUM_THREADS=16 timeout 200 build-gpu/bench/bench_multishift --backend cuda --ti "$NX" "$NY" "$NZ" --energies "$NE" \
     --rhs-per-solve "${RHS:-1}" --per-energy-every "${PER_EVERY:-10}" --copy-mib 1024 2>&1 | tee "$OUT/bench_gpu.txt"
-  [ "${PIPESTATUS[0]}" -eq 0 ] || { status=1; echo "bench_multishift (cuda) failed or ran past 240 s"; }
+  [ "${PIPESTATUS[0]}" -eq 0 ] || { status=1; echo "bench_multishift (cuda) failed or ran past 200 s"; }
 fi
 if want errors; then
   NX=$NX NY=$NY NZ=$NZ NE=$NE RANKS=1 BW=2985 OMP_NUM_THREADS=16 BACKEND=cuda LARGE_METHODS=kpm \
-    timeout 150 bash bench/multishift_green.sh build-gpu/bin/hamlet 2>&1 | tee "$OUT/errors_gpu.txt"
+    timeout 90 bash bench/multishift_green.sh build-gpu/bin/hamlet 2>&1 | tee "$OUT/errors_gpu.txt"
 fi
 if want cpubench; then
-  OMP_NUM_THREADS=8 timeout 150 "$MPIEXEC" -n 2 build-gpu/bench/bench_multishift --ti "${CPU_NX:-40}" "${CPU_NY:-40}" \
-    "${CPU_NZ:-20}" --energies "$NE" 2>&1 | tee "$OUT/bench_cpu.txt"
+  OMP_NUM_THREADS=8 timeout 60 "$MPIEXEC" -n 2 build-gpu/bench/bench_multishift --ti "${CPU_NX:-24}" "${CPU_NY:-24}" \
+    "${CPU_NZ:-12}" --energies "$NE" 2>&1 | tee "$OUT/bench_cpu.txt"
 fi
 exit $status
