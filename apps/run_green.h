@@ -15,6 +15,7 @@ typedef struct {
   double *energy, *rho;             /* [ne], [ne][ns] */
   double *iterations, *converged, *true_residual; /* [ne][k] */
   int all_converged;
+  int multishift; /* solved by multi-shift IDR(s) (green_multishift_chosen) */
 } green_results;
 
 /* Collective: checkpoint the energies 0 .. done-1 (their results as computed, bit for bit). */

@@ -333,8 +333,7 @@ static void write_green(run_state *s, hm_output *out, const green_results *g) {
   APP_CALL(hm_output_write_array(out, "/ldos/rho", HM_REAL, 2, dr, g->rho, "states/energy (units of 1/t)",
                                  "LDOS -Im sum_o G_(io,io)(E + i eta) / pi per energy and site"));
   APP_CALL(hm_output_write_attribute(out, "/ldos", "method",
-                                     d->solver.multishift == 1 && !d->solver.precond ? "green (multi-shift IDR(s))"
-                                                                                   : "green (IDR(s))"));
+                                     g->multishift ? "green (multi-shift IDR(s))" : "green (IDR(s))"));
   APP_CALL(hm_output_write_array(out, "/solver/iterations", HM_REAL, 2, dk, g->iterations, "1",
                                  "operator applications per energy and system (site, orbital)"));
   APP_CALL(hm_output_write_array(out, "/solver/converged", HM_REAL, 2, dk, g->converged, "1", "1 = converged"));
@@ -367,6 +366,7 @@ static int run_green(run_state *s, hm_matrix *H) {
   run_phase_add(s, &m, PHASE_SETUP);
 
   const int multishift = green_multishift_chosen(s);
+  g.multishift = multishift;
   int first = 0; /* energies 0 .. first-1 come from the checkpoint of a restart */
   if (s->args->checkpoint_path && !multishift) green_checkpoint_restore(s, &g, &first);
   run_mark_now(s, &m);

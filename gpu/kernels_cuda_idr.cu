@@ -292,16 +292,20 @@ namespace {
 
 // Multi-shift IDR(s): one thread per entry of the K = nv ns wide blocks; the coefficients (a: K,
 // then c: m x K complex) in scratch. Each entry is read from every D_l before Dnew is written.
-__global__ void shift_update_kernel(int64_t n, int nv, int K, int m, const double *v, Blocks D, const double *coef,
-                                    double *Dnew, double *x) {
-  for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < n * K; e += (int64_t)gridDim.x * blockDim.x) {
-    const int col = (int)(e % K);
-    const int64_t row = e / K;
-    const double vr = v[2 * (row * nv + col % nv)], vi = v[2 * (row * nv + col % nv) + 1];
-    const double ar = coef[2 * col], ai = coef[2 * col + 1];
+// One thread per (row, active column): the active column p of shift act[p / nv] is column
+// act[p / nv] * nv + p % nv of the K; consecutive threads take consecutive active columns of a row.
+__global__ void shift_update_kernel(int64_t n, int nv, int K, int Ka, int m, const double *v, Blocks D,
+                                    const double *coef, const double *act, double *Dnew, double *x) {
+  for (int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; t < n * Ka; t += (int64_t)gridDim.x * blockDim.x) {
+    const int p = (int)(t % Ka);
+    const int64_t row = t / Ka;
+    const int j = p % nv;
+    const int64_t e = row * K + (int64_t)act[p / nv] * nv + j;
+    const double vr = v[2 * (row * nv + j)], vi = v[2 * (row * nv + j) + 1];
+    const double ar = coef[2 * p], ai = coef[2 * p + 1];
     double re = ar * vr - ai * vi, im = ar * vi + ai * vr;
     for (int l = 0; l < m; l++) {
-      const double cr = coef[2 * ((l + 1) * (int64_t)K + col)], ci = coef[2 * ((l + 1) * (int64_t)K + col) + 1];
+      const double cr = coef[2 * ((l + 1) * (int64_t)Ka + p)], ci = coef[2 * ((l + 1) * (int64_t)Ka + p) + 1];
       const double dr = D.p[l][2 * e], di = D.p[l][2 * e + 1];
       re += cr * dr - ci * di;
       im += cr * di + ci * dr;
@@ -315,19 +319,33 @@ __global__ void shift_update_kernel(int64_t n, int nv, int K, int m, const doubl
 
 }  // namespace
 
-int hm_cuda_idr_shift_update(hm_scalar type, int64_t n, int nv, int ns, int m, const double *v, const double *a,
-                             const double *const *D, const double *c, double *Dnew, double *x) {
+int hm_cuda_idr_shift_update(hm_scalar type, int64_t n, int nv, int ns, int nact, const int *act, int m,
+                             const double *v, const double *a, const double *const *D, const double *c, double *Dnew,
+                             double *x) {
   HM_CHECK(type == HM_COMPLEX, HM_ERR_ARGUMENT, "the multi-shift update is complex only (type %d)", (int)type);
   HM_CHECK(m >= 0 && m <= 64, HM_ERR_ARGUMENT, "m = %d directions: must be 0 <= m <= 64", m);
-  const int K = nv * ns;
-  const size_t nc = 2 * (size_t)K * (m + 1);
-  HM_CALL(scratch_at_least(nc));
-  HM_CALL(upload_async(scratch, a, 2 * (size_t)K, c, 2 * (size_t)K * m));
+  HM_CHECK(nact >= 0 && nact <= ns && (nact == 0 || act), HM_ERR_ARGUMENT,
+           "nact = %d active shifts of ns = %d (act %s): must be 0 <= nact <= ns with a list", nact, ns,
+           act ? "given" : "NULL");
+  for (int i = 0; i < nact; i++)
+    HM_CHECK(act[i] >= 0 && act[i] < ns && (i == 0 || act[i] > act[i - 1]), HM_ERR_ARGUMENT,
+             "act[%d] = %d: the active shifts must ascend within 0 .. %d", i, act[i], ns - 1);
+  if (nact == 0 || n == 0) return HM_SUCCESS;
+  const int K = nv * ns, Ka = nv * nact;
+  const size_t nc = 2 * (size_t)Ka * (m + 1);
+  HM_CALL(scratch_at_least(nc + (size_t)nact));
+  // one upload (a, c) and one of the shift list (as doubles: exact below 2^53), stream-ordered
+  double *list = new double[nact];
+  for (int i = 0; i < nact; i++) list[i] = act[i];
+  int st = upload_async(scratch, a, 2 * (size_t)Ka, c, 2 * (size_t)Ka * m);
+  if (!st) st = upload_async(scratch + nc, list, (size_t)nact);
+  delete[] list;
+  HM_CALL(st);
   Blocks blocks = {};
   for (int l = 0; l < m; l++) blocks.p[l] = D[l];
   int grid = 1;
-  HM_CALL(one_wave(shift_update_kernel, grid_for(n * K), &grid));
-  shift_update_kernel<<<grid, kThreads>>>(n, nv, K, m, v, blocks, scratch, Dnew, x);
+  HM_CALL(one_wave(shift_update_kernel, grid_for(n * Ka), &grid));
+  shift_update_kernel<<<grid, kThreads>>>(n, nv, K, Ka, m, v, blocks, scratch, scratch + nc, Dnew, x);
   HM_CHECK_LAUNCH("idr_shift_update");
   return HM_SUCCESS;
 }

@@ -86,6 +86,7 @@ typedef struct {
     double *energies;            /* malloc'd, nenergies */
     int nsites;
     int64_t sites[HM_DECK_MAX_SITES][3];
+    int rhs_per_solve;           /* multi-shift: site orbitals per solve; 0 = all at once */
   } green;
   /* [conductivity] (method = conductivity): components as direction pairs (0 x, 1 y, 2 z), the
    * chemical potentials (a grid) and temperatures parsed from their text; [kpm] trace */

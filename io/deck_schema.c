@@ -317,6 +317,10 @@ const hm_deck_key hm_deck_keys[] = {
     {.section = "green", .key = "sites", .type = HM_KEY_STRING, .need = HM_KEY_REQUIRED_WHEN,
      .when_key = "solver.problem", .when_word = "green", AT(green.sites_text),
      .help = "lattice sites (ti) or unit cells (lattice) 'x y z; x y z; ...' (0-based) whose G_ii and LDOS are computed"},
+    {.section = "green", .key = "rhs_per_solve", .type = HM_KEY_INT, RANGE(0, 4096), .def = "0",
+     .when_key = "solver.problem", .when_word = "green", AT(green.rhs_per_solve),
+     .help = "multi-shift: site orbitals (right-hand sides) per solve, each stores (s + 1) x energies vectors; "
+             "0 = all in one solve"},
     /* [conductivity] (method = conductivity) and [kpm] trace */
     {.section = "kpm", .key = "trace", .type = HM_KEY_WORD, .words = {"random", "exact"},
      .values = {HM_TRACE_RANDOM, HM_TRACE_EXACT}, .def = "random", .when_key = "solver.method",

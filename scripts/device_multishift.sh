@@ -1,16 +1,24 @@
 #!/bin/bash
 # Issue 29 on the lent GPU machine (`.debs` carried): the CUDA build with HAMLET_TEST_REQUIRE=gpu,h5py,
-# the GPU tests (test_idr_multishift_gpu compares the fused shift update and the whole multi-shift
-# solve with the CPU backend on fresh random inputs), compute-sanitizer memcheck on the multi-shift
-# GPU test, and the benchmark bench/multishift_green.sh: the TI LDOS at 101 energies by multi-shift
-# IDR(s), by the per-energy batches and by KPM (Lorentz), each with its error on a small lattice, and
-# the traffic bound of the multi-shift steps, on the GPU (1 rank) and on the host's 16 cores.
-#   run: bash scripts/device_multishift.sh     STEPS="gpu sanitize bench cpubench" (default all)
-#   NX NY NZ: the large lattice (default 100 100 40 on the GPU: 1.6e6 orbitals; 3.2e6 needs the
-#   right-hand sides in groups, see the report), NE (101).
+# the GPU tests (test_idr_multishift_gpu compares the fused shift update over a list of active shifts
+# and the whole multi-shift solve with the CPU backend on fresh random inputs), compute-sanitizer
+# memcheck on that test, and the benchmarks (each under its own time limit: 200 + 90 + 60 s at most):
+#   bench     bench_multishift on the GPU: the 3.2e6-orbital TI (200 x 100 x 40, open z) LDOS at 101
+#             energies in [-3, 3], eta 0.05, tol 1e-8, two sites (8 site orbitals, 1 per solve: each
+#             keeps (s + 2) x 101 vectors, 31 GB), multi-shift IDR(4) with its profile and the fraction
+#             of the traffic bound, against the per-energy batches at every 10th energy (11 energies,
+#             their time scaled to 101; PER_EVERY=1 runs them all, ~10x longer);
+#   errors    bench/multishift_green.sh: multi-shift, per-energy and KPM (Lorentz) LDOS, each with its
+#             error against the exact spectral sum on a 6 x 6 x 4 lattice, and KPM's time on the large
+#             lattice (multi-shift's and per-energy's large times come from `bench`);
+#   cpubench  bench_multishift on the host's 16 cores (2 ranks x 8 threads, 101
+#             energies, all of them per energy too; 24 x 24 x 12 TI).
+#   run: bash scripts/device_multishift.sh     STEPS="gpu sanitize bench errors cpubench" (default all)
+#   NX NY NZ: the large lattice (default 200 100 40), NE (101).
 set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-STEPS=${STEPS:-gpu sanitize bench cpubench}
+STEPS=${STEPS:-gpu sanitize bench errors cpubench}
+NX=${NX:-200} NY=${NY:-100} NZ=${NZ:-40} NE=${NE:-101}
 want() { case " $STEPS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 # shellcheck source=scripts/device_build.sh
 source scripts/device_build.sh # unpack the carried packages, build build-gpu
@@ -31,12 +39,16 @@ if want sanitize; then
 fi
 export MPIEXEC=/opt/deps/usr/bin/mpiexec.hydra
 if want bench; then
-  NX=${NX:-100} NY=${NY:-100} NZ=${NZ:-40} RANKS=1 BW=2985 OMP_NUM_THREADS=16 BACKEND=cuda \
-    bash bench/multishift_green.sh build-gpu/bin/hamlet 2>&1 | tee "$OUT/bench_gpu.txt"
+  OMP_NUM_THREADS=16 timeout 200 build-gpu/bench/bench_multishift --backend cuda --ti "$NX" "$NY" "$NZ" --energies "$NE" \
+    --rhs-per-solve "${RHS:-1}" --per-energy-every "${PER_EVERY:-10}" --copy-mib 1024 2>&1 | tee "$OUT/bench_gpu.txt"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || { status=1; echo "bench_multishift (cuda) failed or ran past 200 s"; }
+fi
+if want errors; then
+  NX=$NX NY=$NY NZ=$NZ NE=$NE RANKS=1 BW=2985 OMP_NUM_THREADS=16 BACKEND=cuda LARGE_METHODS=kpm \
+    timeout 90 bash bench/multishift_green.sh build-gpu/bin/hamlet 2>&1 | tee "$OUT/errors_gpu.txt"
 fi
 if want cpubench; then
-  # the host's 16 cores: the copy bandwidth of the host is measured by bench_copy where built; 100 GB/s assumed
-  NX=${CPU_NX:-40} NY=${CPU_NY:-40} NZ=${CPU_NZ:-20} RANKS=2 BW=${CPU_BW:-100} BACKEND=cpu OMP_NUM_THREADS=8 \
-    bash bench/multishift_green.sh build-gpu/bin/hamlet 2>&1 | tee "$OUT/bench_cpu.txt"
+  OMP_NUM_THREADS=8 timeout 60 "$MPIEXEC" -n 2 build-gpu/bench/bench_multishift --ti "${CPU_NX:-24}" "${CPU_NY:-24}" \
+    "${CPU_NZ:-12}" --energies "$NE" 2>&1 | tee "$OUT/bench_cpu.txt"
 fi
 exit $status

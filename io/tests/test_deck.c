@@ -180,12 +180,14 @@ static void test_model_method_keys(void) {
                        d.green.energies[10] == 0.5, "green grid energies");
     HM_TEST_ASSERT(d.green.nsites == 2 && d.green.sites[1][0] == 3 && d.green.sites[1][1] == 3 &&
                        d.green.sites[1][2] == 4, "green sites");
+    HM_TEST_ASSERT(d.green.rhs_per_solve == 3, "green rhs_per_solve %d", d.green.rhs_per_solve);
     hm_deck_free(&d);
     HM_TEST_ASSERT(!d.green.energies, "hm_deck_free frees the energies");
   }
   if (!parse_good("ti_green_list.ini", &d)) {
     HM_TEST_ASSERT(d.green.nenergies == 3 && d.green.energies[0] == -0.25 && d.green.energies[2] == 0.125 &&
-                       d.green.nsites == 1 && d.green.sites[0][2] == 3 && d.solver.s == 2, "green list");
+                       d.green.nsites == 1 && d.green.sites[0][2] == 3 && d.solver.s == 2 && d.green.rhs_per_solve == 0,
+                   "green list (rhs_per_solve defaults to 0)");
     hm_deck_free(&d);
   }
 }

@@ -119,12 +119,15 @@ typedef struct {
   int (*random_phase)(hm_scalar type, int64_t first, int64_t n, int k, uint64_t seed, double *data);
   /* ---- multi-shift IDR(s): every shift's update in one pass (CPU: kernels_cpu_shift.c, CUDA:
    * gpu/kernels_cuda_shift.cu); complex only ---- */
-  /* Over n rows, for the K = nv * ns columns col = q * nv + j (shift q, right-hand side j):
-   * w = a[col] v[:, j] + sum_{l<m} c[l*K + col] D_l[:, col]; Dnew[:, col] = w; x[:, col] += w.
-   * v is n x nv, D_l (m <= 64, a host array of backend pointers), Dnew and x are n x K; a, c host
-   * scalars. Dnew may be one of the D_l (each entry is read before it is written). */
-  int (*idr_shift_update)(hm_scalar type, int64_t n, int nv, int ns, int m, const double *v, const double *a,
-                          const double *const *D, const double *c, double *Dnew, double *x);
+  /* Over n rows, for the columns of the nact shifts act[0..nact) (ascending, of ns): the active
+   * column p = i * nv + j is col = act[i] * nv + j (shift act[i], right-hand side j) of the K = nv * ns:
+   * w = a[p] v[:, j] + sum_{l<m} c[l*Ka + p] D_l[:, col] (Ka = nact * nv); Dnew[:, col] = w;
+   * x[:, col] += w; the other shifts' columns are not touched (converged shifts cost nothing).
+   * v is n x nv, D_l (m <= 64, a host array of backend pointers), Dnew and x are n x K; a, c, act host
+   * arrays. Dnew may be one of the D_l (each entry is read before it is written). */
+  int (*idr_shift_update)(hm_scalar type, int64_t n, int nv, int ns, int nact, const int *act, int m,
+                          const double *v, const double *a, const double *const *D, const double *c, double *Dnew,
+                          double *x);
 } hm_kernels;
 
 #ifdef __cplusplus

@@ -89,6 +89,7 @@ static void free_state(hm_idr_multishift *o) {
   free(o->target);
   free(o->its);
   free(o->state);
+  free(o->act);
   free(o->a);
   free(o->coef);
   free(o->buf);
@@ -96,7 +97,7 @@ static void free_state(hm_idr_multishift *o) {
   o->M = o->m = o->omega = o->pi = o->rel = NULL;
   o->seedof = NULL;
   o->bnorm = o->rnorm2 = o->est = o->tru = o->target = o->a = o->coef = o->buf = NULL;
-  o->its = o->state = NULL;
+  o->its = o->state = o->act = NULL;
   o->k = o->K = 0;
 }
 
@@ -141,11 +142,12 @@ int hm_idr_multishift_alloc_state(hm_idr_multishift *o, int k) {
   o->target = calloc((size_t)K, sizeof(double));
   o->its = calloc((size_t)K, sizeof(int));
   o->state = calloc((size_t)K, sizeof(int));
+  o->act = calloc((size_t)o->ns, sizeof(int));
   o->a = calloc(2 * (size_t)K, sizeof(double));
   o->coef = calloc(2 * (size_t)K * (s + 2), sizeof(double));
   o->buf = calloc(2 * (size_t)k * (s + 3), sizeof(double));
   if (!o->dR || !o->dX || !o->seedof || !o->rel || !o->M || !o->m || !o->omega || !o->pi || !o->bnorm || !o->rnorm2 || !o->est ||
-      !o->tru || !o->target || !o->its || !o->state || !o->a || !o->coef || !o->buf) {
+      !o->tru || !o->target || !o->its || !o->state || !o->act || !o->a || !o->coef || !o->buf) {
     free_state(o);
     HM_RAISE(HM_ERR_MEMORY, "could not allocate the small state of %d right-hand sides x %d shifts", k, o->ns);
   }
@@ -170,6 +172,12 @@ int hm_idr_multishift_info(const hm_idr_multishift *ms, int *k, int *seed_shift,
   if (k) *k = ms->k;
   if (seed_shift) *seed_shift = ms->seedof ? ms->seedof[0] : ms->seed;
   if (status) *status = ms->status;
+  return HM_SUCCESS;
+}
+
+int hm_idr_multishift_get_profile(const hm_idr_multishift *ms, hm_idr_multishift_profile *prof) {
+  HM_CHECK(ms && prof, HM_ERR_ARGUMENT, "ms or prof is NULL");
+  *prof = ms->prof;
   return HM_SUCCESS;
 }
 

@@ -10,6 +10,14 @@
  * checked against the true residuals). */
 enum { MS_RUNNING = -1, MS_CLAIMED = -2 };
 
+/* Where a solve's work went (internal: bench_multishift reads it): operator applications and
+ * shift-column updates counted in columns, reductions, host wall seconds per part (on a GPU a part's
+ * asynchronous kernels may be charged to the next part that waits on the device; t_total is exact). */
+typedef struct {
+  long seed_steps, seed_products, check_products, shift_columns, reductions, polish_solves, polish_iterations;
+  double t_seed, t_shift, t_check, t_polish, t_switch, t_total;
+} hm_idr_multishift_profile;
+
 struct hm_idr_multishift_s {
   hm_idr *base;          /* options, shadow space P, context (no state of its own is used) */
   hm_operator *A;
@@ -32,9 +40,14 @@ struct hm_idr_multishift_s {
   double complex *pi;         /* [K][s+1]: pi_n, pi_(n-1), ..., pi_(n-s) (r_q = r / pi_q) */
   double *bnorm, *rnorm2, *est, *tru, *target; /* [k], [k], [K], [K], [K] */
   int *its, *state;           /* [K] */
+  int *act;                   /* [ns] scratch: the shifts a step updates */
   int restored, status;
   double *a, *coef, *buf;     /* host scratch in the kernels' layout */
+  hm_idr_multishift_profile prof; /* of the last solve */
 };
+
+/* The profile of the last solve (zero before one). */
+int hm_idr_multishift_get_profile(const hm_idr_multishift *ms, hm_idr_multishift_profile *prof);
 
 int hm_idr_multishift_alloc_state(hm_idr_multishift *ms, int k);
 #endif

@@ -20,6 +20,7 @@
  * its shifts runs. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "blas_threads.h"
 #include "error_macros.h"
@@ -48,6 +49,7 @@ static int count_state(const hm_idr_multishift *o, int state) {
 
 static int allreduce(hm_idr_multishift *o, double *buf, int len) {
   HM_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, buf, len, MPI_DOUBLE, MPI_SUM, o->base->ctx->comm));
+  o->prof.reductions++;
   return HM_SUCCESS;
 }
 
@@ -62,6 +64,7 @@ static int combine(hm_idr_multishift *o, hm_mvec *Y, const hm_mvec *W, int m, hm
 /* t = (A + shift_seed) v over the k seed columns. */
 static int seed_apply(hm_idr_multishift *o, hm_mvec *v, hm_mvec *t) {
   HM_CALL(hm_operator_apply(o->A, v, t));
+  o->prof.seed_products += o->k;
   double complex alpha[o->k], one[o->k];
   for (int j = 0; j < o->k; j++) {
     alpha[j] = o->shift[o->seedof[j]];
@@ -116,6 +119,7 @@ static double complex make_omega(double tt, double complex tv, double vv, double
 
 /* One step of the seeds (all k at once) and the fused update of every shift. */
 static int step(hm_idr_multishift *o) {
+  const double t0 = MPI_Wtime();
   const int s = o->s, k = o->k, K = o->K, ns = o->ns;
   const int full = o->n >= s; /* the s differences exist: the IDR step proper */
   const int new_omega = !full || (o->n - s) % (s + 1) == 0;
@@ -189,13 +193,16 @@ static int step(hm_idr_multishift *o) {
   /* the shifts: coefficients of the fused update, then pi and the estimates */
   int age[s]; /* steps since slot l's difference was formed (1..s), 0: empty */
   for (int l = 0; l < s; l++) age[l] = o->stepof[l] >= 0 ? o->n - o->stepof[l] : 0;
+  int nact = 0; /* the shifts with a column that moves this step: only they are updated */
   for (int q = 0; q < ns; q++) {
+    int moves = 0;
     for (int j = 0; j < k; j++) {
       const int col = q * k + j;
       double complex *pi = o->pi + (size_t)col * (s + 1);
       double complex a = 0, cs[s];
       for (int l = 0; l < s; l++) cs[l] = 0;
       if (active(o, col) && run[j]) {
+        moves = 1;
         double complex gam[s + 1], e[s + 2];
         for (int i = 0; i <= s + 1; i++) e[i] = 0;
         for (int l = 0; l < s; l++)
@@ -229,11 +236,27 @@ static int step(hm_idr_multishift *o) {
       putc_(o->a, col, a);
       for (int l = 0; l < s; l++) putc_(o->coef, (size_t)l * K + col, cs[l]);
     }
+    if (moves) o->act[nact++] = q;
   }
+  /* the moving shifts' coefficients packed to the front (each entry moves to a lower or equal place,
+   * in increasing order, so none is overwritten unread); a shift none of whose columns moves (all
+   * converged or stopped) is not read or written again */
+  const int Ka = nact * k;
+  for (int i = 0; i < nact; i++)
+    for (int j = 0; j < k; j++) putc_(o->a, (size_t)i * k + j, getc_(o->a, (size_t)o->act[i] * k + j));
+  for (int l = 0; l < s; l++)
+    for (int i = 0; i < nact; i++)
+      for (int j = 0; j < k; j++)
+        putc_(o->coef, (size_t)l * Ka + (size_t)i * k + j, getc_(o->coef, (size_t)l * K + (size_t)o->act[i] * k + j));
   const double *D[64];
   for (int l = 0; l < s; l++) D[l] = o->dX[l]->data;
-  HM_CALL(o->kern->idr_shift_update(HM_COMPLEX, o->base->nlocal, k, ns, s, o->v->data, o->a, D, o->coef,
-                                    o->dX[o->oldest]->data, o->x->data));
+  const double t1 = MPI_Wtime();
+  HM_CALL(o->kern->idr_shift_update(HM_COMPLEX, o->base->nlocal, k, ns, nact, o->act, s, o->v->data, o->a, D,
+                                    o->coef, o->dX[o->oldest]->data, o->x->data));
+  o->prof.t_seed += t1 - t0;
+  o->prof.t_shift += MPI_Wtime() - t1;
+  o->prof.shift_columns += Ka;
+  o->prof.seed_steps++;
   o->stepof[o->oldest] = o->n;
   o->oldest = (o->oldest + 1) % s;
   o->n++;
@@ -305,28 +328,43 @@ static int switch_seeds(hm_idr_multishift *o) {
 }
 
 /* The true relative residuals ||b_j - (A + shift_q) x_q,j|| / ||b_j|| of the shifts with want[q] set,
- * into o->tru (one operator application of k columns per shift). */
+ * into o->tru: one operator application of k columns per shift, one reduction for all of them. */
 static int true_residuals(hm_idr_multishift *o, hm_mvec *b, const hm_mvec *x, const int *want) {
   const int k = o->k;
-  for (int q = 0; q < o->ns; q++) {
+  const double t0 = MPI_Wtime();
+  int nw = 0;
+  for (int q = 0; q < o->ns; q++) nw += want[q] != 0;
+  if (!nw) return HM_SUCCESS;
+  double *sums = malloc(sizeof(double) * 2 * (size_t)k * nw);
+  HM_CHECK(sums, HM_ERR_MEMORY, "could not allocate the residual norms of %d shifts", nw);
+  int st = HM_SUCCESS;
+  for (int q = 0, i = 0; q < o->ns && !st; q++) {
     if (!want[q]) continue;
-    HM_CALL(hm_mvec_copy_columns(x, q * k, o->v, 0, k));
-    HM_CALL(hm_operator_apply(o->A, o->v, o->t));
     double complex alpha[k], beta[k], one[k];
     for (int j = 0; j < k; j++) {
       alpha[j] = o->shift[q];
       beta[j] = -1;
       one[j] = 1;
     }
-    HM_CALL(hm_mvec_axpby(o->t, alpha, o->v, one)); /* t = (A + shift) x */
-    HM_CALL(hm_mvec_axpby(o->t, one, b, beta));     /* t = b - t */
-    HM_CALL(o->kern->dot(HM_COMPLEX, o->base->nlocal, k, o->t->data, o->t->data, o->buf));
-    HM_CALL(allreduce(o, o->buf, 2 * k));
+    st = hm_mvec_copy_columns(x, q * k, o->v, 0, k);
+    if (!st) st = hm_operator_apply(o->A, o->v, o->t);
+    if (!st) st = hm_mvec_axpby(o->t, alpha, o->v, one); /* t = (A + shift) x */
+    if (!st) st = hm_mvec_axpby(o->t, one, b, beta);     /* t = b - t */
+    if (!st) st = o->kern->dot(HM_COMPLEX, o->base->nlocal, k, o->t->data, o->t->data, sums + 2 * (size_t)k * i++);
+    o->prof.check_products += k;
+  }
+  if (!st) st = allreduce(o, sums, 2 * k * nw);
+  for (int q = 0, i = 0; q < o->ns && !st; q++) {
+    if (!want[q]) continue;
     for (int j = 0; j < k; j++) {
-      const double t = sqrt(o->buf[2 * j]) / o->bnorm[j];
+      const double t = sqrt(sums[2 * ((size_t)k * i + j)]) / o->bnorm[j];
       o->tru[q * k + j] = isnan(t) ? INFINITY : t;
     }
+    i++;
   }
+  free(sums);
+  o->prof.t_check += MPI_Wtime() - t0;
+  if (st) return hm_error_trace(st, __FILE__, __LINE__, __func__);
   return HM_SUCCESS;
 }
 
@@ -444,6 +482,8 @@ static int polish(hm_idr_multishift *o, hm_mvec *b) {
     }
     int its[k];
     if (!st) st = hm_idr_systems(idr, its, NULL, NULL);
+    o->prof.polish_solves++;
+    for (int j = 0; j < k && !st; j++) o->prof.polish_iterations += its[j];
     if (!st) st = hm_mvec_copy_columns(o->v, 0, o->x, q * k, k);
     hm_idr_destroy(&idr);
     hm_operator_destroy(&op);
@@ -457,7 +497,9 @@ static int polish(hm_idr_multishift *o, hm_mvec *b) {
 }
 
 static int finish(hm_idr_multishift *o, hm_mvec *b, hm_mvec *x) {
+  const double t0 = MPI_Wtime();
   HM_CALL(polish(o, b));
+  o->prof.t_polish += MPI_Wtime() - t0;
   HM_CALL(hm_mvec_copy_columns(o->x, 0, x, 0, o->K));
   int want[o->ns];
   for (int q = 0; q < o->ns; q++) want[q] = 1;
@@ -513,11 +555,17 @@ static int solve(hm_idr_multishift *o, hm_mvec *b, hm_mvec *x) {
     HM_CALL(start(o, b));
   }
   o->status = HM_ERR_NOT_CONVERGED;
-  double t_checkpoint = MPI_Wtime();
+  memset(&o->prof, 0, sizeof o->prof);
+  const double t_start = MPI_Wtime();
+  double t_checkpoint = t_start;
   while (any_active(o)) {
     /* an outer iteration: the s starting steps, then cycles of s + 1 steps */
     const int steps = o->n < o->s ? o->s - o->n : o->s + 1 - (o->n - o->s) % (o->s + 1);
-    if (o->n >= o->s && (o->n - o->s) % (o->s + 1) == 0) HM_CALL(switch_seeds(o));
+    if (o->n >= o->s && (o->n - o->s) % (o->s + 1) == 0) {
+      const double t0 = MPI_Wtime();
+      HM_CALL(switch_seeds(o));
+      o->prof.t_switch += MPI_Wtime() - t0;
+    }
     for (int i = 0; i < steps && any_active(o); i++) {
       HM_CALL(step(o));
       HM_CALL(confirm(o, b, 0));
@@ -538,6 +586,7 @@ static int solve(hm_idr_multishift *o, hm_mvec *b, hm_mvec *x) {
                o->outer);
   }
   HM_CALL(finish(o, b, x));
+  o->prof.t_total = MPI_Wtime() - t_start;
   return HM_SUCCESS;
 }
 

@@ -4,10 +4,13 @@
  * every shift's true residual below tol on both, and the two solutions within 1e-7 relative: the
  * backends sum their reductions in different orders, so their iterations part at rounding level and
  * each solution is right only to its residual times the shift's condition number (the H100 measured
- * differences of 1e-9 to 5e-9 at tol 1e-9). Skips without a GPU. */
+ * differences of 1e-9 to 5e-9 at tol 1e-9). Also the kernel alone: the CUDA idr_shift_update against
+ * the CPU one on fresh random blocks with a list of active shifts (the others must stay bit for bit).
+ * Skips without a GPU. */
 #include <string.h>
 #include <time.h>
 #include "idr_testlib.h"
+#include "kernels.h"
 
 enum { N = 3000, KB = 3, NS = 40 };
 
@@ -63,12 +66,55 @@ static void solve_on(hm_backend backend, double complex *x_out, double *tru) {
   hm_context_destroy(&ctx);
 }
 
+/* The fused update over the shifts {0, 3, 4, 9} of 11 (3 right-hand sides, m = 4, the newest
+ * direction written over D_0) on both backends from the same random inputs. */
+static void kernel_on_both(void) {
+  enum { R = 5000, NV = 3, NSH = 11, M = 4, NACT = 4 };
+  const int act[NACT] = {0, 3, 4, 9}, K = NV * NSH;
+  const size_t len = 2 * (size_t)R * K, nvlen = 2 * (size_t)R * NV;
+  const hm_kernels *gpu = hm_kernels_cuda(), *cpu = &hm_kernels_cpu;
+  HM_TEST_ASSERT(gpu != NULL, "no CUDA kernel table although a device is visible");
+  if (!gpu) return;
+  double *h[M + 2], a[2 * NV * NACT], c[2 * M * NV * NACT];
+  for (int b = 0; b < M + 2; b++) { /* D_0 .. D_3, x, v */
+    h[b] = malloc(sizeof(double) * len);
+    for (size_t i = 0; i < len; i++) h[b][i] = idr_test_hash(seed_of_run + 10 + (uint64_t)b, i, 0);
+  }
+  for (int i = 0; i < 2 * NV * NACT; i++) a[i] = idr_test_hash(seed_of_run + 20, (uint64_t)i, 1);
+  for (int i = 0; i < 2 * M * NV * NACT; i++) c[i] = idr_test_hash(seed_of_run + 21, (uint64_t)i, 2);
+  void *d[M + 2];
+  for (int b = 0; b < M + 2; b++) {
+    HM_TEST_OK(gpu->alloc(sizeof(double) * len, &d[b]));
+    HM_TEST_OK(gpu->upload(d[b], h[b], sizeof(double) * (b == M + 1 ? nvlen : len)));
+  }
+  const double *Dc[M], *Dg[M];
+  for (int l = 0; l < M; l++) {
+    Dc[l] = h[l];
+    Dg[l] = d[l];
+  }
+  HM_TEST_OK(gpu->idr_shift_update(HM_COMPLEX, R, NV, NSH, NACT, act, M, d[M + 1], a, Dg, c, d[0], d[M]));
+  HM_TEST_OK(cpu->idr_shift_update(HM_COMPLEX, R, NV, NSH, NACT, act, M, h[M + 1], a, Dc, c, h[0], h[M]));
+  double *back = malloc(sizeof(double) * len), worst = 0;
+  for (int b = 0; b <= M; b += M) { /* Dnew (over D_0) and x */
+    HM_TEST_OK(gpu->download(back, d[b], sizeof(double) * len));
+    for (size_t i = 0; i < len; i++) worst = fmax(worst, fabs(back[i] - h[b][i]));
+  }
+  HM_TEST_ASSERT(worst < 1e-13, "idr_shift_update: CUDA and CPU differ by %.3e (seed %llu)", worst,
+                 (unsigned long long)seed_of_run);
+  free(back);
+  for (int b = 0; b < M + 2; b++) {
+    gpu->release(d[b]);
+    free(h[b]);
+  }
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   HM_TEST_NEED_GPU();
   seed_of_run = (uint64_t)time(NULL);
   MPI_Bcast(&seed_of_run, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
   printf("seed %llu\n", (unsigned long long)seed_of_run);
+  kernel_on_both();
   const size_t len = (size_t)N * KB * NS;
   double complex *xc = malloc(sizeof(double complex) * len), *xg = malloc(sizeof(double complex) * len);
   double tc[KB * NS], tg[KB * NS];

@@ -1,0 +1,105 @@
+/* The multi-shift update kernel (idr_shift_update) of the CPU table against plain loops summed in
+ * long double, on fresh random inputs (seed from the clock, printed): w = a v + sum_l c_l D_l,
+ * D_new = w, x += w over the columns of the active shifts only, with the newest direction written
+ * over one of the D_l (as the solver does); the other shifts' columns must stay bit for bit, and the
+ * active ones match to rounding; m = 0 (the starting steps) and no active shift. Bad lists (not
+ * ascending, out of range, NULL) fail with HM_ERR_ARGUMENT and a message. */
+#include <complex.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "testing.h"
+#include "kernels.h"
+#include "random.h"
+
+enum { N = 53, NV = 3, NS = 7, M = 4 };
+
+static uint64_t seed;
+
+static void fill(double *a, size_t n, uint64_t stream) {
+  for (size_t i = 0; i < n; i++) a[i] = hm_random_uniform(seed, stream, i) - 0.5;
+}
+
+/* One case: nact shifts of act, m directions, Dnew = D[m - 1] (or its own block for m = 0). */
+static void check(int nact, const int *act, int m) {
+  const int K = NV * NS, Ka = NV * nact;
+  const size_t len = 2 * (size_t)N * K;
+  double *v = malloc(sizeof(double) * 2 * N * NV), *x = malloc(sizeof(double) * len), *x0 = malloc(sizeof(double) * len);
+  double *blocks[M + 1], *before[M + 1];
+  double a[2 * NV * NS], c[2 * M * NV * NS];
+  fill(v, 2 * N * NV, 1);
+  fill(x, len, 2);
+  fill(a, 2 * NV * NS, 3);
+  fill(c, 2 * M * NV * NS, 4);
+  memcpy(x0, x, sizeof(double) * len);
+  for (int l = 0; l <= M; l++) {
+    blocks[l] = malloc(sizeof(double) * len);
+    before[l] = malloc(sizeof(double) * len);
+    fill(blocks[l], len, 10 + (uint64_t)l);
+    memcpy(before[l], blocks[l], sizeof(double) * len);
+  }
+  double *Dnew = m > 0 ? blocks[m - 1] : blocks[M];
+  const double *D[M];
+  for (int l = 0; l < m; l++) D[l] = blocks[l];
+  HM_TEST_OK(hm_kernels_cpu.idr_shift_update(HM_COMPLEX, N, NV, NS, nact, act, m, v, a, D, c, Dnew, x));
+  double worst = 0;
+  for (int q = 0, i = 0; q < NS; q++) {
+    const int on = i < nact && act[i] == q;
+    for (int j = 0; j < NV; j++) {
+      const int col = q * NV + j, p = i * NV + j;
+      for (int r = 0; r < N; r++) {
+        const size_t e = 2 * ((size_t)r * K + col);
+        if (!on) {
+          HM_TEST_ASSERT(x[e] == x0[e] && x[e + 1] == x0[e + 1] && Dnew[e] == (m > 0 ? before[m - 1] : before[M])[e],
+                         "shift %d (not active) was changed at row %d column %d", q, r, j);
+          continue;
+        }
+        const double *vr = v + 2 * ((size_t)r * NV + j);
+        long double wr = (long double)a[2 * p] * vr[0] - (long double)a[2 * p + 1] * vr[1];
+        long double wi = (long double)a[2 * p] * vr[1] + (long double)a[2 * p + 1] * vr[0];
+        for (int l = 0; l < m; l++) {
+          const long double cr = c[2 * (l * Ka + p)], ci = c[2 * (l * Ka + p) + 1];
+          wr += cr * before[l][e] - ci * before[l][e + 1];
+          wi += cr * before[l][e + 1] + ci * before[l][e];
+        }
+        worst = fmax(worst, (double)fabsl(Dnew[e] - wr) + (double)fabsl(Dnew[e + 1] - wi));
+        worst = fmax(worst, (double)fabsl(x[e] - (x0[e] + wr)) + (double)fabsl(x[e + 1] - (x0[e + 1] + wi)));
+      }
+    }
+    i += on;
+  }
+  HM_TEST_ASSERT(worst < 1e-14, "nact %d, m %d: largest difference %.3e from the long double reference (seed %llu)",
+                 nact, m, worst, (unsigned long long)seed);
+  for (int l = 0; l <= M; l++) {
+    free(blocks[l]);
+    free(before[l]);
+  }
+  free(v);
+  free(x);
+  free(x0);
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  seed = (uint64_t)time(NULL);
+  printf("seed %llu\n", (unsigned long long)seed);
+  const int some[3] = {1, 2, 5}, all[NS] = {0, 1, 2, 3, 4, 5, 6}, last[1] = {6};
+  check(3, some, M);
+  check(3, some, 0);
+  check(NS, all, M);
+  check(1, last, 2);
+  check(0, NULL, M);
+  double buf[2 * NV * NS * (M + 1)] = {0};
+  const double *D[M] = {buf, buf, buf, buf};
+  const int descending[2] = {3, 1}, outside[1] = {NS};
+  HM_TEST_FAILS(hm_kernels_cpu.idr_shift_update(HM_COMPLEX, 1, NV, NS, 2, descending, M, buf, buf, D, buf, buf, buf),
+                HM_ERR_ARGUMENT, "must ascend");
+  HM_TEST_FAILS(hm_kernels_cpu.idr_shift_update(HM_COMPLEX, 1, NV, NS, 1, outside, M, buf, buf, D, buf, buf, buf),
+                HM_ERR_ARGUMENT, "must ascend within 0 .. 6");
+  HM_TEST_FAILS(hm_kernels_cpu.idr_shift_update(HM_COMPLEX, 1, NV, NS, 2, NULL, M, buf, buf, D, buf, buf, buf),
+                HM_ERR_ARGUMENT, "with a list");
+  HM_TEST_FAILS(hm_kernels_cpu.idr_shift_update(HM_COMPLEX, 1, NV, NS, NS + 1, all, M, buf, buf, D, buf, buf, buf),
+                HM_ERR_ARGUMENT, "0 <= nact <= ns");
+  return hm_test_finish();
+}
