@@ -5,8 +5,8 @@
 #          A(k, E) start vectors, the blocked conductivity, the matrix-free products, multi-shift IDR(s),
 #          and a shift-and-invert run with the iterative inner solve;
 #   bench  the short benchmarks of the session: the matrix-free step of three models on the GPU and
-#          on the host cores, the conductivity moments at N = 10^7 (M = 1024, R = 16), A(k, E) and
-#          the Chern marker against the KPM step, the multi-shift IDR(s) bench.
+#          on the host cores, the conductivity moments at N = 10^7 (M = 1024, R = 16), A(k, E) against
+#          the KPM step of the same slab, after the CUDA variant of e2e_shift_invert_inner.
 #   run: bash scripts/device_session27.sh check|bench
 set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -35,10 +35,10 @@ if [ "$part" = check ]; then
   grep -E "memcheck" "$OUT/eigen2.log"
 fi
 if [ "$part" = bench ]; then
-  THREADS=16 STEPS=bench timeout 150 bash scripts/device_stencil.sh 2>&1 | grep -E "ratio|bandwidth|CPU run" | head -40
-  STEPS=bench BENCH_M=1024 timeout 150 bash scripts/device_conductivity2.sh 2>&1 | tail -14
-  STEPS=bench timeout 60 bash scripts/device_spectral.sh 2>&1 | tail -10
-  STEPS=bench BENCH_M=512 timeout 90 bash scripts/device_marker.sh 2>&1 | tail -8
+  (cd build-gpu && HAMLET_TEST_REQUIRE=gpu,h5py ctest -R e2e_shift_invert_inner_cuda --output-on-failure 2>&1 | tail -4)
+  THREADS=16 STEPS=bench timeout 120 bash scripts/device_stencil.sh 2>&1 | grep -E "ratio|bandwidth|CPU run" | head -40
+  STEPS=bench BENCH_M=1024 timeout 110 bash scripts/device_conductivity2.sh 2>&1 | tail -14
+  STEPS=bench timeout 50 bash scripts/device_spectral.sh 2>&1 | tail -10
 fi
 echo "done at $SECONDS s, status $status"
 exit $status

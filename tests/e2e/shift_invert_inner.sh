@@ -39,7 +39,10 @@ deck fem_dense.ini "$fem" "method = dense"
 "$PYTHON" -c "import h5py, numpy as np; np.savetxt('fem.ref', h5py.File('fem_dense.h5', 'r')['/eigen/values'][:4])" ||
   fail "no fem reference"
 echo 0 >fem.shift
-for c in spd_cond13 penalty hermitian indefinite fem; do
+cases="spd_cond13 penalty hermitian indefinite fem"
+# the IDR(s) inner solve (indefinite) is refused on the CUDA backend: checked below instead
+[ "${HAMLET_TEST_BACKEND:-cpu}" = cuda ] && cases="spd_cond13 penalty hermitian fem"
+for c in $cases; do
   ham=$(mtx "$c")
   [ "$c" = fem ] && ham=$fem
   for inner in iterative direct; do
@@ -51,11 +54,11 @@ for c in spd_cond13 penalty hermitian indefinite fem; do
     done
   done
 done
-"$PYTHON" - <<'PY' || fail "iterative inner solves differ from the dense references or from the direct ones"
-import h5py, numpy as np
+CASES="$cases" "$PYTHON" - <<'PY' || fail "iterative inner solves differ from the dense references or from the direct ones"
+import os, h5py, numpy as np
 ok = True
 word = lambda v: v.decode() if isinstance(v, bytes) else str(v)
-for c in ["spd_cond13", "penalty", "hermitian", "indefinite", "fem"]:
+for c in os.environ["CASES"].split():
     ref = np.loadtxt(c + ".ref")
     direct = h5py.File(c + "-direct.1.h5", "r")["/eigen/values"][:]
     for np_ in (1, 2):
@@ -95,7 +98,11 @@ expect() { # code pattern deck [ranks]
 deck stall.ini "$(mtx spd_cond13)" "${lobpcg[@]}" "shift = 0" "inner = iterative" "inner_maxit = 3"
 expect 3 "inner CG solve of (A - shift B) y = b did not converge" stall.ini 2
 deck stall_idr.ini "$(mtx indefinite)" "${lobpcg[@]}" "shift = $(cat indefinite.shift)" "inner = iterative" "inner_maxit = 3"
-expect 3 "inner IDR(s) solve of (A - shift B) y = b did not converge" stall_idr.ini 1
+if [ "${HAMLET_TEST_BACKEND:-cpu}" = cuda ]; then
+  expect 2 "its inner solve would be IDR(s), which does not run on the CUDA backend yet" stall_idr.ini 1
+else
+  expect 3 "inner IDR(s) solve of (A - shift B) y = b did not converge" stall_idr.ini 1
+fi
 deck bad.ini "$(mtx spd_cond13)" "${lobpcg[@]}" "shift = 0" "inner = cg"
 expect 2 "inner.*one of: auto, direct, iterative" bad.ini
 deck bad.ini "$(mtx spd_cond13)" "${lobpcg[@]}" "shift = 0" "inner_maxit = 0"
