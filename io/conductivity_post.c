@@ -9,27 +9,8 @@
 #include "conductivity_post.h"
 #include "error_macros.h"
 #include "h5util.h"
+#include "post_files.h"
 #include "hamlet.h"
-
-static int copy_file(const char *from, const char *to) {
-  FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
-  char buf[1 << 16];
-  size_t n;
-  int ok = in && out;
-  while (ok && (n = fread(buf, 1, sizeof buf, in)) > 0) ok = fwrite(buf, 1, n, out) == n;
-  ok = ok && !ferror(in);
-  if (in) fclose(in);
-  if (out && fclose(out)) ok = 0;
-  if (!ok) return hm_error_raise(HM_ERR_IO, __FILE__, __LINE__, __func__, "cannot copy %s to %s", from, to);
-  return HM_SUCCESS;
-}
-
-/* Replace dataset name of group g by a new one (unit and description as the run wrote them). */
-static int replace(hm_context *self, hid_t g, const char *name, int ndim, const hsize_t *dims, const double *data,
-                   const char *unit, const char *description) {
-  if (H5Lexists(g, name, H5P_DEFAULT) > 0 && H5Ldelete(g, name, H5P_DEFAULT) < 0) return 1;
-  return hm_h5_write_small(self, g, name, ndim, dims, data, unit, description);
-}
 
 int hm_conductivity_post(const hm_post_args *a, char *summary, size_t len) {
   hid_t f, g;
@@ -113,7 +94,7 @@ int hm_conductivity_post(const hm_post_args *a, char *summary, size_t len) {
     const char *dest = a->out ? a->out : a->in;
     snprintf(tmp, sizeof tmp, "%s.post.tmp", dest);
     hm_context *self = NULL;
-    st = copy_file(a->in, tmp);
+    st = hm_post_copy_file(a->in, tmp);
     if (!st) st = hm_context_create(MPI_COMM_SELF, HM_BACKEND_CPU, &self);
     if (!st) {
       /* the writers use collective MPI-IO transfers: open with the MPI-IO driver on this process alone */
@@ -121,12 +102,16 @@ int hm_conductivity_post(const hm_post_args *a, char *summary, size_t len) {
       if (fapl >= 0) H5Pset_fapl_mpio(fapl, MPI_COMM_SELF, MPI_INFO_NULL);
       hid_t w = H5Fopen(tmp, H5F_ACC_RDWR, fapl), wg = w < 0 ? -1 : H5Gopen2(w, "conductivity", H5P_DEFAULT);
       const hsize_t de[1] = {(hsize_t)E}, dt[1] = {(hsize_t)T}, dsg[3] = {(hsize_t)C, (hsize_t)T, (hsize_t)E};
-      int bad = wg < 0 || replace(self, wg, "energy", 1, de, energy, "energy (units of t)", "chemical potentials mu") ||
-                replace(self, wg, "temperature", 1, dt, temps, "energy (units of t, k_B = 1)", "temperatures T") ||
-                replace(self, wg, "sigma", 3, dsg, sigma, unit,
-                        "Kubo-Bastin sigma_ab(mu, T) [component][temperature][energy] (hamlet post)") ||
-                replace(self, wg, "error", 3, dsg, error, unit,
-                        "standard error of sigma over the random vectors (0: exact trace or one vector)");
+      int bad = wg < 0;
+      bad = bad || hm_post_replace_dataset(self, wg, "energy", 1, de, energy, "energy (units of t)",
+                                           "chemical potentials mu");
+      bad = bad || hm_post_replace_dataset(self, wg, "temperature", 1, dt, temps, "energy (units of t, k_B = 1)",
+                                           "temperatures T");
+      bad = bad || hm_post_replace_dataset(self, wg, "sigma", 3, dsg, sigma, unit,
+                                           "Kubo-Bastin sigma_ab(mu, T) [component][temperature][energy] (hamlet post)");
+      bad = bad || hm_post_replace_dataset(self, wg, "error", 3, dsg, error, unit,
+                                           "standard error of sigma over the random vectors (0: exact trace or one "
+                                           "vector)");
       if (!bad) {
         H5Adelete(wg, "kernel");
         bad = hm_h5_attr_string(wg, "kernel", kernel == HM_KERNEL_LORENTZ ? "lorentz" : "jackson");

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "error_macros.h"
 #include "h5util.h"
+#include "post_files.h"
 #include "hamlet.h"
 #include "spectral_function.h"
 #include "spectral_post.h"
@@ -22,25 +23,6 @@ int hm_spectral_post_applies(const char *path) {
   return yes;
 }
 
-static int copy_file(const char *from, const char *to) {
-  FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
-  char buf[1 << 16];
-  size_t n;
-  int ok = in && out;
-  while (ok && (n = fread(buf, 1, sizeof buf, in)) > 0) ok = fwrite(buf, 1, n, out) == n;
-  ok = ok && !ferror(in);
-  if (in) fclose(in);
-  if (out && fclose(out)) ok = 0;
-  if (!ok) return hm_error_raise(HM_ERR_IO, __FILE__, __LINE__, __func__, "cannot copy %s to %s", from, to);
-  return HM_SUCCESS;
-}
-
-static int replace(hm_context *self, hid_t g, const char *name, int ndim, const hsize_t *dims, const double *data,
-                   const char *unit, const char *description) {
-  if (H5Lexists(g, name, H5P_DEFAULT) > 0 && H5Ldelete(g, name, H5P_DEFAULT) < 0) return 1;
-  return hm_h5_write_small(self, g, name, ndim, dims, data, unit, description);
-}
-
 static int replace_attr(hid_t g, const char *name, const char *text, double value) {
   if (H5Aexists(g, name) > 0 && H5Adelete(g, name) < 0) return 1;
   return text ? hm_h5_attr_string(g, name, text) : hm_h5_attr_double(g, name, value);
@@ -53,7 +35,7 @@ static int write_result(const hm_post_args *a, const hsize_t dm[3], int P, const
   const char *dest = a->out ? a->out : a->in;
   snprintf(tmp, sizeof tmp, "%s.post.tmp", dest);
   hm_context *self = NULL;
-  HM_CALL(copy_file(a->in, tmp));
+  HM_CALL(hm_post_copy_file(a->in, tmp));
   int st = hm_context_create(MPI_COMM_SELF, HM_BACKEND_CPU, &self);
   if (st) {
     remove(tmp);
@@ -63,12 +45,14 @@ static int write_result(const hm_post_args *a, const hsize_t dm[3], int P, const
   if (fapl >= 0) H5Pset_fapl_mpio(fapl, MPI_COMM_SELF, MPI_INFO_NULL);
   hid_t w = H5Fopen(tmp, H5F_ACC_RDWR, fapl), g = w < 0 ? -1 : H5Gopen2(w, "spectral", H5P_DEFAULT);
   const hsize_t de[1] = {(hsize_t)P}, da[3] = {dm[0], dm[1], (hsize_t)P};
-  int bad = g < 0 || replace(self, g, "energy", 1, de, energy, "energy (units of t)", "energies E") ||
-            replace(self, g, "A", 3, da, A, "states/energy (units of 1/t)",
-                    "A(k, E) = sum_o <k,o|delta(E - H)|k,o> [k][layer][E] (kernel-broadened; hamlet post)") ||
-            replace_attr(g, "kernel", opt->kernel == HM_KERNEL_LORENTZ ? "lorentz" : "jackson", 0) ||
-            replace_attr(g, "lambda", NULL, opt->lorentz_lambda) || replace_attr(g, "grid_points", NULL, opt->points) ||
-            replace_attr(g, "grid_emin", NULL, opt->emin) || replace_attr(g, "grid_emax", NULL, opt->emax);
+  int bad = g < 0;
+  bad = bad || hm_post_replace_dataset(self, g, "energy", 1, de, energy, "energy (units of t)", "energies E");
+  bad = bad || hm_post_replace_dataset(self, g, "A", 3, da, A, "states/energy (units of 1/t)",
+                                       "A(k, E) = sum_o <k,o|delta(E - H)|k,o> [k][layer][E] (kernel-broadened; "
+                                       "hamlet post)");
+  bad = bad || replace_attr(g, "kernel", opt->kernel == HM_KERNEL_LORENTZ ? "lorentz" : "jackson", 0) ||
+        replace_attr(g, "lambda", NULL, opt->lorentz_lambda) || replace_attr(g, "grid_points", NULL, opt->points) ||
+        replace_attr(g, "grid_emin", NULL, opt->emin) || replace_attr(g, "grid_emax", NULL, opt->emax);
   if (g >= 0) H5Gclose(g);
   if (w >= 0 && H5Fclose(w) < 0) bad = 1;
   if (fapl >= 0) H5Pclose(fapl);
