@@ -11,6 +11,7 @@
 #include "column_sums.cuh"
 #include "cuda_check.h"
 #include "device_buffer.cuh"
+#include "kernels_cpu_shift.h"
 #include "kernels_cuda_idr.h"
 #include "occupancy.cuh"
 
@@ -322,14 +323,7 @@ __global__ void shift_update_kernel(int64_t n, int nv, int K, int Ka, int m, con
 int hm_cuda_idr_shift_update(hm_scalar type, int64_t n, int nv, int ns, int nact, const int *act, int m,
                              const double *v, const double *a, const double *const *D, const double *c, double *Dnew,
                              double *x) {
-  HM_CHECK(type == HM_COMPLEX, HM_ERR_ARGUMENT, "the multi-shift update is complex only (type %d)", (int)type);
-  HM_CHECK(m >= 0 && m <= 64, HM_ERR_ARGUMENT, "m = %d directions: must be 0 <= m <= 64", m);
-  HM_CHECK(nact >= 0 && nact <= ns && (nact == 0 || act), HM_ERR_ARGUMENT,
-           "nact = %d active shifts of ns = %d (act %s): must be 0 <= nact <= ns with a list", nact, ns,
-           act ? "given" : "NULL");
-  for (int i = 0; i < nact; i++)
-    HM_CHECK(act[i] >= 0 && act[i] < ns && (i == 0 || act[i] > act[i - 1]), HM_ERR_ARGUMENT,
-             "act[%d] = %d: the active shifts must ascend within 0 .. %d", i, act[i], ns - 1);
+  HM_CALL(hm_idr_shift_update_check(type, ns, nact, act, m));
   if (nact == 0 || n == 0) return HM_SUCCESS;
   const int K = nv * ns, Ka = nv * nact;
   const size_t nc = 2 * (size_t)Ka * (m + 1);

@@ -9,9 +9,7 @@
 #include "error_macros.h"
 #include "kernels_cpu_shift.h"
 
-int hm_cpu_idr_shift_update(hm_scalar type, int64_t n, int nv, int ns, int nact, const int *act, int m,
-                            const double *v, const double *a, const double *const *D, const double *c, double *Dnew,
-                            double *x) {
+int hm_idr_shift_update_check(hm_scalar type, int ns, int nact, const int *act, int m) {
   HM_CHECK(type == HM_COMPLEX, HM_ERR_ARGUMENT, "the multi-shift update is complex only (type %d)", (int)type);
   HM_CHECK(m >= 0 && m <= 64, HM_ERR_ARGUMENT, "m = %d directions: must be 0 <= m <= 64", m);
   HM_CHECK(nact >= 0 && nact <= ns && (nact == 0 || act), HM_ERR_ARGUMENT,
@@ -20,6 +18,13 @@ int hm_cpu_idr_shift_update(hm_scalar type, int64_t n, int nv, int ns, int nact,
   for (int i = 0; i < nact; i++)
     HM_CHECK(act[i] >= 0 && act[i] < ns && (i == 0 || act[i] > act[i - 1]), HM_ERR_ARGUMENT,
              "act[%d] = %d: the active shifts must ascend within 0 .. %d", i, act[i], ns - 1);
+  return HM_SUCCESS;
+}
+
+int hm_cpu_idr_shift_update(hm_scalar type, int64_t n, int nv, int ns, int nact, const int *act, int m,
+                            const double *v, const double *a, const double *const *D, const double *c, double *Dnew,
+                            double *x) {
+  HM_CALL(hm_idr_shift_update_check(type, ns, nact, act, m));
   const int K = nv * ns, Ka = nv * nact;
   const double *const *Dl = D;
   int failed = 0;

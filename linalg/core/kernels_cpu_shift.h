@@ -3,7 +3,17 @@
 #define HAMLET_KERNELS_CPU_SHIFT_H
 #include "kernels.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* The arguments both backends' idr_shift_update refuse alike: complex only, 0 <= m <= 64 directions,
+ * 0 <= nact <= ns active shifts listed in ascending order (HM_ERR_ARGUMENT naming the bad one). */
+int hm_idr_shift_update_check(hm_scalar type, int ns, int nact, const int *act, int m);
+
 int hm_cpu_idr_shift_update(hm_scalar type, int64_t n, int nv, int ns, int nact, const int *act, int m,
                             const double *v, const double *a, const double *const *D, const double *c, double *Dnew,
                             double *x);
+#ifdef __cplusplus
+}
+#endif
 #endif
