@@ -1,7 +1,7 @@
 /* The deck's Hamiltonian: built distributed by physics/, described in /hamiltonian and the summary. */
 #include <math.h>
 #include "fem_grid.h"
-#include "spectral_function.h" /* HM_SPECTRAL_MAX_WIDTH */
+#include "run_spectral.h" /* HM_SPECTRAL_MAX_WIDTH */
 #include "run_state.h"
 
 static const char *const model_name[] = {"ti", "fem", "mtx", "convdiff", "lattice"};

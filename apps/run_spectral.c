@@ -1,12 +1,13 @@
 /* method = spectral: A(k, E) = sum_o <k,o|delta(E - H)|k,o> along a k path, in the bulk or on
- * layers of a slab. The KPM moments of plane-wave start vectors (linalg/kpm/spectral_function.c)
+ * layers of a slab. The KPM moments of plane-wave start vectors (include/hamlet/spectral.h)
  * are made in batches of at most HM_SPECTRAL_MAX_WIDTH columns (points x orbitals), all with the
  * first batch's interval, summed over orbitals, and reconstructed like the LDOS -> /spectral. */
 #include <math.h>
 #include <string.h>
 #include "checkpoint_state.h"
 #include "lattice.h"
-#include "spectral_function.h"
+#include "hamlet/spectral.h"
+#include "run_spectral.h"
 #include "run_state.h"
 
 /* start: the bounds (with the first batch) and the plane-wave blocks; moments: the Chebyshev steps */
@@ -14,8 +15,10 @@ enum { PHASE_BUILD, PHASE_START, PHASE_MOMENTS, PHASE_RECONSTRUCTION, PHASE_CHEC
 static const char *const phase_name[PHASES] = {"build", "start", "moments", "reconstruction", "checkpoint", "io"};
 
 typedef struct {
-  hm_spectral_geometry g;
-  double *positions; /* owned */
+  int64_t cells[3];   /* the supercell */
+  int orbitals;
+  double lattice[9];  /* a1, a2, a3 (rows), cartesian */
+  double *positions;  /* owned: [orbitals][3] cartesian, within the cell */
   int boundary[3];
   double twist[3];
   double recip[9];
@@ -37,27 +40,26 @@ static void on_progress(int done, int total, void *user) {
 static void geometry_of(run_state *s, geometry *geo) {
   const hm_deck *d = &s->deck;
   memset(geo, 0, sizeof *geo);
-  geo->g.cells[0] = d->ti.nx, geo->g.cells[1] = d->ti.ny, geo->g.cells[2] = d->ti.nz;
+  geo->cells[0] = d->ti.nx, geo->cells[1] = d->ti.ny, geo->cells[2] = d->ti.nz;
   for (int a = 0; a < 3; a++) geo->boundary[a] = d->ti.boundary[a];
   if (d->model == HM_MODEL_TI) {
-    geo->g.orbitals = 4;
+    geo->orbitals = 4;
     geo->positions = calloc(12, sizeof(double));
-    for (int a = 0; a < 3; a++) geo->g.lattice[4 * a] = 1;
+    for (int a = 0; a < 3; a++) geo->lattice[4 * a] = 1;
   } else {
     hm_lattice L; /* the file run_build_lattice read (its path is resolved there) */
     const double(*cell)[3] = d->lattice.cell_given ? (const double(*)[3])d->lattice.cell : NULL;
     APP_CALL(hm_lattice_read(d->lattice.file, (hm_lattice_format)d->lattice.format, cell, d->lattice.centres, &L));
-    geo->g.orbitals = L.orbitals;
+    geo->orbitals = L.orbitals;
     geo->positions = malloc(sizeof(double) * 3 * L.orbitals);
     memcpy(geo->positions, L.position, sizeof(double) * 3 * L.orbitals);
     for (int a = 0; a < 3; a++) {
       geo->twist[a] = d->lattice.twist[a];
-      for (int c = 0; c < 3; c++) geo->g.lattice[3 * a + c] = L.cell[a][c];
+      for (int c = 0; c < 3; c++) geo->lattice[3 * a + c] = L.cell[a][c];
     }
     hm_lattice_free(&L);
   }
-  geo->g.positions = geo->positions;
-  APP_CALL(hm_spectral_reciprocal(geo->g.lattice, geo->recip));
+  APP_CALL(hm_spectral_reciprocal(geo->lattice, geo->recip));
 }
 
 static double dot3(const double *u, const double *v) { return u[0] * v[0] + u[1] * v[1] + u[2] * v[2]; }
@@ -66,7 +68,7 @@ static double dot3(const double *u, const double *v) { return u[0] * v[0] + u[1]
  * orthogonal) G X M R; hexagonal (|a1| = |a2| at 60 or 120 degrees, a3 normal to both) G K M.
  * Returns 0 when the lattice has no such name (the deck must then give coordinates). */
 static int point_of(const geometry *geo, char name, double f[3], const char **kind) {
-  const double *a1 = geo->g.lattice, *a2 = a1 + 3, *a3 = a1 + 6;
+  const double *a1 = geo->lattice, *a2 = a1 + 3, *a3 = a1 + 6;
   const double l1 = sqrt(dot3(a1, a1)), l2 = sqrt(dot3(a2, a2)), l3 = sqrt(dot3(a3, a3)), tol = 1e-8;
   const double c12 = dot3(a1, a2) / (l1 * l2), c13 = dot3(a1, a3) / (l1 * l3), c23 = dot3(a2, a3) / (l2 * l3);
   const int orthogonal = fabs(c12) < tol && fabs(c13) < tol && fabs(c23) < tol;
@@ -136,7 +138,7 @@ static void make_path(run_state *s, const geometry *geo, path *p) {
     const double t = (double)(i - seg * per) / per;
     double *f = p->requested + 3 * i, *g = p->allowed + 3 * i, kr[3], diff[3];
     for (int a = 0; a < 3; a++) f[a] = (1 - t) * corner[seg][a] + t * corner[seg + 1][a];
-    hm_spectral_nearest_allowed(geo->g.cells, geo->boundary, geo->twist, f, g);
+    APP_CALL(hm_spectral_nearest_allowed(geo->cells, geo->boundary, geo->twist, f, g));
     to_cartesian(geo, f, kr);
     to_cartesian(geo, g, p->k + 3 * i);
     for (int a = 0; a < 3; a++) diff[a] = p->k[3 * i + a] - kr[a];
@@ -166,7 +168,7 @@ static void free_path(path *p) {
 static int batch_moments(run_state *s, hm_matrix *H, const geometry *geo, const path *p, int first, int count,
                          hm_kpm_options *opt, progress_user *pu, double *mu) {
   const hm_deck *d = &s->deck;
-  const int no = geo->g.orbitals, M = opt->moments;
+  const int no = geo->orbitals, M = opt->moments;
   opt->vectors = count * no;
   run_mark m = {0};
   run_mark_now(s, &m);
@@ -188,7 +190,7 @@ static int batch_moments(run_state *s, hm_matrix *H, const geometry *geo, const 
   hm_mvec *V;
   APP_CALL(hm_matrix_dist(H, &dist));
   APP_CALL(hm_mvec_create(s->ctx, dist, HM_COMPLEX, count * no, &V));
-  APP_CALL(hm_spectral_start_fill(V, &geo->g, count, k, layer));
+  APP_CALL(hm_spectral_start_fill(V, geo->cells, geo->orbitals, geo->lattice, geo->positions, count, k, layer));
   APP_CALL(hm_kpm_set_start(kpm, V));
   hm_mvec_destroy(&V);
   free(k);
@@ -254,7 +256,7 @@ static void write_spectral(run_state *s, hm_output *out, const geometry *geo, co
   /* everything hamlet post needs to rebuild A: the rescaling, the kernel and the grid (0 points: the nodes) */
   const char *const names[] = {"scale", "shift", "lambda", "orbitals", "grid_points", "grid_emin", "grid_emax",
                                "moved_points", "largest_move"};
-  const double values[] = {scale, shift, d->dos.lorentz_lambda, geo->g.orbitals, d->dos.points, d->dos.emin,
+  const double values[] = {scale, shift, d->dos.lorentz_lambda, geo->orbitals, d->dos.points, d->dos.emin,
                            d->dos.emax, p->moved, p->worst};
   for (size_t i = 0; i < sizeof values / sizeof values[0]; i++)
     APP_CALL(hm_output_write_attribute_double(out, g, names[i], values[i]));
@@ -271,12 +273,12 @@ static void print_summary(const run_state *s, const hm_matrix *H, const geometry
   printf("  path         %s: %d k points", d->spectral.path_text, p->nk);
   if (d->spectral.nlayers) printf(" x %d layers", d->spectral.nlayers);
   else printf(" (bulk)");
-  printf(", %d orbitals each, in %d batch%s\n", geo->g.orbitals, batches, batches > 1 ? "es" : "");
+  printf(", %d orbitals each, in %d batch%s\n", geo->orbitals, batches, batches > 1 ? "es" : "");
   if (p->moved)
     printf("  k grid       %d of %d points moved to the nearest allowed point of the %lld x %lld x %lld supercell "
            "(at most %.3g in 1/length): /spectral/k holds the points used\n", p->moved, p->nk,
-           (long long)geo->g.cells[0], (long long)geo->g.cells[1], (long long)geo->g.cells[2], p->worst);
-  const double columns = (double)p->items * geo->g.orbitals;
+           (long long)geo->cells[0], (long long)geo->cells[1], (long long)geo->cells[2], p->worst);
+  const double columns = (double)p->items * geo->orbitals;
   printf("  moments      %d x %.0f plane-wave vectors: %.3f s (%.3g us per vector per step)\n", opt->moments, columns,
          s->seconds[PHASE_MOMENTS], 1e6 * s->seconds[PHASE_MOMENTS] / (columns * (opt->moments / 2.0)));
   printf("  spectral     %d energies, %s kernel\n", points, d->dos.kernel == HM_KERNEL_JACKSON ? "Jackson" : "Lorentz");
@@ -348,7 +350,7 @@ int run_spectral(run_state *s, hm_matrix *H) {
   geometry_of(s, &geo);
   path p;
   make_path(s, &geo, &p);
-  const int M = d->kpm.moments, no = geo.g.orbitals;
+  const int M = d->kpm.moments, no = geo.orbitals;
   const int per_batch = HM_SPECTRAL_MAX_WIDTH / no > 0 ? HM_SPECTRAL_MAX_WIDTH / no : 1;
   const int batches = (p.items + per_batch - 1) / per_batch;
   hm_kpm_options opt = d->kpm;

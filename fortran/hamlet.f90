@@ -20,6 +20,7 @@ module hamlet
   use hamlet_idr
   use hamlet_dense
   use hamlet_ldos
+  use hamlet_spectral
   use hamlet_stencil
   use hamlet_conductivity
   use hamlet_marker

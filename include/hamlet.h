@@ -10,6 +10,7 @@
 #include "hamlet/kpm.h"
 #include "hamlet/dos.h"
 #include "hamlet/ldos.h"
+#include "hamlet/spectral.h"
 #include "hamlet/conductivity.h"
 #include "hamlet/marker.h"
 #include "hamlet/lobpcg.h"

@@ -9,7 +9,7 @@
 #include "h5util.h"
 #include "post_files.h"
 #include "hamlet.h"
-#include "spectral_function.h"
+#include "hamlet/spectral.h"
 #include "spectral_post.h"
 
 int hm_spectral_post_applies(const char *path) {

@@ -1,21 +1,23 @@
-/* Plane-wave start vectors of A(k, E) (linalg/kpm/spectral_function.c) on fresh random k (the seed
+/* Plane-wave start vectors of A(k, E) (the public include/hamlet/spectral.h) on fresh random k (the seed
  * is printed; HAMLET_TEST_SEED replays it), moved to the allowed grid of a periodic 5 x 4 x 3 TI:
  * the KPM moments summed over orbitals equal sum_b T_n(E_b~) of the analytic Bloch bands
  * +-sqrt((m - t sum cos k)^2 + t^2 sum sin^2 k) (each twice) to 1e-12, and do not change when the
  * orbital positions change (tau_o only adds a constant phase per column). With "cuda": the same
  * checks on the device, and the device's moments equal the CPU's to 1e-12 for bulk and layer
- * columns of an open-z slab. The nearest allowed point (periodic, twisted, open) and bad inputs.
- * Any rank count. */
+ * columns of an open-z slab. A from hm_spectral_reconstruct on the 2M Chebyshev nodes integrates
+ * to the 4 orbitals (Gauss-Chebyshev quadrature, exact for these degrees) with either kernel. The
+ * nearest allowed point (periodic, twisted, open) and bad inputs. Any rank count. */
 #include <complex.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "hamlet.h"
-#include "spectral_function.h"
 #include "testing.h"
 
 enum { M = 40, K = 5 };
 static const double t_hop = 1.0, mass = 2.0;
+static const int64_t supercell[3] = {5, 4, 3};
+static const double cubic[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
 
 /* Moments summed over orbitals of K points (k cartesian, layer per point) on backend ctx. */
 static void moments_of(hm_context *ctx, int open_z, const double *positions, const double *k, const int *layer,
@@ -34,12 +36,11 @@ static void moments_of(hm_context *ctx, int open_z, const double *positions, con
   opt.emin = -6.5, opt.emax = 6.1; /* |E| <= m + 3t = 5; off-centre: shift != 0 */
   hm_kpm *kpm;
   HM_TEST_OK(hm_kpm_create(H, &opt, &kpm));
-  const hm_spectral_geometry g = {{5, 4, 3}, 4, {1, 0, 0, 0, 1, 0, 0, 0, 1}, positions};
   const hm_dist *dist;
   hm_mvec *V;
   HM_TEST_OK(hm_matrix_dist(H, &dist));
   HM_TEST_OK(hm_mvec_create(ctx, dist, HM_COMPLEX, 4 * K, &V));
-  HM_TEST_OK(hm_spectral_start_fill(V, &g, K, k, layer));
+  HM_TEST_OK(hm_spectral_start_fill(V, supercell, 4, cubic, positions, K, k, layer));
   HM_TEST_OK(hm_kpm_set_start(kpm, V));
   HM_TEST_OK(hm_kpm_run(kpm));
   double mean[M], *per = malloc(sizeof(double) * M * 4 * K);
@@ -81,7 +82,7 @@ static void check_nearest(void) {
   const int bc[3] = {HM_BC_PERIODIC, HM_BC_TWISTED, HM_BC_OPEN};
   const double twist[3] = {0, 1.0, 0}, f[3] = {0.33, 0.3, 0.123}, want1 = (1 + 1.0 / (2 * M_PI)) / 4;
   double g[3];
-  hm_spectral_nearest_allowed(cells, bc, twist, f, g);
+  HM_TEST_OK(hm_spectral_nearest_allowed(cells, bc, twist, f, g));
   HM_TEST_ASSERT(fabs(g[0] - 0.4) < 1e-15 && fabs(g[1] - want1) < 1e-15 && g[2] == 0.123,
                  "nearest allowed of (0.33, 0.3, 0.123): (%.17g %.17g %.17g), want (0.4, %.17g, 0.123)", g[0], g[1],
                  g[2], want1);
@@ -95,6 +96,40 @@ static void check_nearest(void) {
     }
   const double flat[9] = {1, 0, 0, 2, 0, 0, 0, 0, 1};
   HM_TEST_FAILS(hm_spectral_reciprocal(flat, recip), HM_ERR_ARGUMENT, "span no volume");
+  HM_TEST_FAILS(hm_spectral_reciprocal(NULL, recip), HM_ERR_ARGUMENT, "lattice or recip is NULL");
+  const int bad_bc[3] = {HM_BC_PERIODIC, 3, HM_BC_OPEN};
+  HM_TEST_FAILS(hm_spectral_nearest_allowed(cells, bad_bc, twist, f, g), HM_ERR_ARGUMENT,
+                "boundary[1] = 3: allowed are 0 (periodic), 1 (open), 2 (twisted)");
+  const int64_t no_cells[3] = {5, 0, 7};
+  HM_TEST_FAILS(hm_spectral_nearest_allowed(no_cells, bc, twist, f, g), HM_ERR_ARGUMENT, "cells[1] = 0: must be >= 1");
+  HM_TEST_FAILS(hm_spectral_nearest_allowed(cells, bc, NULL, f, g), HM_ERR_ARGUMENT, "twist, frac or allowed is NULL");
+}
+
+/* int A dE = orbitals for every point: on the P = 2M nodes x_p, int f(x) dx = (pi / P) sum_p f(x_p)
+ * sqrt(1 - x_p^2) exactly for the Chebyshev series of degree < M that A sqrt(1 - x^2) is. */
+static void check_reconstruct(const double *mu, double scale, double shift) {
+  for (int kernel = HM_KERNEL_JACKSON; kernel <= HM_KERNEL_LORENTZ; kernel++) {
+    hm_dos_options opt;
+    HM_TEST_OK(hm_dos_options_default(&opt));
+    opt.kernel = (hm_kpm_kernel)kernel;
+    int P;
+    HM_TEST_OK(hm_ldos_points(M, &opt, &P));
+    HM_TEST_ASSERT(P == 2 * M, "hm_ldos_points: %d energies, want the %d nodes", P, 2 * M);
+    double energy[2 * M], A[K * 2 * M];
+    HM_TEST_OK(hm_spectral_reconstruct(M, K, 4, mu, scale, shift, &opt, energy, A));
+    for (int j = 0; j < K; j++) {
+      double integral = 0;
+      for (int p = 0; p < P; p++) {
+        const double x = scale * (energy[p] - shift);
+        integral += M_PI / (P * scale) * A[j * P + p] * sqrt(1 - x * x);
+      }
+      HM_TEST_ASSERT(fabs(integral - 4) < 1e-12, "kernel %d, point %d: int A dE = %.15g, want 4", kernel, j, integral);
+    }
+    HM_TEST_FAILS(hm_spectral_reconstruct(1, K, 4, mu, scale, shift, &opt, energy, A), HM_ERR_ARGUMENT,
+                  "moments = 1, count = 5, orbitals = 4: need moments >= 2");
+    HM_TEST_FAILS(hm_spectral_reconstruct(M, K, 4, NULL, scale, shift, &opt, energy, A), HM_ERR_ARGUMENT,
+                  "mu, opt, energy or A is NULL");
+  }
 }
 
 static void check_bad_inputs(hm_context *ctx) {
@@ -107,15 +142,25 @@ static void check_bad_inputs(hm_context *ctx) {
   HM_TEST_OK(hm_matrix_dist(H, &dist));
   const double tau[12] = {0}, k[6] = {0};
   const int layer[2] = {0, 3}, bulk[2] = {-1, -1};
-  hm_spectral_geometry g = {{5, 4, 3}, 4, {1, 0, 0, 0, 1, 0, 0, 0, 1}, tau};
+  int64_t cells[3] = {5, 4, 3};
   hm_mvec *V, *R;
   HM_TEST_OK(hm_mvec_create(ctx, dist, HM_COMPLEX, 8, &V));
   HM_TEST_OK(hm_mvec_create(ctx, dist, HM_REAL, 8, &R));
-  HM_TEST_FAILS(hm_spectral_start_fill(V, &g, 2, k, layer), HM_ERR_ARGUMENT, "layer 3 is outside [0, 3)");
-  HM_TEST_FAILS(hm_spectral_start_fill(V, &g, 1, k, bulk), HM_ERR_ARGUMENT, "1 points x 4 orbitals = 4 expected");
-  HM_TEST_FAILS(hm_spectral_start_fill(R, &g, 2, k, bulk), HM_ERR_ARGUMENT, "must be complex");
-  g.cells[0] = 6;
-  HM_TEST_FAILS(hm_spectral_start_fill(V, &g, 2, k, bulk), HM_ERR_ARGUMENT, "rows; 72 cells x 4 orbitals");
+  HM_TEST_FAILS(hm_spectral_start_fill(V, cells, 4, cubic, tau, 2, k, layer), HM_ERR_ARGUMENT,
+                "layer 3 is outside [0, 3)");
+  HM_TEST_FAILS(hm_spectral_start_fill(V, cells, 4, cubic, tau, 1, k, bulk), HM_ERR_ARGUMENT,
+                "1 points x 4 orbitals = 4 expected");
+  HM_TEST_FAILS(hm_spectral_start_fill(R, cells, 4, cubic, tau, 2, k, bulk), HM_ERR_ARGUMENT, "must be complex");
+  HM_TEST_FAILS(hm_spectral_start_fill(V, cells, 0, cubic, tau, 2, k, bulk), HM_ERR_ARGUMENT,
+                "orbitals = 0, count = 2: both must be >= 1");
+  HM_TEST_FAILS(hm_spectral_start_fill(V, cells, 4, NULL, tau, 2, k, bulk), HM_ERR_ARGUMENT,
+                "lattice, positions, k or layer is NULL");
+  cells[2] = -1;
+  HM_TEST_FAILS(hm_spectral_start_fill(V, cells, 4, cubic, tau, 2, k, bulk), HM_ERR_ARGUMENT,
+                "cells 5 x 4 x -1: each must be >= 1");
+  cells[2] = 3, cells[0] = 6;
+  HM_TEST_FAILS(hm_spectral_start_fill(V, cells, 4, cubic, tau, 2, k, bulk), HM_ERR_ARGUMENT,
+                "rows; 72 cells x 4 orbitals");
   hm_mvec_destroy(&V);
   hm_mvec_destroy(&R);
   hm_matrix_destroy(&H);
@@ -136,7 +181,7 @@ int main(int argc, char **argv) {
   int bulk[K], layer[K];
   for (int j = 0; j < K; j++) { /* fresh random reduced points, moved to the grid; k = 2 pi f (cubic) */
     for (int a = 0; a < 3; a++) f[a] = lcg(&seed);
-    hm_spectral_nearest_allowed(cells, bc, twist, f, g);
+    HM_TEST_OK(hm_spectral_nearest_allowed(cells, bc, twist, f, g));
     for (int a = 0; a < 3; a++) k[3 * j + a] = 2 * M_PI * g[a];
     bulk[j] = -1;
     layer[j] = j % 3;
@@ -162,6 +207,8 @@ int main(int argc, char **argv) {
                      worst);
     }
   }
+  moments_of(ctx, 0, tau0, k, bulk, mu0, &scale, &shift);
+  check_reconstruct(mu0, scale, shift);
   check_nearest();
   check_bad_inputs(ctx);
   hm_context_destroy(&cpu);
