@@ -29,6 +29,7 @@
 #include "cuda_check.h"
 #include "device_buffer.cuh"
 #include "device_upload.cuh"
+#include "mma_f64.cuh"
 #include "occupancy.cuh"
 
 namespace {
@@ -211,21 +212,14 @@ void describe_blocks(const struct hm_csr_view *A, const int32_t *rows, int32_t n
   }
 }
 
-// The distinct value blocks (16 complex slots each, slot 4 r + cc) as the kernel's lanes read
-// them: lane L (A fragment row m = L / 4: block row m % 4, the real part of the product for m < 4,
-// the imaginary part above; column q = L % 4: x's row 2 h + q / 2 of the block's column pair h, its
-// real part for even q, its imaginary part for odd q) takes the coefficients of pairs 0 and 1 as
-// one double2 at 64 id + 2 L (id: the distinct block), from Re Y = Re A Re x - Im A Im x and
-// Im Y = Im A Re x + Re A Im x. Each entry's parts appear twice: 512 bytes per distinct block.
+// The distinct value blocks (16 complex slots each, slot 4 r + cc) as the kernel's lanes read them
+// (hm_mma_coefficient): lane L takes the coefficients of pairs 0 and 1 as one double2 at 64 id + 2 L
+// (id: the distinct block). Each entry's parts appear twice: 512 bytes per distinct block.
 void mma_coefficients(const double *val, int64_t stored, double *coef) {
 #pragma omp parallel for schedule(static)
   for (int64_t id = 0; id < stored; id++)
     for (int L = 0; L < 32; L++)
-      for (int h = 0; h < 2; h++) {
-        const int row = (L >> 2) & 3, imag_out = L >> 4, q = L & 3, slot = 4 * row + 2 * h + (q >> 1);
-        const double re = val[32 * id + 2 * slot], im = val[32 * id + 2 * slot + 1];
-        coef[(size_t)64 * id + 2 * L + h] = imag_out ? ((q & 1) ? re : im) : ((q & 1) ? -im : re);
-      }
+      for (int h = 0; h < 2; h++) coef[(size_t)64 * id + 2 * L + h] = hm_mma_coefficient(val + 32 * id, L, h);
 }
 
 // Two passes over the groups, both on the host's threads (OpenMP): count the blocks (and decide
@@ -312,25 +306,11 @@ int build(const struct hm_csr_view *A, const int32_t *rows, int32_t n, int alway
 
 // ---- device side ----
 
-// The complex block product on the FP64 tensor cores (mma m8n8k4, sm_80 and later), for any block
-// width k: one warp owns a group and 8 NT columns. In real arithmetic a block's
-// product is, per column pair h of the block (x rows 4 bc + 2 h and + 1) and tile of 8 columns,
-// one mma: the 8 x 4 A holds the coefficients that take (Re x, Im x) of the pair's two rows to
-// [Re Y; Im Y] (mma_coefficients), the 4 x 8 B the two rows' real and imaginary parts. Fragments
-// (PTX ISA): A element (lane / 4, lane % 4), B element (lane % 4, lane / 4), C elements (lane / 4,
-// 2 (lane % 4) + i). So a lane loads one double of x per pair and tile, and a half warp's loads
-// fall in 2 rows (128-byte lines) of V: the L1 moves 4 lines per 512 bytes, where one complex
+// The complex block product on the FP64 tensor cores (mma_f64.cuh), for any block width k: one warp
+// owns a group and 8 NT columns. A lane loads one double of x per pair and tile, and a half warp's
+// loads fall in 2 rows (128-byte lines) of V: the L1 moves 4 lines per 512 bytes, where one complex
 // entry per lane (4 rows per quarter warp) made it move 16 (Nsight Compute at R = 32: L1
 // wavefronts 84% -> 65% busy).
-__device__ __forceinline__ void mma_f64(double &c0, double &c1, double a, double b) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
-  __trap(); // never launched: no copy is made for devices before sm_80 (hm_cuda_block_build)
-#else
-  asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
-      : "+d"(c0), "+d"(c1)
-      : "d"(a), "d"(b));
-#endif
-}
 
 // Pairs: x loaded by column pair (one double per lane, the layout above); else one complex entry
 // per lane, x's 4 rows in one load and two mma per tile (Re x, Im x), which keeps twice the bytes

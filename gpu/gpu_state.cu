@@ -7,6 +7,7 @@
 #include "gpu_state.h"
 #include "../linalg/core/gpu_probe.h"
 #include "stencil_cuda.h"
+#include "stencil_mma_cuda.h"
 
 thread_local int hm_gpu_thread_device = -1;
 
@@ -44,6 +45,7 @@ void release_current_device_state() {
   hm_peer_cuda_release_state();
   hm_host_to_device_release_state();
   hm_stencil_cuda_release_state();
+  hm_stencil_mma_cuda_release_state();
 }
 } // namespace
 

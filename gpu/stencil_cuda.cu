@@ -13,6 +13,8 @@
 #include "column_sums.cuh"
 #include "device_buffer.cuh"
 #include "stencil_cuda.h"
+#include "stencil_device.cuh"
+#include "stencil_mma_cuda.h"
 
 namespace {
 
@@ -44,28 +46,6 @@ Launch plan(const hm_stencil_exec &E, int list, int k, int per_site_orbitals) {
   if (L.zchunk < 1) L.zchunk = 1;
   L.nzchunks = L.slabs ? (L.slabs + L.zchunk - 1) / L.zchunk : 0;
   return L;
-}
-
-__device__ inline int64_t slab_at(const hm_stencil_exec &E, int list, int64_t p) {
-  for (int r = 0; r < E.nruns[list]; r++) {
-    const int64_t len = E.run[list][r][1] - E.run[list][r][0];
-    if (p < len) return E.run[list][r][0] + p;
-    p -= len;
-  }
-  return -1;
-}
-
-// Cell of plane index q in global slab g (cheap 32-bit arithmetic where the plane allows it).
-__device__ inline void cell_of(const hm_stencil_exec &E, int64_t g, int64_t q, int64_t c[3]) {
-  c[0] = c[1] = c[2] = 0;
-  c[E.slow] = g;
-  if (E.slow == 2) {
-    const int64_t nx = E.cells[0];
-    c[0] = q % nx;
-    c[1] = q / nx;
-  } else if (E.slow == 1) {
-    c[0] = q;
-  }
 }
 
 // Per-column sums of a thread block's dots in a fixed order into partial[block][2k]. Thread t holds
@@ -111,21 +91,6 @@ __device__ inline void block_column_sums(double vv, double wv, int k, double *re
     partial[(int64_t)block_id * 2 * k + c] = sv;
     partial[(int64_t)block_id * 2 * k + k + c] = sw;
   }
-}
-
-// Where block b's hop from cell c lands and its boundary factor; -1 where it is dropped. The common
-// case (no wrap in any direction) is one add of the block's precomputed local offset: cheap 32-bit
-// checks decide it; wraps, ghost slabs and vacancies take the general arithmetic of stencil_exec.h.
-__device__ inline int64_t hop_target(const hm_stencil_exec &E, int b, const int64_t c[3], int64_t self,
-                                     const int64_t *delta, bool interior, int64_t w[3], double *angle) {
-  const int32_t *R = E.shift + 3 * b;
-  *angle = 0;
-  if (interior && (uint64_t)(c[0] + R[0]) < (uint64_t)E.cells[0] && (uint64_t)(c[1] + R[1]) < (uint64_t)E.cells[1] &&
-      (uint64_t)(c[2] + R[2]) < (uint64_t)E.cells[2]) {
-    w[0] = w[1] = w[2] = 0;
-    return self + delta[b];
-  }
-  return hm_stencil_target(&E, R, c, w, angle);
 }
 
 // One launch: every thread computes one (site, orbital, column) entry per slab it marches over.
@@ -347,6 +312,10 @@ int stencil_run(bool kpm, hm_scalar type, const hm_stencil_exec *E, int k, const
   const int list = list_of(E, rows);
   HM_CHECK(list >= 0, HM_ERR_ARGUMENT,
            "a matrix-free product was given a row list; it takes only the matrix's interior or boundary slabs");
+  if (kpm && hm_cuda_stencil_mma_applies(E, k)) {
+    HM_CALL(hm_cuda_stencil_mma_kpm_step(E, list, k, s, b, x, y, dots));
+    return HM_SUCCESS;
+  }
   const int o = E->orbitals;
   const size_t site_shared = sizeof(double) * 2 * E->nblocks * o * o + sizeof(int64_t) * E->nblocks;
   if (!E->has_peierls && (o == 1 || o == 2 || o == 4 || o == 8) && kThreads % k == 0 && site_shared <= 40 * 1024) {

@@ -8,7 +8,11 @@
 #          KITE's conductivity on graphene on the host's 16 cores at the same time (the GPU run keeps
 #          one host thread busy beside KITE's 16: its figure is a little pessimistic) and hamlet's run of
 #          the same graphene deck on the GPU afterwards
-#   run: bash scripts/device_session28.sh check|cond
+#   stencil  the matrix-free TI step on the tensor cores (gpu/stencil_mma_cuda.cu, issue 27): test_stencil_free
+#          on the GPU with the automatic choice and with HAMLET_STENCIL_KERNEL=mma (every width from 8),
+#          on 1 and 2 ranks, compute-sanitizer memcheck, then bench_stencil on the TI with the per-site
+#          kernel and the tensor-core one in the same run
+#   run: bash scripts/device_session28.sh check|cond|diag|stencil
 set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 part=${1:-check}
@@ -56,6 +60,24 @@ if [ "$part" = diag ]; then
     "$OUT" "$PWD/inputs/lattices/graphene.lattice" >"$OUT/graphene_cpu.ini"
   OMP_NUM_THREADS=16 timeout 120 build-gpu/bin/hamlet run "$OUT/graphene_cpu.ini" 2>&1 | grep -E "moments|timing|parallel|memory"
   NX=40 NY=40 NZ=16 STEPS=bench bash scripts/device_multishift.sh 2>&1 | grep -vE "^(built|NVIDIA)" | tail -30 || status=1
+fi
+if [ "$part" = stencil ]; then
+  exe=build-gpu/linalg/tests/test_stencil_free
+  HAMLET_STENCIL_KERNEL=auto "$exe" cuda >"$OUT/stencil_free_auto.log" 2>&1 || status=1
+  HAMLET_STENCIL_KERNEL=mma /opt/deps/usr/bin/mpiexec.hydra -n 2 "$exe" cuda >"$OUT/stencil_free_mma_2.log" 2>&1 || status=1
+  echo "test_stencil_free cuda: auto $(tail -1 "$OUT/stencil_free_auto.log"); mma, 2 ranks: $(tail -1 "$OUT/stencil_free_mma_2.log")"
+  HAMLET_STENCIL_KERNEL=mma timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 "$exe" cuda >"$OUT/memcheck_stencil_mma.log" 2>&1
+  code=$?
+  echo "memcheck test_stencil_free cuda (mma): exit $code" | tee -a "$OUT/sanitizer.txt"
+  [ "$code" -eq 0 ] || { status=1; tail -8 "$OUT/memcheck_stencil_mma.log"; }
+  [ -n "${STENCIL_TESTS_ONLY:-}" ] && { echo "done at $SECONDS s, status $status"; exit $status; }
+  for kernel in site mma; do
+    echo "== bench_stencil TI, HAMLET_STENCIL_KERNEL=$kernel ($SECONDS s)"
+    HAMLET_STENCIL_KERNEL=$kernel build-gpu/bench/bench_stencil --backend cuda --nx 200 --ny 100 --nz 40 --R "${STENCIL_R:-8,16,32,64}" \
+      --steps 50 | tee "$OUT/bench_ti_$kernel.txt" | grep -E "ratio|bandwidth" | head -12
+  done
+  echo "== bench_conductivity --L 2237 --moments 1024 --vectors 2 --block 1 --cuda ($SECONDS s)"
+  timeout $((330 - SECONDS)) build-gpu/bench/bench_conductivity --L 2237 --moments 1024 --vectors 2 --block 1 --cuda 2>&1 | tail -3
 fi
 echo "done at $SECONDS s, status $status"
 exit $status

@@ -1,0 +1,47 @@
+// Device arithmetic the matrix-free lattice operator's CUDA kernels share (stencil_cuda.cu,
+// stencil_mma_cuda.cu): which slab a list position is, a site's cell, where a block's hop lands.
+#ifndef HAMLET_STENCIL_DEVICE_CUH
+#define HAMLET_STENCIL_DEVICE_CUH
+#include "stencil_exec.h"
+
+namespace {
+
+__device__ inline int64_t slab_at(const hm_stencil_exec &E, int list, int64_t p) {
+  for (int r = 0; r < E.nruns[list]; r++) {
+    const int64_t len = E.run[list][r][1] - E.run[list][r][0];
+    if (p < len) return E.run[list][r][0] + p;
+    p -= len;
+  }
+  return -1;
+}
+
+// Cell of plane index q in global slab g (cheap 32-bit arithmetic where the plane allows it).
+__device__ inline void cell_of(const hm_stencil_exec &E, int64_t g, int64_t q, int64_t c[3]) {
+  c[0] = c[1] = c[2] = 0;
+  c[E.slow] = g;
+  if (E.slow == 2) {
+    const int64_t nx = E.cells[0];
+    c[0] = q % nx;
+    c[1] = q / nx;
+  } else if (E.slow == 1) {
+    c[0] = q;
+  }
+}
+
+// Where block b's hop from cell c lands and its boundary factor; -1 where it is dropped. The common
+// case (no wrap in any direction) is one add of the block's precomputed local offset: cheap 32-bit
+// checks decide it; wraps, ghost slabs and vacancies take the general arithmetic of stencil_exec.h.
+__device__ inline int64_t hop_target(const hm_stencil_exec &E, int b, const int64_t c[3], int64_t self,
+                                     const int64_t *delta, bool interior, int64_t w[3], double *angle) {
+  const int32_t *R = E.shift + 3 * b;
+  *angle = 0;
+  if (interior && (uint64_t)(c[0] + R[0]) < (uint64_t)E.cells[0] && (uint64_t)(c[1] + R[1]) < (uint64_t)E.cells[1] &&
+      (uint64_t)(c[2] + R[2]) < (uint64_t)E.cells[2]) {
+    w[0] = w[1] = w[2] = 0;
+    return self + delta[b];
+  }
+  return hm_stencil_target(&E, R, c, w, angle);
+}
+
+} // namespace
+#endif
