@@ -18,7 +18,8 @@
  *    x = scale (mu - shift); and for mu in a gap of the spectrum, at a distance d from the nearest
  *    eigenvalue, it equals the step projector to about exp(-d / T). Choose T = d / 30 and
  *    M >= ln(1 / tol) / (pi T scale) (tol 1e-11: M = 25 / (pi T scale)): on an 8 x 8 Qi-Wu-Zhang flake
- *    (d = 0.09, [emin, emax] = [-3, 3]) T = 0.003, M = 8060 give the exact projector's marker to 1e-12.
+ *    (d = 0.09, [emin, emax] = [-3.1, 3.1]) T = 0.003, M = 8346 give the exact projector's marker to
+ *    2.4e-12 (test_marker_exact).
  *    Too few moments leave Gibbs oscillations of the undamped series (no kernel hides them). */
 #ifndef HAMLET_MARKER_H
 #define HAMLET_MARKER_H
