@@ -1,5 +1,5 @@
 /* method = marker: the local Chern marker C(r) = -(4 pi / A_cell) Im sum_o <r,o|P X Q Y P|r,o> of the
- * deck's cells (include/hamlet/marker.h), in batches of cells with a checkpoint between batches
+ * deck's cells (P: the Jackson-damped step, or the Fermi function at [marker] temperature > 0) (include/hamlet/marker.h), in batches of cells with a checkpoint between batches
  * (the values so far and the interval), so `hamlet restart` continues at the next batch. Positions
  * come from the lattice's geometry (the TI: a cubic lattice, all orbitals at the site) and are
  * centred on the flake, where the truncated projector is most accurate. -> /marker. */
@@ -148,10 +148,13 @@ static void write_result(run_state *s, hm_matrix *H, const geometry *g, double e
   APP_CALL(hm_output_write_array(out, "/marker/C", HM_REAL, 1, dc, C, "1",
                                  "local Chern marker C(r) = -(4 pi / A_cell) Im sum_o <r,o|P X Q Y P|r,o>"));
   const char *g_name = "/marker";
-  APP_CALL(hm_output_write_attribute(out, g_name, "kernel", "jackson"));
+  const double T = d->marker.temperature;
+  APP_CALL(hm_output_write_attribute(out, g_name, "kernel", T > 0 ? "none" : "jackson"));
+  APP_CALL(hm_output_write_attribute(out, g_name, "projector", T > 0 ? "fermi" : "step"));
   APP_CALL(hm_output_write_attribute(out, g_name, "sites", d->marker.layers_text[0] ? "layers" : "cells"));
   APP_CALL(hm_output_write_attribute_double(out, g_name, "mu", d->marker.mu));
   APP_CALL(hm_output_write_attribute_double(out, g_name, "moments", d->marker.moments));
+  APP_CALL(hm_output_write_attribute_double(out, g_name, "temperature", T));
   APP_CALL(hm_output_write_attribute_double(out, g_name, "emin", emin));
   APP_CALL(hm_output_write_attribute_double(out, g_name, "emax", emax));
   APP_CALL(hm_output_write_attribute_double(out, g_name, "scale", 2.0 / (emax - emin)));
@@ -160,6 +163,20 @@ static void write_result(run_state *s, hm_matrix *H, const geometry *g, double e
   APP_CALL(hm_output_write_attribute_double(out, g_name, "site_orbitals", g->site_orbitals));
   run_output_commit(s, &out, m, PHASE_IO);
   free(sites);
+}
+
+/* Which projector; for the Fermi one, the size of the series' truncation, exp(-M pi T scale / sqrt(1 - x^2))
+ * (the decay of its coefficients), so a user sees when M is too small for T. */
+static void print_projector(const hm_deck *d, double emin, double emax) {
+  const double T = d->marker.temperature, scale = 2 / (emax - emin), x = scale * (d->marker.mu - 0.5 * (emax + emin));
+  if (T == 0) {
+    printf("  projector    theta(mu - H), Jackson-damped (converges algebraically in M)\n");
+    return;
+  }
+  const double tail = exp(-d->marker.moments * M_PI * T * scale / sqrt(fmax(1e-300, 1 - fmin(1, x * x))));
+  const int needed = (int)ceil(log(1e11) * sqrt(fmax(0, 1 - fmin(1, x * x))) / (M_PI * T * scale));
+  printf("  projector    Fermi function, T = %g, undamped: truncation about %.1e%s (M = %d gives 1e-11)\n", T, tail,
+         tail > 1e-6 ? ", TOO FEW moments for this T" : "", needed);
 }
 
 int run_marker(run_state *s, hm_matrix *H) {
@@ -188,7 +205,8 @@ int run_marker(run_state *s, hm_matrix *H) {
     const int count = n - done < batch ? n - done : batch;
     for (int i = 0; i < count; i++)
       for (int o = 0; o < per; o++) rows[i * per + o] = row_of(&g, d->marker.sites[done + i], o);
-    APP_CALL(hm_marker_local(H, x, y, emin, emax, d->marker.mu, d->marker.moments, count * per, rows, values));
+    APP_CALL(hm_marker_local_temperature(H, x, y, emin, emax, d->marker.mu, d->marker.temperature, d->marker.moments,
+                                         count * per, rows, values));
     for (int i = 0; i < count; i++) {
       double sum = 0;
       for (int o = 0; o < per; o++) sum += values[i * per + o];
@@ -223,6 +241,7 @@ int run_marker(run_state *s, hm_matrix *H) {
     for (int i = 0; i < n; i++) lo = fmin(lo, C[i]), hi = fmax(hi, C[i]), sum += C[i];
     printf("  marker       %d cells, mu = %g, M = %d, interval [%.6g, %.6g]: %.3f s\n", n, d->marker.mu,
            d->marker.moments, emin, emax, s->seconds[PHASE_MARKER]);
+    print_projector(d, emin, emax);
     printf("  C            min %.6f, max %.6f, sum %.6f\n", lo, hi, sum);
     run_print_timing(s);
   }

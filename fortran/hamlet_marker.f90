@@ -30,5 +30,29 @@ module hamlet_marker
       real(c_double), intent(out) :: marker(*)
       integer(c_int) :: status
     end function
+
+    ! Collective: hm_fermi_projector_apply with P = 1 / (1 + exp((H - mu) / T)) as an undamped
+    ! Chebyshev series for temperature T > 0 (T = 0: the Jackson-damped step, as above).
+    function hm_fermi_projector_apply_temperature(H, emin, emax, mu, temperature, moments, V, PV) result(status) &
+        bind(C, name="hm_fermi_projector_apply_temperature")
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: H, V, PV
+      real(c_double), value :: emin, emax, mu, temperature
+      integer(c_int), value :: moments
+      integer(c_int) :: status
+    end function
+
+    ! Collective: hm_marker_local with the projector at temperature T >= 0 (T = 0: the Jackson step).
+    function hm_marker_local_temperature(H, x, y, emin, emax, mu, temperature, moments, nrows, rows, marker) &
+        result(status) bind(C, name="hm_marker_local_temperature")
+      import :: c_int, c_ptr, c_double, c_int64_t
+      type(c_ptr), value :: H
+      real(c_double), intent(in) :: x(*), y(*)
+      real(c_double), value :: emin, emax, mu, temperature
+      integer(c_int), value :: moments, nrows
+      integer(c_int64_t), intent(in) :: rows(*)
+      real(c_double), intent(out) :: marker(*)
+      integer(c_int) :: status
+    end function
   end interface
 end module hamlet_marker

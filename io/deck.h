@@ -104,7 +104,7 @@ typedef struct {
    * (a list, `line` along x through the centre, `all`) or layers (the centre cell of each layer) */
   struct {
     char sites_text[4096], layers_text[1024];
-    double mu;
+    double mu, temperature;      /* temperature 0: the Jackson-damped step */
     int moments;
     int nsites;
     int64_t (*sites)[3];         /* malloc'd, nsites */

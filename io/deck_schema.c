@@ -365,6 +365,10 @@ const hm_deck_key hm_deck_keys[] = {
     {.section = "marker", .key = "moments", .type = HM_KEY_INT, RANGE(2, 65536), .flags = HM_KEY_EVEN, .def = "512",
      .when_key = "solver.method", .when_word = "marker", AT(marker.moments),
      .help = "Chebyshev moments M of the projector (Jackson kernel; resolution about pi (Emax - Emin) / (2 M))"},
+    {.section = "marker", .key = "temperature", .type = HM_KEY_DOUBLE, RANGE(0, 1e100), .def = "0",
+     .when_key = "solver.method", .when_word = "marker", AT(marker.temperature),
+     .help = "projector P = 1 / (1 + exp((H - mu) / T)) as an undamped series (exact to exp(-d / T) for mu at distance "
+             "d inside a gap; needs M >= 25 / (pi T scale)); 0 = the Jackson-damped step theta(mu - H)"},
     /* [rhs] (problem = linear) */
     /* [spectral] (method = spectral) */
     {.section = "spectral", .key = "k_path", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY | HM_KEY_TEXT,

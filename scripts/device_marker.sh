@@ -2,8 +2,10 @@
 # Issue 28 section 4 (local Chern marker) on the lent GPU machine (`.debs` carried, as for
 # device_reliability.sh): the CUDA build with HAMLET_TEST_REQUIRE=gpu,h5py (a GPU test that skips
 # fails); the marker tests (test_marker_cuda: GPU marker and projector against the CPU backend on a
-# freshly seeded disordered flake; e2e_marker with backend auto, i.e. the app on the GPU);
-# compute-sanitizer memcheck on test_marker_cuda; one timing: the 16 central cells of an open
+# freshly seeded disordered flake, Jackson step and Fermi function; test_marker_exact_cuda: the
+# Fermi-projector marker (T = 0.003, M = 8346) on the GPU against the exact step projector from dense
+# eigenpairs, 1e-8 on every row; e2e_marker with backend auto, i.e. the app on the GPU);
+# compute-sanitizer memcheck on test_marker cuda and test_marker_exact cuda; one timing: the 16 central cells of an open
 # L x L Qi-Wu-Zhang flake (N = 2 L^2, one block of 32 rows, 2 (M - 1) products) on the GPU and on
 # the host's 16 cores, with the marker values (+1 in the bulk for u = -1).
 #   run: bash scripts/device_marker.sh        STEPS="gpu sanitize bench" (default all)
@@ -19,13 +21,15 @@ status=0
 export HAMLET_TEST_REQUIRE=gpu,h5py
 if want gpu; then
   ctest -R "marker" --output-on-failure >"$OUT/ctest_marker.log" 2>&1 || status=1
-  grep -E "Test +#|tests passed|GPU - CPU|central|layers" "$OUT/ctest_marker.log" | head -30
+  grep -E "Test +#|tests passed|GPU - CPU|central|layers|exact|Fermi" "$OUT/ctest_marker.log" | head -40
 fi
 if want sanitize; then
-  compute-sanitizer --tool memcheck --error-exitcode 9 ./linalg/tests/test_marker cuda >"$OUT/memcheck_marker.log" 2>&1
-  code=$?
-  echo "memcheck test_marker cuda: exit $code" | tee -a "$OUT/sanitizer.txt"
-  [ "$code" -eq 0 ] || { status=1; tail -20 "$OUT/memcheck_marker.log"; }
+  for t in test_marker test_marker_exact; do
+    compute-sanitizer --tool memcheck --error-exitcode 9 "./linalg/tests/$t" cuda >"$OUT/memcheck_$t.log" 2>&1
+    code=$?
+    echo "memcheck $t cuda: exit $code" | tee -a "$OUT/sanitizer.txt"
+    [ "$code" -eq 0 ] || { status=1; tail -20 "$OUT/memcheck_$t.log"; }
+  done
 fi
 if want bench; then
   L=${BENCH_L:-1000}; M=${BENCH_M:-1024}; c=$((L / 2))

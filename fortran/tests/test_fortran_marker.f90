@@ -1,7 +1,9 @@
 ! The marker API from Fortran on an open 3 x 2 x 2 TI flake (complex H, 48 rows), against the dense
 ! formulas with LAPACK eigenpairs and the same Jackson-damped Chebyshev series of the step:
 ! hm_fermi_projector_apply of two unit vectors equals columns of P = V f(E) V^H, and hm_marker_local
-! of every row equals -4 pi Im [P X Q Y P]_rr (1e-10); bad arguments fail with their messages.
+! of every row equals -4 pi Im [P X Q Y P]_rr (1e-10); the _temperature variants with the Fermi function
+! at T = 0.05 (undamped, MT = ln(1e13) / (pi T scale) moments) equal the dense formulas with the exact
+! Fermi function 1 / (1 + exp((E - mu) / T)) (1e-9); bad arguments fail with their messages.
 program test_fortran_marker
   use, intrinsic :: iso_c_binding
   use mpi
@@ -17,6 +19,8 @@ program test_fortran_marker
   integer(c_int64_t), allocatable :: rows(:)
   integer(c_int64_t) :: N, first, local
   real(c_double) :: emin, emax, scale, shift, phi, g(0:M - 1), c(0:M - 1), t
+  real(c_double), parameter :: temp = 0.05d0
+  integer(c_int) :: MT
   integer :: ierr, i, k, r
 
   call MPI_Init(ierr)
@@ -86,6 +90,31 @@ program test_fortran_marker
   call test_ok(hm_mvec_get(PV, punit), "hm_mvec_get")
   call test_assert(maxval(abs(punit(1, :) - Pd(first + 1:first + local, 1))) < 1d-12 .and. &
                    maxval(abs(punit(2, :) - Pd(first + 1:first + local, 6))) < 1d-12, "P e differs from the dense P")
+
+  ! the Fermi projector at temperature temp: dense reference from the exact Fermi function
+  MT = int(log(1d13) / (pi * temp * scale), c_int) + 2
+  f = 1 / (1 + exp((w - mu) / temp))
+  Pd = matmul(evec, matmul(diag(f), conjg(transpose(evec))))
+  Qd = -Pd
+  do i = 1, int(N)
+    Qd(i, i) = Qd(i, i) + 1
+  end do
+  Ad = matmul(Pd, matmul(diag(xg), matmul(Qd, matmul(diag(yg), Pd))))
+  do i = 1, int(N)
+    ref(i) = -4 * pi * aimag(Ad(i, i))
+  end do
+  call test_ok(hm_marker_local_temperature(H, x, y, emin, emax, mu, temp, MT, int(N, c_int), rows, marker), &
+               "hm_marker_local_temperature")
+  call test_assert(maxval(abs(marker - ref)) < 1d-9, "Fermi marker differs from the dense formula")
+  call test_ok(hm_fermi_projector_apply_temperature(H, emin, emax, mu, temp, MT, V, PV), &
+               "hm_fermi_projector_apply_temperature")
+  call test_ok(hm_mvec_get(PV, punit), "hm_mvec_get")
+  call test_assert(maxval(abs(punit(1, :) - Pd(first + 1:first + local, 1))) < 1d-10 .and. &
+                   maxval(abs(punit(2, :) - Pd(first + 1:first + local, 6))) < 1d-10, "Fermi P e differs from the dense P")
+  call test_fails(hm_marker_local_temperature(H, x, y, emin, emax, mu, -1d0, MT, 1, rows, marker), HM_ERR_ARGUMENT, &
+                  "must be finite and >= 0", "hm_marker_local_temperature T < 0")
+  call test_fails(hm_fermi_projector_apply_temperature(H, emin, emax, mu, -1d0, MT, V, PV), HM_ERR_ARGUMENT, &
+                  "must be finite and >= 0", "hm_fermi_projector_apply_temperature T < 0")
 
   call test_fails(hm_fermi_projector_apply(H, emin, emax, mu, 1, V, PV), HM_ERR_ARGUMENT, "at least 2 Chebyshev", &
                   "hm_fermi_projector_apply moments 1")

@@ -1,26 +1,16 @@
-/* The Fermi projector P = theta(mu - H) as a Jackson-damped Chebyshev series applied to a block, and
- * the local Chern marker -4 pi Im <e|P X Q Y P|e> of chosen rows (include/hamlet/marker.h). Written
+/* The Fermi projector P = f(H) as a Chebyshev series applied to a block (the Jackson-damped step at
+ * temperature 0, the undamped Fermi function above: projector_series.c), and the local Chern marker
+ * -4 pi Im <e|P X Q Y P|e> of chosen rows (include/hamlet/marker.h). Written
  * against the public block operations only, so the same code runs on every backend. */
 #include <complex.h>
 #include <math.h>
 #include <string.h>
 #include "error_macros.h"
 #include "hamlet/dist.h"
-#include "hamlet/dos.h"
 #include "hamlet/marker.h"
+#include "projector_series.h"
 
 enum { MARKER_BLOCK = 32 }; /* rows per block: the columns of one SpMMV */
-
-/* a[n] = g_n c_n: Jackson factors times the Chebyshev coefficients of theta(e_mu - e) on [-1, 1]. */
-static int step_coefficients(int moments, double scale, double shift, double mu, double *a) {
-  HM_CALL(hm_kpm_kernel_factors(HM_KERNEL_JACKSON, 0.0, moments, a));
-  double e = scale * (mu - shift);
-  e = e < -1 ? -1 : (e > 1 ? 1 : e);
-  const double phi = acos(e);
-  a[0] *= 1 - phi / M_PI;
-  for (int n = 1; n < moments; n++) a[n] *= -2 * sin(n * phi) / (n * M_PI);
-  return HM_SUCCESS;
-}
 
 static void fill(double complex *s, int k, double complex value) {
   for (int j = 0; j < k; j++) s[j] = value;
@@ -61,11 +51,13 @@ static int projector_series(hm_matrix *H, double scale, double shift, const doub
   return HM_SUCCESS;
 }
 
-static int check_common(hm_matrix *H, double emin, double emax, double mu, int moments) {
+static int check_common(hm_matrix *H, double emin, double emax, double mu, double temperature, int moments) {
   HM_CHECK(H, HM_ERR_ARGUMENT, "H is NULL");
   HM_CHECK(isfinite(emin) && isfinite(emax) && emin < emax, HM_ERR_ARGUMENT,
            "spectral interval [%g, %g]: must be finite with emin < emax (it must contain H's spectrum)", emin, emax);
   HM_CHECK(isfinite(mu), HM_ERR_ARGUMENT, "mu = %g: the chemical potential must be finite", mu);
+  HM_CHECK(isfinite(temperature) && temperature >= 0, HM_ERR_ARGUMENT,
+           "temperature = %g: must be finite and >= 0 (0 = the Jackson-damped step theta(mu - H))", temperature);
   HM_CHECK(moments >= 2, HM_ERR_ARGUMENT, "moments = %d: the projector needs at least 2 Chebyshev moments", moments);
   return HM_SUCCESS;
 }
@@ -82,7 +74,13 @@ static int make_work(hm_matrix *H, hm_scalar type, int k, hm_mvec **t) {
 
 int hm_fermi_projector_apply(hm_matrix *H, double emin, double emax, double mu, int moments, const hm_mvec *V,
                              hm_mvec *PV) {
-  HM_CALL(check_common(H, emin, emax, mu, moments));
+  HM_CALL(hm_fermi_projector_apply_temperature(H, emin, emax, mu, 0.0, moments, V, PV));
+  return HM_SUCCESS;
+}
+
+int hm_fermi_projector_apply_temperature(hm_matrix *H, double emin, double emax, double mu, double temperature,
+                                         int moments, const hm_mvec *V, hm_mvec *PV) {
+  HM_CALL(check_common(H, emin, emax, mu, temperature, moments));
   HM_CHECK(V && PV && V != PV, HM_ERR_ARGUMENT, "V and PV must be two distinct blocks");
   int k, kp;
   hm_scalar type, tp, th;
@@ -106,7 +104,7 @@ int hm_fermi_projector_apply(hm_matrix *H, double emin, double emax, double mu, 
     st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "no memory for %d coefficients", moments);
     goto done;
   }
-  HM_CALL_GOTO(st, done, step_coefficients(moments, scale, shift, mu, a));
+  HM_CALL_GOTO(st, done, hm_projector_coefficients(moments, scale, shift, mu, temperature, a));
   HM_CALL_GOTO(st, done, make_work(H, type, k, t));
   HM_CALL_GOTO(st, done, projector_series(H, scale, shift, a, moments, V, PV, t, s, k));
 done:
@@ -188,7 +186,13 @@ static int marker_block(marker_work *w, hm_matrix *H, double scale, double shift
 
 int hm_marker_local(hm_matrix *H, const double *x, const double *y, double emin, double emax, double mu, int moments,
                     int nrows, const int64_t *rows, double *marker) {
-  HM_CALL(check_common(H, emin, emax, mu, moments));
+  HM_CALL(hm_marker_local_temperature(H, x, y, emin, emax, mu, 0.0, moments, nrows, rows, marker));
+  return HM_SUCCESS;
+}
+
+int hm_marker_local_temperature(hm_matrix *H, const double *x, const double *y, double emin, double emax, double mu,
+                                double temperature, int moments, int nrows, const int64_t *rows, double *marker) {
+  HM_CALL(check_common(H, emin, emax, mu, temperature, moments));
   HM_CHECK(nrows >= 0, HM_ERR_ARGUMENT, "nrows = %d must be >= 0", nrows);
   if (nrows == 0) return HM_SUCCESS;
   HM_CHECK(rows && marker, HM_ERR_ARGUMENT, "rows and marker must not be NULL");
@@ -214,7 +218,7 @@ int hm_marker_local(hm_matrix *H, const double *x, const double *y, double emin,
   memset(&w, 0, sizeof w);
   int st;
   HM_CALL_GOTO(st, done, alloc_work(&w, H, k, moments, local, x, y));
-  HM_CALL_GOTO(st, done, step_coefficients(moments, scale, shift, mu, w.a));
+  HM_CALL_GOTO(st, done, hm_projector_coefficients(moments, scale, shift, mu, temperature, w.a));
   for (int j0 = 0; j0 < nrows; j0 += k) {
     const int count = nrows - j0 < k ? nrows - j0 : k;
     HM_CALL_GOTO(st, done, marker_block(&w, H, scale, shift, moments, first, local, k, count, rows + j0, marker + j0));

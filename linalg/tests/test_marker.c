@@ -1,9 +1,11 @@
 /* The local Chern marker (include/hamlet/marker.h) on open Qi-Wu-Zhang flakes made with hm_stencil.
  * cpu: deep in an L x L flake (L = 16) the marker summed over a cell's two orbitals is +-1 within 2%
- * for u = 1 and u = -1 with opposite signs, and 0 for u = 3 (the Chern numbers); bad arguments fail
+ * for u = 1 and u = -1 with opposite signs, and 0 for u = 3 (the Chern numbers), with the Fermi
+ * projector (T = 0.1) as with the Jackson step; bad arguments fail
  * with their messages. cuda: the same code on the GPU backend against the CPU backend on a flake with
  * fresh random disorder (seed from the clock, printed), 1e-10 relative, for the marker of 64 rows and
- * for the projector applied to a random block. */
+ * for the projector applied to a random block, with the Jackson step and the Fermi function (T = 0.2).
+ * The exact-projector test of the Fermi one: test_marker_exact.c. */
 #include <math.h>
 #include <string.h>
 #include <time.h>
@@ -42,18 +44,23 @@ static void positions(hm_matrix *H, int L, double **x, double **y) {
   }
 }
 
-static double centre_marker(hm_context *ctx, int L, double u) {
+/* The marker of the centre cell, projector at temperature T with M moments. */
+static double centre_marker_at(hm_context *ctx, int L, double u, double T, int M) {
   hm_matrix *H;
   double *x, *y, m[2];
   HM_TEST_OK(flake(ctx, L, u, 0, 1, &H));
   positions(H, L, &x, &y);
   const int64_t c = L / 2 + L * (L / 2), rows[2] = {2 * c, 2 * c + 1};
   const double e = fabs(u) + 2.1; /* |E| <= |u| + 2 */
-  HM_TEST_OK(hm_marker_local(H, x, y, -e, e, 0.0, 512, 2, rows, m));
+  HM_TEST_OK(hm_marker_local_temperature(H, x, y, -e, e, 0.0, T, M, 2, rows, m));
   free(x);
   free(y);
   hm_matrix_destroy(&H);
   return m[0] + m[1];
+}
+
+static double centre_marker(hm_context *ctx, int L, double u) {
+  return centre_marker_at(ctx, L, u, 0, 512);
 }
 
 static void cpu_checks(hm_context *ctx) {
@@ -64,6 +71,10 @@ static void cpu_checks(hm_context *ctx) {
                  c1, cm1);
   HM_TEST_ASSERT(c1 * cm1 < 0, "u = 1 and u = -1 give %g and %g: the signs must differ", c1, cm1);
   HM_TEST_ASSERT(fabs(c3) < 0.02, "trivial u = 3 gives %g, want 0", c3);
+  /* the Fermi projector (T = 0.1, undamped, M = 400 >= 25 / (pi T scale)) gives the same bulk marker */
+  const double f1 = centre_marker_at(ctx, L, 1, 0.1, 400), fj = centre_marker_at(ctx, L, 1, 0, 400);
+  printf("centre, u = 1, M = 400: C = %.6f (Fermi, T = 0.1), %.6f (Jackson step)\n", f1, fj);
+  HM_TEST_ASSERT(fabs(f1 - c1) < 0.02 && fabs(fabs(f1) - 1) < 0.02, "Fermi bulk marker %g, Jackson %g", f1, c1);
 
   hm_matrix *H;
   double *x, *y, m[1];
@@ -130,6 +141,21 @@ static void gpu_checks(hm_context *cpu) {
   for (int64_t i = 0; i < 2 * 5 * local; i++) worst = fmax(worst, fabs(buf[i] - bg[i])), big = fmax(big, fabs(buf[i]));
   printf("projector: GPU - CPU %.2e of %.2e\n", worst, big);
   HM_TEST_ASSERT(worst <= 1e-10 * big && big > 1e-3, "GPU projector differs from CPU by %g", worst);
+  /* the Fermi projector (T = 0.2, undamped) of the same block, and the marker with it */
+  HM_TEST_OK(hm_fermi_projector_apply_temperature(Hc, -5, 5, 0.1, 0.2, M, Vc, Pc));
+  HM_TEST_OK(hm_fermi_projector_apply_temperature(Hg, -5, 5, 0.1, 0.2, M, Vg, Pg));
+  HM_TEST_OK(hm_mvec_get(Pc, buf));
+  HM_TEST_OK(hm_mvec_get(Pg, bg));
+  worst = 0, big = 0;
+  for (int64_t i = 0; i < 2 * 5 * local; i++) worst = fmax(worst, fabs(buf[i] - bg[i])), big = fmax(big, fabs(buf[i]));
+  printf("Fermi projector: GPU - CPU %.2e of %.2e\n", worst, big);
+  HM_TEST_ASSERT(worst <= 1e-10 * big && big > 1e-3, "GPU Fermi projector differs from CPU by %g", worst);
+  HM_TEST_OK(hm_marker_local_temperature(Hc, x, y, -5, 5, 0.1, 0.2, M, n, rows, mc));
+  HM_TEST_OK(hm_marker_local_temperature(Hg, x, y, -5, 5, 0.1, 0.2, M, n, rows, mg));
+  worst = 0, big = 0;
+  for (int j = 0; j < n; j++) worst = fmax(worst, fabs(mc[j] - mg[j])), big = fmax(big, fabs(mc[j]));
+  printf("Fermi marker: GPU - CPU %.2e of %.2e\n", worst, big);
+  HM_TEST_ASSERT(worst <= 1e-10 * big && big > 1e-3, "GPU Fermi marker differs from CPU by %g", worst);
   free(buf);
   free(bg);
   free(x);

@@ -4,9 +4,10 @@
 # 5e-4 (measured 7.8e-5: the damped step converges algebraically in M, not exponentially); the sum
 # over all cells is 0 to 0.01 (measured -1.1e-3; exactly 0 for the exact projector). (b) On 24 x 24
 # flakes the central 4 x 4 cells are +-1 within 2% with opposite signs for u = 1 and u = -1, and 0 for
-# u = 3. (c) 1 and 3 ranks agree; a run killed after a checkpoint restarts (on 2 ranks) to the same
-# values. (d) A magnetic TI slab (12 x 12 x 6, Zeeman 0.6 on both surfaces): the layer-resolved
-# marker sums to +-1/2 over each half (measured 0.499 and 0.498), with equal signs for parallel
+# u = 3. (a') With temperature = 0.003 (the Fermi projector, undamped, M = 9000) the marker equals the
+# exact step projector's to 1e-8 in every cell and sums to 0 to 1e-8. (c) 1 and 3 ranks agree; a run
+# killed after a checkpoint restarts (on 2 ranks, temperature kept) to the same values. (d) A magnetic
+# TI slab (12 x 12 x 6, Zeeman 0.6 on both surfaces): the layer-resolved marker sums to +-1/2 over each half (measured 0.499 and 0.498), with equal signs for parallel
 # (total 1) and opposite for antiparallel (total 0) fields. (e) Bad decks exit 2 with their message.
 . "$(dirname "$0")/common.sh"
 need_h5py
@@ -16,7 +17,7 @@ qwz() { # qwz U FILE: the QWZ model with mass u (inputs/lattices/qwz.lattice has
   sed -e "s/^onsite 0 -1/onsite 0 $1/" -e "s/^onsite 1  1/onsite 1 $(echo "$1" | awk '{print -$1}')/" \
     "$SOURCE_DIR/inputs/lattices/qwz.lattice" >"$2"
 }
-deck() { # deck NAME LATTICE N SITES MU MOMENTS
+deck() { # deck NAME LATTICE N SITES MU MOMENTS [TEMPERATURE]
   cat >"$1.ini" <<INI
 [hamiltonian]
 model = lattice
@@ -31,6 +32,7 @@ method = marker
 sites = $4
 mu = $5
 moments = $6
+temperature = ${7:-0}
 INI
 }
 for u in 1 -1 3; do qwz "$u" "qwz$u.lattice"; done
@@ -71,6 +73,28 @@ assert abs(exact.sum()) < 1e-10, exact.sum()  # the reference obeys the sum rule
 assert abs(C.sum()) < 0.01, C.sum()
 PY
 
+# (a') the same flake with the Fermi projector at T = d / 30 (d = 0.09: the nearest level to mu) and
+# M = 9000 >= 25 / (pi T scale): the exact step projector's marker to 1e-8 in every cell, sum 0 to 1e-8
+deck smallT qwz1.lattice 8 all "$mu" 9000 0.003
+"$MPIEXEC" -n 1 "$HAMLET" run smallT.ini -o smallT.h5 --quiet >smallT.log 2>&1 || fail "8 x 8, T > 0: $(cat smallT.log)"
+"$PYTHON" - smallT.h5 "$SUPPORT" <<'PY' || fail "8 x 8 Fermi-projector marker against the exact projector"
+import sys, h5py, numpy as np
+sys.path.insert(0, sys.argv[2])
+import lattice_model as lm, chern_marker as cm
+f = h5py.File(sys.argv[1], "r")
+a = f["/marker"].attrs
+C, sites = f["/marker/C"][:], f["/marker/sites"][:]
+assert a["temperature"] == 0.003 and a["projector"] in (b"fermi", "fermi"), (a["temperature"], a["projector"])
+H, _ = lm.supercell(*lm.read_hamlet("qwz1.lattice"), (8, 8, 1), ("open",) * 3)
+x, y = cm.flake_positions(8, 8, 1, 2)
+cell = (sites[:, 0] + 8 * sites[:, 1]).astype(int)
+exact = cm.marker(H, x, y, np.arange(len(H)), lambda w: (w < a["mu"]).astype(float))
+d = np.abs(C - (exact[2 * cell] + exact[2 * cell + 1])).max()
+print("8 x 8, T = %g, M = %d: |C - exact step| %.2e, sum %.2e" % (a["temperature"], a["moments"], d, C.sum()))
+assert d < 1e-8, d
+assert abs(C.sum()) < 1e-8, C.sum()
+PY
+
 # (b) 24 x 24: the bulk marker (the central 4 x 4 cells), its sign for u = +-1, 0 for u = 3
 centre="10 10 0; 11 10 0; 12 10 0; 13 10 0; 10 11 0; 11 11 0; 12 11 0; 13 11 0; 10 12 0; 11 12 0; 12 12 0; 13 12 0; 10 13 0; 11 13 0; 12 13 0; 13 13 0"
 for u in 1 -1 3; do
@@ -99,8 +123,9 @@ deck line qwz-1.lattice 12 line 0 128
 "$HAMLET" compare line1.h5 line3.h5 --rtol 1e-10 --atol 1e-12 --only /marker/C,/marker/sites >cmp.txt ||
   fail "marker differs between 1 and 3 ranks: $(cat cmp.txt)"
 
-# restart: killed after its first checkpoint (one batch of 16 cells), continued on 2 ranks
-deck ckpt qwz-1.lattice 10 all 0 128
+# restart: killed after its first checkpoint (one batch of 16 cells), continued on 2 ranks; the
+# projector is the Fermi one (T = 0.1), which the restart must keep: a Jackson step would differ
+deck ckpt qwz-1.lattice 10 all 0 256 0.1
 printf '[run]\ncheckpoint = ckpt_checkpoint.h5\ncheckpoint_every = 1\n' | cat - ckpt.ini >ckpt2.ini
 "$MPIEXEC" -n 1 "$HAMLET" run ckpt2.ini -o full.h5 --quiet >full.log 2>&1 || fail "uninterrupted: $(cat full.log)"
 rm -f ckpt_checkpoint.h5
@@ -114,6 +139,8 @@ kill -KILL -- -"$pid" 2>/dev/null; wait "$pid" 2>/dev/null
 "$MPIEXEC" -n 2 "$HAMLET" restart ckpt_checkpoint.h5 -o restarted.h5 --quiet >restart.log 2>&1 || fail "restart: $(cat restart.log)"
 "$HAMLET" compare full.h5 restarted.h5 --rtol 1e-10 --atol 1e-12 --only /marker/C >cmp.txt ||
   fail "restarted marker differs: $(cat cmp.txt)"
+"$PYTHON" -c 'import h5py, sys; t = h5py.File(sys.argv[1], "r")["/marker"].attrs["temperature"]; sys.exit(0 if t == 0.1 else 1)' \
+  restarted.h5 || fail "the restarted run lost [marker] temperature = 0.1"
 
 # (d) magnetic TI slab: Zeeman on both surfaces, parallel and antiparallel, the marker per layer
 for sign in parallel antiparallel; do
@@ -210,6 +237,18 @@ boundary = open open open
 method = marker
 [marker]
 mu = x" "[marker] mu = x"
+expect2 "$base
+boundary = open open open
+[solver]
+method = marker
+[marker]
+temperature = -0.01" "[marker] temperature = -0.01"
+expect2 "$base
+boundary = open open open
+[solver]
+method = marker
+[marker]
+temperature = hot" "[marker] temperature = hot"
 expect2 "[hamiltonian]
 model = fem
 ex = 2
