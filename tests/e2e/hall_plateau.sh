@@ -1,6 +1,6 @@
 # The Hall conductance of slabs (open along z), sheet units and the half-quantized surface plateau:
 # (a) units: nz decoupled Qi-Wu-Zhang layers (inputs/lattices/qwz.lattice has no hops along z) as an
-#     open slab give nz times one layer's sigma_xy (exact trace, 1e-7), i.e. +-nz e^2/h within 2%,
+#     open slab give nz times one layer's sigma_xy (exact trace, 1e-7), i.e. +-nz e^2/h within 5%,
 #     in e^2/h (whole slab); periodic along z the same layers give one layer's value in e^2/(h a);
 # (b) a TI slab folded into one cell (zeeman_layers = top, zeeman 0) gives the unfolded slab's
 #     moments and sigma (exact trace, 1e-10): the folded cell's velocities and density are the slab's;
@@ -14,15 +14,15 @@
 need_h5py
 export OMP_NUM_THREADS=1
 LAT=$SOURCE_DIR/inputs/lattices
-deck() { # deck NAME LATTICE NX NZ BOUNDARY-Z MOMENTS [EXTRA-HAMILTONIAN-LINES]
+deck() { # deck NAME LATTICE NX NZ BOUNDARY-Z MOMENTS COMPONENTS [EXTRA-HAMILTONIAN-LINES]
   printf '[hamiltonian]\nmodel = lattice\nlattice_file = %s\nnx = %s\nny = %s\nnz = %s\n' "$LAT/$2" "$3" "$3" "$4" >"$1.ini"
-  printf 'boundary = periodic periodic %s\n%s\n[solver]\nmethod = conductivity\n[kpm]\ntrace = exact\n' "$5" "${7:-}" >>"$1.ini"
-  printf 'bounds = gershgorin\n[conductivity]\ncomponents = xx xy\nenergies = -0.2 0.2 3\nmoments = %s\n' "$6" >>"$1.ini"
+  printf 'boundary = periodic periodic %s\n%s\n[solver]\nmethod = conductivity\n[kpm]\ntrace = exact\n' "$5" "${8:-}" >>"$1.ini"
+  printf 'bounds = gershgorin\n[conductivity]\ncomponents = %s\nenergies = -0.2 0.2 3\nmoments = %s\n' "$7" "$6" >>"$1.ini"
 }
 # (a) QWZ layers
-deck layer1 qwz.lattice 12 1 open 192
-deck stack2 qwz.lattice 12 2 open 192
-deck bulk2 qwz.lattice 12 2 periodic 192
+deck layer1 qwz.lattice 8 1 open 128 xy
+deck stack2 qwz.lattice 8 2 open 128 xy
+deck bulk2 qwz.lattice 8 2 periodic 128 xy
 for m in layer1 stack2 bulk2; do
   run2 run "$m.ini" -o "$m.h5" --quiet >"$m.log" 2>&1 || fail "$m: $(cat "$m.log")"
 done
@@ -34,14 +34,14 @@ units = {m: text(c.attrs["unit"]) for m, c in g.items()}
 print(units)
 assert units == {"layer1": "e^2/h (per layer)", "stack2": "e^2/h (whole slab)", "bulk2": "e^2/(h a)"}, units
 s = {m: c["sigma"][:] for m, c in g.items()}
-print("sigma_xy: one layer", s["layer1"][1, 0], "slab of 2", s["stack2"][1, 0], "periodic z", s["bulk2"][1, 0])
+print("sigma_xy: one layer", s["layer1"][0, 0], "slab of 2", s["stack2"][0, 0], "periodic z", s["bulk2"][0, 0])
 assert np.abs(s["stack2"] - 2 * s["layer1"]).max() < 1e-7 * np.abs(s["layer1"]).max(), "slab != 2 layers"
 assert np.abs(s["bulk2"] - s["layer1"]).max() < 1e-7 * np.abs(s["layer1"]).max(), "per volume != per layer (a = 1)"
-assert (np.abs(np.abs(s["stack2"][1]) - 2) < 0.04).all(), s["stack2"][1]
+assert (np.abs(np.abs(s["stack2"]) - 2) < 0.1).all(), s["stack2"]  # 8 x 8 cells, M = 128: 4% truncation
 PY
 # (b) the folded TI slab equals the unfolded one
-deck ti_cells ti.lattice 4 3 open 32
-deck ti_folded ti.lattice 4 3 open 32 $'zeeman = 0 0 0\nzeeman_layers = top'
+deck ti_cells ti.lattice 4 3 open 32 "xx xy"
+deck ti_folded ti.lattice 4 3 open 32 "xx xy" $'zeeman = 0 0 0\nzeeman_layers = top'
 for m in ti_cells ti_folded; do
   run2 run "$m.ini" -o "$m.h5" --quiet >"$m.log" 2>&1 || fail "$m: $(cat "$m.log")"
 done
