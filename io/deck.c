@@ -698,17 +698,18 @@ static void check_marker(deck_state *st) {
 }
 
 /* zeeman_layers other than all folds the slab's layers into one cell (model_lattice.c): rows are no
- * longer numbered as sites, so the keys that name sites by their row refuse it. */
+ * longer numbered as sites, so the keys that name sites by their row refuse it (the conductivity
+ * works: its velocities come from the folded cell's orbital positions, which keep each layer's z). */
 static void check_zeeman_layers(deck_state *st) {
   const hm_deck *d = st->deck;
   const int key = key_index("hamiltonian", "zeeman_layers"), ldos = key_index("kpm", "ldos_sites");
   if (d->model != HM_MODEL_LATTICE || d->lattice.zeeman_layers == HM_ZEEMAN_ALL) return;
   if (d->ti.boundary[2] != HM_BC_OPEN)
     fail(st, st->given[key], "[hamiltonian] zeeman_layers = %s needs a slab: boundary open along z", st->text[key]);
-  else if (st->given[ldos] || d->solver.problem == 1 || d->solver.method == HM_METHOD_CONDUCTIVITY ||
-           d->solver.method == HM_METHOD_SPECTRAL || d->lattice.vacancies > 0)
-    fail(st, st->given[key], "[hamiltonian] zeeman_layers = %s works with the DOS, eigensolvers and method = marker, "
-         "not with ldos_sites, problem = green, conductivity, spectral or vacancies", st->text[key]);
+  else if (st->given[ldos] || d->solver.problem == 1 || d->solver.method == HM_METHOD_SPECTRAL ||
+           d->lattice.vacancies > 0)
+    fail(st, st->given[key], "[hamiltonian] zeeman_layers = %s works with the DOS, eigensolvers, method = marker and "
+         "conductivity, not with ldos_sites, problem = green, spectral or vacancies", st->text[key]);
 }
 
 /* [spectral] k_path: 2 to HM_DECK_MAX_PATH names (checked against the lattice by the app) or

@@ -63,6 +63,10 @@ def plot_other(f, args, plt):
                 ax.fill_between(energy, sigma[i, t] - error[i, t], sigma[i, t] + error[i, t],
                                 color=line.get_color(), alpha=0.25)
         ax.axhline(0, color="gray", linewidth=0.5)
+        if text(c.attrs["unit"]).startswith("e^2/h") and any(n[0] != n[1] for n in comps):
+            for half in (0.5, -0.5):  # a gapped TI surface's half-quantized Hall conductance
+                ax.axhline(half, color="gray", linestyle="--", linewidth=0.8,
+                           label="±e²/2h" if half > 0 else None)
         ax.set_xlabel("chemical potential μ (units of t)")
         ax.set_ylabel(f"σ [{text(c.attrs['unit'])}]")
         ax.set_title(f"{title_of(f, args.file)}; Kubo-Bastin KPM, M = {c['moments'].shape[1]}, "

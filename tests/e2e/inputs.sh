@@ -76,7 +76,7 @@ elif "/conductivity" in f:  # Kubo-Bastin: finite sigma; sigma_xx >= 0 within it
     assert mu.shape == (len(comps), M, M, 2) and sig.shape == err.shape
     assert sig.shape == (len(comps), len(c["temperature"]), len(c["energy"]))
     assert np.all(np.isfinite(sig)) and np.all(err >= 0)
-    assert text(c.attrs["unit"]) in ("e^2/h (per layer)", "e^2/(h a)")
+    assert text(c.attrs["unit"]) in ("e^2/h (per layer)", "e^2/h (whole slab)", "e^2/(h a)")
     for i, name in enumerate(comps):
         if name[0] == name[1]:
             assert mu[i, 0, 0, 0] > 0, mu[i, 0, 0]
