@@ -1,10 +1,12 @@
 /* IDR(s) on an indefinite system, as shift-and-invert's inner solve runs it (s = 4, no
  * preconditioner; linalg/transform/shifted_solve.c), on the CUDA backend against the CPU backend
  * and against a dense LAPACK reference. The matrix is a random sparse symmetric (real) or
- * Hermitian (complex) A shifted into the middle of its spectrum, S = A - sigma I, applied three ways:
+ * Hermitian (complex) A shifted into the middle of its spectrum, S = A - sigma I, applied four ways:
  *   matrix  S assembled, hm_operator_create_matrix;
  *   shell0  a shell operator whose callback is hm_matrix_apply of the assembled S (the shell path alone);
  *   shell   a shell operator y = A x - sigma x (hm_matrix_apply + hm_mvec_axpby: shifted_solve's apply_shifted),
+ *   library hm_shifted_solve itself (shift-and-invert's inner solve; its CUDA refusal of the indefinite
+ *           case is lifted here by HAMLET_SHIFT_INVERT_CUDA_IDR=1),
  * for 1 and 2 right-hand sides. Every solve must converge (true residual <= tol), equal the dense
  * solution V (Lambda - sigma)^-1 V^H b to cond(S) x tol (a bound from the dense eigenvalues), and
  * the CUDA and CPU solutions must agree to that bound too; a solve that does not converge prints
@@ -13,6 +15,7 @@
  * half alone (the cpu-labelled variant: the shell paths against the reference). */
 #include <string.h>
 #include "idr_testlib.h"
+#include "shifted_solve.h"
 
 enum { N = 240, NOFF = 4, KMAX = 2 };
 static const int64_t offsets[NOFF] = {1, 5, 17, 60}; /* no two sum to N: no duplicate entries */
@@ -63,8 +66,8 @@ static int apply_shifted(hm_mvec *x, hm_mvec *y, void *user) {
   return hm_mvec_axpby(y, a, x, b);
 }
 
-typedef enum { OP_MATRIX, OP_SHELL0, OP_SHELL, OP_COUNT } op_kind;
-static const char *op_names[OP_COUNT] = {"matrix", "shell0", "shell"};
+typedef enum { OP_MATRIX, OP_SHELL0, OP_SHELL, OP_LIBRARY, OP_COUNT } op_kind;
+static const char *op_names[OP_COUNT] = {"matrix", "shell0", "shell", "library"};
 
 typedef struct {
   int status, its[KMAX];
@@ -81,7 +84,8 @@ static void solve_on(hm_backend backend, hm_scalar type, op_kind kind, const sym
   plain.sigma = 0.0;
   hm_matrix *A = NULL, *S = NULL;
   HM_TEST_OK(idr_test_matrix(ctx, N, type, sym_row, &shifted, 1 + 2 * NOFF, &S));
-  if (kind == OP_SHELL) HM_TEST_OK(idr_test_matrix(ctx, N, type, sym_row, &plain, 1 + 2 * NOFF, &A));
+  if (kind == OP_SHELL || kind == OP_LIBRARY)
+    HM_TEST_OK(idr_test_matrix(ctx, N, type, sym_row, &plain, 1 + 2 * NOFF, &A));
   const hm_dist *dist;
   hm_matrix_dist(S, &dist);
   int64_t first, local;
@@ -98,6 +102,36 @@ static void solve_on(hm_backend backend, hm_scalar type, op_kind kind, const sym
     }
   HM_TEST_OK(hm_mvec_set(b, buf));
   free(buf);
+  if (kind == OP_LIBRARY) { /* the library's inner solve: IDR(s) s = 4, no history */
+    hm_shifted_solve *solver = NULL;
+    out->status = hm_shifted_solve_create(A, NULL, m->sigma, 4000, &solver);
+    if (!out->status) {
+      HM_TEST_ASSERT(!hm_shifted_solve_definite(solver), "A - sigma I was taken for definite (%s)",
+                     hm_shifted_solve_method(solver));
+      out->status = hm_shifted_solve_apply(solver, 1e-10, b, x);
+    }
+    if (out->status) {
+      int rank;
+      MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+      if (rank == 0) printf("library (%s, %s, k = %d): status %d: %s\n", backend == HM_BACKEND_CUDA ? "cuda" : "cpu",
+                            type == HM_COMPLEX ? "complex" : "real", k, out->status, hm_error_message());
+      hm_error_clear();
+    }
+    int64_t its = 0;
+    double worst = INFINITY;
+    if (solver) hm_shifted_solve_stats(solver, &its, &worst);
+    for (int j = 0; j < k; j++) out->its[j] = (int)(its / k), out->true_res[j] = worst;
+    hm_shifted_solve_destroy(&solver);
+    double complex *all = malloc(sizeof *all * N * (size_t)k);
+    HM_TEST_OK(idr_test_gather(MPI_COMM_WORLD, x, all));
+    for (int64_t i = 0; i < N; i++)
+      for (int j = 0; j < k; j++) out->x[i * KMAX + j] = all[i * k + j];
+    free(all);
+    hm_mvec_destroy(&b), hm_mvec_destroy(&x);
+    hm_matrix_destroy(&A), hm_matrix_destroy(&S);
+    hm_context_destroy(&ctx);
+    return;
+  }
   shifted_shell shell = {kind == OP_SHELL ? A : S, kind == OP_SHELL ? m->sigma : 0.0};
   hm_operator *op;
   if (kind == OP_MATRIX) HM_TEST_OK(hm_operator_create_matrix(S, &op));
@@ -206,6 +240,7 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   const int cpu_only = argc > 1 && strcmp(argv[1], "cpu") == 0;
   if (!cpu_only) HM_TEST_NEED_GPU();
+  setenv("HAMLET_SHIFT_INVERT_CUDA_IDR", "1", 1); /* the library variant on CUDA (shifted_solve.c) */
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   const uint64_t seed = hm_test_seed();
