@@ -4,8 +4,7 @@
 #   test    test_idr_shell_gpu on 1 and 2 ranks: IDR(s) on an indefinite shifted system through the
 #           matrix, shell (hm_matrix_apply only) and shifted-shell (hm_matrix_apply + hm_mvec_axpby, as
 #           shifted_solve.c's apply_shifted) operators and the library's hm_shifted_solve itself, real and
-#           complex, 1 and 2 columns, CUDA against
-#           the CPU and a dense reference; every line of it (iterations, true residuals, distances;
+#           complex, 1 and 2 columns, CUDA against the CPU and a dense reference; every line of it (iterations, true residuals, distances;
 #           the residual history of any solve that did not converge) is printed;
 #   app     the indefinite case of e2e_shift_invert_inner with backend = cuda and inner = iterative,
 #           let through the refusal (HAMLET_SHIFT_INVERT_CUDA_IDR=1), 1 and 2 ranks, and the same on
