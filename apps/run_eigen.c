@@ -190,7 +190,9 @@ int run_lobpcg(run_state *s, hm_matrix *H, hm_matrix *M) {
   opt.stop = run_stop_poll;
   opt.stop_user = &s->stop;
   hm_lobpcg *lob;
-  APP_CALL(hm_lobpcg_create(A, B, &opt, &lob));
+  /* shift-and-invert: ||T|| from the Ritz values (the power steps would cost 20 inner solves) */
+  if (si) APP_CALL(hm_lobpcg_create_norm_from_ritz(A, B, &opt, &lob));
+  else APP_CALL(hm_lobpcg_create(A, B, &opt, &lob));
   user.lob = lob;
   if (si) APP_CALL(hm_lobpcg_set_refresh_on_lock(lob, 0)); /* T is bounded: no image drift to repair */
   if (s->args->checkpoint_path && restore(s, lob)) {

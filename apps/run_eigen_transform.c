@@ -2,6 +2,7 @@
  * A x = lambda B x (relative and norm-relative), the transform, its factorization and LOBPCG's
  * convergence on the transformed operator (which decides the exit status). */
 #include <math.h>
+#include "lobpcg_report.h"
 #include "run_eigen_transform.h"
 
 static const char *const energy_unit = "energy (units of the Hamiltonian)";
@@ -66,6 +67,9 @@ void run_write_shift_invert(run_state *s, hm_output *out, hm_lobpcg *lob, hm_shi
   }
   APP_CALL(hm_output_write_attribute_double(out, "/eigen", "norm_A_estimate", norms[0]));
   APP_CALL(hm_output_write_attribute_double(out, "/eigen", "norm_B_estimate", norms[1]));
+  hm_lobpcg_report rep; /* the transformed operator's norm of LOBPCG's NORM test: from its Ritz pairs */
+  APP_CALL(hm_lobpcg_convergence_report(lob, &rep, NULL));
+  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "norm_T_estimate", rep.norm_a));
   APP_CALL(hm_output_write_attribute(out, "/eigen", "stopped", stop_word(reason)));
   APP_CALL(hm_output_write_attribute_double(out, "/eigen", "iterations", iterations));
   APP_CALL(hm_output_write_attribute_double(out, "/eigen", "converged", converged));

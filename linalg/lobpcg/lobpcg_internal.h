@@ -32,7 +32,9 @@ struct hm_lobpcg_s {
    * pairs at the wanted end, out of the Rayleigh-Ritz problem, residuals projected off them);
    * hard_locking = 0 keeps every column in the Rayleigh-Ritz problem (soft locking only). */
   int nlock, hard_locking;
-  double norm_a, norm_b;   /* ||A||_2, ||B||_2 by power steps at the start (norm_b = 1 for B = I) */
+  double norm_a, norm_b;   /* ||A||_2, ||B||_2 by power steps at the start (norm_b = 1 for B = I); with
+                            * norm_from_ritz, norm_a is the Ritz bound of residuals() (0 before) */
+  int norm_from_ritz;      /* hm_lobpcg_create_norm_from_ritz: no power steps on A */
   double ritz_max;         /* largest |Ritz value| of every Rayleigh-Ritz problem so far */
   double *backward;        /* m: ||r|| / ((nA + |lambda| nB) ||x||) */
   int *test_norm;          /* m flags: the pair's test is NORM (AUTO: accepted by it) */
@@ -68,7 +70,9 @@ int hm_lobpcg_zero(const hm_lobpcg *L, hm_mvec *v);
 void hm_lobpcg_alias_b(hm_lobpcg *L);
 void hm_lobpcg_swap(hm_mvec **a, hm_mvec **b);
 
-/* The ||A|| of the NORM test: the power estimate, and with B = I the largest |Ritz value| if above. */
+/* The ||A|| of the NORM test: the power estimate (or, with norm_from_ritz and B, the largest
+ * |lambda_j| / ||x_j||^2 of the block), and with B = I the largest |Ritz value| if above. All are
+ * lower bounds of ||A||_2 (Rayleigh quotients), so the NORM test never gets looser than with the true norm. */
 static inline double hm_lobpcg_norm_a(const hm_lobpcg *L) { return L->B ? L->norm_a : fmax(L->norm_a, L->ritz_max); }
 
 /* The start block made B-orthonormal and rotated to Ritz vectors (lobpcg_iterate.c). */

@@ -250,6 +250,19 @@ static int converged(hm_lobpcg *L, int j, double rn, double bn, double xn, doubl
   }
 }
 
+/* ||x_j|| of the first m columns of the 2m-wide XP, from the diagonal of XP^H X (one reduction). A
+ * k-column view of XP would read its rows as k-wide: X and P entries mixed. */
+static int x_norms(hm_lobpcg *L, double *xn) {
+  const int m = L->m, t = (int)L->type;
+  double *g;
+  HM_MALLOC(g, (size_t)L->XP->k * m * t);
+  const int st = hm_mvec_gram_columns(L->XP, L->XP, 0, m, g);
+  for (int j = 0; j < m && !st; j++) xn[j] = sqrt(fmax(g[((size_t)j * m + j) * t], 0.0));
+  free(g);
+  HM_CALL(st);
+  return HM_SUCCESS;
+}
+
 /* R = AX - BX Lambda, residual norms, the convergence tests, locking, history row. One fused
  * pass reads the X columns of AXP and BXP once, writes R and reduces both norms together. */
 static int residuals(hm_lobpcg *L) {
@@ -260,10 +273,16 @@ static int residuals(hm_lobpcg *L) {
   HM_MALLOC(xn, m);
   int st = hm_mvec_ritz_residual(L->AXP, L->BXP, L->lambda, L->R, rn, bn);
   if (!st && L->nlock > 0) st = project_locked(L, rn);
-  struct hm_mvec_s x = hm_lobpcg_view(L->XP, m);
-  if (!st && L->B) st = hm_mvec_norms(&x, xn); /* ||x|| of the NORM test (B-orthonormal, not unit) */
+  if (!st && L->B) st = x_norms(L, xn); /* ||x|| of the NORM test (B-orthonormal, not unit) */
   for (int j = 0; j < m && !L->B; j++) bn[j] = xn[j] = 1.0; /* B = I: X is orthonormal */
   for (int j = 0; j < m; j++) L->ritz_max = fmax(L->ritz_max, fabs(L->lambda[j]));
+  /* ||A||_2 >= |x^H A x| / x^H x = |lambda_j| / ||x_j||^2 for the B-orthonormal Ritz vectors (X^H A X =
+   * Lambda): a bound from this block only, so a restored run judges as an uninterrupted one */
+  if (L->norm_from_ritz && L->B) {
+    L->norm_a = 0.0;
+    for (int j = 0; j < m && !st; j++)
+      if (xn[j] > 0) L->norm_a = fmax(L->norm_a, fabs(L->lambda[j]) / (xn[j] * xn[j]));
+  }
   L->nconv = 0;
   L->reachable = L->opt.tol;
   for (int j = 0; j < m && !st; j++) {

@@ -23,6 +23,11 @@ int hm_lobpcg_set_hard_locking(hm_lobpcg *lob, int hard);
  * inner solves tightened with the residual): the images updated by LOBPCG's recurrence keep the
  * errors of the looser products they were made from, which would hold the residuals there. */
 int hm_lobpcg_request_refresh(hm_lobpcg *lob);
+/* hm_lobpcg_create without the 20 power steps that estimate ||A|| for the NORM test: where each
+ * product costs inner solves (shift-and-invert's T), ||A|| comes from the Ritz pairs instead, a lower
+ * bound as the power estimate is: with B = I the largest |Ritz value| so far (||T|| once the top pair
+ * converges), with B the largest |lambda_j| / ||x_j||^2 of the block. ||B|| is still estimated. */
+int hm_lobpcg_create_norm_from_ritz(hm_operator *A, hm_operator *B, const hm_lobpcg_options *opt, hm_lobpcg **lob);
 /* 1 (default): recompute the images at each lock event (the drift of a huge-entry A's images:
  * lobpcg_iterate.c); 0: not, for a bounded operator such as shift-and-invert's T, where each refresh
  * costs 2 x block inner solves. Before hm_lobpcg_run. */

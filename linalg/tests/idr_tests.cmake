@@ -22,3 +22,11 @@ hm_add_c_test(test_idr_multishift SOURCES test_idr_multishift.c LABELS cpu)
 hm_add_test(test_idr_multishift_mpi2 COMMAND $<TARGET_FILE:test_idr_multishift> quick NPROCS 2 LABELS cpu)
 hm_add_test(test_idr_multishift_mpi3 COMMAND $<TARGET_FILE:test_idr_multishift> quick NPROCS 3 LABELS cpu)
 hm_add_c_test(test_idr_multishift_gpu SOURCES test_idr_multishift_gpu.c LABELS gpu)
+# Shift-and-invert's inner IDR(s) (indefinite, no preconditioner) through shell and matrix operators,
+# real and complex, 1 and 2 columns: CUDA against the CPU and a dense reference; the cpu variant
+# checks the CPU half alone.
+hm_add_c_test(test_idr_shell_gpu SOURCES test_idr_shell_gpu.c LABELS gpu)
+target_include_directories(test_idr_shell_gpu PRIVATE ${CMAKE_SOURCE_DIR}/linalg/transform) # shifted_solve.h
+hm_add_test(test_idr_shell_gpu_mpi2 COMMAND $<TARGET_FILE:test_idr_shell_gpu> NPROCS 2 LABELS gpu)
+hm_add_test(test_idr_shell_cpu COMMAND $<TARGET_FILE:test_idr_shell_gpu> cpu NPROCS 1 LABELS cpu)
+hm_add_test(test_idr_shell_cpu_mpi2 COMMAND $<TARGET_FILE:test_idr_shell_gpu> cpu NPROCS 2 LABELS cpu)

@@ -11,6 +11,7 @@ hm_add_c_test(test_lobpcg_gpu SOURCES test_lobpcg_gpu.c LABELS gpu)
 hm_add_test(test_lobpcg_gpu_mpi2 COMMAND $<TARGET_FILE:test_lobpcg_gpu> NPROCS 2 LABELS gpu) # the halo device to device
 set_property(TEST test_lobpcg_gpu_mpi2 APPEND PROPERTY ENVIRONMENT HAMLET_HALO_PEER=1)
 hm_add_c_test(test_lobpcg_fem SOURCES test_lobpcg_fem.c LABELS cpu)
+target_include_directories(test_lobpcg_fem PRIVATE ${CMAKE_SOURCE_DIR}/linalg/lobpcg) # lobpcg_report.h
 hm_add_test(test_lobpcg_fem_mpi2 COMMAND $<TARGET_FILE:test_lobpcg_fem> NPROCS 2 LABELS cpu)
 # The solvers' internal block operations (LOBPCG's fused residual pass, Gram blocks on a column
 # range) against the compositions they replace: 1 and 2 ranks, two threads, and on the GPU.
