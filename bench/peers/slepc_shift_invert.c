@@ -224,10 +224,8 @@ int main(int argc, char **argv) {
   PetscInt nconv = 0, its = 0;
   const char *why = "none";
   if (failure) PetscErrorMessage(failure, &why, NULL);
-  else {
-    PetscCall(EPSGetConverged(eps, &nconv));
-    PetscCall(EPSGetIterationNumber(eps, &its));
-  }
+  else PetscCall(EPSGetConverged(eps, &nconv));
+  PetscCall(EPSGetIterationNumber(eps, &its)); /* after a breakdown: where it happened */
   const PetscInt kept = PetscMin(nconv, nev);
   PetscReal *values, worst = 0;
   PetscCall(PetscMalloc1(kept + 1, &values));
