@@ -173,9 +173,9 @@ def main():
         diffs = " / ".join("n/a" if conv[s] < 0 else "-" if conv[s] < NEV else "%.1e" % diff[s] for s in solvers)
         print("| %s | %d | %s | %s |" % (c, A.shape[0], " | ".join(cells), diffs), flush=True)
     if args.slepc:
-        print("\nmedian of %d runs per solver (min-max), interleaved; conv: the fewest converged of %d of the runs; "
-              "'-': not solved, 'n/a': SLEPc's LOBPCG finds only the smallest eigenvalues (shift inside the spectrum)"
-              % (args.repeat, NEV))
+        print("\nmedian of %d runs per solver (min-max), interleaved; conv: pairs converged (of nev = %d), the fewest "
+              "over the runs; '-': not solved; 'n/a': SLEPc's LOBPCG finds only the smallest eigenvalues, and the "
+              "shift lies inside the spectrum" % (args.repeat, NEV))
 
 
 if __name__ == "__main__":
