@@ -27,4 +27,33 @@ __host__ __device__ inline double hm_mma_coefficient(const double *entries, int 
   const double re = entries[2 * slot], im = entries[2 * slot + 1];
   return imag_out ? ((q & 1) ? re : im) : ((q & 1) ? -im : re);
 }
+// The end of a warp-per-group KPM step (block_cuda.cu, stencil_mma_cuda.cu): each lane holds the
+// dots of its column 2 (lane % 4) + lane / 16 of 8 NT columns over its rows; the lanes of a column
+// (rows lane / 4 % 4) are summed, then the block's warps in a fixed order into
+// partials[block][2 k] (columns c0 .. c0 + present). sums: shared [warps][2][8 NT].
+template <int NT>
+__device__ inline void mma_block_dots(double (&vv)[NT], double (&wv)[NT], double (*sums)[2][8 * NT], int nwarps,
+                                      int c0, int k, int present, double *partials) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, cl = 2 * (lane & 3) + (lane >> 4);
+#pragma unroll
+  for (int t = 0; t < NT; t++)
+#pragma unroll
+    for (int off = 4; off < 16; off *= 2) {
+      vv[t] += __shfl_xor_sync(0xffffffffu, vv[t], off);
+      wv[t] += __shfl_xor_sync(0xffffffffu, wv[t], off);
+    }
+  if (((lane >> 2) & 3) == 0)
+#pragma unroll
+    for (int t = 0; t < NT; t++) {
+      sums[warp][0][8 * t + cl] = vv[t];
+      sums[warp][1][8 * t + cl] = wv[t];
+    }
+  __syncthreads();
+  if ((int)threadIdx.x < 16 * NT && (int)threadIdx.x % (8 * NT) < present) {
+    const int which = threadIdx.x / (8 * NT), col = threadIdx.x % (8 * NT);
+    double sum = 0;
+    for (int j = 0; j < nwarps; j++) sum += sums[j][which][col];
+    partials[(size_t)blockIdx.x * 2 * k + which * k + c0 + col] = sum;
+  }
+}
 #endif

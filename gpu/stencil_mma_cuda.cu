@@ -154,27 +154,7 @@ __global__ void __launch_bounds__(kThreads, 2)
       wv[t] += wn.x * v.x + wn.y * v.y;
     }
   }
-  // lanes of one column: the 4 rows r; then the warps of the block, in a fixed order
-#pragma unroll
-  for (int t = 0; t < NT; t++)
-#pragma unroll
-    for (int off = 4; off < 16; off *= 2) {
-      vv[t] += __shfl_xor_sync(0xffffffffu, vv[t], off);
-      wv[t] += __shfl_xor_sync(0xffffffffu, wv[t], off);
-    }
-  if (r == 0)
-#pragma unroll
-    for (int t = 0; t < NT; t++) {
-      sums[warp][0][8 * t + cl] = vv[t];
-      sums[warp][1][8 * t + cl] = wv[t];
-    }
-  __syncthreads();
-  if (threadIdx.x < 16 * NT) {
-    const int which = threadIdx.x / (8 * NT), col = threadIdx.x % (8 * NT);
-    double sum = 0;
-    for (int j = 0; j < kWarps; j++) sum += sums[j][which][col];
-    partials[(size_t)blockIdx.x * 2 * k + which * k + c0 + col] = sum;
-  }
+  mma_block_dots<NT>(vv, wv, sums, kWarps, c0, k, 8 * NT, partials);
 }
 
 template <int NT>
