@@ -8,9 +8,12 @@
 #   stencil  bench_stencil on the TI, graphene and wannier30 with both matrix-free kernels, and the
 #            N = 10^9 TI (issue 27)
 #   cond     the conductivity moments at N = 10^7, M = 1024, R = 16 on the GPU alone (issue 28)
+#   multishift  multi-shift IDR(s) on the GPU with all 8 site orbitals in one solve (the app's default
+#            rhs_per_solve = 0: 8 columns per seed step; session 28 measured 1 column per step: 0.83x)
+#            on the 40 x 40 x 16 TI, then the 3.2e6-orbital TI with 2 per solve (issue 29)
 #   Then: `bash scripts/device_idr_shell.sh` (the CUDA IDR(s) inner solve, issue 32) and
 #   `bash scripts/device_hall.sh` (the Hall plateau at 128 x 128 on the GPU).
-#   run: bash scripts/device_session29.sh check|stencil|cond
+#   run: bash scripts/device_session29.sh check|stencil|cond|multishift
 set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 part=${1:-check}
@@ -45,6 +48,10 @@ fi
 if [ "$part" = cond ]; then
   timeout 500 build-gpu/bench/bench_conductivity --L 2237 --moments 1024 --vectors 16 --block 1 --cuda 2>&1 | tail -3
   [ "${PIPESTATUS[0]}" -eq 0 ] || { status=1; echo "bench_conductivity failed or ran past 500 s"; }
+fi
+if [ "$part" = multishift ]; then
+  NX=40 NY=40 NZ=16 RHS=0 STEPS=bench timeout 250 bash scripts/device_multishift.sh 2>&1 | grep -vE "^(built|NVIDIA)" | tail -12
+  RHS=2 PER_EVERY=20 STEPS=bench timeout 300 bash scripts/device_multishift.sh 2>&1 | grep -vE "^(built|NVIDIA)" | tail -12
 fi
 echo "done at $SECONDS s, status $status"
 exit $status
