@@ -134,9 +134,9 @@ __global__ void __launch_bounds__(kThreads, 2)
       const double2 a = coef[32 * bb + lane];
 #pragma unroll
       for (int h = 0; h < 2; h++) {
-        const double *x = V + ((size_t)(target + 2 * h + jq) * k + c0 + m) * 2 + (q & 1);
+        const double *xrow = V + ((size_t)(target + 2 * h + jq) * k + c0 + m) * 2 + (q & 1);
 #pragma unroll
-        for (int t = 0; t < NT; t++) mma_f64(acc[t][0], acc[t][1], h ? a.y : a.x, __ldg(x + 16 * t));
+        for (int t = 0; t < NT; t++) mma_f64(acc[t][0], acc[t][1], h ? a.y : a.x, __ldg(xrow + 16 * t));
       }
     }
     const double d = hm_stencil_disorder(&E, slab * E.slab_sites + qs, r);
