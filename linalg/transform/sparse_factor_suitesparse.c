@@ -19,6 +19,12 @@ struct hm_sparse_factor_s {
   double *Ax;
   void *numeric;
   double rcond, nnz;
+  /* Kept between solves (LOBPCG solves hundreds of small blocks; fresh dense objects and CHOLMOD's
+   * internal workspace per call cost more than the triangular solves at N ~ 10^3): */
+  cholmod_dense *B, *X, *Y, *E; /* CHOLMOD: right-hand sides (room for `capacity` columns), solution, workspace */
+  int capacity;
+  SuiteSparse_long *Wi;         /* UMFPACK's wsolve workspace and one column in and out */
+  double *W, *b, *x;
 };
 
 /* 1 when CHOLMOD factorized the matrix; 0 when it is not positive definite (other failures raise). */
@@ -146,47 +152,65 @@ int hm_sparse_factor_create(hm_scalar type, int64_t n, int64_t count, const hm_d
   return HM_SUCCESS;
 }
 
-static int solve_cholesky(hm_sparse_factor *f, int k, double *X) {
+/* Y = M^-1 X for row-major X, Y (n x k; they may alias) through column-major blocks that persist:
+ * cholmod_solve2 reuses B, X and its workspaces Y, E while the width fits. */
+static int solve_cholesky(hm_sparse_factor *f, int k, const double *in, double *out) {
   cholmod_common *c = &f->cc;
   const size_t n = (size_t)f->n, t = (size_t)f->type;
-  cholmod_dense *B = cholmod_l_allocate_dense(n, (size_t)k, n, f->type == HM_COMPLEX ? CHOLMOD_COMPLEX : CHOLMOD_REAL, c);
-  HM_CHECK(B, HM_ERR_MEMORY, "CHOLMOD could not allocate %d right-hand sides", k);
-  double *b = B->x;
+  if (k > f->capacity) {
+    cholmod_l_free_dense(&f->B, c);
+    f->capacity = 0;
+    f->B = cholmod_l_allocate_dense(n, (size_t)k, n, f->type == HM_COMPLEX ? CHOLMOD_COMPLEX : CHOLMOD_REAL, c);
+    HM_CHECK(f->B, HM_ERR_MEMORY, "CHOLMOD could not allocate %d right-hand sides", k);
+    f->capacity = k;
+  }
+  f->B->ncol = (size_t)k; /* the first k columns of the kept block: nzmax stays the capacity's */
+  double *b = f->B->x;
   for (size_t i = 0; i < n; i++)
-    for (int j = 0; j < k; j++) memcpy(b + t * (j * n + i), X + t * (i * k + j), t * sizeof(double));
-  cholmod_dense *Y = cholmod_l_solve(CHOLMOD_A, f->L, B, c);
-  cholmod_l_free_dense(&B, c);
-  HM_CHECK(Y, HM_ERR_NUMERIC, "CHOLMOD's solve failed (status %d)", c->status);
-  const double *y = Y->x;
+    for (int j = 0; j < k; j++) memcpy(b + t * (j * n + i), in + t * (i * k + j), t * sizeof(double));
+  int ok = cholmod_l_solve2(CHOLMOD_A, f->L, f->B, NULL, &f->X, NULL, &f->Y, &f->E, c);
+  HM_CHECK(ok && f->X, HM_ERR_NUMERIC, "CHOLMOD's solve failed (status %d)", c->status);
+  const double *y = f->X->x;
   for (size_t i = 0; i < n; i++)
-    for (int j = 0; j < k; j++) memcpy(X + t * (i * k + j), y + t * (j * n + i), t * sizeof(double));
-  cholmod_l_free_dense(&Y, c);
+    for (int j = 0; j < k; j++) memcpy(out + t * (i * k + j), y + t * (j * n + i), t * sizeof(double));
   return HM_SUCCESS;
 }
 
-static int solve_lu(hm_sparse_factor *f, int k, double *X) {
+/* UMFPACK solves one column at a time; wsolve with kept workspace instead of solve's per-call malloc. */
+static int solve_lu(hm_sparse_factor *f, int k, const double *in, double *out) {
   const size_t n = (size_t)f->n, t = (size_t)f->type;
-  double *b = malloc(sizeof(double) * n * t), *x = malloc(sizeof(double) * n * t);
-  double info[UMFPACK_INFO];
-  if (!b || !x) {
-    free(b), free(x);
-    HM_RAISE(HM_ERR_MEMORY, "could not allocate a right-hand side of %zu rows", n);
+  if (!f->W) { /* W: 5n doubles (real) or 10n (complex) with iterative refinement (umfpack_wsolve.h) */
+    f->Wi = malloc(sizeof *f->Wi * n);
+    f->W = malloc(sizeof(double) * n * 5 * t);
+    f->b = malloc(sizeof(double) * n * t);
+    f->x = malloc(sizeof(double) * n * t);
+    if (!f->Wi || !f->W || !f->b || !f->x) {
+      free(f->Wi), free(f->W), free(f->b), free(f->x);
+      f->Wi = NULL, f->W = f->b = f->x = NULL;
+      HM_RAISE(HM_ERR_MEMORY, "could not allocate the LU solve's workspace of %zu rows", n);
+    }
   }
+  double *b = f->b, *x = f->x, info[UMFPACK_INFO];
   SuiteSparse_long st = UMFPACK_OK;
   for (int j = 0; j < k && (st == UMFPACK_OK || st == UMFPACK_WARNING_singular_matrix); j++) {
-    for (size_t i = 0; i < n; i++) memcpy(b + t * i, X + t * (i * k + j), t * sizeof(double));
-    st = t == 2 ? umfpack_zl_solve(UMFPACK_A, f->Ap, f->Ai, f->Ax, NULL, x, NULL, b, NULL, f->numeric, NULL, info)
-                : umfpack_dl_solve(UMFPACK_A, f->Ap, f->Ai, f->Ax, x, b, f->numeric, NULL, info);
-    for (size_t i = 0; i < n; i++) memcpy(X + t * (i * k + j), x + t * i, t * sizeof(double));
+    for (size_t i = 0; i < n; i++) memcpy(b + t * i, in + t * (i * k + j), t * sizeof(double));
+    st = t == 2 ? umfpack_zl_wsolve(UMFPACK_A, f->Ap, f->Ai, f->Ax, NULL, x, NULL, b, NULL, f->numeric, NULL, info,
+                                    f->Wi, f->W)
+                : umfpack_dl_wsolve(UMFPACK_A, f->Ap, f->Ai, f->Ax, x, b, f->numeric, NULL, info, f->Wi, f->W);
+    for (size_t i = 0; i < n; i++) memcpy(out + t * (i * k + j), x + t * i, t * sizeof(double));
   }
-  free(b), free(x);
   HM_CHECK(st == UMFPACK_OK, HM_ERR_NUMERIC, "UMFPACK's solve failed (status %ld)", (long)st);
   return HM_SUCCESS;
 }
 
 int hm_sparse_factor_solve(hm_sparse_factor *f, int k, double *X) {
-  HM_CHECK(f && X && k >= 1, HM_ERR_ARGUMENT, "bad arguments (k = %d)", k);
-  HM_CALL(f->cholesky ? solve_cholesky(f, k, X) : solve_lu(f, k, X));
+  HM_CALL(hm_sparse_factor_solve_into(f, k, X, X));
+  return HM_SUCCESS;
+}
+
+int hm_sparse_factor_solve_into(hm_sparse_factor *f, int k, const double *X, double *Y) {
+  HM_CHECK(f && X && Y && k >= 1, HM_ERR_ARGUMENT, "bad arguments (k = %d)", k);
+  HM_CALL(f->cholesky ? solve_cholesky(f, k, X, Y) : solve_lu(f, k, X, Y));
   return HM_SUCCESS;
 }
 
@@ -198,6 +222,9 @@ void hm_sparse_factor_destroy(hm_sparse_factor **fp) {
   if (!fp || !*fp) return;
   hm_sparse_factor *f = *fp;
   if (f->L) cholmod_l_free_factor(&f->L, &f->cc);
+  cholmod_l_free_dense(&f->B, &f->cc), cholmod_l_free_dense(&f->X, &f->cc);
+  cholmod_l_free_dense(&f->Y, &f->cc), cholmod_l_free_dense(&f->E, &f->cc);
+  free(f->Wi), free(f->W), free(f->b), free(f->x);
   if (f->numeric) {
     if (f->type == HM_COMPLEX) umfpack_zl_free_numeric(&f->numeric);
     else umfpack_dl_free_numeric(&f->numeric);
