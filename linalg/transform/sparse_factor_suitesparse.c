@@ -124,6 +124,19 @@ static int lu(hm_sparse_factor *f, int64_t count, const hm_dense_entry *e) {
   return HM_SUCCESS;
 }
 
+/* *nonpositive = 1 when a diagonal entry (duplicates summed) is <= 0: e_i^H M e_i <= 0, so the Hermitian M is not
+ * positive definite and CHOLMOD would fail after its whole analysis (a shift inside the spectrum). */
+static int has_nonpositive_diagonal(int64_t n, int64_t count, const hm_dense_entry *e, int *nonpositive) {
+  double *d = calloc((size_t)n, sizeof *d);
+  HM_CHECK(d, HM_ERR_MEMORY, "could not allocate a diagonal of %lld entries", (long long)n);
+  for (int64_t p = 0; p < count; p++)
+    if (e[p].i == e[p].j && e[p].i >= 0 && e[p].i < n) d[e[p].i] += e[p].re;
+  *nonpositive = 0;
+  for (int64_t i = 0; i < n && !*nonpositive; i++) *nonpositive = !(d[i] > 0.0);
+  free(d);
+  return HM_SUCCESS;
+}
+
 int hm_sparse_factor_create(hm_scalar type, int64_t n, int64_t count, const hm_dense_entry *lower,
                             hm_sparse_factor **out) {
   HM_CHECK(out && (lower || count == 0) && n >= 1, HM_ERR_ARGUMENT, "bad arguments (n = %lld)", (long long)n);
@@ -137,7 +150,9 @@ int hm_sparse_factor_create(hm_scalar type, int64_t n, int64_t count, const hm_d
   f->cc.error_handler = NULL; /* failures come back as statuses, printed by hamlet's error path */
   f->cc.quick_return_if_not_posdef = 1;
   f->cc.supernodal = CHOLMOD_SUPERNODAL; /* LL^H always: simplicial LDL^H would accept indefinite matrices unpivoted */
-  int st = try_cholesky(f, count, lower);
+  int indefinite = 0, st = has_nonpositive_diagonal(n, count, lower, &indefinite);
+  /* certainly indefinite: straight to LU, no CHOLMOD analysis to throw away */
+  if (st == HM_SUCCESS) st = indefinite ? 0 : try_cholesky(f, count, lower);
   if (st == 1) {
     f->cholesky = 1;
     st = HM_SUCCESS;
