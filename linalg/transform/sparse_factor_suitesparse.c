@@ -64,7 +64,7 @@ static int try_cholesky(hm_sparse_factor *f, int64_t count, const hm_dense_entry
    * run 1.2-1.6x faster in CHOLMOD's simplicial code than in the supernodal one (real scalars; N =
    * 2025 and 10^4, bench/RESULTS.md "the overheads cut"); complex ones measured slower, and denser
    * factors (3D) were not measured: both stay supernodal. Same L, so the same results to rounding. */
-  if (f->type == HM_REAL && f->nnz <= SIMPLICIAL_SOLVE_MAX_FILL * (double)f->n)
+  if (f->L->is_super && f->type == HM_REAL && f->nnz <= SIMPLICIAL_SOLVE_MAX_FILL * (double)f->n)
     HM_CHECK(cholmod_l_change_factor(f->L->xtype, 1, 0, 1, 1, f->L, c), HM_ERR_MEMORY,
              "CHOLMOD could not convert the factor for the solves (status %d)", c->status);
   return 1;
@@ -158,7 +158,12 @@ int hm_sparse_factor_create(hm_scalar type, int64_t n, int64_t count, const hm_d
   f->cc.print = 0;
   f->cc.error_handler = NULL; /* failures come back as statuses, printed by hamlet's error path */
   f->cc.quick_return_if_not_posdef = 1;
-  f->cc.supernodal = CHOLMOD_SUPERNODAL; /* LL^H always: simplicial LDL^H would accept indefinite matrices unpivoted */
+  /* LL^H always (final_ll: the simplicial code then factorizes LL^H too, never LDL^H, which would
+   * accept indefinite matrices unpivoted). Real matrices let CHOLMOD choose simplicial where the
+   * supernodes would be small (its flops / nnz(L) test): half the setup of the supernodal code on
+   * the 2D cases of bench/RESULTS.md; complex ones measured slower simplicial, so supernodal. */
+  f->cc.final_ll = 1;
+  f->cc.supernodal = type == HM_REAL ? CHOLMOD_AUTO : CHOLMOD_SUPERNODAL;
   int indefinite = 0, st = has_nonpositive_diagonal(n, count, lower, &indefinite);
   /* certainly indefinite: straight to LU, no CHOLMOD analysis to throw away */
   if (st == HM_SUCCESS) st = indefinite ? 0 : try_cholesky(f, count, lower);
