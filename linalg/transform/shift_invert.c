@@ -229,6 +229,18 @@ int hm_shift_invert_solve(hm_shift_invert *si, hm_mvec *x, hm_mvec *y) {
     si->solves += x->k;
     return HM_SUCCESS;
   }
+  if (si->size == 1) { /* no gather: solve the local rows, in place where they live on the host */
+    if (x->ctx->backend == HM_BACKEND_CPU) {
+      HM_CALL(hm_sparse_factor_solve_into(si->factor, x->k, x->data, y->data));
+    } else {
+      HM_CALL(buffers(si, x->k));
+      HM_CALL(hm_mvec_get(x, si->all));
+      HM_CALL(hm_sparse_factor_solve(si->factor, x->k, si->all));
+      HM_CALL(hm_mvec_set(y, si->all));
+    }
+    si->solves += x->k;
+    return HM_SUCCESS;
+  }
   HM_CALL(buffers(si, x->k));
   HM_CALL(hm_mvec_get(x, si->mine));
   HM_CALL_MPI(MPI_Gatherv(si->mine, si->counts[si->rank], MPI_DOUBLE, si->all, si->counts, si->displs, MPI_DOUBLE, 0,

@@ -17,6 +17,9 @@ int hm_sparse_factor_create(hm_scalar type, int64_t n, int64_t count, const hm_d
                             hm_sparse_factor **f);
 /* X = M^-1 X in place for k right-hand sides, X row-major n x k scalars of the matrix's type. */
 int hm_sparse_factor_solve(hm_sparse_factor *f, int k, double *X);
+/* Y = M^-1 X, both row-major n x k (they may be the same array). The right-hand-side blocks and the
+ * libraries' workspaces are kept in f between calls: f is not reentrant. */
+int hm_sparse_factor_solve_into(hm_sparse_factor *f, int k, const double *X, double *Y);
 /* "cholmod-llt" or "umfpack-lu": which factorization was made. */
 const char *hm_sparse_factor_method(const hm_sparse_factor *f);
 /* The library's cheap reciprocal condition estimate (ratio of the smallest to the largest pivot

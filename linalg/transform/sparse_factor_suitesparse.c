@@ -19,7 +19,15 @@ struct hm_sparse_factor_s {
   double *Ax;
   void *numeric;
   double rcond, nnz;
+  /* Kept between solves (LOBPCG solves hundreds of small blocks; fresh dense objects and CHOLMOD's
+   * internal workspace per call cost more than the triangular solves at N ~ 10^3): */
+  cholmod_dense *B, *X, *Y, *E; /* CHOLMOD: right-hand sides (room for `capacity` columns), solution, workspace */
+  int capacity;
+  SuiteSparse_long *Wi;         /* UMFPACK's wsolve workspace and one column in and out */
+  double *W, *b, *x;
 };
+
+#define SIMPLICIAL_SOLVE_MAX_FILL 64.0
 
 /* 1 when CHOLMOD factorized the matrix; 0 when it is not positive definite (other failures raise). */
 static int try_cholesky(hm_sparse_factor *f, int64_t count, const hm_dense_entry *e) {
@@ -52,6 +60,13 @@ static int try_cholesky(hm_sparse_factor *f, int64_t count, const hm_dense_entry
   }
   f->rcond = cholmod_l_rcond(f->L, c);
   f->nnz = c->lnz;
+  /* Solves of a few columns on a sparse factor (2D-like fill, at most 64 entries per column of L)
+   * run 1.2-1.6x faster in CHOLMOD's simplicial code than in the supernodal one (real scalars; N =
+   * 2025 and 10^4, bench/RESULTS.md "the overheads cut"); complex ones measured slower, and denser
+   * factors (3D) were not measured: both stay supernodal. Same L, so the same results to rounding. */
+  if (f->L->is_super && f->type == HM_REAL && f->nnz <= SIMPLICIAL_SOLVE_MAX_FILL * (double)f->n)
+    HM_CHECK(cholmod_l_change_factor(f->L->xtype, 1, 0, 1, 1, f->L, c), HM_ERR_MEMORY,
+             "CHOLMOD could not convert the factor for the solves (status %d)", c->status);
   return 1;
 }
 
@@ -118,6 +133,19 @@ static int lu(hm_sparse_factor *f, int64_t count, const hm_dense_entry *e) {
   return HM_SUCCESS;
 }
 
+/* *nonpositive = 1 when a diagonal entry (duplicates summed) is <= 0: e_i^H M e_i <= 0, so the Hermitian M is not
+ * positive definite and CHOLMOD would fail after its whole analysis (a shift inside the spectrum). */
+static int has_nonpositive_diagonal(int64_t n, int64_t count, const hm_dense_entry *e, int *nonpositive) {
+  double *d = calloc((size_t)n, sizeof *d);
+  HM_CHECK(d, HM_ERR_MEMORY, "could not allocate a diagonal of %lld entries", (long long)n);
+  for (int64_t p = 0; p < count; p++)
+    if (e[p].i == e[p].j && e[p].i >= 0 && e[p].i < n) d[e[p].i] += e[p].re;
+  *nonpositive = 0;
+  for (int64_t i = 0; i < n && !*nonpositive; i++) *nonpositive = !(d[i] > 0.0);
+  free(d);
+  return HM_SUCCESS;
+}
+
 int hm_sparse_factor_create(hm_scalar type, int64_t n, int64_t count, const hm_dense_entry *lower,
                             hm_sparse_factor **out) {
   HM_CHECK(out && (lower || count == 0) && n >= 1, HM_ERR_ARGUMENT, "bad arguments (n = %lld)", (long long)n);
@@ -130,8 +158,15 @@ int hm_sparse_factor_create(hm_scalar type, int64_t n, int64_t count, const hm_d
   f->cc.print = 0;
   f->cc.error_handler = NULL; /* failures come back as statuses, printed by hamlet's error path */
   f->cc.quick_return_if_not_posdef = 1;
-  f->cc.supernodal = CHOLMOD_SUPERNODAL; /* LL^H always: simplicial LDL^H would accept indefinite matrices unpivoted */
-  int st = try_cholesky(f, count, lower);
+  /* LL^H always (final_ll: the simplicial code then factorizes LL^H too, never LDL^H, which would
+   * accept indefinite matrices unpivoted). Real matrices let CHOLMOD choose simplicial where the
+   * supernodes would be small (its flops / nnz(L) test): half the setup of the supernodal code on
+   * the 2D cases of bench/RESULTS.md; complex ones measured slower simplicial, so supernodal. */
+  f->cc.final_ll = 1;
+  f->cc.supernodal = type == HM_REAL ? CHOLMOD_AUTO : CHOLMOD_SUPERNODAL;
+  int indefinite = 0, st = has_nonpositive_diagonal(n, count, lower, &indefinite);
+  /* certainly indefinite: straight to LU, no CHOLMOD analysis to throw away */
+  if (st == HM_SUCCESS) st = indefinite ? 0 : try_cholesky(f, count, lower);
   if (st == 1) {
     f->cholesky = 1;
     st = HM_SUCCESS;
@@ -146,47 +181,65 @@ int hm_sparse_factor_create(hm_scalar type, int64_t n, int64_t count, const hm_d
   return HM_SUCCESS;
 }
 
-static int solve_cholesky(hm_sparse_factor *f, int k, double *X) {
+/* Y = M^-1 X for row-major X, Y (n x k; they may alias) through column-major blocks that persist:
+ * cholmod_solve2 reuses B, X and its workspaces Y, E while the width fits. */
+static int solve_cholesky(hm_sparse_factor *f, int k, const double *in, double *out) {
   cholmod_common *c = &f->cc;
   const size_t n = (size_t)f->n, t = (size_t)f->type;
-  cholmod_dense *B = cholmod_l_allocate_dense(n, (size_t)k, n, f->type == HM_COMPLEX ? CHOLMOD_COMPLEX : CHOLMOD_REAL, c);
-  HM_CHECK(B, HM_ERR_MEMORY, "CHOLMOD could not allocate %d right-hand sides", k);
-  double *b = B->x;
+  if (k > f->capacity) {
+    cholmod_l_free_dense(&f->B, c);
+    f->capacity = 0;
+    f->B = cholmod_l_allocate_dense(n, (size_t)k, n, f->type == HM_COMPLEX ? CHOLMOD_COMPLEX : CHOLMOD_REAL, c);
+    HM_CHECK(f->B, HM_ERR_MEMORY, "CHOLMOD could not allocate %d right-hand sides", k);
+    f->capacity = k;
+  }
+  f->B->ncol = (size_t)k; /* the first k columns of the kept block: nzmax stays the capacity's */
+  double *b = f->B->x;
   for (size_t i = 0; i < n; i++)
-    for (int j = 0; j < k; j++) memcpy(b + t * (j * n + i), X + t * (i * k + j), t * sizeof(double));
-  cholmod_dense *Y = cholmod_l_solve(CHOLMOD_A, f->L, B, c);
-  cholmod_l_free_dense(&B, c);
-  HM_CHECK(Y, HM_ERR_NUMERIC, "CHOLMOD's solve failed (status %d)", c->status);
-  const double *y = Y->x;
+    for (int j = 0; j < k; j++) memcpy(b + t * (j * n + i), in + t * (i * k + j), t * sizeof(double));
+  int ok = cholmod_l_solve2(CHOLMOD_A, f->L, f->B, NULL, &f->X, NULL, &f->Y, &f->E, c);
+  HM_CHECK(ok && f->X, HM_ERR_NUMERIC, "CHOLMOD's solve failed (status %d)", c->status);
+  const double *y = f->X->x;
   for (size_t i = 0; i < n; i++)
-    for (int j = 0; j < k; j++) memcpy(X + t * (i * k + j), y + t * (j * n + i), t * sizeof(double));
-  cholmod_l_free_dense(&Y, c);
+    for (int j = 0; j < k; j++) memcpy(out + t * (i * k + j), y + t * (j * n + i), t * sizeof(double));
   return HM_SUCCESS;
 }
 
-static int solve_lu(hm_sparse_factor *f, int k, double *X) {
+/* UMFPACK solves one column at a time; wsolve with kept workspace instead of solve's per-call malloc. */
+static int solve_lu(hm_sparse_factor *f, int k, const double *in, double *out) {
   const size_t n = (size_t)f->n, t = (size_t)f->type;
-  double *b = malloc(sizeof(double) * n * t), *x = malloc(sizeof(double) * n * t);
-  double info[UMFPACK_INFO];
-  if (!b || !x) {
-    free(b), free(x);
-    HM_RAISE(HM_ERR_MEMORY, "could not allocate a right-hand side of %zu rows", n);
+  if (!f->W) { /* W: 5n doubles (real) or 10n (complex) with iterative refinement (umfpack_wsolve.h) */
+    f->Wi = malloc(sizeof *f->Wi * n);
+    f->W = malloc(sizeof(double) * n * 5 * t);
+    f->b = malloc(sizeof(double) * n * t);
+    f->x = malloc(sizeof(double) * n * t);
+    if (!f->Wi || !f->W || !f->b || !f->x) {
+      free(f->Wi), free(f->W), free(f->b), free(f->x);
+      f->Wi = NULL, f->W = f->b = f->x = NULL;
+      HM_RAISE(HM_ERR_MEMORY, "could not allocate the LU solve's workspace of %zu rows", n);
+    }
   }
+  double *b = f->b, *x = f->x, info[UMFPACK_INFO];
   SuiteSparse_long st = UMFPACK_OK;
   for (int j = 0; j < k && (st == UMFPACK_OK || st == UMFPACK_WARNING_singular_matrix); j++) {
-    for (size_t i = 0; i < n; i++) memcpy(b + t * i, X + t * (i * k + j), t * sizeof(double));
-    st = t == 2 ? umfpack_zl_solve(UMFPACK_A, f->Ap, f->Ai, f->Ax, NULL, x, NULL, b, NULL, f->numeric, NULL, info)
-                : umfpack_dl_solve(UMFPACK_A, f->Ap, f->Ai, f->Ax, x, b, f->numeric, NULL, info);
-    for (size_t i = 0; i < n; i++) memcpy(X + t * (i * k + j), x + t * i, t * sizeof(double));
+    for (size_t i = 0; i < n; i++) memcpy(b + t * i, in + t * (i * k + j), t * sizeof(double));
+    st = t == 2 ? umfpack_zl_wsolve(UMFPACK_A, f->Ap, f->Ai, f->Ax, NULL, x, NULL, b, NULL, f->numeric, NULL, info,
+                                    f->Wi, f->W)
+                : umfpack_dl_wsolve(UMFPACK_A, f->Ap, f->Ai, f->Ax, x, b, f->numeric, NULL, info, f->Wi, f->W);
+    for (size_t i = 0; i < n; i++) memcpy(out + t * (i * k + j), x + t * i, t * sizeof(double));
   }
-  free(b), free(x);
   HM_CHECK(st == UMFPACK_OK, HM_ERR_NUMERIC, "UMFPACK's solve failed (status %ld)", (long)st);
   return HM_SUCCESS;
 }
 
 int hm_sparse_factor_solve(hm_sparse_factor *f, int k, double *X) {
-  HM_CHECK(f && X && k >= 1, HM_ERR_ARGUMENT, "bad arguments (k = %d)", k);
-  HM_CALL(f->cholesky ? solve_cholesky(f, k, X) : solve_lu(f, k, X));
+  HM_CALL(hm_sparse_factor_solve_into(f, k, X, X));
+  return HM_SUCCESS;
+}
+
+int hm_sparse_factor_solve_into(hm_sparse_factor *f, int k, const double *X, double *Y) {
+  HM_CHECK(f && X && Y && k >= 1, HM_ERR_ARGUMENT, "bad arguments (k = %d)", k);
+  HM_CALL(f->cholesky ? solve_cholesky(f, k, X, Y) : solve_lu(f, k, X, Y));
   return HM_SUCCESS;
 }
 
@@ -198,6 +251,9 @@ void hm_sparse_factor_destroy(hm_sparse_factor **fp) {
   if (!fp || !*fp) return;
   hm_sparse_factor *f = *fp;
   if (f->L) cholmod_l_free_factor(&f->L, &f->cc);
+  cholmod_l_free_dense(&f->B, &f->cc), cholmod_l_free_dense(&f->X, &f->cc);
+  cholmod_l_free_dense(&f->Y, &f->cc), cholmod_l_free_dense(&f->E, &f->cc);
+  free(f->Wi), free(f->W), free(f->b), free(f->x);
   if (f->numeric) {
     if (f->type == HM_COMPLEX) umfpack_zl_free_numeric(&f->numeric);
     else umfpack_dl_free_numeric(&f->numeric);
