@@ -9,7 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fftw3.h>
+#include "dct.h"
 #include "error_macros.h"
 #include "hamlet/dos.h"
 
@@ -130,21 +130,14 @@ static void layout(const hm_dos_options *opt, int K, double scale, double shift,
 /* One DCT per vector; Welford's running mean and squared deviation per output point. */
 static int accumulate(int M, int R, const double *mu, const double *g, int K, const hm_dos_stencil *st,
                       int P, double factor, double *mean, double *m2) {
-  double *buf = fftw_malloc(sizeof(double) * (size_t)K);
-  HM_CHECK(buf, HM_ERR_MEMORY, "could not allocate %d doubles for the DCT", K);
-  fftw_plan plan;
-  /* The FFTW planner is not thread-safe; every hamlet planner call shares this critical section. */
-#pragma omp critical(hm_fftw_planner)
-  plan = fftw_plan_r2r_1d(K, buf, buf, FFTW_REDFT01, FFTW_ESTIMATE);
-  if (!plan) {
-    fftw_free(buf);
-    HM_RAISE(HM_ERR_FFTW, "fftw_plan_r2r_1d(%d, REDFT01) failed", K);
-  }
+  hm_dct dct;
+  HM_CALL(hm_dct_create(K, FFTW_REDFT01, "REDFT01", &dct));
+  double *buf = dct.buf;
   for (int r = 0; r < R; r++) {
     const double *m = mu + (size_t)r * M;
     for (int n = 0; n < M; n++) buf[n] = g[n] * m[n];
     for (int n = M; n < K; n++) buf[n] = 0;
-    fftw_execute(plan); /* buf[k] = f_r(theta_k) */
+    hm_dct_execute(&dct); /* buf[k] = f_r(theta_k) */
     for (int j = 0; j < P; j++) {
       double rho = 0;
       if (st[j].inside) {
@@ -157,9 +150,7 @@ static int accumulate(int M, int R, const double *mu, const double *g, int K, co
       m2[j] += d * (rho - mean[j]);
     }
   }
-#pragma omp critical(hm_fftw_planner)
-  fftw_destroy_plan(plan);
-  fftw_free(buf);
+  hm_dct_destroy(&dct);
   return 0;
 }
 

@@ -1,7 +1,7 @@
 /* Chebyshev coefficients of the projector f(H) applied by marker.c: the Jackson-damped step at zero
  * temperature, the undamped Fermi function above (linalg/kpm/projector_series.h). */
-#include <fftw3.h>
 #include <math.h>
+#include "dct.h"
 #include "error_macros.h"
 #include "hamlet/dos.h"
 #include "projector_series.h"
@@ -31,26 +31,17 @@ static double fermi(double t) {
 static int fermi_coefficients(int moments, double scale, double shift, double mu, double temperature, double *a) {
   HM_CHECK(moments <= (1 << 28), HM_ERR_ARGUMENT, "moments = %d: at most 2^28 for the Fermi series", moments);
   const int K = 4 * moments;
-  double *buf = fftw_malloc(sizeof(double) * (size_t)K);
-  HM_CHECK(buf, HM_ERR_MEMORY, "could not allocate %d doubles for the DCT", K);
-  fftw_plan plan;
-  /* The FFTW planner is not thread-safe; every hamlet planner call shares this critical section. */
-#pragma omp critical(hm_fftw_planner)
-  plan = fftw_plan_r2r_1d(K, buf, buf, FFTW_REDFT10, FFTW_ESTIMATE);
-  if (!plan) {
-    fftw_free(buf);
-    HM_RAISE(HM_ERR_FFTW, "fftw_plan_r2r_1d(%d, REDFT10) failed", K);
-  }
+  hm_dct dct;
+  HM_CALL(hm_dct_create(K, FFTW_REDFT10, "REDFT10", &dct));
+  double *buf = dct.buf;
   for (int j = 0; j < K; j++) {
     const double energy = cos(M_PI * (j + 0.5) / K) / scale + shift;
     buf[j] = fermi((energy - mu) / temperature);
   }
-  fftw_execute(plan);
+  hm_dct_execute(&dct);
   a[0] = buf[0] / (2.0 * K);
   for (int n = 1; n < moments; n++) a[n] = buf[n] / K;
-#pragma omp critical(hm_fftw_planner)
-  fftw_destroy_plan(plan);
-  fftw_free(buf);
+  hm_dct_destroy(&dct);
   return HM_SUCCESS;
 }
 
