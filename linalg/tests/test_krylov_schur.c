@@ -1,0 +1,245 @@
+/* Thick-restart Lanczos on the shift-and-invert operator (krylov_schur.h) against dense LAPACK:
+ * the eigenvalues nearest sigma of random sparse pencils (real with an SPD B and sigma inside the
+ * spectrum, so A - sigma B is indefinite; complex Hermitian with B = I) and of the FEM pencil
+ * K x = E M x with sigma = 0 (exact values: sums of the 1D Q1 values), to 1e-10; the true residuals
+ * of A x = lambda B x recomputed from the returned vectors, their B-orthonormality, and the column
+ * solves, printed next to LOBPCG's on the same transform and fewer on the FEM pencil. */
+#include <lapacke.h>
+#include <string.h>
+#include "hamlet/fem.h"
+#include "krylov_schur.h"
+#include "lobpcg_problems.h"
+
+enum { NEV = 4 };
+
+static int rank0(void) {
+  int r;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r == 0;
+}
+
+/* All eigenvalues (ascending) of the dense pencil (A, B) (B may be NULL). */
+static void dense_eigenvalues(hm_matrix *A, hm_matrix *B, double *w) {
+  double complex *a, *b;
+  int64_t n;
+  HM_TEST_OK(hm_test_dense(A, &a, &n));
+  if (B) {
+    HM_TEST_OK(hm_test_dense(B, &b, &n));
+    lapack_int info = LAPACKE_zhegv(LAPACK_COL_MAJOR, 1, 'N', 'U', (lapack_int)n, (lapack_complex_double *)a,
+                                    (lapack_int)n, (lapack_complex_double *)b, (lapack_int)n, w);
+    HM_TEST_ASSERT(info == 0, "zhegv failed (%d)", (int)info);
+    free(b);
+  } else {
+    HM_TEST_ASSERT(hm_test_eigh(n, a, w, NULL) == 0, "zheevd failed");
+  }
+  free(a);
+}
+
+/* The NEV values of w (n, any order) nearest sigma, ascending. */
+static void nearest(const double *w, int n, double sigma, double *out) {
+  int *used = calloc((size_t)n, sizeof(int));
+  for (int k = 0; k < NEV; k++) {
+    int best = -1;
+    for (int i = 0; i < n; i++)
+      if (!used[i] && (best < 0 || fabs(w[i] - sigma) < fabs(w[best] - sigma))) best = i;
+    used[best] = 1;
+    out[k] = w[best];
+  }
+  free(used);
+  for (int i = 0; i < NEV; i++)
+    for (int j = i + 1; j < NEV; j++)
+      if (out[j] < out[i]) { double s = out[i]; out[i] = out[j]; out[j] = s; }
+}
+
+/* Krylov-Schur on (A, B, sigma) against the reference values `expect` (NEV, ascending); returns the
+ * column solves it used. */
+static int64_t check(hm_context *ctx, const char *name, hm_matrix *A, hm_matrix *B, double sigma,
+                     const double *expect) {
+  hm_shift_invert *si;
+  HM_TEST_OK(hm_shift_invert_create(A, B, sigma, &si));
+  hm_krylov_schur_options opt;
+  hm_krylov_schur_options_default(&opt, NEV);
+  opt.tol = 1e-12;
+  hm_krylov_schur_info info;
+  double theta[NEV], est[NEV];
+  const hm_dist *dist;
+  hm_matrix_dist(A, &dist);
+  hm_scalar type;
+  hm_matrix_info(A, NULL, NULL, &type);
+  hm_mvec *X, *AX, *BX;
+  HM_TEST_OK(hm_mvec_create(ctx, dist, type, NEV, &X));
+  HM_TEST_OK(hm_mvec_create(ctx, dist, type, NEV, &AX));
+  HM_TEST_OK(hm_mvec_create(ctx, dist, type, NEV, &BX));
+  HM_TEST_OK(hm_krylov_schur_solve(si, &opt, theta, est, X, &info));
+  int64_t counted;
+  HM_TEST_OK(hm_shift_invert_info(si, NULL, NULL, NULL, NULL, &counted));
+  HM_TEST_ASSERT(info.converged == NEV, "%s: %d of %d converged after %d restarts", name, info.converged, NEV,
+                 info.restarts);
+  HM_TEST_ASSERT(counted == info.solves, "%s: the transform counted %lld column solves, Krylov-Schur %lld", name,
+                 (long long)counted, (long long)info.solves);
+  double lambda[NEV], sorted[NEV];
+  for (int i = 0; i < NEV; i++) {
+    HM_TEST_ASSERT(i == 0 || fabs(theta[i]) <= fabs(theta[i - 1]), "%s: theta not by decreasing magnitude", name);
+    HM_TEST_ASSERT(est[i] <= opt.tol * fabs(theta[i]), "%s: estimate[%d] = %g above tol |theta|", name, i, est[i]);
+    sorted[i] = lambda[i] = sigma + 1.0 / theta[i];
+  }
+  for (int i = 0; i < NEV; i++)
+    for (int j = i + 1; j < NEV; j++)
+      if (sorted[j] < sorted[i]) { double s = sorted[i]; sorted[i] = sorted[j]; sorted[j] = s; }
+  for (int i = 0; i < NEV; i++)
+    HM_TEST_ASSERT(fabs(sorted[i] - expect[i]) <= 1e-10 * fmax(1.0, fabs(expect[i])),
+                   "%s: lambda[%d] = %.15g, dense %.15g", name, i, sorted[i], expect[i]);
+  /* the true residuals ||A x - lambda B x|| / (|lambda| ||B x||) and X^H B X = I */
+  HM_TEST_OK(hm_matrix_apply(A, X, AX));
+  if (B) HM_TEST_OK(hm_matrix_apply(B, X, BX));
+  else HM_TEST_OK(hm_mvec_copy_columns(X, 0, BX, 0, NEV));
+  double bn[NEV], rn[NEV], one[2 * NEV] = {0}, minus[2 * NEV] = {0}, gram[2 * NEV * NEV];
+  const int t = (int)type;
+  for (int i = 0; i < NEV; i++) one[t * i] = 1.0, minus[t * i] = -lambda[i];
+  HM_TEST_OK(hm_mvec_gram(X, BX, gram));
+  for (int a = 0; a < NEV; a++)
+    for (int b = 0; b < NEV; b++)
+      HM_TEST_ASSERT(fabs(gram[t * (a * NEV + b)] - (a == b)) <= 1e-10, "%s: (X^H B X)[%d][%d] = %g", name, a, b,
+                     gram[t * (a * NEV + b)]);
+  HM_TEST_OK(hm_mvec_norms(BX, bn));
+  HM_TEST_OK(hm_mvec_axpby(AX, minus, BX, one));
+  HM_TEST_OK(hm_mvec_norms(AX, rn));
+  for (int i = 0; i < NEV; i++)
+    HM_TEST_ASSERT(rn[i] <= 1e-8 * fabs(lambda[i]) * bn[i], "%s: true residual[%d] = %g (lambda %.15g)", name, i,
+                   rn[i] / (fabs(lambda[i]) * bn[i]), lambda[i]);
+  if (rank0())
+    printf("%s: krylov-schur %d restarts, ncv %d, %lld column solves\n", name, info.restarts, info.ncv,
+           (long long)info.solves);
+  hm_mvec_destroy(&X), hm_mvec_destroy(&AX), hm_mvec_destroy(&BX);
+  hm_shift_invert_destroy(&si);
+  return info.solves;
+}
+
+/* LOBPCG on the same transform (B T x, or B T T x where A - sigma B is indefinite): its column solves. */
+static int64_t lobpcg_solves(hm_matrix *A, hm_matrix *B, double sigma, const char *name) {
+  hm_shift_invert *si;
+  HM_TEST_OK(hm_shift_invert_create(A, B, sigma, &si));
+  hm_operator *opT, *opB = NULL;
+  HM_TEST_OK(hm_shift_invert_operator(si, &opT));
+  if (B) HM_TEST_OK(hm_operator_create_matrix(B, &opB));
+  hm_lobpcg_options opt;
+  hm_lobpcg_options_default(&opt);
+  opt.nev = NEV;
+  opt.tol = 1e-10;
+  opt.maxit = 1000;
+  opt.which = HM_LOBPCG_LARGEST;
+  hm_lobpcg *lob;
+  HM_TEST_OK(hm_lobpcg_create(opT, opB, &opt, &lob));
+  HM_TEST_OK(hm_lobpcg_run(lob));
+  int it;
+  hm_lobpcg_reason reason;
+  hm_lobpcg_info(lob, &it, NULL, &reason);
+  HM_TEST_ASSERT(reason == HM_LOBPCG_CONVERGED, "%s: LOBPCG reason %d after %d iterations", name, (int)reason, it);
+  int64_t solves;
+  HM_TEST_OK(hm_shift_invert_info(si, NULL, NULL, NULL, NULL, &solves));
+  if (rank0()) printf("%s: lobpcg %d iterations, %lld column solves\n", name, it, (long long)solves);
+  hm_lobpcg_destroy(&lob);
+  hm_operator_destroy(&opT);
+  hm_operator_destroy(&opB);
+  hm_shift_invert_destroy(&si);
+  return solves;
+}
+
+static void random_pencils(hm_context *ctx) {
+  const int n = 240;
+  double *w = malloc(sizeof(double) * n), expect[NEV];
+  hm_matrix *A, *B;
+  HM_TEST_OK(lp_build(ctx, 0, HM_REAL, n, 8.0, &A));
+  HM_TEST_OK(lp_build(ctx, 1, HM_REAL, n, 0, &B));
+  dense_eigenvalues(A, B, w);
+  const double sigma = 0.5 * (w[n / 2] + w[n / 2 + 1]) + 0.1 * (w[n / 2 + 1] - w[n / 2]); /* inside: indefinite */
+  nearest(w, n, sigma, expect);
+  int64_t ks = check(ctx, "real pencil, sigma inside", A, B, sigma, expect);
+  int64_t lob = lobpcg_solves(A, B, sigma, "real pencil, sigma inside");
+  if (rank0()) printf("real pencil, sigma inside: column solves krylov-schur %lld, lobpcg %lld\n", (long long)ks,
+                      (long long)lob);
+  hm_matrix_destroy(&A), hm_matrix_destroy(&B);
+  HM_TEST_OK(lp_build(ctx, 0, HM_COMPLEX, n, 8.0, &A));
+  dense_eigenvalues(A, NULL, w);
+  nearest(w, n, 2.0, expect);
+  check(ctx, "complex Hermitian, B = I, sigma 2", A, NULL, 2.0, expect);
+  hm_matrix_destroy(&A);
+  free(w);
+}
+
+static int ascending(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double q1(double h, int j, int e) {
+  double t = j * M_PI / e;
+  return 3.0 / (h * h) * (1 - cos(t)) / (2 + cos(t));
+}
+
+/* The smallest of the FEM pencil (sigma = 0): Krylov-Schur needs clearly fewer solves than LOBPCG. */
+static void fem(hm_context *ctx) {
+  const int e = 8;
+  const double lx = 1.0, ly = 1.3, lz = 0.8;
+  hm_fem_params p;
+  hm_fem_params_default(&p);
+  p.ex = p.ey = p.ez = e;
+  p.lx = lx, p.ly = ly, p.lz = lz;
+  hm_matrix *K, *M;
+  HM_TEST_OK(hm_fem_build(ctx, &p, &K, &M));
+  const int n = (e - 1) * (e - 1) * (e - 1);
+  double *exact = malloc(sizeof(double) * n);
+  int c = 0;
+  for (int i = 1; i < e; i++)
+    for (int j = 1; j < e; j++)
+      for (int k = 1; k < e; k++) exact[c++] = q1(lx / e, i, e) + q1(ly / e, j, e) + q1(lz / e, k, e);
+  qsort(exact, n, sizeof(double), ascending);
+  int64_t ks = check(ctx, "FEM pencil, sigma 0", K, M, 0.0, exact);
+  int64_t lob = lobpcg_solves(K, M, 0.0, "FEM pencil, sigma 0");
+  if (rank0()) printf("FEM pencil, sigma 0: column solves krylov-schur %lld, lobpcg %lld\n", (long long)ks,
+                      (long long)lob);
+  HM_TEST_ASSERT(ks < lob, "FEM pencil: Krylov-Schur used %lld column solves, LOBPCG %lld", (long long)ks,
+                 (long long)lob);
+  free(exact);
+  hm_matrix_destroy(&K), hm_matrix_destroy(&M);
+}
+
+/* Bad options are refused with a message. */
+static void refusals(hm_context *ctx) {
+  hm_matrix *A;
+  HM_TEST_OK(lp_build(ctx, 2, HM_REAL, 50, 0, &A));
+  hm_shift_invert *si;
+  HM_TEST_OK(hm_shift_invert_create(A, NULL, 0.0, &si));
+  hm_krylov_schur_options opt;
+  double theta[60];
+  hm_krylov_schur_options_default(&opt, 0);
+  HM_TEST_ASSERT(hm_krylov_schur_solve(si, &opt, theta, NULL, NULL, NULL) == HM_ERR_ARGUMENT, "nev = 0 accepted");
+  hm_krylov_schur_options_default(&opt, 4);
+  opt.ncv = 4;
+  HM_TEST_ASSERT(hm_krylov_schur_solve(si, &opt, theta, NULL, NULL, NULL) == HM_ERR_ARGUMENT, "ncv = nev accepted");
+  opt.ncv = 10, opt.keep = 10;
+  HM_TEST_ASSERT(hm_krylov_schur_solve(si, &opt, theta, NULL, NULL, NULL) == HM_ERR_ARGUMENT, "keep = ncv accepted");
+  opt.keep = 0, opt.tol = 0;
+  HM_TEST_ASSERT(hm_krylov_schur_solve(si, &opt, theta, NULL, NULL, NULL) == HM_ERR_ARGUMENT, "tol = 0 accepted");
+  /* the 1D Laplacian with B = I: its 4 smallest 2 - 2 cos(k pi / 51), a basis of all 50 vectors */
+  hm_krylov_schur_options_default(&opt, 4);
+  opt.ncv = 50;
+  hm_krylov_schur_info info;
+  HM_TEST_OK(hm_krylov_schur_solve(si, &opt, theta, NULL, NULL, &info));
+  for (int k = 0; k < 4; k++)
+    HM_TEST_ASSERT(fabs(1.0 / theta[k] - (2 - 2 * cos((k + 1) * M_PI / 51))) <= 1e-12,
+                   "Laplacian, full basis: lambda[%d] = %.15g", k, 1.0 / theta[k]);
+  hm_shift_invert_destroy(&si);
+  hm_matrix_destroy(&A);
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  hm_context *ctx;
+  HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, HM_BACKEND_CPU, &ctx));
+  random_pencils(ctx);
+  fem(ctx);
+  refusals(ctx);
+  hm_context_destroy(&ctx);
+  return hm_test_finish();
+}
