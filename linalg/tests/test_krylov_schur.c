@@ -3,7 +3,8 @@
  * spectrum, so A - sigma B is indefinite; complex Hermitian with B = I) and of the FEM pencil
  * K x = E M x with sigma = 0 (exact values: sums of the 1D Q1 values), to 1e-10; the true residuals
  * of A x = lambda B x recomputed from the returned vectors, their B-orthonormality, and the column
- * solves, printed next to LOBPCG's on the same transform and fewer on the FEM pencil. */
+ * solves, printed next to LOBPCG's on the same transform and fewer. With argument "cuda" the same
+ * checks on the CUDA backend (skipped where no GPU is visible). */
 #include <lapacke.h>
 #include <string.h>
 #include "hamlet/fem.h"
@@ -158,6 +159,8 @@ static void random_pencils(hm_context *ctx) {
   int64_t lob = lobpcg_solves(A, B, sigma, "real pencil, sigma inside");
   if (rank0()) printf("real pencil, sigma inside: column solves krylov-schur %lld, lobpcg %lld\n", (long long)ks,
                       (long long)lob);
+  HM_TEST_ASSERT(ks < lob, "real pencil: Krylov-Schur used %lld column solves, LOBPCG %lld", (long long)ks,
+                 (long long)lob);
   hm_matrix_destroy(&A), hm_matrix_destroy(&B);
   HM_TEST_OK(lp_build(ctx, 0, HM_COMPLEX, n, 8.0, &A));
   dense_eigenvalues(A, NULL, w);
@@ -235,8 +238,10 @@ static void refusals(hm_context *ctx) {
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
+  const int cuda = argc > 1 && strcmp(argv[1], "cuda") == 0; /* the same checks on the CUDA backend */
+  if (cuda) HM_TEST_NEED_GPU();
   hm_context *ctx;
-  HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, HM_BACKEND_CPU, &ctx));
+  HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, cuda ? HM_BACKEND_CUDA : HM_BACKEND_CPU, &ctx));
   random_pencils(ctx);
   fem(ctx);
   refusals(ctx);
