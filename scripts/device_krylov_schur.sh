@@ -1,0 +1,28 @@
+#!/bin/bash
+# Issue 32's thick-restart Lanczos (Krylov-Schur) on the lent GPU machine (`.debs` carried, as for
+# device_reliability.sh): the CUDA build, test_krylov_schur on the CUDA backend (1 and 2 ranks; a
+# skip fails through HAMLET_TEST_REQUIRE=gpu) and on the CPU, compute-sanitizer memcheck on the CUDA
+# run, and the column solves of Krylov-Schur and LOBPCG that the test prints (solves.txt).
+#   run: bash scripts/device_krylov_schur.sh
+set -uo pipefail
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+# shellcheck source=scripts/device_unpack.sh
+source scripts/device_unpack.sh .debs >/dev/null
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
+# shellcheck disable=SC2086 # the flag list splits into words on purpose
+cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DHAMLET_CUDA=ON $HAMLET_DEVICE_CMAKE_FLAGS \
+  >"$OUT/configure.log" 2>&1 || { tail -40 "$OUT/configure.log"; exit 1; }
+cmake --build build-gpu -j 16 --target test_krylov_schur >"$OUT/build.log" 2>&1 ||
+  { grep -E "error|Error" "$OUT/build.log" | head -40; exit 1; }
+cd build-gpu || exit 1
+status=0
+HAMLET_TEST_REQUIRE=gpu ctest -R krylov_schur -V >"$OUT/ctest.log" 2>&1 || status=1
+grep -E "tests passed|Failed|Skipped" "$OUT/ctest.log" | head -10
+grep -E "column solves" "$OUT/ctest.log" | tee "$OUT/solves.txt"
+exe=$(find . -name test_krylov_schur -type f -perm -u+x | head -1)
+compute-sanitizer --tool memcheck --error-exitcode 9 "$exe" cuda >"$OUT/memcheck.log" 2>&1
+code=$?
+echo "memcheck test_krylov_schur cuda: exit $code" | tee "$OUT/sanitizer.txt"
+[ "$code" -eq 0 ] || { status=1; tail -20 "$OUT/memcheck.log"; }
+echo "device_krylov_schur: exit $status at $SECONDS s"
+exit "$status"
