@@ -180,10 +180,11 @@ static double q1(double h, int j, int e) {
   return 3.0 / (h * h) * (1 - cos(t)) / (2 + cos(t));
 }
 
-/* The smallest of the FEM pencil (sigma = 0): Krylov-Schur needs clearly fewer solves than LOBPCG. */
-static void fem(hm_context *ctx) {
-  const int e = 8;
-  const double lx = 1.0, ly = 1.3, lz = 0.8;
+/* The smallest of the FEM pencil (sigma = 0): Krylov-Schur needs clearly fewer solves than LOBPCG.
+ * The cube's threefold degenerate values are met by a single-vector Krylov space only through
+ * rounding; they failed (wrong value, residual 6e-7) while B w was carried through the
+ * orthogonalization instead of formed afresh. */
+static void fem(hm_context *ctx, double lx, double ly, double lz, int e, const char *name) {
   hm_fem_params p;
   hm_fem_params_default(&p);
   p.ex = p.ey = p.ez = e;
@@ -197,11 +198,11 @@ static void fem(hm_context *ctx) {
     for (int j = 1; j < e; j++)
       for (int k = 1; k < e; k++) exact[c++] = q1(lx / e, i, e) + q1(ly / e, j, e) + q1(lz / e, k, e);
   qsort(exact, n, sizeof(double), ascending);
-  int64_t ks = check(ctx, "FEM pencil, sigma 0", K, M, 0.0, exact);
-  int64_t lob = lobpcg_solves(K, M, 0.0, "FEM pencil, sigma 0");
-  if (rank0()) printf("FEM pencil, sigma 0: column solves krylov-schur %lld, lobpcg %lld\n", (long long)ks,
+  int64_t ks = check(ctx, name, K, M, 0.0, exact);
+  int64_t lob = lobpcg_solves(K, M, 0.0, name);
+  if (rank0()) printf("%s: column solves krylov-schur %lld, lobpcg %lld\n", name, (long long)ks,
                       (long long)lob);
-  HM_TEST_ASSERT(ks < lob, "FEM pencil: Krylov-Schur used %lld column solves, LOBPCG %lld", (long long)ks,
+  HM_TEST_ASSERT(ks < lob, "%s: Krylov-Schur used %lld column solves, LOBPCG %lld", name, (long long)ks,
                  (long long)lob);
   free(exact);
   hm_matrix_destroy(&K), hm_matrix_destroy(&M);
@@ -243,7 +244,8 @@ int main(int argc, char **argv) {
   hm_context *ctx;
   HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, cuda ? HM_BACKEND_CUDA : HM_BACKEND_CPU, &ctx));
   random_pencils(ctx);
-  fem(ctx);
+  fem(ctx, 1.0, 1.3, 0.8, 8, "FEM pencil (box), sigma 0");
+  fem(ctx, 2.0, 2.0, 2.0, 7, "FEM pencil (cube, degenerate), sigma 0");
   refusals(ctx);
   hm_context_destroy(&ctx);
   return hm_test_finish();

@@ -40,20 +40,20 @@ static int apply_b(lanczos *L, hm_mvec *x, hm_mvec *y) {
   return HM_SUCCESS;
 }
 
-/* w -= V[:, 0:n] c and Bw -= BV[:, 0:n] c with c = V[:, 0:n]^H B w, twice (classical Gram-Schmidt
- * with reorthogonalization); sum[i] += Re c_i over both passes. */
+/* w -= V[:, 0:n] c with c = V[:, 0:n]^H B w = (B V)^H w, twice (classical Gram-Schmidt with
+ * reorthogonalization); sum[i] += Re c_i over both passes. B w is formed afterwards by the caller:
+ * carried along through the subtractions it would lose its accuracy where w cancels to a small
+ * remainder (near an invariant subspace, e.g. degenerate eigenvalues). */
 static int orthogonalize(lanczos *L, int n, double *sum) {
   const double one[2] = {1, 0};
   for (int pass = 0; pass < 2; pass++) {
-    HM_CALL(hm_mvec_gram_columns(L->Bw, L->V, 0, n, L->G)); /* (B w)^H V = conj(c) */
+    HM_CALL(hm_mvec_gram_columns(L->BV, L->w, 0, 1, L->G)); /* (B V)^H w; unused columns are zero */
     memset(L->coef, 0, sizeof(double) * L->t * (size_t)(L->m + 1));
     for (int i = 0; i < n; i++) {
-      L->coef[L->t * i] = -L->G[L->t * i];
-      if (L->t == 2) L->coef[2 * i + 1] = L->G[2 * i + 1]; /* -conj(G) */
+      for (size_t part = 0; part < L->t; part++) L->coef[L->t * i + part] = -L->G[L->t * i + part];
       if (sum) sum[i] += L->G[L->t * i];
     }
     HM_CALL(hm_mvec_update(L->w, one, L->V, L->coef));
-    HM_CALL(hm_mvec_update(L->Bw, one, L->BV, L->coef));
   }
   return HM_SUCCESS;
 }
@@ -79,8 +79,8 @@ static int store_column(lanczos *L, int j, double beta) {
 /* A random-phase vector B-orthonormal to V[:, 0:j] into column j (start, or after a breakdown). */
 static int random_column(lanczos *L, int j, uint64_t seed) {
   HM_CALL(hm_mvec_random_phase(L->w, seed));
-  HM_CALL(apply_b(L, L->w, L->Bw));
   if (j > 0) HM_CALL(orthogonalize(L, j, NULL));
+  HM_CALL(apply_b(L, L->w, L->Bw));
   double beta = 0;
   HM_CALL(b_norm(L, &beta));
   HM_CHECK(beta > 0, HM_ERR_NUMERIC, "the random start vector %d has zero B-norm", j);
@@ -99,9 +99,9 @@ static int expand(lanczos *L, int j0, uint64_t seed, double *beta_out) {
     if (!st) st = hm_shift_invert_solve(L->si, L->x1, L->w);
     if (st) break;
     L->solves++;
-    if ((st = apply_b(L, L->w, L->Bw))) break;
     memset(sum, 0, sizeof(double) * (size_t)(L->m + 1));
     if ((st = orthogonalize(L, j + 1, sum))) break;
+    if ((st = apply_b(L, L->w, L->Bw))) break;
     L->H[j * L->m + j] = sum[j]; /* the rest of column j is the arrowhead / tridiagonal already set */
     if ((st = b_norm(L, &beta))) break;
     double scale = 0;

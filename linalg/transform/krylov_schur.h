@@ -3,8 +3,8 @@
  * (shift_invert.h), which is self-adjoint in the B inner product whether or not A - sigma B is
  * definite: theta = 1 / (lambda - sigma) are largest for the lambda nearest sigma on both sides.
  * The basis V (ncv vectors and the next one) is kept B-orthonormal by classical Gram-Schmidt twice
- * with B V stored beside V, so each inner product is one Gram of the block and no B product is
- * repeated. At each restart the keep Ritz vectors of largest |theta| stay, with the arrowhead that
+ * with B V stored beside V, so each inner product is one Gram of the block, and one B product per
+ * step (B v formed afresh from the orthogonalized v, not carried through the subtractions). At each restart the keep Ritz vectors of largest |theta| stay, with the arrowhead that
  * couples them to the next basis vector. A pair is converged where its Ritz estimate
  * |beta_m s_mi| <= tol |theta_i|; the caller checks the true residual of A x = lambda B x.
  * Internal (no public API yet); every call is collective and runs on any backend (hm_mvec ops). */
