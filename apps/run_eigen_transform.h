@@ -7,4 +7,6 @@
 
 /* Collective: map LOBPCG's pairs of T back (hm_shift_invert_ritz), write /eigen and print the summary. */
 void run_write_shift_invert(run_state *s, hm_output *out, hm_lobpcg *lob, hm_shift_invert *si, hm_matrix *H);
+/* outer = krylov_schur: thick-restart Lanczos on the transform, /eigen written and the exit status. */
+int run_krylov_schur(run_state *s, hm_matrix *H, hm_matrix *M);
 #endif

@@ -252,6 +252,10 @@ const hm_deck_key hm_deck_keys[] = {
     {.section = "solver", .key = "inner_maxit", .type = HM_KEY_INT, RANGE(1, 1e9), .def = "10000",
      .when_key = "transform", .when_word = "shift_invert", AT(solver.inner_maxit),
      .help = "iterations per column of each iterative inner solve"},
+    {.section = "solver", .key = "outer", .type = HM_KEY_WORD, .words = {"lobpcg", "krylov_schur"}, .values = {0, 1},
+     .def = "lobpcg", .when_key = "transform", .when_word = "shift_invert", AT(solver.outer),
+     .help = "the eigensolver on (A - shift B)^-1 B: lobpcg, or krylov_schur (thick-restart Lanczos, fewer inner "
+             "solves; no checkpoints yet)"},
     {.section = "solver", .key = "dense_solver", .type = HM_KEY_WORD,
      .words = {"auto", "lapack", "cusolver", "scalapack"}, .values = {0, 1, 2, 3}, .def = "auto",
      .when_key = "method", .when_word = "dense", AT(solver.dense_solver),

@@ -1,0 +1,57 @@
+#!/bin/bash
+# outer = krylov_schur (thick-restart Lanczos on (A - shift B)^-1 B) on the matrices of issue 32 made
+# by tests/support/shift_invert_matrices.py (condition 1e13 SPD, a wide pencil, a 1e15 penalty
+# entry, complex Hermitian, indefinite with the shift inside the spectrum): the 4 eigenvalues nearest
+# the shift to 1e-8 of SciPy's dense eigh with norm residuals <= 1e-8, on 1 and 2 ranks, and fewer
+# column solves than outer = lobpcg on the same deck; its bad inputs.
+. "$(dirname "$0")/common.sh"
+need_h5py
+"$PYTHON" -c "import scipy" 2>/dev/null || { echo "no scipy for $PYTHON: skipped"; exit 77; }
+"$PYTHON" "$SOURCE_DIR/tests/support/shift_invert_matrices.py" . || fail "could not write the matrices"
+deck() { # name outer [extra solver lines]
+  local mass=""
+  [ -f "$1_M.mtx" ] && mass="mass = $1_M.mtx"
+  printf '[hamiltonian]\nmodel = mtx\nmatrix = %s.mtx\n%s\n[solver]\nmethod = lobpcg\nnev = 4\ntol = 1e-8\nmaxit = 300\n' \
+    "$1" "$mass" >"$1.$2.ini"
+  printf 'transform = shift_invert\nshift = %s\nouter = %s\n%s\n' "$(cat "$1.shift")" "$2" "${3:-}" >>"$1.$2.ini"
+}
+cases="spd_cond13 pencil penalty hermitian indefinite"
+for c in $cases; do
+  for outer in krylov_schur lobpcg; do
+    deck "$c" "$outer"
+    for np in 1 2; do
+      [ "$outer" = lobpcg ] && [ "$np" = 2 ] && continue # the comparison needs one rank count
+      "$MPIEXEC" -n "$np" "$HAMLET" run "$c.$outer.ini" -o "$c.$outer.$np.h5" --quiet >"$c.$outer.$np.log" 2>&1 ||
+        fail "$c ($outer) on $np ranks: exit $? $(cat "$c.$outer.$np.log")"
+    done
+  done
+done
+CASES="$cases" "$PYTHON" - <<'PY' || fail "krylov_schur results differ from SciPy's dense eigh or use more solves than lobpcg"
+import h5py, numpy as np, os
+ok = True
+word = lambda v: v.decode() if isinstance(v, bytes) else str(v)
+for c in os.environ["CASES"].split():
+    ref = np.loadtxt(c + ".ref")
+    lob = h5py.File("%s.lobpcg.1.h5" % c, "r")["/eigen"].attrs["inner_solves"]
+    for np_ in (1, 2):
+        f = h5py.File("%s.krylov_schur.%d.h5" % (c, np_), "r")
+        w, e = f["/eigen/values"][:], f["/eigen"].attrs
+        err = (np.abs(w - ref) / np.abs(ref)).max()
+        res = f["/eigen/residuals_norm"][:].max()
+        good = (err <= 1e-8 and res <= 1e-8 and word(e["outer"]) == "krylov_schur" and e["converged"] == 4
+                and word(e["stopped"]) == "converged" and e["inner_solves"] < lob)
+        print("%s %-11s %d ranks: max |lambda - eigh| / |eigh| = %.2g, norm residual %.2g, column solves %d "
+              "(lobpcg %d)" % ("PASS" if good else "FAIL", c, np_, err, res, e["inner_solves"], lob))
+        ok &= bool(good)
+raise SystemExit(0 if ok else 1)
+PY
+# bad inputs: exit 2 with a message naming the key
+expect() { # code pattern deck
+  local rc=0
+  "$MPIEXEC" -n 1 "$HAMLET" run "$3" -o bad.h5 --quiet >bad.log 2>&1 || rc=$?
+  [ "$rc" -eq "$1" ] || fail "$3: exit $rc, expected $1: $(cat bad.log)"
+  grep -q "$2" bad.log || fail "$3: no '$2' in: $(cat bad.log)"
+}
+deck spd_cond13 lanczos
+expect 2 "outer.*one of: lobpcg, krylov_schur" spd_cond13.lanczos.ini
+finish
