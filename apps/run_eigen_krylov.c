@@ -1,6 +1,6 @@
 /* method = lobpcg, transform = shift_invert, outer = krylov_schur: thick-restart Lanczos on
  * T = (A - shift B)^-1 B (krylov_schur.h) instead of LOBPCG, /eigen written like the LOBPCG path.
- * No checkpoints yet: a restart from one is refused. */
+ * No checkpoints yet: checkpoint keys and a restart are refused (exit 2). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,6 +109,10 @@ static void write_results(run_state *s, hm_output *out, hm_shift_invert *si, con
     printf("  krylov-schur shift-and-invert at %.10g (%s): %d restarts of %d vectors, %d of %d converged (%s), "
            "%lld column solves, tol %g\n", s->deck.solver.shift, method, info->restarts, info->ncv, info->converged,
            nev, done ? "converged" : "maxit", (long long)solves, s->deck.solver.tol);
+    if (iterative)
+      printf("  inner        %s: %lld solves, %lld iterations (%.1f per solve), worst true residual %.3g\n", method,
+             (long long)solves, (long long)inner_iterations, solves ? (double)inner_iterations / (double)solves : 0.0,
+             inner_worst);
     printf("  eigenvalues ");
     for (int i = 0; i < nev && i < 8; i++) printf(" %.12g", values[i]);
     printf("%s\n", nev > 8 ? " ..." : "");
@@ -121,9 +125,10 @@ static void write_results(run_state *s, hm_output *out, hm_shift_invert *si, con
 int run_krylov_schur(run_state *s, hm_matrix *H, hm_matrix *M) {
   const hm_deck *d = &s->deck;
   run_set_phases(s, PHASES, phase_name);
-  if (s->args->checkpoint_path) {
+  if (s->args->checkpoint_path || d->checkpoint_every > 0 || d->checkpoint_seconds > 0) { /* not silently */
     if (s->rank == 0)
-      fprintf(stderr, "hamlet: outer = krylov_schur cannot restart from a checkpoint yet; use outer = lobpcg\n");
+      fprintf(stderr, "hamlet: [solver] outer = krylov_schur writes and reads no checkpoints yet: drop [run] "
+                      "checkpoint_every / checkpoint_seconds, or use outer = lobpcg\n");
     return HM_EXIT_USAGE;
   }
   run_mark m = {0};

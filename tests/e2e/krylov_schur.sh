@@ -3,7 +3,7 @@
 # by tests/support/shift_invert_matrices.py (condition 1e13 SPD, a wide pencil, a 1e15 penalty
 # entry, complex Hermitian, indefinite with the shift inside the spectrum): the 4 eigenvalues nearest
 # the shift to 1e-8 of SciPy's dense eigh with norm residuals <= 1e-8, on 1 and 2 ranks, and fewer
-# column solves than outer = lobpcg on the same deck; its bad inputs.
+# column solves than outer = lobpcg on the same deck; with inner = iterative too; its bad inputs.
 . "$(dirname "$0")/common.sh"
 need_h5py
 "$PYTHON" -c "import scipy" 2>/dev/null || { echo "no scipy for $PYTHON: skipped"; exit 77; }
@@ -45,6 +45,30 @@ for c in os.environ["CASES"].split():
         ok &= bool(good)
 raise SystemExit(0 if ok else 1)
 PY
+# inner = iterative (CG, distributed) on the definite cases, 2 ranks: the same values, and fewer inner
+# iterations than outer = lobpcg with the same inner solver
+for c in spd_cond13 pencil penalty hermitian; do
+  for outer in krylov_schur lobpcg; do
+    deck "$c" "$outer" "inner = iterative"
+    "$MPIEXEC" -n 2 "$HAMLET" run "$c.$outer.ini" -o "$c.$outer.it.h5" --quiet >"$c.$outer.it.log" 2>&1 ||
+      fail "$c ($outer, inner = iterative): exit $? $(cat "$c.$outer.it.log")"
+  done
+done
+"$PYTHON" - <<'PY' || fail "krylov_schur with iterative inner solves: wrong values or more inner iterations than lobpcg"
+import h5py, numpy as np
+ok = True
+for c in ["spd_cond13", "pencil", "penalty", "hermitian"]:
+    ref = np.loadtxt(c + ".ref")
+    f = h5py.File(c + ".krylov_schur.it.h5", "r")
+    e, lob = f["/eigen"].attrs, h5py.File(c + ".lobpcg.it.h5", "r")["/eigen"].attrs
+    err = (np.abs(f["/eigen/values"][:] - ref) / np.abs(ref)).max()
+    res = f["/eigen/residuals_norm"][:].max()
+    good = err <= 1e-8 and res <= 1e-8 and e["converged"] == 4 and e["inner_iterations"] < lob["inner_iterations"]
+    print("%s %-11s iterative: max |lambda - eigh| / |eigh| = %.2g, norm residual %.2g, inner iterations %d "
+          "(lobpcg %d)" % ("PASS" if good else "FAIL", c, err, res, e["inner_iterations"], lob["inner_iterations"]))
+    ok &= bool(good)
+raise SystemExit(0 if ok else 1)
+PY
 # bad inputs: exit 2 with a message naming the key
 expect() { # code pattern deck
   local rc=0
@@ -54,4 +78,7 @@ expect() { # code pattern deck
 }
 deck spd_cond13 lanczos
 expect 2 "outer.*one of: lobpcg, krylov_schur" spd_cond13.lanczos.ini
+deck spd_cond13 krylov_schur
+printf '[run]\ncheckpoint_every = 5\n' >>spd_cond13.krylov_schur.ini
+expect 2 "outer = krylov_schur writes and reads no checkpoints yet" spd_cond13.krylov_schur.ini
 finish
