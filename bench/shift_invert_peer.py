@@ -5,7 +5,8 @@ preconditioned by the same factorization, PETSc's own LU / Cholesky) on the same
 (tests/support/shift_invert_matrices.py), nev 4, tol 1e-8, one thread per process.
 
 Usage: /usr/bin/python3 bench/shift_invert_peer.py HAMLET_BINARY [GRID]   (GRID x GRID unknowns, 45)
-         [--slepc DIR] [--repeat N] [--seed 7] [--reference dense|sparse]
+         [--slepc DIR] [--repeat N] [--seed 7] [--reference dense|sparse] [--outer lobpcg|krylov_schur]
+--outer krylov_schur: hamlet's thick-restart Lanczos on the transform instead of LOBPCG (issue 32).
 Without --slepc: hamlet on 1 and 2 ranks next to SciPy (the session 26/27 table).
 With --slepc DIR (the folder of build_petsc_peers.sh's programs; run `source
 bench/peers/unpack_peers.sh .debs-peers PREFIX` first, which exports PEERS_MPIEXEC, Open MPI from
@@ -110,6 +111,8 @@ def main():
     ap.add_argument("--seed", default="7")
     ap.add_argument("--reference", choices=["dense", "sparse"], default="dense",
                     help="sparse: SciPy's eigsh at tol 1e-14, untimed, where a dense solve costs too much (GRID > 60)")
+    ap.add_argument("--outer", choices=["lobpcg", "krylov_schur"], default="lobpcg",
+                    help="hamlet's eigensolver on the transform ([solver] outer)")
     args = ap.parse_args()
     hamlet = os.path.abspath(args.hamlet)
     slepc = os.path.abspath(args.slepc) if args.slepc else None
@@ -132,7 +135,8 @@ def main():
         mass = "mass = %s_M.mtx\n" % c if has_mass else ""
         open(os.path.join(work, c + ".ini"), "w").write(
             "[hamiltonian]\nmodel = mtx\nmatrix = %s.mtx\n%s[solver]\nmethod = lobpcg\nnev = %d\n"
-            "tol = %g\nmaxit = 300\ntransform = shift_invert\nshift = %r\n" % (c, mass, NEV, TOL, shift))
+            "tol = %g\nmaxit = 300\ntransform = shift_invert\nshift = %r\nouter = %s\n" % (c, mass, NEV, TOL, shift,
+                                                                                    args.outer))
         A = sio.mmread(os.path.join(work, c + ".mtx")).tocsc()
         B = sio.mmread(os.path.join(work, c + "_M.mtx")).tocsc() if has_mass else None
         if not args.slepc:
