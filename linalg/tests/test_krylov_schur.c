@@ -233,6 +233,13 @@ static void refusals(hm_context *ctx) {
   for (int k = 0; k < 4; k++)
     HM_TEST_ASSERT(fabs(1.0 / theta[k] - (2 - 2 * cos((k + 1) * M_PI / 51))) <= 1e-12,
                    "Laplacian, full basis: lambda[%d] = %.15g", k, 1.0 / theta[k]);
+  /* maxit reached: no error, fewer than nev converged, the restarts counted */
+  hm_krylov_schur_options_default(&opt, 4);
+  opt.ncv = 6, opt.maxit = 1, opt.tol = 1e-14;
+  HM_TEST_OK(hm_krylov_schur_solve(si, &opt, theta, NULL, NULL, &info));
+  HM_TEST_ASSERT(info.restarts == 1 && info.converged < 4 && info.solves == 6 + (6 - 5),
+                 "maxit = 1: %d restarts, %d converged, %lld solves", info.restarts, info.converged,
+                 (long long)info.solves);
   hm_shift_invert_destroy(&si);
   hm_matrix_destroy(&A);
 }
