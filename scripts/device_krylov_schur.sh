@@ -16,7 +16,7 @@ cmake --build build-gpu -j 16 --target test_krylov_schur >"$OUT/build.log" 2>&1 
   { grep -E "error|Error" "$OUT/build.log" | head -40; exit 1; }
 cd build-gpu || exit 1
 status=0
-HAMLET_TEST_REQUIRE=gpu ctest -R krylov_schur -V >"$OUT/ctest.log" 2>&1 || status=1
+HAMLET_TEST_REQUIRE=gpu ctest -R "^test_krylov_schur" -V >"$OUT/ctest.log" 2>&1 || status=1
 grep -E "tests passed|Failed|Skipped" "$OUT/ctest.log" | head -10
 grep -E "column solves" "$OUT/ctest.log" | tee "$OUT/solves.txt"
 exe=$(find . -name test_krylov_schur -type f -perm -u+x | head -1)
