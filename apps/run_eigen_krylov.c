@@ -11,15 +11,9 @@ enum { PHASE_BUILD, PHASE_SETUP, PHASE_SOLVE, PHASE_CHECKPOINT, PHASE_IO, PHASES
 static const char *const phase_name[PHASES] = {"build", "setup", "solve", "checkpoint", "io"};
 static const char *const energy_unit = "energy (units of the Hamiltonian)";
 
-static double norm_estimate(const hm_matrix *M) {
-  double lo = 0, hi = 0;
-  if (!M || hm_matrix_gershgorin(M, &lo, &hi)) return 1.0;
-  return fmax(fabs(lo), fabs(hi));
-}
-
 /* lambda = shift + 1 / theta ascending, and the true residuals of A x = lambda B x of X's columns
  * reordered the same way into V (nev columns). */
-static void original_pairs(run_state *s, hm_matrix *H, hm_matrix *M, const double *theta, hm_mvec *X, hm_mvec *V,
+static void original_pairs(run_state *s, hm_shift_invert *si, const double *theta, hm_mvec *X, hm_mvec *V,
                            double *values, double *rel, double *nrm, double *norms) {
   const int nev = s->deck.solver.nev;
   const double shift = s->deck.solver.shift;
@@ -29,35 +23,9 @@ static void original_pairs(run_state *s, hm_matrix *H, hm_matrix *M, const doubl
     for (int j = i + 1; j < nev; j++)
       if (1.0 / theta[order[j]] < 1.0 / theta[order[i]]) { int t = order[i]; order[i] = order[j]; order[j] = t; }
   for (int i = 0; i < nev; i++) APP_CALL(hm_mvec_copy_columns(X, order[i], V, i, 1));
-  const hm_dist *dist;
-  hm_scalar type;
-  APP_CALL(hm_matrix_dist(H, &dist));
-  APP_CALL(hm_matrix_info(H, NULL, NULL, &type));
-  hm_mvec *AV, *BV;
-  APP_CALL(hm_mvec_create(s->ctx, dist, type, nev, &AV));
-  APP_CALL(hm_mvec_create(s->ctx, dist, type, nev, &BV));
-  APP_CALL(hm_matrix_apply(H, V, AV));
-  if (M) APP_CALL(hm_matrix_apply(M, V, BV));
-  else APP_CALL(hm_mvec_copy_columns(V, 0, BV, 0, nev));
-  const size_t t = (size_t)type;
-  double *alpha = calloc(t * nev, sizeof(double)), *beta = calloc(t * nev, sizeof(double));
-  double *nr = malloc(sizeof(double) * nev), *nb = malloc(sizeof(double) * nev), *nx = malloc(sizeof(double) * nev);
-  for (int i = 0; i < nev; i++) {
-    values[i] = shift + 1.0 / theta[order[i]];
-    alpha[t * i] = -values[i], beta[t * i] = 1.0;
-  }
-  APP_CALL(hm_mvec_norms(BV, nb));
-  APP_CALL(hm_mvec_norms(V, nx));
-  APP_CALL(hm_mvec_axpby(AV, alpha, BV, beta)); /* A v - lambda B v */
-  APP_CALL(hm_mvec_norms(AV, nr));
-  norms[0] = norm_estimate(H);
-  norms[1] = M ? norm_estimate(M) : 1.0;
-  for (int i = 0; i < nev; i++) {
-    rel[i] = nr[i] / ((values[i] != 0.0 ? fabs(values[i]) : 1.0) * nb[i]);
-    nrm[i] = nr[i] / ((norms[0] + fabs(values[i]) * norms[1]) * nx[i]);
-  }
-  hm_mvec_destroy(&AV), hm_mvec_destroy(&BV);
-  free(order), free(alpha), free(beta), free(nr), free(nb), free(nx);
+  for (int i = 0; i < nev; i++) values[i] = shift + 1.0 / theta[order[i]];
+  APP_CALL(hm_shift_invert_residuals(si, V, values, rel, nrm, norms));
+  free(order);
 }
 
 static void write_results(run_state *s, hm_output *out, hm_shift_invert *si, const hm_krylov_schur_info *info,
@@ -72,34 +40,9 @@ static void write_results(run_state *s, hm_output *out, hm_shift_invert *si, con
                                  "norm-relative residuals ||Ax - lambda Bx|| / ((||A||_est + |lambda| ||B||_est) ||x||)"));
   if (s->deck.solver.vectors)
     APP_CALL(hm_output_write_mvec(out, "/eigen/vectors", V, "1", "eigenvectors, B-orthonormal (column j: pair j)"));
-  const char *method;
-  int definite;
-  double rcond, fill;
-  int64_t solves;
-  APP_CALL(hm_shift_invert_info(si, &method, &definite, &rcond, &fill, &solves));
   const int done = info->converged >= nev;
-  APP_CALL(hm_output_write_attribute(out, "/eigen", "method", "lobpcg"));
-  APP_CALL(hm_output_write_attribute(out, "/eigen", "outer", "krylov_schur"));
-  APP_CALL(hm_output_write_attribute(out, "/eigen", "which", "nearest"));
-  APP_CALL(hm_output_write_attribute(out, "/eigen", "transform", "shift_invert"));
-  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "shift", s->deck.solver.shift));
-  APP_CALL(hm_output_write_attribute(out, "/eigen", "factorization", method));
-  APP_CALL(hm_output_write_attribute(out, "/eigen", "transformed_operator", "(A - shift B)^-1 B"));
-  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "factor_rcond", rcond));
-  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "factor_nnz", fill));
-  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "inner_solves", (double)solves));
-  int iterative;
-  int64_t inner_iterations;
-  double inner_worst, inner_tol;
-  APP_CALL(hm_shift_invert_inner_info(si, &iterative, &inner_iterations, &inner_worst, &inner_tol));
-  APP_CALL(hm_output_write_attribute(out, "/eigen", "inner", iterative ? "iterative" : "direct"));
-  if (iterative) {
-    APP_CALL(hm_output_write_attribute_double(out, "/eigen", "inner_iterations", (double)inner_iterations));
-    APP_CALL(hm_output_write_attribute_double(out, "/eigen", "inner_residual_max", inner_worst));
-    APP_CALL(hm_output_write_attribute_double(out, "/eigen", "inner_tol_final", inner_tol));
-  }
-  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "norm_A_estimate", norms[0]));
-  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "norm_B_estimate", norms[1]));
+  run_transform_info ti;
+  run_write_transform(s, out, si, "krylov_schur", "(A - shift B)^-1 B", norms, &ti);
   APP_CALL(hm_output_write_attribute(out, "/eigen", "stopped", done ? "converged" : "maxit"));
   APP_CALL(hm_output_write_attribute_double(out, "/eigen", "iterations", info->restarts));
   APP_CALL(hm_output_write_attribute_double(out, "/eigen", "ncv", info->ncv));
@@ -107,19 +50,10 @@ static void write_results(run_state *s, hm_output *out, hm_shift_invert *si, con
   APP_CALL(hm_output_write_attribute_double(out, "/eigen", "tol", s->deck.solver.tol));
   if (s->rank == 0) {
     printf("  krylov-schur shift-and-invert at %.10g (%s): %d restarts of %d vectors, %d of %d converged (%s), "
-           "%lld column solves, tol %g\n", s->deck.solver.shift, method, info->restarts, info->ncv, info->converged,
-           nev, done ? "converged" : "maxit", (long long)solves, s->deck.solver.tol);
-    if (iterative)
-      printf("  inner        %s: %lld solves, %lld iterations (%.1f per solve), worst true residual %.3g\n", method,
-             (long long)solves, (long long)inner_iterations, solves ? (double)inner_iterations / (double)solves : 0.0,
-             inner_worst);
-    printf("  eigenvalues ");
-    for (int i = 0; i < nev && i < 8; i++) printf(" %.12g", values[i]);
-    printf("%s\n", nev > 8 ? " ..." : "");
-    double worst = 0;
-    for (int i = 0; i < nev; i++) worst = fmax(worst, nrm[i]);
-    printf("  residuals    worst ||Ax - lambda Bx|| / ((||A|| + |lambda| ||B||) ||x||) = %.3g\n", worst);
+           "%lld column solves, tol %g\n", s->deck.solver.shift, ti.method, info->restarts, info->ncv, info->converged,
+           nev, done ? "converged" : "maxit", (long long)ti.solves, s->deck.solver.tol);
   }
+  run_print_transform_summary(s, &ti, values, nrm);
 }
 
 int run_krylov_schur(run_state *s, hm_matrix *H, hm_matrix *M) {
@@ -157,7 +91,7 @@ int run_krylov_schur(run_state *s, hm_matrix *H, hm_matrix *M) {
   double *rel = malloc(sizeof(double) * nev), *nrm = malloc(sizeof(double) * nev), norms[2];
   hm_krylov_schur_info info;
   APP_CALL(hm_krylov_schur_solve(si, &opt, theta, NULL, X, &info));
-  original_pairs(s, H, M, theta, X, V, values, rel, nrm, norms);
+  original_pairs(s, si, theta, X, V, values, rel, nrm, norms);
   run_phase_add(s, &m, PHASE_SOLVE);
 
   run_mark_now(s, &m);

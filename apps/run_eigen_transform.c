@@ -40,33 +40,12 @@ void run_write_shift_invert(run_state *s, hm_output *out, hm_lobpcg *lob, hm_shi
   APP_CALL(hm_output_write_array(out, "/eigen/residuals_transformed", HM_REAL, 1, &dims, inner, "1",
                                  "LOBPCG's relative residuals on the transformed operator (the convergence test)"));
   if (V) APP_CALL(hm_output_write_mvec(out, "/eigen/vectors", V, "1", "eigenvectors, B-orthonormal (column j: pair j)"));
-  const char *method;
   int definite;
-  double rcond, fill;
-  int64_t solves;
-  APP_CALL(hm_shift_invert_info(si, &method, &definite, &rcond, &fill, &solves));
-  APP_CALL(hm_output_write_attribute(out, "/eigen", "method", "lobpcg"));
-  APP_CALL(hm_output_write_attribute(out, "/eigen", "which", "nearest"));
-  APP_CALL(hm_output_write_attribute(out, "/eigen", "transform", "shift_invert"));
-  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "shift", s->deck.solver.shift));
-  APP_CALL(hm_output_write_attribute(out, "/eigen", "factorization", method));
-  APP_CALL(hm_output_write_attribute(out, "/eigen", "transformed_operator",
-                                     definite ? "B (A - shift B)^-1 B" : "B ((A - shift B)^-1 B)^2 (shift inside the spectrum)"));
-  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "factor_rcond", rcond));
-  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "factor_nnz", fill));
-  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "inner_solves", (double)solves));
-  int iterative;
-  int64_t inner_iterations;
-  double inner_worst, inner_tol;
-  APP_CALL(hm_shift_invert_inner_info(si, &iterative, &inner_iterations, &inner_worst, &inner_tol));
-  APP_CALL(hm_output_write_attribute(out, "/eigen", "inner", iterative ? "iterative" : "direct"));
-  if (iterative) {
-    APP_CALL(hm_output_write_attribute_double(out, "/eigen", "inner_iterations", (double)inner_iterations));
-    APP_CALL(hm_output_write_attribute_double(out, "/eigen", "inner_residual_max", inner_worst));
-    APP_CALL(hm_output_write_attribute_double(out, "/eigen", "inner_tol_final", inner_tol));
-  }
-  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "norm_A_estimate", norms[0]));
-  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "norm_B_estimate", norms[1]));
+  APP_CALL(hm_shift_invert_info(si, NULL, &definite, NULL, NULL, NULL));
+  run_transform_info ti;
+  run_write_transform(s, out, si, NULL,
+                      definite ? "B (A - shift B)^-1 B" : "B ((A - shift B)^-1 B)^2 (shift inside the spectrum)", norms,
+                      &ti);
   hm_lobpcg_report rep; /* the transformed operator's norm of LOBPCG's NORM test: from its Ritz pairs */
   APP_CALL(hm_lobpcg_convergence_report(lob, &rep, NULL));
   APP_CALL(hm_output_write_attribute_double(out, "/eigen", "norm_T_estimate", rep.norm_a));
@@ -76,20 +55,53 @@ void run_write_shift_invert(run_state *s, hm_output *out, hm_lobpcg *lob, hm_shi
   APP_CALL(hm_output_write_attribute_double(out, "/eigen", "tol", s->deck.solver.tol));
   if (s->rank == 0) {
     printf("  lobpcg       shift-and-invert at %.10g (%s, %s): %d iterations, %d of %d converged (%s), tol %g\n",
-           s->deck.solver.shift, method, definite ? "definite" : "indefinite", iterations, converged, nev,
+           s->deck.solver.shift, ti.method, definite ? "definite" : "indefinite", iterations, converged, nev,
            stop_word(reason), s->deck.solver.tol);
-    if (iterative)
-      printf("  inner        %s: %lld solves, %lld iterations (%.1f per solve), worst true residual %.3g\n", method,
-             (long long)solves, (long long)inner_iterations, solves ? (double)inner_iterations / (double)solves : 0.0,
-             inner_worst);
-    printf("  eigenvalues ");
-    for (int i = 0; i < nev && i < 8; i++) printf(" %.12g", values[i]);
-    printf("%s\n", nev > 8 ? " ..." : "");
-    double worst = 0;
-    for (int i = 0; i < nev; i++) worst = fmax(worst, nrm[i]);
-    printf("  residuals    worst ||Ax - lambda Bx|| / ((||A|| + |lambda| ||B||) ||x||) = %.3g\n", worst);
   }
+  run_print_transform_summary(s, &ti, values, nrm);
   hm_mvec_destroy(&V);
   hm_mvec_destroy(&X);
   free(values), free(rel), free(nrm), free(inner);
+}
+
+void run_write_transform(run_state *s, hm_output *out, hm_shift_invert *si, const char *outer, const char *op,
+                         const double *norms, run_transform_info *ti) {
+  double rcond, fill;
+  APP_CALL(hm_shift_invert_info(si, &ti->method, &ti->definite, &rcond, &fill, &ti->solves));
+  APP_CALL(hm_output_write_attribute(out, "/eigen", "method", "lobpcg"));
+  if (outer) APP_CALL(hm_output_write_attribute(out, "/eigen", "outer", outer));
+  APP_CALL(hm_output_write_attribute(out, "/eigen", "which", "nearest"));
+  APP_CALL(hm_output_write_attribute(out, "/eigen", "transform", "shift_invert"));
+  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "shift", s->deck.solver.shift));
+  APP_CALL(hm_output_write_attribute(out, "/eigen", "factorization", ti->method));
+  APP_CALL(hm_output_write_attribute(out, "/eigen", "transformed_operator", op));
+  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "factor_rcond", rcond));
+  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "factor_nnz", fill));
+  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "inner_solves", (double)ti->solves));
+  double inner_tol;
+  APP_CALL(hm_shift_invert_inner_info(si, &ti->iterative, &ti->inner_iterations, &ti->inner_worst, &inner_tol));
+  APP_CALL(hm_output_write_attribute(out, "/eigen", "inner", ti->iterative ? "iterative" : "direct"));
+  if (ti->iterative) {
+    APP_CALL(hm_output_write_attribute_double(out, "/eigen", "inner_iterations", (double)ti->inner_iterations));
+    APP_CALL(hm_output_write_attribute_double(out, "/eigen", "inner_residual_max", ti->inner_worst));
+    APP_CALL(hm_output_write_attribute_double(out, "/eigen", "inner_tol_final", inner_tol));
+  }
+  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "norm_A_estimate", norms[0]));
+  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "norm_B_estimate", norms[1]));
+}
+
+void run_print_transform_summary(const run_state *s, const run_transform_info *ti, const double *values,
+                                 const double *nrm) {
+  if (s->rank != 0) return;
+  const int nev = s->deck.solver.nev;
+  if (ti->iterative)
+    printf("  inner        %s: %lld solves, %lld iterations (%.1f per solve), worst true residual %.3g\n", ti->method,
+           (long long)ti->solves, (long long)ti->inner_iterations,
+           ti->solves ? (double)ti->inner_iterations / (double)ti->solves : 0.0, ti->inner_worst);
+  printf("  eigenvalues ");
+  for (int i = 0; i < nev && i < 8; i++) printf(" %.12g", values[i]);
+  printf("%s\n", nev > 8 ? " ..." : "");
+  double worst = 0;
+  for (int i = 0; i < nev; i++) worst = fmax(worst, nrm[i]);
+  printf("  residuals    worst ||Ax - lambda Bx|| / ((||A|| + |lambda| ||B||) ||x||) = %.3g\n", worst);
 }

@@ -7,6 +7,20 @@
 
 /* Collective: map LOBPCG's pairs of T back (hm_shift_invert_ritz), write /eigen and print the summary. */
 void run_write_shift_invert(run_state *s, hm_output *out, hm_lobpcg *lob, hm_shift_invert *si, hm_matrix *H);
+/* What run_write_transform read of the transform, for the summary lines. */
+typedef struct {
+  const char *method; /* factorization or iterative inner solver */
+  int definite, iterative;
+  int64_t solves, inner_iterations;
+  double inner_worst;
+} run_transform_info;
+/* The transform's attributes of /eigen, shared by both outer methods (outer: NULL for LOBPCG, else
+ * written as `outer`; op: the operator the outer method iterates on; norms: ||A||_est, ||B||_est). */
+void run_write_transform(run_state *s, hm_output *out, hm_shift_invert *si, const char *outer, const char *op,
+                         const double *norms, run_transform_info *ti);
+/* Rank 0: the inner solves (iterative), the eigenvalues and the worst norm-relative residual. */
+void run_print_transform_summary(const run_state *s, const run_transform_info *ti, const double *values,
+                                 const double *nrm);
 /* outer = krylov_schur: thick-restart Lanczos on the transform, /eigen written and the exit status. */
 int run_krylov_schur(run_state *s, hm_matrix *H, hm_matrix *M);
 #endif

@@ -73,4 +73,9 @@ int hm_shift_invert_problem(const hm_shift_invert *si, hm_matrix **A, hm_matrix 
  * columns, B-orthonormal) where V is not NULL. */
 int hm_shift_invert_ritz(hm_shift_invert *si, hm_mvec *X, int nev, double *values, double *rel, double *nrm,
                          double *norms, hm_mvec *V);
+/* Collective: the residuals of A y = lambda B y for the columns of Y and their lambda (Y->k of each),
+ * relative rel and norm-relative nrm as hm_shift_invert_ritz gives them, with norms[0..1] the
+ * Gershgorin estimates of ||A|| and ||B||. */
+int hm_shift_invert_residuals(hm_shift_invert *si, hm_mvec *Y, const double *lambda, double *rel, double *nrm,
+                              double *norms);
 #endif

@@ -39,6 +39,45 @@ static int small_eigh(hm_scalar type, int k, double *GT, double *GB, double *the
   return HM_SUCCESS;
 }
 
+int hm_shift_invert_residuals(hm_shift_invert *si, hm_mvec *Y, const double *lambda, double *rel, double *nrm,
+                              double *norms) {
+  HM_CHECK(si && Y && lambda && rel && nrm && norms, HM_ERR_ARGUMENT, "a required pointer is NULL");
+  hm_matrix *A, *B;
+  double sigma; /* (not needed here) */
+  HM_CALL(hm_shift_invert_problem(si, &A, &B, &sigma));
+  const int nev = Y->k;
+  const size_t t = (size_t)Y->type;
+  hm_mvec *AY = NULL, *BY = NULL;
+  double *alpha = calloc(t * nev, sizeof(double)), *beta = calloc(t * nev, sizeof(double));
+  double *nr = calloc((size_t)nev, sizeof(double)), *nb = calloc((size_t)nev, sizeof(double));
+  double *nx = calloc((size_t)nev, sizeof(double));
+  int st = alpha && beta && nr && nb && nx ? HM_SUCCESS : HM_ERR_MEMORY;
+  if (st) {
+    hm_error_raise(st, __FILE__, __LINE__, __func__, "could not allocate the residuals of %d pairs", nev);
+    goto done;
+  }
+  for (int m = 0; m < nev; m++) alpha[t * m] = -lambda[m], beta[t * m] = 1.0;
+  HM_CALL_GOTO(st, done, hm_mvec_create(Y->ctx, &Y->dist, Y->type, nev, &AY));
+  HM_CALL_GOTO(st, done, hm_mvec_create(Y->ctx, &Y->dist, Y->type, nev, &BY));
+  HM_CALL_GOTO(st, done, hm_matrix_apply(A, Y, AY));
+  if (B) HM_CALL_GOTO(st, done, hm_matrix_apply(B, Y, BY));
+  else HM_CALL_GOTO(st, done, hm_mvec_copy_columns(Y, 0, BY, 0, nev));
+  HM_CALL_GOTO(st, done, hm_mvec_norms(BY, nb));
+  HM_CALL_GOTO(st, done, hm_mvec_norms(Y, nx));
+  HM_CALL_GOTO(st, done, hm_mvec_axpby(AY, alpha, BY, beta)); /* AY = A y - lambda B y */
+  HM_CALL_GOTO(st, done, hm_mvec_norms(AY, nr));
+  norms[0] = norm_estimate(A);
+  norms[1] = B ? norm_estimate(B) : 1.0;
+  for (int m = 0; m < nev; m++) {
+    rel[m] = nr[m] / ((lambda[m] != 0.0 ? fabs(lambda[m]) : 1.0) * nb[m]);
+    nrm[m] = nr[m] / ((norms[0] + fabs(lambda[m]) * norms[1]) * nx[m]);
+  }
+done:
+  hm_mvec_destroy(&AY), hm_mvec_destroy(&BY);
+  free(alpha), free(beta), free(nr), free(nb), free(nx);
+  return st ? hm_error_trace(st, __FILE__, __LINE__, __func__) : HM_SUCCESS;
+}
+
 int hm_shift_invert_ritz(hm_shift_invert *si, hm_mvec *X, int nev, double *values, double *rel, double *nrm,
                          double *norms, hm_mvec *V) {
   HM_CHECK(si && X && values && rel && nrm && norms, HM_ERR_ARGUMENT, "a required pointer is NULL");
@@ -48,14 +87,12 @@ int hm_shift_invert_ritz(hm_shift_invert *si, hm_mvec *X, int nev, double *value
   double sigma;
   HM_CALL(hm_shift_invert_problem(si, &A, &B, &sigma));
   const size_t t = (size_t)X->type;
-  hm_mvec *BX = NULL, *W = NULL, *Y = NULL, *AY = NULL, *BY = NULL;
+  hm_mvec *BX = NULL, *W = NULL, *Y = NULL;
   double *GT = calloc(t * k * k, sizeof(double)), *GB = calloc(t * k * k, sizeof(double));
   double *theta = calloc((size_t)k, sizeof(double)), *C = calloc(t * k * nev, sizeof(double));
-  double *lambda = calloc((size_t)nev, sizeof(double)), *alpha = calloc(t * nev, sizeof(double));
-  double *beta = calloc(t * nev, sizeof(double)), *nr = calloc((size_t)nev, sizeof(double));
-  double *nb = calloc((size_t)nev, sizeof(double)), *nx = calloc((size_t)nev, sizeof(double));
+  double *lambda = calloc((size_t)nev, sizeof(double));
   int *pick = calloc((size_t)k, sizeof(int));
-  int st = GT && GB && theta && C && lambda && alpha && beta && nr && nb && nx && pick ? HM_SUCCESS : HM_ERR_MEMORY;
+  int st = GT && GB && theta && C && lambda && pick ? HM_SUCCESS : HM_ERR_MEMORY;
   if (st) {
     hm_error_raise(st, __FILE__, __LINE__, __func__, "could not allocate the projected problem (k = %d)", k);
     goto done;
@@ -79,32 +116,15 @@ int hm_shift_invert_ritz(hm_shift_invert *si, hm_mvec *X, int nev, double *value
   for (int m = 0; m < nev; m++) {
     lambda[m] = sigma + 1.0 / theta[pick[m]];
     for (int a = 0; a < k; a++) memcpy(C + t * (a * nev + m), GT + t * (a * k + pick[m]), t * sizeof(double));
-    alpha[t * m] = -lambda[m];
-    beta[t * m] = 1.0;
   }
   const double zero[2] = {0, 0};
   HM_CALL_GOTO(st, done, hm_mvec_create(X->ctx, &X->dist, X->type, nev, &Y));
-  HM_CALL_GOTO(st, done, hm_mvec_create(X->ctx, &X->dist, X->type, nev, &AY));
-  HM_CALL_GOTO(st, done, hm_mvec_create(X->ctx, &X->dist, X->type, nev, &BY));
   HM_CALL_GOTO(st, done, hm_mvec_update(Y, zero, X, C));
-  HM_CALL_GOTO(st, done, hm_matrix_apply(A, Y, AY));
-  if (B) HM_CALL_GOTO(st, done, hm_matrix_apply(B, Y, BY));
-  else HM_CALL_GOTO(st, done, hm_mvec_copy_columns(Y, 0, BY, 0, nev));
-  HM_CALL_GOTO(st, done, hm_mvec_norms(BY, nb));
-  HM_CALL_GOTO(st, done, hm_mvec_norms(Y, nx));
-  HM_CALL_GOTO(st, done, hm_mvec_axpby(AY, alpha, BY, beta)); /* AY = A y - lambda B y */
-  HM_CALL_GOTO(st, done, hm_mvec_norms(AY, nr));
-  norms[0] = norm_estimate(A);
-  norms[1] = B ? norm_estimate(B) : 1.0;
-  for (int m = 0; m < nev; m++) {
-    values[m] = lambda[m];
-    rel[m] = nr[m] / ((lambda[m] != 0.0 ? fabs(lambda[m]) : 1.0) * nb[m]);
-    nrm[m] = nr[m] / ((norms[0] + fabs(lambda[m]) * norms[1]) * nx[m]);
-  }
+  HM_CALL_GOTO(st, done, hm_shift_invert_residuals(si, Y, lambda, rel, nrm, norms));
+  memcpy(values, lambda, sizeof(double) * (size_t)nev);
   if (V) HM_CALL_GOTO(st, done, hm_mvec_copy_columns(Y, 0, V, 0, nev));
 done:
-  hm_mvec_destroy(&BX), hm_mvec_destroy(&W), hm_mvec_destroy(&Y), hm_mvec_destroy(&AY), hm_mvec_destroy(&BY);
-  free(GT), free(GB), free(theta), free(C), free(lambda), free(alpha), free(beta), free(nr), free(nb), free(nx);
-  free(pick);
+  hm_mvec_destroy(&BX), hm_mvec_destroy(&W), hm_mvec_destroy(&Y);
+  free(GT), free(GB), free(theta), free(C), free(lambda), free(pick);
   return st ? hm_error_trace(st, __FILE__, __LINE__, __func__) : HM_SUCCESS;
 }
