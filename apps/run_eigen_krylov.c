@@ -9,7 +9,6 @@
 
 enum { PHASE_BUILD, PHASE_SETUP, PHASE_SOLVE, PHASE_CHECKPOINT, PHASE_IO, PHASES };
 static const char *const phase_name[PHASES] = {"build", "setup", "solve", "checkpoint", "io"};
-static const char *const energy_unit = "energy (units of the Hamiltonian)";
 
 /* lambda = shift + 1 / theta ascending, and the true residuals of A x = lambda B x of X's columns
  * reordered the same way into V (nev columns). */
@@ -31,15 +30,7 @@ static void original_pairs(run_state *s, hm_shift_invert *si, const double *thet
 static void write_results(run_state *s, hm_output *out, hm_shift_invert *si, const hm_krylov_schur_info *info,
                           const double *values, const double *rel, const double *nrm, const double *norms, hm_mvec *V) {
   const int nev = s->deck.solver.nev;
-  const int64_t dims = nev;
-  APP_CALL(hm_output_write_array(out, "/eigen/values", HM_REAL, 1, &dims, values, energy_unit,
-                                 "the nev eigenvalues nearest the shift, ascending"));
-  APP_CALL(hm_output_write_array(out, "/eigen/residuals", HM_REAL, 1, &dims, rel, "1",
-                                 "relative residuals ||Ax - lambda Bx|| / (|lambda| ||Bx||) of the original problem"));
-  APP_CALL(hm_output_write_array(out, "/eigen/residuals_norm", HM_REAL, 1, &dims, nrm, "1",
-                                 "norm-relative residuals ||Ax - lambda Bx|| / ((||A||_est + |lambda| ||B||_est) ||x||)"));
-  if (s->deck.solver.vectors)
-    APP_CALL(hm_output_write_mvec(out, "/eigen/vectors", V, "1", "eigenvectors, B-orthonormal (column j: pair j)"));
+  run_write_pairs(s, out, values, rel, nrm, s->deck.solver.vectors ? V : NULL);
   const int done = info->converged >= nev;
   run_transform_info ti;
   run_write_transform(s, out, si, "krylov_schur", "(A - shift B)^-1 B", norms, &ti);

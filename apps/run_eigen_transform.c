@@ -30,16 +30,10 @@ void run_write_shift_invert(run_state *s, hm_output *out, hm_lobpcg *lob, hm_shi
   double *nrm = malloc(sizeof(double) * nev), *inner = malloc(sizeof(double) * nev), norms[2];
   APP_CALL(hm_shift_invert_ritz(si, X, nev, values, rel, nrm, norms, V));
   APP_CALL(hm_lobpcg_residuals(lob, inner));
+  run_write_pairs(s, out, values, rel, nrm, V);
   const int64_t dims = nev;
-  APP_CALL(hm_output_write_array(out, "/eigen/values", HM_REAL, 1, &dims, values, energy_unit,
-                                 "the nev eigenvalues nearest the shift, ascending"));
-  APP_CALL(hm_output_write_array(out, "/eigen/residuals", HM_REAL, 1, &dims, rel, "1",
-                                 "relative residuals ||Ax - lambda Bx|| / (|lambda| ||Bx||) of the original problem"));
-  APP_CALL(hm_output_write_array(out, "/eigen/residuals_norm", HM_REAL, 1, &dims, nrm, "1",
-                                 "norm-relative residuals ||Ax - lambda Bx|| / ((||A||_est + |lambda| ||B||_est) ||x||)"));
   APP_CALL(hm_output_write_array(out, "/eigen/residuals_transformed", HM_REAL, 1, &dims, inner, "1",
                                  "LOBPCG's relative residuals on the transformed operator (the convergence test)"));
-  if (V) APP_CALL(hm_output_write_mvec(out, "/eigen/vectors", V, "1", "eigenvectors, B-orthonormal (column j: pair j)"));
   int definite;
   APP_CALL(hm_shift_invert_info(si, NULL, &definite, NULL, NULL, NULL));
   run_transform_info ti;
@@ -104,4 +98,16 @@ void run_print_transform_summary(const run_state *s, const run_transform_info *t
   double worst = 0;
   for (int i = 0; i < nev; i++) worst = fmax(worst, nrm[i]);
   printf("  residuals    worst ||Ax - lambda Bx|| / ((||A|| + |lambda| ||B||) ||x||) = %.3g\n", worst);
+}
+
+void run_write_pairs(run_state *s, hm_output *out, const double *values, const double *rel, const double *nrm,
+                     hm_mvec *V) {
+  const int64_t dims = s->deck.solver.nev;
+  APP_CALL(hm_output_write_array(out, "/eigen/values", HM_REAL, 1, &dims, values, energy_unit,
+                                 "the nev eigenvalues nearest the shift, ascending"));
+  APP_CALL(hm_output_write_array(out, "/eigen/residuals", HM_REAL, 1, &dims, rel, "1",
+                                 "relative residuals ||Ax - lambda Bx|| / (|lambda| ||Bx||) of the original problem"));
+  APP_CALL(hm_output_write_array(out, "/eigen/residuals_norm", HM_REAL, 1, &dims, nrm, "1",
+                                 "norm-relative residuals ||Ax - lambda Bx|| / ((||A||_est + |lambda| ||B||_est) ||x||)"));
+  if (V) APP_CALL(hm_output_write_mvec(out, "/eigen/vectors", V, "1", "eigenvectors, B-orthonormal (column j: pair j)"));
 }

@@ -7,6 +7,9 @@
 
 /* Collective: map LOBPCG's pairs of T back (hm_shift_invert_ritz), write /eigen and print the summary. */
 void run_write_shift_invert(run_state *s, hm_output *out, hm_lobpcg *lob, hm_shift_invert *si, hm_matrix *H);
+/* /eigen/values, residuals, residuals_norm (nev each) and, where V is not NULL, vectors. */
+void run_write_pairs(run_state *s, hm_output *out, const double *values, const double *rel, const double *nrm,
+                     hm_mvec *V);
 /* What run_write_transform read of the transform, for the summary lines. */
 typedef struct {
   const char *method; /* factorization or iterative inner solver */
