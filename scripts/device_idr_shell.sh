@@ -1,6 +1,7 @@
 #!/bin/bash
 # Session 28 (issue 32 leftovers): why shift-and-invert's IDR(s) inner solve stalled at relative
-# residual 1 on the CUDA backend. On the lent GPU machine (`.debs` carried): the CUDA build, then
+# residual 1 on the CUDA backend. Session 29 found the same stall on that host's CPU backend (its
+# rounding), and the library's inner solve is MINRES since; the `library` lines and `app` check it. On the lent GPU machine (`.debs` carried): the CUDA build, then
 #   test    test_idr_shell_gpu on 1 and 2 ranks: IDR(s) on an indefinite shifted system through the
 #           matrix, shell (hm_matrix_apply only) and shifted-shell (hm_matrix_apply + hm_mvec_axpby, as
 #           shifted_solve.c's apply_shifted) operators and the library's hm_shifted_solve itself, real and
@@ -40,7 +41,7 @@ if want app; then
       "$backend" "$work" "$(cat "$work/indefinite.shift")" >"$work/$backend.ini"
     for np in 1 2; do
       log="$OUT/app_${backend}_np$np.log"
-      HAMLET_SHIFT_INVERT_CUDA_IDR=1 "$MPIEXEC" -n "$np" bin/hamlet run "$work/$backend.ini" -o "$work/$backend.$np.h5" \
+      "$MPIEXEC" -n "$np" bin/hamlet run "$work/$backend.ini" -o "$work/$backend.$np.h5" \
         >"$log" 2>&1
       code=$?
       echo "== hamlet indefinite shift_invert inner = iterative, backend $backend, $np rank(s): exit $code"

@@ -22,7 +22,8 @@ hm_add_c_test(test_idr_multishift SOURCES test_idr_multishift.c LABELS cpu)
 hm_add_test(test_idr_multishift_mpi2 COMMAND $<TARGET_FILE:test_idr_multishift> quick NPROCS 2 LABELS cpu)
 hm_add_test(test_idr_multishift_mpi3 COMMAND $<TARGET_FILE:test_idr_multishift> quick NPROCS 3 LABELS cpu)
 hm_add_c_test(test_idr_multishift_gpu SOURCES test_idr_multishift_gpu.c LABELS gpu)
-# Shift-and-invert's inner IDR(s) (indefinite, no preconditioner) through shell and matrix operators,
+# IDR(s) on shift-and-invert's indefinite systems (no preconditioner) through shell and matrix operators,
+# and the library's inner solve itself (MINRES since session 29),
 # real and complex, 1 and 2 columns: CUDA against the CPU and a dense reference; the cpu variant
 # checks the CPU half alone.
 hm_add_c_test(test_idr_shell_gpu SOURCES test_idr_shell_gpu.c LABELS gpu)

@@ -5,8 +5,8 @@
  *   matrix  S assembled, hm_operator_create_matrix;
  *   shell0  a shell operator whose callback is hm_matrix_apply of the assembled S (the shell path alone);
  *   shell   a shell operator y = A x - sigma x (hm_matrix_apply + hm_mvec_axpby: shifted_solve's apply_shifted),
- *   library hm_shifted_solve itself (shift-and-invert's inner solve; its CUDA refusal of the indefinite
- *           case is lifted here by HAMLET_SHIFT_INVERT_CUDA_IDR=1),
+ *   library hm_shifted_solve itself (shift-and-invert's inner solve: MINRES on this indefinite S,
+ *           linalg/transform/minres.c, since session 29),
  * for 1 and 2 right-hand sides. Every solve must converge (true residual <= tol), equal the dense
  * solution V (Lambda - sigma)^-1 V^H b to cond(S) x tol (a bound from the dense eigenvalues), and
  * the CUDA and CPU solutions must agree to that bound too; a solve that does not converge prints
@@ -102,7 +102,7 @@ static void solve_on(hm_backend backend, hm_scalar type, op_kind kind, const sym
     }
   HM_TEST_OK(hm_mvec_set(b, buf));
   free(buf);
-  if (kind == OP_LIBRARY) { /* the library's inner solve: IDR(s) s = 4, no history */
+  if (kind == OP_LIBRARY) { /* the library's inner solve: MINRES */
     hm_shifted_solve *solver = NULL;
     out->status = hm_shifted_solve_create(A, NULL, m->sigma, 4000, &solver);
     if (!out->status) {
@@ -240,7 +240,6 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   const int cpu_only = argc > 1 && strcmp(argv[1], "cpu") == 0;
   if (!cpu_only) HM_TEST_NEED_GPU();
-  setenv("HAMLET_SHIFT_INVERT_CUDA_IDR", "1", 1); /* the library variant on CUDA (shifted_solve.c) */
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   const uint64_t seed = hm_test_seed();

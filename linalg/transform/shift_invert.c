@@ -1,7 +1,7 @@
 /* The shift-and-invert transform (shift_invert.h). Direct inner solves: A - sigma B gathered to
  * rank 0 and factorized there; each inner solve gathers the block's rows to rank 0, solves all
  * columns at once and scatters the rows back. Rank 0's failures are broadcast, so every rank returns
- * the same error. Iterative inner solves: CG or IDR(s) distributed (shifted_solve.h). */
+ * the same error. Iterative inner solves: CG or MINRES distributed (shifted_solve.h). */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -23,7 +23,7 @@ struct hm_shift_invert_s {
   double rcond, factor_nnz;
   int64_t solves;
   hm_mvec *w;                  /* the operator's work block (its last width) */
-  hm_shifted_solve *iterative; /* inner = iterative: CG / IDR(s) instead of the factorization */
+  hm_shifted_solve *iterative; /* inner = iterative: CG / MINRES instead of the factorization */
   double inner_tol, outer_residual; /* the inner tolerance never grows; the last outer residual */
   double refreshed_tol;              /* inner_tol when the outer solver last recomputed its images */
   int *counts, *displs; /* per rank, in doubles, for the block width `width` */

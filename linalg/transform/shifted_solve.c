@@ -1,12 +1,12 @@
 /* The iterative inner solve of shift-and-invert (shifted_solve.h): Jacobi-preconditioned CG on
- * A - sigma B, every column of the block at once, or IDR(s) where A - sigma B is indefinite. */
+ * A - sigma B, every column of the block at once, or MINRES (minres.h) where A - sigma B is
+ * indefinite. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "error_macros.h"
-#include "hamlet/idr.h"
-#include "hamlet/operator.h"
+#include "minres.h"
 #include "objects.h"
 #include "shifted_solve.h"
 
@@ -17,7 +17,6 @@ struct hm_shifted_solve_s {
   hm_mvec *dinv;               /* 1 / diag(A - sigma B): CG's Jacobi preconditioner */
   hm_mvec *r, *z, *p, *q, *bx; /* CG's blocks of width `width`; bx: B x of width `bx_width` */
   int width, bx_width;
-  hm_operator *op;             /* S = A - sigma B as an operator (IDR's) */
   int64_t iterations;
   double worst;
 };
@@ -176,43 +175,34 @@ done:
   return st;
 }
 
-static int idr(hm_shifted_solve *s, double tol, hm_mvec *b, hm_mvec *x) {
-  hm_idr_options o;
-  HM_CALL(hm_idr_options_default(&o));
-  o.tol = tol;
-  o.maxit = s->maxit;
-  /* unpreconditioned: the diagonal of a matrix shifted into its spectrum passes near zero, and
-   * Jacobi then measured worse than none (the Anderson case of e2e_shift_invert_inner stalled) */
-  o.precond = HM_IDR_PRECOND_NONE;
-  o.history = 0;
-  const int k = b->k, t = (int)b->type;
-  if (o.s > s->A->dist.n_global) o.s = (int)s->A->dist.n_global;
-  hm_idr *solver = NULL;
-  double *zero = calloc((size_t)(t * k + k), sizeof(double)), *res = zero + t * k;
-  int *its = calloc((size_t)k, sizeof(int)), worst_col = 0;
-  int st = zero && its ? HM_SUCCESS : HM_ERR_MEMORY;
-  if (st) hm_error_raise(st, __FILE__, __LINE__, __func__, "could not allocate IDR's results (%d columns)", k);
-  if (!st) st = hm_idr_create(s->op, &o, &solver);
-  if (!st) st = hm_mvec_axpby(x, zero, x, zero);
-  if (!st) st = hm_idr_solve(solver, b, x);
-  if (solver && (st == HM_SUCCESS || st == HM_ERR_NOT_CONVERGED || st == HM_ERR_BREAKDOWN)) {
-    const int solved = st;
-    hm_error_clear();
-    st = hm_idr_systems(solver, its, NULL, NULL);
-    if (!st) st = hm_idr_residuals(solver, NULL, res);
-    for (int j = 0; !st && j < k; j++) {
-      s->iterations += its[j];
-      s->worst = fmax(s->worst, res[j]);
-      if (res[j] > res[worst_col]) worst_col = j;
-    }
-    if (!st && solved)
-      st = hm_error_raise(solved, __FILE__, __LINE__, __func__,
-                          "the inner IDR(s) solve of (A - shift B) y = b did not converge: column %d of %d at true "
-                          "relative residual %.3g after %d iterations (inner_maxit %d), above the inner tolerance %.3g",
-                          worst_col, k, res[worst_col], its[worst_col], s->maxit, tol);
+/* MINRES on the indefinite S (Hermitian: A and B are, sigma is real), unpreconditioned: the
+ * diagonal of a matrix shifted into its spectrum passes near zero. */
+static int minres(hm_shifted_solve *s, double tol, hm_mvec *b, hm_mvec *x) {
+  const int k = b->k;
+  int *its = calloc((size_t)k, sizeof(int));
+  double *est = calloc((size_t)k, sizeof(double)), *bn = calloc((size_t)k, sizeof(double));
+  int st = its && est && bn ? HM_SUCCESS : HM_ERR_MEMORY;
+  if (st) hm_error_raise(st, __FILE__, __LINE__, __func__, "could not allocate MINRES's counts (%d columns)", k);
+  if (!st) {
+    st = hm_minres_solve(apply_shifted, s, tol, s->maxit, b, x, its, est);
+    for (int j = 0; j < k; j++) s->iterations += its[j];
   }
-  hm_idr_destroy(&solver);
-  free(zero), free(its);
+  if (st == HM_ERR_NOT_CONVERGED) { /* say it in the inner solve's words */
+    int worst = 0;
+    for (int j = 0; j < k; j++)
+      if (est[j] > est[worst]) worst = j;
+    hm_error_clear();
+    st = hm_error_raise(st, __FILE__, __LINE__, __func__,
+                        "the inner MINRES solve of (A - shift B) y = b did not converge: column %d of %d at relative "
+                        "residual %.3g after %d iterations (inner_maxit %d), above the inner tolerance %.3g",
+                        worst, k, est[worst], its[worst], s->maxit, tol);
+  }
+  hm_mvec *q = NULL;
+  if (!st) st = hm_mvec_create(s->A->ctx, &s->A->dist, s->A->type, k, &q);
+  if (!st) st = hm_mvec_norms(b, bn);
+  if (!st) st = true_residual(s, b, x, q, bn);
+  hm_mvec_destroy(&q);
+  free(its), free(est), free(bn);
   return st ? hm_error_trace(st, __FILE__, __LINE__, __func__) : HM_SUCCESS;
 }
 
@@ -224,7 +214,6 @@ int hm_shifted_solve_create(hm_matrix *A, hm_matrix *B, double sigma, int maxit,
   HM_CHECK(s, HM_ERR_MEMORY, "could not allocate the inner solver");
   s->A = A, s->B = B, s->sigma = sigma, s->maxit = maxit;
   int nonpositive = 0, negative = 0, st = make_diagonals(s, &nonpositive);
-  if (!st) st = hm_operator_create_shell(A->ctx, &A->dist, A->type, apply_shifted, s, &s->op);
   s->definite = !nonpositive;
   if (!st && s->definite) { /* the probe: CG on a random right-hand side, looking for p^H S p <= 0 */
     hm_mvec *b = NULL, *x = NULL;
@@ -238,14 +227,6 @@ int hm_shifted_solve_create(hm_matrix *A, hm_matrix *B, double sigma, int maxit,
     s->definite = !negative;
     s->iterations = 0, s->worst = 0.0;
   }
-  /* Measured on the H100 (session 27): the unpreconditioned IDR(s) inner solve stalled at relative
-   * residual 1 on the CUDA backend where the CPU converges; refused until that is understood.
-   * HAMLET_SHIFT_INVERT_CUDA_IDR=1 lets it run, for the diagnosis (scripts/device_idr_shell.sh). */
-  const char *allow = getenv("HAMLET_SHIFT_INVERT_CUDA_IDR");
-  if (!st && !s->definite && A->ctx->backend == HM_BACKEND_CUDA && !(allow && strcmp(allow, "1") == 0))
-    st = hm_error_raise(HM_ERR_INPUT, __FILE__, __LINE__, __func__,
-                        "A - shift B is indefinite: its inner solve would be IDR(s), which does not run on the CUDA "
-                        "backend yet; use inner = direct, or backend = cpu");
   if (st) {
     hm_shifted_solve_destroy(&s);
     return hm_error_trace(st, __FILE__, __LINE__, __func__);
@@ -256,7 +237,6 @@ int hm_shifted_solve_create(hm_matrix *A, hm_matrix *B, double sigma, int maxit,
 
 void hm_shifted_solve_destroy(hm_shifted_solve **s) {
   if (!s || !*s) return;
-  hm_operator_destroy(&(*s)->op);
   hm_mvec_destroy(&(*s)->dinv), hm_mvec_destroy(&(*s)->r);
   hm_mvec_destroy(&(*s)->z), hm_mvec_destroy(&(*s)->p), hm_mvec_destroy(&(*s)->q), hm_mvec_destroy(&(*s)->bx);
   free(*s);
@@ -266,13 +246,13 @@ void hm_shifted_solve_destroy(hm_shifted_solve **s) {
 int hm_shifted_solve_apply(hm_shifted_solve *s, double tol, hm_mvec *b, hm_mvec *y) {
   HM_CHECK(s && b && y && b->k == y->k, HM_ERR_ARGUMENT, "s, b or y is NULL, or b and y differ in width");
   int negative;
-  HM_CALL(s->definite ? cg(s, tol, b, y, &negative) : idr(s, tol, b, y));
+  HM_CALL(s->definite ? cg(s, tol, b, y, &negative) : minres(s, tol, b, y));
   return HM_SUCCESS;
 }
 
 int hm_shifted_solve_definite(const hm_shifted_solve *s) { return s->definite; }
 
-const char *hm_shifted_solve_method(const hm_shifted_solve *s) { return s->definite ? "cg-jacobi" : "idr"; }
+const char *hm_shifted_solve_method(const hm_shifted_solve *s) { return s->definite ? "cg-jacobi" : "minres"; }
 
 void hm_shifted_solve_stats(const hm_shifted_solve *s, int64_t *iterations, double *worst_residual) {
   if (iterations) *iterations = s->iterations;

@@ -2,9 +2,8 @@
  * once, distributed like A and on A's backend (only hm_matrix_apply and hm_mvec block operations,
  * so it runs wherever they run). Where A - sigma B is positive definite: CG with a Jacobi
  * preconditioner, all columns advancing together (one SpMM per iteration, each column with its own
- * alpha and beta, stopping on its own); elsewhere: the project's IDR(s) through its public API
- * (one batch for the block, unpreconditioned: the diagonal of a matrix shifted into its spectrum
- * passes near zero).
+ * alpha and beta, stopping on its own); elsewhere MINRES (minres.h: the block at once,
+ * unpreconditioned: the diagonal of a matrix shifted into its spectrum passes near zero).
  * Definiteness is decided at create: a diagonal entry <= 0 proves indefiniteness; otherwise a CG
  * probe on a random right-hand side (to 1e-6) looks for negative curvature p^H S p <= 0, which
  * exists as soon as the Krylov space resolves a negative eigenvalue. A later CG solve that meets
@@ -25,9 +24,9 @@ void hm_shifted_solve_destroy(hm_shifted_solve **s);
  * Fails with HM_ERR_NOT_CONVERGED naming the column and its residual where maxit is reached, and
  * with HM_ERR_NUMERIC where CG meets negative curvature. */
 int hm_shifted_solve_apply(hm_shifted_solve *s, double tol, hm_mvec *b, hm_mvec *y);
-/* 1 where S was found positive definite (CG), 0 otherwise (IDR(s)). */
+/* 1 where S was found positive definite (CG), 0 otherwise (MINRES). */
 int hm_shifted_solve_definite(const hm_shifted_solve *s);
-/* "cg-jacobi" or "idr". */
+/* "cg-jacobi" or "minres". */
 const char *hm_shifted_solve_method(const hm_shifted_solve *s);
 /* Iterations summed over the solves (one per column and operator application), and the largest
  * true relative residual ||b - S y|| / ||b|| measured at the end of a solve. */

@@ -1,5 +1,5 @@
 # transform = shift_invert with the iterative inner solve (inner = iterative: Jacobi CG where
-# A - shift B is definite, IDR(s) where not), distributed over 1 and 2 ranks: the 4 eigenvalues
+# A - shift B is definite, MINRES where not), distributed over 1 and 2 ranks: the 4 eigenvalues
 # nearest the shift equal the dense references to 1e-8 (SciPy's eigh for the matrices of
 # tests/support/shift_invert_matrices.py; hamlet's LAPACK dense solver for the FEM pencil K x = E M x),
 # inner = direct and inner = iterative agree, auto picks iterative past the gather limit, and an
@@ -40,8 +40,6 @@ deck fem_dense.ini "$fem" "method = dense"
   fail "no fem reference"
 echo 0 >fem.shift
 cases="spd_cond13 penalty hermitian indefinite fem"
-# the IDR(s) inner solve (indefinite) is refused on the CUDA backend: checked below instead
-[ "${HAMLET_TEST_BACKEND:-cpu}" = cuda ] && cases="spd_cond13 penalty hermitian fem"
 for c in $cases; do
   ham=$(mtx "$c")
   [ "$c" = fem ] && ham=$fem
@@ -68,7 +66,7 @@ for c in os.environ["CASES"].split():
         agree = (np.abs(w - direct) / np.abs(direct)).max()
         method = word(e["factorization"])
         good = err <= 1e-8 and agree <= 1e-8 and e["converged"] == 4 and word(e["inner"]) == "iterative"
-        good &= method == ("idr" if c == "indefinite" else "cg-jacobi") and e["inner_iterations"] > 0
+        good &= method == ("minres" if c == "indefinite" else "cg-jacobi") and e["inner_iterations"] > 0
         # LOBPCG's tol applies to T; the original pencil's backward error stays near it (FEM: 2e-8)
         good &= f["/eigen/residuals_norm"][:].max() <= 1e-7
         print("%s %-11s %d ranks: %s, %d inner iterations, max |lambda - dense| / |dense| = %.2g, vs direct %.2g" %
@@ -97,12 +95,8 @@ expect() { # code pattern deck [ranks]
 }
 deck stall.ini "$(mtx spd_cond13)" "${lobpcg[@]}" "shift = 0" "inner = iterative" "inner_maxit = 3"
 expect 3 "inner CG solve of (A - shift B) y = b did not converge" stall.ini 2
-deck stall_idr.ini "$(mtx indefinite)" "${lobpcg[@]}" "shift = $(cat indefinite.shift)" "inner = iterative" "inner_maxit = 3"
-if [ "${HAMLET_TEST_BACKEND:-cpu}" = cuda ]; then
-  expect 2 "its inner solve would be IDR(s), which does not run on the CUDA backend yet" stall_idr.ini 1
-else
-  expect 3 "inner IDR(s) solve of (A - shift B) y = b did not converge" stall_idr.ini 1
-fi
+deck stall_minres.ini "$(mtx indefinite)" "${lobpcg[@]}" "shift = $(cat indefinite.shift)" "inner = iterative" "inner_maxit = 3"
+expect 3 "inner MINRES solve of (A - shift B) y = b did not converge" stall_minres.ini 1
 deck bad.ini "$(mtx spd_cond13)" "${lobpcg[@]}" "shift = 0" "inner = cg"
 expect 2 "inner.*one of: auto, direct, iterative" bad.ini
 deck bad.ini "$(mtx spd_cond13)" "${lobpcg[@]}" "shift = 0" "inner_maxit = 0"
