@@ -7,8 +7,8 @@
 #           shifted_solve.c's apply_shifted) operators and the library's hm_shifted_solve itself, real and
 #           complex, 1 and 2 columns, CUDA against the CPU and a dense reference; every line of it (iterations, true residuals, distances;
 #           the residual history of any solve that did not converge) is printed;
-#   app     the indefinite case of e2e_shift_invert_inner with backend = cuda and inner = iterative,
-#           let through the refusal (HAMLET_SHIFT_INVERT_CUDA_IDR=1), 1 and 2 ranks, and the same on
+#   app     the indefinite case of e2e_shift_invert_inner with backend = cuda and inner = iterative
+#           (MINRES since session 29), 1 and 2 ranks, and the same on
 #           the CPU backend: exit codes, the inner-solve message or the eigenvalues and inner counts;
 #   sanitize compute-sanitizer memcheck and racecheck on test_idr_shell_gpu.
 # Logs under $OUT.
