@@ -153,7 +153,7 @@ static void write_lobpcg(run_state *s, hm_output *out, hm_lobpcg *lob, hm_matrix
 
 int run_lobpcg(run_state *s, hm_matrix *H, hm_matrix *M) {
   const hm_deck *d = &s->deck;
-  if (d->solver.transform && d->solver.outer == 1) return run_krylov_schur(s, H, M);
+  if (d->solver.transform && d->solver.outer != 0) return run_krylov_schur(s, H, M); /* krylov_schur or auto */
   run_set_phases(s, PHASES, phase_name);
   run_mark m = {0};
   run_mark_now(s, &m);
