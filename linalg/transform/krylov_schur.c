@@ -169,9 +169,13 @@ static int check_state(const lanczos *L, const hm_krylov_schur_options *opt, int
 }
 
 static int resume_state(lanczos *L, const hm_krylov_schur_options *opt, int64_t n, int keep, int *restarts) {
-  hm_krylov_schur_state state = {.blocks = {L->V, L->BV}};
-  HM_CALL(opt->resume(&state, opt->resume_user));
+  hm_krylov_schur_state state = {.blocks = {NULL, NULL}};
+  HM_CALL(opt->resume(&state, opt->resume_user)); /* the scalars, checked before the blocks are read */
   int st = check_state(L, opt, n, keep, state.scalars, state.nscalars);
+  if (!st) {
+    state.blocks[0] = L->V, state.blocks[1] = L->BV;
+    st = opt->resume(&state, opt->resume_user);
+  }
   if (!st) {
     *restarts = (int)state.scalars[5];
     L->solves = (int64_t)state.scalars[6];

@@ -48,9 +48,10 @@ typedef struct {
    * and return HM_ERR_STOPPED, with info filled. */
   int (*stop)(void *user);
   void *stop_user;
-  /* Continue from a saved state: fill state->blocks (allocated by the solver) and set nscalars and a
-   * malloc'd scalars (the solver frees them). A state of another problem size, nev or basis is
-   * refused with HM_ERR_INPUT. */
+  /* Continue from a saved state, in two calls: with state->blocks NULL, set nscalars and a malloc'd
+   * scalars (the solver frees them); where those fit this problem, with the blocks (allocated by
+   * the solver) to fill. A state of another problem size, nev or basis is refused with
+   * HM_ERR_INPUT before its blocks are read. */
   int (*resume)(hm_krylov_schur_state *state, void *user);
   void *resume_user;
 } hm_krylov_schur_options;

@@ -69,6 +69,8 @@ for c in os.environ["CASES"].split():
         method = word(e["factorization"])
         good = err <= 1e-8 and agree <= 1e-8 and e["converged"] == 4 and word(e["inner"]) == "iterative"
         good &= method == ("idr" if c == "indefinite" else "cg-jacobi") and e["inner_iterations"] > 0
+        # outer = auto: lobpcg where the inner solve is IDR(s), krylov_schur elsewhere
+        good &= word(e["outer"]) == ("lobpcg" if c == "indefinite" else "krylov_schur")
         # LOBPCG's tol applies to T; the original pencil's backward error stays near it (FEM: 2e-8)
         good &= f["/eigen/residuals_norm"][:].max() <= 1e-7
         print("%s %-11s %d ranks: %s, %d inner iterations, max |lambda - dense| / |dense| = %.2g, vs direct %.2g" %
