@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "checkpoint_state.h"
 #include "krylov_schur.h"
 #include "run_eigen_transform.h"
@@ -82,13 +83,21 @@ static void write_results(run_state *s, hm_output *out, hm_shift_invert *si, con
   run_print_transform_summary(s, &ti, values, nrm);
 }
 
-/* auto: Krylov-Schur (2 to 5 times fewer column solves, bench/RESULTS.md), except where the inner
+/* auto: Krylov-Schur (2 to 5 times fewer column solves, bench/RESULTS.md); on a restart the method of
+ * the checkpoint; and LOBPCG where the inner
  * solve is IDR(s) (iterative on an indefinite A - shift B): there Krylov-Schur's inner tolerance
  * (0.001 tol, fixed) lies beyond what IDR(s) reached on the indefinite case of e2e_shift_invert_inner
  * at tol 1e-8, while LOBPCG's (0.01 tol) did not. */
 int run_outer_is_krylov_schur(const run_state *s, const hm_shift_invert *si) {
   const int outer = s->deck.solver.outer; /* 0 = lobpcg, 1 = krylov_schur, 2 = auto */
   if (outer != 2) return outer == 1;
+  if (s->args->checkpoint_path) { /* a restart continues the method that wrote it (a LOBPCG one from before auto) */
+    char *method = NULL;
+    APP_CALL_INPUT(hm_state_checkpoint_method(s->ctx, s->args->checkpoint_path, &method));
+    const int ks = !strcmp(method, "krylov_schur");
+    free(method);
+    return ks;
+  }
   int iterative = 0, definite = 1;
   APP_CALL(hm_shift_invert_inner_info(si, &iterative, NULL, NULL, NULL));
   APP_CALL(hm_shift_invert_info(si, NULL, &definite, NULL, NULL, NULL));

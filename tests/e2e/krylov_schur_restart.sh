@@ -6,7 +6,8 @@
 # (the saved vectors carry the 2-rank reductions' rounding); a run stopped by
 # SIGTERM (1 rank, and 2 ranks through mpiexec) exits 4 naming the restart and its checkpoint
 # continues to the same eigenvalues; a batch log gets "restarts k/maxit ..., c/nev converged, largest
-# estimate e" lines; a checkpoint whose state does not fit the deck is refused (exit 2).
+# estimate e" lines; a checkpoint whose state does not fit the deck is refused (exit 2); a LOBPCG
+# checkpoint whose deck names no outer (written before auto was the default) restarts as LOBPCG.
 . "$(dirname "$0")/common.sh"
 need_h5py
 cat >ks.ini <<'INI'
@@ -122,4 +123,52 @@ rc=0
 grep -q "refused.*Krylov-Schur state has n = 729, nev = 6, ncv = 21, keep = 13; this run has n = 729, nev = 5" bad.log ||
   fail "a checkpoint of another nev: no message naming both states: $(cat bad.log)"
 [ -e bad.h5 ] && fail "a refused restart wrote a result"
+
+# a LOBPCG shift-and-invert checkpoint of a deck without `outer` (as written before outer = auto): the
+# restart continues LOBPCG (outer = lobpcg, outer_requested = auto) to the uninterrupted LOBPCG values
+cat >lob3.ini <<'INI'
+[run]
+checkpoint = lob_ckpt.h5
+checkpoint_every = 1
+[hamiltonian]
+model = fem
+ex = 8
+ey = 8
+ez = 8
+potential = harmonic
+lx = 8
+ly = 7
+lz = 6
+[solver]
+method = lobpcg
+nev = 4
+tol = 1e-9
+maxit = 3
+transform = shift_invert
+shift = 0
+outer = lobpcg
+INI
+sed 's/^maxit = 3$/maxit = 300/' lob3.ini >lob.ini
+"$MPIEXEC" -n 2 "$HAMLET" run lob.ini -o lob_full.h5 --quiet >lob.log 2>&1 || fail "lobpcg uninterrupted: $(cat lob.log)"
+rc=0
+"$MPIEXEC" -n 2 "$HAMLET" run lob3.ini -o lob3.h5 --quiet >lob3.log 2>&1 || rc=$?
+[ "$rc" -eq 3 ] && [ -e lob_ckpt.h5 ] || fail "lobpcg, maxit 3: exit $rc, checkpoint? $(cat lob3.log)"
+"$PYTHON" - <<'PY' || fail "could not make the old-style checkpoint"
+import h5py, numpy as np
+with h5py.File("lob_ckpt.h5", "r+") as f:
+    text = f["input"][()]
+    text = text.decode() if isinstance(text, bytes) else str(text)
+    text = text.replace("outer = lobpcg\n", "").replace("maxit = 3\n", "maxit = 300\n")
+    del f["input"]
+    f["input"] = np.bytes_(text.encode())
+PY
+"$MPIEXEC" -n 2 "$HAMLET" restart lob_ckpt.h5 -o lob_restarted.h5 --quiet >r.log 2>&1 || fail "lobpcg restart: $(cat r.log)"
+same lob_full.h5 lob_restarted.h5 1e-10
+"$PYTHON" - <<'PY' || fail "the old LOBPCG checkpoint did not restart as LOBPCG"
+import h5py
+e = h5py.File("lob_restarted.h5", "r")["/eigen"].attrs
+word = lambda v: v.decode() if isinstance(v, bytes) else str(v)
+print("restarted:", word(e["outer"]), "asked", word(e["outer_requested"]))
+raise SystemExit(0 if (word(e["outer"]), word(e["outer_requested"])) == ("lobpcg", "auto") else 1)
+PY
 finish
