@@ -326,7 +326,11 @@ static void checkpoint_resume(hm_context *ctx) {
                  "progress: %d reports for %d restarts, last %d converged, worst estimate %g", m.reports,
                  info_full.restarts, m.last_converged, m.last_worst);
   opt.progress = NULL;
-  opt.checkpoint = save, opt.checkpoint_user = &m, opt.checkpoint_every = 100; /* only on the stop */
+  opt.checkpoint = save, opt.checkpoint_user = &m, opt.checkpoint_seconds = 1e-9; /* every boundary is late */
+  HM_TEST_OK(hm_krylov_schur_solve(si, &opt, again, NULL, NULL, &info));
+  HM_TEST_ASSERT(m.checkpoints == info_full.restarts && m.scalars[5] == info_full.restarts,
+                 "checkpoint_seconds: %d checkpoints in %d restarts", m.checkpoints, info_full.restarts);
+  m.checkpoints = 0, opt.checkpoint_seconds = 0, opt.checkpoint_every = 100; /* only on the stop */
   opt.stop = stop_at, opt.stop_user = &m;
   m.stop_after = 2;
   HM_TEST_ASSERT(hm_krylov_schur_solve(si, &opt, again, NULL, NULL, &info) == HM_ERR_STOPPED,
