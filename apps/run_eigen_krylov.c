@@ -73,6 +73,7 @@ static void write_results(run_state *s, hm_output *out, hm_shift_invert *si, con
   APP_CALL(hm_output_write_attribute(out, "/eigen", "stopped", done ? "converged" : "maxit"));
   APP_CALL(hm_output_write_attribute_double(out, "/eigen", "iterations", info->restarts));
   APP_CALL(hm_output_write_attribute_double(out, "/eigen", "ncv", info->ncv));
+  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "outer_solves", (double)info->solves)); /* restarts: all */
   APP_CALL(hm_output_write_attribute_double(out, "/eigen", "converged", info->converged));
   APP_CALL(hm_output_write_attribute_double(out, "/eigen", "tol", s->deck.solver.tol));
   if (s->rank == 0) {
@@ -83,15 +84,14 @@ static void write_results(run_state *s, hm_output *out, hm_shift_invert *si, con
   run_print_transform_summary(s, &ti, values, nrm);
 }
 
-/* auto: Krylov-Schur (2 to 5 times fewer column solves, bench/RESULTS.md); on a restart the method of
- * the checkpoint; and LOBPCG where the inner
- * solve is IDR(s) (iterative on an indefinite A - shift B): there Krylov-Schur's inner tolerance
+/* auto: Krylov-Schur (2 to 5 times fewer column solves, bench/RESULTS.md), except LOBPCG where the
+ * inner solve is IDR(s) (iterative on an indefinite A - shift B): Krylov-Schur's inner tolerance
  * (0.001 tol, fixed) lies beyond what IDR(s) reached on the indefinite case of e2e_shift_invert_inner
- * at tol 1e-8, while LOBPCG's (0.01 tol) did not. */
+ * at tol 1e-8, LOBPCG's (0.01 tol) did not. A restart continues the checkpoint's method. */
 int run_outer_is_krylov_schur(const run_state *s, const hm_shift_invert *si) {
   const int outer = s->deck.solver.outer; /* 0 = lobpcg, 1 = krylov_schur, 2 = auto */
   if (outer != 2) return outer == 1;
-  if (s->args->checkpoint_path) { /* a restart continues the method that wrote it (a LOBPCG one from before auto) */
+  if (s->args->checkpoint_path) { /* also a LOBPCG checkpoint written before auto was the default */
     char *method = NULL;
     APP_CALL_INPUT(hm_state_checkpoint_method(s->ctx, s->args->checkpoint_path, &method));
     const int ks = !strcmp(method, "krylov_schur");

@@ -62,6 +62,11 @@ cp ks_ckpt.h5 ks_ckpt1.h5
 cp ks_ckpt.h5 ks_ckpt_bad.h5
 "$MPIEXEC" -n 2 "$HAMLET" restart ks_ckpt.h5 -o restarted2.h5 --quiet >r.log 2>&1 || fail "restart on 2 ranks: $(cat r.log)"
 same full2.h5 restarted2.h5 0
+"$PYTHON" -c "import h5py, sys
+a, b = (h5py.File(x, 'r')['/eigen'].attrs for x in ('full2.h5', 'restarted2.h5'))
+print('outer_solves', a['outer_solves'], b['outer_solves'], 'inner_solves', a['inner_solves'], b['inner_solves'])
+sys.exit(int(not (a['outer_solves'] == b['outer_solves'] and b['inner_solves'] < a['inner_solves'])))" ||
+  fail "the restarted run's outer_solves differ from the uninterrupted run's, or inner_solves counts the saved ones"
 "$MPIEXEC" -n 1 "$HAMLET" restart ks_ckpt1.h5 -o restarted1.h5 --quiet >r.log 2>&1 || fail "restart on 1 rank: $(cat r.log)"
 same full1.h5 restarted1.h5 1e-10
 same full2.h5 restarted1.h5 1e-10
