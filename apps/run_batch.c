@@ -8,6 +8,7 @@ const char *run_progress_unit(const hm_deck *d) {
     case HM_METHOD_SPECTRAL: return "moments";
     case HM_METHOD_MARKER: return "cells";
     case HM_METHOD_IDR: return d->solver.problem == 1 /* green */ ? "energies" : "iterations";
+    case HM_METHOD_LOBPCG: return d->solver.transform && d->solver.outer != 0 ? "restarts" : "iterations"; /* krylov_schur */
     default: return "iterations";
   }
 }

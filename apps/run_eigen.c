@@ -153,7 +153,6 @@ static void write_lobpcg(run_state *s, hm_output *out, hm_lobpcg *lob, hm_matrix
 
 int run_lobpcg(run_state *s, hm_matrix *H, hm_matrix *M) {
   const hm_deck *d = &s->deck;
-  if (d->solver.transform && d->solver.outer == 1) return run_krylov_schur(s, H, M);
   run_set_phases(s, PHASES, phase_name);
   run_mark m = {0};
   run_mark_now(s, &m);
@@ -164,6 +163,11 @@ int run_lobpcg(run_state *s, hm_matrix *H, hm_matrix *M) {
   if (d->solver.transform) {
     APP_CALL(hm_shift_invert_create_inner(H, M, d->solver.shift, (hm_shift_invert_inner)d->solver.inner,
                                           d->solver.inner_maxit, &si));
+    if (run_outer_is_krylov_schur(s, si)) { /* outer = krylov_schur, or auto (run_eigen_krylov.c) */
+      hm_operator_destroy(&B);
+      hm_operator_destroy(&A);
+      return run_krylov_schur(s, H, si, &m);
+    }
     hm_operator_destroy(&A);
     APP_CALL(hm_shift_invert_operator(si, &A));
     APP_CALL(hm_shift_invert_set_outer_residual(si, d->solver.tol, NULL)); /* inner solves to 0.01 tol */

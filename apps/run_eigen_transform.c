@@ -37,7 +37,7 @@ void run_write_shift_invert(run_state *s, hm_output *out, hm_lobpcg *lob, hm_shi
   int definite;
   APP_CALL(hm_shift_invert_info(si, NULL, &definite, NULL, NULL, NULL));
   run_transform_info ti;
-  run_write_transform(s, out, si, NULL,
+  run_write_transform(s, out, si, "lobpcg",
                       definite ? "B (A - shift B)^-1 B" : "B ((A - shift B)^-1 B)^2 (shift inside the spectrum)", norms,
                       &ti);
   hm_lobpcg_report rep; /* the transformed operator's norm of LOBPCG's NORM test: from its Ritz pairs */
@@ -63,7 +63,9 @@ void run_write_transform(run_state *s, hm_output *out, hm_shift_invert *si, cons
   double rcond, fill;
   APP_CALL(hm_shift_invert_info(si, &ti->method, &ti->definite, &rcond, &fill, &ti->solves));
   APP_CALL(hm_output_write_attribute(out, "/eigen", "method", "lobpcg"));
-  if (outer) APP_CALL(hm_output_write_attribute(out, "/eigen", "outer", outer));
+  APP_CALL(hm_output_write_attribute(out, "/eigen", "outer", outer));
+  static const char *const asked[] = {"lobpcg", "krylov_schur", "auto"};
+  APP_CALL(hm_output_write_attribute(out, "/eigen", "outer_requested", asked[s->deck.solver.outer]));
   APP_CALL(hm_output_write_attribute(out, "/eigen", "which", "nearest"));
   APP_CALL(hm_output_write_attribute(out, "/eigen", "transform", "shift_invert"));
   APP_CALL(hm_output_write_attribute_double(out, "/eigen", "shift", s->deck.solver.shift));

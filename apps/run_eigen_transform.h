@@ -17,13 +17,17 @@ typedef struct {
   int64_t solves, inner_iterations;
   double inner_worst;
 } run_transform_info;
-/* The transform's attributes of /eigen, shared by both outer methods (outer: NULL for LOBPCG, else
- * written as `outer`; op: the operator the outer method iterates on; norms: ||A||_est, ||B||_est). */
+/* The transform's attributes of /eigen, shared by both outer methods (outer: the method that ran,
+ * "lobpcg" or "krylov_schur", beside the deck's outer_requested; op: the operator the outer method
+ * iterates on; norms: ||A||_est, ||B||_est). */
 void run_write_transform(run_state *s, hm_output *out, hm_shift_invert *si, const char *outer, const char *op,
                          const double *norms, run_transform_info *ti);
 /* Rank 0: the inner solves (iterative), the eigenvalues and the worst norm-relative residual. */
 void run_print_transform_summary(const run_state *s, const run_transform_info *ti, const double *values,
                                  const double *nrm);
-/* outer = krylov_schur: thick-restart Lanczos on the transform, /eigen written and the exit status. */
-int run_krylov_schur(run_state *s, hm_matrix *H, hm_matrix *M);
+/* Whether the deck's outer (krylov_schur, lobpcg or auto) runs Krylov-Schur on this transform. */
+int run_outer_is_krylov_schur(const run_state *s, const hm_shift_invert *si);
+/* Thick-restart Lanczos on the transform si (destroyed here), the setup phase begun at m (freed
+ * here; the caller set the phases of run_eigen.c): /eigen written, returns the exit status. */
+int run_krylov_schur(run_state *s, hm_matrix *H, hm_shift_invert *si, run_mark *m);
 #endif

@@ -125,6 +125,17 @@ int hm_state_checkpoint_read_blocks(hm_context *ctx, const char *path, int nbloc
   return HM_SUCCESS;
 }
 
+int hm_state_checkpoint_method(hm_context *ctx, const char *path, char **method) {
+  HM_CHECK(ctx && path && method, HM_ERR_ARGUMENT, "ctx, path or method is NULL");
+  *method = NULL;
+  hid_t f;
+  HM_CALL(open_state(ctx, path, NULL, &f));
+  const int st = hm_h5_read_attr_string(f, "method", method);
+  H5Fclose(f);
+  HM_CALL(st);
+  return HM_SUCCESS;
+}
+
 int hm_checkpoint_read_deck(hm_context *ctx, const char *path, char **deck_text, int *is_kpm) {
   HM_CHECK(ctx && path && deck_text && is_kpm, HM_ERR_ARGUMENT, "ctx, path, deck_text or is_kpm is NULL");
   *deck_text = NULL;

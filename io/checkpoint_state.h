@@ -18,6 +18,8 @@ int hm_state_checkpoint_read_scalars(hm_context *ctx, const char *path, const ch
                                      double **scalars);
 /* Collective. The block count must match the file's (an error names what differs). */
 int hm_state_checkpoint_read_blocks(hm_context *ctx, const char *path, int nblocks, hm_mvec *const *blocks);
+/* Collective: the method (malloc'd) of a solver checkpoint. */
+int hm_state_checkpoint_method(hm_context *ctx, const char *path, char **method);
 /* Collective: the deck text (malloc'd) of a KPM or a solver checkpoint, and whether it is a KPM one. */
 int hm_checkpoint_read_deck(hm_context *ctx, const char *path, char **deck_text, int *is_kpm);
 #endif

@@ -67,7 +67,7 @@ typedef struct {
     int multishift;              /* [green] energies: 0 auto, 1 yes, 2 no */
     int convergence;             /* lobpcg: hm_lobpcg_convergence (auto, relative, norm) */
     int inner, inner_maxit;      /* shift_invert: hm_shift_invert_inner (auto, direct, iterative), its limit */
-    int outer;                   /* shift_invert: 0 = lobpcg, 1 = krylov_schur (thick-restart Lanczos) */
+    int outer;                   /* shift_invert: 0 = lobpcg, 1 = krylov_schur (thick-restart Lanczos), 2 = auto */
   } solver;
   /* [kpm] */
   hm_kpm_options kpm;

@@ -49,9 +49,9 @@ const hm_deck_key hm_deck_keys[] = {
     {.section = "run", .key = "checkpoint", .type = HM_KEY_STRING, .def = "", AT(checkpoint),
      .help = "checkpoint file; empty = <output without .h5>_checkpoint.h5"},
     {.section = "run", .key = "checkpoint_every", .type = HM_KEY_INT, AT_LEAST(0), INT_FIELD_MAX, .def = "0",
-     AT(checkpoint_every), .help = "between checkpoints: moment pairs (kpm), iterations (lobpcg), outer iterations "
-                                   "(idr), batches of cells (marker), left chunks (conductivity), batches of k points "
-                                   "(spectral); 0 = off"},
+     AT(checkpoint_every), .help = "between checkpoints: moment pairs (kpm), iterations (lobpcg), restarts "
+                                   "(outer = krylov_schur), outer iterations (idr), batches of cells (marker), left "
+                                   "chunks (conductivity), batches of k points (spectral); 0 = off"},
     {.section = "run", .key = "checkpoint_seconds", .type = HM_KEY_DOUBLE, AT_LEAST(0), .def = "0",
      AT(checkpoint_seconds), .help = "wall seconds between checkpoints; 0 = off"},
     {.section = "run", .key = "walltime", .type = HM_KEY_STRING, .def = "", AT(walltime_text),
@@ -252,10 +252,10 @@ const hm_deck_key hm_deck_keys[] = {
     {.section = "solver", .key = "inner_maxit", .type = HM_KEY_INT, RANGE(1, 1e9), .def = "10000",
      .when_key = "transform", .when_word = "shift_invert", AT(solver.inner_maxit),
      .help = "iterations per column of each iterative inner solve"},
-    {.section = "solver", .key = "outer", .type = HM_KEY_WORD, .words = {"lobpcg", "krylov_schur"}, .values = {0, 1},
-     .def = "lobpcg", .when_key = "transform", .when_word = "shift_invert", AT(solver.outer),
-     .help = "the eigensolver on (A - shift B)^-1 B: lobpcg, or krylov_schur (thick-restart Lanczos, fewer inner "
-             "solves; no checkpoints yet)"},
+    {.section = "solver", .key = "outer", .type = HM_KEY_WORD, .words = {"auto", "lobpcg", "krylov_schur"},
+     .values = {2, 0, 1}, .def = "auto", .when_key = "transform", .when_word = "shift_invert", AT(solver.outer),
+     .help = "the eigensolver on (A - shift B)^-1 B: krylov_schur (thick-restart Lanczos, 2 to 5 times fewer inner "
+             "solves), lobpcg, or auto = krylov_schur"},
     {.section = "solver", .key = "dense_solver", .type = HM_KEY_WORD,
      .words = {"auto", "lapack", "cusolver", "scalapack"}, .values = {0, 1, 2, 3}, .def = "auto",
      .when_key = "method", .when_word = "dense", AT(solver.dense_solver),

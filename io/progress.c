@@ -13,6 +13,11 @@ void hm_progress_init(hm_progress *p, int rank, int quiet, double interval, cons
   p->enabled = rank == 0 && !quiet && (!p->batch || interval > 0);
   p->t_start = p->t_last = MPI_Wtime();
   p->done_start = -1;
+  p->detail[0] = '\0';
+}
+
+void hm_progress_set_detail(hm_progress *p, const char *detail) {
+  snprintf(p->detail, sizeof p->detail, "%s%s", detail && detail[0] ? ", " : "", detail ? detail : "");
 }
 
 static void print_batch_line(const hm_progress *p, int done, int total, double rate, double eta) {
@@ -22,8 +27,8 @@ static void print_batch_line(const hm_progress *p, int done, int total, double r
   gmtime_r(&now, &utc);
   strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &utc);
   double percent = total > 0 ? 100.0 * done / total : 100.0;
-  fprintf(p->stream, "%s hamlet: %s %d/%d (%.1f%%), %.3g %s/s, ETA %.0f s\n", stamp, p->unit, done, total, percent,
-          rate, p->unit, eta);
+  fprintf(p->stream, "%s hamlet: %s %d/%d (%.1f%%), %.3g %s/s, ETA %.0f s%s\n", stamp, p->unit, done, total, percent,
+          rate, p->unit, eta, p->detail);
   fflush(p->stream);
 }
 
@@ -46,7 +51,7 @@ void hm_progress_update(hm_progress *p, int done, int total) {
   if (p->batch) {
     print_batch_line(p, done, total, rate, eta);
   } else {
-    fprintf(p->stream, "\r  %s %d/%d  %.0f %s/s  ETA %.0f s   ", p->unit, done, total, rate, p->unit, eta);
+    fprintf(p->stream, "\r  %s %d/%d  %.0f %s/s  ETA %.0f s%s   ", p->unit, done, total, rate, p->unit, eta, p->detail);
     fflush(p->stream);
   }
 }

@@ -14,10 +14,13 @@ typedef struct {
   FILE *stream;          /* stderr */
   double t_start, t_last;
   int done_start;        /* work already done when this run started (restart); -1 = not seen yet */
+  char detail[96];       /* appended to each line (e.g. converged pairs); empty = none */
 } hm_progress;
 
 /* interval: seconds between batch lines (0 = none in batch logs); unit names what is counted. */
 void hm_progress_init(hm_progress *p, int rank, int quiet, double interval, const char *unit);
 void hm_progress_update(hm_progress *p, int done, int total);
 void hm_progress_finish(hm_progress *p);
+/* Text appended to the next lines (", <detail>"), e.g. a solver's converged count; NULL clears it. */
+void hm_progress_set_detail(hm_progress *p, const char *detail);
 #endif

@@ -2,7 +2,10 @@
 # Issue 32's thick-restart Lanczos (Krylov-Schur) on the lent GPU machine (`.debs` carried, as for
 # device_reliability.sh): the CUDA build, test_krylov_schur on the CUDA backend (1 and 2 ranks; a
 # skip fails through HAMLET_TEST_REQUIRE=gpu) and on the CPU, compute-sanitizer memcheck on the CUDA
-# run, and the column solves of Krylov-Schur and LOBPCG that the test prints (solves.txt).
+# run, and the column solves of Krylov-Schur and LOBPCG that the test prints (solves.txt); session 29:
+# the checkpoint / stop / resume case inside test_krylov_schur (bit for bit on the GPU too), and
+# e2e_krylov_schur_restart and e2e_krylov_schur with backend auto (= cuda there: kill, SIGTERM,
+# restart, progress lines, outer = auto).
 #   run: bash scripts/device_krylov_schur.sh
 set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -12,7 +15,7 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | 
 # shellcheck disable=SC2086 # the flag list splits into words on purpose
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DHAMLET_CUDA=ON $HAMLET_DEVICE_CMAKE_FLAGS \
   >"$OUT/configure.log" 2>&1 || { tail -40 "$OUT/configure.log"; exit 1; }
-cmake --build build-gpu -j 16 --target test_krylov_schur >"$OUT/build.log" 2>&1 ||
+cmake --build build-gpu -j 16 --target test_krylov_schur hamlet_app hamlet_testhooks >"$OUT/build.log" 2>&1 ||
   { grep -E "error|Error" "$OUT/build.log" | head -40; exit 1; }
 cd build-gpu || exit 1
 status=0
@@ -24,5 +27,7 @@ compute-sanitizer --tool memcheck --error-exitcode 9 "$exe" cuda >"$OUT/memcheck
 code=$?
 echo "memcheck test_krylov_schur cuda: exit $code" | tee "$OUT/sanitizer.txt"
 [ "$code" -eq 0 ] || { status=1; tail -20 "$OUT/memcheck.log"; }
+HAMLET_TEST_REQUIRE=h5py ctest -R "^e2e_krylov_schur" -V >"$OUT/ctest_e2e.log" 2>&1 || status=1
+grep -E "PASS|FAIL|tests passed" "$OUT/ctest_e2e.log" | head -40
 echo "device_krylov_schur: exit $status at $SECONDS s"
 exit "$status"

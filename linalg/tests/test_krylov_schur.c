@@ -3,7 +3,8 @@
  * spectrum, so A - sigma B is indefinite; complex Hermitian with B = I) and of the FEM pencil
  * K x = E M x with sigma = 0 (exact values: sums of the 1D Q1 values), to 1e-10; the true residuals
  * of A x = lambda B x recomputed from the returned vectors, their B-orthonormality, and the column
- * solves, printed next to LOBPCG's on the same transform and fewer. With argument "cuda" the same
+ * solves, printed next to LOBPCG's on the same transform and fewer; a run stopped and resumed from
+ * its restart-boundary state equals the uninterrupted one bit for bit. With argument "cuda" the same
  * checks on the CUDA backend (skipped where no GPU is visible). */
 #include <lapacke.h>
 #include <string.h>
@@ -244,6 +245,117 @@ static void refusals(hm_context *ctx) {
   hm_matrix_destroy(&A);
 }
 
+/* Checkpoint, stop and resume at restart boundaries, kept in memory: a run stopped after restart 2
+ * (its checkpoint written there) and resumed from that state ends with the uninterrupted run's
+ * theta, restarts and column solves bit for bit; the progress reports every boundary with the
+ * largest relative estimate; a state of another nev is refused (HM_ERR_INPUT). */
+typedef struct {
+  hm_mvec *blocks[2];
+  double *scalars;
+  int nscalars, checkpoints, stop_after, polls, reports, last_converged;
+  double last_worst;
+} saved_state;
+
+static int save(const hm_krylov_schur_state *state, void *user) {
+  saved_state *m = user;
+  for (int b = 0; b < 2; b++) {
+    int k;
+    HM_TEST_OK(hm_mvec_size(state->blocks[b], NULL, &k));
+    if (!m->blocks[b]) {
+      hm_context *ctx;
+      const hm_dist *dist;
+      hm_scalar type;
+      HM_TEST_OK(hm_mvec_context(state->blocks[b], &ctx));
+      HM_TEST_OK(hm_mvec_dist(state->blocks[b], &dist));
+      HM_TEST_OK(hm_mvec_type(state->blocks[b], &type));
+      HM_TEST_OK(hm_mvec_create(ctx, dist, type, k, &m->blocks[b]));
+    }
+    HM_TEST_OK(hm_mvec_copy_columns(state->blocks[b], 0, m->blocks[b], 0, k));
+  }
+  free(m->scalars);
+  m->nscalars = state->nscalars;
+  m->scalars = malloc(sizeof(double) * (size_t)state->nscalars);
+  memcpy(m->scalars, state->scalars, sizeof(double) * (size_t)state->nscalars);
+  m->checkpoints++;
+  return 0;
+}
+
+static int restore(hm_krylov_schur_state *state, void *user) {
+  saved_state *m = user;
+  if (!state->blocks[0]) { /* first call: the scalars */
+    state->nscalars = m->nscalars;
+    state->scalars = malloc(sizeof(double) * (size_t)m->nscalars);
+    memcpy(state->scalars, m->scalars, sizeof(double) * (size_t)m->nscalars);
+    return 0;
+  }
+  for (int b = 0; b < 2; b++) {
+    int k;
+    HM_TEST_OK(hm_mvec_size(m->blocks[b], NULL, &k));
+    HM_TEST_OK(hm_mvec_copy_columns(m->blocks[b], 0, state->blocks[b], 0, k));
+  }
+  return 0;
+}
+
+static int stop_at(void *user) {
+  saved_state *m = user;
+  return ++m->polls >= m->stop_after;
+}
+
+static void report(int restarts, int converged, int nev, double worst, void *user) {
+  saved_state *m = user;
+  (void)restarts, (void)nev;
+  m->reports++, m->last_converged = converged, m->last_worst = worst;
+}
+
+static void checkpoint_resume(hm_context *ctx) {
+  hm_matrix *A;
+  HM_TEST_OK(lp_build(ctx, 2, HM_REAL, 50, 0, &A));
+  hm_shift_invert *si;
+  HM_TEST_OK(hm_shift_invert_create(A, NULL, 0.0, &si));
+  hm_krylov_schur_options opt;
+  hm_krylov_schur_options_default(&opt, 4);
+  opt.ncv = 8, opt.tol = 1e-12; /* a small basis: several restarts */
+  double full[4], again[4];
+  hm_krylov_schur_info info_full, info;
+  saved_state m = {.stop_after = 1 << 30};
+  opt.progress = report, opt.progress_user = &m;
+  HM_TEST_OK(hm_krylov_schur_solve(si, &opt, full, NULL, NULL, &info_full));
+  HM_TEST_ASSERT(info_full.restarts >= 4 && info_full.converged == 4, "uninterrupted: %d restarts, %d converged",
+                 info_full.restarts, info_full.converged);
+  HM_TEST_ASSERT(m.reports == info_full.restarts + 1 && m.last_converged == 4 && m.last_worst <= opt.tol,
+                 "progress: %d reports for %d restarts, last %d converged, worst estimate %g", m.reports,
+                 info_full.restarts, m.last_converged, m.last_worst);
+  opt.progress = NULL;
+  opt.checkpoint = save, opt.checkpoint_user = &m, opt.checkpoint_seconds = 1e-9; /* every boundary is late */
+  HM_TEST_OK(hm_krylov_schur_solve(si, &opt, again, NULL, NULL, &info));
+  HM_TEST_ASSERT(m.checkpoints == info_full.restarts && m.scalars[5] == info_full.restarts,
+                 "checkpoint_seconds: %d checkpoints in %d restarts", m.checkpoints, info_full.restarts);
+  m.checkpoints = 0, opt.checkpoint_seconds = 0, opt.checkpoint_every = 100; /* only on the stop */
+  opt.stop = stop_at, opt.stop_user = &m;
+  m.stop_after = 2;
+  HM_TEST_ASSERT(hm_krylov_schur_solve(si, &opt, again, NULL, NULL, &info) == HM_ERR_STOPPED,
+                 "the stop request was not honoured");
+  hm_error_clear();
+  HM_TEST_ASSERT(info.restarts == 2 && m.checkpoints == 1 && m.scalars[5] == 2,
+                 "stopped: %d restarts, %d checkpoints", info.restarts, m.checkpoints);
+  opt.stop = NULL, opt.checkpoint = NULL, opt.checkpoint_every = 0;
+  opt.resume = restore, opt.resume_user = &m;
+  HM_TEST_OK(hm_krylov_schur_solve(si, &opt, again, NULL, NULL, &info));
+  HM_TEST_ASSERT(!memcmp(full, again, sizeof full) && info.restarts == info_full.restarts &&
+                     info.solves == info_full.solves,
+                 "resumed: theta[0] %.17g vs %.17g, %d vs %d restarts, %lld vs %lld solves", again[0], full[0],
+                 info.restarts, info_full.restarts, (long long)info.solves, (long long)info_full.solves);
+  opt.nev = 3; /* the state of nev = 4 */
+  HM_TEST_ASSERT(hm_krylov_schur_solve(si, &opt, again, NULL, NULL, &info) == HM_ERR_INPUT,
+                 "a state of another nev was accepted");
+  hm_error_clear();
+  if (rank0()) printf("checkpoint and resume: %d restarts, stopped after 2, resumed bit for bit\n", info_full.restarts);
+  hm_mvec_destroy(&m.blocks[0]), hm_mvec_destroy(&m.blocks[1]);
+  free(m.scalars);
+  hm_shift_invert_destroy(&si);
+  hm_matrix_destroy(&A);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   const int cuda = argc > 1 && strcmp(argv[1], "cuda") == 0; /* the same checks on the CUDA backend */
@@ -254,6 +366,7 @@ int main(int argc, char **argv) {
   fem(ctx, 1.0, 1.3, 0.8, 8, "FEM pencil (box), sigma 0");
   fem(ctx, 2.0, 2.0, 2.0, 7, "FEM pencil (cube, degenerate), sigma 0");
   refusals(ctx);
+  checkpoint_resume(ctx);
   hm_context_destroy(&ctx);
   return hm_test_finish();
 }

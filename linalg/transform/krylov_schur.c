@@ -3,6 +3,7 @@
  * real and complex blocks alike, so the small eigenproblem is LAPACK's dsyev; only the
  * coefficients handed to the block operations take the blocks' scalar type. */
 #include <complex.h>
+#include <float.h>
 #include <math.h>
 #include <string.h>
 #include <lapacke.h>
@@ -21,6 +22,7 @@ void hm_krylov_schur_options_default(hm_krylov_schur_options *opt, int nev) {
 
 typedef struct {
   hm_shift_invert *si;
+  MPI_Comm comm;
   hm_matrix *B;          /* NULL: the identity */
   hm_scalar type;
   size_t t;              /* doubles per scalar */
@@ -130,6 +132,84 @@ static void set_coefficient(lanczos *L, int row, int col, double value) {
   L->C[L->t * ((size_t)row * (size_t)(L->m + 1) + (size_t)col)] = value;
 }
 
+/* The state's scalars: a version, n, nev, ncv, keep, restarts, solves, then H (ncv x ncv, row-major). */
+enum { STATE_VERSION = 1, STATE_HEADER = 7 };
+
+static int save_state(lanczos *L, const hm_krylov_schur_options *opt, int64_t n, int keep, int restarts) {
+  const size_t mm = (size_t)L->m * (size_t)L->m;
+  hm_krylov_schur_state state = {.blocks = {L->V, L->BV}, .nscalars = STATE_HEADER + (int)mm};
+  state.scalars = malloc(sizeof(double) * (size_t)state.nscalars);
+  HM_CHECK(state.scalars, HM_ERR_MEMORY, "could not allocate the checkpoint's %d scalars", state.nscalars);
+  const double header[STATE_HEADER] = {STATE_VERSION, (double)n, opt->nev, L->m, keep, restarts, (double)L->solves};
+  memcpy(state.scalars, header, sizeof header);
+  memcpy(state.scalars + STATE_HEADER, L->H, sizeof(double) * mm);
+  const int st = opt->checkpoint(&state, opt->checkpoint_user);
+  free(state.scalars);
+  HM_CHECK(st == 0, st > 0 && st <= HM_ERR_INPUT ? st : HM_ERR_INTERNAL,
+           "the checkpoint callback returned status %d at restart %d", st, restarts);
+  return HM_SUCCESS;
+}
+
+/* A saved state of this very problem and basis, checked before it is used. */
+static int check_state(const lanczos *L, const hm_krylov_schur_options *opt, int64_t n, int keep, const double *s,
+                       int ns) {
+  const size_t mm = (size_t)L->m * (size_t)L->m;
+  HM_CHECK(s && ns >= STATE_HEADER && s[0] == STATE_VERSION, HM_ERR_INPUT,
+           "the checkpoint holds no Krylov-Schur state of version %d (%d scalars)", STATE_VERSION, ns);
+  HM_CHECK(s[1] == (double)n && s[2] == opt->nev && s[3] == L->m && s[4] == keep && (size_t)ns == STATE_HEADER + mm,
+           HM_ERR_INPUT, "the checkpoint's Krylov-Schur state has n = %.0f, nev = %.0f, ncv = %.0f, keep = %.0f; "
+           "this run has n = %lld, nev = %d, ncv = %d, keep = %d", s[1], s[2], s[3], s[4], (long long)n, opt->nev,
+           L->m, keep);
+  HM_CHECK(s[5] >= 1 && s[5] <= opt->maxit && s[5] == floor(s[5]) && s[6] >= 0 && s[6] == floor(s[6]), HM_ERR_INPUT,
+           "the checkpoint's restart count %.17g must be an integer in [1, maxit = %d] and its solves %.17g a "
+           "count", s[5], opt->maxit, s[6]);
+  for (size_t i = 0; i < mm; i++)
+    HM_CHECK(isfinite(s[STATE_HEADER + i]), HM_ERR_INPUT, "the checkpoint's projected matrix has a non-finite entry");
+  return HM_SUCCESS;
+}
+
+static int resume_state(lanczos *L, const hm_krylov_schur_options *opt, int64_t n, int keep, int *restarts) {
+  hm_krylov_schur_state state = {.blocks = {NULL, NULL}};
+  HM_CALL(opt->resume(&state, opt->resume_user)); /* the scalars, checked before the blocks are read */
+  int st = check_state(L, opt, n, keep, state.scalars, state.nscalars);
+  if (!st) {
+    state.blocks[0] = L->V, state.blocks[1] = L->BV;
+    st = opt->resume(&state, opt->resume_user);
+  }
+  if (!st) {
+    *restarts = (int)state.scalars[5];
+    L->solves = (int64_t)state.scalars[6];
+    memcpy(L->H, state.scalars + STATE_HEADER, sizeof(double) * (size_t)L->m * (size_t)L->m);
+  }
+  free(state.scalars);
+  HM_CALL(st);
+  return HM_SUCCESS;
+}
+
+/* A restart boundary: a checkpoint where due (rank 0's clock decides time-based ones, so every rank
+ * agrees), then the stop request, checkpointed where none was just written. */
+typedef struct {
+  double t_checkpoint;
+  int last_checkpoint;
+} boundary_clock;
+
+static int at_boundary(lanczos *L, const hm_krylov_schur_options *opt, int64_t n, int keep, int restarts,
+                       boundary_clock *clock, int *stopped) {
+  int due = opt->checkpoint_every > 0 && restarts % opt->checkpoint_every == 0;
+  if (opt->checkpoint_seconds > 0) {
+    int late = MPI_Wtime() - clock->t_checkpoint >= opt->checkpoint_seconds;
+    HM_CALL_MPI(MPI_Bcast(&late, 1, MPI_INT, 0, L->comm));
+    due |= late;
+  }
+  *stopped = opt->stop && opt->stop(opt->stop_user);
+  if ((due || *stopped) && opt->checkpoint && clock->last_checkpoint != restarts) {
+    HM_CALL(save_state(L, opt, n, keep, restarts));
+    clock->last_checkpoint = restarts;
+    clock->t_checkpoint = MPI_Wtime();
+  }
+  return HM_SUCCESS;
+}
+
 int hm_krylov_schur_solve(hm_shift_invert *si, const hm_krylov_schur_options *opt, double *theta, double *est,
                           hm_mvec *X, hm_krylov_schur_info *info) {
   HM_CHECK(si && opt && theta, HM_ERR_ARGUMENT, "si, opt or theta is NULL");
@@ -147,10 +227,14 @@ int hm_krylov_schur_solve(hm_shift_invert *si, const hm_krylov_schur_options *op
   HM_CHECK(keep >= nev && keep < m, HM_ERR_ARGUMENT, "keep = %d must lie in [nev = %d, ncv = %d)", keep, nev, m);
   HM_CHECK(opt->tol > 0 && opt->maxit >= 1, HM_ERR_ARGUMENT, "tol = %g must be positive and maxit = %d at least 1",
            opt->tol, opt->maxit);
+  HM_CHECK(opt->checkpoint_every >= 0 && opt->checkpoint_seconds >= 0 &&
+               (opt->checkpoint || (opt->checkpoint_every == 0 && opt->checkpoint_seconds == 0)),
+           HM_ERR_ARGUMENT, "checkpoint_every = %d and checkpoint_seconds = %g must be >= 0, and need a checkpoint "
+           "callback", opt->checkpoint_every, opt->checkpoint_seconds);
   HM_CHECK(!X || (X->k >= nev && X->dist.local == A->dist.local && X->type == A->type), HM_ERR_ARGUMENT,
            "X must be a block over A's rows and type with at least nev = %d columns", nev);
 
-  lanczos L = {.si = si, .B = B, .type = A->type, .t = (size_t)A->type, .m = m};
+  lanczos L = {.si = si, .comm = A->ctx->comm, .B = B, .type = A->type, .t = (size_t)A->type, .m = m};
   const size_t t = L.t, w1 = (size_t)m + 1;
   double *ritz = calloc((size_t)m, sizeof(double)), *S = calloc((size_t)m * (size_t)m, sizeof(double));
   int *order = calloc((size_t)m, sizeof(int));
@@ -172,9 +256,14 @@ int hm_krylov_schur_solve(hm_shift_invert *si, const hm_krylov_schur_options *op
   HM_CALL_GOTO(st, done, hm_mvec_create(A->ctx, &A->dist, A->type, 1, &L.x1));
   HM_CALL_GOTO(st, done, hm_mvec_create(A->ctx, &A->dist, A->type, 1, &L.w));
   HM_CALL_GOTO(st, done, hm_mvec_create(A->ctx, &A->dist, A->type, 1, &L.Bw));
-  HM_CALL_GOTO(st, done, random_column(&L, 0, opt->seed));
-
   int j0 = 0, restarts = 0, nconv = 0;
+  if (opt->resume) { /* the basis, its B images and H as they were after restart `restarts` */
+    HM_CALL_GOTO(st, done, resume_state(&L, opt, n, keep, &restarts));
+    j0 = keep;
+  } else {
+    HM_CALL_GOTO(st, done, random_column(&L, 0, opt->seed));
+  }
+  boundary_clock clock = {.t_checkpoint = MPI_Wtime(), .last_checkpoint = opt->resume ? restarts : -1};
   double beta = 0;
   for (;;) {
     HM_CALL_GOTO(st, done, expand(&L, j0, opt->seed + 1000003u * (uint64_t)(restarts + 1), &beta));
@@ -193,6 +282,12 @@ int hm_krylov_schur_solve(hm_shift_invert *si, const hm_krylov_schur_options *op
     while (nconv < nev &&
            fabs(beta * S[(size_t)(m - 1) * m + order[nconv]]) <= opt->tol * fabs(ritz[order[nconv]]))
       nconv++;
+    if (opt->progress) {
+      double worst = 0;
+      for (int i = 0; i < nev; i++)
+        worst = fmax(worst, fabs(beta * S[(size_t)(m - 1) * m + order[i]]) / fmax(fabs(ritz[order[i]]), DBL_MIN));
+      opt->progress(restarts, nconv, nev, worst, opt->progress_user);
+    }
     if (nconv >= nev || restarts >= opt->maxit) break;
     /* restart: V[:, 0:keep] = V_m S[:, order[0:keep]], V[:, keep] = v_m; H = diag(theta) + arrowhead */
     memset(L.C, 0, sizeof(double) * t * w1 * w1);
@@ -211,6 +306,15 @@ int hm_krylov_schur_solve(hm_shift_invert *si, const hm_krylov_schur_options *op
     }
     j0 = keep;
     restarts++;
+    int stopped = 0;
+    HM_CALL_GOTO(st, done, at_boundary(&L, opt, n, keep, restarts, &clock, &stopped));
+    if (stopped) {
+      if (info) *info = (hm_krylov_schur_info){.converged = nconv, .restarts = restarts, .solves = L.solves, .ncv = m};
+      st = hm_error_raise(HM_ERR_STOPPED, __FILE__, __LINE__, __func__,
+                          "stopped on request after restart %d of at most %d%s", restarts, opt->maxit,
+                          opt->checkpoint ? " (checkpointed)" : "");
+      goto done;
+    }
   }
   for (int i = 0; i < nev; i++) {
     theta[i] = ritz[order[i]];

@@ -7,12 +7,24 @@
  * step (B v formed afresh from the orthogonalized v, not carried through the subtractions). At each restart the keep Ritz vectors of largest |theta| stay, with the arrowhead that
  * couples them to the next basis vector. A pair is converged where its Ritz estimate
  * |beta_m s_mi| <= tol |theta_i|; the caller checks the true residual of A x = lambda B x.
- * Internal (no public API yet); every call is collective and runs on any backend (hm_mvec ops). */
+ * Restart boundaries (after each thick restart) are where the run reports progress, writes
+ * checkpoints (the kept Ritz vectors, the next Lanczos vector, their B images and the projected
+ * matrix: a resumed run repeats the uninterrupted one bit for bit on the same ranks) and stops on
+ * request. Internal (no public API yet); every call is collective and runs on any backend. */
 #ifndef HAMLET_KRYLOV_SCHUR_H
 #define HAMLET_KRYLOV_SCHUR_H
 #include <stdint.h>
 #include "hamlet/mvec.h"
 #include "shift_invert.h"
+
+/* The complete state at a restart boundary. blocks: V and B V, ncv + 1 columns each (the kept Ritz
+ * vectors, the next Lanczos vector, zeros); scalars: a layout of krylov_schur.c's (the sizes, the
+ * restarts and solves so far, the projected matrix), checked when resumed. */
+typedef struct {
+  hm_mvec *blocks[2];
+  int nscalars;
+  double *scalars;
+} hm_krylov_schur_state;
 
 typedef struct {
   int nev;       /* wanted pairs */
@@ -21,6 +33,27 @@ typedef struct {
   int maxit;     /* restarts at most */
   double tol;    /* on the Ritz estimate relative to |theta| */
   uint64_t seed; /* of the random-phase start vector */
+  /* At each restart boundary and at the end (all optional, called on every rank): converged pairs
+   * and the largest Ritz estimate relative to |theta| of the nev wanted. */
+  void (*progress)(int restarts, int converged, int nev, double worst_estimate, void *user);
+  void *progress_user;
+  /* A checkpoint every checkpoint_every restarts and/or at the first boundary checkpoint_seconds
+   * after the last (rank 0's clock decides); state is valid during the call only. A nonzero
+   * status aborts the solve. */
+  int checkpoint_every;
+  double checkpoint_seconds;
+  int (*checkpoint)(const hm_krylov_schur_state *state, void *user);
+  void *checkpoint_user;
+  /* Nonzero (the same on every rank): checkpoint (when checkpoint is set and none was just written)
+   * and return HM_ERR_STOPPED, with info filled. */
+  int (*stop)(void *user);
+  void *stop_user;
+  /* Continue from a saved state, in two calls: with state->blocks NULL, set nscalars and a malloc'd
+   * scalars (the solver frees them); where those fit this problem, with the blocks (allocated by
+   * the solver) to fill. A state of another problem size, nev or basis is refused with
+   * HM_ERR_INPUT before its blocks are read. */
+  int (*resume)(hm_krylov_schur_state *state, void *user);
+  void *resume_user;
 } hm_krylov_schur_options;
 
 typedef struct {

@@ -3,7 +3,8 @@
 # by tests/support/shift_invert_matrices.py (condition 1e13 SPD, a wide pencil, a 1e15 penalty
 # entry, complex Hermitian, indefinite with the shift inside the spectrum): the 4 eigenvalues nearest
 # the shift to 1e-8 of SciPy's dense eigh with norm residuals <= 1e-8, on 1 and 2 ranks, and fewer
-# column solves than outer = lobpcg on the same deck; with inner = iterative too; its bad inputs.
+# column solves than outer = lobpcg on the same deck; with inner = iterative too; what outer = auto
+# (the default) chooses; its bad inputs. Checkpoints and restarts: e2e_krylov_schur_restart.
 . "$(dirname "$0")/common.sh"
 need_h5py
 "$PYTHON" -c "import scipy" 2>/dev/null || { echo "no scipy for $PYTHON: skipped"; exit 77; }
@@ -77,8 +78,32 @@ expect() { # code pattern deck
   grep -q "$2" bad.log || fail "$3: no '$2' in: $(cat bad.log)"
 }
 deck spd_cond13 lanczos
-expect 2 "outer.*one of: lobpcg, krylov_schur" spd_cond13.lanczos.ini
-deck spd_cond13 krylov_schur
-printf '[run]\ncheckpoint_every = 5\n' >>spd_cond13.krylov_schur.ini
-expect 2 "outer = krylov_schur writes and reads no checkpoints yet" spd_cond13.krylov_schur.ini
+expect 2 "outer.*one of: auto, lobpcg, krylov_schur" spd_cond13.lanczos.ini
+printf '[hamiltonian]\nmodel = mtx\nmatrix = spd_cond13.mtx\n[solver]\nmethod = lobpcg\nnev = 4\nouter = krylov_schur\n' \
+  >no_transform.ini
+expect 2 "outer is given but transform = none; outer applies only when transform = shift_invert" no_transform.ini
+# outer = auto (the default) runs krylov_schur with the direct inner solve, on a definite iterative
+# one (CG) and on an indefinite iterative one (MINRES); /eigen says which ran
+deck spd_cond13 auto
+sed -i '/^outer = auto$/d' spd_cond13.auto.ini
+deck pencil auto "inner = iterative"
+deck indefinite auto "inner = iterative"
+for c in spd_cond13 pencil indefinite; do
+  "$MPIEXEC" -n 2 "$HAMLET" run "$c.auto.ini" -o "$c.auto.h5" --quiet >"$c.auto.log" 2>&1 ||
+    fail "$c (outer = auto): exit $? $(cat "$c.auto.log")"
+done
+"$PYTHON" - <<'PY' || fail "outer = auto ran the wrong method, or /eigen does not say which"
+import h5py, numpy as np
+ok = True
+word = lambda v: v.decode() if isinstance(v, bytes) else str(v)
+for c, want in [("spd_cond13", "krylov_schur"), ("pencil", "krylov_schur"), ("indefinite", "krylov_schur")]:
+    f = h5py.File(c + ".auto.h5", "r")
+    e = f["/eigen"].attrs
+    err = (np.abs(f["/eigen/values"][:] - np.loadtxt(c + ".ref")) / np.abs(np.loadtxt(c + ".ref"))).max()
+    good = word(e["outer"]) == want and word(e["outer_requested"]) == "auto" and err <= 1e-8
+    print("%s %-11s auto: outer %s (want %s), max |lambda - eigh| / |eigh| = %.2g" %
+          ("PASS" if good else "FAIL", c, word(e["outer"]), want, err))
+    ok &= good
+raise SystemExit(0 if ok else 1)
+PY
 finish

@@ -1,7 +1,8 @@
 # transform = shift_invert on matrices with the structure of issue 32 (condition 1e13 SPD, a pencil
 # with eigenvalues from 1e3 to 1e13, a 1e15 penalty entry, complex Hermitian, indefinite with the
 # shift inside the spectrum), made by tests/support/shift_invert_matrices.py: the 4 eigenvalues
-# nearest the shift to 1e-8 of SciPy's dense eigh, on 1 and 2 ranks; and its bad inputs.
+# nearest the shift to 1e-8 of SciPy's dense eigh, on 1 and 2 ranks; and its bad inputs. It tests
+# outer = lobpcg (named: the default, auto, is krylov_schur, which e2e_krylov_schur tests).
 . "$(dirname "$0")/common.sh"
 need_h5py
 "$PYTHON" -c "import scipy" 2>/dev/null || { echo "no scipy for $PYTHON: skipped"; exit 77; }
@@ -11,7 +12,8 @@ deck() { # name [extra solver lines]
   [ -f "$1_M.mtx" ] && mass="mass = $1_M.mtx"
   printf '[hamiltonian]\nmodel = mtx\nmatrix = %s.mtx\n%s\n[solver]\nmethod = lobpcg\nnev = 4\ntol = 1e-8\nmaxit = 300\n%s\n' \
     "$1" "$mass" "${2:-transform = shift_invert
-shift = $(cat "$1.shift")}" >"$1.ini"
+shift = $(cat "$1.shift")
+outer = lobpcg}" >"$1.ini"
 }
 for c in spd_cond13 pencil penalty hermitian indefinite; do
   deck "$c"

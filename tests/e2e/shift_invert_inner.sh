@@ -67,6 +67,7 @@ for c in os.environ["CASES"].split():
         method = word(e["factorization"])
         good = err <= 1e-8 and agree <= 1e-8 and e["converged"] == 4 and word(e["inner"]) == "iterative"
         good &= method == ("minres" if c == "indefinite" else "cg-jacobi") and e["inner_iterations"] > 0
+        good &= word(e["outer"]) == "krylov_schur"  # outer = auto
         # LOBPCG's tol applies to T; the original pencil's backward error stays near it (FEM: 2e-8)
         good &= f["/eigen/residuals_norm"][:].max() <= 1e-7
         print("%s %-11s %d ranks: %s, %d inner iterations, max |lambda - dense| / |dense| = %.2g, vs direct %.2g" %
