@@ -32,8 +32,8 @@ struct hm_sparse_factor_s {
 
 #define SIMPLICIAL_SOLVE_MAX_FILL 64.0
 /* CHOLMOD's supernodal_switch (its default 40). Measured at N = 10^4 and 4 10^4 (bench/RESULTS.md,
- * session 29): 2D grids (flops / nnz(L) 59 and 104) factorize in about the same time simplicial and
- * solve 1.4-1.7x faster (real and complex); a 3D grid (437) factorizes 10x slower simplicial. */
+ * session 29): 2D grids (flops / nnz(L) 59 and 104) factorize within 25% of the supernodal time and
+ * solve 1.4-1.6x faster (real and complex); a 3D grid (437) factorizes 10x slower simplicial. */
 #define SIMPLICIAL_MAX_FLOPS_PER_ENTRY 150.0
 /* The unpivoted LDL^H is kept where a test solve's normwise backward error stays below this;
  * pivoting LU is backward stable to about 1e-16, so a larger error means pivot growth. */
