@@ -16,10 +16,27 @@ static int threaded_by_rows(int64_t n) {
   return omp_get_max_threads() > 1 && n >= 8192 && hm_blas_threads_controllable();
 }
 
-/* G = X^H Y[:, y0 : y0 + ny] over n rows, one BLAS call. */
+/* G = X^H Y[:, y0 : y0 + ny] over n rows, one BLAS call. One column on either side goes to gemv:
+ * gemm packs the whole block for a single column (complex: 1.4 ms of a 2 ms Lanczos step at
+ * N = 10^4, bench/RESULTS.md session 29). */
 static void gram_rows(hm_scalar type, int64_t n, int kx, const double *X, int ky, const double *Y, int y0, int ny,
                       double *G) {
   const double *Yc = Y + (size_t)y0 * type; /* the columns are a submatrix of leading dimension ky */
+  if (ny == 1 || kx == 1) {
+    /* ny == 1: G = X^H y. kx == 1: G^T = Y^T conj(x) = conj(Y^H x), so Y^H x and then conjugated. */
+    const int one_column_of_y = ny == 1, rows = (int)n, cols = one_column_of_y ? kx : ny;
+    const double *M = one_column_of_y ? X : Yc, *v = one_column_of_y ? Yc : X;
+    const int ldm = one_column_of_y ? kx : ky, incv = one_column_of_y ? ky : kx;
+    if (type == HM_COMPLEX) {
+      const double complex one = 1, zero = 0;
+      cblas_zgemv(CblasRowMajor, CblasConjTrans, rows, cols, &one, M, ldm, v, incv, &zero, G, 1);
+      if (!one_column_of_y)
+        for (int j = 0; j < cols; j++) G[2 * j + 1] = -G[2 * j + 1];
+    } else {
+      cblas_dgemv(CblasRowMajor, CblasTrans, rows, cols, 1.0, M, ldm, v, incv, 0.0, G, 1);
+    }
+    return;
+  }
   if (type == HM_COMPLEX) {
     const double complex one = 1, zero = 0;
     cblas_zgemm(CblasRowMajor, CblasConjTrans, CblasNoTrans, kx, ny, (int)n, &one, X, kx, Yc, ky, &zero, G, ny);
@@ -73,6 +90,15 @@ int hm_cpu_gram(hm_scalar type, int64_t n, int kx, const double *X, int ky, cons
 static void update_rows(hm_scalar type, int64_t n, int kx, const double *X, int ky, const double *C,
                         const double *beta, double *Y) {
   if (n == 0) return;
+  if (ky == 1) { /* one column: gemv, no packing of X (see gram_rows) */
+    if (type == HM_COMPLEX) {
+      const double complex one = 1;
+      cblas_zgemv(CblasRowMajor, CblasNoTrans, (int)n, kx, &one, X, kx, C, 1, beta, Y, 1);
+    } else {
+      cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)n, kx, 1.0, X, kx, C, 1, *beta, Y, 1);
+    }
+    return;
+  }
   if (type == HM_COMPLEX) {
     const double complex one = 1;
     cblas_zgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, ky, kx, &one, X, kx, C, ky, beta, Y, ky);

@@ -1,6 +1,8 @@
 /* Block operations and operators against naive host loops over the gathered global blocks, real
  * and complex, on any rank count; with argument "cuda" the same checks on the CUDA backend (skipped
- * where no GPU is visible). The references never call the kernel table. */
+ * where no GPU is visible). The references never call the kernel table. One-column shapes (the
+ * Gram of a block with one column on either side, the update of one column: gemv on the CPU) are
+ * checked on their own. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,6 +253,46 @@ static void check(hm_context *ctx, hm_scalar type) {
   hm_dist_destroy(&dist);
 }
 
+/* G = X^H y, g = y^H X (one column on either side) and z = beta z + X c against host loops. */
+static void check_one_column(hm_context *ctx, hm_scalar type) {
+  hm_dist *dist;
+  HM_TEST_OK(hm_dist_create(ctx, N, 1, 1.0, &dist));
+  enum { K = 7 };
+  hm_mvec *X, *y, *z;
+  HM_TEST_OK(hm_mvec_create(ctx, dist, type, K, &X));
+  HM_TEST_OK(hm_mvec_create(ctx, dist, type, 1, &y));
+  HM_TEST_OK(hm_mvec_create(ctx, dist, type, 1, &z));
+  fill(X, type, 21);
+  fill(y, type, 22);
+  fill(z, type, 23);
+  double complex *xg = gather(X, type), *yg = gather(y, type), *zg0 = gather(z, type);
+  double G[2 * K], g[2 * K], worst = 0, worst_left = 0;
+  HM_TEST_OK(hm_mvec_gram(X, y, G));
+  HM_TEST_OK(hm_mvec_gram(y, X, g));
+  for (int a = 0; a < K; a++) {
+    double complex ref = 0;
+    for (int i = 0; i < N; i++) ref += conj(xg[i * K + a]) * yg[i];
+    worst = fmax(worst, cabs(scalar(G, type, a) - ref));
+    worst_left = fmax(worst_left, cabs(scalar(g, type, a) - conj(ref)));
+  }
+  HM_TEST_ASSERT(worst < 1e-12, "type %d: gram X^H y error %g", (int)type, worst);
+  HM_TEST_ASSERT(worst_left < 1e-12, "type %d: gram y^H X error %g", (int)type, worst_left);
+  double c[2 * K], beta[2] = {-0.75, type == HM_COMPLEX ? 0.5 : 0};
+  for (int i = 0; i < K * (int)type; i++) c[i] = hm_random_uniform(24, 0, (uint64_t)i) - 0.5;
+  HM_TEST_OK(hm_mvec_update(z, beta, X, c));
+  double complex *zg = gather(z, type);
+  worst = 0;
+  for (int i = 0; i < N; i++) {
+    double complex ref = scalar(beta, type, 0) * zg0[i];
+    for (int a = 0; a < K; a++) ref += xg[i * K + a] * scalar(c, type, a);
+    worst = fmax(worst, cabs(zg[i] - ref));
+  }
+  HM_TEST_ASSERT(worst < 1e-12, "type %d: one-column update error %g", (int)type, worst);
+  free(xg), free(yg), free(zg0), free(zg);
+  hm_mvec_destroy(&X), hm_mvec_destroy(&y), hm_mvec_destroy(&z);
+  hm_dist_destroy(&dist);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   const int cuda = argc > 1 && strcmp(argv[1], "cuda") == 0;
@@ -259,6 +301,8 @@ int main(int argc, char **argv) {
   HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, cuda ? HM_BACKEND_CUDA : HM_BACKEND_CPU, &ctx));
   check(ctx, HM_REAL);
   check(ctx, HM_COMPLEX);
+  check_one_column(ctx, HM_REAL);
+  check_one_column(ctx, HM_COMPLEX);
   hm_context_destroy(&ctx);
   return hm_test_finish();
 }

@@ -1,6 +1,7 @@
 /* The sparse direct factorization behind shift-and-invert (linalg/transform/sparse_factor.h):
- * which factorization each kind of Hermitian matrix gets (Cholesky where positive definite, LU
- * where a diagonal entry or a pivot proves it indefinite), the solves checked by multiplying back
+ * which factorization each kind of Hermitian matrix gets (Cholesky where positive definite; where a
+ * diagonal entry or a pivot proves it indefinite, the unpivoted LDL^H, or pivoting LU where LDL^H
+ * meets a zero pivot or pivot growth), the solves checked by multiplying back
  * with the matrix, widths that grow and shrink between solves on one factorization (the kept
  * blocks and workspaces), separate and in-place arrays, and the singular matrix refused. */
 #include <complex.h>
@@ -50,10 +51,19 @@ static double residual(hm_scalar t, int64_t m, const hm_dense_entry *e, int k, c
   return worst;
 }
 
+/* Lower triangle of the block diagonal matrix of 2 x 2 blocks (a 1; 1 a) (conjugated where complex). */
+static int64_t two_by_two(double a, double complex o, hm_dense_entry *e) {
+  int64_t m = 0;
+  for (int64_t i = 0; i < N; i += 2) {
+    e[m++] = (hm_dense_entry){i, i, a, 0.0};
+    e[m++] = (hm_dense_entry){i + 1, i + 1, a, 0.0};
+    e[m++] = (hm_dense_entry){i + 1, i, creal(o), cimag(o)};
+  }
+  return m;
+}
+
 /* Factorize, check the method, then solve widths 3, 5, 2, 5 (separate arrays, then in place). */
-static void check(const char *what, hm_scalar t, const double *d, double complex o, const char *method) {
-  hm_dense_entry e[2 * N];
-  const int64_t m = tridiagonal(d, o, e);
+static void check_entries(const char *what, hm_scalar t, int64_t m, const hm_dense_entry *e, const char *method) {
   hm_sparse_factor *f = NULL;
   HM_TEST_OK(hm_sparse_factor_create(t, N, m, e, &f));
   if (!f) return;
@@ -79,18 +89,33 @@ static void check(const char *what, hm_scalar t, const double *d, double complex
   hm_sparse_factor_destroy(&f);
 }
 
+static void check(const char *what, hm_scalar t, const double *d, double complex o, const char *method) {
+  hm_dense_entry e[2 * N];
+  check_entries(what, t, tridiagonal(d, o, e), e, method);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   double d[N];
   for (int i = 0; i < N; i++) d[i] = 2.5;
   check("real positive definite", HM_REAL, d, -1.0, "cholmod-llt");
   check("complex Hermitian positive definite", HM_COMPLEX, d, cexp(0.3 * I), "cholmod-llt");
-  d[7] = -0.5; /* a negative diagonal entry: LU without trying Cholesky */
-  check("real, one negative diagonal entry", HM_REAL, d, -1.0, "umfpack-lu");
-  check("complex, one negative diagonal entry", HM_COMPLEX, d, cexp(0.3 * I), "umfpack-lu");
-  for (int i = 0; i < N; i++) d[i] = 1.0; /* 1 + 2 cos: indefinite behind a positive diagonal */
+  d[7] = -0.5; /* a negative diagonal entry: LDL^H without trying Cholesky, its pivots well away from 0 */
+  check("real, one negative diagonal entry", HM_REAL, d, -1.0, "cholmod-ldlt");
+  check("complex, one negative diagonal entry", HM_COMPLEX, d, cexp(0.3 * I), "cholmod-ldlt");
+  /* 1 + 2 cos: indefinite behind a positive diagonal; unpivoted elimination of (1 1; 1 1) meets a
+   * zero pivot, so the pivoting LU */
+  for (int i = 0; i < N; i++) d[i] = 1.0;
   check("real indefinite, positive diagonal", HM_REAL, d, 1.0, "umfpack-lu");
   check("complex indefinite, positive diagonal", HM_COMPLEX, d, cexp(0.3 * I), "umfpack-lu");
+  /* (1e-9 1; 1 1e-9), eigenvalues about -1 and 1: unpivoted LDL^H divides by 1e-9 (growth 1e18 in
+   * the second pivot's rounding), so its test solve fails the backward error check: LU */
+  hm_dense_entry blocks[3 * N / 2];
+  check_entries("real 2 x 2 blocks with tiny diagonal", HM_REAL, two_by_two(1e-9, 1.0, blocks), blocks, "umfpack-lu");
+  check_entries("complex 2 x 2 blocks with tiny diagonal", HM_COMPLEX, two_by_two(1e-9, cexp(0.3 * I), blocks), blocks,
+                "umfpack-lu");
+  /* the same blocks with diagonal 0.5: LDL^H's pivots 0.5 and -1.5, no growth */
+  check_entries("real 2 x 2 blocks, moderate diagonal", HM_REAL, two_by_two(0.5, 1.0, blocks), blocks, "cholmod-ldlt");
 
   /* duplicates are summed before the diagonal test: 1.5 + 1.0 on every row is positive definite,
    * -0.5 + 3.0 also (a negative entry alone is no proof) */

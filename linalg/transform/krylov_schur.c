@@ -27,8 +27,8 @@ typedef struct {
   hm_scalar type;
   size_t t;              /* doubles per scalar */
   int m;                 /* ncv */
-  hm_mvec *V, *BV, *tmp; /* m + 1 columns each; tmp takes the restarted basis */
-  hm_mvec *x1, *w, *Bw;  /* one column each */
+  hm_mvec *V, *BV, *tmp; /* m + 1 columns each; tmp takes the restarted basis; BV is V where B = I */
+  hm_mvec *x1, *w, *Bw;  /* one column each; Bw is w where B = I */
   double *H;             /* m x m, row-major, real symmetric */
   double *coef;          /* (m + 1) scalars of the blocks' type */
   double *C;             /* (m + 1) x (m + 1) scalars: the restart's combination */
@@ -43,16 +43,18 @@ static int apply_b(lanczos *L, hm_mvec *x, hm_mvec *y) {
 }
 
 /* w -= V[:, 0:n] c with c = V[:, 0:n]^H B w = (B V)^H w, twice (classical Gram-Schmidt with
- * reorthogonalization); sum[i] += Re c_i over both passes. B w is formed afterwards by the caller:
- * carried along through the subtractions it would lose its accuracy where w cancels to a small
- * remainder (near an invariant subspace, e.g. degenerate eigenvalues). */
+ * reorthogonalization); sum[i] += Re c_i over both passes. c comes as its conjugate w^H (B V)[:, 0:n],
+ * which reads only the n columns in use. B w is formed afterwards by the caller: carried along
+ * through the subtractions it would lose its accuracy where w cancels to a small remainder (near an
+ * invariant subspace, e.g. degenerate eigenvalues). */
 static int orthogonalize(lanczos *L, int n, double *sum) {
   const double one[2] = {1, 0};
   for (int pass = 0; pass < 2; pass++) {
-    HM_CALL(hm_mvec_gram_columns(L->BV, L->w, 0, 1, L->G)); /* (B V)^H w; unused columns are zero */
+    HM_CALL(hm_mvec_gram_columns(L->w, L->BV, 0, n, L->G)); /* conj(c_i), i < n */
     memset(L->coef, 0, sizeof(double) * L->t * (size_t)(L->m + 1));
     for (int i = 0; i < n; i++) {
-      for (size_t part = 0; part < L->t; part++) L->coef[L->t * i + part] = -L->G[L->t * i + part];
+      L->coef[L->t * i] = -L->G[L->t * i];
+      if (L->t == 2) L->coef[2 * i + 1] = L->G[2 * i + 1]; /* -c_i = -conj(G_i) */
       if (sum) sum[i] += L->G[L->t * i];
     }
     HM_CALL(hm_mvec_update(L->w, one, L->V, L->coef));
@@ -72,9 +74,11 @@ static int b_norm(lanczos *L, double *norm) {
 static int store_column(lanczos *L, int j, double beta) {
   double s[2] = {1.0 / beta, 0}, zero[2] = {0, 0};
   HM_CALL(hm_mvec_axpby(L->w, s, L->w, zero));
-  HM_CALL(hm_mvec_axpby(L->Bw, s, L->Bw, zero));
   HM_CALL(hm_mvec_copy_columns(L->w, 0, L->V, j, 1));
-  HM_CALL(hm_mvec_copy_columns(L->Bw, 0, L->BV, j, 1));
+  if (L->B) {
+    HM_CALL(hm_mvec_axpby(L->Bw, s, L->Bw, zero));
+    HM_CALL(hm_mvec_copy_columns(L->Bw, 0, L->BV, j, 1));
+  }
   return HM_SUCCESS;
 }
 
@@ -122,6 +126,8 @@ static int expand(lanczos *L, int j0, uint64_t seed, double *beta_out) {
 }
 
 static void release(lanczos *L) {
+  if (L->BV == L->V) L->BV = NULL;
+  if (L->Bw == L->w) L->Bw = NULL;
   hm_mvec_destroy(&L->V), hm_mvec_destroy(&L->BV), hm_mvec_destroy(&L->tmp);
   hm_mvec_destroy(&L->x1), hm_mvec_destroy(&L->w), hm_mvec_destroy(&L->Bw);
   free(L->H), free(L->coef), free(L->C), free(L->G);
@@ -248,14 +254,17 @@ int hm_krylov_schur_solve(hm_shift_invert *si, const hm_krylov_schur_options *op
     goto done;
   }
   const double zero[2] = {0, 0};
-  hm_mvec **blocks[] = {&L.V, &L.BV, &L.tmp};
-  for (int b = 0; b < 3; b++) {
+  /* B = I: B V is V and B w is w (one block less to keep, copy and restart) */
+  hm_mvec **blocks[] = {&L.V, &L.tmp, &L.BV};
+  for (int b = 0; b < (B ? 3 : 2); b++) {
     HM_CALL_GOTO(st, done, hm_mvec_create(A->ctx, &A->dist, A->type, m + 1, blocks[b]));
     HM_CALL_GOTO(st, done, hm_mvec_axpby(*blocks[b], L.coef, *blocks[b], L.coef)); /* zeros, not garbage */
   }
+  if (!B) L.BV = L.V;
   HM_CALL_GOTO(st, done, hm_mvec_create(A->ctx, &A->dist, A->type, 1, &L.x1));
   HM_CALL_GOTO(st, done, hm_mvec_create(A->ctx, &A->dist, A->type, 1, &L.w));
-  HM_CALL_GOTO(st, done, hm_mvec_create(A->ctx, &A->dist, A->type, 1, &L.Bw));
+  if (B) HM_CALL_GOTO(st, done, hm_mvec_create(A->ctx, &A->dist, A->type, 1, &L.Bw));
+  else L.Bw = L.w;
   int j0 = 0, restarts = 0, nconv = 0;
   if (opt->resume) { /* the basis, its B images and H as they were after restart `restarts` */
     HM_CALL_GOTO(st, done, resume_state(&L, opt, n, keep, &restarts));
@@ -297,8 +306,12 @@ int hm_krylov_schur_solve(hm_shift_invert *si, const hm_krylov_schur_options *op
     HM_CALL_GOTO(st, done, hm_mvec_update(L.tmp, zero, L.V, L.C));
     hm_mvec *swap = L.V;
     L.V = L.tmp, L.tmp = swap;
-    HM_CALL_GOTO(st, done, hm_mvec_update(L.tmp, zero, L.BV, L.C));
-    swap = L.BV, L.BV = L.tmp, L.tmp = swap;
+    if (B) {
+      HM_CALL_GOTO(st, done, hm_mvec_update(L.tmp, zero, L.BV, L.C));
+      swap = L.BV, L.BV = L.tmp, L.tmp = swap;
+    } else {
+      L.BV = L.V;
+    }
     memset(L.H, 0, sizeof(double) * (size_t)m * (size_t)m);
     for (int i = 0; i < keep; i++) {
       L.H[i * m + i] = ritz[order[i]];

@@ -56,7 +56,7 @@ int hm_shift_invert_solve(hm_shift_invert *si, hm_mvec *x, hm_mvec *y);
  * A - sigma B is definite (every theta has one sign), y = B T T x otherwise (theta^2: the pairs on
  * both sides of sigma are largest). op must be destroyed before si. */
 int hm_shift_invert_operator(hm_shift_invert *si, hm_operator **op);
-/* Which factorization ("cholmod-llt", "umfpack-lu") or iterative solver ("cg-jacobi", "idr-jacobi"), whether A - sigma B is definite (1) or
+/* Which factorization ("cholmod-llt", "cholmod-ldlt", "umfpack-lu") or iterative solver ("cg-jacobi", "idr-jacobi"), whether A - sigma B is definite (1) or
  * indefinite (0), the reciprocal pivot ratio, the factor's nonzeros, and the inner solves done
  * (columns). Any pointer may be NULL. */
 int hm_shift_invert_info(const hm_shift_invert *si, const char **method, int *definite, double *rcond,

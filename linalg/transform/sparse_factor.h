@@ -1,7 +1,7 @@
 /* A sparse direct factorization of one Hermitian matrix held by one process, behind one internal
  * interface, so the shift-and-invert transform does not know which library factorizes:
- * SuiteSparse's CHOLMOD (supernodal LL^H) where the matrix is positive definite, else UMFPACK
- * (LU with partial pivoting: indefinite and complex Hermitian matrices). Both come with Debian's
+ * SuiteSparse's CHOLMOD LL^H where the matrix is positive definite, else CHOLMOD's unpivoted
+ * LDL^H where a test solve shows no pivot growth, else UMFPACK (LU with partial pivoting). Both come with Debian's
  * libsuitesparse-dev; the build refuses without it (CMakeLists.txt), there is no fallback path. */
 #ifndef HAMLET_SPARSE_FACTOR_H
 #define HAMLET_SPARSE_FACTOR_H
@@ -20,7 +20,8 @@ int hm_sparse_factor_solve(hm_sparse_factor *f, int k, double *X);
 /* Y = M^-1 X, both row-major n x k (they may be the same array). The right-hand-side blocks and the
  * libraries' workspaces are kept in f between calls: f is not reentrant. */
 int hm_sparse_factor_solve_into(hm_sparse_factor *f, int k, const double *X, double *Y);
-/* "cholmod-llt" or "umfpack-lu": which factorization was made. */
+/* "cholmod-llt", "cholmod-ldlt" or "umfpack-lu": which factorization was made (only LL^H proves
+ * the matrix positive definite). */
 const char *hm_sparse_factor_method(const hm_sparse_factor *f);
 /* The library's cheap reciprocal condition estimate (ratio of the smallest to the largest pivot
  * magnitude, squared for LL^H): tiny values mean the shift lies very close to an eigenvalue. */

@@ -1,6 +1,8 @@
-/* hm_sparse_factor over SuiteSparse: CHOLMOD's supernodal Cholesky first (about twice as fast and
- * half the memory of LU on positive definite matrices); where CHOLMOD finds a non-positive pivot
- * the matrix is indefinite (a shift inside the spectrum) and UMFPACK's pivoting LU takes over. */
+/* hm_sparse_factor over SuiteSparse: CHOLMOD's Cholesky LL^H first; where the matrix is not
+ * positive definite (a shift inside the spectrum), CHOLMOD's unpivoted LDL^H where the matrix is
+ * sparse enough for the simplicial code and a test solve shows it accurate, else UMFPACK's pivoting
+ * LU. Simplicial (column by column) where CHOLMOD's flops / nnz(L) stays below SIMPLICIAL_MAX_FLOPS_PER_ENTRY
+ * (2D-like fill), supernodal above (3D-like fill, where dense blocks pay). */
 #include <complex.h>
 #include <math.h>
 #include <string.h>
@@ -12,7 +14,8 @@
 struct hm_sparse_factor_s {
   hm_scalar type;
   int64_t n;
-  int cholesky; /* 1: CHOLMOD's L, else UMFPACK's numeric object */
+  int cholesky; /* 1: CHOLMOD's L (LL^H, or LDL^H where ldl), else UMFPACK's numeric object */
+  int ldl;
   cholmod_common cc;
   cholmod_factor *L;
   SuiteSparse_long *Ap, *Ai;
@@ -28,9 +31,16 @@ struct hm_sparse_factor_s {
 };
 
 #define SIMPLICIAL_SOLVE_MAX_FILL 64.0
+/* CHOLMOD's supernodal_switch (its default 40). Measured at N = 10^4 and 4 10^4 (bench/RESULTS.md,
+ * session 29): 2D grids (flops / nnz(L) 59 and 104) factorize within 25% of the supernodal time and
+ * solve 1.4-1.6x faster (real and complex); a 3D grid (437) factorizes 10x slower simplicial. */
+#define SIMPLICIAL_MAX_FLOPS_PER_ENTRY 150.0
+/* The unpivoted LDL^H is kept where a test solve's normwise backward error stays below this;
+ * pivoting LU is backward stable to about 1e-16, so a larger error means pivot growth. */
+#define LDL_MAX_BACKWARD_ERROR 1e-12
 
-/* 1 when CHOLMOD factorized the matrix; 0 when it is not positive definite (other failures raise). */
-static int try_cholesky(hm_sparse_factor *f, int64_t count, const hm_dense_entry *e) {
+/* The lower triangle as CHOLMOD's symmetric (Hermitian) matrix, duplicates summed. */
+static int lower_matrix(hm_sparse_factor *f, int64_t count, const hm_dense_entry *e, cholmod_sparse **out) {
   cholmod_common *c = &f->cc;
   const int xtype = f->type == HM_COMPLEX ? CHOLMOD_COMPLEX : CHOLMOD_REAL;
   cholmod_triplet *T = cholmod_l_allocate_triplet((size_t)f->n, (size_t)f->n, (size_t)count, -1, xtype, c);
@@ -44,13 +54,20 @@ static int try_cholesky(hm_sparse_factor *f, int64_t count, const hm_dense_entry
     if (f->type == HM_COMPLEX) tx[2 * p + 1] = e[p].im;
   }
   T->nnz = (size_t)count;
-  cholmod_sparse *S = cholmod_l_triplet_to_sparse(T, (size_t)count, c);
+  *out = cholmod_l_triplet_to_sparse(T, (size_t)count, c);
   cholmod_l_free_triplet(&T, c);
-  HM_CHECK(S, HM_ERR_MEMORY, "CHOLMOD could not convert %lld entries (status %d)", (long long)count, c->status);
+  HM_CHECK(*out, HM_ERR_MEMORY, "CHOLMOD could not convert %lld entries (status %d)", (long long)count, c->status);
+  return HM_SUCCESS;
+}
+
+/* 1 when CHOLMOD factorized S as LL^H; 0 when it is not positive definite (other failures raise). */
+static int try_cholesky(hm_sparse_factor *f, cholmod_sparse *S) {
+  cholmod_common *c = &f->cc;
+  c->final_ll = 1;
+  c->supernodal = CHOLMOD_AUTO;
   f->L = cholmod_l_analyze(S, c);
   int ok = f->L != NULL;
   if (ok) ok = cholmod_l_factorize(S, f->L, c);
-  cholmod_l_free_sparse(&S, c);
   HM_CHECK(f->L && (c->status == CHOLMOD_OK || c->status == CHOLMOD_NOT_POSDEF), HM_ERR_NUMERIC,
            "CHOLMOD failed to factorize the %lld x %lld shifted matrix (status %d)", (long long)f->n,
            (long long)f->n, c->status);
@@ -60,13 +77,71 @@ static int try_cholesky(hm_sparse_factor *f, int64_t count, const hm_dense_entry
   }
   f->rcond = cholmod_l_rcond(f->L, c);
   f->nnz = c->lnz;
-  /* Solves of a few columns on a sparse factor (2D-like fill, at most 64 entries per column of L)
-   * run 1.2-1.6x faster in CHOLMOD's simplicial code than in the supernodal one (real scalars; N =
-   * 2025 and 10^4, bench/RESULTS.md "the overheads cut"); complex ones measured slower, and denser
-   * factors (3D) were not measured: both stay supernodal. Same L, so the same results to rounding. */
+  /* Solves of a few columns on a supernodal factor with at most 64 entries per column of L run
+   * faster converted to simplicial (real scalars; bench/RESULTS.md "the overheads cut"); complex
+   * ones were not measured so. Same L, so the same results to rounding. */
   if (f->L->is_super && f->type == HM_REAL && f->nnz <= SIMPLICIAL_SOLVE_MAX_FILL * (double)f->n)
     HM_CHECK(cholmod_l_change_factor(f->L->xtype, 1, 0, 1, 1, f->L, c), HM_ERR_MEMORY,
              "CHOLMOD could not convert the factor for the solves (status %d)", c->status);
+  return 1;
+}
+
+/* max |r_i| / (||S||_inf max |x_i| + max |b_i|) of one solve S x = b (b fixed, not random, so the
+ * choice repeats): the normwise backward error that pivot growth would show. */
+static int ldl_backward_error(hm_sparse_factor *f, cholmod_sparse *S, double *error) {
+  cholmod_common *c = &f->cc;
+  const size_t n = (size_t)f->n, t = (size_t)f->type;
+  const int xtype = f->type == HM_COMPLEX ? CHOLMOD_COMPLEX : CHOLMOD_REAL;
+  cholmod_dense *b = cholmod_l_zeros(n, 1, xtype, c), *x = NULL, *r = NULL;
+  int st = b ? HM_SUCCESS : HM_ERR_MEMORY;
+  if (!st) {
+    double *bx = b->x;
+    for (size_t i = 0; i < n; i++) bx[t * i] = 1.0 + (double)(i % 7) / 7.0; /* no cancellation in ||b|| */
+    x = cholmod_l_solve(CHOLMOD_A, f->L, b, c);
+    r = cholmod_l_copy_dense(b, c);
+    st = x && r ? HM_SUCCESS : HM_ERR_MEMORY;
+  }
+  if (!st) {
+    double minus_one[2] = {-1, 0}, one[2] = {1, 0};
+    st = cholmod_l_sdmult(S, 0, minus_one, one, x, r, c) ? HM_SUCCESS : HM_ERR_NUMERIC; /* r = b - S x */
+  }
+  if (!st) {
+    const double denominator = cholmod_l_norm_sparse(S, 0, c) * cholmod_l_norm_dense(x, 0, c) +
+                               cholmod_l_norm_dense(b, 0, c);
+    const double rn = cholmod_l_norm_dense(r, 0, c);
+    *error = denominator > 0 && isfinite(rn) ? rn / denominator : INFINITY;
+  }
+  cholmod_l_free_dense(&b, c), cholmod_l_free_dense(&x, c), cholmod_l_free_dense(&r, c);
+  HM_CHECK(!st, st, "CHOLMOD could not check the LDL^H factorization of %zu rows (status %d)", n, c->status);
+  return HM_SUCCESS;
+}
+
+/* 1 when CHOLMOD's simplicial LDL^H (no pivoting: what PETSc's own LU does) factorized S with a
+ * small backward error; 0 (nothing kept) where S is too dense for the simplicial code, a pivot is
+ * zero or the test solve shows growth: then UMFPACK's pivoting LU. Other failures raise. */
+static int try_ldl(hm_sparse_factor *f, cholmod_sparse *S) {
+  cholmod_common *c = &f->cc;
+  c->final_ll = 0;
+  c->supernodal = CHOLMOD_SIMPLICIAL;
+  f->L = cholmod_l_analyze(S, c);
+  HM_CHECK(f->L, HM_ERR_NUMERIC, "CHOLMOD failed to analyze the %lld x %lld shifted matrix (status %d)",
+           (long long)f->n, (long long)f->n, c->status);
+  if (c->fl > SIMPLICIAL_MAX_FLOPS_PER_ENTRY * c->lnz) { /* 3D-like fill: UMFPACK's BLAS-3 LU is faster */
+    cholmod_l_free_factor(&f->L, c);
+    return 0;
+  }
+  cholmod_l_factorize(S, f->L, c);
+  HM_CHECK(c->status == CHOLMOD_OK || c->status == CHOLMOD_NOT_POSDEF, HM_ERR_NUMERIC,
+           "CHOLMOD failed to factorize the %lld x %lld shifted matrix as LDL^H (status %d)", (long long)f->n,
+           (long long)f->n, c->status);
+  double error = INFINITY;
+  if (f->L->minor == f->L->n) HM_CALL(ldl_backward_error(f, S, &error));
+  if (!(error <= LDL_MAX_BACKWARD_ERROR)) { /* a zero pivot (singular?) or growth: the pivoting LU decides */
+    cholmod_l_free_factor(&f->L, c);
+    return 0;
+  }
+  f->rcond = cholmod_l_rcond(f->L, c);
+  f->nnz = c->lnz;
   return 1;
 }
 
@@ -158,15 +233,17 @@ int hm_sparse_factor_create(hm_scalar type, int64_t n, int64_t count, const hm_d
   f->cc.print = 0;
   f->cc.error_handler = NULL; /* failures come back as statuses, printed by hamlet's error path */
   f->cc.quick_return_if_not_posdef = 1;
-  /* LL^H always (final_ll: the simplicial code then factorizes LL^H too, never LDL^H, which would
-   * accept indefinite matrices unpivoted). Real matrices let CHOLMOD choose simplicial where the
-   * supernodes would be small (its flops / nnz(L) test): half the setup of the supernodal code on
-   * the 2D cases of bench/RESULTS.md; complex ones measured slower simplicial, so supernodal. */
-  f->cc.final_ll = 1;
-  f->cc.supernodal = type == HM_REAL ? CHOLMOD_AUTO : CHOLMOD_SUPERNODAL;
+  f->cc.supernodal_switch = SIMPLICIAL_MAX_FLOPS_PER_ENTRY;
   int indefinite = 0, st = has_nonpositive_diagonal(n, count, lower, &indefinite);
-  /* certainly indefinite: straight to LU, no CHOLMOD analysis to throw away */
-  if (st == HM_SUCCESS) st = indefinite ? 0 : try_cholesky(f, count, lower);
+  cholmod_sparse *S = NULL;
+  if (st == HM_SUCCESS) st = lower_matrix(f, count, lower, &S);
+  /* certainly indefinite: no LL^H analysis to throw away */
+  if (st == HM_SUCCESS) st = indefinite ? 0 : try_cholesky(f, S);
+  if (st == 0) {
+    st = try_ldl(f, S);
+    f->ldl = st == 1;
+  }
+  cholmod_l_free_sparse(&S, &f->cc);
   if (st == 1) {
     f->cholesky = 1;
     st = HM_SUCCESS;
@@ -243,7 +320,9 @@ int hm_sparse_factor_solve_into(hm_sparse_factor *f, int k, const double *X, dou
   return HM_SUCCESS;
 }
 
-const char *hm_sparse_factor_method(const hm_sparse_factor *f) { return f->cholesky ? "cholmod-llt" : "umfpack-lu"; }
+const char *hm_sparse_factor_method(const hm_sparse_factor *f) {
+  return f->ldl ? "cholmod-ldlt" : f->cholesky ? "cholmod-llt" : "umfpack-lu";
+}
 double hm_sparse_factor_rcond(const hm_sparse_factor *f) { return f->rcond; }
 double hm_sparse_factor_nnz(const hm_sparse_factor *f) { return f->nnz; }
 
