@@ -168,6 +168,8 @@ int main(int argc, char **argv) {
     p.reductions += pg.reductions;
     p.polish_solves += pg.polish_solves;
     p.polish_columns += pg.polish_columns;
+    p.stalled_columns += pg.stalled_columns;
+    p.maxit_columns += pg.maxit_columns;
     p.polish_iterations += pg.polish_iterations;
     p.t_seed += pg.t_seed;
     p.t_shift += pg.t_shift;
@@ -220,6 +222,8 @@ int main(int argc, char **argv) {
            "(%ld batched solves of %ld columns, %ld iterations summed over the columns; includes their checks), "
            "total %.3f\n", p.t_seed, p.t_shift, p.t_check, p.t_switch, p.t_polish, p.polish_solves, p.polish_columns,
            p.polish_iterations, p.t_total);
+    printf("  sent to polish: %ld systems whose true residual stalled above tol, %ld still running when the seed "
+           "reached maxit = %d\n", p.stalled_columns, p.maxit_columns, opt.maxit);
     printf("  bound: %.0f seed steps x %.3g GB (%.3g GB with all K columns) at %.1f GB/s = %.3f s (%.3f s): "
            "%.0f%% of the bound (%.0f%% of the all-columns bound)\n",
            steps, step_bytes / 1e9, full_bytes / 1e9, bw / 1e9, steps * step_bytes / bw, steps * full_bytes / bw,

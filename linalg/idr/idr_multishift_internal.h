@@ -17,6 +17,8 @@ typedef struct {
   long seed_steps, seed_products, check_products, shift_columns, reductions;
   long polish_solves, polish_columns, polish_iterations; /* batched polish solves, the columns they solved,
                                                           * the iterations summed over those columns */
+  long stalled_columns, maxit_columns; /* systems sent to polish: their true residual stalled above tol,
+                                        * or still running when the seed reached maxit */
   double t_seed, t_shift, t_check, t_polish, t_switch, t_total;
 } hm_idr_multishift_profile;
 

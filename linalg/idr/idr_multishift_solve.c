@@ -262,7 +262,10 @@ static int step(hm_idr_multishift *o) {
   o->n++;
   if (o->n >= o->base->opt.maxit)
     for (int col = 0; col < K; col++)
-      if (active(o, col)) o->state[col] = HM_ERR_NOT_CONVERGED;
+      if (active(o, col)) {
+        o->state[col] = HM_ERR_NOT_CONVERGED;
+        o->prof.maxit_columns++;
+      }
   return HM_SUCCESS;
 }
 
@@ -390,6 +393,7 @@ static int confirm(hm_idr_multishift *o, hm_mvec *b, int always) {
       /* the recurrences' rounding (the gap between ||r|| / |pi| and b - (A + shift) x) stopped the
        * true residual from falling: more steps cannot help (a test's forced stall: at once) */
       o->state[c] = HM_ERR_NOT_CONVERGED;
+      o->prof.stalled_columns++;
     } else {
       o->state[c] = MS_RUNNING;
       o->target[c] *= fmin(0.5, tol / o->tru[c]);
