@@ -151,12 +151,12 @@ int main(int argc, char **argv) {
 
   /* polish of every shift at once: each claims at 1e-3 and is declared stalled, so all KB x NS systems
    * are finished by the batched polish: in one solve (max 48 columns), in groups by memory (0), one
-   * column per solve (1). */
+   * column per solve (1; on one rank: its 48 solves' reductions are slow on oversubscribed ranks). */
   {
-    const int caps[3] = {KB * NS, 0, 1};
+    const int caps[3] = {KB * NS, 0, 1}, ncaps = quick ? 2 : 3; /* one column per solve: one rank only */
     double complex *first = malloc(sizeof(double complex) * N * KB * NS);
     double apart = 0;
-    for (int ci = 0; ci < 3; ci++) {
+    for (int ci = 0; ci < ncaps; ci++) {
       hm_idr_options opt;
       hm_idr_options_default(&opt);
       opt.s = 4;
