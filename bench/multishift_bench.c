@@ -14,7 +14,8 @@
  * m-th energy only in the per-energy batches and scales their time by NE / (energies solved).
  *   bench_multishift [--backend cpu|cuda] [--ti 16 16 10] [--energies 101] [--emin -3] [--emax 3]
  *                    [--eta 0.05] [--tol 1e-8] [--s 4] [--sites 2] [--rhs-per-solve 0] [--per-energy 1]
- *                    [--per-energy-every 1] [--bw GB/s] [--copy-mib 256] */
+ *                    [--per-energy-every 1] [--bw GB/s] [--copy-mib 256] [--polish-columns 0]
+ * --polish-columns c: the most columns of one batched polish solve (0: the solver's choice by memory). */
 #include <complex.h>
 #include <math.h>
 #include <stdio.h>
@@ -60,7 +61,7 @@ int main(int argc, char **argv) {
   setvbuf(stdout, NULL, _IOLBF, 0); /* each result line out as it comes (a run cut by a time limit keeps them) */
   hm_backend backend = HM_BACKEND_CPU;
   int64_t ti[3] = {16, 16, 10};
-  int ne = 101, s = 4, sites = 2, per_energy = 1, per_solve = 0, every = 1;
+  int ne = 101, s = 4, sites = 2, per_energy = 1, per_solve = 0, every = 1, polish_columns = 0;
   double emin = -3, emax = 3, eta = 0.05, tol = 1e-8, bw = 0;
   size_t copy_mib = 256;
   for (int i = 1; i < argc; i++) {
@@ -81,14 +82,16 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--rhs-per-solve") && i + 1 < argc) per_solve = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--bw") && i + 1 < argc) bw = atof(argv[++i]) * 1e9;
     else if (!strcmp(argv[i], "--copy-mib") && i + 1 < argc) copy_mib = (size_t)atol(argv[++i]);
+    else if (!strcmp(argv[i], "--polish-columns") && i + 1 < argc) polish_columns = atoi(argv[++i]);
     else {
       fprintf(stderr, "unknown or incomplete option %s\n", argv[i]);
       MPI_Abort(MPI_COMM_WORLD, 2);
     }
   }
-  if (ne < 1 || ne > 1000 || s < 1 || s > 64 || sites < 1 || sites > 16 || per_solve < 0 || every < 1) {
+  if (ne < 1 || ne > 1000 || s < 1 || s > 64 || sites < 1 || sites > 16 || per_solve < 0 || every < 1 ||
+      polish_columns < 0) {
     fprintf(stderr, "--energies must be 1..1000, --s 1..64, --sites 1..16, --rhs-per-solve >= 0, "
-            "--per-energy-every >= 1\n");
+            "--per-energy-every >= 1, --polish-columns >= 0\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   hm_context *ctx;
@@ -151,6 +154,7 @@ int main(int argc, char **argv) {
     CHECK(hm_mvec_copy_columns(B, c0, Bg, 0, w));
     hm_idr_multishift *ms;
     CHECK(hm_idr_multishift_create(A, &opt, ne, z, &ms));
+    CHECK(hm_idr_multishift_set_polish(ms, polish_columns, 0));
     MPI_Barrier(MPI_COMM_WORLD);
     double t = MPI_Wtime();
     tolerate(hm_idr_multishift_solve(ms, Bg, X), "multi-shift", rank);
@@ -163,6 +167,9 @@ int main(int argc, char **argv) {
     p.shift_columns += pg.shift_columns;
     p.reductions += pg.reductions;
     p.polish_solves += pg.polish_solves;
+    p.polish_columns += pg.polish_columns;
+    p.stalled_columns += pg.stalled_columns;
+    p.maxit_columns += pg.maxit_columns;
     p.polish_iterations += pg.polish_iterations;
     p.t_seed += pg.t_seed;
     p.t_shift += pg.t_shift;
@@ -212,8 +219,11 @@ int main(int argc, char **argv) {
            p.seed_steps, steps / (s + 1), steps > 0 ? (double)(p.seed_products + p.check_products) / steps : 0, kg,
            steps > 0 ? (double)p.check_products / steps : 0, Ka, kg * ne, steps > 0 ? (double)p.reductions / steps : 0);
     printf("  seconds: seed %.3f, shift updates %.3f, true-residual checks %.3f, seed switches %.3f, polish %.3f "
-           "(%ld solves, %ld iterations; includes their checks), total %.3f\n",
-           p.t_seed, p.t_shift, p.t_check, p.t_switch, p.t_polish, p.polish_solves, p.polish_iterations, p.t_total);
+           "(%ld batched solves of %ld columns, %ld iterations summed over the columns; includes their checks), "
+           "total %.3f\n", p.t_seed, p.t_shift, p.t_check, p.t_switch, p.t_polish, p.polish_solves, p.polish_columns,
+           p.polish_iterations, p.t_total);
+    printf("  sent to polish: %ld systems whose true residual stalled above tol, %ld still running when the seed "
+           "reached maxit = %d\n", p.stalled_columns, p.maxit_columns, opt.maxit);
     printf("  bound: %.0f seed steps x %.3g GB (%.3g GB with all K columns) at %.1f GB/s = %.3f s (%.3f s): "
            "%.0f%% of the bound (%.0f%% of the all-columns bound)\n",
            steps, step_bytes / 1e9, full_bytes / 1e9, bw / 1e9, steps * step_bytes / bw, steps * full_bytes / bw,

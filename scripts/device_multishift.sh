@@ -14,7 +14,8 @@
 #   cpubench  bench_multishift on the host's 16 cores (2 ranks x 8 threads, 101
 #             energies, all of them per energy too; 24 x 24 x 12 TI).
 #   run: bash scripts/device_multishift.sh     STEPS="gpu sanitize bench errors cpubench" (default all)
-#   NX NY NZ: the large lattice (default 200 100 40), NE (101).
+#   NX NY NZ: the large lattice (default 200 100 40), NE (101); POLISH_COLUMNS: the most columns of one
+#   batched polish solve (default 0: by memory; the bench prints the polish solves, columns and why).
 set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 STEPS=${STEPS:-gpu sanitize bench errors cpubench}
@@ -40,7 +41,8 @@ fi
 export MPIEXEC=/opt/deps/usr/bin/mpiexec.hydra
 if want bench; then
   OMP_NUM_THREADS=16 timeout 200 build-gpu/bench/bench_multishift --backend cuda --ti "$NX" "$NY" "$NZ" --energies "$NE" \
-    --rhs-per-solve "${RHS:-1}" --per-energy-every "${PER_EVERY:-10}" --copy-mib 1024 2>&1 | tee "$OUT/bench_gpu.txt"
+    --rhs-per-solve "${RHS:-1}" --per-energy-every "${PER_EVERY:-10}" --polish-columns "${POLISH_COLUMNS:-0}" \
+    --copy-mib 1024 2>&1 | tee "$OUT/bench_gpu.txt"
   [ "${PIPESTATUS[0]}" -eq 0 ] || { status=1; echo "bench_multishift (cuda) failed or ran past 200 s"; }
 fi
 if want errors; then

@@ -120,6 +120,16 @@ int hm_idr_multishift_set_checkpoint(hm_idr_multishift *ms, hm_idr_multishift_ch
   return HM_SUCCESS;
 }
 
+int hm_idr_multishift_set_polish(hm_idr_multishift *ms, int max_columns, double stall_at) {
+  HM_CHECK(ms, HM_ERR_ARGUMENT, "ms is NULL");
+  HM_CHECK(max_columns >= 0, HM_ERR_ARGUMENT, "max_columns = %d: must be >= 0 (0 = by memory)", max_columns);
+  HM_CHECK(isfinite(stall_at) && stall_at >= 0 && stall_at < 1, HM_ERR_ARGUMENT,
+           "stall_at = %g: must be 0 (off) or a relative residual in (0, 1)", stall_at);
+  ms->polish_max_columns = max_columns;
+  ms->test_stall_at = stall_at;
+  return HM_SUCCESS;
+}
+
 int hm_idr_multishift_alloc_state(hm_idr_multishift *o, int k) {
   free_state(o);
   const int s = o->s, K = k * o->ns;

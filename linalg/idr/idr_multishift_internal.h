@@ -14,7 +14,11 @@ enum { MS_RUNNING = -1, MS_CLAIMED = -2 };
  * shift-column updates counted in columns, reductions, host wall seconds per part (on a GPU a part's
  * asynchronous kernels may be charged to the next part that waits on the device; t_total is exact). */
 typedef struct {
-  long seed_steps, seed_products, check_products, shift_columns, reductions, polish_solves, polish_iterations;
+  long seed_steps, seed_products, check_products, shift_columns, reductions;
+  long polish_solves, polish_columns, polish_iterations; /* batched polish solves, the columns they solved,
+                                                          * the iterations summed over those columns */
+  long stalled_columns, maxit_columns; /* systems sent to polish: their true residual stalled above tol,
+                                        * or still running when the seed reached maxit */
   double t_seed, t_shift, t_check, t_polish, t_switch, t_total;
 } hm_idr_multishift_profile;
 
@@ -44,10 +48,19 @@ struct hm_idr_multishift_s {
   int restored, status;
   double *a, *coef, *buf;     /* host scratch in the kernels' layout */
   hm_idr_multishift_profile prof; /* of the last solve */
+  int polish_max_columns;     /* the most columns of one batched polish solve; 0: set by memory (polish) */
+  double test_stall_at;       /* tests only (0: off): shifts claim at this estimate and stall at their check */
 };
 
 /* The profile of the last solve (zero before one). */
 int hm_idr_multishift_get_profile(const hm_idr_multishift *ms, hm_idr_multishift_profile *prof);
 
 int hm_idr_multishift_alloc_state(hm_idr_multishift *ms, int k);
+
+/* The polish of stalled systems (internal: tests and bench_multishift). max_columns: the most
+ * (shift, right-hand side) columns of one batched polish solve (0: by memory, the default).
+ * stall_at (tests only; 0: off): every shift claims convergence once its estimate is <= stall_at
+ * and, if its true residual is then above tol, is declared stalled, so that polish finishes all of
+ * them. */
+int hm_idr_multishift_set_polish(hm_idr_multishift *ms, int max_columns, double stall_at);
 #endif

@@ -262,7 +262,10 @@ static int step(hm_idr_multishift *o) {
   o->n++;
   if (o->n >= o->base->opt.maxit)
     for (int col = 0; col < K; col++)
-      if (active(o, col)) o->state[col] = HM_ERR_NOT_CONVERGED;
+      if (active(o, col)) {
+        o->state[col] = HM_ERR_NOT_CONVERGED;
+        o->prof.maxit_columns++;
+      }
   return HM_SUCCESS;
 }
 
@@ -386,10 +389,11 @@ static int confirm(hm_idr_multishift *o, hm_mvec *b, int always) {
     if (o->state[c] != MS_CLAIMED) continue;
     if (o->tru[c] <= tol) {
       o->state[c] = HM_SUCCESS;
-    } else if (before[c] > 0 && o->tru[c] > 0.5 * before[c]) {
+    } else if ((before[c] > 0 && o->tru[c] > 0.5 * before[c]) || o->test_stall_at > 0) {
       /* the recurrences' rounding (the gap between ||r|| / |pi| and b - (A + shift) x) stopped the
-       * true residual from falling: more steps cannot help */
+       * true residual from falling: more steps cannot help (a test's forced stall: at once) */
       o->state[c] = HM_ERR_NOT_CONVERGED;
+      o->prof.stalled_columns++;
     } else {
       o->state[c] = MS_RUNNING;
       o->target[c] *= fmin(0.5, tol / o->tru[c]);
@@ -416,7 +420,7 @@ static int start(hm_idr_multishift *o, hm_mvec *b) {
       const int c = q * k + j;
       for (int i = 0; i <= s; i++) o->pi[(size_t)c * (s + 1) + i] = 1;
       o->rel[c] = o->shift[q] - o->shift[o->seed];
-      o->target[c] = o->base->opt.tol;
+      o->target[c] = fmax(o->base->opt.tol, o->test_stall_at);
       o->est[c] = bb > 0 ? 1 : 0;
       o->state[c] = !isfinite(bb) ? HM_ERR_BREAKDOWN : bb > 0 ? MS_RUNNING : HM_SUCCESS;
     }
@@ -424,75 +428,138 @@ static int start(hm_idr_multishift *o, hm_mvec *b) {
   return HM_SUCCESS;
 }
 
-/* y = (A + shift) x for the per-shift polish. */
+/* y = (A + shift_i) x: column i of the batched polish with the shift of its own system. */
 typedef struct {
   hm_operator *A;
-  double complex shift;
-  int k;
+  int m;                        /* the columns of the group being solved */
+  double complex *alpha, *one;  /* [m]: the shifts of the group's columns, ones */
 } shifted_op;
 
 static int apply_shifted(hm_mvec *x, hm_mvec *y, void *user) {
   const shifted_op *so = user;
+  int m = 0;
+  HM_CALL(hm_mvec_size(x, NULL, &m));
+  HM_CHECK(m == so->m, HM_ERR_INTERNAL, "the polish operator got %d columns; its group has %d", m, so->m);
   HM_CALL(hm_operator_apply(so->A, x, y));
-  double complex alpha[so->k], one[so->k];
-  for (int j = 0; j < so->k; j++) {
-    alpha[j] = so->shift;
-    one[j] = 1;
-  }
-  HM_CALL(hm_mvec_axpby(y, alpha, x, one));
+  HM_CALL(hm_mvec_axpby(y, so->alpha, x, so->one));
   return HM_SUCCESS;
 }
 
-/* A shift whose true residual stayed above tol (the shared recurrences' rounding grows where
- * |1 + omega (shift - seed)| is small) is finished by IDR(s) on its own system from its iterate:
- * the k columns of that shift at once; its iterations are added to the seed's. */
-static int polish(hm_idr_multishift *o, hm_mvec *b) {
+enum { POLISH_MOST_COLUMNS = 1024 }; /* hm_idr keeps a few k x s scalars per step on the stack */
+
+/* The columns of one batched polish solve. Its IDR(s) holds 2s + 8 blocks (x, r, v, t, the smoothing
+ * and check pairs, G, U) and the group's b and x: 2s + 10 columns per system. The shifts' directions
+ * dX (s K columns) are released while polish runs, so groups of s K / (2s + 10) columns fit in what
+ * the solve held (at least k: the per-shift polish this replaces solved k at once). */
+static int polish_group_columns(const hm_idr_multishift *o) {
+  if (o->polish_max_columns > 0) return o->polish_max_columns;
+  long cap = (long)o->s * o->K / (2L * o->s + 10);
+  if (cap < o->k) cap = o->k;
+  return (int)(cap < POLISH_MOST_COLUMNS ? cap : POLISH_MOST_COLUMNS);
+}
+
+/* The directions dX are not read after the iteration: released for polish, made again (zero) after
+ * it so that the state blocks stay valid. */
+static int release_directions(hm_idr_multishift *o) {
+  for (int l = 0; l < o->s; l++) hm_mvec_destroy(&o->dX[l]);
+  return HM_SUCCESS;
+}
+static int restore_directions(hm_idr_multishift *o) {
+  for (int l = 0; l < o->s; l++)
+    if (!o->dX[l]) HM_CALL(hm_mvec_create(o->base->ctx, o->base->dist, HM_COMPLEX, o->K, &o->dX[l]));
+  return HM_SUCCESS;
+}
+
+/* One batched IDR(s) of the m systems cols[0..m) (column c: shift c / k, right-hand side c % k) from
+ * their iterates (x = 0 where the iterate is worse than 0); their iterations are added to the seed's. */
+static int polish_group(hm_idr_multishift *o, hm_mvec *b, const int *cols, int m, hm_idr *idr, shifted_op *so) {
   const int k = o->k;
-  for (int q = 0; q < o->ns; q++) {
-    int need = 0;
-    for (int j = 0; j < k; j++) need |= o->state[q * k + j] == HM_ERR_NOT_CONVERGED;
-    if (!need) continue;
-    int want[o->ns];
-    for (int p = 0; p < o->ns; p++) want[p] = p == q;
-    HM_CALL(true_residuals(o, b, o->x, want));
-    shifted_op so = {o->A, o->shift[q], k};
-    hm_operator *op = NULL;
-    hm_idr *idr = NULL;
-    hm_idr_options opt = o->base->opt;
-    opt.checkpoint_every = 0;
-    opt.checkpoint_seconds = 0;
-    opt.stop = NULL;
-    opt.history = 0;
-    opt.maxit = o->base->opt.maxit;
-    HM_CALL(hm_mvec_copy_columns(o->x, q * k, o->v, 0, k));
-    double complex zero[k], keep[k]; /* an iterate worse than x = 0 is not a start */
-    for (int j = 0; j < k; j++) {
-      zero[j] = 0;
-      keep[j] = o->tru[q * k + j] < 1 ? 1 : 0;
-    }
-    HM_CALL(hm_mvec_axpby(o->v, zero, o->v, keep));
-    int st = hm_operator_create_shell(o->base->ctx, o->base->dist, HM_COMPLEX, apply_shifted, &so, &op);
-    if (!st) st = hm_idr_create(op, &opt, &idr);
-    if (!st) {
-      st = hm_idr_solve(idr, b, o->v);
-      if (st == HM_ERR_NOT_CONVERGED || st == HM_ERR_BREAKDOWN) {
-        hm_error_clear();
-        st = HM_SUCCESS;
-      }
-    }
-    int its[k];
-    if (!st) st = hm_idr_systems(idr, its, NULL, NULL);
-    o->prof.polish_solves++;
-    for (int j = 0; j < k && !st; j++) o->prof.polish_iterations += its[j];
-    if (!st) st = hm_mvec_copy_columns(o->v, 0, o->x, q * k, k);
-    hm_idr_destroy(&idr);
-    hm_operator_destroy(&op);
-    HM_CALL(st);
-    for (int j = 0; j < k; j++) {
-      o->its[q * k + j] += its[j];
-      o->state[q * k + j] = MS_CLAIMED; /* decided by the true residual below */
+  hm_mvec *bg = NULL, *xg = NULL;
+  int *its = malloc(sizeof(int) * (size_t)m);
+  double complex *keep = calloc(2 * (size_t)m, sizeof(double complex)), *zero = keep + m;
+  int st = its && keep ? HM_SUCCESS : hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__,
+                                                     "could not allocate the polish of %d columns", m);
+  if (!st) st = hm_mvec_create(o->base->ctx, o->base->dist, HM_COMPLEX, m, &bg);
+  if (!st) st = hm_mvec_create(o->base->ctx, o->base->dist, HM_COMPLEX, m, &xg);
+  for (int i = 0; i < m && !st; i++) {
+    const int c = cols[i];
+    st = hm_mvec_copy_columns(b, c % k, bg, i, 1);
+    if (!st) st = hm_mvec_copy_columns(o->x, c, xg, i, 1);
+    keep[i] = o->tru[c] < 1 ? 1 : 0;
+    so->alpha[i] = o->shift[c / k];
+    so->one[i] = 1;
+  }
+  so->m = m;
+  if (!st) st = hm_mvec_axpby(xg, zero, xg, keep); /* an iterate worse than x = 0 is not a start */
+  if (!st) {
+    st = hm_idr_solve(idr, bg, xg);
+    if (st == HM_ERR_NOT_CONVERGED || st == HM_ERR_BREAKDOWN) { /* decided by the true residual in finish */
+      hm_error_clear();
+      st = HM_SUCCESS;
     }
   }
+  if (!st) st = hm_idr_systems(idr, its, NULL, NULL);
+  for (int i = 0; i < m && !st; i++) {
+    const int c = cols[i];
+    st = hm_mvec_copy_columns(xg, i, o->x, c, 1);
+    o->its[c] += its[i];
+    o->state[c] = MS_CLAIMED;
+    o->prof.polish_iterations += its[i];
+  }
+  o->prof.polish_solves++;
+  o->prof.polish_columns += m;
+  hm_mvec_destroy(&bg);
+  hm_mvec_destroy(&xg);
+  free(its);
+  free(keep);
+  if (st) return hm_error_trace(st, __FILE__, __LINE__, __func__);
+  return HM_SUCCESS;
+}
+
+/* The systems whose true residual stayed above tol (the shared recurrences' rounding grows where
+ * |1 + omega (shift - seed)| is small) are finished by IDR(s) on their own systems, all in one
+ * batched solve (in groups of polish_group_columns): hm_idr's columns are independent systems (each
+ * its own s x s system, omega and smoothing; only the shadow space P is shared), so column i with its
+ * own shift solves (A + shift_i) x_i = b_i as it would alone, and the GPU runs one iteration for all
+ * of them instead of one per shift. */
+static int polish(hm_idr_multishift *o, hm_mvec *b) {
+  const int k = o->k;
+  int want[o->ns], ncols = 0;
+  for (int q = 0; q < o->ns; q++) want[q] = 0;
+  for (int c = 0; c < o->K; c++)
+    if (o->state[c] == HM_ERR_NOT_CONVERGED) {
+      want[c / k] = 1;
+      ncols++;
+    }
+  if (!ncols) return HM_SUCCESS;
+  HM_CALL(true_residuals(o, b, o->x, want)); /* whether each iterate is a better start than 0 */
+  const int cap = polish_group_columns(o) < ncols ? polish_group_columns(o) : ncols;
+  int *cols = malloc(sizeof(int) * (size_t)ncols);
+  shifted_op so = {o->A, 0, malloc(sizeof(double complex) * (size_t)cap), malloc(sizeof(double complex) * (size_t)cap)};
+  hm_operator *op = NULL;
+  hm_idr *idr = NULL;
+  int st = cols && so.alpha && so.one ? HM_SUCCESS : hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__,
+                                                                     "could not allocate the polish of %d columns", ncols);
+  for (int c = 0, i = 0; c < o->K && !st; c++)
+    if (o->state[c] == HM_ERR_NOT_CONVERGED) cols[i++] = c;
+  hm_idr_options opt = o->base->opt;
+  opt.checkpoint_every = 0;
+  opt.checkpoint_seconds = 0;
+  opt.checkpoint = NULL;
+  opt.stop = NULL;
+  opt.history = 0;
+  if (!st) st = release_directions(o);
+  if (!st) st = hm_operator_create_shell(o->base->ctx, o->base->dist, HM_COMPLEX, apply_shifted, &so, &op);
+  if (!st) st = hm_idr_create(op, &opt, &idr);
+  for (int g = 0; g < ncols && !st; g += cap)
+    st = polish_group(o, b, cols + g, ncols - g < cap ? ncols - g : cap, idr, &so);
+  hm_idr_destroy(&idr);
+  hm_operator_destroy(&op);
+  if (!st) st = restore_directions(o);
+  free(cols);
+  free(so.alpha);
+  free(so.one);
+  if (st) return hm_error_trace(st, __FILE__, __LINE__, __func__);
   return HM_SUCCESS;
 }
 
