@@ -16,9 +16,8 @@
 //    of a row), and marches along its slabs: the rows its neighbours' hops read (the tile's halo in
 //    the plane, the slabs before and after) are mostly its own recent loads, in L1, where the
 //    per-site kernel's tiles (8 sites of one x row, all columns) re-read every y and z neighbour's
-//    row from L2 (Wannier models: 16 of 19 blocks). From 32 columns on it takes the per-site kernel's
-//    tiles instead (all columns, consecutive sites: measured faster there); HAMLET_STENCIL_TILE=
-//    linear | 2d overrides. The output block streams past
+//    row from L2 (Wannier models: 16 of 19 blocks). HAMLET_STENCIL_TILE=linear keeps the per-site
+//    kernel's tiles (all columns, consecutive sites) for comparison. The output block streams past
 //    L1 (__ldcs / __stcs), which then holds the rows of x.
 #include <cstdlib>
 #include <cstring>
@@ -54,10 +53,8 @@ struct Shape {
 
 Shape shape_for(const hm_stencil_exec &E, int list, int k) {
   Shape S;
-  // linear from 32 columns on: measured faster there (H200, session 29: graphene 1.58x against
-  // 1.84x the floor, wannier30 3.9x against 4.4x), slower at 8 (wannier30 5.7x against 4.6x)
-  const char *v = getenv("HAMLET_STENCIL_TILE"); // linear | 2d
-  S.linear = v && *v ? !strcmp(v, "linear") : k >= 32;
+  const char *v = getenv("HAMLET_STENCIL_TILE");
+  S.linear = v && !strcmp(v, "linear");
   const int cap = S.linear ? 32 : 8; // columns per thread block: a divisor of 32 (the dot sums)
   S.kc = k < cap ? k : cap;
   const int sites = kThreads / S.kc;
