@@ -163,7 +163,7 @@ int run_lobpcg(run_state *s, hm_matrix *H, hm_matrix *M) {
   if (d->solver.transform) {
     APP_CALL(hm_shift_invert_create_inner(H, M, d->solver.shift, (hm_shift_invert_inner)d->solver.inner,
                                           d->solver.inner_maxit, &si));
-    if (run_outer_is_krylov_schur(s, si)) { /* outer = krylov_schur, or auto (run_eigen_krylov.c) */
+    if (run_outer_is_krylov_schur(s)) { /* outer = krylov_schur, or auto (run_eigen_krylov.c) */
       hm_operator_destroy(&B);
       hm_operator_destroy(&A);
       return run_krylov_schur(s, H, si, &m);

@@ -87,8 +87,7 @@ static void write_results(run_state *s, hm_output *out, hm_shift_invert *si, con
 /* auto: Krylov-Schur (2 to 5 times fewer column solves, bench/RESULTS.md), also where the inner
  * solve is iterative on an indefinite A - shift B (MINRES reaches its fixed 0.001 tol). A restart
  * continues the checkpoint's method. */
-int run_outer_is_krylov_schur(const run_state *s, const hm_shift_invert *si) {
-  (void)si; /* every transform suits it */
+int run_outer_is_krylov_schur(const run_state *s) {
   const int outer = s->deck.solver.outer; /* 0 = lobpcg, 1 = krylov_schur, 2 = auto */
   if (outer != 2) return outer == 1;
   if (s->args->checkpoint_path) { /* also a LOBPCG checkpoint written before auto was the default */

@@ -25,8 +25,8 @@ void run_write_transform(run_state *s, hm_output *out, hm_shift_invert *si, cons
 /* Rank 0: the inner solves (iterative), the eigenvalues and the worst norm-relative residual. */
 void run_print_transform_summary(const run_state *s, const run_transform_info *ti, const double *values,
                                  const double *nrm);
-/* Whether the deck's outer (krylov_schur, lobpcg or auto) runs Krylov-Schur on this transform. */
-int run_outer_is_krylov_schur(const run_state *s, const hm_shift_invert *si);
+/* Whether the deck's outer (krylov_schur, lobpcg or auto; a restart: its checkpoint's method) runs Krylov-Schur. */
+int run_outer_is_krylov_schur(const run_state *s);
 /* Thick-restart Lanczos on the transform si (destroyed here), the setup phase begun at m (freed
  * here; the caller set the phases of run_eigen.c): /eigen written, returns the exit status. */
 int run_krylov_schur(run_state *s, hm_matrix *H, hm_shift_invert *si, run_mark *m);
