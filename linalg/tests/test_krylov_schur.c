@@ -6,7 +6,6 @@
  * solves, printed next to LOBPCG's on the same transform and fewer; a run stopped and resumed from
  * its restart-boundary state equals the uninterrupted one bit for bit. With argument "cuda" the same
  * checks on the CUDA backend (skipped where no GPU is visible). */
-#include <lapacke.h>
 #include <string.h>
 #include "hamlet/fem.h"
 #include "krylov_schur.h"
@@ -18,23 +17,6 @@ static int rank0(void) {
   int r;
   MPI_Comm_rank(MPI_COMM_WORLD, &r);
   return r == 0;
-}
-
-/* All eigenvalues (ascending) of the dense pencil (A, B) (B may be NULL). */
-static void dense_eigenvalues(hm_matrix *A, hm_matrix *B, double *w) {
-  double complex *a, *b;
-  int64_t n;
-  HM_TEST_OK(hm_test_dense(A, &a, &n));
-  if (B) {
-    HM_TEST_OK(hm_test_dense(B, &b, &n));
-    lapack_int info = LAPACKE_zhegv(LAPACK_COL_MAJOR, 1, 'N', 'U', (lapack_int)n, (lapack_complex_double *)a,
-                                    (lapack_int)n, (lapack_complex_double *)b, (lapack_int)n, w);
-    HM_TEST_ASSERT(info == 0, "zhegv failed (%d)", (int)info);
-    free(b);
-  } else {
-    HM_TEST_ASSERT(hm_test_eigh(n, a, w, NULL) == 0, "zheevd failed");
-  }
-  free(a);
 }
 
 /* The NEV values of w (n, any order) nearest sigma, ascending. */
@@ -153,7 +135,7 @@ static void random_pencils(hm_context *ctx) {
   hm_matrix *A, *B;
   HM_TEST_OK(lp_build(ctx, 0, HM_REAL, n, 8.0, &A));
   HM_TEST_OK(lp_build(ctx, 1, HM_REAL, n, 0, &B));
-  dense_eigenvalues(A, B, w);
+  HM_TEST_OK(hm_test_pencil_eigenvalues(A, B, w));
   const double sigma = 0.5 * (w[n / 2] + w[n / 2 + 1]) + 0.1 * (w[n / 2 + 1] - w[n / 2]); /* inside: indefinite */
   nearest(w, n, sigma, expect);
   int64_t ks = check(ctx, "real pencil, sigma inside", A, B, sigma, expect);
@@ -164,7 +146,7 @@ static void random_pencils(hm_context *ctx) {
                  (long long)lob);
   hm_matrix_destroy(&A), hm_matrix_destroy(&B);
   HM_TEST_OK(lp_build(ctx, 0, HM_COMPLEX, n, 8.0, &A));
-  dense_eigenvalues(A, NULL, w);
+  HM_TEST_OK(hm_test_pencil_eigenvalues(A, NULL, w));
   nearest(w, n, 2.0, expect);
   check(ctx, "complex Hermitian, B = I, sigma 2", A, NULL, 2.0, expect);
   hm_matrix_destroy(&A);

@@ -2,35 +2,17 @@
  * Hermitian matrices, real and complex, B = I and B = an SPD sparse matrix, smallest and largest,
  * nev = 1, 4, 8 with block > nev: eigenvalues to 1e-10 relative, the solver's residuals below tol
  * and the same residuals and B-orthonormality recomputed here from the returned eigenvectors. */
-#include <lapacke.h>
 #include <string.h>
 #include "lobpcg_problems.h"
 
 enum { N = 240 };
-
-/* All eigenvalues (ascending) of the dense pencil (A, B) (B may be NULL). */
-static void dense_eigenvalues(hm_matrix *A, hm_matrix *B, double *w) {
-  double complex *a, *b;
-  int64_t n;
-  HM_TEST_OK(hm_test_dense(A, &a, &n));
-  if (B) {
-    HM_TEST_OK(hm_test_dense(B, &b, &n));
-    lapack_int info = LAPACKE_zhegv(LAPACK_COL_MAJOR, 1, 'N', 'U', (lapack_int)n, (lapack_complex_double *)a,
-                                    (lapack_int)n, (lapack_complex_double *)b, (lapack_int)n, w);
-    HM_TEST_ASSERT(info == 0, "zhegv failed (%d)", (int)info);
-    free(b);
-  } else {
-    HM_TEST_ASSERT(hm_test_eigh(n, a, w, NULL) == 0, "zheevd failed");
-  }
-  free(a);
-}
 
 static void run_case(hm_context *ctx, hm_scalar type, int with_b, int nev, hm_lobpcg_which which) {
   hm_matrix *A, *B = NULL;
   HM_TEST_OK(lp_build(ctx, 0, type, N, 8.0, &A));
   if (with_b) HM_TEST_OK(lp_build(ctx, 1, type, N, 0, &B));
   double w[N];
-  dense_eigenvalues(A, B, w);
+  HM_TEST_OK(hm_test_pencil_eigenvalues(A, B, w));
   hm_operator *opA, *opB = NULL;
   HM_TEST_OK(hm_operator_create_matrix(A, &opA));
   if (B) HM_TEST_OK(hm_operator_create_matrix(B, &opB));

@@ -90,6 +90,19 @@ int hm_test_eigh(int64_t n, const double complex *dense, double *w, double compl
   return (int)info;
 }
 
+int hm_test_pencil_eigenvalues(hm_matrix *A, hm_matrix *B, double *w) {
+  double complex *a = NULL, *b = NULL;
+  int64_t n;
+  int st = hm_test_dense(A, &a, &n);
+  if (!st && B) st = hm_test_dense(B, &b, &n);
+  if (!st)
+    st = B ? (int)LAPACKE_zhegv(LAPACK_COL_MAJOR, 1, 'N', 'U', (lapack_int)n, (lapack_complex_double *)a, (lapack_int)n,
+                                (lapack_complex_double *)b, (lapack_int)n, w)
+           : hm_test_eigh(n, a, w, NULL);
+  free(a), free(b);
+  return st;
+}
+
 int hm_test_requires(const char *what) {
   const char *list = getenv("HAMLET_TEST_REQUIRE");
   size_t n = strlen(what);

@@ -58,6 +58,9 @@ int hm_test_dense(hm_matrix *A, double complex **dense, int64_t *n);
 /* Eigenvalues (ascending) of a dense Hermitian n x n column-major matrix (LAPACK zheevd);
  * a copy is made; vectors (column-major) returned if vec != NULL. */
 int hm_test_eigh(int64_t n, const double complex *dense, double *w, double complex *vec);
+/* Collective: all eigenvalues (ascending) of the pencil (A, B) from its dense copies (zhegv; B NULL:
+ * the identity, zheevd), on every rank. Returns hm_test_dense's status or LAPACK's info. */
+int hm_test_pencil_eigenvalues(hm_matrix *A, hm_matrix *B, double *w);
 /* Collective: a small TI slab, hm_ti_build on the default parameters with nx x ny x nz sites,
  * open in z, Anderson disorder of strength disorder_w. The parameters used go to p (may be NULL)
  * for tests that need the lattice afterwards. Returns hm_ti_build's status. */
