@@ -5,7 +5,8 @@
  * - an SPD "mass-like" matrix: diagonal 2 + u, neighbours +-1 with entries in [-0.3, 0.3];
  * - the 1D Laplacian tridiag(-1, 2, -1) (Dirichlet), eigenvalues 2 - 2 cos(k pi / (n + 1));
  * - a badly scaled SPD matrix D T D, T = tridiag(-1, 3, -1) diagonally dominant, D = diag(10^(2 u)):
- *   Jacobi scaling undoes D. */
+ *   Jacobi scaling undoes D;
+ * and the exact eigenvalues of the FEM pencil K x = E M x of a box (lp_fem_box_exact). */
 #ifndef HAMLET_LOBPCG_PROBLEMS_H
 #define HAMLET_LOBPCG_PROBLEMS_H
 #include <complex.h>
@@ -117,5 +118,30 @@ static inline void lp_check_vectors(hm_matrix *A, hm_matrix *B, hm_mvec *V, cons
   free(bn); free(rn); free(al); free(be); free(G); free(g);
   hm_mvec_destroy(&AV);
   hm_mvec_destroy(&BV);
+}
+static inline int lp_ascending(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* The (e - 1)^3 eigenvalues (ascending, malloc'ed) of the FEM pencil of an lx x ly x lz box of e^3
+ * Q1 hexahedra (V = 0): sums over directions of the 1D Q1 values (3 / h^2) (1 - cos t) / (2 + cos t),
+ * t = j pi / e, j = 1 .. e - 1. */
+static inline double *lp_fem_box_exact(double lx, double ly, double lz, int e) {
+  const double len[3] = {lx, ly, lz};
+  double *q = malloc(sizeof(double) * 3 * (size_t)e);
+  double *exact = malloc(sizeof(double) * (size_t)(e - 1) * (e - 1) * (e - 1));
+  for (int a = 0; a < 3; a++)
+    for (int j = 1; j < e; j++) {
+      const double h = len[a] / e, t = j * M_PI / e;
+      q[a * e + j] = 3.0 / (h * h) * (1 - cos(t)) / (2 + cos(t));
+    }
+  int c = 0;
+  for (int i = 1; i < e; i++)
+    for (int j = 1; j < e; j++)
+      for (int k = 1; k < e; k++) exact[c++] = q[i] + q[e + j] + q[2 * e + k];
+  free(q);
+  qsort(exact, (size_t)c, sizeof(double), lp_ascending);
+  return exact;
 }
 #endif

@@ -153,16 +153,6 @@ static void random_pencils(hm_context *ctx) {
   free(w);
 }
 
-static int ascending(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double q1(double h, int j, int e) {
-  double t = j * M_PI / e;
-  return 3.0 / (h * h) * (1 - cos(t)) / (2 + cos(t));
-}
-
 /* The smallest of the FEM pencil (sigma = 0): Krylov-Schur needs clearly fewer solves than LOBPCG.
  * The cube's threefold degenerate values are met by a single-vector Krylov space only through
  * rounding; they failed (wrong value, residual 6e-7) while B w was carried through the
@@ -174,13 +164,7 @@ static void fem(hm_context *ctx, double lx, double ly, double lz, int e, const c
   p.lx = lx, p.ly = ly, p.lz = lz;
   hm_matrix *K, *M;
   HM_TEST_OK(hm_fem_build(ctx, &p, &K, &M));
-  const int n = (e - 1) * (e - 1) * (e - 1);
-  double *exact = malloc(sizeof(double) * n);
-  int c = 0;
-  for (int i = 1; i < e; i++)
-    for (int j = 1; j < e; j++)
-      for (int k = 1; k < e; k++) exact[c++] = q1(lx / e, i, e) + q1(ly / e, j, e) + q1(lz / e, k, e);
-  qsort(exact, n, sizeof(double), ascending);
+  double *exact = lp_fem_box_exact(lx, ly, lz, e);
   int64_t ks = check(ctx, name, K, M, 0.0, exact);
   int64_t lob = lobpcg_solves(K, M, 0.0, name);
   if (rank0()) printf("%s: column solves krylov-schur %lld, lobpcg %lld\n", name, (long long)ks,

@@ -7,16 +7,6 @@
 #include "lobpcg_problems.h"
 #include "lobpcg_report.h"
 
-static int ascending(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double q1(double h, int j, int e) {
-  double t = j * M_PI / e;
-  return 3.0 / (h * h) * (1 - cos(t)) / (2 + cos(t));
-}
-
 static void run(hm_context *ctx, double lx, double ly, double lz, int e, int jacobi) {
   hm_fem_params p;
   hm_fem_params_default(&p);
@@ -24,13 +14,7 @@ static void run(hm_context *ctx, double lx, double ly, double lz, int e, int jac
   p.lx = lx; p.ly = ly; p.lz = lz;
   hm_matrix *K, *M;
   HM_TEST_OK(hm_fem_build(ctx, &p, &K, &M));
-  const int n = (e - 1) * (e - 1) * (e - 1);
-  double *exact = malloc(sizeof(double) * n);
-  int c = 0;
-  for (int i = 1; i < e; i++)
-    for (int j = 1; j < e; j++)
-      for (int k = 1; k < e; k++) exact[c++] = q1(lx / e, i, e) + q1(ly / e, j, e) + q1(lz / e, k, e);
-  qsort(exact, n, sizeof(double), ascending);
+  double *exact = lp_fem_box_exact(lx, ly, lz, e);
   hm_operator *opK, *opM;
   HM_TEST_OK(hm_operator_create_matrix(K, &opK));
   HM_TEST_OK(hm_operator_create_matrix(M, &opM));
