@@ -36,9 +36,10 @@ typedef struct {
   int64_t solves;
 } lanczos;
 
+/* y = B x; nothing where B = I and y is x itself (Bw shares w's block then). */
 static int apply_b(lanczos *L, hm_mvec *x, hm_mvec *y) {
   if (L->B) HM_CALL(hm_matrix_apply(L->B, x, y));
-  else HM_CALL(hm_mvec_copy_columns(x, 0, y, 0, x->k));
+  else if (y != x) HM_CALL(hm_mvec_copy_columns(x, 0, y, 0, x->k));
   return HM_SUCCESS;
 }
 
