@@ -2,19 +2,20 @@
 # shellcheck disable=SC2086 # the option lists split into words on purpose
 # The matrix-free lattice operator on every GPU of a lent multi-GPU machine (nvidia-h100-x2 and up,
 # `.debs` carried), one MPI rank per GPU, the halo device to device:
-#   tests   the matrix-free products on 2 and 3 ranks against the CPU reference (test_stencil_free
-#           cuda; HAMLET_HALO_PEER=1 requires the device-to-device halo), and the 2-rank KPM,
-#           LOBPCG and IDR(s) GPU tests;
-#   weak    the TI's KPM DOS (model = lattice, ti.lattice, storage = matrix_free) at 3.2e6 orbitals
-#           per GPU with R = 32 and 10^8 per GPU with R = 2, on 1 .. P GPUs: the steady time per
-#           vector-step from two moment counts, and the weak-scaling efficiency;
+#   tests   the matrix-free products on 2 and 3 ranks (TEST_RANKS="2 3 4" for others) against the
+#           CPU reference (test_stencil_free cuda; HAMLET_HALO_PEER=1 requires the device-to-device
+#           halo);
+#   ctest   the 2-rank KPM, LOBPCG and IDR(s) GPU tests;
+#   weak    the TI's KPM DOS (model = lattice, ti.lattice, storage = matrix_free) at 3.2e6 and
+#           2.5e7 orbitals per GPU with R = 32 and 10^8 per GPU with R = 2, on 1, 2, 4, ... GPUs: the
+#           steady time per vector-step from two moment counts, and the weak-scaling efficiency;
 #   strong  the 2.7e7-orbital TI (300 x 150 x 150 sites), R = 32, on 1 .. P GPUs;
 #   large   10^9 orbitals per GPU (500 x 500 x 1000 P sites), R = 2, a few moments: the largest TI
 #           the node holds, time per moment and peak device memory per GPU.
-#   run: bash scripts/device_mfree_scaling.sh [tests] [weak] [strong] [large]   (none: all)
+#   run: bash scripts/device_mfree_scaling.sh [tests] [ctest] [weak] [strong] [large]   (none: all)
 set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-parts=" ${*:-tests weak strong large} "
+parts=" ${*:-tests ctest weak strong large} "
 want() { [[ $parts == *" $1 "* ]]; }
 # shellcheck source=scripts/device_build.sh
 source scripts/device_build.sh
@@ -26,10 +27,12 @@ LATTICE=$PWD/inputs/lattices/ti.lattice
 status=0
 if want tests; then
   exe=$(find build-gpu -name test_stencil_free -type f -perm -u+x | head -1)
-  for n in 2 3; do
+  for n in ${TEST_RANKS:-2 3}; do
     HAMLET_HALO_PEER=1 $MPIEXEC -n $n "$exe" cuda > "$OUT/stencil_free_cuda_np$n.txt" 2>&1
     code=$?; echo "test_stencil_free cuda on $n ranks ($GPUS GPUs): exit $code"; [ $code = 0 ] || status=1
   done
+fi
+if want ctest; then
   (cd build-gpu && HAMLET_TEST_REQUIRE=gpu ctest -R 'test_(kpm|lobpcg|idr)_gpu|stencil_free_cuda|lattice' -L gpu \
     --output-on-failure --timeout 300 2>&1 | tail -8)
 fi
@@ -62,7 +65,7 @@ run_case() { # run_case TAG P NX NY NZ R M: prints the moments phase in seconds
 steady() { awk -v a="$1" -v b="$2" -v r="$3" -v d="$4" 'BEGIN {printf "%.1f", 1e6 * (b - a) / (r * d)}'; }
 counts() { local p=1; while [ $p -le "$GPUS" ]; do echo $p; p=$((p * 2)); done; }
 if want weak; then
-  for cfg in "200 100 40 32 200 1000" "500 500 100 2 100 500"; do
+  for cfg in "200 100 40 32 200 1000" "200 100 312 32 100 300" "500 500 100 2 100 500"; do
     read -r nx ny nz R M1 M2 <<<"$cfg"
     base=""
     for P in $(counts); do

@@ -1,9 +1,9 @@
 #!/bin/bash
 # shellcheck disable=SC2086 # $HAMLET_DEVICE_CMAKE_FLAGS and the option lists split into words on purpose
-# On a lent machine with 2 GPUs (nvidia-h200-x2, `.debs` carried): build, run the GPU tests on one
-# and two ranks (one rank per GPU), a weak-scaling run of the KPM (the TI lattice 200 x 100 x 40 per
-# GPU) with the halo device to device and, for comparison, through host buffers, and the dense
-# cusolverMg benchmark (2 GPUs against one).
+# On a lent machine with several GPUs (nvidia-h100-x2 and up, `.debs` carried): build, run the GPU
+# tests, a weak-scaling run of the KPM with the stored TI matrix (200 x 100 x 40 sites per GPU,
+# R = 32) on 1, 2, 4, ... GPUs (one rank per GPU) with the halo device to device and, for
+# comparison, through host buffers, and the dense cusolverMg benchmark (all GPUs against one).
 #   run: bash scripts/device_scaling.sh [tests] [weak] [mg]   (none: all three)
 # With an older source tree in build-base/src (scripts/device_base_app.sh), weak also builds and
 # runs it, for a before/after in one session, and compares the moments of the two 2-GPU runs bit
@@ -12,13 +12,11 @@ set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 parts=" ${*:-tests weak mg} "
 want() { [[ $parts == *" $1 "* ]]; }
-source scripts/device_unpack.sh .debs
-nvidia-smi --query-gpu=name,memory.total --format=csv | tee "$OUT/gpu.txt"
-nvidia-smi topo -m | tee "$OUT/topo.txt"
-cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DHAMLET_CUDA=ON \
-  $HAMLET_DEVICE_CMAKE_FLAGS >"$OUT/configure.log" 2>&1 &&
-  cmake --build build-gpu -j 32 --target hamlet_app test_kpm_gpu test_lobpcg_gpu test_idr_gpu bench_dense_mg \
-    >"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+# shellcheck source=scripts/device_build.sh
+source scripts/device_build.sh
+nvidia-smi topo -m > "$OUT/topo.txt" 2>&1
+GPUS=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
+counts() { local p=1; while [ $p -le "$GPUS" ]; do echo $p; p=$((p * 2)); done; }
 if want tests; then
   (cd build-gpu && ctest -R 'test_(kpm|lobpcg|idr)_gpu' --output-on-failure --timeout 200 2>&1 | tail -12)
 fi
@@ -34,7 +32,7 @@ if want weak; then
   # figure takes each case's fastest run.
   read -r M1 M2 <<<"${WEAK_MOMENTS:-200 3000}"
   for rep in $(seq ${WEAK_REPEAT:-2}); do
-    for P in 1 2; do
+    for P in $(counts); do
       for M in $M1 $M2; do
         cat > "$W/weak${P}_m$M.ini" <<INI
 [run]
@@ -70,9 +68,12 @@ INI
     awk -v a="$a" -v b="$b" -v d=$(((M2 - M1) / 2)) 'BEGIN {printf "%.1f", 1e6 * (b - a) / (32 * d)}'
   }
   for app in "${apps[@]}"; do
-    a=${app%%:*}; s1=$(step $a 1 1); s2=$(step $a 2 1)
-    echo "$a: steady us per vector-step: 1 GPU $s1; 2 GPUs device to device $s2" \
-      "(weak-scaling efficiency $(awk -v a=$s1 -v b=$s2 'BEGIN {printf "%.1f%%", 100 * a / b}'))" | tee -a "$OUT/weak.txt"
+    a=${app%%:*}; s1=$(step $a 1 1)
+    for P in $(counts); do
+      sp=$(step $a $P 1)
+      echo "$a: steady us per vector-step on $P GPU(s), device to device: $sp" \
+        "(weak-scaling efficiency $(awk -v a=$s1 -v b=$sp 'BEGIN {printf "%.1f%%", 100 * a / b}'))" | tee -a "$OUT/weak.txt"
+    done
   done
   if [ ${#apps[@]} = 2 ]; then
     echo "== moments of the 2-GPU runs, new against base (no tolerance)" | tee -a "$OUT/weak.txt"
@@ -80,8 +81,8 @@ INI
       --only /kpm/moments 2>&1 | tail -2 | tee -a "$OUT/weak.txt"
   fi
 fi
-if want mg; then
+if want mg; then # cusolverMg on all GPUs against one (bench_dense_mg prints both)
   exe=$(find build-gpu -name bench_dense_mg -type f | head -1)
-  timeout 280 "$exe" --real 8192 16384 2>&1 | tee "$OUT/dense_mg_real.txt" | grep -v '^# '
-  timeout 280 "$exe" --complex 8192 16384 2>&1 | tee "$OUT/dense_mg_complex.txt" | grep -v '^# '
+  timeout 280 "$exe" --real --gpus "$GPUS" 8192 16384 2>&1 | tee "$OUT/dense_mg_real.txt" | grep -v '^# '
+  timeout 280 "$exe" --complex --gpus "$GPUS" 8192 16384 2>&1 | tee "$OUT/dense_mg_complex.txt" | grep -v '^# '
 fi

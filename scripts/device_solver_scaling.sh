@@ -5,8 +5,9 @@
 #   lobpcg  the FEM pencil (Q1, harmonic trap, Jacobi) with about 10^7 unknowns per GPU, nev = 4,
 #           a fixed 30 iterations: weak (ez grows with P) and strong (10^7 in all) scaling of the
 #           time per iteration;
-#   idr     IDR(4) on convection-diffusion 300^3 (2.7·10^7 unknowns), a fixed 60 iterations:
-#           strong scaling of the time per iteration;
+#   idr     IDR(4) on convection-diffusion 300^3 (2.7·10^7 unknowns) and on the shifted TI
+#           z - H (300 x 150 x 150 sites, 2.7·10^7 orbitals, the 4 orbitals of one site as 4
+#           right-hand sides), a fixed 60 iterations: strong scaling of the time per iteration;
 #   dense   ScaLAPACK dsyevd on all host cores (one rank per core) next to one GPU's cuSOLVER at
 #           n = 8192 and 16384 (and cuSOLVER alone at 32768).
 #   run: bash scripts/device_solver_scaling.sh [lobpcg] [idr] [dense]   (none: all)
@@ -85,9 +86,32 @@ maxit = 60
 [rhs]
 kind = ones
 INI
+  cat > "$W/green.ini" <<INI
+[run]
+backend = cuda
+[hamiltonian]
+model = ti
+nx = 300
+ny = 150
+nz = 150
+boundary = periodic periodic periodic
+[solver]
+method = idr
+problem = green
+multishift = no
+s = 4
+tol = 1e-30
+maxit = 60
+[green]
+energies = 0.1 0.1 1
+eta = 0.05
+sites = 1 1 1
+INI
   for P in $(counts); do
     cp "$W/idr.ini" "$W/idr$P.ini"; run_deck "idr$P" $P
     echo "idr strong: $P GPU(s), convdiff 300^3: $(per_iteration "$W/idr$P.txt")" | tee -a "$OUT/idr.txt"
+    cp "$W/green.ini" "$W/green$P.ini"; run_deck "green$P" $P
+    echo "idr strong: $P GPU(s), shifted TI 300 x 150 x 150, 4 right-hand sides: $(per_iteration "$W/green$P.txt")" | tee -a "$OUT/idr.txt"
   done
 fi
 if want dense; then
