@@ -28,7 +28,7 @@ status=0
 if want tests; then
   exe=$(find build-gpu -name test_stencil_free -type f -perm -u+x | head -1)
   for n in ${TEST_RANKS:-2 3}; do
-    HAMLET_HALO_PEER=1 $MPIEXEC -n $n "$exe" cuda > "$OUT/stencil_free_cuda_np$n.txt" 2>&1
+    HAMLET_HALO_PEER=1 OMP_NUM_THREADS=4 timeout 300 $MPIEXEC -n $n "$exe" cuda > "$OUT/stencil_free_cuda_np$n.txt" 2>&1
     code=$?; echo "test_stencil_free cuda on $n ranks ($GPUS GPUs): exit $code"; [ $code = 0 ] || status=1
   done
 fi
@@ -57,7 +57,7 @@ INI
 moments_s() { awk '/^  moments/ {print $7}' "$1" | head -1; } # seconds of the run summary's moments phase
 run_case() { # run_case TAG P NX NY NZ R M: prints the moments phase in seconds
   deck "$W/$1.ini" "$3" "$4" "$5" "$6" "$7"
-  HAMLET_HALO_PEER=1 OMP_NUM_THREADS=4 $MPIEXEC -n "$2" "$APP" run "$W/$1.ini" -o "$W/$1.h5" --quiet \
+  HAMLET_HALO_PEER=1 OMP_NUM_THREADS=4 timeout 120 $MPIEXEC -n "$2" "$APP" run "$W/$1.ini" -o "$W/$1.h5" --quiet \
     > "$W/$1.txt" 2>&1 || { echo "FAILED: $1"; tail -5 "$W/$1.txt"; status=1; }
   moments_s "$W/$1.txt"
 }

@@ -53,7 +53,7 @@ INI
             [ $mode = 0 ] && { [ $M = $M2 ] || [ ${app%%:*} = base ] || [ $rep != 1 ]; } && continue
             tag=${app%%:*}_${P}_m${M}_peer${mode}_r$rep
             echo "== ${app%%:*}: $P GPU(s), $M moments, HAMLET_HALO_PEER=$mode (run $rep)" | tee -a "$OUT/weak.txt"
-            HAMLET_HALO_PEER=$mode OMP_NUM_THREADS=8 $MPIEXEC -n $P ${app#*:} run "$W/weak${P}_m$M.ini" \
+            HAMLET_HALO_PEER=$mode OMP_NUM_THREADS=8 timeout 120 $MPIEXEC -n $P ${app#*:} run "$W/weak${P}_m$M.ini" \
               -o "$W/$tag.h5" --quiet | tee "$W/$tag.txt" | grep -E 'moments  |timing' | tee -a "$OUT/weak.txt"
           done
         done

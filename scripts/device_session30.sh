@@ -4,7 +4,7 @@
 #   stencil  the few-orbital stencil kernel of branch s29-stencil (its source carried as
 #            build-stencil/src.tar.gz) built with line info: test_stencil_free cuda with the kernel
 #            forced, and compute-sanitizer memcheck with backtraces (logs under $OUT/stencil)
-#   mfree    scripts/device_mfree_scaling.sh (the products on 2 and 4 ranks, weak, strong)
+#   mfree    scripts/device_mfree_scaling.sh weak strong
 #   large    scripts/device_mfree_scaling.sh large: the largest matrix-free TI the node holds
 #   p2p      bench/p2p_bandwidth.py: copy, peer and ring bandwidths, the model's link inputs
 #   stored   scripts/device_scaling.sh weak: the stored-matrix TI KPM on 1, 2, 4 GPUs
@@ -33,7 +33,7 @@ for part in "$@"; do
       --print-limit 12 "$exe" cuda >"$OUT/stencil/memcheck.txt" 2>&1
     echo "memcheck: exit $?"; grep -m 12 -A 4 "Invalid" "$OUT/stencil/memcheck.txt"
     ;;
-  mfree) TEST_RANKS="2 4" bash scripts/device_mfree_scaling.sh tests weak strong || status=1 ;;
+  mfree) bash scripts/device_mfree_scaling.sh weak strong || status=1 ;;
   large) bash scripts/device_mfree_scaling.sh large || status=1 ;;
   p2p) python3 bench/p2p_bandwidth.py 256 2>&1 | tee "$OUT/p2p.txt" ;;
   stored) bash scripts/device_scaling.sh weak || status=1 ;;

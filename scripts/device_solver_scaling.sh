@@ -29,7 +29,7 @@ per_iteration() { # per_iteration LOG: solve seconds / iterations of the run sum
        END {if (it > 0) printf "%.2f ms per iteration (%s iterations, solve %s s)", 1000 * s / it, it, s; else print "no figure"}' "$1"
 }
 run_deck() { # run_deck TAG P: runs $W/TAG.ini on P ranks
-  HAMLET_HALO_PEER=1 OMP_NUM_THREADS=4 $MPIEXEC -n "$2" "$APP" run "$W/$1.ini" -o "$W/$1.h5" > "$W/$1.txt" 2>&1
+  HAMLET_HALO_PEER=1 OMP_NUM_THREADS=4 timeout 200 $MPIEXEC -n "$2" "$APP" run "$W/$1.ini" -o "$W/$1.h5" > "$W/$1.txt" 2>&1
   local code=$?
   [ $code = 0 ] || [ $code = 3 ] || { echo "FAILED ($code): $1"; tail -4 "$W/$1.txt"; }
 }
