@@ -8,21 +8,13 @@
 #include <string.h>
 #include "error_macros.h"
 #include "objects.h"
+#include "hermitian_worst.h"
 #include "matrix_hermitian.h"
 #include "mpi_large.h"
 #include "mpi_waitall.h"
 
 /* An entry a_ij sent to the owner of row j, which compares it with its a_ji. */
 typedef struct { int64_t row, col; double re, im; } far_entry;
-
-typedef struct { double defect; int64_t row, col; } worst;
-
-/* Keeps the larger defect; ties go to the smaller (row, col), so every rank count picks the same. */
-static void keep_worse(worst *w, double defect, int64_t row, int64_t col) {
-  if (defect > w->defect || (defect == w->defect && defect > 0 &&
-                             (row < w->row || (row == w->row && col < w->col))))
-    *w = (worst){defect, row, col};
-}
 
 static int64_t global_col(const struct hm_matrix_s *M, const int64_t *remote, int32_t c) {
   return c < M->csr.nrows ? M->dist.first + c : remote[c - M->csr.nrows];
@@ -52,13 +44,13 @@ static double defect_of(const struct hm_matrix_s *M, const int64_t *remote, int6
 }
 
 /* Pairs whose partner is on this rank; the largest |a| too. */
-static void local_pairs(const struct hm_matrix_s *M, const int64_t *remote, worst *out, double *largest) {
+static void local_pairs(const struct hm_matrix_s *M, const int64_t *remote, hm_hermitian_worst *out, double *largest) {
   const hm_csr *c = &M->csr;
-  worst w = {0, 0, 0};
+  hm_hermitian_worst w = {0, 0, 0};
   double big = 0;
 #pragma omp parallel
   {
-    worst mine = {0, 0, 0};
+    hm_hermitian_worst mine = {0, 0, 0};
     double my_big = 0;
 #pragma omp for schedule(dynamic, 4096)
     for (int32_t r = 0; r < c->nrows; r++) {
@@ -67,12 +59,12 @@ static void local_pairs(const struct hm_matrix_s *M, const int64_t *remote, wors
         const double complex a = value_at(M, p);
         my_big = fmax(my_big, cabs(a));
         if (c->col[p] >= c->nrows) continue; /* partner elsewhere: far_pairs */
-        keep_worse(&mine, defect_of(M, remote, gi, M->dist.first + c->col[p], a), gi, M->dist.first + c->col[p]);
+        hm_hermitian_keep_worse(&mine, defect_of(M, remote, gi, M->dist.first + c->col[p], a), gi, M->dist.first + c->col[p]);
       }
     }
 #pragma omp critical
     {
-      keep_worse(&w, mine.defect, mine.row, mine.col);
+      hm_hermitian_keep_worse(&w, mine.defect, mine.row, mine.col);
       big = fmax(big, my_big);
     }
   }
@@ -128,7 +120,7 @@ static int pack_far(const struct hm_matrix_s *M, const int64_t *remote, far_entr
 }
 
 /* Sends my far entries to their partners' owners and compares the entries others send me. */
-static int far_pairs(const struct hm_matrix_s *M, const int64_t *remote, worst *w) {
+static int far_pairs(const struct hm_matrix_s *M, const int64_t *remote, hm_hermitian_worst *w) {
   const hm_halo *h = &M->halo;
   const int nout = h->nrecv_ranks, nin = h->nsend_ranks;
   MPI_Comm comm = M->ctx->comm;
@@ -180,7 +172,7 @@ static int far_pairs(const struct hm_matrix_s *M, const int64_t *remote, worst *
   }
   for (int64_t e = 0; e < in_start[nin]; e++) {
     const far_entry *f = &in[e]; /* a_{f->col, f->row} of the sender; my row is f->row */
-    keep_worse(w, defect_of(M, remote, f->col, f->row, f->re + I * f->im), f->col, f->row);
+    hm_hermitian_keep_worse(w, defect_of(M, remote, f->col, f->row, f->re + I * f->im), f->col, f->row);
   }
 done:
   free(out);
@@ -193,7 +185,7 @@ done:
 }
 
 int hm_matrix_measure_hermitian(struct hm_matrix_s *M, const int64_t *remote) {
-  worst w;
+  hm_hermitian_worst w;
   double largest;
   local_pairs(M, remote, &w, &largest);
   HM_CALL(far_pairs(M, remote, &w));
@@ -206,10 +198,10 @@ int hm_matrix_measure_hermitian(struct hm_matrix_s *M, const int64_t *remote) {
     free(all);
     HM_RAISE(HM_ERR_MPI, "MPI error %d gathering the Hermitian defect", st);
   }
-  worst g = {0, 0, 0};
+  hm_hermitian_worst g = {0, 0, 0};
   double big = 0;
   for (int r = 0; r < P; r++) {
-    keep_worse(&g, all[4 * r], (int64_t)all[4 * r + 1], (int64_t)all[4 * r + 2]);
+    hm_hermitian_keep_worse(&g, all[4 * r], (int64_t)all[4 * r + 1], (int64_t)all[4 * r + 2]);
     big = fmax(big, all[4 * r + 3]);
   }
   free(all);

@@ -10,19 +10,9 @@
 #include <complex.h>
 #include <math.h>
 #include "error_macros.h"
+#include "hermitian_worst.h"
 #include "stencil_free.h"
 #include "stencil_internal.h"
-
-typedef struct {
-  double defect;
-  int64_t row, col;
-} worst_pair;
-
-static void keep_worse(worst_pair *w, double defect, int64_t row, int64_t col) {
-  if (defect > w->defect ||
-      (defect == w->defect && defect > 0 && (row < w->row || (row == w->row && col < w->col))))
-    *w = (worst_pair){defect, row, col};
-}
 
 /* Block b's entry (i, j) hopping from cell c with wraps w: amplitude, twist, Peierls phase. */
 static double complex hop_value(const hm_stencil_exec *E, int b, int i, int j, const int64_t c[3],
@@ -37,7 +27,7 @@ static double complex hop_value(const hm_stencil_exec *E, int b, int i, int j, c
 }
 
 /* The wrapping hops of the site at cell c against their partners. */
-static void check_site(const hm_stencil_exec *E, const int *partner, const int64_t c[3], worst_pair *w) {
+static void check_site(const hm_stencil_exec *E, const int *partner, const int64_t c[3], hm_hermitian_worst *w) {
   const int o = E->orbitals;
   const int64_t site = c[0] + E->cells[0] * (c[1] + E->cells[1] * c[2]);
   if (hm_stencil_vacant(E, site)) return; /* a vacant site's row and column are zero */
@@ -61,7 +51,7 @@ static void check_site(const hm_stencil_exec *E, const int *partner, const int64
       for (int j = 0; j < o; j++) {
         const double complex there = hop_value(E, b, i, j, c, wraps);
         const double complex back_hop = q >= 0 ? hop_value(E, q, j, i, t, back) : 0;
-        keep_worse(w, cabs(there - conj(back_hop)), site * o + i, target * o + j);
+        hm_hermitian_keep_worse(w, cabs(there - conj(back_hop)), site * o + i, target * o + j);
       }
   }
 }
@@ -79,7 +69,7 @@ int hm_stencil_wrap_defect(struct hm_matrix_s *M) {
   E.peierls = s->peierls;
   E.wrap_phase = s->wrap_phase;
   E.slab_row = P->slab_row;
-  worst_pair w = {0, 0, 0};
+  hm_hermitian_worst w = {0, 0, 0};
   if (E.has_peierls) {
     int *partner = NULL;
     HM_MALLOC(partner, (size_t)E.nblocks);
@@ -118,8 +108,8 @@ int hm_stencil_wrap_defect(struct hm_matrix_s *M) {
     free(all);
     HM_RAISE(HM_ERR_MPI, "MPI error %d gathering the wrapped hops' Hermitian defect", st);
   }
-  worst_pair g = {0, 0, 0};
-  for (int r = 0; r < P_ranks; r++) keep_worse(&g, all[3 * r], (int64_t)all[3 * r + 1], (int64_t)all[3 * r + 2]);
+  hm_hermitian_worst g = {0, 0, 0};
+  for (int r = 0; r < P_ranks; r++) hm_hermitian_keep_worse(&g, all[3 * r], (int64_t)all[3 * r + 1], (int64_t)all[3 * r + 2]);
   free(all);
   M->hermitian_defect = g.defect;
   M->defect_row = g.row;
