@@ -42,7 +42,16 @@ typedef struct {
   double *locked_est;    /* m */
   int64_t verify_start;  /* solves when the verification began */
   int copies;            /* pairs locked by the verification */
+  double tol;            /* the options' */
 } lanczos;
+
+/* The verification's decisions (verify_step): below, where a Ritz value counts as a copy of the cut
+ * (within 10 tol); decide, the Ritz estimate relative to |theta| that shows a value converged enough
+ * to be told from the cut. */
+static void thresholds(const lanczos *L, double *below, double *decide) {
+  *below = L->cut * (1 - fmax(10 * L->tol, 64 * DBL_EPSILON));
+  *decide = fmax(L->tol, 1e-3);
+}
 
 /* y = B x; nothing where B = I and y is x itself (Bw shares w's block then). */
 static int apply_b(lanczos *L, hm_mvec *x, hm_mvec *y) {
@@ -103,13 +112,34 @@ static int random_column(lanczos *L, int j, uint64_t seed) {
   return HM_SUCCESS;
 }
 
-/* Extend the basis from column j0 to m: T V_m = V_m H + beta v_m e_m^T. */
-static int expand(lanczos *L, int j0, uint64_t seed, double *beta_out) {
+/* During the verification, after column j: whether the active block's Ritz values so far already
+ * show that nothing at the cut or above is left (verify_step's test), so the cycle ends early.
+ * work: m * m + m doubles. */
+static int nothing_left(const lanczos *L, int j, double beta, double *work) {
+  const int m = L->m, nl = L->nl, k = j + 1 - nl;
+  if (!L->verifying || k < 2) return 0;
+  double *Z = work, *ev = work + (size_t)m * m, below, decide;
+  for (int r = 0; r < k; r++) memcpy(Z + (size_t)r * k, L->H + (size_t)(nl + r) * m + nl, sizeof(double) * k);
+  if (LAPACKE_dsyev(LAPACK_ROW_MAJOR, 'V', 'U', k, Z, k, ev) != 0) return 0; /* the cycle then runs to m */
+  const int top = fabs(ev[0]) > fabs(ev[k - 1]) ? 0 : k - 1;
+  const double mu = fabs(ev[top]), e = fabs(beta * Z[(size_t)(k - 1) * k + top]);
+  thresholds(L, &below, &decide);
+  return mu + e < below && e <= decide * mu;
+}
+
+/* Extend the basis from column j0 to m: T V_m = V_m H + beta v_m e_m^T; *done_early where the
+ * verification ended before m (nothing_left). */
+static int expand(lanczos *L, int j0, uint64_t seed, double *beta_out, int *done_early) {
   double *sum = calloc((size_t)L->m + 1, sizeof(double));
-  HM_CHECK(sum, HM_ERR_MEMORY, "could not allocate %d coefficients", L->m + 1);
-  int st = HM_SUCCESS;
+  double *work = calloc((size_t)L->m * (size_t)(L->m + 1), sizeof(double));
+  int st = sum && work ? HM_SUCCESS : HM_ERR_MEMORY;
+  if (st) {
+    free(sum), free(work);
+    HM_CHECK(0, HM_ERR_MEMORY, "could not allocate %d coefficients", L->m + 1);
+  }
   double beta = 0;
-  for (int j = j0; j < L->m && !st; j++) {
+  *done_early = 0;
+  for (int j = j0; j < L->m && !st && !*done_early; j++) {
     st = hm_mvec_copy_columns(L->BV, j, L->x1, 0, 1); /* T v_j = (A - sigma B)^-1 (B v_j) */
     if (!st) st = hm_shift_invert_solve(L->si, L->x1, L->w);
     if (st) break;
@@ -128,8 +158,9 @@ static int expand(lanczos *L, int j0, uint64_t seed, double *beta_out) {
       st = store_column(L, j + 1, beta);
     }
     if (j + 1 < L->m) L->H[(j + 1) * L->m + j] = L->H[j * L->m + j + 1] = beta;
+    if (!st) *done_early = j + 1 < L->m && nothing_left(L, j, beta, work);
   }
-  free(sum);
+  free(sum), free(work);
   *beta_out = beta;
   return st ? hm_error_trace(st, __FILE__, __LINE__, __func__) : HM_SUCCESS;
 }
@@ -326,7 +357,8 @@ static int at_boundary(lanczos *L, const hm_krylov_schur_options *opt, int64_t n
 static int verify_step(lanczos *L, const hm_krylov_schur_options *opt, const int *order, const double *S,
                        const double *ritz, double beta, int keep, int *cols, int *ncols, int *lock, int *verified) {
   const int m = L->m;
-  const double tol_decide = fmax(opt->tol, 1e-3), below = L->cut * (1 - fmax(10 * opt->tol, 64 * DBL_EPSILON));
+  double below, tol_decide;
+  thresholds(L, &below, &tol_decide);
   int nact = 0;
   for (int k = 0; k < m; k++)
     if (order[k] >= L->nl) cols[nact++] = order[k]; /* the active pairs, largest |theta| first */
@@ -371,7 +403,7 @@ int hm_krylov_schur_solve(hm_shift_invert *si, const hm_krylov_schur_options *op
   HM_CHECK(!X || (X->k >= nev && X->dist.local == A->dist.local && X->type == A->type), HM_ERR_ARGUMENT,
            "X must be a block over A's rows and type with at least nev = %d columns", nev);
 
-  lanczos L = {.si = si, .comm = A->ctx->comm, .B = B, .type = A->type, .t = (size_t)A->type, .m = m};
+  lanczos L = {.si = si, .comm = A->ctx->comm, .B = B, .type = A->type, .t = (size_t)A->type, .m = m, .tol = opt->tol};
   const size_t t = L.t, w1 = (size_t)m + 1;
   double *ritz = calloc((size_t)m, sizeof(double)), *S = calloc((size_t)m * (size_t)m, sizeof(double));
   int *order = calloc((size_t)m, sizeof(int)), *cols = calloc((size_t)m, sizeof(int));
@@ -406,7 +438,10 @@ int hm_krylov_schur_solve(hm_shift_invert *si, const hm_krylov_schur_options *op
   boundary_clock clock = {.t_checkpoint = MPI_Wtime(), .last_checkpoint = opt->resume ? restarts : -1};
   double beta = 0;
   for (;;) {
-    HM_CALL_GOTO(st, done, expand(&L, j0, opt->seed + 1000003u * (uint64_t)(restarts + 1), &beta));
+    int early = 0;
+    HM_CALL_GOTO(st, done, expand(&L, j0, opt->seed + 1000003u * (uint64_t)(restarts + 1), &beta, &early));
+    if (early) /* nothing wanted in the active block: only the locked pairs count */
+      for (int i = L.nl; i < m; i++) memset(L.H + (size_t)i * m, 0, sizeof(double) * (size_t)m);
     HM_CALL_GOTO(st, done, project(&L, S, ritz));
     for (int i = 0; i < m; i++) order[i] = i;
     for (int i = 0; i < m; i++) /* largest |theta| first (m is small) */
@@ -419,6 +454,10 @@ int hm_krylov_schur_solve(hm_shift_invert *si, const hm_krylov_schur_options *op
       for (int i = 0; i < nev; i++)
         worst = fmax(worst, estimate(&L, S, beta, order[i]) / fmax(fabs(ritz[order[i]]), DBL_MIN));
       opt->progress(restarts, nconv, nev, worst, opt->progress_user);
+    }
+    if (early) {
+      verified = 1;
+      break;
     }
     if (restarts >= opt->maxit) break;
     int ncols = keep, lock = 0;
