@@ -116,6 +116,7 @@ int run_krylov_schur(run_state *s, hm_matrix *H, hm_shift_invert *si, run_mark *
   opt.tol = d->solver.tol;
   opt.maxit = d->solver.maxit;
   opt.seed = d->solver.seed;
+  opt.verify = d->solver.verify_copies;
   opt.progress = on_progress;
   opt.progress_user = s;
   opt.checkpoint_every = d->checkpoint_every;
