@@ -112,6 +112,16 @@ static int random_column(lanczos *L, int j, uint64_t seed) {
   return HM_SUCCESS;
 }
 
+/* One end of the active block's spectrum shows nothing at the cut or beyond (|theta| >= below): its
+ * extreme Ritz value r (largest: high, or smallest) with estimate e lies inside (-below, below) by
+ * more than e, converged to decide where it is the outer end (a Ritz value approaches its end's
+ * eigenvalue from inside, so only a converged one bounds it). Both ends count: where A - sigma B is
+ * indefinite, T has wanted values of both signs. */
+static int end_clear(double r, double e, double below, double decide, int high) {
+  if (high) return r + e < below && (r <= 0 || e <= decide * r);
+  return r - e > -below && (r >= 0 || e <= -decide * r);
+}
+
 /* During the verification, after column j: whether the active block's Ritz values so far already
  * show that nothing at the cut or above is left (verify_step's test), so the cycle ends early.
  * work: m * m + m doubles. */
@@ -121,10 +131,9 @@ static int nothing_left(const lanczos *L, int j, double beta, double *work) {
   double *Z = work, *ev = work + (size_t)m * m, below, decide;
   for (int r = 0; r < k; r++) memcpy(Z + (size_t)r * k, L->H + (size_t)(nl + r) * m + nl, sizeof(double) * k);
   if (LAPACKE_dsyev(LAPACK_ROW_MAJOR, 'V', 'U', k, Z, k, ev) != 0) return 0; /* the cycle then runs to m */
-  const int top = fabs(ev[0]) > fabs(ev[k - 1]) ? 0 : k - 1;
-  const double mu = fabs(ev[top]), e = fabs(beta * Z[(size_t)(k - 1) * k + top]);
   thresholds(L, &below, &decide);
-  return mu + e < below && e <= decide * mu;
+  return end_clear(ev[k - 1], fabs(beta * Z[(size_t)(k - 1) * k + k - 1]), below, decide, 1) &&
+         end_clear(ev[0], fabs(beta * Z[(size_t)(k - 1) * k]), below, decide, 0);
 }
 
 /* Extend the basis from column j0 to m: T V_m = V_m H + beta v_m e_m^T; *done_early where the
@@ -347,13 +356,13 @@ static int at_boundary(lanczos *L, const hm_krylov_schur_options *opt, int64_t n
   return HM_SUCCESS;
 }
 
-/* What follows a verification cycle (L->verifying): mu, the active block's largest |theta| (index a),
- * with estimate e. Converged to tol at the cut or above, it is a missed copy (or value): locked, with
+/* What follows a verification cycle (L->verifying): mu, the active block's largest |theta|, with
+ * estimate e. Converged to tol at the cut or above, it is a missed copy (or value): locked, with
  * the other converged active pairs at the cut or above (room permitting). Nothing was missed where
- * mu is below the cut by more than e (an eigenvalue lies within e of mu) and e is within the decision
- * tolerance: a missed value at the cut or above would be the deflated operator's most extreme, which
- * Lanczos from a random vector approximates first. Returns 1 to stop (verified, or no room left),
- * else the columns to keep (*ncols, *lock) in cols. */
+ * both ends of the active block are clear (end_clear): a missed value at the cut or beyond would be
+ * the deflated operator's most extreme on its side, which Lanczos from a random vector approximates
+ * first. Returns 1 to stop (verified, or no room left), else the columns to keep (*ncols, *lock) in
+ * cols. */
 static int verify_step(lanczos *L, const hm_krylov_schur_options *opt, const int *order, const double *S,
                        const double *ritz, double beta, int keep, int *cols, int *ncols, int *lock, int *verified) {
   const int m = L->m;
@@ -371,7 +380,9 @@ static int verify_step(lanczos *L, const hm_krylov_schur_options *opt, const int
     *lock = 1;
     return *ncols == 0; /* no room left for another copy: stop unverified */
   }
-  if (mu + e < below && e <= tol_decide * mu) return *verified = 1;
+  if (end_clear(ritz[m - 1], estimate(L, S, beta, m - 1), below, tol_decide, 1) && /* the active block, ascending */
+      end_clear(ritz[L->nl], estimate(L, S, beta, L->nl), below, tol_decide, 0))
+    return *verified = 1;
   int ka = keep - L->nl; /* thick restart of the active block */
   if (ka > m - L->nl - 1) ka = m - L->nl - 1;
   if (ka < 1) ka = m - L->nl - 1 >= 1 ? 1 : 0;

@@ -14,8 +14,8 @@
  * and Lanczos continues from a fresh random vector B-orthogonal to them, on the deflated operator. A
  * missed copy (or value) at or above the cut (the nev-th locked |theta|) is the deflated operator's
  * most extreme eigenvalue, found first: it is locked, and the cut and the fresh vector renewed; the
- * run ends when the deflated run's largest Ritz value, converged to 1e-3, lies below the cut by more than
- * its estimate.
+ * run ends when both extreme Ritz values of the deflated run (converged to 1e-3 where beyond zero) lie
+ * inside (-cut, cut) by more than their estimates.
  * Restart boundaries (after each thick restart) are where the run reports progress, writes
  * checkpoints (the kept Ritz vectors, the next Lanczos vector, their B images and the projected
  * matrix: a resumed run repeats the uninterrupted one bit for bit on the same ranks) and stops on
