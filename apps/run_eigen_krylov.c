@@ -75,11 +75,18 @@ static void write_results(run_state *s, hm_output *out, hm_shift_invert *si, con
   APP_CALL(hm_output_write_attribute_double(out, "/eigen", "ncv", info->ncv));
   APP_CALL(hm_output_write_attribute_double(out, "/eigen", "outer_solves", (double)info->solves)); /* restarts: all */
   APP_CALL(hm_output_write_attribute_double(out, "/eigen", "converged", info->converged));
+  /* the check for missed copies of degenerate eigenvalues (krylov_schur.h) */
+  APP_CALL(hm_output_write_attribute(out, "/eigen", "verified", info->verified ? "yes" : "no"));
+  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "copies_found", info->copies));
+  APP_CALL(hm_output_write_attribute_double(out, "/eigen", "verify_solves", (double)info->verify_solves));
   APP_CALL(hm_output_write_attribute_double(out, "/eigen", "tol", s->deck.solver.tol));
   if (s->rank == 0) {
     printf("  krylov-schur shift-and-invert at %.10g (%s): %d restarts of %d vectors, %d of %d converged (%s), "
            "%lld column solves, tol %g\n", s->deck.solver.shift, ti.method, info->restarts, info->ncv, info->converged,
            nev, done ? "converged" : "maxit", (long long)ti.solves, s->deck.solver.tol);
+    printf("  verification from a fresh vector: %s, %d missed cop%s found, %lld column solves\n",
+           info->verified ? "nothing further missed" : "not completed", info->copies, info->copies == 1 ? "y" : "ies",
+           (long long)info->verify_solves);
   }
   run_print_transform_summary(s, &ti, values, nrm);
 }
@@ -109,6 +116,7 @@ int run_krylov_schur(run_state *s, hm_matrix *H, hm_shift_invert *si, run_mark *
   opt.tol = d->solver.tol;
   opt.maxit = d->solver.maxit;
   opt.seed = d->solver.seed;
+  opt.verify = d->solver.verify_copies;
   opt.progress = on_progress;
   opt.progress_user = s;
   opt.checkpoint_every = d->checkpoint_every;

@@ -5,8 +5,10 @@ preconditioned by the same factorization, PETSc's own LU / Cholesky) on the same
 (tests/support/shift_invert_matrices.py), nev 4, tol 1e-8, one thread per process.
 
 Usage: /usr/bin/python3 bench/shift_invert_peer.py HAMLET_BINARY [GRID]   (GRID x GRID unknowns, 45)
-         [--slepc DIR] [--repeat N] [--seed 7] [--reference dense|sparse] [--outer lobpcg|krylov_schur]
+         [--slepc DIR] [--repeat N] [--seed 7] [--reference dense|sparse] [--outer lobpcg|krylov_schur] [--trust]
 --outer krylov_schur: hamlet's thick-restart Lanczos on the transform instead of LOBPCG (issue 32).
+--trust (with --slepc and --outer krylov_schur): hamlet also with verify_copies = no (no search for
+missed copies of degenerate eigenvalues after convergence), and both runs' column solves.
 Without --slepc: hamlet on 1 and 2 ranks next to SciPy (the session 26/27 table).
 With --slepc DIR (the folder of build_petsc_peers.sh's programs; run `source
 bench/peers/unpack_peers.sh .debs-peers PREFIX` first, which exports PEERS_MPIEXEC, Open MPI from
@@ -44,13 +46,13 @@ SLEPC_FACTOR = {"spd_cond13": "cholesky", "pencil": "cholesky", "penalty": "chol
 SLEPC_LOBPCG = {"spd_cond13", "pencil", "penalty", "hermitian"}
 
 
-def run_hamlet(hamlet, work, case, ranks, env):
-    """(time to solution, converged count, eigenvalues) of `hamlet run` on the case's deck."""
-    out = os.path.join(work, "%s.%d.h5" % (case, ranks))
+def run_hamlet(hamlet, work, case, ranks, env, deck=None):
+    """(time to solution, converged count, eigenvalues) of `hamlet run` on the case's deck (or `deck`)."""
+    out = os.path.join(work, "%s.%d.h5" % (deck or case, ranks))
     if os.path.exists(out):
         os.remove(out)
     r = subprocess.run([os.environ.get("MPIEXEC", "/usr/bin/mpiexec.mpich"), "-n", str(ranks), hamlet, "run",
-                        case + ".ini", "-o", out, "--quiet"], cwd=work, env=env,
+                        (deck or case) + ".ini", "-o", out, "--quiet"], cwd=work, env=env,
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if not os.path.exists(out):
         print("hamlet failed on %s (exit %d): %s" % (case, r.returncode, r.stderr.strip()[-300:]), file=sys.stderr)
@@ -59,6 +61,16 @@ def run_hamlet(hamlet, work, case, ranks, env):
         t = float(np.sum(f["/timing/setup"][()]) + np.sum(f["/timing/solve"][()]))  # factorization + solve
         conv = int(f["/eigen"].attrs["converged"]) if r.returncode == 0 else min(int(f["/eigen"].attrs["converged"]), NEV - 1)
         return t, conv, f["/eigen/values"][:], int(f["/eigen"].attrs["iterations"])
+
+
+def hamlet_solves(work, deck, ranks):
+    """(column solves, those of the verification) of the last `hamlet run` of deck (Krylov-Schur)."""
+    try:
+        with h5py.File(os.path.join(work, "%s.%d.h5" % (deck, ranks)), "r") as f:
+            e = f["/eigen"].attrs
+            return int(e["outer_solves"]), int(e["verify_solves"]) if "verify_solves" in e else 0
+    except (OSError, KeyError):
+        return -1, -1
 
 
 def run_scipy(A, B, shift):
@@ -113,6 +125,9 @@ def main():
                     help="sparse: SciPy's eigsh at tol 1e-14, untimed, where a dense solve costs too much (GRID > 60)")
     ap.add_argument("--outer", choices=["lobpcg", "krylov_schur"], default="lobpcg",
                     help="hamlet's eigensolver on the transform ([solver] outer)")
+    ap.add_argument("--trust", action="store_true",
+                    help="with --slepc and --outer krylov_schur: also hamlet with verify_copies = no (a column "
+                         "after hamlet's), and the column solves of both")
     args = ap.parse_args()
     hamlet = os.path.abspath(args.hamlet)
     slepc = os.path.abspath(args.slepc) if args.slepc else None
@@ -121,11 +136,13 @@ def main():
                     args.grid], check=True, stdout=subprocess.DEVNULL)
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
     os.environ.update(OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")  # SciPy's BLAS and the SLEPc processes
+    solves_rows = []
     if args.slepc:
-        print("| case | N | hamlet (s) | conv | SciPy eigsh (s) | conv | SLEPc Krylov-Schur (s) | conv | "
-              "SLEPc LOBPCG (s) | conv | max rel. diff vs %s: hamlet / SciPy / SLEPc KS / SLEPc LOBPCG |"
-              % ("dense" if args.reference == "dense" else "eigsh tol 1e-14"))
-        print("|---|---|---|---|---|---|---|---|---|---|---|")
+        print("| case | N | hamlet (s) | conv | %sSciPy eigsh (s) | conv | SLEPc Krylov-Schur (s) | conv | "
+              % ("hamlet verify_copies = no (s) | conv | " if args.trust else "") +
+              "SLEPc LOBPCG (s) | conv | max rel. diff vs %s: hamlet / %sSciPy / SLEPc KS / SLEPc LOBPCG |"
+              % ("dense" if args.reference == "dense" else "eigsh tol 1e-14", "unverified / " if args.trust else ""))
+        print("|---|---|" + "---|---|" * (5 if args.trust else 4) + "---|")
     else:
         print("| case | N | hamlet 1 rank (s) | hamlet 2 ranks (s) | iterations | SciPy eigsh (s) | max rel. diff |")
         print("|---|---|---|---|---|---|---|")
@@ -133,10 +150,11 @@ def main():
         shift = float(open(os.path.join(work, c + ".shift")).read())
         has_mass = os.path.exists(os.path.join(work, c + "_M.mtx"))
         mass = "mass = %s_M.mtx\n" % c if has_mass else ""
-        open(os.path.join(work, c + ".ini"), "w").write(
-            "[hamiltonian]\nmodel = mtx\nmatrix = %s.mtx\n%s[solver]\nmethod = lobpcg\nnev = %d\n"
-            "tol = %g\nmaxit = 300\ntransform = shift_invert\nshift = %r\nouter = %s\n" % (c, mass, NEV, TOL, shift,
-                                                                                    args.outer))
+        text = ("[hamiltonian]\nmodel = mtx\nmatrix = %s.mtx\n%s[solver]\nmethod = lobpcg\nnev = %d\n"
+                "tol = %g\nmaxit = 300\ntransform = shift_invert\nshift = %r\nouter = %s\n" % (c, mass, NEV, TOL, shift,
+                                                                                      args.outer))
+        open(os.path.join(work, c + ".ini"), "w").write(text)
+        open(os.path.join(work, c + ".trust.ini"), "w").write(text + "verify_copies = no\n")
         A = sio.mmread(os.path.join(work, c + ".mtx")).tocsc()
         B = sio.mmread(os.path.join(work, c + "_M.mtx")).tocsc() if has_mass else None
         if not args.slepc:
@@ -155,7 +173,7 @@ def main():
         else:
             ref = np.sort(sla.eigsh(A, k=NEV, M=B, sigma=shift, which="LM", tol=1e-14, return_eigenvectors=False))
         cplx = np.iscomplexobj(A.data)
-        solvers = ["hamlet", "scipy", "slepc-ks", "slepc-lobpcg"]
+        solvers = ["hamlet"] + (["hamlet-trust"] if args.trust else []) + ["scipy", "slepc-ks", "slepc-lobpcg"]
         times = {s: [] for s in solvers}
         conv = dict.fromkeys(solvers, NEV)
         diff = dict.fromkeys(solvers, 0.0)
@@ -163,6 +181,8 @@ def main():
             for s in solvers:
                 if s == "hamlet":
                     t, n, v, _ = run_hamlet(hamlet, work, c, 1, env)
+                elif s == "hamlet-trust":
+                    t, n, v, _ = run_hamlet(hamlet, work, c, 1, env, c + ".trust")
                 elif s == "scipy":
                     t, n, v = run_scipy(A, B, shift)
                 elif s == "slepc-ks":
@@ -183,10 +203,15 @@ def main():
                 cells += [cell_time(times[s]) if conv[s] >= NEV else "-", "%d/%d" % (conv[s], NEV)]
         diffs = " / ".join("n/a" if conv[s] < 0 else "-" if conv[s] < NEV else "%.1e" % diff[s] for s in solvers)
         print("| %s | %d | %s | %s |" % (c, A.shape[0], " | ".join(cells), diffs), flush=True)
+        if args.trust:
+            solves_rows.append((c, hamlet_solves(work, c, 1), hamlet_solves(work, c + ".trust", 1)))
     if args.slepc:
         print("\nmedian of %d runs per solver (min-max), interleaved; conv: pairs converged (of nev = %d), the fewest "
               "over the runs; '-': not solved; 'n/a': SLEPc's LOBPCG finds only the smallest eigenvalues, and the "
               "shift lies inside the spectrum" % (args.repeat, NEV))
+    for c, (s_all, s_verify), (s_trust, _) in solves_rows:
+        print("%s: hamlet %d column solves (%d of them the verification), verify_copies = no %d" %
+              (c, s_all, s_verify, s_trust))
 
 
 if __name__ == "__main__":

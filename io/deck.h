@@ -68,6 +68,7 @@ typedef struct {
     int convergence;             /* lobpcg: hm_lobpcg_convergence (auto, relative, norm) */
     int inner, inner_maxit;      /* shift_invert: hm_shift_invert_inner (auto, direct, iterative), its limit */
     int outer;                   /* shift_invert: 0 = lobpcg, 1 = krylov_schur (thick-restart Lanczos), 2 = auto */
+    int verify_copies;           /* krylov_schur: look for missed copies of degenerate eigenvalues (1) or not */
   } solver;
   /* [kpm] */
   hm_kpm_options kpm;

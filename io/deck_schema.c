@@ -256,6 +256,10 @@ const hm_deck_key hm_deck_keys[] = {
      .values = {2, 0, 1}, .def = "auto", .when_key = "transform", .when_word = "shift_invert", AT(solver.outer),
      .help = "the eigensolver on (A - shift B)^-1 B: krylov_schur (thick-restart Lanczos, 2 to 5 times fewer inner "
              "solves), lobpcg, or auto = krylov_schur"},
+    {.section = "solver", .key = "verify_copies", .type = HM_KEY_WORD, .words = {"no", "yes"}, .values = {0, 1},
+     .def = "yes", .when_key = "transform", .when_word = "shift_invert", AT(solver.verify_copies),
+     .help = "krylov_schur: once converged, look for missed copies of degenerate eigenvalues from a fresh vector "
+             "(yes), or trust the single-vector basis (no: fewer solves)"},
     {.section = "solver", .key = "dense_solver", .type = HM_KEY_WORD,
      .words = {"auto", "lapack", "cusolver", "scalapack"}, .values = {0, 1, 2, 3}, .def = "auto",
      .when_key = "method", .when_word = "dense", AT(solver.dense_solver),

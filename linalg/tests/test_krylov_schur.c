@@ -4,7 +4,8 @@
  * K x = E M x with sigma = 0 (exact values: sums of the 1D Q1 values), to 1e-10; the true residuals
  * of A x = lambda B x recomputed from the returned vectors, their B-orthonormality, and the column
  * solves, printed next to LOBPCG's on the same transform and fewer; a run stopped and resumed from
- * its restart-boundary state equals the uninterrupted one bit for bit. With argument "cuda" the same
+ * its restart-boundary state equals the uninterrupted one bit for bit, also where stopped inside the
+ * verification against missed copies. With argument "cuda" the same
  * checks on the CUDA backend (skipped where no GPU is visible). */
 #include <string.h>
 #include "hamlet/fem.h"
@@ -311,6 +312,44 @@ static void checkpoint_resume(hm_context *ctx) {
                      info.solves == info_full.solves,
                  "resumed: theta[0] %.17g vs %.17g, %d vs %d restarts, %lld vs %lld solves", again[0], full[0],
                  info.restarts, info_full.restarts, (long long)info.solves, (long long)info_full.solves);
+  /* the same state as version 1 wrote it (before the verification: 7 header scalars and H) */
+  const int mm = 8 * 8;
+  double *v2 = m.scalars;
+  m.scalars = malloc(sizeof(double) * (size_t)(7 + mm));
+  memcpy(m.scalars, v2, sizeof(double) * 7);
+  memcpy(m.scalars + 7, v2 + 13, sizeof(double) * (size_t)mm);
+  m.scalars[0] = 1, m.nscalars = 7 + mm;
+  HM_TEST_OK(hm_krylov_schur_solve(si, &opt, again, NULL, NULL, &info));
+  HM_TEST_ASSERT(!memcmp(full, again, sizeof full) && info.restarts == info_full.restarts,
+                 "resumed from a version 1 state: theta[0] %.17g vs %.17g", again[0], full[0]);
+  free(v2);
+  /* stopped again inside the verification (the first boundary after the wanted pairs were locked) */
+  hm_krylov_schur_options plain = opt;
+  plain.resume = NULL, plain.verify = 0;
+  hm_krylov_schur_info info_plain;
+  HM_TEST_OK(hm_krylov_schur_solve(si, &plain, again, NULL, NULL, &info_plain));
+  HM_TEST_ASSERT(info_full.verified && info_full.verify_solves > 0 && info_plain.restarts < info_full.restarts &&
+                     info_plain.solves == info_full.solves - info_full.verify_solves && !info_plain.verified,
+                 "the verification: %d restarts, %lld solves of which %lld verifying, without it %d and %lld",
+                 info_full.restarts, (long long)info_full.solves, (long long)info_full.verify_solves,
+                 info_plain.restarts, (long long)info_plain.solves);
+  opt.resume = NULL, opt.checkpoint = save, opt.checkpoint_every = 100, opt.stop = stop_at;
+  m.polls = 0, m.checkpoints = 0, m.stop_after = info_plain.restarts + 1;
+  HM_TEST_ASSERT(hm_krylov_schur_solve(si, &opt, again, NULL, NULL, &info) == HM_ERR_STOPPED,
+                 "the stop request in the verification was not honoured");
+  hm_error_clear();
+  HM_TEST_ASSERT(m.checkpoints == 1 && m.scalars[8] == 1 && m.scalars[7] == 4,
+                 "stopped in the verification: %d checkpoints, verifying %g, %g locked", m.checkpoints, m.scalars[8],
+                 m.scalars[7]);
+  opt.stop = NULL, opt.checkpoint = NULL, opt.checkpoint_every = 0;
+  opt.resume = restore, opt.resume_user = &m;
+  HM_TEST_OK(hm_krylov_schur_solve(si, &opt, again, NULL, NULL, &info));
+  HM_TEST_ASSERT(!memcmp(full, again, sizeof full) && info.restarts == info_full.restarts &&
+                     info.solves == info_full.solves && info.verify_solves == info_full.verify_solves &&
+                     info.verified,
+                 "resumed in the verification: theta[0] %.17g vs %.17g, %d vs %d restarts, %lld vs %lld solves",
+                 again[0], full[0], info.restarts, info_full.restarts, (long long)info.solves,
+                 (long long)info_full.solves);
   opt.nev = 3; /* the state of nev = 4 */
   HM_TEST_ASSERT(hm_krylov_schur_solve(si, &opt, again, NULL, NULL, &info) == HM_ERR_INPUT,
                  "a state of another nev was accepted");

@@ -7,6 +7,15 @@
  * step (B v formed afresh from the orthogonalized v, not carried through the subtractions). At each restart the keep Ritz vectors of largest |theta| stay, with the arrowhead that
  * couples them to the next basis vector. A pair is converged where its Ritz estimate
  * |beta_m s_mi| <= tol |theta_i|; the caller checks the true residual of A x = lambda B x.
+ * A single-vector Krylov space holds one direction per distinct eigenvalue; further copies of a
+ * degenerate one enter only through rounding, so converged wanted pairs do not prove that none was
+ * missed. Hence the verification (Lehoucq and Sorensen's locking with a new start vector): once the
+ * nev wanted pairs converge they are locked (kept, uncoupled: their Ritz estimates are within tol)
+ * and Lanczos continues from a fresh random vector B-orthogonal to them, on the deflated operator. A
+ * missed copy (or value) at or above the cut (the nev-th locked |theta|) is the deflated operator's
+ * most extreme eigenvalue, found first: it is locked, and the cut and the fresh vector renewed; the
+ * run ends when both extreme Ritz values of the deflated run (converged to 1e-3 where beyond zero) lie
+ * inside (-cut, cut) by more than their estimates.
  * Restart boundaries (after each thick restart) are where the run reports progress, writes
  * checkpoints (the kept Ritz vectors, the next Lanczos vector, their B images and the projected
  * matrix: a resumed run repeats the uninterrupted one bit for bit on the same ranks) and stops on
@@ -54,6 +63,8 @@ typedef struct {
    * HM_ERR_INPUT before its blocks are read. */
   int (*resume)(hm_krylov_schur_state *state, void *user);
   void *resume_user;
+  /* Nonzero (the default): verify that no copy of a wanted eigenvalue was missed (above). */
+  int verify;
 } hm_krylov_schur_options;
 
 typedef struct {
@@ -61,6 +72,9 @@ typedef struct {
   int restarts;
   int64_t solves; /* column solves (operator applications on one column) */
   int ncv;        /* the basis size used */
+  int verified;   /* 1: the verification ended finding nothing more (0: off, maxit, or no room in ncv) */
+  int copies;     /* pairs the verification found and locked (missed copies, or values, at the cut or above) */
+  int64_t verify_solves; /* column solves since the verification began (included in solves) */
 } hm_krylov_schur_info;
 
 void hm_krylov_schur_options_default(hm_krylov_schur_options *opt, int nev);

@@ -4,7 +4,7 @@
 # entry, complex Hermitian, indefinite with the shift inside the spectrum): the 4 eigenvalues nearest
 # the shift to 1e-8 of SciPy's dense eigh with norm residuals <= 1e-8, on 1 and 2 ranks, and fewer
 # column solves than outer = lobpcg on the same deck; with inner = iterative too; what outer = auto
-# (the default) chooses; its bad inputs. Checkpoints and restarts: e2e_krylov_schur_restart.
+# (the default) chooses; verify_copies = no; its bad inputs. Checkpoints and restarts: e2e_krylov_schur_restart.
 . "$(dirname "$0")/common.sh"
 need_h5py
 "$PYTHON" -c "import scipy" 2>/dev/null || { echo "no scipy for $PYTHON: skipped"; exit 77; }
@@ -45,6 +45,20 @@ for c in os.environ["CASES"].split():
               "(lobpcg %d)" % ("PASS" if good else "FAIL", c, np_, err, res, e["inner_solves"], lob))
         ok &= bool(good)
 raise SystemExit(0 if ok else 1)
+PY
+# verify_copies = no: the same values from the solves before the verification (these spectra are simple)
+deck spd_cond13 krylov_schur "verify_copies = no"
+"$HAMLET" run spd_cond13.krylov_schur.ini -o trust.h5 --quiet >trust.log 2>&1 || fail "verify_copies = no: $(cat trust.log)"
+"$PYTHON" - <<'PY' || fail "verify_copies = no: other values, or not the solves before the verification"
+import h5py, numpy as np
+word = lambda v: v.decode() if isinstance(v, bytes) else str(v)
+a, b = h5py.File("spd_cond13.krylov_schur.1.h5", "r"), h5py.File("trust.h5", "r")
+ea, eb = a["/eigen"].attrs, b["/eigen"].attrs
+print("verified", word(ea["verified"]), ea["inner_solves"], "solves,", ea["verify_solves"], "verifying; unverified",
+      word(eb["verified"]), eb["inner_solves"], "solves")
+raise SystemExit(0 if (np.array_equal(a["/eigen/values"][:], b["/eigen/values"][:]) and word(ea["verified"]) == "yes"
+                       and word(eb["verified"]) == "no" and ea["verify_solves"] > 0 and eb["verify_solves"] == 0
+                       and eb["inner_solves"] == ea["inner_solves"] - ea["verify_solves"]) else 1)
 PY
 # inner = iterative (CG, distributed) on the definite cases, 2 ranks: the same values, and fewer inner
 # iterations than outer = lobpcg with the same inner solver
