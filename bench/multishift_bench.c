@@ -61,7 +61,7 @@ int main(int argc, char **argv) {
   setvbuf(stdout, NULL, _IOLBF, 0); /* each result line out as it comes (a run cut by a time limit keeps them) */
   hm_backend backend = HM_BACKEND_CPU;
   int64_t ti[3] = {16, 16, 10};
-  int ne = 101, s = 4, sites = 2, per_energy = 1, per_solve = 0, every = 1, polish_columns = 0;
+  int ne = 101, s = 4, sites = 2, per_energy = 1, per_solve = 0, every = 1, polish_columns = 0, detail = 0;
   double emin = -3, emax = 3, eta = 0.05, tol = 1e-8, bw = 0;
   size_t copy_mib = 256;
   for (int i = 1; i < argc; i++) {
@@ -83,6 +83,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--bw") && i + 1 < argc) bw = atof(argv[++i]) * 1e9;
     else if (!strcmp(argv[i], "--copy-mib") && i + 1 < argc) copy_mib = (size_t)atol(argv[++i]);
     else if (!strcmp(argv[i], "--polish-columns") && i + 1 < argc) polish_columns = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--detail")) detail = 1;
     else {
       fprintf(stderr, "unknown or incomplete option %s\n", argv[i]);
       MPI_Abort(MPI_COMM_WORLD, 2);
@@ -252,6 +253,13 @@ int main(int argc, char **argv) {
       int it[64], cv[64];
       CHECK(hm_idr_systems(idr, it, cv, NULL));
       int most = 0;
+      if (detail && rank == 0) {
+        printf("energy %3d (%+.3f): per-energy iterations", e, creal(z[e]));
+        for (int j = 0; j < k; j++) printf(" %d", it[j]);
+        printf("; multi-shift");
+        for (int j = 0; j < k; j++) printf(" %d%s", its[(size_t)e * k + j], conv[(size_t)e * k + j] ? "" : "!");
+        printf("\n");
+      }
       for (int j = 0; j < k; j++) {
         pe_its += it[j];
         pe_conv += cv[j];

@@ -117,6 +117,59 @@ static double complex make_omega(double tt, double complex tv, double vv, double
   return w;
 }
 
+/* log of the largest estimated residual of rhs j's active shifts after a cycle with the seed's omega w:
+ * each shift's residual is r' / pi', ||r'|| = ||v - w t|| and pi' = pi (1 + w sigma) / lambda, so a cycle
+ * of s + 1 steps multiplies it by about (||v - w t|| / (||v|| |1 + w sigma|))^(s + 1). */
+static double worst_after(const hm_idr_multishift *o, int j, double complex w, double tt, double complex tv, double vv) {
+  const double rr = vv - 2 * creal(conj(w) * tv) + creal(w * conj(w)) * tt;
+  const double rho = sqrt(fmax(rr, 1e-300 * vv) / vv);
+  double worst = -INFINITY;
+  for (int q = 0; q < o->ns; q++) {
+    const int col = q * o->k + j;
+    if (!active(o, col)) continue;
+    const double f = cabs(1 + w * o->rel[col]);
+    const double l = log(fmax(o->est[col], 1e-300)) + (o->s + 1) * (log(rho) - log(fmax(f, 1e-300)));
+    if (l > worst) worst = l;
+  }
+  return worst;
+}
+
+/* The seed's omega for a cycle. The seed's own choice (make_omega) can make |1 + omega sigma| small for
+ * a shift sigma away from the seed; that shift's residual then grows by 1 / |1 + omega sigma| per step,
+ * and the rounding of its updates at that peak stays in its true residual (a stall above tol). So the
+ * candidates are the seed's omega and every active shift's own choice mapped to the seed (omega_q =
+ * omega / (1 + omega sigma)), and the one that keeps the largest shift residual after the cycle
+ * smallest wins. */
+static double complex choose_omega(const hm_idr_multishift *o, int j, double tt, double complex tv, double vv) {
+  const double angle = o->base->opt.omega_angle;
+  const double complex w0 = make_omega(tt, tv, vv, angle);
+  static int mode = -1;
+  if (mode < 0) mode = getenv("HM_MS_OMEGA") && !strcmp(getenv("HM_MS_OMEGA"), "seed") ? 0 : 1;
+  if (!mode || !(tt > 0) || !(vv > 0)) return w0;
+  double complex best = w0;
+  double best_val = worst_after(o, j, w0, tt, tv, vv);
+  for (int q = 0; q < o->ns; q++) {
+    const int col = q * o->k + j;
+    const double complex sg = o->rel[col];
+    if (!active(o, col) || sg == 0) continue;
+    /* shift q's own omega: t_q = t + sigma v */
+    const double tq = tt + 2 * creal(sg * tv) + creal(sg * conj(sg)) * vv;
+    const double complex tqv = tv + conj(sg) * vv;
+    if (!(tq > 0)) continue;
+    const double complex wq = make_omega(tq, tqv, vv, angle);
+    const double complex den = 1 - wq * sg;
+    if (den == 0) continue;
+    const double complex w = wq / den;
+    if (!isfinite(cabs(w)) || w == 0) continue;
+    const double val = worst_after(o, j, w, tt, tv, vv);
+    if (val < best_val) {
+      best_val = val;
+      best = w;
+    }
+  }
+  return best;
+}
+
 /* One step of the seeds (all k at once) and the fused update of every shift. */
 static int step(hm_idr_multishift *o) {
   const double t0 = MPI_Wtime();
@@ -150,7 +203,7 @@ static int step(hm_idr_multishift *o) {
       o->omega[j] = 0;
       if (!run[j]) continue;
       const double tt = buf[2 * j], vv = buf[4 * k + 2 * j];
-      const double complex w = make_omega(tt, getc_(buf, (size_t)k + j), vv, o->base->opt.omega_angle);
+      const double complex w = choose_omega(o, j, tt, getc_(buf, (size_t)k + j), vv);
       if (!(tt > 0) || w == 0 || !isfinite(cabs(w))) {
         break_down(o, j);
         run[j] = 0;
@@ -394,6 +447,7 @@ static int confirm(hm_idr_multishift *o, hm_mvec *b, int always) {
        * true residual from falling: more steps cannot help (a test's forced stall: at once) */
       o->state[c] = HM_ERR_NOT_CONVERGED;
       o->prof.stalled_columns++;
+      if (getenv("HM_MS_DEBUG")) fprintf(stderr, "DBG stall col %d shift %d rhs %d step %d est %.2e tru %.2e before %.2e seed %d\n", c, c / o->k, c % o->k, o->n, o->est[c], o->tru[c], before[c], o->seedof[c % o->k]);
     } else {
       o->state[c] = MS_RUNNING;
       o->target[c] *= fmin(0.5, tol / o->tru[c]);
