@@ -40,7 +40,7 @@ struct hm_idr_multishift_s {
   hm_mvec *r, **dR, *x, **dX; /* seeds: r and the last s residual differences (k wide); shifts (K wide) */
   hm_mvec *v, *t, *work;      /* k wide */
   int n, oldest, outer;       /* seed steps done, ring slot of the oldest difference, outer iterations */
-  int *seedof;                /* [k] the shift each right-hand side's seed system is (switched to the laggard) */
+  int *seedof;                /* [k] each right-hand side's seed shift (moved to the laggard if seed_switch) */
   double complex *rel;        /* [K] shift_q - shift of rhs j's seed */
   int *stepof;                /* [s] step that formed slot l's difference (dR_l = r_(n'+1) - r_n'); -1 empty */
   double complex *M, *m;      /* [k][s][s] P^H dR, [k][s] P^H r */

@@ -348,14 +348,16 @@ static int step(hm_idr_multishift *o) {
   return HM_SUCCESS;
 }
 
-/* At the start of a cycle, each right-hand side's seed moves to its laggard: the running shift with
- * the smallest |pi| (below half the seed's), whose residual r / pi is the largest. The new seed's
+/* With seed_switch (the rule before session 30), at the start of a cycle each right-hand side's seed
+ * moves to its laggard: the running shift with the smallest |pi| (below half the seed's), whose
+ * residual r / pi is the largest. The new seed's
  * residuals are r_m / p_m (p = its pi history), so r' = r / p_0 and the differences of age a become
  *   d'_a = (1/p_(a-1) - 1/p_a) (r - sum_(b<a) d_b) + d_a / p_a,
  * formed from the oldest down (each reads only younger ones, not yet rewritten); the same map takes
  * P^H r and P^H d (no reduction), and every shift's pi is divided by p (rel by the new seed's shift).
  * The shifts' iterates and directions do not depend on the seed and stay. Keeping the slowest shift
- * as the seed keeps every other |pi| >= 1: their updates damp the recurrences' rounding. */
+ * as the seed keeps every other |pi| >= 1, but with the seed's own omega the laggard's residual had
+ * grown by 1 / |1 + omega sigma| per step, and the family followed it up (session 30). */
 static int switch_seeds(hm_idr_multishift *o) {
   const int s = o->s, k = o->k, ns = o->ns;
   int to[k], any = 0;

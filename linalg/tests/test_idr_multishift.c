@@ -296,7 +296,8 @@ int main(int argc, char **argv) {
     HM_TEST_FAILS(hm_idr_multishift_set_polish(ms, -1, 0), HM_ERR_ARGUMENT, "max_columns = -1: must be >= 0");
     HM_TEST_FAILS(hm_idr_multishift_set_polish(ms, 0, 1), HM_ERR_ARGUMENT, "stall_at = 1: must be 0 (off)");
     HM_TEST_FAILS(hm_idr_multishift_set_rules(ms, 2, 0), HM_ERR_ARGUMENT, "omega_rule = 2: must be 0");
-    HM_TEST_FAILS(hm_idr_multishift_set_rules(ms, HM_MS_OMEGA_SHIFTS, 2), HM_ERR_ARGUMENT, "seed_switch = 2: must be 0 or 1");
+    HM_TEST_FAILS(hm_idr_multishift_set_rules(ms, HM_MS_OMEGA_SHIFTS, 2), HM_ERR_ARGUMENT,
+                  "seed_switch = 2: must be 0 or 1");
     hm_mvec_destroy(&xs);
     hm_idr_multishift_destroy(&ms);
     hm_operator_destroy(&rop);
