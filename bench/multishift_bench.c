@@ -15,7 +15,11 @@
  *   bench_multishift [--backend cpu|cuda] [--ti 16 16 10] [--energies 101] [--emin -3] [--emax 3]
  *                    [--eta 0.05] [--tol 1e-8] [--s 4] [--sites 2] [--rhs-per-solve 0] [--per-energy 1]
  *                    [--per-energy-every 1] [--bw GB/s] [--copy-mib 256] [--polish-columns 0]
- * --polish-columns c: the most columns of one batched polish solve (0: the solver's choice by memory). */
+ *                    [--omega-rule shifts|seed] [--seed-switch 0|1] [--detail]
+ * --polish-columns c: the most columns of one batched polish solve (0: the solver's choice by memory).
+ * --omega-rule, --seed-switch: the seed's omega chosen for the shifts (default) or the seed's own, and
+ * the seed moved to the laggard each cycle or not (default); `--omega-rule seed --seed-switch 1` is the
+ * solver before session 30. --detail: per energy, the iterations of each system in both methods. */
 #include <complex.h>
 #include <math.h>
 #include <stdio.h>
@@ -61,7 +65,8 @@ int main(int argc, char **argv) {
   setvbuf(stdout, NULL, _IOLBF, 0); /* each result line out as it comes (a run cut by a time limit keeps them) */
   hm_backend backend = HM_BACKEND_CPU;
   int64_t ti[3] = {16, 16, 10};
-  int ne = 101, s = 4, sites = 2, per_energy = 1, per_solve = 0, every = 1, polish_columns = 0;
+  int ne = 101, s = 4, sites = 2, per_energy = 1, per_solve = 0, every = 1, polish_columns = 0, detail = 0;
+  int omega_rule = HM_MS_OMEGA_SHIFTS, seed_switch = 0;
   double emin = -3, emax = 3, eta = 0.05, tol = 1e-8, bw = 0;
   size_t copy_mib = 256;
   for (int i = 1; i < argc; i++) {
@@ -83,15 +88,20 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--bw") && i + 1 < argc) bw = atof(argv[++i]) * 1e9;
     else if (!strcmp(argv[i], "--copy-mib") && i + 1 < argc) copy_mib = (size_t)atol(argv[++i]);
     else if (!strcmp(argv[i], "--polish-columns") && i + 1 < argc) polish_columns = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--detail")) detail = 1;
+    else if (!strcmp(argv[i], "--omega-rule") && i + 1 < argc) {
+      i++;
+      omega_rule = !strcmp(argv[i], "seed") ? HM_MS_OMEGA_SEED : !strcmp(argv[i], "shifts") ? HM_MS_OMEGA_SHIFTS : -1;
+    } else if (!strcmp(argv[i], "--seed-switch") && i + 1 < argc) seed_switch = atoi(argv[++i]);
     else {
       fprintf(stderr, "unknown or incomplete option %s\n", argv[i]);
       MPI_Abort(MPI_COMM_WORLD, 2);
     }
   }
   if (ne < 1 || ne > 1000 || s < 1 || s > 64 || sites < 1 || sites > 16 || per_solve < 0 || every < 1 ||
-      polish_columns < 0) {
+      polish_columns < 0 || omega_rule < 0 || (seed_switch != 0 && seed_switch != 1)) {
     fprintf(stderr, "--energies must be 1..1000, --s 1..64, --sites 1..16, --rhs-per-solve >= 0, "
-            "--per-energy-every >= 1, --polish-columns >= 0\n");
+            "--per-energy-every >= 1, --polish-columns >= 0, --omega-rule seed or shifts, --seed-switch 0 or 1\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   hm_context *ctx;
@@ -119,10 +129,12 @@ int main(int argc, char **argv) {
   const int k = 4 * sites, K = k * ne, kg = per_solve > 0 && per_solve < k ? per_solve : k;
   if (rank == 0)
     printf("multi-shift IDR(%d) benchmark: backend %s, %d ranks, TI %lld x %lld x %lld (n = %lld, nnz = %lld), "
-           "%d energies in [%g, %g], eta %g, tol %g, %d right-hand sides; bandwidth %.1f GB/s (%s)\n",
+           "%d energies in [%g, %g], eta %g, tol %g, %d right-hand sides; bandwidth %.1f GB/s (%s); seed's omega "
+           "rule %s, seed switch %s\n",
            s, backend == HM_BACKEND_CUDA ? "cuda" : "cpu", size, (long long)ti[0], (long long)ti[1], (long long)ti[2],
            (long long)n, (long long)nnz, ne, emin, emax, eta, tol, k, bw / 1e9,
-           measured ? "copy measured in this run, read + write" : "--bw");
+           measured ? "copy measured in this run, read + write" : "--bw",
+           omega_rule == HM_MS_OMEGA_SEED ? "seed" : "shifts", seed_switch ? "on" : "off");
   double complex *z = malloc(sizeof(double complex) * (size_t)ne);
   for (int e = 0; e < ne; e++) z[e] = CMPLX(ne > 1 ? emin + (emax - emin) * e / (ne - 1) : emin, eta);
   hm_mvec *B, *Xe;
@@ -155,6 +167,7 @@ int main(int argc, char **argv) {
     hm_idr_multishift *ms;
     CHECK(hm_idr_multishift_create(A, &opt, ne, z, &ms));
     CHECK(hm_idr_multishift_set_polish(ms, polish_columns, 0));
+    CHECK(hm_idr_multishift_set_rules(ms, omega_rule, seed_switch));
     MPI_Barrier(MPI_COMM_WORLD);
     double t = MPI_Wtime();
     tolerate(hm_idr_multishift_solve(ms, Bg, X), "multi-shift", rank);
@@ -252,6 +265,13 @@ int main(int argc, char **argv) {
       int it[64], cv[64];
       CHECK(hm_idr_systems(idr, it, cv, NULL));
       int most = 0;
+      if (detail && rank == 0) {
+        printf("energy %3d (%+.3f): per-energy iterations", e, creal(z[e]));
+        for (int j = 0; j < k; j++) printf(" %d", it[j]);
+        printf("; multi-shift");
+        for (int j = 0; j < k; j++) printf(" %d%s", its[(size_t)e * k + j], conv[(size_t)e * k + j] ? "" : "!");
+        printf("\n");
+      }
       for (int j = 0; j < k; j++) {
         pe_its += it[j];
         pe_conv += cv[j];

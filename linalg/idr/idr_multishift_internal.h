@@ -10,6 +10,10 @@
  * checked against the true residuals). */
 enum { MS_RUNNING = -1, MS_CLAIMED = -2 };
 
+/* How the seed's omega is chosen each cycle: the seed's own minimal residual (before session 30), or
+ * among the shifts' own omegas for the family (the default; choose_omega in idr_multishift_solve.c). */
+enum { HM_MS_OMEGA_SEED = 0, HM_MS_OMEGA_SHIFTS = 1 };
+
 /* Where a solve's work went (internal: bench_multishift reads it): operator applications and
  * shift-column updates counted in columns, reductions, host wall seconds per part (on a GPU a part's
  * asynchronous kernels may be charged to the next part that waits on the device; t_total is exact). */
@@ -36,7 +40,7 @@ struct hm_idr_multishift_s {
   hm_mvec *r, **dR, *x, **dX; /* seeds: r and the last s residual differences (k wide); shifts (K wide) */
   hm_mvec *v, *t, *work;      /* k wide */
   int n, oldest, outer;       /* seed steps done, ring slot of the oldest difference, outer iterations */
-  int *seedof;                /* [k] the shift each right-hand side's seed system is (switched to the laggard) */
+  int *seedof;                /* [k] each right-hand side's seed shift (moved to the laggard if seed_switch) */
   double complex *rel;        /* [K] shift_q - shift of rhs j's seed */
   int *stepof;                /* [s] step that formed slot l's difference (dR_l = r_(n'+1) - r_n'); -1 empty */
   double complex *M, *m;      /* [k][s][s] P^H dR, [k][s] P^H r */
@@ -50,6 +54,8 @@ struct hm_idr_multishift_s {
   hm_idr_multishift_profile prof; /* of the last solve */
   int polish_max_columns;     /* the most columns of one batched polish solve; 0: set by memory (polish) */
   double test_stall_at;       /* tests only (0: off): shifts claim at this estimate and stall at their check */
+  int omega_rule;             /* HM_MS_OMEGA_SHIFTS (default) or HM_MS_OMEGA_SEED */
+  int seed_switch;            /* 1: each cycle the seed moves to the laggard shift (before session 30); 0: fixed */
 };
 
 /* The profile of the last solve (zero before one). */
@@ -63,4 +69,8 @@ int hm_idr_multishift_alloc_state(hm_idr_multishift *ms, int k);
  * and, if its true residual is then above tol, is declared stalled, so that polish finishes all of
  * them. */
 int hm_idr_multishift_set_polish(hm_idr_multishift *ms, int max_columns, double stall_at);
+
+/* The seed's omega rule and whether the seed moves to the laggard each cycle (internal: tests and
+ * bench_multishift compare them; the default HM_MS_OMEGA_SHIFTS, 0 measured fastest, session 30). */
+int hm_idr_multishift_set_rules(hm_idr_multishift *ms, int omega_rule, int seed_switch);
 #endif
