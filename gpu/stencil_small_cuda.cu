@@ -1,0 +1,244 @@
+// The matrix-free lattice operator's y = H x and fused KPM step for cells of few orbitals (O = 1, 2
+// or 4): graphene-like lattices (sparse blocks, few shifts) and Wannier-like models (dense blocks
+// on many shifts). One thread per (site, column) for all O orbitals of the site, the launch shape
+// of the per-site kernel (stencil_launch.cuh). What it does differently, each for a measured cost
+// of that kernel on these models (bench/RESULTS.md, issue 27):
+//  - a site's in-plane cell coordinates are found once, not once per slab (a 64-bit division);
+//  - one test per site and slab decides that no hop of the cell wraps or leaves the local slabs
+//    (the cell's reach per axis, from its shifts); such sites (all but the faces) add each block's
+//    precomputed row offset, with no per-block wrap tests; the faces, vacancies and twists take the
+//    general arithmetic of stencil_exec.h exactly as the per-site kernel does;
+//  - a block's zero columns are not loaded and its zero entries not multiplied (graphene's five
+//    2 x 2 blocks hold 6 non-zero entries of 20), from bit masks made once per thread block;
+//  - the next block's neighbour row is loaded before the current block is multiplied.
+#include <cstdlib>
+#include <cstring>
+#include <cuda_runtime.h>
+#include "cuda_check.h"
+#include "column_sums.cuh"
+#include "device_buffer.cuh"
+#include "stencil_device.cuh"
+#include "stencil_launch.cuh"
+#include "stencil_small_cuda.h"
+
+namespace {
+
+constexpr int kThreads = kStencilThreads;
+constexpr size_t kMaxTableBytes = 40 * 1024;
+
+hm_device_buffers scratch_buffer; // per device
+
+// Shared memory of the cell's tables: blocks [nblocks][O][O] complex, row offsets [nblocks],
+// masks [nblocks] (bit i O + j: entry (i, j) non-zero; bit 16 + j: column j has one), reach[6].
+size_t table_bytes(int nblocks, int O) {
+  return sizeof(double2) * (size_t)nblocks * O * O + (sizeof(int64_t) + sizeof(uint32_t)) * (size_t)nblocks +
+         6 * sizeof(int32_t);
+}
+
+// A neighbour row's O values of column col where the block's mask needs them (others 0).
+template <int O>
+__device__ inline void load_row(const double2 *__restrict__ x, int64_t t, int k, int col, uint32_t m, double2 *xj) {
+#pragma unroll
+  for (int j = 0; j < O; j++)
+    xj[j] = (m & (1u << (16 + j))) ? x[(size_t)(t + j) * k + col] : make_double2(0, 0);
+}
+
+// acc += block (its non-zero entries) times the neighbour's values.
+template <int O>
+__device__ inline void add_block(const double2 *blk, uint32_t m, const double2 *xj, double2 *acc) {
+#pragma unroll
+  for (int i = 0; i < O; i++)
+#pragma unroll
+    for (int j = 0; j < O; j++) {
+      if (!(m & (1u << (i * O + j)))) continue;
+      const double2 a = blk[i * O + j];
+      acc[i].x += a.x * xj[j].x - a.y * xj[j].y;
+      acc[i].y += a.x * xj[j].y + a.y * xj[j].x;
+    }
+}
+
+template <bool Kpm, int O>
+__global__ void __launch_bounds__(kThreads) stencil_small_kernel(hm_stencil_exec E, int list, int k,
+                                                                 int64_t tile_sites, int64_t nzchunks,
+                                                                 int64_t zchunk, int64_t slabs, double s,
+                                                                 double bshift, const double *__restrict__ x,
+                                                                 double *__restrict__ y, double *partial) {
+  extern __shared__ double sh[];
+  const int nb = E.nblocks;
+  double2 *blocks = reinterpret_cast<double2 *>(sh);
+  int64_t *delta = reinterpret_cast<int64_t *>(blocks + nb * O * O);
+  uint32_t *mask = reinterpret_cast<uint32_t *>(delta + nb);
+  int32_t *reach = reinterpret_cast<int32_t *>(mask + nb); // lo[3] (-min shift), hi[3] (max shift)
+  const double2 *gblock = reinterpret_cast<const double2 *>(E.block);
+  for (int e = threadIdx.x; e < nb * O * O; e += blockDim.x) blocks[e] = gblock[e];
+  for (int b = threadIdx.x; b < nb; b += blockDim.x) {
+    delta[b] = E.hop_delta[b];
+    uint32_t m = 0;
+    for (int i = 0; i < O; i++)
+      for (int j = 0; j < O; j++) {
+        const double2 a = gblock[(b * O + i) * O + j];
+        if (a.x != 0 || a.y != 0) m |= (1u << (i * O + j)) | (1u << (16 + j));
+      }
+    mask[b] = m;
+  }
+  if (threadIdx.x == 0) {
+    int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+    for (int b = 0; b < nb; b++)
+      for (int a = 0; a < 3; a++) {
+        const int r = E.shift[3 * b + a];
+        lo[a] = -r > lo[a] ? -r : lo[a];
+        hi[a] = r > hi[a] ? r : hi[a];
+      }
+    for (int a = 0; a < 3; a++) {
+      reach[a] = lo[a];
+      reach[3 + a] = hi[a];
+    }
+  }
+  __syncthreads();
+  const int64_t tile = blockIdx.x / nzchunks, zc = blockIdx.x % nzchunks;
+  const int64_t q = tile * tile_sites + threadIdx.x / k;
+  const int col = threadIdx.x % k;
+  const bool active = (int64_t)(threadIdx.x / k) < tile_sites && q < E.slab_sites;
+  const double2 *xv2 = reinterpret_cast<const double2 *>(x);
+  // The site's in-plane cell, and whether every hop from it stays inside the box in the plane.
+  int64_t c[3];
+  cell_of(E, 0, q, c);
+  bool plane_inner = E.vacancy_p == 0;
+  for (int a = 0; a < 3; a++)
+    if (a != E.slow) plane_inner = plane_inner && c[a] >= reach[a] && c[a] + reach[3 + a] < E.cells[a];
+  // Slabs whose hops along the slow axis all land in local slabs without wrapping: [fast_lo, fast_hi).
+  const int64_t fast_lo = E.first_slab + reach[E.slow], fast_hi = E.first_slab + E.local_slabs - reach[3 + E.slow];
+  double vv = 0, wv = 0;
+  const int64_t p1 = (zc + 1) * zchunk < slabs ? (zc + 1) * zchunk : slabs;
+  for (int64_t p = zc * zchunk; active && p < p1; p++) {
+    const int64_t l = slab_at(E, list, p), g = E.first_slab + l;
+    const int64_t site = g * E.slab_sites + q, self = (l * E.slab_sites + q) * O;
+    double2 acc[O];
+#pragma unroll
+    for (int i = 0; i < O; i++) acc[i] = make_double2(0, 0);
+    const bool fast = plane_inner && g >= fast_lo && g < fast_hi;
+    const bool vacant = !fast && hm_stencil_vacant(&E, site);
+    if (fast) {
+      double2 cur[O], next[O];
+#pragma unroll
+      for (int j = 0; j < O; j++) next[j] = make_double2(0, 0);
+      load_row<O>(xv2, self + delta[0], k, col, mask[0], cur);
+      for (int b = 0; b < nb; b++) {
+        if (b + 1 < nb) load_row<O>(xv2, self + delta[b + 1], k, col, mask[b + 1], next);
+        add_block<O>(blocks + b * O * O, mask[b], cur, acc);
+#pragma unroll
+        for (int j = 0; j < O; j++) cur[j] = next[j];
+      }
+    } else if (!vacant) {
+      c[E.slow] = g; // the face sites' general arithmetic needs the whole cell
+      for (int b = 0; b < nb; b++) {
+        int64_t w[3];
+        double angle;
+        const int64_t t = hop_target(E, b, c, self, delta, false, w, &angle);
+        if (t < 0) continue;
+        if (E.vacancy_p > 0) {
+          int64_t u[3];
+          for (int a = 0; a < 3; a++) u[a] = c[a] + E.shift[3 * b + a] - w[a] * E.cells[a];
+          if (hm_stencil_vacant(&E, u[0] + E.cells[0] * (u[1] + E.cells[1] * u[2]))) continue;
+        }
+        double2 xj[O];
+        load_row<O>(xv2, t, k, col, mask[b], xj);
+        if (angle != 0) { // twisted boundary: the factor multiplies the neighbour's values
+          double fs, fc;
+          sincos(angle, &fs, &fc);
+#pragma unroll
+          for (int j = 0; j < O; j++) xj[j] = make_double2(fc * xj[j].x - fs * xj[j].y, fc * xj[j].y + fs * xj[j].x);
+        }
+        add_block<O>(blocks + b * O * O, mask[b], xj, acc);
+      }
+    }
+    if (!vacant) {
+#pragma unroll
+      for (int i = 0; i < O; i++) {
+        const double d = hm_stencil_disorder(&E, site, i);
+        if (d != 0) {
+          const double2 xs = xv2[(size_t)(self + i) * k + col];
+          acc[i].x += d * xs.x;
+          acc[i].y += d * xs.y;
+        }
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < O; i++) {
+      double2 *out = reinterpret_cast<double2 *>(y) + (size_t)(self + i) * k + col;
+      if (!Kpm) {
+        *out = acc[i];
+        continue;
+      }
+      const double2 v = xv2[(size_t)(self + i) * k + col];
+      const double2 old = *out;
+      const double wr = 2.0 * s * (acc[i].x - bshift * v.x) - old.x, wm = 2.0 * s * (acc[i].y - bshift * v.y) - old.y;
+      *out = make_double2(wr, wm);
+      vv += v.x * v.x + v.y * v.y;
+      wv += wr * v.x + wm * v.y;
+    }
+  }
+  if (!Kpm) return;
+  if (!active) vv = wv = 0;
+  block_column_sums(vv, wv, k, sh, partial);
+}
+
+template <int O>
+int launch(bool kpm, const hm_stencil_exec *E, int list, int k, double s, double b, const double *x, double *y,
+           double *dots) {
+  const StencilLaunch L = stencil_plan(*E, list, k, 1);
+  if (L.slabs == 0) return HM_SUCCESS;
+  size_t shared = table_bytes(E->nblocks, O);
+  if (kpm && shared < sizeof(double) * 2 * kThreads) shared = sizeof(double) * 2 * kThreads;
+  HM_CHECK(L.ntiles * L.nzchunks < INT32_MAX, HM_ERR_ARGUMENT, "a slab plane of %lld sites is too large for one launch",
+           (long long)E->slab_sites);
+  const dim3 grid((unsigned)(L.ntiles * L.nzchunks), 1);
+  if (kpm) {
+    HM_CALL(hm_device_buffer_grow(&scratch_buffer, (size_t)grid.x * 2 * k));
+    stencil_small_kernel<true, O><<<grid, kThreads, shared>>>(*E, list, k, L.tile_sites, L.nzchunks, L.zchunk,
+                                                              L.slabs, s, b, x, y, scratch_buffer.p);
+    HM_CHECK_LAUNCH("stencil kpm_step (few orbitals)");
+    HM_CALL(column_sums(true, (int)grid.x, 2 * k, scratch_buffer.p, dots));
+  } else {
+    stencil_small_kernel<false, O><<<grid, kThreads, shared>>>(*E, list, k, L.tile_sites, L.nzchunks, L.zchunk,
+                                                               L.slabs, 0, 0, x, y, nullptr);
+    HM_CHECK_LAUNCH("stencil spmmv (few orbitals)");
+  }
+  return HM_SUCCESS;
+}
+
+// HAMLET_STENCIL_KERNEL: "small" (this kernel wherever it can serve), "site" or "mma" (never), else
+// auto (1 and 2 orbitals).
+int kernel_choice() {
+  const char *v = getenv("HAMLET_STENCIL_KERNEL");
+  if (v && !strcmp(v, "small")) return 2;
+  if (v && (!strcmp(v, "site") || !strcmp(v, "mma"))) return 0;
+  return 1;
+}
+
+} // namespace
+
+bool hm_cuda_stencil_small_applies(const hm_stencil_exec *E, int k) {
+  const int choice = kernel_choice();
+  const int o = E->orbitals;
+  if (choice == 0 || E->has_peierls || k < 1 || kThreads % k) return false;
+  if (!(o == 1 || o == 2 || (o == 4 && choice == 2))) return false;
+  return table_bytes(E->nblocks, o) <= kMaxTableBytes;
+}
+
+int hm_cuda_stencil_small_run(bool kpm, const hm_stencil_exec *E, int list, int k, double s, double b,
+                              const double *x, double *y, double *dots) {
+  HM_CHECK(list == HM_STENCIL_INTERIOR || list == HM_STENCIL_BOUNDARY, HM_ERR_ARGUMENT,
+           "row list %d: the few-orbital stencil kernel takes only the interior (0) or boundary (1) slabs", list);
+  switch (E->orbitals) {
+    case 1: HM_CALL(launch<1>(kpm, E, list, k, s, b, x, y, dots)); break;
+    case 2: HM_CALL(launch<2>(kpm, E, list, k, s, b, x, y, dots)); break;
+    case 4: HM_CALL(launch<4>(kpm, E, list, k, s, b, x, y, dots)); break;
+    default:
+      HM_CHECK(0, HM_ERR_ARGUMENT, "the few-orbital stencil kernel serves 1, 2 or 4 orbitals; the cell has %d",
+               E->orbitals);
+  }
+  return HM_SUCCESS;
+}
+
+void hm_stencil_small_cuda_release_state() { hm_device_buffer_free(&scratch_buffer); }
