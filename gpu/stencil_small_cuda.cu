@@ -10,7 +10,14 @@
 //    general arithmetic of stencil_exec.h exactly as the per-site kernel does;
 //  - a block's zero columns are not loaded and its zero entries not multiplied (graphene's five
 //    2 x 2 blocks hold 6 non-zero entries of 20), from bit masks made once per thread block;
-//  - the next block's neighbour row is loaded before the current block is multiplied.
+//  - the next block's neighbour row is loaded before the current block is multiplied;
+//  - a thread block owns a tile of the plane (8 x 4 sites at 8 or more columns; rows of 32 and
+//    more sites in the plane of a 2D lattice) and a chunk of at most 8 columns (one 128-byte line
+//    of a row), and marches along its slabs: the rows its neighbours' hops read (the tile's halo in
+//    the plane, the slabs before and after) are mostly its own recent loads, in L1, where the
+//    per-site kernel's tiles (8 sites of one x row, all columns) re-read every y and z neighbour's
+//    row from L2 (Wannier models: 16 of 19 blocks). HAMLET_STENCIL_TILE=linear keeps the per-site
+//    kernel's tiles (all columns, consecutive sites) for comparison.
 #include <cstdlib>
 #include <cstring>
 #include <cuda_runtime.h>
@@ -33,6 +40,72 @@ hm_device_buffers scratch_buffer; // per device
 size_t table_bytes(int nblocks, int O) {
   return sizeof(double2) * (size_t)nblocks * O * O + (sizeof(int64_t) + sizeof(uint32_t)) * (size_t)nblocks +
          6 * sizeof(int32_t);
+}
+
+// The launch: tiles of tx x ty plane sites (ty = 1 and consecutive plane sites where linear),
+// ntx tiles across x, kc columns per thread block (k / kc blocks across the columns), chunks of
+// zchunk slabs.
+struct Shape {
+  int kc, tx, ty, linear;
+  int64_t ntx, ntiles, zchunk, nzchunks, slabs;
+};
+
+Shape shape_for(const hm_stencil_exec &E, int list, int k) {
+  Shape S;
+  const char *v = getenv("HAMLET_STENCIL_TILE");
+  S.linear = v && !strcmp(v, "linear");
+  const int cap = S.linear ? 32 : 8; // columns per thread block: a divisor of 32 (the dot sums)
+  S.kc = k < cap ? k : cap;
+  const int sites = kThreads / S.kc;
+  if (!S.linear && E.slow == 2) {
+    S.ty = sites <= 128 ? 4 : 8;
+    S.tx = sites / S.ty;
+    S.ntx = (E.cells[0] + S.tx - 1) / S.tx;
+    S.ntiles = S.ntx * ((E.cells[1] + S.ty - 1) / S.ty);
+  } else {
+    S.ty = 1;
+    S.tx = (int)(sites < E.slab_sites ? sites : E.slab_sites);
+    S.ntx = (E.slab_sites + S.tx - 1) / S.tx;
+    S.ntiles = S.ntx;
+  }
+  S.slabs = 0;
+  for (int r = 0; r < E.nruns[list]; r++) S.slabs += E.run[list][r][1] - E.run[list][r][0];
+  const int64_t across = S.ntiles * (k / S.kc);
+  int64_t nz = (kStencilWantBlocks + across - 1) / across;
+  if (nz > S.slabs) nz = S.slabs;
+  if (nz < 1) nz = 1;
+  S.zchunk = (S.slabs + nz - 1) / nz;
+  if (S.zchunk < 1) S.zchunk = 1;
+  S.nzchunks = S.slabs ? (S.slabs + S.zchunk - 1) / S.zchunk : 0;
+  return S;
+}
+
+// Per-column sums of a thread block's dots in a fixed order into partial[blockIdx.x][2k], its
+// columns blockIdx.y kc .. + kc (the other chunks' blocks write the others). Thread t holds
+// column t % kc of the chunk, kc divides 32: a butterfly over the lanes of equal column, then the
+// warps in order. red: 2 * blockDim doubles of shared memory no longer in use.
+__device__ inline void chunk_column_sums(double vv, double wv, int kc, int k, double *red, double *partial) {
+  __syncthreads();
+  for (int off = 16; off >= kc; off >>= 1) {
+    vv += __shfl_xor_sync(0xffffffffu, vv, off);
+    wv += __shfl_xor_sync(0xffffffffu, wv, off);
+  }
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, nwarps = blockDim.x / 32;
+  if (lane < kc) {
+    red[2 * (warp * kc + lane)] = vv;
+    red[2 * (warp * kc + lane) + 1] = wv;
+  }
+  __syncthreads();
+  if ((int)threadIdx.x < kc) {
+    double sv = 0, sw = 0;
+    for (int w = 0; w < nwarps; w++) {
+      sv += red[2 * (w * kc + threadIdx.x)];
+      sw += red[2 * (w * kc + threadIdx.x) + 1];
+    }
+    const int64_t base = (int64_t)blockIdx.x * 2 * k + (int64_t)blockIdx.y * kc + threadIdx.x;
+    partial[base] = sv;
+    partial[base + k] = sw;
+  }
 }
 
 // A neighbour row's O values of column col where the block's mask needs them (others 0).
@@ -58,10 +131,9 @@ __device__ inline void add_block(const double2 *blk, uint32_t m, const double2 *
 }
 
 template <bool Kpm, int O>
-__global__ void __launch_bounds__(kThreads) stencil_small_kernel(hm_stencil_exec E, int list, int k,
-                                                                 int64_t tile_sites, int64_t nzchunks,
-                                                                 int64_t zchunk, int64_t slabs, double s,
-                                                                 double bshift, const double *__restrict__ x,
+__global__ void __launch_bounds__(kThreads) stencil_small_kernel(hm_stencil_exec E, int list, int k, Shape S,
+                                                                 double s, double bshift,
+                                                                 const double *__restrict__ x,
                                                                  double *__restrict__ y, double *partial) {
   extern __shared__ double sh[];
   const int nb = E.nblocks;
@@ -95,10 +167,14 @@ __global__ void __launch_bounds__(kThreads) stencil_small_kernel(hm_stencil_exec
     }
   }
   __syncthreads();
-  const int64_t tile = blockIdx.x / nzchunks, zc = blockIdx.x % nzchunks;
-  const int64_t q = tile * tile_sites + threadIdx.x / k;
-  const int col = threadIdx.x % k;
-  const bool active = (int64_t)(threadIdx.x / k) < tile_sites && q < E.slab_sites;
+  const int64_t tile = blockIdx.x / S.nzchunks, zc = blockIdx.x % S.nzchunks;
+  const int in_tile = threadIdx.x / S.kc, lx = in_tile % S.tx, ly = in_tile / S.tx;
+  const int col = blockIdx.y * S.kc + threadIdx.x % S.kc;
+  const int64_t px = (tile % S.ntx) * S.tx + lx, py = (tile / S.ntx) * S.ty + ly;
+  // the plane site q: (px, py) of the x-y plane (2D tiles), or px of the plane's sites in order
+  const bool planar = !S.linear && E.slow == 2;
+  const int64_t q = planar ? py * E.cells[0] + px : px;
+  const bool active = ly < S.ty && (planar ? px < E.cells[0] && py < E.cells[1] : px < E.slab_sites);
   const double2 *xv2 = reinterpret_cast<const double2 *>(x);
   // The site's in-plane cell, and whether every hop from it stays inside the box in the plane.
   int64_t c[3];
@@ -109,8 +185,8 @@ __global__ void __launch_bounds__(kThreads) stencil_small_kernel(hm_stencil_exec
   // Slabs whose hops along the slow axis all land in local slabs without wrapping: [fast_lo, fast_hi).
   const int64_t fast_lo = E.first_slab + reach[E.slow], fast_hi = E.first_slab + E.local_slabs - reach[3 + E.slow];
   double vv = 0, wv = 0;
-  const int64_t p1 = (zc + 1) * zchunk < slabs ? (zc + 1) * zchunk : slabs;
-  for (int64_t p = zc * zchunk; active && p < p1; p++) {
+  const int64_t p1 = (zc + 1) * S.zchunk < S.slabs ? (zc + 1) * S.zchunk : S.slabs;
+  for (int64_t p = zc * S.zchunk; active && p < p1; p++) {
     const int64_t l = slab_at(E, list, p), g = E.first_slab + l;
     const int64_t site = g * E.slab_sites + q, self = (l * E.slab_sites + q) * O;
     double2 acc[O];
@@ -180,28 +256,29 @@ __global__ void __launch_bounds__(kThreads) stencil_small_kernel(hm_stencil_exec
   }
   if (!Kpm) return;
   if (!active) vv = wv = 0;
-  block_column_sums(vv, wv, k, sh, partial);
+  chunk_column_sums(vv, wv, S.kc, k, sh, partial);
 }
 
 template <int O>
 int launch(bool kpm, const hm_stencil_exec *E, int list, int k, double s, double b, const double *x, double *y,
            double *dots) {
-  const StencilLaunch L = stencil_plan(*E, list, k, 1);
-  if (L.slabs == 0) return HM_SUCCESS;
+  const Shape S = shape_for(*E, list, k);
+  if (S.slabs == 0) return HM_SUCCESS;
   size_t shared = table_bytes(E->nblocks, O);
   if (kpm && shared < sizeof(double) * 2 * kThreads) shared = sizeof(double) * 2 * kThreads;
-  HM_CHECK(L.ntiles * L.nzchunks < INT32_MAX, HM_ERR_ARGUMENT, "a slab plane of %lld sites is too large for one launch",
-           (long long)E->slab_sites);
-  const dim3 grid((unsigned)(L.ntiles * L.nzchunks), 1);
+  HM_CHECK(S.ntiles * S.nzchunks < INT32_MAX, HM_ERR_ARGUMENT,
+           "a slab plane of %lld sites is too large for one launch", (long long)E->slab_sites);
+  const dim3 grid((unsigned)(S.ntiles * S.nzchunks), (unsigned)(k / S.kc));
+  // little shared memory per block: the rest of the multiprocessor's 256 KB stays L1 for the rows
+  const void *kernel = kpm ? (const void *)stencil_small_kernel<true, O> : (const void *)stencil_small_kernel<false, O>;
+  HM_CALL_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, 25));
   if (kpm) {
     HM_CALL(hm_device_buffer_grow(&scratch_buffer, (size_t)grid.x * 2 * k));
-    stencil_small_kernel<true, O><<<grid, kThreads, shared>>>(*E, list, k, L.tile_sites, L.nzchunks, L.zchunk,
-                                                              L.slabs, s, b, x, y, scratch_buffer.p);
+    stencil_small_kernel<true, O><<<grid, kThreads, shared>>>(*E, list, k, S, s, b, x, y, scratch_buffer.p);
     HM_CHECK_LAUNCH("stencil kpm_step (few orbitals)");
     HM_CALL(column_sums(true, (int)grid.x, 2 * k, scratch_buffer.p, dots));
   } else {
-    stencil_small_kernel<false, O><<<grid, kThreads, shared>>>(*E, list, k, L.tile_sites, L.nzchunks, L.zchunk,
-                                                               L.slabs, 0, 0, x, y, nullptr);
+    stencil_small_kernel<false, O><<<grid, kThreads, shared>>>(*E, list, k, S, 0, 0, x, y, nullptr);
     HM_CHECK_LAUNCH("stencil spmmv (few orbitals)");
   }
   return HM_SUCCESS;
