@@ -17,7 +17,8 @@
 //    the plane, the slabs before and after) are mostly its own recent loads, in L1, where the
 //    per-site kernel's tiles (8 sites of one x row, all columns) re-read every y and z neighbour's
 //    row from L2 (Wannier models: 16 of 19 blocks). HAMLET_STENCIL_TILE=linear keeps the per-site
-//    kernel's tiles (all columns, consecutive sites) for comparison.
+//    kernel's tiles (all columns, consecutive sites) for comparison. The output block streams past
+//    L1 (__ldcs / __stcs), which then holds the rows of x.
 #include <cstdlib>
 #include <cstring>
 #include <cuda_runtime.h>
@@ -241,15 +242,16 @@ __global__ void __launch_bounds__(kThreads) stencil_small_kernel(hm_stencil_exec
     }
 #pragma unroll
     for (int i = 0; i < O; i++) {
+      // the output streams past L1 (evict first), which keeps the neighbours' rows of x
       double2 *out = reinterpret_cast<double2 *>(y) + (size_t)(self + i) * k + col;
       if (!Kpm) {
-        *out = acc[i];
+        __stcs(out, acc[i]);
         continue;
       }
       const double2 v = xv2[(size_t)(self + i) * k + col];
-      const double2 old = *out;
+      const double2 old = __ldcs(out);
       const double wr = 2.0 * s * (acc[i].x - bshift * v.x) - old.x, wm = 2.0 * s * (acc[i].y - bshift * v.y) - old.y;
-      *out = make_double2(wr, wm);
+      __stcs(out, make_double2(wr, wm));
       vv += v.x * v.x + v.y * v.y;
       wv += wr * v.x + wm * v.y;
     }

@@ -7,7 +7,9 @@
 #      1 rank) and _cuda_small_mpi2 (forced, 2 ranks on the one GPU);
 #   3. compute-sanitizer memcheck on test_stencil_free with the new kernel forced;
 #   4. bench_stencil, graphene 4096 x 2048 and wannier30 160 x 160 x 64 at R = 8 and 32, the old
-#      per-site kernel (HAMLET_STENCIL_KERNEL=site) and the new one (=small) alternating, two rounds;
+#      per-site kernel (HAMLET_STENCIL_KERNEL=site), the new one (=small: 8 x 4-site tiles, 8-column
+#      chunks) and the new one on the old kernel's tiles (HAMLET_STENCIL_TILE=linear), alternating,
+#      two rounds;
 #      then the TI 200 x 100 x 40 with the new kernel forced (4 orbitals; not chosen there) for
 #      comparison with the site and mma kernels.
 # Prints the ratio lines (time per vector-step / the floor 48 N / copy bandwidth of the same run).
@@ -25,23 +27,25 @@ if want test; then
   grep -E "tests passed|\(Failed\)|Skipped|Not Run|Timeout" "$OUT/ctest_stencil.log" | head -20
 fi
 if want sanitize; then
-  HAMLET_STENCIL_KERNEL=small timeout 300 compute-sanitizer --tool memcheck --error-exitcode 9 \
+  HAMLET_STENCIL_KERNEL=small timeout 240 compute-sanitizer --tool memcheck --error-exitcode 9 \
     build-gpu/linalg/tests/test_stencil_free cuda >"$OUT/memcheck_stencil_small.log" 2>&1
   code=$?
   echo "memcheck stencil_small: exit $code" | tee -a "$OUT/sanitizer.txt"
   [ "$code" -eq 0 ] || { status=1; tail -20 "$OUT/memcheck_stencil_small.log"; }
 fi
-bench() { # bench KERNEL MODEL NX NY NZ R-LIST
-  echo "== $2 $3 x $4 x $5, HAMLET_STENCIL_KERNEL=$1"
-  HAMLET_STENCIL_KERNEL=$1 timeout 200 build-gpu/bench/bench_stencil --backend cuda --model "$2" --nx "$3" --ny "$4" \
-    --nz "$5" --R "$6" --steps 20 >"$OUT/bench_${2}_$1_$round.txt" 2>&1 || status=1
+bench() { # bench VARIANT MODEL NX NY NZ R-LIST; VARIANT: site (old per-site kernel), small (new), small-linear
+  local kernel=${1%%-*} tile=2d
+  [ "$1" = small-linear ] && tile=linear
+  echo "== $2 $3 x $4 x $5, HAMLET_STENCIL_KERNEL=$kernel HAMLET_STENCIL_TILE=$tile"
+  HAMLET_STENCIL_KERNEL=$kernel HAMLET_STENCIL_TILE=$tile timeout 200 build-gpu/bench/bench_stencil --backend cuda \
+    --model "$2" --nx "$3" --ny "$4" --nz "$5" --R "$6" --steps 20 >"$OUT/bench_${2}_$1_$round.txt" 2>&1 || status=1
   grep -E "ratio|bandwidth|R = " "$OUT/bench_${2}_$1_$round.txt"
 }
 if want bench; then
   for round in 1 2; do
-    for kernel in site small; do
-      bench "$kernel" graphene 4096 2048 1 8,32
-      bench "$kernel" wannier30 160 160 64 8,32
+    for variant in site small small-linear; do
+      bench "$variant" graphene 4096 2048 1 8,32
+      bench "$variant" wannier30 160 160 64 8,32
     done
   done
   round=1
