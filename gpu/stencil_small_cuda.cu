@@ -28,57 +28,20 @@
 #include "stencil_device.cuh"
 #include "stencil_launch.cuh"
 #include "stencil_small_cuda.h"
+#include "stencil_small_plan.h"
 
 namespace {
 
 constexpr int kThreads = kStencilThreads;
-constexpr size_t kMaxTableBytes = 40 * 1024;
+static_assert(kThreads == HM_SMALL_THREADS, "the plan (stencil_small_plan.h) and the launch agree on the block size");
 
 hm_device_buffers scratch_buffer; // per device
 
-// Shared memory of the cell's tables: blocks [nblocks][O][O] complex, row offsets [nblocks],
-// masks [nblocks] (bit i O + j: entry (i, j) non-zero; bit 16 + j: column j has one), reach[6].
-size_t table_bytes(int nblocks, int O) {
-  return sizeof(double2) * (size_t)nblocks * O * O + (sizeof(int64_t) + sizeof(uint32_t)) * (size_t)nblocks +
-         6 * sizeof(int32_t);
-}
-
-// The launch: tiles of tx x ty plane sites (ty = 1 and consecutive plane sites where linear),
-// ntx tiles across x, kc columns per thread block (k / kc blocks across the columns), chunks of
-// zchunk slabs.
-struct Shape {
-  int kc, tx, ty, linear;
-  int64_t ntx, ntiles, zchunk, nzchunks, slabs;
-};
+using Shape = hm_small_shape;
 
 Shape shape_for(const hm_stencil_exec &E, int list, int k) {
-  Shape S;
   const char *v = getenv("HAMLET_STENCIL_TILE");
-  S.linear = v && !strcmp(v, "linear");
-  const int cap = S.linear ? 32 : 8; // columns per thread block: a divisor of 32 (the dot sums)
-  S.kc = k < cap ? k : cap;
-  const int sites = kThreads / S.kc;
-  if (!S.linear && E.slow == 2) {
-    S.ty = sites <= 128 ? 4 : 8;
-    S.tx = sites / S.ty;
-    S.ntx = (E.cells[0] + S.tx - 1) / S.tx;
-    S.ntiles = S.ntx * ((E.cells[1] + S.ty - 1) / S.ty);
-  } else {
-    S.ty = 1;
-    S.tx = (int)(sites < E.slab_sites ? sites : E.slab_sites);
-    S.ntx = (E.slab_sites + S.tx - 1) / S.tx;
-    S.ntiles = S.ntx;
-  }
-  S.slabs = 0;
-  for (int r = 0; r < E.nruns[list]; r++) S.slabs += E.run[list][r][1] - E.run[list][r][0];
-  const int64_t across = S.ntiles * (k / S.kc);
-  int64_t nz = (kStencilWantBlocks + across - 1) / across;
-  if (nz > S.slabs) nz = S.slabs;
-  if (nz < 1) nz = 1;
-  S.zchunk = (S.slabs + nz - 1) / nz;
-  if (S.zchunk < 1) S.zchunk = 1;
-  S.nzchunks = S.slabs ? (S.slabs + S.zchunk - 1) / S.zchunk : 0;
-  return S;
+  return hm_small_shape_for(&E, list, k, v && !strcmp(v, "linear"));
 }
 
 // Per-column sums of a thread block's dots in a fixed order into partial[blockIdx.x][2k], its
@@ -154,41 +117,23 @@ __global__ void __launch_bounds__(kThreads) stencil_small_kernel(hm_stencil_exec
       }
     mask[b] = m;
   }
-  if (threadIdx.x == 0) {
-    int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
-    for (int b = 0; b < nb; b++)
-      for (int a = 0; a < 3; a++) {
-        const int r = E.shift[3 * b + a];
-        lo[a] = -r > lo[a] ? -r : lo[a];
-        hi[a] = r > hi[a] ? r : hi[a];
-      }
-    for (int a = 0; a < 3; a++) {
-      reach[a] = lo[a];
-      reach[3 + a] = hi[a];
-    }
-  }
+  if (threadIdx.x == 0) hm_small_reach(E.shift, nb, reach);
   __syncthreads();
-  const int64_t tile = blockIdx.x / S.nzchunks, zc = blockIdx.x % S.nzchunks;
-  const int in_tile = threadIdx.x / S.kc, lx = in_tile % S.tx, ly = in_tile / S.tx;
-  const int col = blockIdx.y * S.kc + threadIdx.x % S.kc;
-  const int64_t px = (tile % S.ntx) * S.tx + lx, py = (tile / S.ntx) * S.ty + ly;
-  // the plane site q: (px, py) of the x-y plane (2D tiles), or px of the plane's sites in order
-  const bool planar = !S.linear && E.slow == 2;
-  const int64_t q = planar ? py * E.cells[0] + px : px;
-  const bool active = ly < S.ty && (planar ? px < E.cells[0] && py < E.cells[1] : px < E.slab_sites);
+  int64_t q, zc;
+  int col;
+  const bool active = hm_small_thread_site(&S, &E, blockIdx.x, blockIdx.y, threadIdx.x, &q, &col, &zc);
   const double2 *xv2 = reinterpret_cast<const double2 *>(x);
   // The site's in-plane cell, and whether every hop from it stays inside the box in the plane.
   int64_t c[3];
-  cell_of(E, 0, q, c);
-  bool plane_inner = E.vacancy_p == 0;
-  for (int a = 0; a < 3; a++)
-    if (a != E.slow) plane_inner = plane_inner && c[a] >= reach[a] && c[a] + reach[3 + a] < E.cells[a];
+  hm_small_plane_cell(&E, q, c);
+  const bool plane_inner = hm_small_plane_inner(&E, reach, c);
   // Slabs whose hops along the slow axis all land in local slabs without wrapping: [fast_lo, fast_hi).
-  const int64_t fast_lo = E.first_slab + reach[E.slow], fast_hi = E.first_slab + E.local_slabs - reach[3 + E.slow];
+  int64_t fast_lo, fast_hi;
+  hm_small_fast_slabs(&E, reach, &fast_lo, &fast_hi);
   double vv = 0, wv = 0;
   const int64_t p1 = (zc + 1) * S.zchunk < S.slabs ? (zc + 1) * S.zchunk : S.slabs;
   for (int64_t p = zc * S.zchunk; active && p < p1; p++) {
-    const int64_t l = slab_at(E, list, p), g = E.first_slab + l;
+    const int64_t l = hm_stencil_slab_at(&E, list, p), g = E.first_slab + l;
     const int64_t site = g * E.slab_sites + q, self = (l * E.slab_sites + q) * O;
     double2 acc[O];
 #pragma unroll
@@ -266,7 +211,7 @@ int launch(bool kpm, const hm_stencil_exec *E, int list, int k, double s, double
            double *dots) {
   const Shape S = shape_for(*E, list, k);
   if (S.slabs == 0) return HM_SUCCESS;
-  size_t shared = table_bytes(E->nblocks, O);
+  size_t shared = hm_small_table_bytes(E->nblocks, O);
   if (kpm && shared < sizeof(double) * 2 * kThreads) shared = sizeof(double) * 2 * kThreads;
   HM_CHECK(S.ntiles * S.nzchunks < INT32_MAX, HM_ERR_ARGUMENT,
            "a slab plane of %lld sites is too large for one launch", (long long)E->slab_sites);
@@ -290,20 +235,14 @@ int launch(bool kpm, const hm_stencil_exec *E, int list, int k, double s, double
 // auto (1 and 2 orbitals).
 int kernel_choice() {
   const char *v = getenv("HAMLET_STENCIL_KERNEL");
-  if (v && !strcmp(v, "small")) return 2;
-  if (v && (!strcmp(v, "site") || !strcmp(v, "mma"))) return 0;
-  return 1;
+  if (v && !strcmp(v, "small")) return HM_SMALL_FORCED;
+  if (v && (!strcmp(v, "site") || !strcmp(v, "mma"))) return HM_SMALL_NEVER;
+  return HM_SMALL_AUTO;
 }
 
 } // namespace
 
-bool hm_cuda_stencil_small_applies(const hm_stencil_exec *E, int k) {
-  const int choice = kernel_choice();
-  const int o = E->orbitals;
-  if (choice == 0 || E->has_peierls || k < 1 || kThreads % k) return false;
-  if (!(o == 1 || o == 2 || (o == 4 && choice == 2))) return false;
-  return table_bytes(E->nblocks, o) <= kMaxTableBytes;
-}
+bool hm_cuda_stencil_small_applies(const hm_stencil_exec *E, int k) { return hm_small_serves(E, k, kernel_choice()); }
 
 int hm_cuda_stencil_small_run(bool kpm, const hm_stencil_exec *E, int list, int k, double s, double b,
                               const double *x, double *y, double *dots) {
