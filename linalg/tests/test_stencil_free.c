@@ -11,7 +11,9 @@
  * Graphene-like (2D, 2 orbitals, sparse blocks) and Wannier-like (3D, 19 shifts, dense 1 x 1 or
  * 2 x 2 blocks) random lattices, 6 to 12 cells a side, give the CUDA few-orbital kernel
  * (gpu/stencil_small_cuda.cu; forced by HAMLET_STENCIL_KERNEL=small, also for 4 orbitals) inner
- * sites next to face sites.
+ * sites next to face sites. 1- and 2-orbital lattices of 1 to 7 cells per axis (3 to 7 slabs),
+ * face neighbours or random shifts of reach 2, every boundary kind, vacancies and disorder, one
+ * with a field, give that kernel partial tiles, one-slab ranks and wraps onto the box itself.
  * Argument "cuda": the matrix-free side on the GPU (the reference stays on the CPU). Run on 1, 2
  * and 3 ranks. */
 #include <complex.h>
@@ -41,13 +43,14 @@ static int draw_int(int lo, int hi) { return lo + (int)(draw() * (hi - lo + 1)) 
  * lattice of 3 to 7 cells per axis whose blocks hop to the 6 face neighbours, without vacancies
  * (the TI's shape; with 4 orbitals, periodic and open boundaries only, it takes the CUDA
  * tensor-core step from 8 or 16 vectors on: stencil_mma_cuda.h). */
-static void make_description(description *d, int dims, int peierls, int large, int faces) {
+static void make_description(description *d, int dims, int peierls, int large, int faces, int few) {
   hm_stencil *s = &d->s;
   memset(s, 0, sizeof *s); /* periodic, no terms */
-  const int o = faces && draw_int(0, 1) ? 4 : draw_int(1, 4); /* faces: the TI's 4 orbitals half the time */
+  const int o = few ? few : faces && draw_int(0, 1) ? 4 : draw_int(1, 4); /* faces: the TI's 4 orbitals half the time */
   s->orbitals = o;
   for (int a = 0; a < 3; a++)
-    s->cells[a] = faces               ? draw_int(3, 7)
+    s->cells[a] = few                 ? (a < dims - 1 ? draw_int(peierls ? 3 : 1, 7) : a == dims - 1 ? draw_int(3, 7) : 1)
+                  : faces             ? draw_int(3, 7)
                   : a >= dims         ? 1
                   : large             ? draw_int(6, dims == 3 ? 8 : 10)
                                       : draw_int(peierls ? 3 : 2, dims == 1 ? 8 : 5);
@@ -382,7 +385,7 @@ static void check_refusals(hm_matrix *A) {
  * refuse both with the same message. 5 x 6 x 5 cells (hops up to 2: no entries merge). */
 static void check_wrap_hermitian(hm_context *ctx) {
   description d;
-  make_description(&d, 3, 1, 0, 0);
+  make_description(&d, 3, 1, 0, 0, 0);
   hm_stencil *s = &d.s;
   const int o = s->orbitals, nb = s->nblocks;
   s->cells[0] = 5;
@@ -447,19 +450,22 @@ int main(int argc, char **argv) {
   HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, cuda ? HM_BACKEND_CUDA : HM_BACKEND_CPU, &ctx));
   const uint64_t seed = hm_test_seed();
   draw_seed = seed;
-  const int trials = 38;
+  const int trials = 50;
   uint64_t draws_before_new_kinds = 0;
   for (int trial = 0; trial < trials; trial++) {
     if (trial == 30) draws_before_new_kinds = draw_count;
-    /* 30..33 graphene-like, 34..37 Wannier-like (the CUDA few-orbital kernel's models) */
-    const int large = trial >= 18 && trial < 24, faces = trial >= 24 && trial < 30;
-    const int graphene = trial >= 30 && trial < 34, wannier = trial >= 34;
-    const int dims = faces || wannier ? 3 : graphene ? 2 : 3 - trial % 3;
-    const int peierls = trial < 24 && trial % 4 == 3;
+    /* 30..33 graphene-like, 34..37 Wannier-like (the CUDA few-orbital kernel's models); 38..49 1 or
+     * 2 orbitals on 1..7 cells per axis, shifts of reach 1 (faces) or 2, every boundary kind (the
+     * few-orbital kernel's tiles, fast path and faces on small boxes), one with a field (the
+     * kernel declines it: the per-entry kernel serves it) */
+    const int large = trial >= 18 && trial < 24, faces = (trial >= 24 && trial < 30) || (trial >= 38 && trial % 2 == 0);
+    const int graphene = trial >= 30 && trial < 34, wannier = trial >= 34 && trial < 38, few = trial >= 38;
+    const int dims = few ? 3 - trial % 3 : faces || wannier ? 3 : graphene ? 2 : 3 - trial % 3;
+    const int peierls = (trial < 24 && trial % 4 == 3) || trial == 43;
     description d;
     if (graphene) make_graphene_like(&d);
     else if (wannier) make_wannier_like(&d, trial == 37 ? 1 : 2);
-    else make_description(&d, dims, peierls, large, faces);
+    else make_description(&d, dims, peierls, large, faces, few ? 1 + trial % 2 : 0);
     if ((large || graphene || wannier) && trial % 2 == 0) d.s.vacancy_p = 0; /* vacancies take the general path everywhere */
     char what[200];
     snprintf(what, sizeof what, "trial %d (seed %llu): %lld x %lld x %lld cells, %d orbitals, %d blocks, bc %d%d%d, "
