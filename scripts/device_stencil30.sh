@@ -1,67 +1,71 @@
 #!/bin/bash
 # Issue 27, session 30, on the lent GPU machine (`.debs` carried): the few-orbital matrix-free step
-# (gpu/stencil_small_cuda.cu, graphene- and Wannier-like models) after session 29's failures.
-#   1. the CUDA build (scripts/device_build.sh), with -lineinfo so the sanitizer names source lines;
-#   2. the stencil tests with HAMLET_TEST_REQUIRE=gpu (a skip fails): test_stencil_free_cuda and
-#      _cuda_mpi2 (automatic choice: the new kernel for 1 and 2 orbitals), _cuda_small and
-#      _cuda_small_mpi2 (forced, also 4 orbitals), _cuda_site (the per-site kernel forced),
-#      _cuda_mma, and the CPU replay of the kernel's index arithmetic (test_stencil_small_plan);
-#   3. session 29's failing seed replayed (HAMLET_TEST_SEED=1795661320: trials 27 and 29) with the
-#      new kernel forced and with the per-site kernel, 1 and 2 ranks;
-#   4. compute-sanitizer on test_stencil_free with the new kernel forced: memcheck (must report 0
-#      errors; backtraces with lines), racecheck and synccheck (shared memory, barriers), 1 rank;
-#   5. bench_stencil, graphene 4096 x 2048 and wannier30 160 x 160 x 64 at R = 8 and 32, the
-#      per-site kernel (HAMLET_STENCIL_KERNEL=site) and the new one (=small), alternating, two rounds.
-# Prints the ratio lines (time per vector-step / the floor 48 N / copy bandwidth of the same run).
-#   run: bash scripts/device_stencil30.sh        (logs under $OUT; STEPS="test replay sanitize bench")
+# (gpu/stencil_small_cuda.cu, graphene- and Wannier-like models) after session 29's failures. One
+# short run, four files under $OUT (build.log, tests.log, memcheck.log, bench.log), a summary line
+# per step on stdout:
+#   1. the CUDA build (-lineinfo: the sanitizer names source lines) of test_stencil_free and
+#      bench_stencil only;
+#   2. test_stencil_free on the GPU with HAMLET_TEST_REQUIRE=gpu (a skip fails): the automatic choice
+#      (the new kernel for 1 and 2 orbitals) on 1 and 2 ranks, the new kernel forced
+#      (HAMLET_STENCIL_KERNEL=small, also 4 orbitals) on 1 and 2 ranks, and session 29's failing
+#      seed (HAMLET_TEST_SEED=1795661320, trials 27 and 29 among them) forced on 1 rank;
+#   3. compute-sanitizer memcheck of the forced kernel on that seed, the small-lattice trials
+#      (24-29 faces, 38-49 1..7 cells) only, so that it fits its 150 s: must say 0 errors;
+#   4. bench_stencil, graphene 4096 x 2048 and wannier30 160 x 160 x 64 at R = 32, the per-site
+#      kernel (HAMLET_STENCIL_KERNEL=site) against the new one (=small), one round.
+#   run: bash scripts/device_stencil30.sh        (STEPS="test memcheck bench" by default)
 set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-STEPS=${STEPS:-test replay sanitize bench}
+STEPS=${STEPS:-test memcheck bench}
 want() { case " $STEPS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
-HAMLET_DEVICE_CMAKE_FLAGS="${HAMLET_DEVICE_CMAKE_FLAGS:-} -DCMAKE_CUDA_FLAGS=-lineinfo"
-# shellcheck source=scripts/device_build.sh
-source scripts/device_build.sh
+# shellcheck source=scripts/device_unpack.sh
+source scripts/device_unpack.sh .debs >/dev/null
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
+# shellcheck disable=SC2086 # the flag list splits into words on purpose
+cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DHAMLET_CUDA=ON -DCMAKE_CUDA_FLAGS=-lineinfo \
+  ${HAMLET_DEVICE_CMAKE_FLAGS:-} >"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+cmake --build build-gpu -j 16 --target test_stencil_free bench_stencil >>"$OUT/build.log" 2>&1 ||
+  { grep -E "error|Error" "$OUT/build.log" | head -30; exit 1; }
+echo "built at $SECONDS s"
 status=0
-test_exe=build-gpu/linalg/tests/test_stencil_free
-if want test; then
-  (cd build-gpu && HAMLET_TEST_REQUIRE=gpu ctest -R '^test_stencil_(free_cuda|small_plan)' --timeout 400 \
-    --output-on-failure >"$OUT/ctest_stencil.log" 2>&1) || status=1
-  grep -E "Test +#|tests passed|HAMLET_TEST_SEED|FAIL" "$OUT/ctest_stencil.log" | head -40
-fi
-if want replay; then
-  for kernel in small site; do
-    for n in 1 2; do
-      HAMLET_TEST_SEED=1795661320 HAMLET_STENCIL_KERNEL=$kernel timeout 300 mpiexec -n $n "$test_exe" cuda \
-        >"$OUT/replay_${kernel}_np$n.txt" 2>&1
-      code=$?
-      echo "replay seed 1795661320, kernel $kernel, $n rank(s): exit $code"
-      [ "$code" -eq 0 ] || { status=1; grep -E "FAIL" "$OUT/replay_${kernel}_np$n.txt" | head -5; }
-    done
-  done
-fi
-if want sanitize; then
-  for tool in memcheck racecheck synccheck; do
-    extra=()
-    [ "$tool" = memcheck ] && extra=(--show-backtrace device)
-    HAMLET_TEST_SEED=1795661320 HAMLET_STENCIL_KERNEL=small timeout 400 compute-sanitizer --tool "$tool" \
-      "${extra[@]}" --error-exitcode 9 "$test_exe" cuda >"$OUT/${tool}_stencil_small.log" 2>&1
-    code=$?
-    echo "$tool stencil_small: exit $code, $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/${tool}_stencil_small.log" | tail -1)" |
-      tee -a "$OUT/sanitizer.txt"
-    [ "$code" -eq 0 ] || { status=1; grep -m 12 -E "Invalid|at .*stencil|by thread|Address" "$OUT/${tool}_stencil_small.log"; }
-  done
-fi
-bench() { # bench KERNEL MODEL NX NY NZ R-LIST; KERNEL: site (per-site kernel) or small (new)
-  echo "== $2 $3 x $4 x $5, HAMLET_STENCIL_KERNEL=$1"
-  HAMLET_STENCIL_KERNEL=$1 timeout 200 build-gpu/bench/bench_stencil --backend cuda \
-    --model "$2" --nx "$3" --ny "$4" --nz "$5" --R "$6" --steps 20 >"$OUT/bench_${2}_$1_$round.txt" 2>&1 || status=1
-  grep -E "ratio|bandwidth|R = " "$OUT/bench_${2}_$1_$round.txt"
+exe=build-gpu/linalg/tests/test_stencil_free
+MPIEXEC=/opt/deps/usr/bin/mpiexec.hydra # the carried MPICH
+run_test() { # run_test NAME RANKS KERNEL SEED (KERNEL: auto or small; SEED: a replay or "fresh")
+  local env=(HAMLET_TEST_REQUIRE=gpu)
+  [ "$3" = auto ] || env+=("HAMLET_STENCIL_KERNEL=$3")
+  [ "$4" = fresh ] || env+=("HAMLET_TEST_SEED=$4")
+  echo "=== $1: $2 rank(s), kernel $3, seed $4" >>"$OUT/tests.log"
+  env "${env[@]}" timeout 120 "$MPIEXEC" -n "$2" "$exe" cuda >>"$OUT/tests.log" 2>&1
+  local code=$?
+  echo "$1: exit $code ($SECONDS s)"
+  [ "$code" -eq 0 ] || status=1
 }
+if want test; then
+  : >"$OUT/tests.log"
+  run_test replay_small_np1 1 small 1795661320
+  run_test small_np1 1 small fresh
+  run_test small_np2 2 small fresh
+  run_test auto_np1 1 auto fresh
+  run_test auto_np2 2 auto fresh
+  grep -E "^FAIL|HAMLET_TEST_SEED" "$OUT/tests.log" | head -12
+fi
+if want memcheck; then
+  HAMLET_TEST_REQUIRE=gpu HAMLET_TEST_SEED=1795661320 HAMLET_STENCIL_KERNEL=small timeout 150 \
+    compute-sanitizer --tool memcheck --show-backtrace device --error-exitcode 9 "$exe" cuda 24-29,38-49 \
+    >"$OUT/memcheck.log" 2>&1
+  code=$?
+  echo "memcheck (forced, trials 24-29,38-49): exit $code, $(grep -E "ERROR SUMMARY" "$OUT/memcheck.log" | tail -1)"
+  [ "$code" -eq 0 ] || { status=1; grep -m 8 -E "Invalid|at .*stencil.*:[0-9]+|Address" "$OUT/memcheck.log"; }
+fi
 if want bench; then
-  for round in 1 2; do
+  : >"$OUT/bench.log"
+  for model in "graphene 4096 2048 1" "wannier30 160 160 64"; do
+    read -r name nx ny nz <<<"$model"
     for kernel in site small; do
-      bench "$kernel" graphene 4096 2048 1 8,32
-      bench "$kernel" wannier30 160 160 64 8,32
+      echo "=== $name $nx x $ny x $nz, R = 32, HAMLET_STENCIL_KERNEL=$kernel" >>"$OUT/bench.log"
+      HAMLET_STENCIL_KERNEL=$kernel timeout 100 build-gpu/bench/bench_stencil --backend cuda --model "$name" \
+        --nx "$nx" --ny "$ny" --nz "$nz" --R 32 --steps 10 >>"$OUT/bench.log" 2>&1 || status=1
+      echo "$name $kernel: $(grep -E "ratio|R = " "$OUT/bench.log" | tail -1)"
     done
   done
 fi

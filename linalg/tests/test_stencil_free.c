@@ -441,9 +441,27 @@ static void check_wrap_hermitian(hm_context *ctx) {
   }
 }
 
+/* Whether `trial` is in the list "a-b,c-d,..." (NULL: every trial). The skipped trials are still
+ * drawn, so a selected trial is the same lattice as in a full run of the same seed. */
+static int selected(const char *list, int trial) {
+  if (!list) return 1;
+  for (const char *p = list; *p;) {
+    char *end;
+    const long a = strtol(p, &end, 10);
+    long b = a;
+    if (*end == '-') b = strtol(end + 1, &end, 10);
+    if (trial >= a && trial <= b) return 1;
+    p = *end == ',' ? end + 1 : end + strlen(end);
+  }
+  return 0;
+}
+
+/* Arguments: [cuda] [TRIALS] (TRIALS as "24-29,38-49": only those trials are compared; a quicker
+ * run under compute-sanitizer). */
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   const int cuda = argc > 1 && strcmp(argv[1], "cuda") == 0;
+  const char *only = argc > 2 ? argv[2] : NULL;
   if (cuda) HM_TEST_NEED_GPU();
   hm_context *cpu = NULL, *ctx = NULL;
   HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, HM_BACKEND_CPU, &cpu));
@@ -467,6 +485,7 @@ int main(int argc, char **argv) {
     else if (wannier) make_wannier_like(&d, trial == 37 ? 1 : 2);
     else make_description(&d, dims, peierls, large, faces, few ? 1 + trial % 2 : 0);
     if ((large || graphene || wannier) && trial % 2 == 0) d.s.vacancy_p = 0; /* vacancies take the general path everywhere */
+    if (!selected(only, trial)) continue;
     char what[200];
     snprintf(what, sizeof what, "trial %d (seed %llu): %lld x %lld x %lld cells, %d orbitals, %d blocks, bc %d%d%d, "
              "w %.2f%s, p %.2f%s", trial, (unsigned long long)seed, (long long)d.s.cells[0], (long long)d.s.cells[1],
