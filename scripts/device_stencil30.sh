@@ -5,10 +5,11 @@
 # per step on stdout:
 #   1. the CUDA build (-lineinfo: the sanitizer names source lines) of test_stencil_free and
 #      bench_stencil only;
-#   2. test_stencil_free on the GPU with HAMLET_TEST_REQUIRE=gpu (a skip fails): the automatic choice
-#      (the new kernel for 1 and 2 orbitals) on 1 and 2 ranks, the new kernel forced
-#      (HAMLET_STENCIL_KERNEL=small, also 4 orbitals) on 1 and 2 ranks, and session 29's failing
-#      seed (HAMLET_TEST_SEED=1795661320, trials 27 and 29 among them) forced on 1 rank;
+#   2. test_stencil_free on the GPU with HAMLET_TEST_REQUIRE=gpu (a skip fails): session 29's
+#      failing seed (HAMLET_TEST_SEED=1795661320, trials 27 and 29) with the new kernel forced
+#      (HAMLET_STENCIL_KERNEL=small, also 4 orbitals) and, as the control, with the per-site kernel
+#      forced (=site), 1 rank; fresh seeds: the new kernel forced on 2 ranks, the automatic choice
+#      (the new kernel for 1 and 2 orbitals) on 1 and 2 ranks;
 #   3. compute-sanitizer memcheck of the forced kernel on that seed, the small-lattice trials
 #      (24-29 faces, 38-49 1..7 cells) only, so that it fits its 150 s: must say 0 errors;
 #   4. bench_stencil, graphene 4096 x 2048 and wannier30 160 x 160 x 64 at R = 32, the per-site
@@ -30,7 +31,7 @@ echo "built at $SECONDS s"
 status=0
 exe=build-gpu/linalg/tests/test_stencil_free
 MPIEXEC=/opt/deps/usr/bin/mpiexec.hydra # the carried MPICH
-run_test() { # run_test NAME RANKS KERNEL SEED (KERNEL: auto or small; SEED: a replay or "fresh")
+run_test() { # run_test NAME RANKS KERNEL SEED (KERNEL: auto, small or site; SEED: a replay or "fresh")
   local env=(HAMLET_TEST_REQUIRE=gpu)
   [ "$3" = auto ] || env+=("HAMLET_STENCIL_KERNEL=$3")
   [ "$4" = fresh ] || env+=("HAMLET_TEST_SEED=$4")
@@ -43,7 +44,7 @@ run_test() { # run_test NAME RANKS KERNEL SEED (KERNEL: auto or small; SEED: a r
 if want test; then
   : >"$OUT/tests.log"
   run_test replay_small_np1 1 small 1795661320
-  run_test small_np1 1 small fresh
+  run_test replay_site_np1 1 site 1795661320
   run_test small_np2 2 small fresh
   run_test auto_np1 1 auto fresh
   run_test auto_np2 2 auto fresh
