@@ -8,6 +8,7 @@
 #include "../linalg/core/gpu_probe.h"
 #include "stencil_cuda.h"
 #include "stencil_mma_cuda.h"
+#include "stencil_small_cuda.h"
 
 thread_local int hm_gpu_thread_device = -1;
 
@@ -46,6 +47,7 @@ void release_current_device_state() {
   hm_host_to_device_release_state();
   hm_stencil_cuda_release_state();
   hm_stencil_mma_cuda_release_state();
+  hm_stencil_small_cuda_release_state();
 }
 } // namespace
 

@@ -14,84 +14,16 @@
 #include "device_buffer.cuh"
 #include "stencil_cuda.h"
 #include "stencil_device.cuh"
+#include "stencil_launch.cuh"
+#include "stencil_small_cuda.h"
 #include "stencil_mma_cuda.h"
 
 namespace {
 
-constexpr int kThreads = 256;
-constexpr int64_t kWantBlocks = 4096;      // thread blocks per launch (balance; L2 band)
+constexpr int kThreads = kStencilThreads;
+using Launch = StencilLaunch;
 
 hm_device_buffers scratch_buffer; // per device
-
-struct Launch {
-  int64_t tile_sites, ntiles, zchunk, nzchunks, slabs;
-  int chunks; // thread blocks per tile across the (orbital, column) entries
-};
-
-// Threads take `per_site` (orbital, column) entries of a site: the orbitals times k (per entry) or k
-// (one thread per site and column).
-Launch plan(const hm_stencil_exec &E, int list, int k, int per_site_orbitals) {
-  Launch L;
-  L.slabs = 0;
-  for (int r = 0; r < E.nruns[list]; r++) L.slabs += E.run[list][r][1] - E.run[list][r][0];
-  const int64_t entries = (int64_t)per_site_orbitals * k;
-  L.tile_sites = entries <= kThreads ? kThreads / entries : 1;
-  if (L.tile_sites > E.slab_sites) L.tile_sites = E.slab_sites;
-  L.chunks = entries <= kThreads ? 1 : (int)((entries + kThreads - 1) / kThreads);
-  L.ntiles = (E.slab_sites + L.tile_sites - 1) / L.tile_sites;
-  int64_t nz = (kWantBlocks + L.ntiles - 1) / L.ntiles;
-  if (nz > L.slabs) nz = L.slabs;
-  if (nz < 1) nz = 1;
-  L.zchunk = (L.slabs + nz - 1) / nz;
-  if (L.zchunk < 1) L.zchunk = 1;
-  L.nzchunks = L.slabs ? (L.slabs + L.zchunk - 1) / L.zchunk : 0;
-  return L;
-}
-
-// Per-column sums of a thread block's dots in a fixed order into partial[block][2k]. Thread t holds
-// column (blockIdx.y * blockDim + t) % k; where k divides 32 that is t % k, and a butterfly over the
-// lanes of equal column leaves each warp's sums in lanes 0..k-1. red: 2 * blockDim doubles of
-// shared memory no longer in use.
-__device__ inline void block_column_sums(double vv, double wv, int k, double *red, double *partial) {
-  __syncthreads();
-  const int block_id = blockIdx.y * gridDim.x + blockIdx.x;
-  if (32 % k == 0) {
-    for (int off = 16; off >= k; off >>= 1) {
-      vv += __shfl_xor_sync(0xffffffffu, vv, off);
-      wv += __shfl_xor_sync(0xffffffffu, wv, off);
-    }
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, nwarps = blockDim.x / 32;
-    if (lane < k) {
-      red[2 * (warp * k + lane)] = vv;
-      red[2 * (warp * k + lane) + 1] = wv;
-    }
-    __syncthreads();
-    if ((int)threadIdx.x < k) {
-      double sv = 0, sw = 0;
-      for (int v = 0; v < nwarps; v++) {
-        sv += red[2 * (v * k + threadIdx.x)];
-        sw += red[2 * (v * k + threadIdx.x) + 1];
-      }
-      partial[(int64_t)block_id * 2 * k + threadIdx.x] = sv;
-      partial[(int64_t)block_id * 2 * k + k + threadIdx.x] = sw;
-    }
-    return;
-  }
-  red[2 * threadIdx.x] = vv;
-  red[2 * threadIdx.x + 1] = wv;
-  __syncthreads();
-  for (int c = threadIdx.x; c < k; c += blockDim.x) {
-    double sv = 0, sw = 0;
-    for (int t = 0; t < (int)blockDim.x; t++) {
-      if ((blockIdx.y * (int)blockDim.x + t) % k == c) {
-        sv += red[2 * t];
-        sw += red[2 * t + 1];
-      }
-    }
-    partial[(int64_t)block_id * 2 * k + c] = sv;
-    partial[(int64_t)block_id * 2 * k + k + c] = sw;
-  }
-}
 
 // One launch: every thread computes one (site, orbital, column) entry per slab it marches over.
 // Kpm: W = 2 s (H V - b V) - W and the per-column dots into partial[block][2k]; else y = H x.
@@ -293,7 +225,7 @@ int launch_per_site(bool kpm, const hm_stencil_exec *E, int list, int k, const L
 
 int run_per_site(bool kpm, const hm_stencil_exec *E, int list, int k, double s, double b, const double *x, double *y,
                  double *dots, size_t shared) {
-  const Launch L = plan(*E, list, k, 1);
+  const Launch L = stencil_plan(*E, list, k, 1);
   if (L.slabs == 0) return HM_SUCCESS;
   if (shared < sizeof(double) * 2 * kThreads) shared = sizeof(double) * 2 * kThreads;
   HM_CHECK(L.ntiles * L.nzchunks < INT32_MAX, HM_ERR_ARGUMENT, "a slab plane of %lld sites is too large for one launch",
@@ -316,13 +248,17 @@ int stencil_run(bool kpm, hm_scalar type, const hm_stencil_exec *E, int k, const
     HM_CALL(hm_cuda_stencil_mma_kpm_step(E, list, k, s, b, x, y, dots));
     return HM_SUCCESS;
   }
+  if (hm_cuda_stencil_small_applies(E, k)) { // 1 or 2 orbitals (graphene, Wannier models)
+    HM_CALL(hm_cuda_stencil_small_run(kpm, E, list, k, s, b, x, y, dots));
+    return HM_SUCCESS;
+  }
   const int o = E->orbitals;
   const size_t site_shared = sizeof(double) * 2 * E->nblocks * o * o + sizeof(int64_t) * E->nblocks;
   if (!E->has_peierls && (o == 1 || o == 2 || o == 4 || o == 8) && kThreads % k == 0 && site_shared <= 40 * 1024) {
     HM_CALL(run_per_site(kpm, E, list, k, s, b, x, y, dots, site_shared));
     return HM_SUCCESS;
   }
-  const Launch L = plan(*E, list, k, o);
+  const Launch L = stencil_plan(*E, list, k, o);
   if (L.slabs == 0) return HM_SUCCESS;
   const int nh = E->nhops;
   size_t shared = sizeof(hm_stencil_hop) * nh + sizeof(int64_t) * E->nblocks + sizeof(int32_t) * (E->orbitals + 1);

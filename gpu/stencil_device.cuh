@@ -7,12 +7,7 @@
 namespace {
 
 __device__ inline int64_t slab_at(const hm_stencil_exec &E, int list, int64_t p) {
-  for (int r = 0; r < E.nruns[list]; r++) {
-    const int64_t len = E.run[list][r][1] - E.run[list][r][0];
-    if (p < len) return E.run[list][r][0] + p;
-    p -= len;
-  }
-  return -1;
+  return hm_stencil_slab_at(&E, list, p);
 }
 
 // Cell of plane index q in global slab g (cheap 32-bit arithmetic where the plane allows it).

@@ -177,10 +177,11 @@ int launch(const hm_stencil_exec *E, int list, int k, double s, double b, const 
   return HM_SUCCESS;
 }
 
-// HAMLET_STENCIL_KERNEL: "site" (never this path), "mma" (at every width it serves), else auto.
+// HAMLET_STENCIL_KERNEL: "site" or "small" (never this path), "mma" (at every width it serves),
+// else auto.
 int kernel_choice() {
   const char *v = getenv("HAMLET_STENCIL_KERNEL");
-  return v && !strcmp(v, "site") ? 0 : v && !strcmp(v, "mma") ? 2 : 1;
+  return v && (!strcmp(v, "site") || !strcmp(v, "small")) ? 0 : v && !strcmp(v, "mma") ? 2 : 1;
 }
 
 } // namespace

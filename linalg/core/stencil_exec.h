@@ -113,6 +113,16 @@ HM_STENCIL_FN double hm_stencil_disorder(const hm_stencil_exec *E, int64_t site,
   return E->disorder_w * (hm_random_uniform(E->disorder_seed, E->disorder_stream, counter) - 0.5);
 }
 
+/* The local slab at position p of row list `list` (its runs in order); -1 past the end. */
+HM_STENCIL_FN int64_t hm_stencil_slab_at(const hm_stencil_exec *E, int list, int64_t p) {
+  for (int r = 0; r < E->nruns[list]; r++) {
+    const int64_t len = E->run[list][r][1] - E->run[list][r][0];
+    if (p < len) return E->run[list][r][0] + p;
+    p -= len;
+  }
+  return -1;
+}
+
 /* Cell coordinates of local slab l's site q (q < slab_sites) and its global site number. */
 HM_STENCIL_FN int64_t hm_stencil_cell(const hm_stencil_exec *E, int64_t l, int64_t q, int64_t c[3]) {
   const int64_t site = (E->first_slab + l) * E->slab_sites + q;

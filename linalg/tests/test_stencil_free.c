@@ -8,6 +8,12 @@
  * (6 to 10 cells a side) give the CPU kernel's fast path (sites whose hops stay inside) sites
  * between the general ones. Wrap phases that break Hermiticity: the matrix-free storage reports
  * the assembled one's defect at the same entry and KPM refuses both with the same message.
+ * Graphene-like (2D, 2 orbitals, sparse blocks) and Wannier-like (3D, 19 shifts, dense 1 x 1 or
+ * 2 x 2 blocks) random lattices, 6 to 12 cells a side, give the CUDA few-orbital kernel
+ * (gpu/stencil_small_cuda.cu; forced by HAMLET_STENCIL_KERNEL=small, also for 4 orbitals) inner
+ * sites next to face sites. 1- and 2-orbital lattices of 1 to 7 cells per axis (3 to 7 slabs),
+ * face neighbours or random shifts of reach 2, every boundary kind, vacancies and disorder, one
+ * with a field, give that kernel partial tiles, one-slab ranks and wraps onto the box itself.
  * Argument "cuda": the matrix-free side on the GPU (the reference stays on the CPU). Run on 1, 2
  * and 3 ranks. */
 #include <complex.h>
@@ -37,13 +43,14 @@ static int draw_int(int lo, int hi) { return lo + (int)(draw() * (hi - lo + 1)) 
  * lattice of 3 to 7 cells per axis whose blocks hop to the 6 face neighbours, without vacancies
  * (the TI's shape; with 4 orbitals, periodic and open boundaries only, it takes the CUDA
  * tensor-core step from 8 or 16 vectors on: stencil_mma_cuda.h). */
-static void make_description(description *d, int dims, int peierls, int large, int faces) {
+static void make_description(description *d, int dims, int peierls, int large, int faces, int few) {
   hm_stencil *s = &d->s;
   memset(s, 0, sizeof *s); /* periodic, no terms */
-  const int o = faces && draw_int(0, 1) ? 4 : draw_int(1, 4); /* faces: the TI's 4 orbitals half the time */
+  const int o = few ? few : faces && draw_int(0, 1) ? 4 : draw_int(1, 4); /* faces: the TI's 4 orbitals half the time */
   s->orbitals = o;
   for (int a = 0; a < 3; a++)
-    s->cells[a] = faces               ? draw_int(3, 7)
+    s->cells[a] = few                 ? (a < dims - 1 ? draw_int(peierls ? 3 : 1, 7) : a == dims - 1 ? draw_int(3, 7) : 1)
+                  : faces             ? draw_int(3, 7)
                   : a >= dims         ? 1
                   : large             ? draw_int(6, dims == 3 ? 8 : 10)
                                       : draw_int(peierls ? 3 : 2, dims == 1 ? 8 : 5);
@@ -107,6 +114,97 @@ static void make_description(description *d, int dims, int peierls, int large, i
   }
 }
 
+/* Boundaries, disorder and vacancies drawn as make_description draws them (vacancies: half the time). */
+static void draw_terms(hm_stencil *s) {
+  for (int a = 0; a < 3; a++) {
+    s->boundary[a] = draw_int(0, 2);
+    s->twist[a] = 6.283185307179586 * draw();
+  }
+  s->disorder_w = draw() < 0.7 ? 2 * draw() : 0;
+  s->disorder_seed = 11 + (uint64_t)draw_int(0, 1000);
+  s->disorder_stream = 3;
+  s->disorder_per_site = draw_int(0, 1);
+  s->vacancy_p = draw() < 0.5 ? 0.25 * draw() : 0;
+  s->vacancy_seed = 5 + (uint64_t)draw_int(0, 1000);
+  s->vacancy_stream = 4;
+}
+
+/* Block b's entry (i, j) = v and its Hermitian partner: block q's entry (j, i) = conj(v). */
+static void set_pair(description *d, int o, int b, int q, int i, int j, double re, double im) {
+  d->block[2 * ((b * o + i) * o + j)] = re;
+  d->block[2 * ((b * o + i) * o + j) + 1] = im;
+  d->block[2 * ((q * o + j) * o + i)] = re;
+  d->block[2 * ((q * o + j) * o + i) + 1] = -im;
+}
+
+/* A graphene-like random lattice (the CUDA few-orbital kernel's case): 2D, 2 orbitals, 6 to 12
+ * cells a side, R = 0 with random on-site energies and A-B hop, B(c - a1) and B(c - a2) from A
+ * with random complex amplitudes (5 sparse blocks, 3 hoppings per orbital), half the time a
+ * Haldane-like second-neighbour pair on the diagonal along a1 - a2. */
+static void make_graphene_like(description *d) {
+  hm_stencil *s = &d->s;
+  memset(s, 0, sizeof *s);
+  memset(d->block, 0, sizeof d->block);
+  const int o = 2;
+  s->orbitals = o;
+  s->cells[0] = draw_int(6, 12);
+  s->cells[1] = draw_int(6, 12);
+  s->cells[2] = 1;
+  static const int32_t R[7][3] = {{0, 0, 0}, {-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}, {1, -1, 0}, {-1, 1, 0}};
+  const int nb = draw() < 0.5 ? 7 : 5;
+  memcpy(d->shift, R, sizeof(int32_t) * 3 * (size_t)nb);
+  set_pair(d, o, 0, 0, 0, 0, draw() - 0.5, 0);
+  set_pair(d, o, 0, 0, 1, 1, draw() - 0.5, 0);
+  set_pair(d, o, 0, 0, 0, 1, draw() - 0.5, draw() - 0.5);
+  set_pair(d, o, 1, 2, 0, 1, draw() - 0.5, draw() - 0.5); /* A(c) <- B(c - a1); B(c) <- A(c + a1) */
+  set_pair(d, o, 3, 4, 0, 1, draw() - 0.5, draw() - 0.5);
+  if (nb == 7)
+    for (int i = 0; i < o; i++) set_pair(d, o, 5, 6, i, i, draw() - 0.5, draw() - 0.5);
+  s->nblocks = nb;
+  s->shift = d->shift;
+  s->block = d->block;
+  draw_terms(s);
+}
+
+/* A Wannier-like random lattice: 3D, 1 or 2 orbitals, 4 to 7 cells a side in the plane and 6 to 8
+ * along z, dense random blocks on R = 0 and the 18 R with |R|^2 = 1 or 2 (19 shifts: 38 hoppings
+ * per orbital at 2 orbitals), H(-R) = H(R)^dagger. */
+static void make_wannier_like(description *d, int o) {
+  hm_stencil *s = &d->s;
+  memset(s, 0, sizeof *s);
+  memset(d->block, 0, sizeof d->block);
+  s->orbitals = o;
+  s->cells[0] = draw_int(4, 7);
+  s->cells[1] = draw_int(4, 7);
+  s->cells[2] = draw_int(6, 8);
+  int nb = 0;
+  for (int z = -1; z <= 1; z++)
+    for (int y = -1; y <= 1; y++)
+      for (int x = -1; x <= 1; x++) {
+        if (x * x + y * y + z * z > 2) continue;
+        d->shift[3 * nb] = x;
+        d->shift[3 * nb + 1] = y;
+        d->shift[3 * nb + 2] = z;
+        nb++;
+      }
+  for (int b = 0; b < nb; b++) {
+    int q = 0; /* the partner block, -R */
+    while (d->shift[3 * q] != -d->shift[3 * b] || d->shift[3 * q + 1] != -d->shift[3 * b + 1] ||
+           d->shift[3 * q + 2] != -d->shift[3 * b + 2])
+      q++;
+    if (q < b) continue;
+    for (int i = 0; i < o; i++)
+      for (int j = 0; j < o; j++) {
+        if (q == b && j < i) continue;
+        set_pair(d, o, b, q, i, j, draw() - 0.5, q == b && i == j ? 0 : draw() - 0.5);
+      }
+  }
+  s->nblocks = nb;
+  s->shift = d->shift;
+  s->block = d->block;
+  draw_terms(s);
+}
+
 static int vacant(const hm_stencil *s, int64_t site) {
   return s->vacancy_p > 0 && hm_random_uniform(s->vacancy_seed, s->vacancy_stream, (uint64_t)site) < s->vacancy_p;
 }
@@ -140,6 +238,7 @@ static int64_t reference_row(const hm_stencil *s, int64_t row, int64_t *cols, do
     if (dropped || vacant(s, ts)) continue;
     for (int j = 0; j < o; j++) {
       const double *a = s->block + 2 * (((size_t)b * o + i) * o + j);
+      if (a[0] == 0 && a[1] == 0) continue; /* sparse blocks (graphene-like): no stored zeros */
       double complex v = f * (a[0] + I * a[1]);
       if (s->peierls) {
         const double *g = s->peierls + (((size_t)b * o + i) * o + j) * 3;
@@ -286,7 +385,7 @@ static void check_refusals(hm_matrix *A) {
  * refuse both with the same message. 5 x 6 x 5 cells (hops up to 2: no entries merge). */
 static void check_wrap_hermitian(hm_context *ctx) {
   description d;
-  make_description(&d, 3, 1, 0, 0);
+  make_description(&d, 3, 1, 0, 0, 0);
   hm_stencil *s = &d.s;
   const int o = s->orbitals, nb = s->nblocks;
   s->cells[0] = 5;
@@ -342,22 +441,51 @@ static void check_wrap_hermitian(hm_context *ctx) {
   }
 }
 
+/* Whether `trial` is in the list "a-b,c-d,..." (NULL: every trial). The skipped trials are still
+ * drawn, so a selected trial is the same lattice as in a full run of the same seed. */
+static int selected(const char *list, int trial) {
+  if (!list) return 1;
+  for (const char *p = list; *p;) {
+    char *end;
+    const long a = strtol(p, &end, 10);
+    long b = a;
+    if (*end == '-') b = strtol(end + 1, &end, 10);
+    if (trial >= a && trial <= b) return 1;
+    p = *end == ',' ? end + 1 : end + strlen(end);
+  }
+  return 0;
+}
+
+/* Arguments: [cuda] [TRIALS] (TRIALS as "24-29,38-49": only those trials are compared; a quicker
+ * run under compute-sanitizer). */
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   const int cuda = argc > 1 && strcmp(argv[1], "cuda") == 0;
+  const char *only = argc > 2 ? argv[2] : NULL;
   if (cuda) HM_TEST_NEED_GPU();
   hm_context *cpu = NULL, *ctx = NULL;
   HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, HM_BACKEND_CPU, &cpu));
   HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, cuda ? HM_BACKEND_CUDA : HM_BACKEND_CPU, &ctx));
   const uint64_t seed = hm_test_seed();
   draw_seed = seed;
-  const int trials = 30;
+  const int trials = 50;
+  uint64_t draws_before_new_kinds = 0;
   for (int trial = 0; trial < trials; trial++) {
-    const int large = trial >= 18 && trial < 24, faces = trial >= 24;
-    const int dims = faces ? 3 : 3 - trial % 3, peierls = !faces && trial % 4 == 3;
+    if (trial == 30) draws_before_new_kinds = draw_count;
+    /* 30..33 graphene-like, 34..37 Wannier-like (the CUDA few-orbital kernel's models); 38..49 1 or
+     * 2 orbitals on 1..7 cells per axis, shifts of reach 1 (faces) or 2, every boundary kind (the
+     * few-orbital kernel's tiles, fast path and faces on small boxes), one with a field (the
+     * kernel declines it: the per-entry kernel serves it) */
+    const int large = trial >= 18 && trial < 24, faces = (trial >= 24 && trial < 30) || (trial >= 38 && trial % 2 == 0);
+    const int graphene = trial >= 30 && trial < 34, wannier = trial >= 34 && trial < 38, few = trial >= 38;
+    const int dims = few ? 3 - trial % 3 : faces || wannier ? 3 : graphene ? 2 : 3 - trial % 3;
+    const int peierls = (trial < 24 && trial % 4 == 3) || trial == 43;
     description d;
-    make_description(&d, dims, peierls, large, faces);
-    if (large && trial % 2 == 0) d.s.vacancy_p = 0; /* vacancies take the general path everywhere */
+    if (graphene) make_graphene_like(&d);
+    else if (wannier) make_wannier_like(&d, trial == 37 ? 1 : 2);
+    else make_description(&d, dims, peierls, large, faces, few ? 1 + trial % 2 : 0);
+    if ((large || graphene || wannier) && trial % 2 == 0) d.s.vacancy_p = 0; /* vacancies take the general path everywhere */
+    if (!selected(only, trial)) continue;
     char what[200];
     snprintf(what, sizeof what, "trial %d (seed %llu): %lld x %lld x %lld cells, %d orbitals, %d blocks, bc %d%d%d, "
              "w %.2f%s, p %.2f%s", trial, (unsigned long long)seed, (long long)d.s.cells[0], (long long)d.s.cells[1],
@@ -396,6 +524,7 @@ int main(int argc, char **argv) {
     hm_matrix_destroy(&ref);
     hm_dist_destroy(&cdist);
   }
+  draw_count = draws_before_new_kinds; /* the wrap check's description as before trials 30..37 came */
   check_wrap_hermitian(ctx);
   hm_context_destroy(&ctx);
   hm_context_destroy(&cpu);
