@@ -12,17 +12,13 @@
 
 int green_multishift_chosen(run_state *s) {
   const hm_deck *d = &s->deck;
-  /* auto: multi-shift on the CPU backend from AUTO_MIN_ENERGIES energies (session 27, bench_multishift,
-   * 6 x 6 x 4 TI, 1 thread: 1.03x faster at 21 energies, 1.13x at 51, 1.27x at 101; bench/RESULTS.md);
-   * per-energy on a GPU until scripts/device_multishift.sh measures multi-shift faster there (session
-   * 26's H100 run, which still updated converged energies every step: 90 s against 41 s). */
+  /* auto: multi-shift from AUTO_MIN_ENERGIES energies on every backend (session 27 on the CPU,
+   * bench_multishift, 6 x 6 x 4 TI: 1.03x faster at 21 energies, 1.27x at 101; session 30 with the
+   * seed's omega chosen for the family, on an H200: 5.5x faster at 101 energies, TI 40 x 40 x 16;
+   * bench/RESULTS.md). */
   enum { AUTO_MIN_ENERGIES = 32 };
   if (d->solver.multishift == 2) return 0;
-  if (d->solver.multishift == 0) {
-    hm_backend backend;
-    APP_CALL(hm_context_backend(s->ctx, &backend));
-    if (backend != HM_BACKEND_CPU || d->green.nenergies < AUTO_MIN_ENERGIES || d->solver.precond) return 0;
-  }
+  if (d->solver.multishift == 0 && (d->green.nenergies < AUTO_MIN_ENERGIES || d->solver.precond)) return 0;
   if (d->solver.precond) {
     if (d->solver.multishift == 1 && s->rank == 0)
       fprintf(stderr, "hamlet: %s: [solver] multishift = yes, but precond = jacobi is not shift-invariant: "

@@ -6,7 +6,7 @@
 # every true residual below tol; a bad value of multishift exits 2 with a message. The site orbitals
 # in groups ([green] rhs_per_solve = 3: 3 + 3 + 2 columns per solve) give the same G as one solve,
 # and a grouped run killed after a checkpoint restarts (finished groups kept) to the same G;
-# rhs_per_solve = -1 exits 2. multishift = auto (the CPU backend here) is multi-shift from 32
+# rhs_per_solve = -1 exits 2. multishift = auto is multi-shift from 32
 # energies and per-energy below (the method recorded in /ldos).
 . "$(dirname "$0")/common.sh"
 need_h5py
