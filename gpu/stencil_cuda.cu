@@ -248,7 +248,7 @@ int stencil_run(bool kpm, hm_scalar type, const hm_stencil_exec *E, int k, const
     HM_CALL(hm_cuda_stencil_mma_kpm_step(E, list, k, s, b, x, y, dots));
     return HM_SUCCESS;
   }
-  if (hm_cuda_stencil_small_applies(E, k)) { // 1 or 2 orbitals (graphene, Wannier models)
+  if (hm_cuda_stencil_small_applies(E, k)) { // forced, one rank (stencil_small_cuda.h)
     HM_CALL(hm_cuda_stencil_small_run(kpm, E, list, k, s, b, x, y, dots));
     return HM_SUCCESS;
   }
