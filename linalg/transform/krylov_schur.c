@@ -126,10 +126,15 @@ static void refresh_columns(lanczos *L, int count) {
   const size_t t = L->t, k = (size_t)L->m + 1;
   const hm_mvec *src[2] = {L->V, L->BV};
   double *dst[2] = {L->Vc, L->BVc};
-  for (int b = 0; b < (L->B ? 2 : 1); b++)
-    for (size_t i = 0; i < L->ld; i++)
-      for (int j = 0; j < count; j++)
-        memcpy(dst[b] + t * ((size_t)j * L->ld + i), src[b]->data + t * (i * k + (size_t)j), t * sizeof(double));
+  for (int b = 0; b < (L->B ? 2 : 1); b++) /* plain loops: a memcpy call per entry costs more than the copy */
+    for (size_t i = 0; i < L->ld; i++) {
+      const double *row = src[b]->data + t * i * k;
+      for (int j = 0; j < count; j++) {
+        double *to = dst[b] + t * ((size_t)j * L->ld + i);
+        to[0] = row[t * (size_t)j];
+        if (t == 2) to[1] = row[2 * (size_t)j + 1];
+      }
+    }
 }
 
 /* ||w||_B from one reduction (the real part: w^H B w is real up to rounding). */
