@@ -44,9 +44,11 @@ typedef struct {
   int64_t verify_start;  /* solves when the verification began */
   int copies;            /* pairs locked by the verification */
   double tol;            /* the options' */
-  /* CPU backend: V and B V also column-major on the host (local rows x (m + 1), columns contiguous),
-   * for the one-column Gram-Schmidt: BLAS's gemv on row-major blocks of m + 1 columns runs short
-   * inner loops per row, 1.5-4x slower than on contiguous columns (bench/RESULTS.md, session 30).
+  /* CPU backend, complex: V and B V also column-major on the host (local rows x (m + 1), columns
+   * contiguous), for the one-column Gram-Schmidt: BLAS's gemv on row-major blocks of m + 1 columns
+   * runs short inner loops per row, 1.5-4x slower than on contiguous columns (bench/RESULTS.md,
+   * session 30). Complex: 6% less time to solution at N = 10^4; real: the Gram-Schmidt halves too,
+   * but the copies' cost took it back (1-2 ms slower), so real blocks keep the row-major path.
    * Vc[:, j] mirrors V[:, j] for every column in use; BVc is Vc where B = I. NULL elsewhere. */
   double *Vc, *BVc;
   size_t ld;             /* local rows */
@@ -499,7 +501,7 @@ int hm_krylov_schur_solve(hm_shift_invert *si, const hm_krylov_schur_options *op
     HM_CALL_GOTO(st, done, hm_mvec_axpby(*blocks[b], L.coef, *blocks[b], L.coef)); /* zeros, not garbage */
   }
   if (!B) L.BV = L.V;
-  if (A->ctx->backend == HM_BACKEND_CPU) {
+  if (A->ctx->backend == HM_BACKEND_CPU && A->type == HM_COMPLEX) { /* real: measured no faster, see below */
     L.ld = (size_t)A->dist.local;
     const size_t doubles = t * L.ld * w1 + 1;
     L.Vc = malloc(sizeof(double) * doubles);
