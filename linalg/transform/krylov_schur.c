@@ -6,6 +6,7 @@
 #include <float.h>
 #include <math.h>
 #include <string.h>
+#include <cblas.h>
 #include <lapacke.h>
 #include "error_macros.h"
 #include "krylov_schur.h"
@@ -43,6 +44,14 @@ typedef struct {
   int64_t verify_start;  /* solves when the verification began */
   int copies;            /* pairs locked by the verification */
   double tol;            /* the options' */
+  /* CPU backend, complex: V and B V also column-major on the host (local rows x (m + 1), columns
+   * contiguous), for the one-column Gram-Schmidt: BLAS's gemv on row-major blocks of m + 1 columns
+   * runs short inner loops per row, 1.5-4x slower than on contiguous columns (bench/RESULTS.md,
+   * session 30). Complex: 6% less time to solution at N = 10^4; real: the Gram-Schmidt halves too,
+   * but the copies' cost took it back (1-2 ms slower), so real blocks keep the row-major path.
+   * Vc[:, j] mirrors V[:, j] for every column in use; BVc is Vc where B = I. NULL elsewhere. */
+  double *Vc, *BVc;
+  size_t ld;             /* local rows */
 } lanczos;
 
 /* The verification's decisions (verify_step): below, where a Ritz value counts as a copy of the cut
@@ -65,7 +74,10 @@ static int apply_b(lanczos *L, hm_mvec *x, hm_mvec *y) {
  * which reads only the n columns in use. B w is formed afterwards by the caller: carried along
  * through the subtractions it would lose its accuracy where w cancels to a small remainder (near an
  * invariant subspace, e.g. degenerate eigenvalues). */
+static int orthogonalize_columns(lanczos *L, int n, double *sum);
+
 static int orthogonalize(lanczos *L, int n, double *sum) {
+  if (L->Vc) return orthogonalize_columns(L, n, sum);
   const double one[2] = {1, 0};
   for (int pass = 0; pass < 2; pass++) {
     HM_CALL(hm_mvec_gram_columns(L->w, L->BV, 0, n, L->G)); /* conj(c_i), i < n */
@@ -78,6 +90,53 @@ static int orthogonalize(lanczos *L, int n, double *sum) {
     HM_CALL(hm_mvec_update(L->w, one, L->V, L->coef));
   }
   return HM_SUCCESS;
+}
+
+/* orthogonalize on the column-major copies: c = (B V)[:, 0:n]^H w from gemv over contiguous columns
+ * (one reduction), w -= V[:, 0:n] c, twice. */
+static int orthogonalize_columns(lanczos *L, int n, double *sum) {
+  if (n == 0) return HM_SUCCESS;
+  const int rows = (int)L->ld;
+  double *w = L->w->data, *c = L->G, *local = L->coef;
+  for (int pass = 0; pass < 2; pass++) {
+    if (L->t == 2) {
+      const double complex one = 1, zero = 0;
+      if (rows) cblas_zgemv(CblasColMajor, CblasConjTrans, rows, n, &one, L->BVc, rows, w, 1, &zero, local, 1);
+    } else if (rows) {
+      cblas_dgemv(CblasColMajor, CblasTrans, rows, n, 1.0, L->BVc, rows, w, 1, 0.0, local, 1);
+    }
+    if (!rows) memset(local, 0, sizeof(double) * L->t * (size_t)n);
+    HM_CALL_MPI(MPI_Allreduce(local, c, (int)L->t * n, MPI_DOUBLE, MPI_SUM, L->comm));
+    for (int i = 0; i < n; i++) {
+      if (sum) sum[i] += c[L->t * i];
+      c[L->t * i] = -c[L->t * i];
+      if (L->t == 2) c[2 * i + 1] = -c[2 * i + 1];
+    }
+    if (rows && L->t == 2) {
+      const double complex one = 1;
+      cblas_zgemv(CblasColMajor, CblasNoTrans, rows, n, &one, L->Vc, rows, c, 1, &one, w, 1);
+    } else if (rows) {
+      cblas_dgemv(CblasColMajor, CblasNoTrans, rows, n, 1.0, L->Vc, rows, c, 1, 1.0, w, 1);
+    }
+  }
+  return HM_SUCCESS;
+}
+
+/* Columns 0:count of the column-major copies from V and B V (after a restart or a resume). */
+static void refresh_columns(lanczos *L, int count) {
+  if (!L->Vc) return;
+  const size_t t = L->t, k = (size_t)L->m + 1;
+  const hm_mvec *src[2] = {L->V, L->BV};
+  double *dst[2] = {L->Vc, L->BVc};
+  for (int b = 0; b < (L->B ? 2 : 1); b++) /* plain loops: a memcpy call per entry costs more than the copy */
+    for (size_t i = 0; i < L->ld; i++) {
+      const double *row = src[b]->data + t * i * k;
+      for (int j = 0; j < count; j++) {
+        double *to = dst[b] + t * ((size_t)j * L->ld + i);
+        to[0] = row[t * (size_t)j];
+        if (t == 2) to[1] = row[2 * (size_t)j + 1];
+      }
+    }
 }
 
 /* ||w||_B from one reduction (the real part: w^H B w is real up to rounding). */
@@ -96,6 +155,10 @@ static int store_column(lanczos *L, int j, double beta) {
   if (L->B) {
     HM_CALL(hm_mvec_axpby(L->Bw, s, L->Bw, zero));
     HM_CALL(hm_mvec_copy_columns(L->Bw, 0, L->BV, j, 1));
+  }
+  if (L->Vc) {
+    memcpy(L->Vc + L->t * L->ld * (size_t)j, L->w->data, sizeof(double) * L->t * L->ld);
+    if (L->B) memcpy(L->BVc + L->t * L->ld * (size_t)j, L->Bw->data, sizeof(double) * L->t * L->ld);
   }
   return HM_SUCCESS;
 }
@@ -180,6 +243,8 @@ static void release(lanczos *L) {
   hm_mvec_destroy(&L->V), hm_mvec_destroy(&L->BV), hm_mvec_destroy(&L->tmp);
   hm_mvec_destroy(&L->x1), hm_mvec_destroy(&L->w), hm_mvec_destroy(&L->Bw);
   free(L->H), free(L->coef), free(L->C), free(L->G), free(L->locked_est);
+  if (L->BVc != L->Vc) free(L->BVc);
+  free(L->Vc);
 }
 
 /* The real combination C (rows: basis vectors, columns: new vectors) in the blocks' type. */
@@ -436,6 +501,16 @@ int hm_krylov_schur_solve(hm_shift_invert *si, const hm_krylov_schur_options *op
     HM_CALL_GOTO(st, done, hm_mvec_axpby(*blocks[b], L.coef, *blocks[b], L.coef)); /* zeros, not garbage */
   }
   if (!B) L.BV = L.V;
+  if (A->ctx->backend == HM_BACKEND_CPU && A->type == HM_COMPLEX) { /* real: measured no faster, see below */
+    L.ld = (size_t)A->dist.local;
+    const size_t doubles = t * L.ld * w1 + 1;
+    L.Vc = malloc(sizeof(double) * doubles);
+    L.BVc = B ? malloc(sizeof(double) * doubles) : L.Vc;
+    if (!L.Vc || !L.BVc) {
+      st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "could not allocate the column-major basis");
+      goto done;
+    }
+  }
   HM_CALL_GOTO(st, done, hm_mvec_create(A->ctx, &A->dist, A->type, 1, &L.x1));
   HM_CALL_GOTO(st, done, hm_mvec_create(A->ctx, &A->dist, A->type, 1, &L.w));
   if (B) HM_CALL_GOTO(st, done, hm_mvec_create(A->ctx, &A->dist, A->type, 1, &L.Bw));
@@ -443,6 +518,7 @@ int hm_krylov_schur_solve(hm_shift_invert *si, const hm_krylov_schur_options *op
   int j0 = 0, restarts = 0, nconv = 0, verified = 0;
   if (opt->resume) { /* the basis, its B images and H as they were after restart `restarts` */
     HM_CALL_GOTO(st, done, resume_state(&L, opt, n, keep, &restarts, &j0));
+    refresh_columns(&L, j0 + 1);
   } else {
     HM_CALL_GOTO(st, done, random_column(&L, 0, opt->seed));
   }
@@ -484,6 +560,7 @@ int hm_krylov_schur_solve(hm_shift_invert *si, const hm_krylov_schur_options *op
     }
     if (L.verifying && lock && L.nl > 0) L.copies += ncols;
     j0 = restart_basis(&L, S, ritz, beta, cols, ncols, lock);
+    refresh_columns(&L, j0 < m ? j0 + 1 : m + 1);
     if (lock) { /* the deflated Lanczos: a fresh random vector B-orthogonal to the locked ones */
       L.cut = locked_cut(&L, nev);
       HM_CALL_GOTO(st, done, random_column(&L, L.nl, opt->seed + 1000003u * (uint64_t)(restarts + 1) + 999983u));
