@@ -144,4 +144,17 @@ static inline double *lp_fem_box_exact(double lx, double ly, double lz, int e) {
   qsort(exact, (size_t)c, sizeof(double), lp_ascending);
   return exact;
 }
+
+/* The FEM pencil K, M of an lx x ly x lz box of e^3 Q1 hexahedra (V = 0) and its exact eigenvalues
+ * (lp_fem_box_exact: ascending, malloc'ed). */
+static inline double *lp_fem_box(hm_context *ctx, double lx, double ly, double lz, int e, hm_matrix **K,
+                                 hm_matrix **M) {
+  hm_fem_params p;
+  hm_fem_params_default(&p);
+  p.ex = p.ey = p.ez = e;
+  p.lx = lx, p.ly = ly, p.lz = lz;
+  HM_TEST_OK(hm_fem_build(ctx, &p, K, M));
+  return lp_fem_box_exact(lx, ly, lz, e);
+}
+
 #endif

@@ -8,7 +8,6 @@
  * verification against missed copies. With argument "cuda" the same
  * checks on the CUDA backend (skipped where no GPU is visible). */
 #include <string.h>
-#include "hamlet/fem.h"
 #include "krylov_schur.h"
 #include "lobpcg_problems.h"
 
@@ -159,13 +158,8 @@ static void random_pencils(hm_context *ctx) {
  * rounding; they failed (wrong value, residual 6e-7) while B w was carried through the
  * orthogonalization instead of formed afresh. */
 static void fem(hm_context *ctx, double lx, double ly, double lz, int e, const char *name) {
-  hm_fem_params p;
-  hm_fem_params_default(&p);
-  p.ex = p.ey = p.ez = e;
-  p.lx = lx, p.ly = ly, p.lz = lz;
   hm_matrix *K, *M;
-  HM_TEST_OK(hm_fem_build(ctx, &p, &K, &M));
-  double *exact = lp_fem_box_exact(lx, ly, lz, e);
+  double *exact = lp_fem_box(ctx, lx, ly, lz, e, &K, &M);
   int64_t ks = check(ctx, name, K, M, 0.0, exact);
   int64_t lob = lobpcg_solves(K, M, 0.0, name);
   if (rank0()) printf("%s: column solves krylov-schur %lld, lobpcg %lld\n", name, (long long)ks,

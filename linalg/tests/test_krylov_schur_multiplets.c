@@ -8,7 +8,6 @@
  * without a GPU); "noverify" turns the verification off, the single-vector Lanczos of before, to show
  * the copies it misses (it fails there; not registered). */
 #include <string.h>
-#include "hamlet/fem.h"
 #include "krylov_schur.h"
 #include "lobpcg_problems.h"
 
@@ -81,13 +80,8 @@ static int64_t check_nev(hm_context *ctx, const char *name, hm_matrix *K, hm_mat
 
 static void box(hm_context *ctx, const char *name, double lx, double ly, double lz, int e, const int *nevs, int count,
                 int verify) {
-  hm_fem_params p;
-  hm_fem_params_default(&p);
-  p.ex = p.ey = p.ez = e;
-  p.lx = lx, p.ly = ly, p.lz = lz;
   hm_matrix *K, *M;
-  HM_TEST_OK(hm_fem_build(ctx, &p, &K, &M));
-  double *exact = lp_fem_box_exact(lx, ly, lz, e);
+  double *exact = lp_fem_box(ctx, lx, ly, lz, e, &K, &M);
   int64_t total = 0, extra = 0;
   for (int c = 0; c < count; c++) {
     int64_t v;

@@ -8,13 +8,8 @@
 #include "lobpcg_report.h"
 
 static void run(hm_context *ctx, double lx, double ly, double lz, int e, int jacobi) {
-  hm_fem_params p;
-  hm_fem_params_default(&p);
-  p.ex = p.ey = p.ez = e;
-  p.lx = lx; p.ly = ly; p.lz = lz;
   hm_matrix *K, *M;
-  HM_TEST_OK(hm_fem_build(ctx, &p, &K, &M));
-  double *exact = lp_fem_box_exact(lx, ly, lz, e);
+  double *exact = lp_fem_box(ctx, lx, ly, lz, e, &K, &M);
   hm_operator *opK, *opM;
   HM_TEST_OK(hm_operator_create_matrix(K, &opK));
   HM_TEST_OK(hm_operator_create_matrix(M, &opM));
