@@ -456,6 +456,12 @@ static int selected(const char *list, int trial) {
   return 0;
 }
 
+static void report_progress(const char *what, double t0) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) fprintf(stderr, "%s: done at %.1f s\n", what, MPI_Wtime() - t0);
+}
+
 /* Arguments: [cuda] [TRIALS] (TRIALS as "24-29,38-49": only those trials are compared; a quicker
  * run under compute-sanitizer). */
 int main(int argc, char **argv) {
@@ -469,6 +475,10 @@ int main(int argc, char **argv) {
   const uint64_t seed = hm_test_seed();
   draw_seed = seed;
   const int trials = 50;
+  /* HAMLET_TEST_PROGRESS=1: a line per trial with the seconds so far, so a slow run (several ranks
+   * sharing one GPU and its host cores) can be told from a hung one. */
+  const int progress = getenv("HAMLET_TEST_PROGRESS") != NULL;
+  const double t0 = MPI_Wtime();
   uint64_t draws_before_new_kinds = 0;
   for (int trial = 0; trial < trials; trial++) {
     if (trial == 30) draws_before_new_kinds = draw_count;
@@ -520,6 +530,7 @@ int main(int argc, char **argv) {
       for (int v = 0; v < 6; v++) compare_kpm(A, ref, lo, hi, vectors[v], what);
     }
     if (trial == 0) check_refusals(A);
+    if (progress) report_progress(what, t0);
     hm_matrix_destroy(&A);
     hm_matrix_destroy(&ref);
     hm_dist_destroy(&cdist);
