@@ -17,7 +17,9 @@ source scripts/device_unpack.sh .debs >/dev/null
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
 MPIEXEC=/opt/deps/usr/bin/mpiexec.hydra # the carried MPICH
 build() { # build DIR: test_stencil_free only
-  cmake -S . -B "$1" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHAMLET_CUDA=ON >"$OUT/build_$1.log" 2>&1 &&
+  # shellcheck disable=SC2086 # the flag list splits into words on purpose
+  cmake -S . -B "$1" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHAMLET_CUDA=ON $HAMLET_DEVICE_CMAKE_FLAGS \
+    >"$OUT/build_$1.log" 2>&1 &&
     cmake --build "$1" -j "$(nproc)" --target test_stencil_free >>"$OUT/build_$1.log" 2>&1 ||
     { grep -E "error|Error" "$OUT/build_$1.log" | head -20; exit 1; }
   echo "built $1 at $SECONDS s"
