@@ -1,8 +1,6 @@
 // The matrix-free lattice operator's y = H x and fused KPM step for cells of few orbitals (O = 1, 2
 // or 4): graphene-like lattices (sparse blocks, few shifts) and Wannier-like models (dense blocks
-// on many shifts). Experimental: served only where HAMLET_STENCIL_KERNEL=small and the rank holds
-// every slab (2 ranks sharing one GPU hung in session 30's GPU tests, cause not found; 1 rank passed
-// the tests and memcheck). One thread per (site, column) for all O orbitals of the site, the launch shape
+// on many shifts). Chosen for 1 and 2 orbitals (hm_small_serves, stencil_small_plan.h). One thread per (site, column) for all O orbitals of the site, the launch shape
 // of the per-site kernel (stencil_launch.cuh). What it does differently, each for a measured cost
 // of that kernel on these models (bench/RESULTS.md, issue 27):
 //  - a site's in-plane cell coordinates are found once, not once per slab (a 64-bit division);
@@ -233,8 +231,8 @@ int launch(bool kpm, const hm_stencil_exec *E, int list, int k, double s, double
   return HM_SUCCESS;
 }
 
-// HAMLET_STENCIL_KERNEL: "small" (this kernel where it can serve: one rank), "site" or "mma" (never),
-// else auto (never, for now: hm_small_serves).
+// HAMLET_STENCIL_KERNEL: "small" (this kernel wherever it can serve), "site" or "mma" (never), else
+// auto (1 and 2 orbitals: hm_small_serves).
 int kernel_choice() {
   const char *v = getenv("HAMLET_STENCIL_KERNEL");
   if (v && !strcmp(v, "small")) return HM_SMALL_FORCED;

@@ -10,8 +10,8 @@
 #include "stencil_exec.h"
 
 enum { HM_SMALL_THREADS = 256, HM_SMALL_WANT_BLOCKS = 4096, HM_SMALL_MAX_TABLE_BYTES = 40 * 1024 };
-/* HAMLET_STENCIL_KERNEL as the kernel reads it: never (site, mma), automatic (unset: never, for
- * now), forced (small). */
+/* HAMLET_STENCIL_KERNEL as the kernel reads it: never (site, mma), automatic (unset: 1 and 2
+ * orbitals), forced (small: also 4). */
 enum { HM_SMALL_NEVER = 0, HM_SMALL_AUTO = 1, HM_SMALL_FORCED = 2 };
 
 /* Shared memory of the cell's tables: blocks [nblocks][O][O] complex, row offsets [nblocks] (int64),
@@ -21,15 +21,17 @@ HM_STENCIL_FN size_t hm_small_table_bytes(int nblocks, int orbitals) {
          6 * sizeof(int32_t);
 }
 
-/* Whether the kernel serves E at width k (else the per-site kernel does): only when forced
- * (HAMLET_STENCIL_KERNEL=small; never chosen automatically), only where this rank holds every slab
- * (one rank: on 2 ranks sharing a GPU the GPU tests hung, session 30, not yet explained), no field,
- * k dividing the block size, 1, 2 or 4 orbitals, the tables within HM_SMALL_MAX_TABLE_BYTES. */
+/* Whether the kernel serves E at width k (else the per-site kernel does): chosen automatically for
+ * 1 and 2 orbitals (graphene 1.29x and wannier30 1.26x faster than the per-site kernel at R = 32,
+ * H200, session 30), for 4 only where forced (HAMLET_STENCIL_KERNEL=small: the TI's per-site and
+ * tensor-core kernels are faster); no field, k dividing the block size, the tables within
+ * HM_SMALL_MAX_TABLE_BYTES. Any slab split: a rank's halo slabs are found through slab_row (the
+ * 2-rank GPU runs that timed out in session 30 were 2 x 16 OpenMP threads on 16 cores, not the
+ * kernel: 4 s with 8 threads each, session 31). */
 HM_STENCIL_FN int hm_small_serves(const hm_stencil_exec *E, int k, int choice) {
   const int o = E->orbitals;
-  if (choice != HM_SMALL_FORCED || E->has_peierls || k < 1 || HM_SMALL_THREADS % k) return 0;
-  if (E->first_slab != 0 || E->local_slabs != E->cells[E->slow]) return 0;
-  if (!(o == 1 || o == 2 || o == 4)) return 0;
+  if (choice == HM_SMALL_NEVER || E->has_peierls || k < 1 || HM_SMALL_THREADS % k) return 0;
+  if (!(o == 1 || o == 2 || (o == 4 && choice == HM_SMALL_FORCED))) return 0;
   return hm_small_table_bytes(E->nblocks, o) <= HM_SMALL_MAX_TABLE_BYTES;
 }
 

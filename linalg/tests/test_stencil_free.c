@@ -10,7 +10,7 @@
  * the assembled one's defect at the same entry and KPM refuses both with the same message.
  * Graphene-like (2D, 2 orbitals, sparse blocks) and Wannier-like (3D, 19 shifts, dense 1 x 1 or
  * 2 x 2 blocks) random lattices, 6 to 12 cells a side, give the CUDA few-orbital kernel
- * (gpu/stencil_small_cuda.cu; HAMLET_STENCIL_KERNEL=small, one rank; 1, 2 and 4 orbitals) inner
+ * (gpu/stencil_small_cuda.cu; automatic for 1 and 2 orbitals, HAMLET_STENCIL_KERNEL=small adds 4) inner
  * sites next to face sites. 1- and 2-orbital lattices of 1 to 7 cells per axis (3 to 7 slabs),
  * face neighbours or random shifts of reach 2, every boundary kind, vacancies and disorder, one
  * with a field, give that kernel partial tiles, one-slab ranks and wraps onto the box itself.

@@ -6,8 +6,8 @@
  * itself. Checked: every local (site, column) is written by exactly one thread; a fast-path site's
  * row for each block (own row + hop_delta) is where hm_stencil_target says, without a wrap, in a
  * local slab; the other sites' rows lie inside the local and halo rows. Also which cells the
- * kernel serves (the rest go to the per-site kernel): only when forced (never automatically), only
- * on a rank that holds every slab, no fields, not 3 orbitals, widths dividing 256, tables that fit. */
+ * kernel serves (the rest go to the per-site kernel): 1 and 2 orbitals automatically, 4 only when
+ * forced, any slab split, no fields, not 3 orbitals, widths dividing 256, tables that fit. */
 #include <stdlib.h>
 #include <string.h>
 #include "objects.h"
@@ -149,11 +149,12 @@ static void check_choice(void) {
   E.cells[0] = E.cells[1] = 4;
   E.cells[2] = 6;
   E.slow = 2;
-  E.local_slabs = 6; /* one rank: every slab */
+  E.local_slabs = 6; /* one rank: every slab (splits below) */
   for (int o = 1; o <= 8; o++) {
     E.orbitals = o;
     const int forced = hm_small_serves(&E, 8, HM_SMALL_FORCED);
-    HM_TEST_ASSERT(!hm_small_serves(&E, 8, HM_SMALL_AUTO), "%d orbitals: chosen automatically", o);
+    const int automatic = hm_small_serves(&E, 8, HM_SMALL_AUTO);
+    HM_TEST_ASSERT(automatic == (o <= 2), "%d orbitals: chosen automatically %d", o, automatic);
     HM_TEST_ASSERT(forced == (o <= 2 || o == 4), "%d orbitals: served when forced %d", o, forced);
     HM_TEST_ASSERT(!hm_small_serves(&E, 8, HM_SMALL_NEVER), "%d orbitals: served with HAMLET_STENCIL_KERNEL=site", o);
   }
@@ -161,12 +162,12 @@ static void check_choice(void) {
   for (int k = 1; k <= 300; k++)
     HM_TEST_ASSERT(hm_small_serves(&E, k, HM_SMALL_FORCED) == (256 % k == 0), "width %d: served %d", k,
                    hm_small_serves(&E, k, HM_SMALL_FORCED));
-  /* a rank without every slab (several ranks): the per-site kernel */
+  /* a rank with some of the slabs (several ranks): served too, its halo found through slab_row */
   const int64_t splits[3][2] = {{0, 3}, {3, 3}, {2, 1}};
   for (int s = 0; s < 3; s++) {
     E.first_slab = splits[s][0];
     E.local_slabs = splits[s][1];
-    HM_TEST_ASSERT(!hm_small_serves(&E, 8, HM_SMALL_FORCED), "slabs %lld + %lld of 6 are served",
+    HM_TEST_ASSERT(hm_small_serves(&E, 8, HM_SMALL_AUTO), "slabs %lld + %lld of 6 are not served",
                    (long long)E.first_slab, (long long)E.local_slabs);
   }
   E.first_slab = 0;
