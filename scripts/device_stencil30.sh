@@ -36,7 +36,7 @@ run_test() { # run_test NAME RANKS KERNEL SEED (KERNEL: auto, small or site; SEE
   [ "$3" = auto ] || env+=("HAMLET_STENCIL_KERNEL=$3")
   [ "$4" = fresh ] || env+=("HAMLET_TEST_SEED=$4")
   echo "=== $1: $2 rank(s), kernel $3, seed $4" >>"$OUT/tests.log"
-  env "${env[@]}" timeout 120 "$MPIEXEC" -n "$2" "$exe" cuda >>"$OUT/tests.log" 2>&1
+  env "${env[@]}" OMP_NUM_THREADS=4 timeout 120 "$MPIEXEC" -n "$2" "$exe" cuda >>"$OUT/tests.log" 2>&1
   local code=$?
   echo "$1: exit $code ($SECONDS s)"
   [ "$code" -eq 0 ] || status=1
