@@ -94,14 +94,17 @@ int hm_mvec_random_phase_columns(hm_mvec *v, uint64_t seed, int col0) {
     HM_CALL(K->random_phase(v->type, first, v->dist.local, v->k, col0, seed, v->data));
     return HM_SUCCESS;
   }
-  double *data; /* made on the host, then moved to the backend's memory */
-  HM_MALLOC(data, (size_t)v->dist.local * (size_t)k * (size_t)v->type + 1);
+  /* made on the host: in place where the block is host memory (no second block at the peak of a
+   * KPM run's memory), else in a host copy moved to the backend's memory */
+  double *data = v->data;
+  if (K->device_memory) HM_MALLOC(data, (size_t)v->dist.local * (size_t)k * (size_t)v->type + 1);
 #pragma omp parallel for schedule(static)
   for (int64_t i = 0; i < v->dist.local; i++) {
     for (int64_t j = 0; j < k; j++)
       hm_random_phase_entry(seed, (uint64_t)(col0 + j), (uint64_t)(first + i), v->type == HM_COMPLEX,
                             data + (size_t)v->type * (size_t)(i * k + j));
   }
+  if (!K->device_memory) return HM_SUCCESS;
   int st = hm_mvec_set(v, data);
   free(data);
   HM_CALL(st);

@@ -3,7 +3,7 @@
 # 1 and 3 ranks); graphene's DOS moments equal those of its Bloch spectrum on the supercell's k-grid
 # within the random-vector error, in complex arithmetic (assembled) and in real arithmetic (matrix-free,
 # real random vectors, in passes of 16 of the 64 vectors on 2 ranks); the real run's moments with
-# block = 1, 3 and all 4 vectors equal (1e-12); arithmetic = real on the Haldane model (complex
+# block = 1, 3 and all 4 vectors equal (1e-12); the LDOS in real and complex arithmetic equal; arithmetic = real on the Haldane model (complex
 # second-neighbour hops) exits 2 naming the term and writes nothing; a Zeeman field B shifts a spin-degenerate band by +-|B|; bad
 # lattice files and decks exit 2 naming file and line, and write nothing.
 . "$(dirname "$0")/common.sh"
@@ -63,6 +63,14 @@ for b in 1 3; do
   "$HAMLET" compare graphene_b4.h5 "graphene_b$b.h5" --rtol 1e-12 --atol 1e-12 --only /kpm/moments,/kpm/moments_per_vector \
     >cmp.log 2>&1 || fail "graphene real: block = $b and one pass differ: $(cat cmp.log)"
 done
+# the LDOS (unit start vectors, no randomness): real and complex arithmetic agree to rounding
+for a in real complex; do
+  printf '[hamiltonian]\nmodel = lattice\nlattice_file = %s\nnx = 6\nny = 5\nnz = 1\nstorage = matrix_free\narithmetic = %s\n[solver]\nmethod = kpm\n[kpm]\nmoments = 64\nldos_sites = 0 0 0; 3 2 0\n' \
+    "$LAT/graphene.lattice" "$a" >"ldos_$a.ini"
+  "$MPIEXEC" -n 2 "$HAMLET" run "ldos_$a.ini" -o "ldos_$a.h5" --quiet >ldos.log 2>&1 || fail "LDOS $a: exit $? $(cat ldos.log)"
+done
+"$HAMLET" compare ldos_complex.h5 ldos_real.h5 --rtol 1e-12 --atol 1e-12 --only /ldos/rho,/kpm/moments_per_vector >cmp.log 2>&1 ||
+  fail "the LDOS in real and complex arithmetic differ: $(cat cmp.log)"
 # arithmetic = real on a complex lattice: exit 2, the term named, nothing written
 printf '[hamiltonian]\nmodel = lattice\nlattice_file = %s\nnx = 6\nny = 6\nnz = 1\narithmetic = real\n' "$LAT/haldane.lattice" >haldane_real.ini
 rc=0
