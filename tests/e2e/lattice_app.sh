@@ -3,7 +3,8 @@
 # 1 and 3 ranks); graphene's DOS moments equal those of its Bloch spectrum on the supercell's k-grid
 # within the random-vector error, in complex arithmetic (assembled) and in real arithmetic (matrix-free,
 # real random vectors, in passes of 16 of the 64 vectors on 2 ranks); the real run's moments with
-# block = 1, 3 and all 4 vectors equal (1e-12); the LDOS in real and complex arithmetic equal; arithmetic = real on the Haldane model (complex
+# block = 1, 3 and all 4 vectors equal (1e-12), and a restart from a checkpoint inside the second pass
+# reaches the uninterrupted moments; the LDOS in real and complex arithmetic equal; arithmetic = real on the Haldane model (complex
 # second-neighbour hops) exits 2 naming the term and writes nothing; a Zeeman field B shifts a spin-degenerate band by +-|B|; bad
 # lattice files and decks exit 2 naming file and line, and write nothing.
 . "$(dirname "$0")/common.sh"
@@ -63,6 +64,16 @@ for b in 1 3; do
   "$HAMLET" compare graphene_b4.h5 "graphene_b$b.h5" --rtol 1e-12 --atol 1e-12 --only /kpm/moments,/kpm/moments_per_vector \
     >cmp.log 2>&1 || fail "graphene real: block = $b and one pass differ: $(cat cmp.log)"
 done
+# a checkpoint inside the second pass (block = 1: 31 steps a pass; every 25 steps: the last at step
+# 50, moment 40 of pass 2) restarts there and reaches the uninterrupted moments
+sed 's/^\[hamiltonian\]$/[run]\ncheckpoint = b1_ckpt.h5\ncheckpoint_every = 25\n[hamiltonian]/' graphene_b1.ini |
+  sed 's/^vectors = 4$/vectors = 2/; s/^moments = 48$/moments = 64/' >b1_ckpt.ini
+"$MPIEXEC" -n 2 "$HAMLET" run b1_ckpt.ini -o b1_full.h5 --quiet >b1.log 2>&1 || fail "block = 1 with checkpoints: $(cat b1.log)"
+where=$("$PYTHON" -c "import h5py; f = h5py.File('b1_ckpt.h5', 'r'); print(int(f.attrs['pass']), int(f.attrs['moments_done']), int(f.attrs['block']))")
+[ "$where" = "1 40 1" ] || fail "the last checkpoint is at pass, moment, block = $where, not 1 40 1"
+"$MPIEXEC" -n 1 "$HAMLET" restart b1_ckpt.h5 -o b1_restarted.h5 --quiet >b1r.log 2>&1 || fail "restart in pass 2: $(cat b1r.log)"
+"$HAMLET" compare b1_full.h5 b1_restarted.h5 --rtol 1e-12 --atol 1e-12 --only /kpm/moments,/kpm/moments_per_vector >cmp.log 2>&1 ||
+  fail "the run restarted inside pass 2 differs from the uninterrupted one: $(cat cmp.log)"
 # the LDOS (unit start vectors, no randomness): real and complex arithmetic agree to rounding
 for a in real complex; do
   printf '[hamiltonian]\nmodel = lattice\nlattice_file = %s\nnx = 6\nny = 5\nnz = 1\nstorage = matrix_free\narithmetic = %s\n[solver]\nmethod = kpm\n[kpm]\nmoments = 64\nldos_sites = 0 0 0; 3 2 0\n' \
