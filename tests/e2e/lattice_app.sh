@@ -88,6 +88,17 @@ rc=0
 "$MPIEXEC" -n 2 "$HAMLET" run haldane_real.ini -o haldane_real.h5 >haldane_real.log 2>&1 || rc=$?
 [ "$rc" -eq 2 ] && grep -q "haldane_real.ini:7: \[hamiltonian\] arithmetic = real: refused: the lattice is complex: the hopping of R = .* has imaginary part" haldane_real.log &&
   [ ! -e haldane_real.h5 ] || fail "arithmetic = real on the Haldane model: exit $rc: $(cat haldane_real.log)"
+# arithmetic = real where it cannot serve: another method, assembled storage
+for case in "lobpcg:storage = auto:only method = kpm runs in real arithmetic" \
+  "kpm:storage = assembled:real arithmetic is the matrix-free operator's; use storage = matrix_free"; do
+  IFS=: read -r method storage want <<<"$case"
+  printf '[hamiltonian]\nmodel = lattice\nlattice_file = %s\nnx = 6\nny = 6\nnz = 1\n%s\narithmetic = real\n[solver]\nmethod = %s\n' \
+    "$LAT/graphene.lattice" "$storage" "$method" >real_refused.ini
+  rc=0
+  "$HAMLET" run real_refused.ini -o real_refused.h5 >real_refused.log 2>&1 || rc=$?
+  [ "$rc" -eq 2 ] && grep -qF "real_refused.ini:8: [hamiltonian] arithmetic = real: refused: $want" real_refused.log &&
+    [ ! -e real_refused.h5 ] || fail "arithmetic = real with $method, $storage: exit $rc: $(cat real_refused.log)"
+done
 # Zeeman: two spin-labelled copies of the square lattice; B splits every band by +-|B|
 cat >spin_square.lattice <<'LAT'
 # square lattice with spin: the same hopping t = -1 for both spins
