@@ -1,6 +1,6 @@
 /* The real-arithmetic matrix-free lattice operator (HM_STENCIL_MATRIX_FREE_REAL) against the complex
  * one of the same description (the tested HM_STENCIL_MATRIX_FREE: test_stencil_free): random real
- * lattices (1 to 3 orbitals, 1D, 2D and 3D boxes, hops of reach up to 2, periodic, open and twisted
+ * lattices (1 to 4 orbitals, 1D, 2D and 3D boxes, hops of reach up to 2, periodic, open and twisted
  * boundaries with twist 0, disorder per site or per orbital, vacancies; 6 to 10 cells a side in
  * some trials so that the CPU kernel's fast path sits between face sites), blocks of 1, 2, 3, 4, 8,
  * 12, 16 and 32 columns:
@@ -10,8 +10,9 @@
  * - KPM moments of the real operator with its real random signs equal those of the complex operator
  *   started from the same signs (1e-12), for 1, 3 and 8 vectors;
  * - the complex terms are refused by name: a complex entry, a twist other than 0, a field.
- * Argument "cuda": the real operator on the GPU (the complex reference stays on the CPU). Run on 1
- * and 3 ranks. */
+ * Argument "cuda": the real operator on the GPU (the complex reference stays on the CPU): the per-site
+ * kernel for 1, 2 and 4 orbitals, the per-entry one for 3 (the tensor-core and few-orbital kernels
+ * decline real operators: with HAMLET_STENCIL_KERNEL=small forced too). Run on 1 and 3 ranks. */
 #include <complex.h>
 #include <math.h>
 #include <stdlib.h>
@@ -23,7 +24,7 @@
 typedef struct {
   hm_stencil s;
   int32_t shift[16 * 3];
-  double block[16 * 9 * 2];
+  double block[16 * 16 * 2];
 } description;
 
 static uint64_t draw_seed, draw_count;
@@ -35,7 +36,7 @@ static void make_real(description *d, int dims, int large) {
   hm_stencil *s = &d->s;
   HM_TEST_OK(hm_stencil_init(s));
   memset(d->block, 0, sizeof d->block);
-  const int o = draw_int(1, 3);
+  const int o = draw_int(1, 4);
   s->orbitals = o;
   for (int a = 0; a < 3; a++) s->cells[a] = a >= dims ? 1 : large ? draw_int(6, dims == 3 ? 8 : 10) : draw_int(2, 7);
   memset(d->shift, 0, sizeof d->shift);
@@ -225,7 +226,7 @@ static void check_refusals(hm_context *ctx) {
   HM_TEST_ASSERT(is_complex == 1 && strstr(term, "imaginary part 0.25"), "the complex entry is not named: %s", term);
   HM_TEST_FAILS(hm_matrix_create_stencil(ctx, &d.s, HM_STENCIL_MATRIX_FREE_REAL, &A), HM_ERR_ARGUMENT, "not real");
   HM_TEST_ASSERT(!A, "a refused description left a matrix");
-  double peierls[16 * 9 * 3] = {0}, wrap[3 * 16 * 3 * 4] = {0};
+  double peierls[16 * 16 * 3] = {0}, wrap[3 * 16 * 4 * 4] = {0};
   make_real(&d, 2, 0);
   d.s.peierls = peierls;
   d.s.wrap_phase = wrap;
