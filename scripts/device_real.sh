@@ -2,7 +2,7 @@
 # Session 31 (issue 27, the KITE memory target) on the lent GPU machine (`.debs` carried, and
 # `.peers/kite/bundle` for the KITE step): the CUDA build, the real-arithmetic matrix-free operator's
 # GPU tests (test_stencil_real_cuda*, with the complex ones it must not disturb: test_stencil_free_cuda*,
-# test_cuda_kernels for the random phases' column offset, test_kpm_gpu*), compute-sanitizer memcheck on
+# test_cuda_kernels for the random phases' column offset, test_kpm_gpu*, test_kpm_block_cuda: KPM in passes), memcheck on
 # them, then graphene's KPM DOS in complex, real and real block = 1 arithmetic on the H100 (device
 # peak per orbital and s per moment per orbital from hamlet's summary) and on the 16 host cores
 # (bench/real_memory.sh), and KITE on the same host cores (scripts/device_kite.sh).
@@ -26,7 +26,7 @@ cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DHAMLET_CUDA=ON $HA
 cmake --build build-gpu -j 16 >"$OUT/build.log" 2>&1 || { grep -E "error|Error" "$OUT/build.log" | head -40; exit 1; }
 echo "built at $SECONDS s"
 status=0
-TESTS="test_stencil_real|test_stencil_free_cuda|test_cuda_kernels|test_kpm_gpu"
+TESTS="test_stencil_real|test_stencil_free_cuda|test_cuda_kernels|test_kpm_gpu|test_kpm_block"
 if want gpu; then
   (cd build-gpu && HAMLET_TEST_REQUIRE=gpu ctest -L gpu -R "$TESTS" --output-on-failure >"$OUT/ctest_gpu.log" 2>&1) || status=1
   grep -E "tests passed|Failed|Skipped|Not Run" "$OUT/ctest_gpu.log" | head -20

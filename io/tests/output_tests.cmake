@@ -9,6 +9,7 @@ hm_add_c_test(test_compare SOURCES test_compare.c LABELS cpu)
 # KPM in passes of [kpm] block vectors: the moments of one pass; a checkpoint inside a pass restarts.
 hm_add_c_test(test_kpm_block SOURCES test_kpm_block.c LABELS cpu)
 hm_add_test(test_kpm_block_mpi2 COMMAND $<TARGET_FILE:test_kpm_block> NPROCS 2 LABELS cpu)
+hm_add_test(test_kpm_block_cuda COMMAND $<TARGET_FILE:test_kpm_block> cuda NPROCS 1 LABELS gpu)
 # Two Hamiltonians in one process: each checkpoint carries its own writer's identity.
 hm_add_c_test(test_checkpoint_identity SOURCES test_checkpoint_identity.c LABELS cpu)
 hm_add_test(test_checkpoint_identity_mpi2 COMMAND $<TARGET_FILE:test_checkpoint_identity> NPROCS 2 LABELS cpu)

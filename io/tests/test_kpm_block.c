@@ -3,7 +3,8 @@
  * and per-vector moments equal to 1e-12 (vector r is column r of the random-phase block whatever
  * its pass). A run with block = 2 stopped in its second pass, checkpointed, restored into a fresh
  * kpm and continued reaches the uninterrupted run's moments (1e-13), its state the written one.
- * Refused: block > R, block < 0, a start block with passes, a checkpoint of another block. */
+ * Refused: block > R, block < 0, a start block with passes, a checkpoint of another block.
+ * Argument "cuda": the same on the GPU backend (the passes' random phases made on the device). */
 #include <stdio.h>
 #include "hamlet/checkpoint.h"
 #include "test_output_util.h"
@@ -95,8 +96,10 @@ static void check_restart(hm_matrix *H, const double *mu_ref, const char *what) 
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
+  const int cuda = argc > 1 && strcmp(argv[1], "cuda") == 0;
+  if (cuda) HM_TEST_NEED_GPU();
   hm_context *ctx;
-  HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, HM_BACKEND_CPU, &ctx));
+  HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, cuda ? HM_BACKEND_CUDA : HM_BACKEND_CPU, &ctx));
   for (int type = HM_REAL; type <= HM_COMPLEX; type++) {
     const char *what = type == HM_REAL ? "real" : "complex";
     hm_matrix *H;
