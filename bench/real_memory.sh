@@ -27,8 +27,8 @@ LAT=$PWD/inputs/lattices/graphene.lattice
 
 # deck NAME NX NY ARITHMETIC [BLOCK]
 deck() {
-  printf '[hamiltonian]\nmodel = lattice\nlattice_file = %s\nnx = %s\nny = %s\nnz = 1\nboundary = periodic periodic open\n' \
-    "$LAT" "$2" "$3"
+  printf '[run]\nbackend = cpu\n[hamiltonian]\nmodel = lattice\nlattice_file = %s\nnx = %s\nny = %s\nnz = 1\n' "$LAT" "$2" "$3"
+  printf 'boundary = periodic periodic open\n'
   printf 'storage = matrix_free\narithmetic = %s\n[solver]\nmethod = kpm\n[kpm]\nmoments = %s\nvectors = %s\n' "$4" "$M" "$R"
   printf 'seed = 1\nbounds = gershgorin\n'
   [ -z "${5:-}" ] || printf 'block = %s\n' "$5"
@@ -40,12 +40,18 @@ run() {
   local name=$1
   deck "$@" >"$OUT/$name.ini"
   rm -f "$OUT/$name.h5"
-  OMP_NUM_THREADS=$THREADS /usr/bin/time -f "%M %U %S" -o "$OUT/$name.rss" "$HAMLET" run "$OUT/$name.ini" -o "$OUT/$name.h5" \
+  local timer=(/usr/bin/time -f "%M %U %S" -o "$OUT/$name.rss")
+  [ -x /usr/bin/time ] || timer=() # no GNU time (the GPU machine): hamlet's own peak, no CPU time
+  OMP_NUM_THREADS=$THREADS "${timer[@]}" "$HAMLET" run "$OUT/$name.ini" -o "$OUT/$name.h5" \
     >"$OUT/$name.log" 2>&1 || { echo "FAIL $name: $(tail -3 "$OUT/$name.log")" >&2; return 1; }
   local seconds own kib user sys
   seconds=$(sed -n 's/^ *moments .*vectors: \([0-9.]*\) s.*/\1/p' "$OUT/$name.log")
-  read -r kib user sys <"$OUT/$name.rss"
   own=$(sed -n 's/^ *memory *host peak [0-9.]* to \([0-9.]*\) MiB.*/\1/p' "$OUT/$name.log")
+  if [ -x /usr/bin/time ]; then
+    read -r kib user sys <"$OUT/$name.rss"
+  else
+    kib=$(awk -v m="$own" 'BEGIN { printf "%d", m * 1024 }') user=nan sys=0
+  fi
   echo "$kib $seconds $(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }') $own"
 }
 
