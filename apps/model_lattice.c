@@ -89,6 +89,29 @@ void run_lattice_geometry(run_state *s, int64_t cells[3], int *orbitals, double 
   hm_lattice_free(&L);
 }
 
+/* [hamiltonian] arithmetic: real only for KPM (DOS and LDOS: real start vectors) on the matrix-free
+ * operator of a real lattice; every other method works on complex vectors (IDR's shifts, spectral
+ * and conductivity's phases, the marker), so auto picks real exactly there and `real` elsewhere, or
+ * on a lattice with a complex term, exits 2 naming why. Every rank decides the same. */
+static int real_arithmetic(const run_state *s, const hm_stencil *st, int matrix_free) {
+  const hm_deck *d = &s->deck;
+  if (d->lattice.arithmetic == 2) return 0;
+  char term[256];
+  int is_complex = 1;
+  APP_CALL(hm_stencil_complex_term(st, &is_complex, term, sizeof term));
+  const int kpm = d->solver.method == HM_METHOD_KPM;
+  if (d->lattice.arithmetic == 0) return kpm && matrix_free && !is_complex;
+  const char *why = is_complex ? term
+                    : !kpm     ? "only method = kpm runs in real arithmetic; the other methods need complex vectors"
+                    : !matrix_free ? "real arithmetic is the matrix-free operator's; use storage = matrix_free or auto"
+                                   : NULL;
+  if (!why) return 1;
+  if (s->rank == 0)
+    fprintf(stderr, "hamlet: %s:%d: [hamiltonian] arithmetic = real: refused: %s%s\n", d->name,
+            key_line(d->text, "arithmetic"), is_complex ? "the lattice is complex: " : "", why);
+  hm_app_exit(HM_EXIT_USAGE);
+}
+
 void run_build_lattice(run_state *s, hm_matrix **H) {
   hm_deck *d = &s->deck;
   hm_lattice L;
@@ -130,11 +153,12 @@ void run_build_lattice(run_state *s, hm_matrix **H) {
    * matrix-free one; dense, shift-and-invert and Jacobi need entries). */
   hm_backend backend = HM_BACKEND_CPU;
   APP_CALL(hm_context_backend(s->ctx, &backend));
-  const int matrix_free =
-      d->lattice.storage == 2 || (d->lattice.storage == 0 && backend == HM_BACKEND_CUDA && d->solver.method == HM_METHOD_KPM);
+  const int matrix_free = d->lattice.storage == 2 || (d->lattice.storage == 0 && (d->lattice.arithmetic == 1 ||
+      (backend == HM_BACKEND_CUDA && d->solver.method == HM_METHOD_KPM)));
   hm_stencil_storage storage = matrix_free ? HM_STENCIL_MATRIX_FREE : HM_STENCIL_ASSEMBLED;
   run_lattice_velocities(s, &st.stencil, storage);
-  int status = hm_matrix_create_stencil(s->ctx, &st.stencil, storage, H);
+  int status = hm_matrix_create_stencil(s->ctx, &st.stencil, real_arithmetic(s, &st.stencil, matrix_free) ?
+                                        HM_STENCIL_MATRIX_FREE_REAL : storage, H);
   hm_lattice_stencil_free(&st);
   APP_CALL(status);
 }
@@ -150,6 +174,9 @@ void run_write_lattice(run_state *s, hm_output *out, const hm_matrix *H) {
   APP_CALL(hm_output_write_attribute(out, g, "lattice_format", format_words[d->lattice.format]));
   if (d->lattice.centres[0]) APP_CALL(hm_output_write_attribute(out, g, "centres", d->lattice.centres));
   APP_CALL(hm_output_write_attribute(out, g, "storage", storage_words[d->lattice.storage]));
+  hm_scalar type;
+  APP_CALL(hm_matrix_info(H, NULL, NULL, &type));
+  APP_CALL(hm_output_write_attribute(out, g, "arithmetic", type == HM_REAL ? "real" : "complex"));
   static const char *const bnames[3] = {"boundary_x", "boundary_y", "boundary_z"};
   for (int a = 0; a < 3; a++) APP_CALL(hm_output_write_attribute(out, g, bnames[a], boundary_words[d->ti.boundary[a]]));
   const char *const names[] = {"nx", "ny", "nz", "twist_x", "twist_y", "twist_z", "zeeman_x", "zeeman_y", "zeeman_z",

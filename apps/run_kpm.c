@@ -30,10 +30,15 @@ static void print_summary(const run_state *s, hm_kpm *kpm, const hm_matrix *H, i
   double emin, emax;
   hm_kpm_interval(kpm, &emin, &emax);
   const int M = s->deck.kpm.moments, R = s->deck.kpm.vectors, ldos = s->deck.ldos.nsites > 0;
+  hm_scalar type = HM_COMPLEX;
+  hm_matrix_info(H, NULL, NULL, &type);
   run_print_header(s, ldos ? "KPM local density of states" : "KPM density of states", H);
   printf("  interval     [%.6g, %.6g]\n", emin, emax);
-  printf("  moments      %d x %d %s vectors: %.3f s (%.3g us per vector per step)\n", M, R, ldos ? "site" : "random",
-         s->seconds[PHASE_MOMENTS], 1e6 * s->seconds[PHASE_MOMENTS] / (R * (M / 2.0)));
+  printf("  moments      %d x %d %s %s vectors: %.3f s (%.3g us per vector per step)\n", M, R,
+         type == HM_REAL ? "real" : "complex", ldos ? "site" : "random", s->seconds[PHASE_MOMENTS],
+         1e6 * s->seconds[PHASE_MOMENTS] / (R * (M / 2.0)));
+  const int B = s->deck.kpm.block;
+  if (B > 0 && B < R) printf("  passes       %d of at most %d vectors (block = %d)\n", (R + B - 1) / B, B, B);
   int blocks = 0;
   double reads = 0, distinct = 1;
   if (hm_matrix_block_info(H, &blocks, &reads, &distinct) == HM_SUCCESS && blocks)
@@ -51,7 +56,8 @@ static void print_summary(const run_state *s, hm_kpm *kpm, const hm_matrix *H, i
 }
 
 /* The start block of the LDOS: column no i + o = the unit vector of orbital o of site i (no orbitals
- * per site; rows are numbered no x site + o for the ti and for lattice models alike). */
+ * per site; rows are numbered no x site + o for the ti and for lattice models alike), of H's type
+ * (a real lattice operator takes real unit vectors). */
 static void site_start(run_state *s, hm_matrix *H, hm_kpm *kpm) {
   const hm_deck *d = &s->deck;
   const hm_dist *dist;
@@ -59,16 +65,18 @@ static void site_start(run_state *s, hm_matrix *H, hm_kpm *kpm) {
   APP_CALL(hm_matrix_dist(H, &dist));
   APP_CALL(hm_dist_range(dist, &first, &local, NULL));
   const int no = s->site_orbitals, k = no * d->ldos.nsites;
-  double complex *e = calloc((size_t)(local * k) + 1, sizeof(double complex));
+  hm_scalar type;
+  APP_CALL(hm_matrix_info(H, NULL, NULL, &type));
+  double *e = calloc((size_t)(local * k * (int)type) + 1, sizeof(double));
   for (int i = 0; i < d->ldos.nsites; i++) {
     const int64_t *xyz = d->ldos.sites[i];
     for (int o = 0; o < no; o++) {
       int64_t row = no * (xyz[0] + d->ti.nx * (xyz[1] + d->ti.ny * xyz[2])) + o;
-      if (row >= first && row < first + local) e[(row - first) * k + no * i + o] = 1;
+      if (row >= first && row < first + local) e[(int)type * ((row - first) * k + no * i + o)] = 1;
     }
   }
   hm_mvec *B;
-  APP_CALL(hm_mvec_create(s->ctx, dist, HM_COMPLEX, k, &B));
+  APP_CALL(hm_mvec_create(s->ctx, dist, type, k, &B));
   APP_CALL(hm_mvec_set(B, e));
   APP_CALL(hm_kpm_set_start(kpm, B));
   hm_mvec_destroy(&B);

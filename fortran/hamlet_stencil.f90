@@ -12,6 +12,7 @@ module hamlet_stencil
   ! hm_stencil_storage
   integer(c_int), parameter :: HM_STENCIL_ASSEMBLED = 0
   integer(c_int), parameter :: HM_STENCIL_MATRIX_FREE = 1
+  integer(c_int), parameter :: HM_STENCIL_MATRIX_FREE_REAL = 2   ! real description only
 
   ! hm_stencil (stencil.h). Fill with hm_stencil_init, then set the fields.
   type, bind(C) :: hm_stencil
@@ -48,6 +49,16 @@ module hamlet_stencil
       import :: c_int, c_int64_t, hm_stencil
       type(hm_stencil), intent(in) :: s
       integer(c_int64_t), intent(out) :: vacant_sites
+      integer(c_int) :: status
+    end function
+    ! Not collective: is_complex = 1 and term (a C string of at most len bytes) naming a complex term
+    ! (a block entry's imaginary part, a field, a twist), or is_complex = 0 for a real description.
+    function hm_stencil_complex_term(s, is_complex, term, len) result(status) bind(C, name="hm_stencil_complex_term")
+      import :: c_int, c_size_t, c_char, hm_stencil
+      type(hm_stencil), intent(in) :: s
+      integer(c_int), intent(out) :: is_complex
+      character(kind=c_char), intent(out) :: term(*)
+      integer(c_size_t), value :: len
       integer(c_int) :: status
     end function
   end interface

@@ -86,6 +86,7 @@ module hamlet_types
     type(c_ptr) :: progress_user = c_null_ptr
     type(c_funptr) :: stop = c_null_funptr             ! integer(c_int) function(user) bind(C); same value on every rank
     type(c_ptr) :: stop_user = c_null_ptr
+    integer(c_int) :: block = 0                        ! vectors per pass; 0 = all in one pass
   end type hm_kpm_options
 
   ! hm_dos_options (dos.h). Fill with hm_dos_options_default, then edit.

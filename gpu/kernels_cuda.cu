@@ -289,9 +289,11 @@ __global__ void axpby_kernel(int64_t n, int k, const double *alpha, const double
 }
 
 // The random-phase block (hm_mvec_random_phase), entry by entry as on the host (random.h).
-__global__ void random_phase_kernel(bool complex_, int64_t first, int64_t n, int k, uint64_t seed, double *data) {
+__global__ void random_phase_kernel(bool complex_, int64_t first, int64_t n, int k, int col0, uint64_t seed,
+                                    double *data) {
   for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < n * k; e += (int64_t)gridDim.x * blockDim.x)
-    hm_random_phase_entry(seed, (uint64_t)(e % k), (uint64_t)(first + e / k), complex_, data + (complex_ ? 2 : 1) * e);
+    hm_random_phase_entry(seed, (uint64_t)(col0 + e % k), (uint64_t)(first + e / k), complex_,
+                          data + (complex_ ? 2 : 1) * e);
 }
 
 __global__ void pack_kernel(int64_t len, const int32_t *rows, int32_t n, const double *x, double *buf) {
@@ -443,9 +445,9 @@ int cuda_axpby(hm_scalar type, int64_t n, int k, const double *alpha, const doub
   return HM_SUCCESS;
 }
 
-int cuda_random_phase(hm_scalar type, int64_t first, int64_t n, int k, uint64_t seed, double *data) {
+int cuda_random_phase(hm_scalar type, int64_t first, int64_t n, int k, int col0, uint64_t seed, double *data) {
   if (n == 0 || k == 0) return HM_SUCCESS;
-  random_phase_kernel<<<grid_for(n * k), kThreads>>>(type == HM_COMPLEX, first, n, k, seed, data);
+  random_phase_kernel<<<grid_for(n * k), kThreads>>>(type == HM_COMPLEX, first, n, k, col0, seed, data);
   HM_CHECK_LAUNCH("random_phase");
   return HM_SUCCESS;
 }

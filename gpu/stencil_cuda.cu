@@ -8,6 +8,8 @@
 // at once cover a band of the plane, whose three slabs of vector rows (the slab and its
 // neighbours) stay in L2 (50 MB), so every vector row is read from DRAM about once per step. The
 // blocks and shifts of the cell sit in shared memory where they fit (the TI's 7 blocks: 1.8 KB).
+// Both kernels take the arithmetic as a template argument: Cplx (columns of re, im pairs) or real
+// (E.real: real blocks, no twist, no phases; columns of one double, half the traffic).
 #include <cuda_runtime.h>
 #include "cuda_check.h"
 #include "column_sums.cuh"
@@ -27,7 +29,20 @@ hm_device_buffers scratch_buffer; // per device
 
 // One launch: every thread computes one (site, orbital, column) entry per slab it marches over.
 // Kpm: W = 2 s (H V - b V) - W and the per-column dots into partial[block][2k]; else y = H x.
-template <bool Kpm>
+// A column entry of either arithmetic: real vectors keep y = 0 throughout.
+template <bool Cplx>
+__device__ __forceinline__ double2 load_entry(const double *x, size_t e) {
+  if constexpr (Cplx) return reinterpret_cast<const double2 *>(x)[e];
+  else return make_double2(x[e], 0);
+}
+
+template <bool Cplx>
+__device__ __forceinline__ void store_entry(double *y, size_t e, double2 v) {
+  if constexpr (Cplx) reinterpret_cast<double2 *>(y)[e] = v;
+  else y[e] = v.x;
+}
+
+template <bool Kpm, bool Cplx>
 __global__ void __launch_bounds__(kThreads) stencil_kernel(hm_stencil_exec E, int list, int k, int64_t tile_sites,
                                                            int64_t nzchunks, int64_t zchunk, int64_t slabs,
                                                            double s, double bshift,
@@ -51,7 +66,6 @@ __global__ void __launch_bounds__(kThreads) stencil_kernel(hm_stencil_exec E, in
   const bool active = e_in_tile < tile_sites * entries && q < E.slab_sites && (blockIdx.y == 0 || tile_sites == 1);
   const bool interior = list == HM_STENCIL_INTERIOR && E.vacancy_p == 0 && !E.has_peierls;
   double vv = 0, wv = 0;
-  const double2 *xv2 = reinterpret_cast<const double2 *>(x);
   const int64_t p1 = (zc + 1) * zchunk < slabs ? (zc + 1) * zchunk : slabs;
   for (int64_t p = zc * zchunk; active && p < p1; p++) {
     const int64_t l = slab_at(E, list, p), g = E.first_slab + l;
@@ -78,34 +92,38 @@ __global__ void __launch_bounds__(kThreads) stencil_kernel(hm_stencil_exec E, in
           if (angle != 0) sincos(angle, &fi, &fr);
         }
         if (t < 0) continue;
-        double br = hp.re * fr - hp.im * fi, bi = hp.re * fi + hp.im * fr;
-        if (E.has_peierls) {
-          double ps, pc;
-          sincospi(2 * hm_stencil_peierls_turns(&E, hp.b, i, hp.j, c, w), &ps, &pc);
-          const double r2 = br * pc - bi * ps;
-          bi = br * ps + bi * pc;
-          br = r2;
+        if constexpr (!Cplx) { // real hop, no factor, no phase
+          ar += hp.re * x[(size_t)(t + hp.j) * k + col];
+        } else {
+          double br = hp.re * fr - hp.im * fi, bi = hp.re * fi + hp.im * fr;
+          if (E.has_peierls) {
+            double ps, pc;
+            sincospi(2 * hm_stencil_peierls_turns(&E, hp.b, i, hp.j, c, w), &ps, &pc);
+            const double r2 = br * pc - bi * ps;
+            bi = br * ps + bi * pc;
+            br = r2;
+          }
+          const double2 xv = load_entry<Cplx>(x, (size_t)(t + hp.j) * k + col);
+          ar += br * xv.x - bi * xv.y;
+          ai += br * xv.y + bi * xv.x;
         }
-        const double2 xv = xv2[(size_t)(t + hp.j) * k + col];
-        ar += br * xv.x - bi * xv.y;
-        ai += br * xv.y + bi * xv.x;
       }
       const double d = hm_stencil_disorder(&E, site, i);
       if (d != 0) {
-        const double2 xv = xv2[(size_t)(self + i) * k + col];
+        const double2 xv = load_entry<Cplx>(x, (size_t)(self + i) * k + col);
         ar += d * xv.x;
         ai += d * xv.y;
       }
     }
-    double2 *out = reinterpret_cast<double2 *>(y) + (size_t)(self + i) * k + col;
+    const size_t out = (size_t)(self + i) * k + col;
     if (!Kpm) {
-      *out = make_double2(ar, ai);
+      store_entry<Cplx>(y, out, make_double2(ar, ai));
       continue;
     }
-    const double2 v = xv2[(size_t)(self + i) * k + col];
-    const double2 old = *out;
+    const double2 v = load_entry<Cplx>(x, out);
+    const double2 old = load_entry<Cplx>(y, out);
     const double wr = 2.0 * s * (ar - bshift * v.x) - old.x, wm = 2.0 * s * (ai - bshift * v.y) - old.y;
-    *out = make_double2(wr, wm);
+    store_entry<Cplx>(y, out, make_double2(wr, wm));
     vv += v.x * v.x + v.y * v.y;
     wv += wr * v.x + wm * v.y;
   }
@@ -117,7 +135,7 @@ __global__ void __launch_bounds__(kThreads) stencil_kernel(hm_stencil_exec E, in
 // The same products with one thread per (site, column) for every orbital of the site (O of them,
 // no field): a neighbour's row is loaded once per block for all O orbitals (the per-entry kernel
 // loads it once per orbital), and its target is found once per site. Blocks in shared memory.
-template <bool Kpm, int O>
+template <bool Kpm, bool Cplx, int O>
 __global__ void __launch_bounds__(kThreads) stencil_site_kernel(hm_stencil_exec E, int list, int k, int64_t tile_sites,
                                                                 int64_t nzchunks, int64_t zchunk, int64_t slabs,
                                                                 double s, double bshift, const double *__restrict__ x,
@@ -134,7 +152,6 @@ __global__ void __launch_bounds__(kThreads) stencil_site_kernel(hm_stencil_exec 
   const int col = threadIdx.x % k;
   const bool active = (int64_t)(threadIdx.x / k) < tile_sites && q < E.slab_sites;
   const bool interior = list == HM_STENCIL_INTERIOR && E.vacancy_p == 0;
-  const double2 *xv2 = reinterpret_cast<const double2 *>(x);
   double vv = 0, wv = 0;
   const int64_t p1 = (zc + 1) * zchunk < slabs ? (zc + 1) * zchunk : slabs;
   for (int64_t p = zc * zchunk; active && p < p1; p++) {
@@ -156,39 +173,44 @@ __global__ void __launch_bounds__(kThreads) stencil_site_kernel(hm_stencil_exec 
           if (hm_stencil_vacant(&E, u[0] + E.cells[0] * (u[1] + E.cells[1] * u[2]))) continue;
         }
         double2 xj[O];
-        for (int j = 0; j < O; j++) xj[j] = xv2[(size_t)(t + j) * k + col];
+        for (int j = 0; j < O; j++) xj[j] = load_entry<Cplx>(x, (size_t)(t + j) * k + col);
         if (angle != 0) { // twisted boundary: the factor multiplies the neighbour's values
           double fs, fc;
           sincos(angle, &fs, &fc);
           for (int j = 0; j < O; j++) xj[j] = make_double2(fc * xj[j].x - fs * xj[j].y, fc * xj[j].y + fs * xj[j].x);
         }
         const double2 *blk = blocks + b * O * O;
-        for (int i = 0; i < O; i++)
-          for (int j = 0; j < O; j++) {
-            const double2 a = blk[i * O + j];
-            acc[i].x += a.x * xj[j].x - a.y * xj[j].y;
-            acc[i].y += a.x * xj[j].y + a.y * xj[j].x;
-          }
+        if constexpr (!Cplx) { // real blocks: the real parts times real columns
+          for (int i = 0; i < O; i++)
+            for (int j = 0; j < O; j++) acc[i].x += blk[i * O + j].x * xj[j].x;
+        } else {
+          for (int i = 0; i < O; i++)
+            for (int j = 0; j < O; j++) {
+              const double2 a = blk[i * O + j];
+              acc[i].x += a.x * xj[j].x - a.y * xj[j].y;
+              acc[i].y += a.x * xj[j].y + a.y * xj[j].x;
+            }
+        }
       }
       for (int i = 0; i < O; i++) {
         const double d = hm_stencil_disorder(&E, site, i);
         if (d != 0) {
-          const double2 xs = xv2[(size_t)(self + i) * k + col];
+          const double2 xs = load_entry<Cplx>(x, (size_t)(self + i) * k + col);
           acc[i].x += d * xs.x;
           acc[i].y += d * xs.y;
         }
       }
     }
     for (int i = 0; i < O; i++) {
-      double2 *out = reinterpret_cast<double2 *>(y) + (size_t)(self + i) * k + col;
+      const size_t out = (size_t)(self + i) * k + col;
       if (!Kpm) {
-        *out = acc[i];
+        store_entry<Cplx>(y, out, acc[i]);
         continue;
       }
-      const double2 v = xv2[(size_t)(self + i) * k + col];
-      const double2 old = *out;
+      const double2 v = load_entry<Cplx>(x, out);
+      const double2 old = load_entry<Cplx>(y, out);
       const double wr = 2.0 * s * (acc[i].x - bshift * v.x) - old.x, wm = 2.0 * s * (acc[i].y - bshift * v.y) - old.y;
-      *out = make_double2(wr, wm);
+      store_entry<Cplx>(y, out, make_double2(wr, wm));
       vv += v.x * v.x + v.y * v.y;
       wv += wr * v.x + wm * v.y;
     }
@@ -204,20 +226,20 @@ int list_of(const hm_stencil_exec *E, const int32_t *rows) {
   return -1;
 }
 
-// The per-site kernel for O orbitals (stencil_site_kernel).
-template <int O>
+// The per-site kernel for O orbitals (stencil_site_kernel) in the operator's arithmetic.
+template <bool Cplx, int O>
 int launch_per_site(bool kpm, const hm_stencil_exec *E, int list, int k, const Launch &L, size_t shared, double s,
                     double b, const double *x, double *y, double *dots) {
   dim3 grid((unsigned)(L.ntiles * L.nzchunks), 1);
   if (kpm) {
     HM_CALL(hm_device_buffer_grow(&scratch_buffer, (size_t)grid.x * 2 * k));
-    stencil_site_kernel<true, O><<<grid, kThreads, shared>>>(*E, list, k, L.tile_sites, L.nzchunks, L.zchunk, L.slabs, s,
-                                                             b, x, y, scratch_buffer.p);
+    stencil_site_kernel<true, Cplx, O><<<grid, kThreads, shared>>>(*E, list, k, L.tile_sites, L.nzchunks, L.zchunk, L.slabs,
+                                                                   s, b, x, y, scratch_buffer.p);
     HM_CHECK_LAUNCH("stencil kpm_step (per site)");
     HM_CALL(column_sums(true, (int)grid.x, 2 * k, scratch_buffer.p, dots));
   } else {
-    stencil_site_kernel<false, O><<<grid, kThreads, shared>>>(*E, list, k, L.tile_sites, L.nzchunks, L.zchunk, L.slabs,
-                                                              0, 0, x, y, nullptr);
+    stencil_site_kernel<false, Cplx, O><<<grid, kThreads, shared>>>(*E, list, k, L.tile_sites, L.nzchunks, L.zchunk,
+                                                                    L.slabs, 0, 0, x, y, nullptr);
     HM_CHECK_LAUNCH("stencil spmmv (per site)");
   }
   return HM_SUCCESS;
@@ -230,17 +252,25 @@ int run_per_site(bool kpm, const hm_stencil_exec *E, int list, int k, double s, 
   if (shared < sizeof(double) * 2 * kThreads) shared = sizeof(double) * 2 * kThreads;
   HM_CHECK(L.ntiles * L.nzchunks < INT32_MAX, HM_ERR_ARGUMENT, "a slab plane of %lld sites is too large for one launch",
            (long long)E->slab_sites);
+  if (E->real) switch (E->orbitals) {
+      case 1: return launch_per_site<false, 1>(kpm, E, list, k, L, shared, s, b, x, y, dots);
+      case 2: return launch_per_site<false, 2>(kpm, E, list, k, L, shared, s, b, x, y, dots);
+      case 4: return launch_per_site<false, 4>(kpm, E, list, k, L, shared, s, b, x, y, dots);
+      default: return launch_per_site<false, 8>(kpm, E, list, k, L, shared, s, b, x, y, dots);
+    }
   switch (E->orbitals) {
-    case 1: return launch_per_site<1>(kpm, E, list, k, L, shared, s, b, x, y, dots);
-    case 2: return launch_per_site<2>(kpm, E, list, k, L, shared, s, b, x, y, dots);
-    case 4: return launch_per_site<4>(kpm, E, list, k, L, shared, s, b, x, y, dots);
-    default: return launch_per_site<8>(kpm, E, list, k, L, shared, s, b, x, y, dots);
+    case 1: return launch_per_site<true, 1>(kpm, E, list, k, L, shared, s, b, x, y, dots);
+    case 2: return launch_per_site<true, 2>(kpm, E, list, k, L, shared, s, b, x, y, dots);
+    case 4: return launch_per_site<true, 4>(kpm, E, list, k, L, shared, s, b, x, y, dots);
+    default: return launch_per_site<true, 8>(kpm, E, list, k, L, shared, s, b, x, y, dots);
   }
 }
 
 int stencil_run(bool kpm, hm_scalar type, const hm_stencil_exec *E, int k, const int32_t *rows, double s, double b,
                 const double *x, double *y, double *dots) {
-  HM_CHECK(type == HM_COMPLEX, HM_ERR_ARGUMENT, "the matrix-free lattice operator is complex; the block is real");
+  const hm_scalar mine = E->real ? HM_REAL : HM_COMPLEX;
+  HM_CHECK(type == mine, HM_ERR_ARGUMENT, "the matrix-free lattice operator is %s; the block is %s",
+           mine == HM_REAL ? "real" : "complex", type == HM_REAL ? "real" : "complex");
   const int list = list_of(E, rows);
   HM_CHECK(list >= 0, HM_ERR_ARGUMENT,
            "a matrix-free product was given a row list; it takes only the matrix's interior or boundary slabs");
@@ -273,13 +303,21 @@ int stencil_run(bool kpm, hm_scalar type, const hm_stencil_exec *E, int k, const
   if (kpm) {
     const size_t nparts = (size_t)grid.x * grid.y;
     HM_CALL(hm_device_buffer_grow(&scratch_buffer, nparts * 2 * k));
-    stencil_kernel<true><<<grid, kThreads, shared>>>(*E, list, k, L.tile_sites, L.nzchunks, L.zchunk, L.slabs, s, b, x, y,
-                                                     scratch_buffer.p);
+    if (E->real)
+      stencil_kernel<true, false><<<grid, kThreads, shared>>>(*E, list, k, L.tile_sites, L.nzchunks, L.zchunk, L.slabs, s,
+                                                              b, x, y, scratch_buffer.p);
+    else
+      stencil_kernel<true, true><<<grid, kThreads, shared>>>(*E, list, k, L.tile_sites, L.nzchunks, L.zchunk, L.slabs, s,
+                                                             b, x, y, scratch_buffer.p);
     HM_CHECK_LAUNCH("stencil kpm_step");
     HM_CALL(column_sums(true, (int)nparts, 2 * k, scratch_buffer.p, dots));
   } else {
-    stencil_kernel<false><<<grid, kThreads, shared>>>(*E, list, k, L.tile_sites, L.nzchunks, L.zchunk, L.slabs, 0, 0, x, y,
-                                                      nullptr);
+    if (E->real)
+      stencil_kernel<false, false><<<grid, kThreads, shared>>>(*E, list, k, L.tile_sites, L.nzchunks, L.zchunk, L.slabs, 0,
+                                                               0, x, y, nullptr);
+    else
+      stencil_kernel<false, true><<<grid, kThreads, shared>>>(*E, list, k, L.tile_sites, L.nzchunks, L.zchunk, L.slabs, 0,
+                                                              0, x, y, nullptr);
     HM_CHECK_LAUNCH("stencil spmmv");
   }
   return HM_SUCCESS;

@@ -188,7 +188,7 @@ int kernel_choice() {
 
 bool hm_cuda_stencil_mma_applies(const hm_stencil_exec *E, int k) {
   const int choice = kernel_choice();
-  if (choice == 0 || E->orbitals != 4 || E->has_peierls || E->vacancy_p > 0 || E->nblocks > kMaxBlocks || k % 8)
+  if (choice == 0 || E->real || E->orbitals != 4 || /* complex vectors only */ E->has_peierls || E->vacancy_p > 0 || E->nblocks > kMaxBlocks || k % 8)
     return false;
   for (int a = 0; a < 3; a++)
     if (E->boundary[a] == 2) return false; // twisted: a phase on the neighbour's values

@@ -242,7 +242,10 @@ int kernel_choice() {
 
 } // namespace
 
-bool hm_cuda_stencil_small_applies(const hm_stencil_exec *E, int k) { return hm_small_serves(E, k, kernel_choice()); }
+// Complex vectors only: a real operator takes the per-site kernel (stencil_cuda.cu).
+bool hm_cuda_stencil_small_applies(const hm_stencil_exec *E, int k) {
+  return !E->real && hm_small_serves(E, k, kernel_choice());
+}
 
 int hm_cuda_stencil_small_run(bool kpm, const hm_stencil_exec *E, int list, int k, double s, double b,
                               const double *x, double *y, double *dots) {

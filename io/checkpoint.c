@@ -15,6 +15,7 @@ enum { FORMAT_VERSION = 2 }; /* 2: moment_sums (bitwise restarts), checksums */
 
 typedef struct {
   int M, R, done;
+  int pass, passes, block; /* KPM's passes (hm_kpm_options.block) */
   double emin, emax;
   int64_t n;
   hm_kpm_options opt;
@@ -26,6 +27,7 @@ typedef struct {
 
 static int get_state(hm_kpm *kpm, state *s) {
   HM_CALL(hm_kpm_info(kpm, &s->M, &s->R, &s->done, NULL, NULL, &s->n));
+  HM_CALL(hm_kpm_passes(kpm, &s->pass, &s->passes, &s->block));
   HM_CALL(hm_kpm_interval(kpm, &s->emin, &s->emax));
   HM_CALL(hm_kpm_options_get(kpm, &s->opt));
   HM_CALL(hm_kpm_state_vectors(kpm, &s->v_prev, &s->v_curr));
@@ -44,6 +46,8 @@ static int write_attrs(hid_t f, const state *s, const hm_ham_identity *id) {
   HM_CALL(hm_h5_attr_int(f, "vectors", s->R));
   HM_CALL(hm_h5_attr_uint64(f, "seed", s->opt.seed));
   HM_CALL(hm_h5_attr_int(f, "moments_done", s->done));
+  HM_CALL(hm_h5_attr_int(f, "block", s->block));
+  HM_CALL(hm_h5_attr_int(f, "pass", s->pass));
   HM_CALL(hm_h5_attr_int(f, "n_global", s->n));
   HM_CALL(hm_h5_attr_string(f, "scalar", s->type == HM_COMPLEX ? "complex" : "real"));
   HM_CALL(hm_h5_attr_int(f, "ranks", s->ranks));
@@ -61,8 +65,10 @@ static int write_body(hid_t f, const state *s, const double *mu_vec, const doubl
                             "moments of each random vector so far (row r = vector r); entries >= moments_done are 0"));
   HM_CALL(hm_h5_write_small_checksum(ctx, f, "moment_sums", 2, dims, sums, "1",
                                      "raw sums the moments come from (what a restart continues from, bit for bit)"));
-  HM_CALL(hm_h5_write_mvec_checksum(f, "v_prev", s->v_prev, "1", "KPM recurrence vector v_{m-1} (one column per random vector)"));
-  HM_CALL(hm_h5_write_mvec_checksum(f, "v_curr", s->v_curr, "1", "KPM recurrence vector v_m (one column per random vector)"));
+  HM_CALL(hm_h5_write_mvec_checksum(f, "v_prev", s->v_prev, "1",
+                                    "KPM recurrence vector v_{m-1} (one column per random vector of the current pass)"));
+  HM_CALL(hm_h5_write_mvec_checksum(f, "v_curr", s->v_curr, "1",
+                                    "KPM recurrence vector v_m (one column per random vector of the current pass)"));
   return HM_SUCCESS;
 }
 
@@ -190,9 +196,24 @@ static int check_match(hid_t f, const char *path, const state *s, int64_t *done)
   return HM_SUCCESS;
 }
 
-static int restore_from(hid_t f, const char *path, hm_kpm *kpm, const state *s) {
+/* The pass of the checkpoint (absent before passes: one pass of all R vectors) made current: its
+ * vectors, of its width, are what the file holds. */
+static int restore_pass(hid_t f, const char *path, hm_kpm *kpm, state *s) {
+  int64_t block = s->R, pass = 0;
+  if (H5Aexists(f, "block") > 0) HM_CALL(hm_h5_read_attr_int(f, "block", &block));
+  if (H5Aexists(f, "pass") > 0) HM_CALL(hm_h5_read_attr_int(f, "pass", &pass));
+  HM_CALL(check_int(path, "block", block, s->block));
+  HM_CHECK(pass >= 0 && pass < s->passes, HM_ERR_INPUT, "checkpoint '%s' has pass = %lld; a run of %d passes has 0 .. %d",
+           path, (long long)pass, s->passes, s->passes - 1);
+  HM_CALL(hm_kpm_restore_pass(kpm, (int)pass));
+  HM_CALL(hm_kpm_state_vectors(kpm, &s->v_prev, &s->v_curr));
+  return HM_SUCCESS;
+}
+
+static int restore_from(hid_t f, const char *path, hm_kpm *kpm, state *s) {
   int64_t done;
   HM_CALL(check_match(f, path, s, &done));
+  HM_CALL(restore_pass(f, path, kpm, s));
   double *sums = malloc(sizeof(double) * (size_t)s->R * (size_t)s->M);
   HM_CHECK(sums, HM_ERR_MEMORY, "could not allocate %d x %d moments", s->R, s->M);
   int st = hm_h5_read_small(f, "moment_sums", (size_t)s->R * (size_t)s->M, sums);

@@ -319,6 +319,13 @@ static void check_pairs(deck_state *st) {
   if (st->given[emin] && st->given[emax] && !(d->dos.emin < d->dos.emax))
     fail(st, st->given[emax] > st->given[emin] ? st->given[emax] : st->given[emin],
          "[kpm] emin = %s and emax = %s: need emin < emax", st->text[emin], st->text[emax]);
+  const int block = key_index("kpm", "block");
+  if (st->given[block] && st->given[key_index("kpm", "ldos_sites")])
+    fail(st, st->given[block], "[kpm] block = %s is given with ldos_sites: the site vectors run in one pass; remove "
+         "block", st->text[block]);
+  else if (st->given[block] && d->kpm.block > d->kpm.vectors)
+    fail(st, st->given[block], "[kpm] block = %s exceeds vectors = %d: must be in [1, vectors]", st->text[block],
+         d->kpm.vectors);
   int depth = key_index("hamiltonian", "dot_depth"), nz = key_index("hamiltonian", "nz");
   if (st->given[depth] && d->ti.dot_depth > d->ti.nz)
     fail(st, st->given[depth], "[hamiltonian] dot_depth = %s exceeds nz = %s: must be in [0, nz] (0 = all layers)",

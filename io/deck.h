@@ -48,6 +48,7 @@ typedef struct {
   struct {                       /* model = lattice (nx ny nz, boundary, disorder in ti's fields) */
     char file[HM_PATH_MAX], centres[HM_PATH_MAX];
     int format, storage;         /* hm_lattice_format; 0 auto, 1 assembled, 2 matrix_free */
+    int arithmetic;              /* 0 auto, 1 real, 2 complex (model_lattice.c decides auto) */
     char a_text[3][256], twist_text[256], zeeman_text[256], field_text[256];
     int cell_given;
     double cell[3][3], twist[3], zeeman[3], field[3];

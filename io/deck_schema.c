@@ -118,6 +118,10 @@ const hm_deck_key hm_deck_keys[] = {
      .values = {0, 1, 2}, .def = "auto", .when_key = "model", .when_word = "lattice", AT(lattice.storage),
      .help = "assembled = CSR (every method); matrix_free = products from the cell's blocks; auto = "
              "matrix_free for KPM on a GPU, assembled otherwise"},
+    {.section = "hamiltonian", .key = "arithmetic", .type = HM_KEY_WORD, .words = {"auto", "real", "complex"},
+     .values = {0, 1, 2}, .def = "auto", .when_key = "model", .when_word = "lattice", AT(lattice.arithmetic),
+     .help = "real = the matrix-free operator in real arithmetic with real random vectors (half the vector memory; "
+             "KPM only, a real lattice only); auto = real for KPM on a matrix-free real lattice, complex otherwise"},
     {.section = "hamiltonian", .key = "t", .type = HM_KEY_DOUBLE, ENERGY, .def = "1", .when_key = "model", .when_word = "ti",
      AT(ti.t), .help = "hopping"},
     {.section = "hamiltonian", .key = "m", .type = HM_KEY_DOUBLE, ENERGY, .def = "2", .when_key = "model", .when_word = "ti",
@@ -284,6 +288,9 @@ const hm_deck_key hm_deck_keys[] = {
      AT(kpm.moments), .when_key = "solver.method", .when_word = "kpm|spectral", .help = "Chebyshev moments M (energy resolution ~ bandwidth/M)"},
     {.section = "kpm", .key = "vectors", .type = HM_KEY_INT, RANGE(1, 100000), .def = "16", AT(kpm.vectors),
      .when_key = "solver.method", .when_word = "kpm", .help = "random vectors R (stochastic error ~ 1/sqrt(R N))"},
+    {.section = "kpm", .key = "block", .type = HM_KEY_INT, RANGE(1, 100000), AT(kpm.block), .when_key = "solver.method",
+     .when_word = "kpm", .help = "random vectors per pass: R vectors in ceil(R / block) passes of at most block "
+                                 "columns (less vector memory, the same moments); default all R in one pass"},
     {.section = "kpm", .key = "seed", .type = HM_KEY_UINT64, .def = "1", AT(kpm.seed),
      .when_key = "solver.method", .when_word = "kpm", .help = "seed of the random-phase vectors"},
     {.section = "kpm", .key = "kernel", .type = HM_KEY_WORD, .words = {"jackson", "lorentz"},

@@ -45,6 +45,7 @@ int64_t hm_probe_struct(int which, int64_t *off, int *count) {
     off[n++] = OFF(hm_kpm_options, progress_user);
     off[n++] = OFF(hm_kpm_options, stop);
     off[n++] = OFF(hm_kpm_options, stop_user);
+    off[n++] = OFF(hm_kpm_options, block);
     *count = n;
     return (int64_t)sizeof(hm_kpm_options);
   }

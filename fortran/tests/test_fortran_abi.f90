@@ -43,7 +43,7 @@ program test_fortran_abi
     at(c_loc(o%lanczos_steps)), at(c_loc(o%bounds_margin)), at(c_loc(o%emin)), at(c_loc(o%emax)), &
     at(c_loc(o%checkpoint_every)), at(c_loc(o%checkpoint_seconds)), at(c_loc(o%checkpoint)), &
     at(c_loc(o%checkpoint_user)), at(c_loc(o%progress)), at(c_loc(o%progress_user)), &
-    at(c_loc(o%stop)), at(c_loc(o%stop_user))] - at(c_loc(o)))
+    at(c_loc(o%stop)), at(c_loc(o%stop_user)), at(c_loc(o%block))] - at(c_loc(o)))
   call compare_struct("hm_idr_options", 4, c_sizeof(io), [ &
     at(c_loc(io%s)), at(c_loc(io%smoothing)), at(c_loc(io%tol)), at(c_loc(io%maxit)), at(c_loc(io%omega_angle)), &
     at(c_loc(io%residual_replacement)), at(c_loc(io%precond)), at(c_loc(io%precond_op)), &

@@ -20,6 +20,8 @@ program test_fortran_stencil
   real(c_double) :: w(2 * L), want(2 * L), q
   integer(c_int64_t) :: layout(19), mine(19), vacant
   integer :: ierr, k, zero_rows
+  integer(c_int) :: is_complex
+  character(kind=c_char, len=200) :: term
   interface
     subroutine hm_stencil_abi_layout(out) bind(C, name="hm_stencil_abi_layout")
       import :: c_int64_t
@@ -53,6 +55,23 @@ program test_fortran_stencil
   call sort(want)
   call test_assert(maxval(abs(w - want)) <= 1d-13, "twisted two-orbital ring: spectrum differs from 2t cos q +- r")
   call test_ok(hm_matrix_destroy(H), "hm_matrix_destroy")
+
+  ! The complex terms: the twist first, then the complex on-site entry d; none once both are real,
+  ! and then the real-arithmetic matrix-free operator is made (refused while a term is complex).
+  call test_ok(hm_stencil_complex_term(s, is_complex, term, int(len(term), c_size_t)), "hm_stencil_complex_term")
+  call test_assert(is_complex == 1 .and. index(term, "twist") > 0, "the twist is not named as complex")
+  s%twist(1) = 0
+  call test_ok(hm_stencil_complex_term(s, is_complex, term, int(len(term), c_size_t)), "hm_stencil_complex_term d")
+  call test_assert(is_complex == 1 .and. index(term, "imaginary part") > 0, "the complex d is not named")
+  call test_fails(hm_matrix_create_stencil(ctx, s, HM_STENCIL_MATRIX_FREE_REAL, H), HM_ERR_ARGUMENT, "not real", &
+                  "real arithmetic on a complex lattice")
+  block(2, 1, 1) = abs(d); block(1, 2, 1) = abs(d)
+  call test_ok(hm_stencil_complex_term(s, is_complex, term, int(len(term), c_size_t)), "hm_stencil_complex_term real")
+  call test_assert(is_complex == 0, "a real description is called complex")
+  call test_ok(hm_matrix_create_stencil(ctx, s, HM_STENCIL_MATRIX_FREE_REAL, H), "hm_matrix_create_stencil real")
+  call test_ok(hm_matrix_destroy(H), "hm_matrix_destroy real")
+  block(2, 1, 1) = d; block(1, 2, 1) = conjg(d)
+  s%twist(1) = theta
 
   ! Vacancies: the rows and columns of vacant sites are zero.
   s%vacancy_p = 0.4d0

@@ -34,6 +34,10 @@ typedef struct {
    * later). NULL = never stop. */
   int (*stop)(void *user);
   void *stop_user;
+  /* Vectors per pass: the R vectors run in ceil(R / block) passes of at most block columns, so only
+   * two blocks of that width are held (less memory per orbital); the moments are those of one pass
+   * (vector r is the same random vector whatever the block). 0 = all R in one pass; else 1..R. */
+  int block;
 } hm_kpm_options;
 
 #ifdef __cplusplus

@@ -33,6 +33,7 @@
  * so the halo of a rank is whole slabs of its neighbours (contiguous in memory). */
 #ifndef HAMLET_STENCIL_H
 #define HAMLET_STENCIL_H
+#include <stddef.h>
 #include <stdint.h>
 #include "matrix.h"
 
@@ -40,7 +41,9 @@ typedef enum { HM_BC_PERIODIC = 0, HM_BC_OPEN = 1, HM_BC_TWISTED = 2 } hm_bounda
 
 typedef enum {
   HM_STENCIL_ASSEMBLED = 0,  /* CSR (SELL / block copies on the GPU as for any matrix) */
-  HM_STENCIL_MATRIX_FREE = 1 /* products from the blocks; no matrix entries stored */
+  HM_STENCIL_MATRIX_FREE = 1, /* products from the blocks; no matrix entries stored */
+  HM_STENCIL_MATRIX_FREE_REAL = 2 /* the same in real arithmetic (an HM_REAL matrix: real vectors, half the
+                                     memory and traffic); only for a real description (hm_stencil_complex_term) */
 } hm_stencil_storage;
 
 typedef struct {
@@ -71,6 +74,10 @@ int hm_stencil_init(hm_stencil *s);
 /* Collective: the matrix of the description on ctx (arrays are copied; s may be freed after).
  * Errors: sizes, a non-Hermitian description, a field with a hop longer than the supercell. */
 int hm_matrix_create_stencil(hm_context *ctx, const hm_stencil *s, hm_stencil_storage storage, hm_matrix **A);
+/* Not collective: whether the description has a complex term (*is_complex = 1, and term names it
+ * in at most len bytes): a block entry with a non-zero imaginary part, a field (peierls), or a twist
+ * other than 0 on a twisted boundary. Otherwise *is_complex = 0: every product term is real. */
+int hm_stencil_complex_term(const hm_stencil *s, int *is_complex, char *term, size_t len);
 /* Not collective: the number of vacant sites of the whole box (the same on every rank). */
 int hm_stencil_vacancies(const hm_stencil *s, int64_t *vacant_sites);
 

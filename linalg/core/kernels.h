@@ -114,9 +114,10 @@ typedef struct {
   int (*gram_columns)(hm_scalar type, int64_t n, int kx, const double *X, int ky, const double *Y, int y0, int ny,
                       double *G);
   /* Optional (NULL: made on the host and uploaded): the block of hm_mvec_random_phase in backend
-   * memory, for local rows i < n (global row first + i) and columns j < k, u = hm_random_uniform(seed,
-   * j, first + i): complex data[i*k + j] = (cos 2 pi u, sin 2 pi u), real data[i*k + j] = u < 1/2 ? -1 : 1. */
-  int (*random_phase)(hm_scalar type, int64_t first, int64_t n, int k, uint64_t seed, double *data);
+   * memory, for local rows i < n (global row first + i) and columns j < k (global column col0 + j),
+   * u = hm_random_uniform(seed, col0 + j, first + i): complex data[i*k + j] = (cos 2 pi u, sin 2 pi u),
+   * real data[i*k + j] = u < 1/2 ? -1 : 1. */
+  int (*random_phase)(hm_scalar type, int64_t first, int64_t n, int k, int col0, uint64_t seed, double *data);
   /* ---- multi-shift IDR(s): every shift's update in one pass (CPU: kernels_cpu_shift.c, CUDA:
    * gpu/kernels_cuda_shift.cu); complex only ---- */
   /* Over n rows, for the columns of the nact shifts act[0..nact) (ascending, of ns): the active

@@ -5,7 +5,8 @@
  * memory about once. Two paths per site: the fast one, for sites none of whose in-plane hops wraps
  * (no Peierls phases, no vacancies), adds a per-slab table's offsets to the site's own row; the
  * general one (faces, phases, vacancies) works out every target from the cell. Columns innermost:
- * two sums (Re a x, Im a x) combined at the end, in pairs or four-double vectors. */
+ * two sums (Re a x, Im a x) combined at the end, in pairs or four-double vectors. A real operator
+ * (E->real: real blocks, no twist, no phases) works on real blocks, one sum per column. */
 #include <complex.h>
 #include <math.h>
 #include <omp.h>
@@ -28,13 +29,13 @@ typedef struct {
 
 /* Square-ish tiles: a tile's rows of y-neighbours outside it are read again by the next tile, so
  * the share of re-read rows is about 2 / tx + 2 / ty (1D planes: whole rows, none). */
-static traversal plan(const hm_stencil_exec *E, int list, int k) {
+static traversal plan(const hm_stencil_exec *E, int list, int k, int column_bytes) {
   traversal t;
   t.slabs = 0;
   for (int r = 0; r < E->nruns[list]; r++) t.slabs += E->run[list][r][1] - E->run[list][r][0];
   t.p0 = E->slow > 0 ? E->cells[0] : 1;
   t.p1 = E->slow > 1 ? E->cells[1] : 1;
-  const int64_t per_site = 3 * (int64_t)E->orbitals * k * 16;
+  const int64_t per_site = 3 * (int64_t)E->orbitals * k * column_bytes;
   const int64_t want_sites = TILE_BYTES / per_site > 16 ? TILE_BYTES / per_site : 16;
   int64_t side = (int64_t)sqrt((double)want_sites);
   if (side < 8) side = 8;
@@ -71,10 +72,10 @@ static inline int64_t slab_at(const hm_stencil_exec *E, int list, int64_t p) {
 /* (H x) of orbital i of the site at local slab l, plane index q (cell c, global site) into lin / swp
  * (2k doubles each: lin = sum Re(a) x, swp = sum Im(a) x). nb_row, nb_w, nb_f: each block's target
  * row (-1: none), wraps and boundary factor, computed once per site. */
-static inline void orbital_row(const hm_stencil_exec *E, const int k, int i, int64_t self_row, int64_t site,
-                               const int64_t c[3], const int64_t *nb_row, const int64_t (*nb_w)[3],
+static inline void orbital_row(const hm_stencil_exec *E, const int cplx, const int k, int i, int64_t self_row,
+                               int64_t site, const int64_t c[3], const int64_t *nb_row, const int64_t (*nb_w)[3],
                                const double complex *nb_f, const double *x, double *lin, double *swp) {
-  const int width = 2 * k;
+  const int width = cplx ? 2 * k : k; /* real: hops, factors and phases are real (stencil_free.c checked) */
   for (int j = 0; j < width; j++) lin[j] = swp[j] = 0;
   for (int e = E->hop_first[i]; e < E->hop_first[i + 1]; e++) { /* the blocks' non-zero entries of row i */
     const int b = E->hops[e].b, j = E->hops[e].j;
@@ -89,6 +90,10 @@ static inline void orbital_row(const hm_stencil_exec *E, const int k, int i, int
       ar = r2;
     }
     const double *xr = x + (size_t)(nb_row[b] + j) * width;
+    if (!cplx) {
+      for (int q = 0; q < width; q++) lin[q] += ar * xr[q];
+      continue;
+    }
     for (int q = 0; q < width; q++) {
       lin[q] += ar * xr[q];
       swp[q] += ai * xr[q];
@@ -279,9 +284,63 @@ HM_INLINE void fast_row(const int k, const slab_hop *h, int n, const double *xs,
   }
 }
 
+/* Row i's sums for real blocks, columns of one double: lin = sum a x. One or two columns: two hops per
+ * iteration into two sets of sums (add latency, as fast_row); wider blocks four-double vectors in
+ * chunks of 32 columns, or one sum per column where the width is not a multiple of 4. */
+HM_INLINE void fast_row_real(const int k, const slab_hop *h, int n, const double *xs, double *lin) {
+  if (k <= 2) {
+    double l0[k], l1[k];
+    for (int j = 0; j < k; j++) l0[j] = l1[j] = 0;
+    int e = 0;
+    for (; e + 1 < n; e += 2) {
+      const double *xa = xs + h[e].off * k, *xb = xs + h[e + 1].off * k;
+      for (int j = 0; j < k; j++) {
+        l0[j] += h[e].re * xa[j];
+        l1[j] += h[e + 1].re * xb[j];
+      }
+    }
+    if (e < n)
+      for (int j = 0; j < k; j++) l0[j] += h[e].re * xs[h[e].off * k + j];
+    for (int j = 0; j < k; j++) lin[j] = l0[j] + l1[j];
+    return;
+  }
+  if (k % 4 == 0) {
+    for (int c0 = 0; c0 < k; c0 += 32) {
+      const int nq = (k - c0 < 32 ? k - c0 : 32) / 4;
+      quad l[8];
+      for (int j = 0; j < nq; j++) l[j] = (quad){0, 0, 0, 0};
+      for (int e = 0; e < n; e++) {
+        const double *xr = xs + h[e].off * k + c0;
+        for (int j = 0; j < nq; j++) l[j] += h[e].re * load_quad(xr + 4 * j);
+      }
+      for (int j = 0; j < nq; j++)
+        for (int q = 0; q < 4; q++) lin[c0 + 4 * j + q] = l[j][q];
+    }
+    return;
+  }
+  for (int j = 0; j < k; j++) lin[j] = 0;
+  for (int e = 0; e < n; e++) {
+    const double *xr = xs + h[e].off * k;
+    for (int j = 0; j < k; j++) lin[j] += h[e].re * xr[j];
+  }
+}
+
 /* y_i = lin + i swp (kpm = 0), or the KPM step W = 2 s (H V - b V) - W with its dots. */
-HM_INLINE void store_row(const int k, int kpm, double s, double bshift, const double *lin, const double *swp,
-                         const double *vi, double *yi, double *vv, double *wv) {
+HM_INLINE void store_row(const int cplx, const int k, int kpm, double s, double bshift, const double *lin,
+                         const double *swp, const double *vi, double *yi, double *vv, double *wv) {
+  if (!cplx) { /* real: y = lin, or W = 2 s (lin - b V) - W */
+    for (int j = 0; j < k; j++) {
+      if (!kpm) {
+        yi[j] = lin[j];
+        continue;
+      }
+      const double w = 2.0 * s * (lin[j] - bshift * vi[j]) - yi[j];
+      yi[j] = w;
+      vv[j] += vi[j] * vi[j];
+      wv[j] += w * vi[j];
+    }
+    return;
+  }
   if (!kpm) {
     for (int j = 0; j < k; j++) {
       yi[2 * j] = lin[2 * j] - swp[2 * j + 1];
@@ -302,9 +361,9 @@ HM_INLINE void store_row(const int k, int kpm, double s, double bshift, const do
 
 /* The general path for the site at local slab l, plane index q: every target, wrap and phase
  * worked out from its cell (boundary sites, Peierls phases, vacancies). */
-HM_INLINE void general_site(const hm_stencil_exec *E, const int k, int kpm, double s, double bshift, int64_t l,
-                            int64_t q, const double *x, double *y, double *vv, double *wv) {
-  const int o = E->orbitals, width = 2 * k;
+HM_INLINE void general_site(const hm_stencil_exec *E, const int cplx, const int k, int kpm, double s, double bshift,
+                            int64_t l, int64_t q, const double *x, double *y, double *vv, double *wv) {
+  const int o = E->orbitals, width = cplx ? 2 * k : k;
   int64_t nb_row[E->nblocks], nb_w[E->nblocks][3];
   double complex nb_f[E->nblocks];
   double lin[width], swp[width];
@@ -316,30 +375,31 @@ HM_INLINE void general_site(const hm_stencil_exec *E, const int k, int kpm, doub
     if (vacant) {
       for (int j = 0; j < width; j++) lin[j] = swp[j] = 0;
     } else {
-      orbital_row(E, k, i, self, site, c, nb_row, (const int64_t(*)[3])nb_w, nb_f, x, lin, swp);
+      orbital_row(E, cplx, k, i, self, site, c, nb_row, (const int64_t(*)[3])nb_w, nb_f, x, lin, swp);
     }
-    store_row(k, kpm, s, bshift, lin, swp, x + (size_t)(self + i) * width, y + (size_t)(self + i) * width, vv, wv);
+    store_row(cplx, k, kpm, s, bshift, lin, swp, x + (size_t)(self + i) * width, y + (size_t)(self + i) * width, vv, wv);
   }
 }
 
 /* The fast path for the sites q0 .. q1 - 1 of local slab l (consecutive in x): the slab's table, the
  * offsets added to each site's own row, the seeded disorder on the diagonal. */
-HM_INLINE void fast_sites_run(const hm_stencil_exec *E, const int k, int kpm, double s, double bshift, int64_t l,
-                              int64_t q0, int64_t q1, const int32_t *first, const slab_hop *h, const double *x,
-                              double *y, double *vv, double *wv) {
-  const int o = E->orbitals, width = 2 * k;
+HM_INLINE void fast_sites_run(const hm_stencil_exec *E, const int cplx, const int k, int kpm, double s, double bshift,
+                              int64_t l, int64_t q0, int64_t q1, const int32_t *first, const slab_hop *h,
+                              const double *x, double *y, double *vv, double *wv) {
+  const int o = E->orbitals, width = cplx ? 2 * k : k;
   double lin[width], swp[width];
   for (int64_t q = q0; q < q1; q++) {
     const int64_t self = (l * E->slab_sites + q) * o, site = (E->first_slab + l) * E->slab_sites + q;
     const double *xs = x + (size_t)self * width;
     const double site_d = E->disorder_per_site ? hm_stencil_disorder(E, site, 0) : 0;
     for (int i = 0; i < o; i++) {
-      fast_row(k, h + first[i], first[i + 1] - first[i], xs, lin, swp);
+      if (cplx) fast_row(k, h + first[i], first[i + 1] - first[i], xs, lin, swp);
+      else fast_row_real(k, h + first[i], first[i + 1] - first[i], xs, lin);
       const double d = E->disorder_per_site ? site_d : hm_stencil_disorder(E, site, i);
       const double *xi = xs + (size_t)i * width;
       if (d != 0)
         for (int j = 0; j < width; j++) lin[j] += d * xi[j];
-      store_row(k, kpm, s, bshift, lin, swp, xi, y + (size_t)(self + i) * width, vv, wv);
+      store_row(cplx, k, kpm, s, bshift, lin, swp, xi, y + (size_t)(self + i) * width, vv, wv);
     }
   }
 }
@@ -348,7 +408,7 @@ HM_INLINE void fast_sites_run(const hm_stencil_exec *E, const int k, int kpm, do
  * dots added to vv, wv (kpm = 1). Each tile row's sites split into the fast middle and the general
  * ends. first, h: this thread's slab table. */
 HM_INLINE void work_item(const hm_stencil_exec *E, int list, const traversal *t, const fast_region *f, int64_t item,
-                         const int k, int kpm, double s, double bshift, const double *x, double *y, double *vv,
+                         const int cplx, const int k, int kpm, double s, double bshift, const double *x, double *y, double *vv,
                          double *wv, int32_t *first, slab_hop *h) {
   const int64_t tile = item / t->nzchunks, zc = item % t->nzchunks;
   const int64_t x0 = (tile % t->nx_tiles) * t->tx, y0 = (tile / t->nx_tiles) * t->ty;
@@ -364,9 +424,9 @@ HM_INLINE void work_item(const hm_stencil_exec *E, int list, const traversal *t,
         xb = f->hi[0] < x1 ? (f->hi[0] > xa ? f->hi[0] : xa) : x1;
       }
       const int64_t row = yy * t->p0;
-      for (int64_t xx = x0; xx < xa; xx++) general_site(E, k, kpm, s, bshift, l, row + xx, x, y, vv, wv);
-      fast_sites_run(E, k, kpm, s, bshift, l, row + xa, row + xb, first, h, x, y, vv, wv);
-      for (int64_t xx = xb; xx < x1; xx++) general_site(E, k, kpm, s, bshift, l, row + xx, x, y, vv, wv);
+      for (int64_t xx = x0; xx < xa; xx++) general_site(E, cplx, k, kpm, s, bshift, l, row + xx, x, y, vv, wv);
+      fast_sites_run(E, cplx, k, kpm, s, bshift, l, row + xa, row + xb, first, h, x, y, vv, wv);
+      for (int64_t xx = xb; xx < x1; xx++) general_site(E, cplx, k, kpm, s, bshift, l, row + xx, x, y, vv, wv);
     }
   }
 }
@@ -378,8 +438,8 @@ static int list_of(const hm_stencil_exec *E, const int32_t *rows) {
 }
 
 /* Inside the parallel region: the list's items, with k a constant where the caller made it one. */
-HM_INLINE void run_items(const hm_stencil_exec *E, int list, const traversal *t, const fast_region *f, const int k,
-                         int kpm, double s, double b, const double *x, double *y, double *partial, double *dots,
+HM_INLINE void run_items(const hm_stencil_exec *E, int list, const traversal *t, const fast_region *f, const int cplx,
+                         const int k, int kpm, double s, double b, const double *x, double *y, double *partial, double *dots,
                          int32_t *firsts, slab_hop *tables) {
   double vv[k], wv[k];
   for (int j = 0; j < k; j++) vv[j] = wv[j] = 0;
@@ -388,17 +448,32 @@ HM_INLINE void run_items(const hm_stencil_exec *E, int list, const traversal *t,
   slab_hop *h = tables + (size_t)me * (E->nhops + 1);
 #pragma omp for schedule(static)
   for (int64_t item = 0; item < t->ntiles * t->nzchunks; item++)
-    work_item(E, list, t, f, item, k, kpm, s, b, x, y, vv, wv, first, h);
+    work_item(E, list, t, f, item, cplx, k, kpm, s, b, x, y, vv, wv, first, h);
   if (kpm) hm_add_thread_partials(k, vv, wv, partial, dots);
 }
 
+/* One case per (arithmetic, width): k and cplx constants inside the inlined loops. */
+#define RUN_ITEMS(cplx, kk) run_items(E, list, &t, &f, cplx, kk, kpm, s, b, x, y, partial, dots, firsts, tables)
+#define RUN_WIDTHS(cplx)                \
+  switch (k) {                          \
+    case 1: RUN_ITEMS(cplx, 1); break;  \
+    case 2: RUN_ITEMS(cplx, 2); break;  \
+    case 4: RUN_ITEMS(cplx, 4); break;  \
+    case 8: RUN_ITEMS(cplx, 8); break;  \
+    case 16: RUN_ITEMS(cplx, 16); break; \
+    case 32: RUN_ITEMS(cplx, 32); break; \
+    default: RUN_ITEMS(cplx, k); break; \
+  }
+
 static int stencil_run(hm_scalar type, const hm_stencil_exec *E, int k, const int32_t *rows, int kpm, double s,
                        double b, const double *x, double *y, double *dots) {
-  HM_CHECK(type == HM_COMPLEX, HM_ERR_ARGUMENT, "the matrix-free lattice operator is complex; the block is real");
+  const hm_scalar mine = E->real ? HM_REAL : HM_COMPLEX;
+  HM_CHECK(type == mine, HM_ERR_ARGUMENT, "the matrix-free lattice operator is %s; the block is %s",
+           mine == HM_REAL ? "real" : "complex", type == HM_REAL ? "real" : "complex");
   const int list = list_of(E, rows);
   HM_CHECK(list >= 0, HM_ERR_ARGUMENT,
            "a matrix-free product was given a row list; it takes only the matrix's interior or boundary slabs");
-  const traversal t = plan(E, list, k);
+  const traversal t = plan(E, list, k, (int)sizeof(double) * (int)type);
   if (t.slabs == 0) return HM_SUCCESS;
   const fast_region f = fast_sites(E);
   const size_t threads = (size_t)omp_get_max_threads();
@@ -413,14 +488,8 @@ static int stencil_run(hm_scalar type, const hm_stencil_exec *E, int k, const in
     st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "could not allocate the per-thread hop tables");
   if (!st) {
 #pragma omp parallel
-    switch (k) {
-      case 1: run_items(E, list, &t, &f, 1, kpm, s, b, x, y, partial, dots, firsts, tables); break;
-      case 2: run_items(E, list, &t, &f, 2, kpm, s, b, x, y, partial, dots, firsts, tables); break;
-      case 4: run_items(E, list, &t, &f, 4, kpm, s, b, x, y, partial, dots, firsts, tables); break;
-      case 8: run_items(E, list, &t, &f, 8, kpm, s, b, x, y, partial, dots, firsts, tables); break;
-      case 16: run_items(E, list, &t, &f, 16, kpm, s, b, x, y, partial, dots, firsts, tables); break;
-      case 32: run_items(E, list, &t, &f, 32, kpm, s, b, x, y, partial, dots, firsts, tables); break;
-      default: run_items(E, list, &t, &f, k, kpm, s, b, x, y, partial, dots, firsts, tables); break;
+    {
+      if (E->real) RUN_WIDTHS(0) else RUN_WIDTHS(1)
     }
   }
   free(partial);
@@ -428,6 +497,8 @@ static int stencil_run(hm_scalar type, const hm_stencil_exec *E, int k, const in
   free(tables);
   return st;
 }
+#undef RUN_WIDTHS
+#undef RUN_ITEMS
 
 int hm_cpu_stencil_spmmv(hm_scalar type, const hm_stencil_exec *E, int k, const int32_t *rows, const double *x,
                          double *y) {

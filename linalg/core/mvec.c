@@ -6,6 +6,7 @@
 #include "mpi_large.h"
 #include "objects.h"
 #include "hamlet/mvec.h"
+#include "mvec_block.h"
 #include "random.h"
 
 int hm_mvec_create(hm_context *ctx, const hm_dist *dist, hm_scalar type, int k, hm_mvec **v) {
@@ -80,21 +81,30 @@ int hm_mvec_get(const hm_mvec *v, void *values) {
 }
 
 int hm_mvec_random_phase(hm_mvec *v, uint64_t seed) {
+  HM_CALL(hm_mvec_random_phase_columns(v, seed, 0));
+  return HM_SUCCESS;
+}
+
+int hm_mvec_random_phase_columns(hm_mvec *v, uint64_t seed, int col0) {
   HM_CHECK(v, HM_ERR_ARGUMENT, "v is NULL");
+  HM_CHECK(col0 >= 0, HM_ERR_ARGUMENT, "col0 = %d, must be >= 0", col0);
   const int64_t first = v->dist.first, k = v->k;
   const hm_kernels *K = v->ctx->kernels;
   if (K->random_phase) { /* made where the block lives: no host pass and no upload */
-    HM_CALL(K->random_phase(v->type, first, v->dist.local, v->k, seed, v->data));
+    HM_CALL(K->random_phase(v->type, first, v->dist.local, v->k, col0, seed, v->data));
     return HM_SUCCESS;
   }
-  double *data; /* made on the host, then moved to the backend's memory */
-  HM_MALLOC(data, (size_t)v->dist.local * (size_t)k * (size_t)v->type + 1);
+  /* made on the host: in place where the block is host memory (no second block at the peak of a
+   * KPM run's memory), else in a host copy moved to the backend's memory */
+  double *data = v->data;
+  if (K->device_memory) HM_MALLOC(data, (size_t)v->dist.local * (size_t)k * (size_t)v->type + 1);
 #pragma omp parallel for schedule(static)
   for (int64_t i = 0; i < v->dist.local; i++) {
     for (int64_t j = 0; j < k; j++)
-      hm_random_phase_entry(seed, (uint64_t)j, (uint64_t)(first + i), v->type == HM_COMPLEX,
+      hm_random_phase_entry(seed, (uint64_t)(col0 + j), (uint64_t)(first + i), v->type == HM_COMPLEX,
                             data + (size_t)v->type * (size_t)(i * k + j));
   }
+  if (!K->device_memory) return HM_SUCCESS;
   int st = hm_mvec_set(v, data);
   free(data);
   HM_CALL(st);

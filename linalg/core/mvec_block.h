@@ -14,4 +14,7 @@ int hm_mvec_ritz_residual(const hm_mvec *AX, const hm_mvec *BX, const double *la
 /* G = X^H Y[:, y0 : y0 + ny] (X->k x ny scalars of the type, row-major, like hm_mvec_gram), one
  * reduction; only those columns of Y are read. */
 int hm_mvec_gram_columns(const hm_mvec *X, const hm_mvec *Y, int y0, int ny, void *G);
+/* Columns col0 .. col0 + v->k - 1 of the random-phase block of hm_mvec_random_phase (KPM's passes:
+ * vector r is the same whatever pass holds it). */
+int hm_mvec_random_phase_columns(hm_mvec *v, uint64_t seed, int col0);
 #endif

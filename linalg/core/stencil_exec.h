@@ -42,6 +42,7 @@ typedef struct hm_stencil_exec {
   double vacancy_p;
   uint64_t vacancy_seed, vacancy_stream;
   int has_peierls;
+  int real;                 /* 1: real blocks, no twist, no phases: vectors of real columns */
   /* Backend memory (device pointers on CUDA). */
   const int32_t *shift;     /* [nblocks][3] */
   const double *block;      /* [nblocks][orbitals][orbitals] complex */

@@ -246,7 +246,7 @@ static int lay_out(hm_matrix *M) {
   return HM_SUCCESS;
 }
 
-int hm_stencil_matrix_free_create(hm_context *ctx, const hm_stencil *s, hm_matrix **A) {
+static int create(hm_context *ctx, const hm_stencil *s, int real, hm_matrix **A) {
   HM_CHECK(ctx && s && A, HM_ERR_ARGUMENT, "ctx, s or A is NULL");
   *A = NULL;
   HM_CHECK(s->cells[0] >= 1 && s->cells[1] >= 1 && s->cells[2] >= 1 && s->orbitals >= 1 && s->nblocks >= 1,
@@ -257,12 +257,13 @@ int hm_stencil_matrix_free_create(hm_context *ctx, const hm_stencil *s, hm_matri
   hm_matrix *M;
   HM_MALLOC(M, 1);
   M->ctx = ctx;
-  M->type = HM_COMPLEX;
+  M->type = real ? HM_REAL : HM_COMPLEX;
   M->stencil = calloc(1, sizeof *M->stencil);
   int st = M->stencil ? HM_SUCCESS
                       : hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "could not allocate the stencil");
   if (!st) st = copy_description(M->stencil, s);
   if (!st) st = lay_out(M);
+  M->stencil->exec.real = real;
   if (!st) st = place_exec(M);
   if (!st) st = hm_stencil_wrap_defect(M); /* the blocks were checked; the wrapping hops are here */
   if (st) {
@@ -275,6 +276,22 @@ int hm_stencil_matrix_free_create(hm_context *ctx, const hm_stencil *s, hm_matri
     largest = fmax(largest, hypot(s->block[2 * e], s->block[2 * e + 1]));
   M->largest_entry = fmax(largest, fabs(s->disorder_w) / 2);
   *A = M;
+  return HM_SUCCESS;
+}
+
+int hm_stencil_matrix_free_create(hm_context *ctx, const hm_stencil *s, hm_matrix **A) {
+  HM_CALL(create(ctx, s, 0, A));
+  return HM_SUCCESS;
+}
+
+int hm_stencil_matrix_free_create_real(hm_context *ctx, const hm_stencil *s, hm_matrix **A) {
+  HM_CHECK(ctx && s && A, HM_ERR_ARGUMENT, "ctx, s or A is NULL");
+  char term[200];
+  int is_complex = 0;
+  HM_CALL(hm_stencil_complex_term(s, &is_complex, term, sizeof term));
+  HM_CHECK(!is_complex, HM_ERR_ARGUMENT, "the lattice is not real (%s): real arithmetic needs real hoppings and on-site "
+           "terms, no field and no twist; use complex arithmetic", term);
+  HM_CALL(create(ctx, s, 1, A));
   return HM_SUCCESS;
 }
 
@@ -362,6 +379,10 @@ int hm_stencil_diagonal(const struct hm_matrix_s *M, double *diag) {
           double complex term = (a[0] + I * a[1]) * cexp(I * angle);
           if (s->peierls) term *= cexp(I * 6.283185307179586 * hm_stencil_peierls_turns(&host, b, i, i, c, w));
           d += term;
+        }
+        if (M->type == HM_REAL) {
+          diag[self + i] = vacant ? 0 : creal(d);
+          continue;
         }
         diag[2 * (size_t)(self + i)] = vacant ? 0 : creal(d);
         diag[2 * (size_t)(self + i) + 1] = vacant ? 0 : cimag(d);

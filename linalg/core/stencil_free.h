@@ -23,6 +23,8 @@ extern "C" {
 /* Collective: the matrix-free matrix of a description that hm_matrix_create_stencil validated
  * (sizes and Hermiticity); this checks only what it relies on itself. */
 int hm_stencil_matrix_free_create(hm_context *ctx, const hm_stencil *s, hm_matrix **A);
+/* The same in real arithmetic (HM_REAL vectors): s must be real (hm_stencil_complex_term finds nothing). */
+int hm_stencil_matrix_free_create_real(hm_context *ctx, const hm_stencil *s, hm_matrix **A);
 /* Collective: M's Hermitian defect (hermitian_defect, defect_row, defect_col) from the hops that
  * wrap, their Peierls phases against their partners' (linalg/stencil/stencil_wrap_hermitian.c). */
 int hm_stencil_wrap_defect(struct hm_matrix_s *M);

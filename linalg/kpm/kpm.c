@@ -3,7 +3,9 @@
  * mu_2m = 2<v_m|v_m> - mu_0 and mu_2m+1 = 2<v_m+1|v_m> - mu_1. The dot products of each step stay
  * in the backend's memory (a buffer of `chunk` steps, brought to the host when full) and the
  * partial sums stay rank-local (they add up over ranks) until a checkpoint or the end needs
- * them: no host transfer and no reduction per step. */
+ * them: no host transfer and no reduction per step. With opt.block < R the vectors run in passes
+ * of at most block columns (vector r = column r of the random-phase block, whatever its pass), one
+ * pass after the other through the same two blocks; the moments are those of a single pass. */
 #include <math.h>
 #include <string.h>
 #include "error_macros.h"
@@ -13,17 +15,20 @@
 #include "lanczos.h"
 #include "matrix_hermitian.h"
 #include "mpi_large.h"
+#include "mvec_block.h"
 
 struct hm_kpm_s {
   hm_matrix *H;
   hm_kpm_options opt;
   double emin, emax, scale, shift;
-  int moments_done;         /* moments issued, folded into eta or pending in dots */
+  int block, passes, pass;  /* vectors per pass, passes, the current one */
+  int col0, width;          /* the current pass's first vector and its number of vectors */
+  int moments_done;         /* moments of the current pass issued, folded into eta or pending in dots */
   int moments_folded;       /* moments in eta */
   hm_mvec *v_prev, *v_curr; /* v_{m-1}, v_m of the recurrence */
   double *eta;              /* [R][M] this rank's raw partial sums (kpm_sums.h; host) */
   double *norm2;            /* [R] <v_r|v_r> of each start vector: N for random phases */
-  double *dots;             /* [chunk][2R] per-step <V|V>, <W|V> (backend memory) */
+  double *dots;             /* [chunk][2 width] per-step <V|V>, <W|V> (backend memory) */
   double *host_dots;        /* the same on the host when folding */
   int chunk, pending;       /* steps the buffer holds, steps in it */
   int64_t n_global;
@@ -44,6 +49,8 @@ int hm_kpm_options_default(hm_kpm_options *opt) {
 static int check_options(const hm_kpm_options *o) {
   HM_CHECK(o->moments >= 2 && o->moments % 2 == 0, HM_ERR_ARGUMENT, "moments = %d, must be even and >= 2", o->moments);
   HM_CHECK(o->vectors >= 1, HM_ERR_ARGUMENT, "vectors = %d, must be >= 1", o->vectors);
+  HM_CHECK(o->block >= 0 && o->block <= o->vectors, HM_ERR_ARGUMENT,
+           "block = %d: allowed 1 .. vectors = %d vectors per pass, or 0 for all in one pass", o->block, o->vectors);
   HM_CHECK(o->bounds == HM_BOUNDS_LANCZOS || o->bounds == HM_BOUNDS_GERSHGORIN || o->bounds == HM_BOUNDS_GIVEN,
            HM_ERR_ARGUMENT, "bounds = %d, must be HM_BOUNDS_LANCZOS (0), GERSHGORIN (1) or GIVEN (2)", (int)o->bounds);
   HM_CHECK(o->bounds_margin >= 0 && o->bounds_margin <= 1, HM_ERR_ARGUMENT, "bounds_margin = %g, must be in [0, 1]", o->bounds_margin);
@@ -80,7 +87,8 @@ static int find_interval(hm_kpm *k) {
 /* v_1 = s (H - b) v_0 and the local parts of mu_0, mu_1. */
 static int first_step(hm_kpm *k) {
   struct hm_mvec_s *v0 = k->v_prev, *v1 = k->v_curr;
-  const int R = k->opt.vectors, M = k->opt.moments;
+  const int R = k->width, M = k->opt.moments;
+  double *eta = k->eta + (size_t)k->col0 * M;
   HM_CALL(hm_matrix_apply(k->H, v0, v1));
   double *alpha, *beta, *dots;
   HM_MALLOC(alpha, 2 * R);
@@ -94,9 +102,9 @@ static int first_step(hm_kpm *k) {
   const hm_kernels *K = k->H->ctx->kernels;
   HM_CALL(K->axpby(v0->type, v0->dist.local, R, alpha, v0->data, beta, v1->data));
   HM_CALL(K->dot(v0->type, v0->dist.local, R, v0->data, v0->data, dots));
-  for (int r = 0; r < R; r++) k->eta[(size_t)r * M] = dots[r * v0->type];
+  for (int r = 0; r < R; r++) eta[(size_t)r * M] = dots[r * v0->type];
   HM_CALL(K->dot(v0->type, v0->dist.local, R, v1->data, v0->data, dots));
-  for (int r = 0; r < R; r++) k->eta[(size_t)r * M + 1] = dots[r * v0->type];
+  for (int r = 0; r < R; r++) eta[(size_t)r * M + 1] = dots[r * v0->type];
   free(alpha); free(beta); free(dots);
   k->moments_done = k->moments_folded = 2;
   return HM_SUCCESS;
@@ -106,14 +114,14 @@ static int first_step(hm_kpm *k) {
 static int fold(hm_kpm *k) {
   if (k->pending == 0) return HM_SUCCESS;
   const hm_kernels *K = k->H->ctx->kernels;
-  const int R = k->opt.vectors, M = k->opt.moments;
+  const int R = k->width, M = k->opt.moments;
   const size_t bytes = sizeof(double) * 2 * (size_t)R * (size_t)k->pending;
   HM_CALL(K->download(k->host_dots, k->dots, bytes));
   for (int q = 0; q < k->pending; q++, k->moments_folded += 2) {
     const double *d = k->host_dots + (size_t)q * 2 * R;
     const int n = k->moments_folded;
     for (int r = 0; r < R; r++) {
-      double *eta = k->eta + (size_t)r * M;
+      double *eta = k->eta + (size_t)(k->col0 + r) * M;
       eta[n] = 2 * d[r]; /* mu_0, mu_1 are subtracted after the reduction (hm_kpm_moments) */
       eta[n + 1] = 2 * d[R + r];
     }
@@ -138,18 +146,56 @@ int hm_kpm_create(hm_matrix *H, const hm_kpm_options *opt, hm_kpm **kpm) {
   HM_MALLOC(k->eta, (size_t)opt->vectors * (size_t)opt->moments);
   HM_MALLOC(k->norm2, opt->vectors);
   for (int r = 0; r < opt->vectors; r++) k->norm2[r] = (double)k->n_global; /* |phase|^2 = 1 per row */
+  k->block = opt->block > 0 ? opt->block : opt->vectors;
+  k->passes = (opt->vectors + k->block - 1) / k->block;
   k->chunk = opt->moments / 2 < 256 ? opt->moments / 2 : 256;
-  HM_MALLOC(k->host_dots, 2 * (size_t)opt->vectors * (size_t)k->chunk);
-  HM_CALL(H->ctx->kernels->alloc(sizeof(double) * 2 * (size_t)opt->vectors * (size_t)k->chunk, (void **)&k->dots));
+  memset(k->eta, 0, sizeof(double) * (size_t)opt->vectors * (size_t)opt->moments);
+  HM_MALLOC(k->host_dots, 2 * (size_t)k->block * (size_t)k->chunk);
+  HM_CALL(H->ctx->kernels->alloc(sizeof(double) * 2 * (size_t)k->block * (size_t)k->chunk, (void **)&k->dots));
   HM_CALL(find_interval(k));
-  const hm_dist *dist;
-  HM_CALL(hm_matrix_dist(H, &dist));
-  HM_CALL(hm_mvec_create_with_halo(H->ctx, dist, type, opt->vectors, H->halo.nhalo, &k->v_prev));
-  HM_CALL(hm_mvec_create_with_halo(H->ctx, dist, type, opt->vectors, H->halo.nhalo, &k->v_curr));
-  HM_CALL(hm_mvec_random_phase(k->v_prev, opt->seed));
+  HM_CALL(hm_kpm_restore_pass(k, 0));
+  HM_CALL(hm_mvec_random_phase_columns(k->v_prev, opt->seed, k->col0));
   HM_CALL(first_step(k));
   *kpm = k;
   return HM_SUCCESS;
+}
+
+/* Pass p's two blocks (its width; made anew where the width changes), zero; nothing pending. */
+int hm_kpm_restore_pass(hm_kpm *k, int p) {
+  HM_CHECK(k && p >= 0 && p < k->passes, HM_ERR_ARGUMENT, "pass %d of a run of %d passes", p, k ? k->passes : 0);
+  HM_CHECK(k->pending == 0, HM_ERR_ARGUMENT, "a pass change with %d steps pending", k->pending);
+  hm_matrix *H = k->H;
+  k->pass = p;
+  k->col0 = p * k->block;
+  const int width = k->opt.vectors - k->col0 < k->block ? k->opt.vectors - k->col0 : k->block;
+  if (k->v_prev && k->width != width) {
+    hm_mvec_destroy(&k->v_prev);
+    hm_mvec_destroy(&k->v_curr);
+  }
+  k->width = width;
+  if (!k->v_prev) {
+    hm_scalar type;
+    const hm_dist *dist;
+    HM_CALL(hm_matrix_info(H, NULL, NULL, &type));
+    HM_CALL(hm_matrix_dist(H, &dist));
+    HM_CALL(hm_mvec_create_with_halo(H->ctx, dist, type, width, H->halo.nhalo, &k->v_prev));
+    HM_CALL(hm_mvec_create_with_halo(H->ctx, dist, type, width, H->halo.nhalo, &k->v_curr));
+  }
+  k->moments_done = k->moments_folded = 0;
+  return HM_SUCCESS;
+}
+
+int hm_kpm_passes(const hm_kpm *k, int *pass, int *passes, int *block) {
+  HM_CHECK(k, HM_ERR_ARGUMENT, "kpm is NULL");
+  if (pass) *pass = k->pass;
+  if (passes) *passes = k->passes;
+  if (block) *block = k->block;
+  return HM_SUCCESS;
+}
+
+/* Moments vector r has: all of an earlier pass, the current pass's so far, none of a later one. */
+static int done_of(const hm_kpm *k, int r) {
+  return r < k->col0 ? k->opt.moments : r < k->col0 + k->width ? k->moments_done : 0;
 }
 
 /* The caller's start block replaces the random phases; the first step is redone from it. */
@@ -159,6 +205,8 @@ int hm_kpm_set_start(hm_kpm *k, const hm_mvec *V0) {
   HM_CHECK(k->moments_done == 2 && k->pending == 0, HM_ERR_ARGUMENT,
            "hm_kpm_set_start after %d moments: call it after hm_kpm_create and before hm_kpm_run", k->moments_done);
   HM_CHECK(V0->k == R, HM_ERR_ARGUMENT, "V0 has %d columns; the kpm was made for vectors = %d", V0->k, R);
+  HM_CHECK(k->passes == 1, HM_ERR_ARGUMENT, "a start block runs in one pass: make the kpm with block = 0 or %d, not %d",
+           R, k->block);
   HM_CHECK(V0->type == k->v_prev->type, HM_ERR_ARGUMENT, "V0 is %s but H is %s: the start block must be of H's type",
            V0->type == HM_COMPLEX ? "complex" : "real", k->v_prev->type == HM_COMPLEX ? "complex" : "real");
   HM_CHECK(V0->dist.n_global == k->n_global && V0->dist.first == k->v_prev->dist.first &&
@@ -208,7 +256,7 @@ static int step(hm_kpm *k) {
   hm_matrix *H = k->H;
   const hm_kernels *K = H->ctx->kernels;
   struct hm_csr_view A = hm_matrix_view(H);
-  const int R = k->opt.vectors;
+  const int R = k->width;
   double *slot = k->dots + (size_t)k->pending * 2 * R;
   HM_CALL(hm_halo_begin(H, k->v_curr));
   HM_CALL(K->kpm_step(H->type, &A, R, H->exec_interior, H->n_interior, k->scale, k->shift, k->v_curr->data,
@@ -241,21 +289,29 @@ int hm_kpm_run(hm_kpm *k) {
   const int M = k->opt.moments;
   double t_last = MPI_Wtime();
   int steps = 0;
-  while (k->moments_done < M) {
-    HM_CALL(step(k));
-    k->moments_done += 2;
-    if (++k->pending == k->chunk) HM_CALL(fold(k));
-    steps++;
-    if (k->opt.progress) k->opt.progress(k->moments_done, M, k->opt.progress_user);
-    int due = 0;
-    HM_CALL(checkpoint_due(k, steps, t_last, &due));
-    if (due && k->opt.checkpoint && k->moments_done < M) {
-      HM_CALL(k->opt.checkpoint(k, k->opt.checkpoint_user));
-      t_last = MPI_Wtime();
+  for (;;) {
+    while (k->moments_done < M) {
+      HM_CALL(step(k));
+      k->moments_done += 2;
+      if (++k->pending == k->chunk) HM_CALL(fold(k));
+      steps++;
+      if (k->opt.progress) /* over all passes: the progress of the whole run */
+        k->opt.progress(k->pass * M + k->moments_done, k->passes * M, k->opt.progress_user);
+      int due = 0;
+      HM_CALL(checkpoint_due(k, steps, t_last, &due));
+      if (due && k->opt.checkpoint && k->moments_done < M) { /* mid-pass: the pass is in the checkpoint */
+        HM_CALL(k->opt.checkpoint(k, k->opt.checkpoint_user));
+        t_last = MPI_Wtime();
+      }
+      if (k->opt.stop && k->moments_done < M && k->opt.stop(k->opt.stop_user))
+        HM_RAISE(HM_ERR_STOPPED, "stopped on request after moment %d of %d of pass %d of %d (the state is complete: "
+                 "checkpoint it)", k->moments_done, M, k->pass + 1, k->passes);
     }
-    if (k->opt.stop && k->moments_done < M && k->opt.stop(k->opt.stop_user))
-      HM_RAISE(HM_ERR_STOPPED, "stopped on request after moment %d of %d (the state is complete: checkpoint it)",
-               k->moments_done, M);
+    if (k->pass + 1 == k->passes) break;
+    HM_CALL(fold(k)); /* the pass's last moments into eta before its blocks are reused */
+    HM_CALL(hm_kpm_restore_pass(k, k->pass + 1));
+    HM_CALL(hm_mvec_random_phase_columns(k->v_prev, k->opt.seed, k->col0));
+    HM_CALL(first_step(k));
   }
   HM_CALL(check_growth(k));
   return HM_SUCCESS;
@@ -270,7 +326,8 @@ int hm_kpm_sums(hm_kpm *k, double *sums) {
   return HM_SUCCESS;
 }
 
-/* mu_2m = 2<v_m|v_m> - mu_0 and mu_2m+1 = 2<v_m+1|v_m> - mu_1, normalised by <v_r|v_r>. */
+/* mu_2m = 2<v_m|v_m> - mu_0 and mu_2m+1 = 2<v_m+1|v_m> - mu_1, normalised by <v_r|v_r>; done: the
+ * moments the vector has (done_of). */
 static double moment_of(const double *sums_r, int n, int done, double norm2) {
   if (n >= done) return 0;
   return (n < 2 ? sums_r[n] : sums_r[n] - sums_r[n & 1]) / norm2;
@@ -284,12 +341,12 @@ int hm_kpm_moments(hm_kpm *k, double *mu, double *mu_vec) {
   int st = hm_kpm_sums(k, all);
   for (int n = 0; n < M && !st; n++) {
     double sum = 0;
-    for (int r = 0; r < R; r++) sum += moment_of(all + (size_t)r * M, n, k->moments_done, k->norm2[r]);
+    for (int r = 0; r < R; r++) sum += moment_of(all + (size_t)r * M, n, done_of(k, r), k->norm2[r]);
     mu[n] = sum / R;
   }
   if (mu_vec && !st)
     for (size_t i = 0; i < (size_t)R * M; i++)
-      mu_vec[i] = moment_of(all + i / M * M, (int)(i % M), k->moments_done, k->norm2[i / M]);
+      mu_vec[i] = moment_of(all + i / M * M, (int)(i % M), done_of(k, (int)(i / M)), k->norm2[i / M]);
   free(all);
   HM_CALL(st);
   return HM_SUCCESS;
@@ -334,6 +391,7 @@ int hm_kpm_interval(const hm_kpm *k, double *emin, double *emax) {
   return HM_SUCCESS;
 }
 
+/* The current pass's two blocks (width columns: hm_kpm_passes). */
 int hm_kpm_state_vectors(hm_kpm *k, hm_mvec **v_prev, hm_mvec **v_curr) {
   HM_CHECK(k && v_prev && v_curr, HM_ERR_ARGUMENT, "kpm, v_prev or v_curr is NULL");
   *v_prev = k->v_prev;
@@ -349,9 +407,9 @@ int hm_kpm_restore_sums(hm_kpm *k, int moments_done, const double *sums) {
   HM_CALL(fold(k)); /* empties the step buffer; its moments are overwritten below */
   /* The saved sums are global: rank 0 carries them, the others start from zero (x + 0 = x, so
    * the final reduction gives the saved sums bit for bit). */
+  k->moments_done = k->moments_folded = moments_done; /* of the current pass (hm_kpm_restore_pass) */
   for (size_t i = 0; i < (size_t)R * M; i++)
-    k->eta[i] = k->H->ctx->rank == 0 && (int)(i % M) < moments_done ? sums[i] : 0.0;
-  k->moments_done = k->moments_folded = moments_done;
+    k->eta[i] = k->H->ctx->rank == 0 && (int)(i % M) < done_of(k, (int)(i / M)) ? sums[i] : 0.0;
   k->pending = 0;
   return HM_SUCCESS;
 }

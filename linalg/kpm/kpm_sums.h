@@ -12,4 +12,9 @@ int hm_kpm_sums(hm_kpm *kpm, double *sums);
 /* Collective: continue from saved sums (after hm_kpm_create with the saved interval, and
  * hm_kpm_set_start when that run had one); the vectors are set by the caller. */
 int hm_kpm_restore_sums(hm_kpm *kpm, int moments_done, const double *sums);
+/* Passes (opt.block < R): the current pass (0-based), how many, and the vectors per pass. */
+int hm_kpm_passes(const hm_kpm *kpm, int *pass, int *passes, int *block);
+/* Collective: make `pass` the current one (its blocks, of its width, zero; none of its moments
+ * done): a restart calls it before setting the vectors and the sums. */
+int hm_kpm_restore_pass(hm_kpm *kpm, int pass);
 #endif

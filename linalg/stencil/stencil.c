@@ -184,12 +184,16 @@ int hm_stencil_model_make(const hm_stencil *s, hm_stencil_model *m) {
 int hm_matrix_create_stencil(hm_context *ctx, const hm_stencil *s, hm_stencil_storage storage, hm_matrix **A) {
   HM_CHECK(ctx && s && A, HM_ERR_ARGUMENT, "ctx, s or A is NULL");
   *A = NULL;
-  HM_CHECK(storage == HM_STENCIL_ASSEMBLED || storage == HM_STENCIL_MATRIX_FREE, HM_ERR_ARGUMENT,
-           "storage = %d: allowed HM_STENCIL_ASSEMBLED (0) or HM_STENCIL_MATRIX_FREE (1)", (int)storage);
+  HM_CHECK(storage == HM_STENCIL_ASSEMBLED || storage == HM_STENCIL_MATRIX_FREE || storage == HM_STENCIL_MATRIX_FREE_REAL,
+           HM_ERR_ARGUMENT,
+           "storage = %d: allowed HM_STENCIL_ASSEMBLED (0), HM_STENCIL_MATRIX_FREE (1) or HM_STENCIL_MATRIX_FREE_REAL (2)",
+           (int)storage);
   hm_stencil_model m;
   HM_CALL(hm_stencil_model_make(s, &m));
   /* The matrix-free storage keeps its own copy of the description (stencil_free.c). */
-  int st = storage == HM_STENCIL_ASSEMBLED ? hm_stencil_assemble(ctx, &m, A) : hm_stencil_matrix_free_create(ctx, s, A);
+  int st = storage == HM_STENCIL_ASSEMBLED     ? hm_stencil_assemble(ctx, &m, A)
+           : storage == HM_STENCIL_MATRIX_FREE ? hm_stencil_matrix_free_create(ctx, s, A)
+                                               : hm_stencil_matrix_free_create_real(ctx, s, A);
   hm_stencil_model_free(&m);
   if (st) return hm_error_trace(st, __FILE__, __LINE__, __func__);
   return HM_SUCCESS;

@@ -1,7 +1,11 @@
 # model = lattice through the program: inputs/lattices/ti.lattice and the same TI written here as a
 # Wannier90 _hr.dat give model = ti's KPM moments and LOBPCG eigenvalues to 1e-12 (hamlet compare,
 # 1 and 3 ranks); graphene's DOS moments equal those of its Bloch spectrum on the supercell's k-grid
-# within the random-vector error; a Zeeman field B shifts a spin-degenerate band by +-|B|; bad
+# within the random-vector error, in complex arithmetic (assembled) and in real arithmetic (matrix-free,
+# real random vectors, in passes of 16 of the 64 vectors on 2 ranks); the real run's moments with
+# block = 1, 3 and all 4 vectors equal (1e-12), and a restart from a checkpoint inside the second pass
+# reaches the uninterrupted moments; the LDOS in real and complex arithmetic equal; arithmetic = real on the Haldane model (complex
+# second-neighbour hops) exits 2 naming the term and writes nothing; a Zeeman field B shifts a spin-degenerate band by +-|B|; bad
 # lattice files and decks exit 2 naming file and line, and write nothing.
 . "$(dirname "$0")/common.sh"
 need_h5py
@@ -45,6 +49,56 @@ done
 printf '[hamiltonian]\nmodel = lattice\nlattice_file = %s\nnx = 12\nny = 12\nnz = 1\nboundary = periodic periodic open\n%s\n' \
   "$LAT/graphene.lattice" $'[kpm]\nmoments = 48\nvectors = 64\nseed = 2' >graphene.ini
 "$HAMLET" run graphene.ini -o graphene.h5 --quiet >graphene.log 2>&1 || fail "graphene: exit $? $(cat graphene.log)"
+sed 's/^nz = 1$/nz = 1\nstorage = matrix_free\narithmetic = real/; s/^seed = 2$/seed = 2\nblock = 16/' graphene.ini >graphene_real.ini
+"$MPIEXEC" -n 2 "$HAMLET" run graphene_real.ini -o graphene_real.h5 >graphene_real.log 2>&1 ||
+  fail "graphene real: exit $? $(cat graphene_real.log)"
+grep -q "48 x 64 real random vectors" graphene_real.log && grep -q "passes       4 of at most 16 vectors" graphene_real.log ||
+  fail "graphene real: the summary does not say real vectors in 4 passes: $(cat graphene_real.log)"
+# passes of 1, 3 and all 4 vectors: the same moments
+for b in 1 3 4; do
+  sed 's/^vectors = 64$/vectors = 4/; s/^block = 16$/block = '"$b"'/' graphene_real.ini >"graphene_b$b.ini"
+  "$MPIEXEC" -n 2 "$HAMLET" run "graphene_b$b.ini" -o "graphene_b$b.h5" --quiet >gb.log 2>&1 ||
+    fail "graphene block = $b: exit $? $(cat gb.log)"
+done
+for b in 1 3; do
+  "$HAMLET" compare graphene_b4.h5 "graphene_b$b.h5" --rtol 1e-12 --atol 1e-12 --only /kpm/moments,/kpm/moments_per_vector \
+    >cmp.log 2>&1 || fail "graphene real: block = $b and one pass differ: $(cat cmp.log)"
+done
+# a checkpoint inside the second pass (block = 1: 31 steps a pass; every 25 steps: the last at step
+# 50, moment 40 of pass 2) restarts there and reaches the uninterrupted moments
+sed 's/^\[hamiltonian\]$/[run]\ncheckpoint = b1_ckpt.h5\ncheckpoint_every = 25\n[hamiltonian]/' graphene_b1.ini |
+  sed 's/^vectors = 4$/vectors = 2/; s/^moments = 48$/moments = 64/' >b1_ckpt.ini
+"$MPIEXEC" -n 2 "$HAMLET" run b1_ckpt.ini -o b1_full.h5 --quiet >b1.log 2>&1 || fail "block = 1 with checkpoints: $(cat b1.log)"
+where=$("$PYTHON" -c "import h5py; f = h5py.File('b1_ckpt.h5', 'r'); print(int(f.attrs['pass']), int(f.attrs['moments_done']), int(f.attrs['block']))")
+[ "$where" = "1 40 1" ] || fail "the last checkpoint is at pass, moment, block = $where, not 1 40 1"
+"$MPIEXEC" -n 1 "$HAMLET" restart b1_ckpt.h5 -o b1_restarted.h5 --quiet >b1r.log 2>&1 || fail "restart in pass 2: $(cat b1r.log)"
+"$HAMLET" compare b1_full.h5 b1_restarted.h5 --rtol 1e-12 --atol 1e-12 --only /kpm/moments,/kpm/moments_per_vector >cmp.log 2>&1 ||
+  fail "the run restarted inside pass 2 differs from the uninterrupted one: $(cat cmp.log)"
+# the LDOS (unit start vectors, no randomness): real and complex arithmetic agree to rounding
+for a in real complex; do
+  printf '[hamiltonian]\nmodel = lattice\nlattice_file = %s\nnx = 6\nny = 5\nnz = 1\nstorage = matrix_free\narithmetic = %s\n[solver]\nmethod = kpm\n[kpm]\nmoments = 64\nldos_sites = 0 0 0; 3 2 0\n' \
+    "$LAT/graphene.lattice" "$a" >"ldos_$a.ini"
+  "$MPIEXEC" -n 2 "$HAMLET" run "ldos_$a.ini" -o "ldos_$a.h5" --quiet >ldos.log 2>&1 || fail "LDOS $a: exit $? $(cat ldos.log)"
+done
+"$HAMLET" compare ldos_complex.h5 ldos_real.h5 --rtol 1e-12 --atol 1e-12 --only /ldos/rho,/kpm/moments_per_vector >cmp.log 2>&1 ||
+  fail "the LDOS in real and complex arithmetic differ: $(cat cmp.log)"
+# arithmetic = real on a complex lattice: exit 2, the term named, nothing written
+printf '[hamiltonian]\nmodel = lattice\nlattice_file = %s\nnx = 6\nny = 6\nnz = 1\narithmetic = real\n' "$LAT/haldane.lattice" >haldane_real.ini
+rc=0
+"$MPIEXEC" -n 2 "$HAMLET" run haldane_real.ini -o haldane_real.h5 >haldane_real.log 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q "haldane_real.ini:7: \[hamiltonian\] arithmetic = real: refused: the lattice is complex: the hopping of R = .* has imaginary part" haldane_real.log &&
+  [ ! -e haldane_real.h5 ] || fail "arithmetic = real on the Haldane model: exit $rc: $(cat haldane_real.log)"
+# arithmetic = real where it cannot serve: another method, assembled storage
+for case in "lobpcg:storage = auto:only method = kpm runs in real arithmetic" \
+  "kpm:storage = assembled:real arithmetic is the matrix-free operator's; use storage = matrix_free"; do
+  IFS=: read -r method storage want <<<"$case"
+  printf '[hamiltonian]\nmodel = lattice\nlattice_file = %s\nnx = 6\nny = 6\nnz = 1\n%s\narithmetic = real\n[solver]\nmethod = %s\n' \
+    "$LAT/graphene.lattice" "$storage" "$method" >real_refused.ini
+  rc=0
+  "$HAMLET" run real_refused.ini -o real_refused.h5 >real_refused.log 2>&1 || rc=$?
+  [ "$rc" -eq 2 ] && grep -qF "real_refused.ini:8: [hamiltonian] arithmetic = real: refused: $want" real_refused.log &&
+    [ ! -e real_refused.h5 ] || fail "arithmetic = real with $method, $storage: exit $rc: $(cat real_refused.log)"
+done
 # Zeeman: two spin-labelled copies of the square lattice; B splits every band by +-|B|
 cat >spin_square.lattice <<'LAT'
 # square lattice with spin: the same hopping t = -1 for both spins
@@ -67,13 +121,19 @@ for m1 in range(12):
     for m2 in range(12):
         Hk = sum(b * np.exp(2j * np.pi * (m1 * R[0] + m2 * R[1]) / 12) for R, b in blocks.items())
         w.extend(np.linalg.eigvalsh(Hk))
-k = h5py.File("graphene.h5", "r")["/kpm"]
-mu, muv = k["moments"][:], k["moments_per_vector"][:]
-exact = lm.chebyshev_moments(w, len(mu), k.attrs["scale"], k.attrs["shift"])
-sigma = muv.std(axis=0) / np.sqrt(muv.shape[0]) + 1e-14
-good = np.all(np.abs(mu - exact) < 6 * sigma)
-print("%s graphene: max |mu - Bloch| / sigma = %.2f over %d moments" % ("PASS" if good else "FAIL", (np.abs(mu - exact) / sigma).max(), len(mu)))
-ok &= bool(good)
+for name in ("graphene", "graphene_real"):
+    f = h5py.File(name + ".h5", "r")
+    k = f["/kpm"]
+    mu, muv = k["moments"][:], k["moments_per_vector"][:]
+    exact = lm.chebyshev_moments(w, len(mu), k.attrs["scale"], k.attrs["shift"])
+    sigma = muv.std(axis=0) / np.sqrt(muv.shape[0]) + 1e-14
+    good = np.all(np.abs(mu - exact) < 6 * sigma)
+    arith = f["/hamiltonian"].attrs["arithmetic"]
+    arith = arith.decode() if isinstance(arith, bytes) else str(arith)
+    good &= arith == ("real" if name == "graphene_real" else "complex")
+    print("%s %s (%s): max |mu - Bloch| / sigma = %.2f over %d moments" % ("PASS" if good else "FAIL", name, arith,
+          (np.abs(mu - exact) / sigma).max(), len(mu)))
+    ok &= bool(good)
 kx, ky = np.meshgrid(2 * np.pi * np.arange(6) / 6, 2 * np.pi * np.arange(5) / 5)
 eps = (-2 * np.cos(kx) - 2 * np.cos(ky)).ravel()
 B = np.linalg.norm([0.3, -0.4, 0.12])
