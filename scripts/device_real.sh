@@ -53,7 +53,7 @@ if want bench_gpu; then
       [ "$c" = real_b1 ] && printf 'block = 1\n'
     } >"/tmp/real_gpu_$c.ini"
     build-gpu/bin/hamlet run "/tmp/real_gpu_$c.ini" -o "/tmp/real_gpu_$c.h5" >"$OUT/gpu_$c.log" 2>&1 || status=1
-    echo "H100 graphene $NX x $NY $c: $(grep -E "^ *(moments|memory|per orbital) " "$OUT/gpu_$c.log" | tr -s ' ' | tr '\n' ';')" |
+    echo "GPU graphene $NX x $NY $c: $(grep -E "^ *(moments|memory|per orbital) " "$OUT/gpu_$c.log" | tr -s ' ' | tr '\n' ';')" |
       tee -a "$OUT/bench_gpu.txt"
   done
 fi
