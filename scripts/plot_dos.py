@@ -50,6 +50,19 @@ def title_of(f, path):
     return ", ".join(parts) if parts else path
 
 
+def site_label(f, site):
+    """'site (x, y, z)', with 'surface' or 'interior' where the lattice has an open boundary."""
+    x, y, z = (int(c) for c in site)
+    label = f"site ({x}, {y}, {z})"
+    h = f["hamiltonian"].attrs if "hamiltonian" in f else {}
+    open_axes = [(c, int(h[f"n{a}"])) for a, c in zip("xyz", (x, y, z))
+                 if text(h.get(f"boundary_{a}", "")) == "open" and f"n{a}" in h]
+    if open_axes:
+        on_surface = any(c in (0, n - 1) for c, n in open_axes)
+        label += " surface" if on_surface else " interior"
+    return label
+
+
 def plot_other(f, args, plt):
     """LDOS per site, LOBPCG residual histories, or an IDR residual history."""
     fig, ax = plt.subplots(figsize=(7, 4.2))
@@ -73,16 +86,21 @@ def plot_other(f, args, plt):
                      f"{text(c.attrs['kernel'])} kernel")
     elif "ldos" in f:
         energy, rho, sites = f["/ldos/energy"][()], f["/ldos/rho"][()], f["/ldos/sites"][()]
+        dense = len(energy) > 30  # a scan over many energies reads better as lines than as dots
         for i in range(rho.shape[1]):
-            x, y, z = (int(c) for c in sites[i])
-            ax.plot(energy, rho[:, i], marker="o", label=f"site ({x}, {y}, {z})")
+            ax.plot(energy, rho[:, i], marker=None if dense else "o", linewidth=1.6 if dense else 1.2,
+                    label=site_label(f, sites[i]))
         if "green" in f:  # IDR(s) Green's functions, or KPM with the sites' orbitals as start vectors
-            how = f"Green's function, η = {f['/green'].attrs.get('eta', float('nan')):g}"
+            method = text(f["/ldos"].attrs.get("method", ""))
+            solver = " by multi-shift IDR(s)" if "multi-shift" in method else ""
+            how = (f"Green's function{solver}, η = {f['/green'].attrs.get('eta', float('nan')):g}, "
+                   f"{len(energy)} energies")
         else:  # the title already names the KPM sizes and kernel
             how = "KPM LDOS"
         ax.set_xlabel("E (units of t)")
         ax.set_ylabel("LDOS ρ_i(E) [states/energy]")
-        ax.set_title(f"{title_of(f, args.file)}; {how}")
+        title = f"{title_of(f, args.file)}; {how}"
+        ax.set_title(title, fontsize=10 if len(title) > 60 else None)
         ax.set_ylim(bottom=0)
     elif "eigen" in f and "history" in f["eigen"]:
         res = f["/eigen/history/residuals"][()]

@@ -92,6 +92,7 @@ static void free_state(hm_idr_multishift *o) {
   free(o->its);
   free(o->state);
   free(o->act);
+  free(o->want);
   free(o->a);
   free(o->coef);
   free(o->buf);
@@ -99,7 +100,7 @@ static void free_state(hm_idr_multishift *o) {
   o->M = o->m = o->omega = o->pi = o->rel = NULL;
   o->seedof = NULL;
   o->bnorm = o->rnorm2 = o->est = o->tru = o->target = o->a = o->coef = o->buf = NULL;
-  o->its = o->state = o->act = NULL;
+  o->its = o->state = o->act = o->want = NULL;
   o->k = o->K = 0;
 }
 
@@ -143,6 +144,13 @@ int hm_idr_multishift_set_rules(hm_idr_multishift *ms, int omega_rule, int seed_
   return HM_SUCCESS;
 }
 
+int hm_idr_multishift_set_update_columns(hm_idr_multishift *ms, int whole_shifts) {
+  HM_CHECK(ms, HM_ERR_ARGUMENT, "ms is NULL");
+  HM_CHECK(whole_shifts == 0 || whole_shifts == 1, HM_ERR_ARGUMENT, "whole_shifts = %d: must be 0 or 1", whole_shifts);
+  ms->whole_shifts = whole_shifts;
+  return HM_SUCCESS;
+}
+
 int hm_idr_multishift_alloc_state(hm_idr_multishift *o, int k) {
   free_state(o);
   const int s = o->s, K = k * o->ns;
@@ -165,12 +173,13 @@ int hm_idr_multishift_alloc_state(hm_idr_multishift *o, int k) {
   o->target = calloc((size_t)K, sizeof(double));
   o->its = calloc((size_t)K, sizeof(int));
   o->state = calloc((size_t)K, sizeof(int));
-  o->act = calloc((size_t)o->ns, sizeof(int));
+  o->act = calloc((size_t)K, sizeof(int));
+  o->want = calloc((size_t)K, sizeof(int));
   o->a = calloc(2 * (size_t)K, sizeof(double));
   o->coef = calloc(2 * (size_t)K * (s + 2), sizeof(double));
   o->buf = calloc(2 * (size_t)k * (s + 3), sizeof(double));
   if (!o->dR || !o->dX || !o->seedof || !o->rel || !o->M || !o->m || !o->omega || !o->pi || !o->bnorm || !o->rnorm2 || !o->est ||
-      !o->tru || !o->target || !o->its || !o->state || !o->act || !o->a || !o->coef || !o->buf) {
+      !o->tru || !o->target || !o->its || !o->state || !o->act || !o->want || !o->a || !o->coef || !o->buf) {
     free_state(o);
     HM_RAISE(HM_ERR_MEMORY, "could not allocate the small state of %d right-hand sides x %d shifts", k, o->ns);
   }

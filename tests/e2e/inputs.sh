@@ -100,6 +100,7 @@ else:
 PY
 done
 "$HAMLET" plot ti_dos.h5 -o ti_dos.png >/dev/null 2>&1 && [ -s ti_dos.png ] || fail "hamlet plot wrote no PNG"
+"$HAMLET" plot ti_green_ldos_scan.h5 -o ldos_scan.png >/dev/null 2>&1 && [ -s ldos_scan.png ] || fail "hamlet plot wrote no PNG of the LDOS scan"
 "$HAMLET" compare ti_dos.h5 ti_dos.h5 >cmp.txt || fail "a file differs from itself: $(cat cmp.txt)"
 other=$(find . -maxdepth 1 -name "*.h5" ! -name ti_dos.h5 | sort | head -1)
 "$HAMLET" compare ti_dos.h5 "$other" >cmp.txt
