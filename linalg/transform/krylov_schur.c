@@ -93,7 +93,7 @@ static int orthogonalize(lanczos *L, int n, double *sum) {
   return HM_SUCCESS;
 }
 
-/* orthogonalize on the column-major copies: c = (B V)[:, 0:n]^H w from gemv over contiguous columns
+/* orthogonalize on the host basis (CPU backend): c = (B V)[:, 0:n]^H w from gemv over contiguous columns
  * (one reduction), w -= V[:, 0:n] c, twice. */
 static int orthogonalize_columns(lanczos *L, int n, double *sum) {
   if (n == 0) return HM_SUCCESS;
