@@ -9,6 +9,9 @@
 # basis's Gram-Schmidt takes w^H (B V)[:, 0:n]: one column against a column range). Session 30:
 # test_krylov_schur_multiplets (every copy of the degenerate FEM cubes' multiplets through the
 # verification; its lines with "copies found" in multiplets.txt) on CUDA and CPU, with memcheck.
+# Session 31: the CPU backend's basis moved to column-major host arrays (the CUDA path keeps its
+# blocks: this script shows it unchanged) and sigma = 0 factors A alone (host code on every backend:
+# e2e_shift_invert and e2e_shift_invert_inner(_cuda) below).
 #   run: bash scripts/device_krylov_schur.sh
 set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -33,7 +36,7 @@ for t in test_krylov_schur test_krylov_schur_multiplets test_mvec_block; do
   echo "memcheck $t cuda: exit $code" | tee -a "$OUT/sanitizer.txt"
   [ "$code" -eq 0 ] || { status=1; tail -20 "$OUT/memcheck_$t.log"; }
 done
-HAMLET_TEST_REQUIRE=h5py ctest -R "^e2e_krylov_schur" -V >"$OUT/ctest_e2e.log" 2>&1 || status=1
+HAMLET_TEST_REQUIRE=h5py ctest -R "^e2e_krylov_schur|^e2e_shift_invert" -V >"$OUT/ctest_e2e.log" 2>&1 || status=1
 grep -E "PASS|FAIL|tests passed" "$OUT/ctest_e2e.log" | head -40
 echo "device_krylov_schur: exit $status at $SECONDS s"
 exit "$status"

@@ -29,7 +29,8 @@ typedef struct {
   hm_scalar type;
   size_t t;              /* doubles per scalar */
   int m;                 /* ncv */
-  hm_mvec *V, *BV, *tmp; /* m + 1 columns each; tmp takes the restarted basis; BV is V where B = I */
+  hm_mvec *V, *BV, *tmp; /* m + 1 columns each; tmp takes the restarted basis; BV is V where B = I;
+                          * NULL on the CPU backend (Vc below) */
   hm_mvec *x1, *w, *Bw;  /* one column each; Bw is w where B = I */
   double *H;             /* m x m, row-major, real symmetric */
   double *coef;          /* (m + 1) scalars of the blocks' type */
@@ -44,13 +45,13 @@ typedef struct {
   int64_t verify_start;  /* solves when the verification began */
   int copies;            /* pairs locked by the verification */
   double tol;            /* the options' */
-  /* CPU backend, complex: V and B V also column-major on the host (local rows x (m + 1), columns
-   * contiguous), for the one-column Gram-Schmidt: BLAS's gemv on row-major blocks of m + 1 columns
-   * runs short inner loops per row, 1.5-4x slower than on contiguous columns (bench/RESULTS.md,
-   * session 30). Complex: 6% less time to solution at N = 10^4; real: the Gram-Schmidt halves too,
-   * but the copies' cost took it back (1-2 ms slower), so real blocks keep the row-major path.
-   * Vc[:, j] mirrors V[:, j] for every column in use; BVc is Vc where B = I. NULL elsewhere. */
-  double *Vc, *BVc;
+  /* CPU backend: the basis and its B images live only column-major on the host (local rows x
+   * (m + 1), columns contiguous), in place of V, BV and tmp. The one-column Gram-Schmidt is then gemv
+   * over the n columns in use (on row-major blocks of m + 1 columns BLAS runs short inner loops per
+   * row, 1.5-4x slower: bench/RESULTS.md, session 30); the blocks are allocated once and not zeroed,
+   * each column is first touched when it fills; a restart is one product into spare and a swap.
+   * BVc is Vc where B = I. NULL on the other backends. */
+  double *Vc, *BVc, *spare;
   size_t ld;             /* local rows */
 } lanczos;
 
@@ -92,7 +93,7 @@ static int orthogonalize(lanczos *L, int n, double *sum) {
   return HM_SUCCESS;
 }
 
-/* orthogonalize on the column-major copies: c = (B V)[:, 0:n]^H w from gemv over contiguous columns
+/* orthogonalize on the host basis (CPU backend): c = (B V)[:, 0:n]^H w from gemv over contiguous columns
  * (one reduction), w -= V[:, 0:n] c, twice. */
 static int orthogonalize_columns(lanczos *L, int n, double *sum) {
   if (n == 0) return HM_SUCCESS;
@@ -122,21 +123,12 @@ static int orthogonalize_columns(lanczos *L, int n, double *sum) {
   return HM_SUCCESS;
 }
 
-/* Columns 0:count of the column-major copies from V and B V (after a restart or a resume). */
-static void refresh_columns(lanczos *L, int count) {
-  if (!L->Vc) return;
-  const size_t t = L->t, k = (size_t)L->m + 1;
-  const hm_mvec *src[2] = {L->V, L->BV};
-  double *dst[2] = {L->Vc, L->BVc};
-  for (int b = 0; b < (L->B ? 2 : 1); b++) /* plain loops: a memcpy call per entry costs more than the copy */
-    for (size_t i = 0; i < L->ld; i++) {
-      const double *row = src[b]->data + t * i * k;
-      for (int j = 0; j < count; j++) {
-        double *to = dst[b] + t * ((size_t)j * L->ld + i);
-        to[0] = row[t * (size_t)j];
-        if (t == 2) to[1] = row[2 * (size_t)j + 1];
-      }
-    }
+/* Column j of a host basis (Vc, BVc or spare). */
+static double *host_column(const lanczos *L, double *base, int j) { return base + L->t * L->ld * (size_t)j; }
+
+/* dst = s src over count doubles (one pass: the scaling and the copy into the basis together). */
+static void scale_into(double *dst, const double *src, double s, size_t count) {
+  for (size_t i = 0; i < count; i++) dst[i] = s * src[i];
 }
 
 /* ||w||_B from one reduction (the real part: w^H B w is real up to rounding). */
@@ -147,18 +139,20 @@ static int b_norm(lanczos *L, double *norm) {
   return HM_SUCCESS;
 }
 
-/* Column j of V and BV = w / beta, Bw / beta. */
+/* Column j of V and BV = w / beta, Bw / beta (on the host basis w and B w are left unscaled: neither is
+ * read again before the next solve or random start overwrites them). */
 static int store_column(lanczos *L, int j, double beta) {
+  if (L->Vc) {
+    scale_into(host_column(L, L->Vc, j), L->w->data, 1.0 / beta, L->t * L->ld);
+    if (L->B) scale_into(host_column(L, L->BVc, j), L->Bw->data, 1.0 / beta, L->t * L->ld);
+    return HM_SUCCESS;
+  }
   double s[2] = {1.0 / beta, 0}, zero[2] = {0, 0};
   HM_CALL(hm_mvec_axpby(L->w, s, L->w, zero));
   HM_CALL(hm_mvec_copy_columns(L->w, 0, L->V, j, 1));
   if (L->B) {
     HM_CALL(hm_mvec_axpby(L->Bw, s, L->Bw, zero));
     HM_CALL(hm_mvec_copy_columns(L->Bw, 0, L->BV, j, 1));
-  }
-  if (L->Vc) {
-    memcpy(L->Vc + L->t * L->ld * (size_t)j, L->w->data, sizeof(double) * L->t * L->ld);
-    if (L->B) memcpy(L->BVc + L->t * L->ld * (size_t)j, L->Bw->data, sizeof(double) * L->t * L->ld);
   }
   return HM_SUCCESS;
 }
@@ -212,7 +206,10 @@ static int expand(lanczos *L, int j0, uint64_t seed, double *beta_out, int *done
   double beta = 0;
   *done_early = 0;
   for (int j = j0; j < L->m && !st && !*done_early; j++) {
-    st = hm_mvec_copy_columns(L->BV, j, L->x1, 0, 1); /* T v_j = (A - sigma B)^-1 (B v_j) */
+    if (L->Vc) /* T v_j = (A - sigma B)^-1 (B v_j) */
+      memcpy(L->x1->data, host_column(L, L->BVc, j), sizeof(double) * L->t * L->ld);
+    else
+      st = hm_mvec_copy_columns(L->BV, j, L->x1, 0, 1);
     if (!st) st = hm_shift_invert_solve(L->si, L->x1, L->w);
     if (st) break;
     L->solves++;
@@ -244,7 +241,7 @@ static void release(lanczos *L) {
   hm_mvec_destroy(&L->x1), hm_mvec_destroy(&L->w), hm_mvec_destroy(&L->Bw);
   free(L->H), free(L->coef), free(L->C), free(L->G), free(L->locked_est);
   if (L->BVc != L->Vc) free(L->BVc);
-  free(L->Vc);
+  free(L->Vc), free(L->spare);
 }
 
 /* The real combination C (rows: basis vectors, columns: new vectors) in the blocks' type. */
@@ -270,26 +267,55 @@ static double estimate(const lanczos *L, const double *S, double beta, int i) {
   return i < L->nl ? L->locked_est[i] : fabs(beta * S[(size_t)(L->m - 1) * L->m + i]);
 }
 
+/* restart_basis on the host basis: columns nl + c of the new basis = V[:, nl:kin] Q[:, c] (Q real,
+ * column-major: the Ritz vectors cols[0:ncols] of the active block, then v_m where coupled), one
+ * dgemm per basis (a complex column is a real one of twice the rows, Q being real) into spare, the
+ * locked columns copied, then a swap. The locked rows need no coefficients: the active block's Ritz
+ * vectors have none there (project keeps S block diagonal). L->C (zeroed) holds Q. */
+static void restart_host(lanczos *L, const double *S, const int *cols, int ncols, int lock) {
+  const int m = L->m, nl = L->nl, kin = lock ? m : m + 1, rows_q = kin - nl, nnew = ncols + !lock;
+  double *Q = L->C;
+  memset(Q, 0, sizeof(double) * (size_t)rows_q * (size_t)nnew);
+  for (int c = 0; c < ncols; c++)
+    for (int a = nl; a < m; a++) Q[(size_t)c * rows_q + (size_t)(a - nl)] = S[(size_t)a * m + cols[c]];
+  if (!lock) Q[(size_t)ncols * rows_q + (size_t)(m - nl)] = 1.0;
+  const size_t rows = L->t * L->ld;
+  double **bases[2] = {&L->Vc, &L->BVc};
+  for (int b = 0; b < (L->B ? 2 : 1); b++) {
+    double *src = *bases[b], *dst = L->spare;
+    if (rows)
+      cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)rows, nnew, rows_q, 1.0, src + rows * (size_t)nl,
+                  (int)rows, Q, rows_q, 0.0, dst + rows * (size_t)nl, (int)rows);
+    if (nl) memcpy(dst, src, sizeof(double) * rows * (size_t)nl);
+    *bases[b] = dst, L->spare = src;
+  }
+  if (!L->B) L->BVc = L->Vc;
+}
+
 /* The next basis: the locked columns stay, then the Ritz vectors cols[0:ncols] (of the active block),
  * then, where coupled, v_m with the arrowhead; lock: the Ritz vectors join the locked ones (their
  * coupling, within tol, dropped) and no v_m follows. Returns the next free column. */
 static int restart_basis(lanczos *L, const double *S, const double *ritz, double beta, const int *cols, int ncols,
                          int lock) {
   const int m = L->m, nl = L->nl, t = (int)L->t;
-  const double zero[2] = {0, 0};
-  memset(L->C, 0, sizeof(double) * (size_t)t * (size_t)(m + 1) * (size_t)(m + 1));
-  for (int i = 0; i < nl; i++) set_coefficient(L, i, i, 1.0);
-  for (int c = 0; c < ncols; c++)
-    for (int a = 0; a < m; a++) set_coefficient(L, a, nl + c, S[(size_t)a * m + cols[c]]);
-  if (!lock) set_coefficient(L, m, nl + ncols, 1.0);
-  HM_CALL(hm_mvec_update(L->tmp, zero, L->V, L->C));
-  hm_mvec *swap = L->V;
-  L->V = L->tmp, L->tmp = swap;
-  if (L->B) {
-    HM_CALL(hm_mvec_update(L->tmp, zero, L->BV, L->C));
-    swap = L->BV, L->BV = L->tmp, L->tmp = swap;
+  if (L->Vc) {
+    restart_host(L, S, cols, ncols, lock);
   } else {
-    L->BV = L->V;
+    const double zero[2] = {0, 0};
+    memset(L->C, 0, sizeof(double) * (size_t)t * (size_t)(m + 1) * (size_t)(m + 1));
+    for (int i = 0; i < nl; i++) set_coefficient(L, i, i, 1.0);
+    for (int c = 0; c < ncols; c++)
+      for (int a = 0; a < m; a++) set_coefficient(L, a, nl + c, S[(size_t)a * m + cols[c]]);
+    if (!lock) set_coefficient(L, m, nl + ncols, 1.0);
+    HM_CALL(hm_mvec_update(L->tmp, zero, L->V, L->C));
+    hm_mvec *swap = L->V;
+    L->V = L->tmp, L->tmp = swap;
+    if (L->B) {
+      HM_CALL(hm_mvec_update(L->tmp, zero, L->BV, L->C));
+      swap = L->BV, L->BV = L->tmp, L->tmp = swap;
+    } else {
+      L->BV = L->V;
+    }
   }
   memset(L->H, 0, sizeof(double) * (size_t)m * (size_t)m);
   for (int i = 0; i < nl; i++) L->H[i * m + i] = ritz[i];
@@ -323,10 +349,56 @@ static double locked_cut(const lanczos *L, int nev) {
  * and H. */
 enum { STATE_VERSION = 2, STATE_HEADER = 13, STATE_HEADER_V1 = 7 };
 
+/* The host basis has no hm_mvec blocks: a checkpoint or a resume goes through row-major staging blocks
+ * of m + 1 columns (the same layout as on the other backends: a checkpoint reads alike everywhere);
+ * blocks[1] is blocks[0] where B = I. */
+static int staging_create(lanczos *L, hm_mvec *blocks[2]) {
+  blocks[0] = blocks[1] = NULL;
+  HM_CALL(hm_mvec_create(L->x1->ctx, &L->x1->dist, L->type, L->m + 1, &blocks[0]));
+  if (L->B) {
+    int st = hm_mvec_create(L->x1->ctx, &L->x1->dist, L->type, L->m + 1, &blocks[1]);
+    if (st) hm_mvec_destroy(&blocks[0]);
+    HM_CALL(st);
+  } else {
+    blocks[1] = blocks[0];
+  }
+  return HM_SUCCESS;
+}
+
+static void staging_destroy(hm_mvec *blocks[2]) {
+  if (blocks[1] != blocks[0]) hm_mvec_destroy(&blocks[1]);
+  hm_mvec_destroy(&blocks[0]);
+}
+
+/* Columns 0:filled between the host basis and the staging blocks (to_blocks: the rest cleared). */
+static void staging_copy(lanczos *L, hm_mvec *blocks[2], int filled, int to_blocks) {
+  const size_t t = L->t, k = (size_t)L->m + 1;
+  double *host[2] = {L->Vc, L->BVc};
+  for (int b = 0; b < (L->B ? 2 : 1); b++)
+    for (size_t i = 0; i < L->ld; i++) { /* plain loops: a memcpy call per entry costs more than the copy */
+      double *row = blocks[b]->data + t * i * k;
+      for (size_t j = 0; j < k; j++) {
+        double *col = host[b] + t * (j * L->ld + i);
+        for (size_t r = 0; r < t; r++) {
+          if (!to_blocks) {
+            if (j < (size_t)filled) col[r] = row[t * j + r];
+          } else {
+            row[t * j + r] = j < (size_t)filled ? col[r] : 0.0;
+          }
+        }
+      }
+    }
+}
+
 static int save_state(lanczos *L, const hm_krylov_schur_options *opt, int64_t n, int keep, int restarts, int j0) {
   const size_t mm = (size_t)L->m * (size_t)L->m;
   hm_krylov_schur_state state = {.blocks = {L->V, L->BV}, .nscalars = STATE_HEADER + (int)mm + L->m};
+  if (L->Vc) {
+    HM_CALL(staging_create(L, state.blocks));
+    staging_copy(L, state.blocks, j0 < L->m ? j0 + 1 : L->m + 1, 1);
+  }
   state.scalars = malloc(sizeof(double) * (size_t)state.nscalars);
+  if (!state.scalars && L->Vc) staging_destroy(state.blocks);
   HM_CHECK(state.scalars, HM_ERR_MEMORY, "could not allocate the checkpoint's %d scalars", state.nscalars);
   const double header[STATE_HEADER] = {STATE_VERSION, (double)n, opt->nev, L->m, keep, restarts, (double)L->solves,
                                        L->nl, L->verifying, j0, L->cut, (double)L->verify_start, L->copies};
@@ -335,6 +407,7 @@ static int save_state(lanczos *L, const hm_krylov_schur_options *opt, int64_t n,
   memcpy(state.scalars + STATE_HEADER + mm, L->locked_est, sizeof(double) * (size_t)L->m);
   const int st = opt->checkpoint(&state, opt->checkpoint_user);
   free(state.scalars);
+  if (L->Vc) staging_destroy(state.blocks);
   HM_CHECK(st == 0, st > 0 && st <= HM_ERR_INPUT ? st : HM_ERR_INTERNAL,
            "the checkpoint callback returned status %d at restart %d", st, restarts);
   return HM_SUCCESS;
@@ -373,8 +446,10 @@ static int resume_state(lanczos *L, const hm_krylov_schur_options *opt, int64_t 
   hm_krylov_schur_state state = {.blocks = {NULL, NULL}};
   HM_CALL(opt->resume(&state, opt->resume_user)); /* the scalars, checked before the blocks are read */
   int st = check_state(L, opt, n, keep, state.scalars, state.nscalars);
+  hm_mvec *staging[2] = {NULL, NULL};
+  if (!st && L->Vc) st = staging_create(L, staging);
   if (!st) {
-    state.blocks[0] = L->V, state.blocks[1] = L->BV;
+    state.blocks[0] = L->Vc ? staging[0] : L->V, state.blocks[1] = L->Vc ? staging[1] : L->BV;
     st = opt->resume(&state, opt->resume_user);
   }
   if (!st) {
@@ -391,7 +466,9 @@ static int resume_state(lanczos *L, const hm_krylov_schur_options *opt, int64_t 
     } else {
       memcpy(L->H, s + STATE_HEADER_V1, sizeof(double) * mm);
     }
+    if (L->Vc) staging_copy(L, staging, *j0 + 1, 0);
   }
+  if (L->Vc) staging_destroy(staging);
   free(state.scalars);
   HM_CALL(st);
   return HM_SUCCESS;
@@ -495,21 +572,24 @@ int hm_krylov_schur_solve(hm_shift_invert *si, const hm_krylov_schur_options *op
   }
   const double zero[2] = {0, 0};
   /* B = I: B V is V and B w is w (one block less to keep, copy and restart) */
-  hm_mvec **blocks[] = {&L.V, &L.tmp, &L.BV};
-  for (int b = 0; b < (B ? 3 : 2); b++) {
-    HM_CALL_GOTO(st, done, hm_mvec_create(A->ctx, &A->dist, A->type, m + 1, blocks[b]));
-    HM_CALL_GOTO(st, done, hm_mvec_axpby(*blocks[b], L.coef, *blocks[b], L.coef)); /* zeros, not garbage */
-  }
-  if (!B) L.BV = L.V;
-  if (A->ctx->backend == HM_BACKEND_CPU && A->type == HM_COMPLEX) { /* real: measured no faster, see below */
+  if (A->ctx->backend == HM_BACKEND_CPU) { /* the host basis (lanczos): malloc'd, touched as it fills */
     L.ld = (size_t)A->dist.local;
     const size_t doubles = t * L.ld * w1 + 1;
     L.Vc = malloc(sizeof(double) * doubles);
+    L.spare = malloc(sizeof(double) * doubles);
     L.BVc = B ? malloc(sizeof(double) * doubles) : L.Vc;
-    if (!L.Vc || !L.BVc) {
-      st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "could not allocate the column-major basis");
+    if (!L.Vc || !L.BVc || !L.spare) {
+      st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__,
+                          "could not allocate the basis (%d columns of %zu rows)", m + 1, L.ld);
       goto done;
     }
+  } else {
+    hm_mvec **blocks[] = {&L.V, &L.tmp, &L.BV};
+    for (int b = 0; b < (B ? 3 : 2); b++) {
+      HM_CALL_GOTO(st, done, hm_mvec_create(A->ctx, &A->dist, A->type, m + 1, blocks[b]));
+      HM_CALL_GOTO(st, done, hm_mvec_axpby(*blocks[b], L.coef, *blocks[b], L.coef)); /* zeros, not garbage */
+    }
+    if (!B) L.BV = L.V;
   }
   HM_CALL_GOTO(st, done, hm_mvec_create(A->ctx, &A->dist, A->type, 1, &L.x1));
   HM_CALL_GOTO(st, done, hm_mvec_create(A->ctx, &A->dist, A->type, 1, &L.w));
@@ -518,7 +598,6 @@ int hm_krylov_schur_solve(hm_shift_invert *si, const hm_krylov_schur_options *op
   int j0 = 0, restarts = 0, nconv = 0, verified = 0;
   if (opt->resume) { /* the basis, its B images and H as they were after restart `restarts` */
     HM_CALL_GOTO(st, done, resume_state(&L, opt, n, keep, &restarts, &j0));
-    refresh_columns(&L, j0 + 1);
   } else {
     HM_CALL_GOTO(st, done, random_column(&L, 0, opt->seed));
   }
@@ -560,7 +639,6 @@ int hm_krylov_schur_solve(hm_shift_invert *si, const hm_krylov_schur_options *op
     }
     if (L.verifying && lock && L.nl > 0) L.copies += ncols;
     j0 = restart_basis(&L, S, ritz, beta, cols, ncols, lock);
-    refresh_columns(&L, j0 < m ? j0 + 1 : m + 1);
     if (lock) { /* the deflated Lanczos: a fresh random vector B-orthogonal to the locked ones */
       L.cut = locked_cut(&L, nev);
       HM_CALL_GOTO(st, done, random_column(&L, L.nl, opt->seed + 1000003u * (uint64_t)(restarts + 1) + 999983u));
@@ -589,8 +667,18 @@ int hm_krylov_schur_solve(hm_shift_invert *si, const hm_krylov_schur_options *op
     if (Cx && zeros) {
       for (int i = 0; i < nev; i++)
         for (int a = 0; a < m; a++) Cx[t * ((size_t)a * (size_t)X->k + (size_t)i)] = S[(size_t)a * m + order[i]];
-      st = hm_mvec_axpby(X, zeros, X, zeros);
-      if (!st) st = hm_mvec_update(X, zero, L.V, Cx);
+      if (L.Vc) { /* X (row-major, local rows x k) = op(Vc as row-major (m + 1) x ld)[:, 0:m] Cx, all k columns */
+        const double complex one = 1, none = 0;
+        if (L.ld && t == 2)
+          cblas_zgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)L.ld, X->k, m, &one, L.Vc, (int)L.ld, Cx, X->k,
+                      &none, X->data, X->k);
+        else if (L.ld)
+          cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)L.ld, X->k, m, 1.0, L.Vc, (int)L.ld, Cx, X->k,
+                      0.0, X->data, X->k);
+      } else {
+        st = hm_mvec_axpby(X, zeros, X, zeros);
+        if (!st) st = hm_mvec_update(X, zero, L.V, Cx);
+      }
     } else {
       st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "could not allocate %d x %d", m + 1, X->k);
     }

@@ -260,6 +260,18 @@ int hm_sparse_factor_create(hm_scalar type, int64_t n, int64_t count, const hm_d
 
 /* Y = M^-1 X for row-major X, Y (n x k; they may alias) through column-major blocks that persist:
  * cholmod_solve2 reuses B, X and its workspaces Y, E while the width fits. */
+/* n scalars of t doubles from src (every src_step-th scalar) to dst (every dst_step-th): one memcpy where
+ * both are contiguous (a single column), else plain loops (a memcpy call per scalar cost about as
+ * much as the triangular solves: 2 n calls per column). */
+static void copy_scalars(double *dst, size_t dst_step, const double *src, size_t src_step, size_t n, size_t t) {
+  if (dst_step == 1 && src_step == 1) {
+    memcpy(dst, src, sizeof(double) * n * t);
+    return;
+  }
+  for (size_t i = 0; i < n; i++)
+    for (size_t r = 0; r < t; r++) dst[t * i * dst_step + r] = src[t * i * src_step + r];
+}
+
 static int solve_cholesky(hm_sparse_factor *f, int k, const double *in, double *out) {
   cholmod_common *c = &f->cc;
   const size_t n = (size_t)f->n, t = (size_t)f->type;
@@ -272,13 +284,11 @@ static int solve_cholesky(hm_sparse_factor *f, int k, const double *in, double *
   }
   f->B->ncol = (size_t)k; /* the first k columns of the kept block: nzmax stays the capacity's */
   double *b = f->B->x;
-  for (size_t i = 0; i < n; i++)
-    for (int j = 0; j < k; j++) memcpy(b + t * (j * n + i), in + t * (i * k + j), t * sizeof(double));
+  for (int j = 0; j < k; j++) copy_scalars(b + t * (size_t)j * n, 1, in + t * (size_t)j, (size_t)k, n, t);
   int ok = cholmod_l_solve2(CHOLMOD_A, f->L, f->B, NULL, &f->X, NULL, &f->Y, &f->E, c);
   HM_CHECK(ok && f->X, HM_ERR_NUMERIC, "CHOLMOD's solve failed (status %d)", c->status);
   const double *y = f->X->x;
-  for (size_t i = 0; i < n; i++)
-    for (int j = 0; j < k; j++) memcpy(out + t * (i * k + j), y + t * (j * n + i), t * sizeof(double));
+  for (int j = 0; j < k; j++) copy_scalars(out + t * (size_t)j, (size_t)k, y + t * (size_t)j * n, 1, n, t);
   return HM_SUCCESS;
 }
 
@@ -299,11 +309,11 @@ static int solve_lu(hm_sparse_factor *f, int k, const double *in, double *out) {
   double *b = f->b, *x = f->x, info[UMFPACK_INFO];
   SuiteSparse_long st = UMFPACK_OK;
   for (int j = 0; j < k && (st == UMFPACK_OK || st == UMFPACK_WARNING_singular_matrix); j++) {
-    for (size_t i = 0; i < n; i++) memcpy(b + t * i, in + t * (i * k + j), t * sizeof(double));
+    copy_scalars(b, 1, in + t * (size_t)j, (size_t)k, n, t);
     st = t == 2 ? umfpack_zl_wsolve(UMFPACK_A, f->Ap, f->Ai, f->Ax, NULL, x, NULL, b, NULL, f->numeric, NULL, info,
                                     f->Wi, f->W)
                 : umfpack_dl_wsolve(UMFPACK_A, f->Ap, f->Ai, f->Ax, x, b, f->numeric, NULL, info, f->Wi, f->W);
-    for (size_t i = 0; i < n; i++) memcpy(out + t * (i * k + j), x + t * i, t * sizeof(double));
+    copy_scalars(out + t * (size_t)j, (size_t)k, x, 1, n, t);
   }
   HM_CHECK(st == UMFPACK_OK, HM_ERR_NUMERIC, "UMFPACK's solve failed (status %ld)", (long)st);
   return HM_SUCCESS;
