@@ -2,15 +2,14 @@
 # Session 31's multi-shift IDR(s) call on the lent GPU machine (`.debs` carried; issue 29): the shift
 # update reads and writes only the running (shift, right-hand side) columns, from a column list the
 # device keeps until a system freezes (before: every column of a shift with a running column, the
-# frozen ones rewritten with zeros), and the true-residual checks at outer-iteration ends compute only
-# the claimed systems, gathered k to a block (before: every column of each shift with a claim).
+# frozen ones rewritten with zeros).
 #   check   test_shift_update, test_idr_multishift (1, 2, 3 ranks), test_idr_multishift_gpu and
 #           e2e_green_multishift with HAMLET_TEST_REQUIRE=gpu,h5py (a skip fails), then compute-sanitizer
 #           memcheck on test_idr_multishift_gpu (limit 150 s);
 #   bench   bench_multishift on the GPU, session 30's case: TI 40 x 40 x 16 (n = 102400), 101 energies
 #           in [-3, 3], eta 0.05, tol 1e-8, s = 4, all 8 site orbitals in one solve, the per-energy
 #           batches at every 10th energy (scaled); then the same multi-shift solve with
-#           `--whole-shifts 1` (session 30's shift-update work, no per-energy part) for the same-run comparison.
+#           `--whole-shifts 1` (session 30's kernel work, no per-energy part) for the same-run comparison.
 #   run: bash scripts/device_multishift31.sh      (STEPS="check bench" by default; STEPS=bench skips the tests)
 # Logs under $OUT; stdout has one summary line per step. What to read: "bound of the running columns"
 # (the issue's 85%), "of all columns", the two multi-shift times and the per-energy batches' time.

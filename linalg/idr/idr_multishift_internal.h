@@ -51,7 +51,6 @@ struct hm_idr_multishift_s {
   double *bnorm, *rnorm2, *est, *tru, *target; /* [k], [k], [K], [K], [K] */
   int *its, *state;           /* [K] */
   int *act;                   /* [K] scratch: the columns a step updates (ascending) */
-  int *want;                  /* [K] scratch: the systems whose true residual is computed */
   int restored, status;
   double *a, *coef, *buf;     /* host scratch in the kernels' layout */
   hm_idr_multishift_profile prof; /* of the last solve */
