@@ -7,8 +7,7 @@
  * both in this run, with the largest relative difference of G_ii between them, and the traffic
  * bound of the multi-shift steps (bench/RESULTS.md, "Multi-shift IDR(s)"):
  *   bytes per seed step = 16 n [ Ka (s + 3) + k (s + 12) ] + 20 nnz,
- * Ka the (shift, right-hand side) columns the step updates, those of the running systems (K = k NE while none
- * has converged; the profile counts them),
+ * Ka the shift columns the step updates (K = k NE while none has converged; the profile counts them),
  * at the copy bandwidth measured here (or --bw).
  * --rhs-per-solve w solves the k columns in groups of w (each column keeps (s + 1) x NE vectors: the
  * 3.2e6-orbital TI at 101 energies needs w <= 2 on an 80 GB GPU); --per-energy-every m solves every
@@ -16,13 +15,11 @@
  *   bench_multishift [--backend cpu|cuda] [--ti 16 16 10] [--energies 101] [--emin -3] [--emax 3]
  *                    [--eta 0.05] [--tol 1e-8] [--s 4] [--sites 2] [--rhs-per-solve 0] [--per-energy 1]
  *                    [--per-energy-every 1] [--bw GB/s] [--copy-mib 256] [--polish-columns 0]
- *                    [--omega-rule shifts|seed] [--seed-switch 0|1] [--whole-shifts 0|1] [--detail]
+ *                    [--omega-rule shifts|seed] [--seed-switch 0|1] [--detail]
  * --polish-columns c: the most columns of one batched polish solve (0: the solver's choice by memory).
  * --omega-rule, --seed-switch: the seed's omega chosen for the shifts (default) or the seed's own, and
  * the seed moved to the laggard each cycle or not (default); `--omega-rule seed --seed-switch 1` is the
- * solver before session 30. --whole-shifts 1: the shift update rewrites every column of a shift with a
- * running column (the frozen ones with zeros), as before session 31 (0: only the running columns).
- * --detail: per energy, the iterations of each system in both methods. */
+ * solver before session 30. --detail: per energy, the iterations of each system in both methods. */
 #include <complex.h>
 #include <math.h>
 #include <stdio.h>
@@ -69,7 +66,7 @@ int main(int argc, char **argv) {
   hm_backend backend = HM_BACKEND_CPU;
   int64_t ti[3] = {16, 16, 10};
   int ne = 101, s = 4, sites = 2, per_energy = 1, per_solve = 0, every = 1, polish_columns = 0, detail = 0;
-  int omega_rule = HM_MS_OMEGA_SHIFTS, seed_switch = 0, whole_shifts = 0;
+  int omega_rule = HM_MS_OMEGA_SHIFTS, seed_switch = 0;
   double emin = -3, emax = 3, eta = 0.05, tol = 1e-8, bw = 0;
   size_t copy_mib = 256;
   for (int i = 1; i < argc; i++) {
@@ -96,18 +93,15 @@ int main(int argc, char **argv) {
       i++;
       omega_rule = !strcmp(argv[i], "seed") ? HM_MS_OMEGA_SEED : !strcmp(argv[i], "shifts") ? HM_MS_OMEGA_SHIFTS : -1;
     } else if (!strcmp(argv[i], "--seed-switch") && i + 1 < argc) seed_switch = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--whole-shifts") && i + 1 < argc) whole_shifts = atoi(argv[++i]);
     else {
       fprintf(stderr, "unknown or incomplete option %s\n", argv[i]);
       MPI_Abort(MPI_COMM_WORLD, 2);
     }
   }
   if (ne < 1 || ne > 1000 || s < 1 || s > 64 || sites < 1 || sites > 16 || per_solve < 0 || every < 1 ||
-      polish_columns < 0 || omega_rule < 0 || (seed_switch != 0 && seed_switch != 1) ||
-      (whole_shifts != 0 && whole_shifts != 1)) {
+      polish_columns < 0 || omega_rule < 0 || (seed_switch != 0 && seed_switch != 1)) {
     fprintf(stderr, "--energies must be 1..1000, --s 1..64, --sites 1..16, --rhs-per-solve >= 0, "
-            "--per-energy-every >= 1, --polish-columns >= 0, --omega-rule seed or shifts, --seed-switch 0 or 1, "
-            "--whole-shifts 0 or 1\n");
+            "--per-energy-every >= 1, --polish-columns >= 0, --omega-rule seed or shifts, --seed-switch 0 or 1\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   hm_context *ctx;
@@ -174,7 +168,6 @@ int main(int argc, char **argv) {
     CHECK(hm_idr_multishift_create(A, &opt, ne, z, &ms));
     CHECK(hm_idr_multishift_set_polish(ms, polish_columns, 0));
     CHECK(hm_idr_multishift_set_rules(ms, omega_rule, seed_switch));
-    CHECK(hm_idr_multishift_set_update_columns(ms, whole_shifts));
     MPI_Barrier(MPI_COMM_WORLD);
     double t = MPI_Wtime();
     tolerate(hm_idr_multishift_solve(ms, Bg, X), "multi-shift", rank);
@@ -185,7 +178,6 @@ int main(int argc, char **argv) {
     p.seed_products += pg.seed_products;
     p.check_products += pg.check_products;
     p.shift_columns += pg.shift_columns;
-    p.moving_shift_columns += pg.moving_shift_columns;
     p.reductions += pg.reductions;
     p.polish_solves += pg.polish_solves;
     p.polish_columns += pg.polish_columns;
@@ -232,8 +224,6 @@ int main(int argc, char **argv) {
   const double steps = (double)p.seed_steps, Ka = steps > 0 ? (double)p.shift_columns / steps : 0;
   const double step_bytes = 16.0 * (double)n * (Ka * (s + 3) + kg * (s + 12)) + 20.0 * (double)nnz;
   const double full_bytes = 16.0 * (double)n * ((double)kg * ne * (s + 3) + kg * (s + 12)) + 20.0 * (double)nnz;
-  const double Ks = steps > 0 ? (double)p.moving_shift_columns / steps : 0; /* the shifts' columns (session 30's kernel) */
-  const double shift_bytes = 16.0 * (double)n * (Ks * (s + 3) + kg * (s + 12)) + 20.0 * (double)nnz;
   if (rank == 0) {
     printf("\nmulti-shift (%d right-hand sides per solve): %.3f s, %d of %d systems converged, largest true residual "
            "%.2e, iterations summed %ld\n", kg, t_ms, nconv, K, worst, sum_its);
@@ -251,11 +241,6 @@ int main(int argc, char **argv) {
            "%.0f%% of the bound (%.0f%% of the all-columns bound)\n",
            steps, step_bytes / 1e9, full_bytes / 1e9, bw / 1e9, steps * step_bytes / bw, steps * full_bytes / bw,
            100 * steps * step_bytes / bw / t_ms, 100 * steps * full_bytes / bw / t_ms);
-    printf("  bound of the running columns %.0f%% (%.1f of %d columns per step), of every column of the running "
-           "shifts %.0f%% (%.1f columns: what the session-30 kernel moved), of all columns %.0f%%; without the "
-           "true-residual checks (%.3f s) the running-column bound is %.0f%% of the rest\n",
-           100 * steps * step_bytes / bw / t_ms, Ka, kg * ne, 100 * steps * shift_bytes / bw / t_ms, Ks,
-           100 * steps * full_bytes / bw / t_ms, p.t_check, 100 * steps * step_bytes / bw / (t_ms - p.t_check));
   }
   hm_operator_destroy(&A);
 

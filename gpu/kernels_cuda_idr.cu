@@ -5,8 +5,6 @@
 // keeps one column (the grid stride is a multiple of k), a block sums its threads per column in a
 // fixed order, and the block partials are summed by column_sums (column_sums.cuh: one block per
 // column, fixed order); only 5k doubles go to the host.
-#include <cstdlib>
-#include <cstring>
 #include <cuda_runtime.h>
 #include "gpu_state.h"
 #include "async_upload.cuh"
@@ -293,19 +291,17 @@ int hm_cuda_idr_update(hm_scalar type, int64_t n, int k, const double *beta, con
 
 namespace {
 
-// Multi-shift IDR(s): one thread per (row, listed column); the listed column p is column cols[p] of
-// the K (shift cols[p] / nv, right-hand side cols[p] % nv), so the columns of converged systems are
-// neither read nor written; consecutive threads take consecutive listed columns of a row. The
-// coefficients (a: ncol, then c: m x ncol complex) in scratch. Each entry is read from every D_l
-// before Dnew is written.
+// Multi-shift IDR(s): one thread per entry of the K = nv ns wide blocks; the coefficients (a: K,
+// then c: m x K complex) in scratch. Each entry is read from every D_l before Dnew is written.
+// One thread per (row, active column): the active column p of shift act[p / nv] is column
+// act[p / nv] * nv + p % nv of the K; consecutive threads take consecutive active columns of a row.
 __global__ void shift_update_kernel(int64_t n, int nv, int K, int Ka, int m, const double *v, Blocks D,
-                                    const double *coef, const int *__restrict__ cols, double *Dnew, double *x) {
+                                    const double *coef, const double *act, double *Dnew, double *x) {
   for (int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; t < n * Ka; t += (int64_t)gridDim.x * blockDim.x) {
     const int p = (int)(t % Ka);
     const int64_t row = t / Ka;
-    const int col = __ldg(cols + p);
-    const int j = col % nv;
-    const int64_t e = row * K + col;
+    const int j = p % nv;
+    const int64_t e = row * K + (int64_t)act[p / nv] * nv + j;
     const double vr = v[2 * (row * nv + j)], vi = v[2 * (row * nv + j) + 1];
     const double ar = coef[2 * p], ai = coef[2 * p + 1];
     double re = ar * vr - ai * vi, im = ar * vi + ai * vr;
@@ -322,72 +318,34 @@ __global__ void shift_update_kernel(int64_t n, int nv, int K, int Ka, int m, con
   }
 }
 
-// The device's copy of the last column list (ints packed two to a double for upload_async) and the
-// host list it holds: the solver's list changes only when systems freeze (at the end of an outer
-// iteration), so most steps upload only their coefficients.
-struct ColumnList {
-  hm_device_buffer dev;
-  int *host = nullptr;
-  int len = -1; // -1: nothing on the device
-};
-hm_per_device<ColumnList> column_lists;
-
-// The list cols[0..ncol) on the device (in stream order), uploaded only when it differs from the last.
-int column_list_on_device(int ncol, const int *cols, const int **dev) {
-  ColumnList &mine = column_lists.here();
-  const size_t words = ((size_t)ncol + 1) / 2; // doubles that hold ncol ints
-  if (mine.len != ncol || memcmp(mine.host, cols, sizeof(int) * (size_t)ncol) != 0) {
-    mine.len = -1;
-    HM_CALL(hm_device_buffer_grow(&mine.dev, words));
-    int *keep = (int *)realloc(mine.host, sizeof(int) * 2 * words);
-    HM_CHECK(keep, HM_ERR_MEMORY, "could not keep a list of %d columns", ncol);
-    mine.host = keep;
-    memcpy(keep, cols, sizeof(int) * (size_t)ncol);
-    if (ncol % 2) keep[ncol] = 0;
-    double *packed = new double[words];
-    memcpy(packed, keep, sizeof(double) * words);
-    const int st = upload_async(mine.dev.p, packed, words);
-    delete[] packed;
-    HM_CALL(st);
-    mine.len = ncol;
-  }
-  *dev = (const int *)mine.dev.p;
-  return HM_SUCCESS;
-}
-
-void column_list_release() {
-  ColumnList &mine = column_lists.here();
-  hm_device_buffer_free(&mine.dev);
-  free(mine.host);
-  mine.host = nullptr;
-  mine.len = -1;
-}
-
 }  // namespace
 
-int hm_cuda_idr_shift_update(hm_scalar type, int64_t n, int nv, int ns, int ncol, const int *cols, int m,
+int hm_cuda_idr_shift_update(hm_scalar type, int64_t n, int nv, int ns, int nact, const int *act, int m,
                              const double *v, const double *a, const double *const *D, const double *c, double *Dnew,
                              double *x) {
-  HM_CALL(hm_idr_shift_update_check(type, nv, ns, ncol, cols, m));
-  if (ncol == 0 || n == 0) return HM_SUCCESS;
-  const int K = nv * ns, Ka = ncol;
+  HM_CALL(hm_idr_shift_update_check(type, ns, nact, act, m));
+  if (nact == 0 || n == 0) return HM_SUCCESS;
+  const int K = nv * ns, Ka = nv * nact;
   const size_t nc = 2 * (size_t)Ka * (m + 1);
-  HM_CALL(scratch_at_least(nc));
-  const int *list = nullptr;
-  HM_CALL(column_list_on_device(ncol, cols, &list));
-  HM_CALL(upload_async(scratch, a, 2 * (size_t)Ka, c, 2 * (size_t)Ka * m)); // one upload per step
+  HM_CALL(scratch_at_least(nc + (size_t)nact));
+  // one upload (a, c) and one of the shift list (as doubles: exact below 2^53), stream-ordered
+  double *list = new double[nact];
+  for (int i = 0; i < nact; i++) list[i] = act[i];
+  int st = upload_async(scratch, a, 2 * (size_t)Ka, c, 2 * (size_t)Ka * m);
+  if (!st) st = upload_async(scratch + nc, list, (size_t)nact);
+  delete[] list;
+  HM_CALL(st);
   Blocks blocks = {};
   for (int l = 0; l < m; l++) blocks.p[l] = D[l];
   int grid = 1;
   HM_CALL(one_wave(shift_update_kernel, grid_for(n * Ka), &grid));
-  shift_update_kernel<<<grid, kThreads>>>(n, nv, K, Ka, m, v, blocks, scratch, list, Dnew, x);
+  shift_update_kernel<<<grid, kThreads>>>(n, nv, K, Ka, m, v, blocks, scratch, scratch + nc, Dnew, x);
   HM_CHECK_LAUNCH("idr_shift_update");
   return HM_SUCCESS;
 }
 
 void hm_kernels_cuda_idr_release_state() {
   hm_device_buffer_free(&scratch_buffer);
-  column_list_release();
   scratch = nullptr;
   upload_slots_release();
 }

@@ -119,16 +119,14 @@ typedef struct {
    * real data[i*k + j] = u < 1/2 ? -1 : 1. */
   int (*random_phase)(hm_scalar type, int64_t first, int64_t n, int k, int col0, uint64_t seed, double *data);
   /* ---- multi-shift IDR(s): every shift's update in one pass (CPU: kernels_cpu_shift.c, CUDA:
-   * gpu/kernels_cuda_idr.cu); complex only ---- */
-  /* Over n rows, for the ncol listed columns cols[0..ncol) (ascending, of the K = nv * ns: column col
-   * is shift col / nv, right-hand side col % nv): the p-th listed column col = cols[p] gets
-   * w = a[p] v[:, col % nv] + sum_{l<m} c[l*ncol + p] D_l[:, col]; Dnew[:, col] = w; x[:, col] += w.
-   * The other columns are neither read nor written (converged systems cost nothing, also those of a
-   * shift whose other right-hand sides still run). v is n x nv, D_l (m <= 64, a host array of backend
-   * pointers), Dnew and x are n x K; a, c, cols host arrays. Dnew may be one of the D_l (each entry is
-   * read before it is written). The CUDA table keeps the last list on the device and uploads it again
-   * only when it changes (the solver's list changes when systems freeze). */
-  int (*idr_shift_update)(hm_scalar type, int64_t n, int nv, int ns, int ncol, const int *cols, int m,
+   * gpu/kernels_cuda_shift.cu); complex only ---- */
+  /* Over n rows, for the columns of the nact shifts act[0..nact) (ascending, of ns): the active
+   * column p = i * nv + j is col = act[i] * nv + j (shift act[i], right-hand side j) of the K = nv * ns:
+   * w = a[p] v[:, j] + sum_{l<m} c[l*Ka + p] D_l[:, col] (Ka = nact * nv); Dnew[:, col] = w;
+   * x[:, col] += w; the other shifts' columns are not touched (converged shifts cost nothing).
+   * v is n x nv, D_l (m <= 64, a host array of backend pointers), Dnew and x are n x K; a, c, act host
+   * arrays. Dnew may be one of the D_l (each entry is read before it is written). */
+  int (*idr_shift_update)(hm_scalar type, int64_t n, int nv, int ns, int nact, const int *act, int m,
                           const double *v, const double *a, const double *const *D, const double *c, double *Dnew,
                           double *x);
 } hm_kernels;

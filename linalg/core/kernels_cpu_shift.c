@@ -1,60 +1,36 @@
 /* CPU kernel of multi-shift IDR(s): one pass over the rows updates the newest direction and the
- * iterate of every listed (shift, right-hand side) column, w = a v + sum_l c_l D_l, D_new = w,
- * x += w; the other columns (converged systems) are skipped, also within a shift whose other
- * right-hand sides still run. The list is cut into runs of consecutive columns of one shift; a run's
- * row piece is summed in a small buffer over contiguous loops the compiler vectorises (each D_l's
- * piece read once). Each row reads its seed entries v[i, :] once for all shifts; complex arithmetic
- * is written out in real and imaginary parts (C's complex multiply calls a NaN-handling routine).
- * Rows are split statically over the threads; no sums, so the result does not depend on the thread
- * count, nor on which other columns are listed. */
+ * iterate of every active shift, w = a v + sum_l c_l D_l, D_new = w, x += w; converged shifts'
+ * columns are skipped (their cache lines are not read). A shift's row piece (nv complex) is summed
+ * in a small buffer over contiguous loops the compiler vectorises (each D_l's piece read once). Each row reads its seed entries v[i, :]
+ * once for all shifts; complex arithmetic is written out in real and imaginary parts (C's complex
+ * multiply calls a NaN-handling routine). Rows are split statically over the threads; no sums, so
+ * the result does not depend on the thread count. */
 #include <stdlib.h>
 #include "error_macros.h"
 #include "kernels_cpu_shift.h"
 
-int hm_idr_shift_update_check(hm_scalar type, int nv, int ns, int ncol, const int *cols, int m) {
+int hm_idr_shift_update_check(hm_scalar type, int ns, int nact, const int *act, int m) {
   HM_CHECK(type == HM_COMPLEX, HM_ERR_ARGUMENT, "the multi-shift update is complex only (type %d)", (int)type);
   HM_CHECK(m >= 0 && m <= 64, HM_ERR_ARGUMENT, "m = %d directions: must be 0 <= m <= 64", m);
-  HM_CHECK(nv >= 1 && ns >= 1, HM_ERR_ARGUMENT, "nv = %d right-hand sides, ns = %d shifts: both must be >= 1", nv, ns);
-  const long K = (long)nv * ns;
-  HM_CHECK(ncol >= 0 && ncol <= K && (ncol == 0 || cols), HM_ERR_ARGUMENT,
-           "ncol = %d columns of K = %ld (cols %s): must be 0 <= ncol <= K with a list", ncol, K,
-           cols ? "given" : "NULL");
-  for (int p = 0; p < ncol; p++)
-    HM_CHECK(cols[p] >= 0 && cols[p] < K && (p == 0 || cols[p] > cols[p - 1]), HM_ERR_ARGUMENT,
-             "cols[%d] = %d: the listed columns must ascend within 0 .. %ld", p, cols[p], K - 1);
+  HM_CHECK(nact >= 0 && nact <= ns && (nact == 0 || act), HM_ERR_ARGUMENT,
+           "nact = %d active shifts of ns = %d (act %s): must be 0 <= nact <= ns with a list", nact, ns,
+           act ? "given" : "NULL");
+  for (int i = 0; i < nact; i++)
+    HM_CHECK(act[i] >= 0 && act[i] < ns && (i == 0 || act[i] > act[i - 1]), HM_ERR_ARGUMENT,
+             "act[%d] = %d: the active shifts must ascend within 0 .. %d", i, act[i], ns - 1);
   return HM_SUCCESS;
 }
 
-/* The runs of the list: run g covers the listed columns first[g] .. first[g] + len[g] - 1 (positions
- * in cols), consecutive columns of one shift. Returns the number of runs. */
-static int list_runs(int nv, int ncol, const int *cols, int *first, int *len) {
-  int nrun = 0;
-  for (int p = 0; p < ncol; p++) {
-    if (p > 0 && cols[p] == cols[p - 1] + 1 && cols[p] % nv != 0) {
-      len[nrun - 1]++;
-      continue;
-    }
-    first[nrun] = p;
-    len[nrun++] = 1;
-  }
-  return nrun;
-}
-
-int hm_cpu_idr_shift_update(hm_scalar type, int64_t n, int nv, int ns, int ncol, const int *cols, int m,
+int hm_cpu_idr_shift_update(hm_scalar type, int64_t n, int nv, int ns, int nact, const int *act, int m,
                             const double *v, const double *a, const double *const *D, const double *c, double *Dnew,
                             double *x) {
-  HM_CALL(hm_idr_shift_update_check(type, nv, ns, ncol, cols, m));
-  if (ncol == 0 || n == 0) return HM_SUCCESS;
-  const int K = nv * ns, Ka = ncol;
-  int *first = malloc(sizeof(int) * 2 * (size_t)ncol);
-  HM_CHECK(first, HM_ERR_MEMORY, "could not allocate the runs of %d listed columns", ncol);
-  int *len = first + ncol;
-  const int nrun = list_runs(nv, ncol, cols, first, len);
+  HM_CALL(hm_idr_shift_update_check(type, ns, nact, act, m));
+  const int K = nv * ns, Ka = nv * nact;
   const double *const *Dl = D;
   int failed = 0;
 #pragma omp parallel
   {
-    double w[2 * 64]; /* one run's row piece (at most nv <= 64 columns) in L1 while each D_l's piece streams in */
+    double w[2 * 64]; /* one shift's row (nv <= 64 columns) in L1 while each D_l's piece streams in */
     double *wide = nv > 64 ? malloc(sizeof(double) * 2 * (size_t)nv) : NULL;
     double *acc = nv > 64 ? wide : w;
     if (!acc) {
@@ -65,25 +41,24 @@ int hm_cpu_idr_shift_update(hm_scalar type, int64_t n, int nv, int ns, int ncol,
     for (int64_t i = 0; i < n; i++) {
       if (!acc) continue; /* no scratch (allocation failed): reported after the loop */
       const double *vi = v + 2 * i * nv;
-      for (int g = 0; g < nrun; g++) {
-        const int p0 = first[g], nr = len[g], col0 = cols[p0];
-        const size_t base = 2 * ((size_t)i * K + (size_t)col0);
-        const double *ap = a + 2 * (size_t)p0, *vj = vi + 2 * (col0 % nv);
+      for (int s = 0; s < nact; s++) {
+        const size_t base = 2 * ((size_t)i * K + (size_t)act[s] * nv);
+        const double *ap = a + 2 * (size_t)s * nv;
         /* per entry the same order as ever: a v, then + c_l D_l for l = 0 .. m-1 */
-        for (int j = 0; j < nr; j++) {
-          acc[2 * j] = ap[2 * j] * vj[2 * j] - ap[2 * j + 1] * vj[2 * j + 1];
-          acc[2 * j + 1] = ap[2 * j] * vj[2 * j + 1] + ap[2 * j + 1] * vj[2 * j];
+        for (int j = 0; j < nv; j++) {
+          acc[2 * j] = ap[2 * j] * vi[2 * j] - ap[2 * j + 1] * vi[2 * j + 1];
+          acc[2 * j + 1] = ap[2 * j] * vi[2 * j + 1] + ap[2 * j + 1] * vi[2 * j];
         }
         for (int l = 0; l < m; l++) {
-          const double *cl = c + 2 * ((size_t)l * Ka + (size_t)p0), *d = Dl[l] + base;
-          for (int j = 0; j < nr; j++) {
+          const double *cl = c + 2 * ((size_t)l * Ka + (size_t)s * nv), *d = Dl[l] + base;
+          for (int j = 0; j < nv; j++) {
             const double cr = cl[2 * j], ci = cl[2 * j + 1], dr = d[2 * j], di = d[2 * j + 1];
             acc[2 * j] += cr * dr - ci * di;
             acc[2 * j + 1] += cr * di + ci * dr;
           }
         }
         double *dn = Dnew + base, *xs = x + base;
-        for (int j = 0; j < 2 * nr; j++) {
+        for (int j = 0; j < 2 * nv; j++) {
           dn[j] = acc[j];
           xs[j] += acc[j];
         }
@@ -91,7 +66,6 @@ int hm_cpu_idr_shift_update(hm_scalar type, int64_t n, int nv, int ns, int ncol,
     }
     free(wide);
   }
-  free(first);
   HM_CHECK(!failed, HM_ERR_MEMORY, "could not allocate a thread's row scratch of %d columns", nv);
   return HM_SUCCESS;
 }

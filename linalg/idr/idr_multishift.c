@@ -143,13 +143,6 @@ int hm_idr_multishift_set_rules(hm_idr_multishift *ms, int omega_rule, int seed_
   return HM_SUCCESS;
 }
 
-int hm_idr_multishift_set_update_columns(hm_idr_multishift *ms, int whole_shifts) {
-  HM_CHECK(ms, HM_ERR_ARGUMENT, "ms is NULL");
-  HM_CHECK(whole_shifts == 0 || whole_shifts == 1, HM_ERR_ARGUMENT, "whole_shifts = %d: must be 0 or 1", whole_shifts);
-  ms->whole_shifts = whole_shifts;
-  return HM_SUCCESS;
-}
-
 int hm_idr_multishift_alloc_state(hm_idr_multishift *o, int k) {
   free_state(o);
   const int s = o->s, K = k * o->ns;
@@ -172,7 +165,7 @@ int hm_idr_multishift_alloc_state(hm_idr_multishift *o, int k) {
   o->target = calloc((size_t)K, sizeof(double));
   o->its = calloc((size_t)K, sizeof(int));
   o->state = calloc((size_t)K, sizeof(int));
-  o->act = calloc((size_t)K, sizeof(int));
+  o->act = calloc((size_t)o->ns, sizeof(int));
   o->a = calloc(2 * (size_t)K, sizeof(double));
   o->coef = calloc(2 * (size_t)K * (s + 2), sizeof(double));
   o->buf = calloc(2 * (size_t)k * (s + 3), sizeof(double));

@@ -24,8 +24,6 @@ typedef struct {
   long stalled_columns, maxit_columns; /* systems sent to polish: their true residual stalled above tol,
                                         * or still running when the seed reached maxit */
   double t_seed, t_shift, t_check, t_polish, t_switch, t_total;
-  long moving_shift_columns; /* the columns of the shifts with a moving column, summed over the steps (what the
-                              * shift update read and wrote before session 31; shift_columns: the moving ones) */
 } hm_idr_multishift_profile;
 
 struct hm_idr_multishift_s {
@@ -50,7 +48,7 @@ struct hm_idr_multishift_s {
   double complex *pi;         /* [K][s+1]: pi_n, pi_(n-1), ..., pi_(n-s) (r_q = r / pi_q) */
   double *bnorm, *rnorm2, *est, *tru, *target; /* [k], [k], [K], [K], [K] */
   int *its, *state;           /* [K] */
-  int *act;                   /* [K] scratch: the columns a step updates (ascending) */
+  int *act;                   /* [ns] scratch: the shifts a step updates */
   int restored, status;
   double *a, *coef, *buf;     /* host scratch in the kernels' layout */
   hm_idr_multishift_profile prof; /* of the last solve */
@@ -58,8 +56,6 @@ struct hm_idr_multishift_s {
   double test_stall_at;       /* tests only (0: off): shifts claim at this estimate and stall at their check */
   int omega_rule;             /* HM_MS_OMEGA_SHIFTS (default) or HM_MS_OMEGA_SEED */
   int seed_switch;            /* 1: each cycle the seed moves to the laggard shift (before session 30); 0: fixed */
-  int whole_shifts;           /* 1: the shift update also rewrites the frozen columns of a moving shift (with
-                              * zeros, as before session 31; bench only); 0: only the moving columns */
 };
 
 /* The profile of the last solve (zero before one). */
@@ -77,9 +73,4 @@ int hm_idr_multishift_set_polish(hm_idr_multishift *ms, int max_columns, double 
 /* The seed's omega rule and whether the seed moves to the laggard each cycle (internal: tests and
  * bench_multishift compare them; the default HM_MS_OMEGA_SHIFTS, 0 measured fastest, session 30). */
 int hm_idr_multishift_set_rules(hm_idr_multishift *ms, int omega_rule, int seed_switch);
-
-/* whole_shifts = 1: the shift update lists every column of a shift with a moving column, its frozen
- * ones rewritten with zeros (the kernel's work before session 31; bench_multishift compares the two in
- * one run); 0 (the default): only the moving columns are read and written. */
-int hm_idr_multishift_set_update_columns(hm_idr_multishift *ms, int whole_shifts);
 #endif

@@ -272,7 +272,7 @@ static int step(hm_idr_multishift *o) {
   /* the shifts: coefficients of the fused update, then pi and the estimates */
   int age[s]; /* steps since slot l's difference was formed (1..s), 0: empty */
   for (int l = 0; l < s; l++) age[l] = o->stepof[l] >= 0 ? o->n - o->stepof[l] : 0;
-  int ncol = 0, nmoving = 0; /* the columns that move this step (only they are updated), their shifts */
+  int nact = 0; /* the shifts with a column that moves this step: only they are updated */
   for (int q = 0; q < ns; q++) {
     int moves = 0;
     for (int j = 0; j < k; j++) {
@@ -282,7 +282,6 @@ static int step(hm_idr_multishift *o) {
       for (int l = 0; l < s; l++) cs[l] = 0;
       if (active(o, col) && run[j]) {
         moves = 1;
-        if (!o->whole_shifts) o->act[ncol++] = col;
         double complex gam[s + 1], e[s + 2];
         for (int i = 0; i <= s + 1; i++) e[i] = 0;
         for (int l = 0; l < s; l++)
@@ -316,28 +315,26 @@ static int step(hm_idr_multishift *o) {
       putc_(o->a, col, a);
       for (int l = 0; l < s; l++) putc_(o->coef, (size_t)l * K + col, cs[l]);
     }
-    nmoving += moves;
-    if (moves && o->whole_shifts) /* the kernel before session 31: every column of a moving shift (zeros) */
-      for (int j = 0; j < k; j++) o->act[ncol++] = q * k + j;
+    if (moves) o->act[nact++] = q;
   }
-  /* the moving columns' coefficients packed to the front (each entry moves to a lower or equal place,
-   * in increasing order, so none is overwritten unread); a column that does not move (its system
-   * converged or stopped) is not read or written again, also where its shift's other right-hand sides
-   * still run */
-  const int Ka = ncol;
-  for (int p = 0; p < ncol; p++) putc_(o->a, (size_t)p, getc_(o->a, (size_t)o->act[p]));
+  /* the moving shifts' coefficients packed to the front (each entry moves to a lower or equal place,
+   * in increasing order, so none is overwritten unread); a shift none of whose columns moves (all
+   * converged or stopped) is not read or written again */
+  const int Ka = nact * k;
+  for (int i = 0; i < nact; i++)
+    for (int j = 0; j < k; j++) putc_(o->a, (size_t)i * k + j, getc_(o->a, (size_t)o->act[i] * k + j));
   for (int l = 0; l < s; l++)
-    for (int p = 0; p < ncol; p++)
-      putc_(o->coef, (size_t)l * Ka + (size_t)p, getc_(o->coef, (size_t)l * K + (size_t)o->act[p]));
+    for (int i = 0; i < nact; i++)
+      for (int j = 0; j < k; j++)
+        putc_(o->coef, (size_t)l * Ka + (size_t)i * k + j, getc_(o->coef, (size_t)l * K + (size_t)o->act[i] * k + j));
   const double *D[64];
   for (int l = 0; l < s; l++) D[l] = o->dX[l]->data;
   const double t1 = MPI_Wtime();
-  HM_CALL(o->kern->idr_shift_update(HM_COMPLEX, o->base->nlocal, k, ns, ncol, o->act, s, o->v->data, o->a, D,
+  HM_CALL(o->kern->idr_shift_update(HM_COMPLEX, o->base->nlocal, k, ns, nact, o->act, s, o->v->data, o->a, D,
                                     o->coef, o->dX[o->oldest]->data, o->x->data));
   o->prof.t_seed += t1 - t0;
   o->prof.t_shift += MPI_Wtime() - t1;
   o->prof.shift_columns += Ka;
-  o->prof.moving_shift_columns += (long)nmoving * k;
   o->prof.seed_steps++;
   o->stepof[o->oldest] = o->n;
   o->oldest = (o->oldest + 1) % s;

@@ -7,9 +7,7 @@
  * one column each: every solution within 1e-8 of LAPACK's, and the groupings' solutions equal, as
  * the batched IDR's columns are independent systems); the default rules (the seed's omega chosen for
  * the shifts, a fixed seed) send no system to polish, and the rules before session 30 (the seed's own
- * omega, the seed moved to the laggard) are still right; the shift update of the moving columns only
- * gives the bitwise same iterates as the one that rewrites whole shifts (before session 31) with
- * fewer columns updated; a real operator, a preconditioner, bad shifts
+ * omega, the seed moved to the laggard) are still right; a real operator, a preconditioner, bad shifts
  * and bad polish settings are refused with messages. Runs on 1, 2 and 3 ranks (the reference is the same). */
 #include <lapacke.h>
 #include <string.h>
@@ -164,48 +162,6 @@ int main(int argc, char **argv) {
              svals[si], rule ? "seed's omega, seed switched" : "omega for the shifts, fixed seed", NS, KB, worst,
              most, prof.seed_steps, prof.shift_columns, prof.stalled_columns, prof.maxit_columns);
     hm_idr_multishift_destroy(&ms);
-  }
-
-  /* the shift update of the moving columns only (the default) against the one that also rewrites the
-   * frozen columns of a moving shift with zeros (before session 31): the same iterates bit for bit
-   * (no entry of a moving column depends on which other columns are listed), fewer columns updated */
-  {
-    hm_idr_options opt;
-    hm_idr_options_default(&opt);
-    opt.s = 4;
-    opt.tol = 1e-9;
-    opt.maxit = 2000;
-    double complex *whole = malloc(sizeof(double complex) * N * KB * NS);
-    hm_idr_multishift_profile prof[2];
-    int its[2][KB * NS];
-    for (int w = 0; w < 2; w++) {
-      hm_idr_multishift *ms;
-      HM_TEST_OK(hm_idr_multishift_create(op, &opt, NS, shifts, &ms));
-      HM_TEST_OK(hm_idr_multishift_set_update_columns(ms, w));
-      HM_TEST_OK(hm_idr_multishift_solve(ms, b, x));
-      HM_TEST_OK(hm_idr_multishift_get_profile(ms, &prof[w]));
-      HM_TEST_OK(hm_idr_multishift_results(ms, its[w], NULL, NULL, NULL));
-      HM_TEST_OK(idr_test_gather(MPI_COMM_WORLD, x, w ? whole : got));
-      if (w) HM_TEST_FAILS(hm_idr_multishift_set_update_columns(ms, 2), HM_ERR_ARGUMENT, "whole_shifts = 2: must be 0 or 1");
-      hm_idr_multishift_destroy(&ms);
-    }
-    HM_TEST_ASSERT(memcmp(got, whole, sizeof(double complex) * N * KB * NS) == 0 &&
-                   memcmp(its[0], its[1], sizeof its[0]) == 0 && prof[0].seed_steps == prof[1].seed_steps,
-                   "the moving columns' update and the whole shifts' update part (seed steps %ld and %ld)",
-                   prof[0].seed_steps, prof[1].seed_steps);
-    HM_TEST_ASSERT(prof[0].moving_shift_columns == prof[1].moving_shift_columns &&
-                   prof[1].shift_columns == prof[1].moving_shift_columns &&
-                   prof[0].shift_columns < prof[0].moving_shift_columns,
-                   "columns updated: %ld (moving only) and %ld (whole shifts), of the moving shifts %ld and %ld; "
-                   "expected fewer with the moving columns only", prof[0].shift_columns, prof[1].shift_columns,
-                   prof[0].moving_shift_columns, prof[1].moving_shift_columns);
-    int rank;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (rank == 0)
-      printf("s = 4: %ld shift columns updated over %ld seed steps (the moving shifts' columns: %ld), "
-             "the same iterates as the whole shifts' update\n", prof[0].shift_columns, prof[0].seed_steps,
-             prof[0].moving_shift_columns);
-    free(whole);
   }
 
   /* polish of every shift at once: each claims at 1e-3 and is declared stalled, so all KB x NS systems
