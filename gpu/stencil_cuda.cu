@@ -83,11 +83,7 @@ __global__ void __launch_bounds__(kThreads) stencil_kernel(hm_stencil_exec E, in
           b_now = hp.b;
           double angle;
           t = hop_target(E, hp.b, c, self, delta, interior, w, &angle);
-          if (t >= 0 && E.vacancy_p > 0) {
-            int64_t u[3];
-            for (int a = 0; a < 3; a++) u[a] = c[a] + E.shift[3 * hp.b + a] - w[a] * E.cells[a];
-            if (hm_stencil_vacant(&E, u[0] + E.cells[0] * (u[1] + E.cells[1] * u[2]))) t = -1;
-          }
+          if (t >= 0 && hm_stencil_hop_vacant(&E, hp.b, c, w)) t = -1;
           fr = 1, fi = 0;
           if (angle != 0) sincos(angle, &fi, &fr);
         }
@@ -166,12 +162,7 @@ __global__ void __launch_bounds__(kThreads) stencil_site_kernel(hm_stencil_exec 
         int64_t w[3];
         double angle;
         const int64_t t = hop_target(E, b, c, self, delta, interior, w, &angle);
-        if (t < 0) continue;
-        if (E.vacancy_p > 0) {
-          int64_t u[3];
-          for (int a = 0; a < 3; a++) u[a] = c[a] + E.shift[3 * b + a] - w[a] * E.cells[a];
-          if (hm_stencil_vacant(&E, u[0] + E.cells[0] * (u[1] + E.cells[1] * u[2]))) continue;
-        }
+        if (t < 0 || hm_stencil_hop_vacant(&E, b, c, w)) continue;
         double2 xj[O];
         for (int j = 0; j < O; j++) xj[j] = load_entry<Cplx>(x, (size_t)(t + j) * k + col);
         if (angle != 0) { // twisted boundary: the factor multiplies the neighbour's values

@@ -20,19 +20,13 @@ struct StencilLaunch {
 // entry) or k (one thread per site and column).
 inline StencilLaunch stencil_plan(const hm_stencil_exec &E, int list, int k, int per_site_orbitals) {
   StencilLaunch L;
-  L.slabs = 0;
-  for (int r = 0; r < E.nruns[list]; r++) L.slabs += E.run[list][r][1] - E.run[list][r][0];
+  L.slabs = hm_stencil_list_slabs(&E, list);
   const int64_t entries = (int64_t)per_site_orbitals * k;
   L.tile_sites = entries <= kStencilThreads ? kStencilThreads / entries : 1;
   if (L.tile_sites > E.slab_sites) L.tile_sites = E.slab_sites;
   L.chunks = entries <= kStencilThreads ? 1 : (int)((entries + kStencilThreads - 1) / kStencilThreads);
   L.ntiles = (E.slab_sites + L.tile_sites - 1) / L.tile_sites;
-  int64_t nz = (kStencilWantBlocks + L.ntiles - 1) / L.ntiles;
-  if (nz > L.slabs) nz = L.slabs;
-  if (nz < 1) nz = 1;
-  L.zchunk = (L.slabs + nz - 1) / nz;
-  if (L.zchunk < 1) L.zchunk = 1;
-  L.nzchunks = L.slabs ? (L.slabs + L.zchunk - 1) / L.zchunk : 0;
+  hm_stencil_zchunks(L.slabs, L.ntiles, kStencilWantBlocks, &L.zchunk, &L.nzchunks);
   return L;
 }
 

@@ -159,8 +159,7 @@ __global__ void __launch_bounds__(kThreads, 2)
 
 template <int NT>
 int launch(const hm_stencil_exec *E, int list, int k, double s, double b, const double *V, double *W, double *dots) {
-  int64_t slabs = 0;
-  for (int r = 0; r < E->nruns[list]; r++) slabs += E->run[list][r][1] - E->run[list][r][0];
+  const int64_t slabs = hm_stencil_list_slabs(E, list);
   if (slabs == 0) return HM_SUCCESS;
   Walk walk;
   HM_CHECK(walk_for(*E, slabs, k, &walk), HM_ERR_INTERNAL, "the tensor-core walk does not fit 32 bits");

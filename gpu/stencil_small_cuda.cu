@@ -157,12 +157,7 @@ __global__ void __launch_bounds__(kThreads) stencil_small_kernel(hm_stencil_exec
         int64_t w[3];
         double angle;
         const int64_t t = hop_target(E, b, c, self, delta, false, w, &angle);
-        if (t < 0) continue;
-        if (E.vacancy_p > 0) {
-          int64_t u[3];
-          for (int a = 0; a < 3; a++) u[a] = c[a] + E.shift[3 * b + a] - w[a] * E.cells[a];
-          if (hm_stencil_vacant(&E, u[0] + E.cells[0] * (u[1] + E.cells[1] * u[2]))) continue;
-        }
+        if (t < 0 || hm_stencil_hop_vacant(&E, b, c, w)) continue;
         double2 xj[O];
         load_row<O>(xv2, t, k, col, mask[b], xj);
         if (angle != 0) { // twisted boundary: the factor multiplies the neighbour's values

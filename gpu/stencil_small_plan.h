@@ -62,15 +62,8 @@ HM_STENCIL_FN hm_small_shape hm_small_shape_for(const hm_stencil_exec *E, int li
     S.ntx = (E->slab_sites + S.tx - 1) / S.tx;
     S.ntiles = S.ntx;
   }
-  S.slabs = 0;
-  for (int r = 0; r < E->nruns[list]; r++) S.slabs += E->run[list][r][1] - E->run[list][r][0];
-  const int64_t across = S.ntiles * (k / S.kc);
-  int64_t nz = (HM_SMALL_WANT_BLOCKS + across - 1) / across;
-  if (nz > S.slabs) nz = S.slabs;
-  if (nz < 1) nz = 1;
-  S.zchunk = (S.slabs + nz - 1) / nz;
-  if (S.zchunk < 1) S.zchunk = 1;
-  S.nzchunks = S.slabs ? (S.slabs + S.zchunk - 1) / S.zchunk : 0;
+  S.slabs = hm_stencil_list_slabs(E, list);
+  hm_stencil_zchunks(S.slabs, S.ntiles * (k / S.kc), HM_SMALL_WANT_BLOCKS, &S.zchunk, &S.nzchunks);
   return S;
 }
 

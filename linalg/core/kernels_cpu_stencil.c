@@ -31,8 +31,7 @@ typedef struct {
  * the share of re-read rows is about 2 / tx + 2 / ty (1D planes: whole rows, none). */
 static traversal plan(const hm_stencil_exec *E, int list, int k, int column_bytes) {
   traversal t;
-  t.slabs = 0;
-  for (int r = 0; r < E->nruns[list]; r++) t.slabs += E->run[list][r][1] - E->run[list][r][0];
+  t.slabs = hm_stencil_list_slabs(E, list);
   t.p0 = E->slow > 0 ? E->cells[0] : 1;
   t.p1 = E->slow > 1 ? E->cells[1] : 1;
   const int64_t per_site = 3 * (int64_t)E->orbitals * k * column_bytes;
@@ -113,11 +112,7 @@ static inline void site_targets(const hm_stencil_exec *E, const int64_t c[3], in
     double angle;
     nb_row[b] = hm_stencil_target(E, E->shift + 3 * b, c, nb_w[b], &angle);
     nb_f[b] = angle == 0 ? 1.0 : cexp(I * angle);
-    if (nb_row[b] >= 0 && E->vacancy_p > 0) {
-      int64_t t[3];
-      for (int a = 0; a < 3; a++) t[a] = c[a] + E->shift[3 * b + a] - nb_w[b][a] * E->cells[a];
-      if (hm_stencil_vacant(E, t[0] + E->cells[0] * (t[1] + E->cells[1] * t[2]))) nb_row[b] = -1;
-    }
+    if (nb_row[b] >= 0 && hm_stencil_hop_vacant(E, b, c, nb_w[b])) nb_row[b] = -1;
   }
 }
 

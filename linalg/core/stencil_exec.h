@@ -107,6 +107,15 @@ HM_STENCIL_FN int hm_stencil_vacant(const hm_stencil_exec *E, int64_t site) {
   return E->vacancy_p > 0 && hm_random_uniform(E->vacancy_seed, E->vacancy_stream, (uint64_t)site) < E->vacancy_p;
 }
 
+/* Whether block b's hop from cell c, with the wraps w hm_stencil_target gave it, lands on a vacant
+ * site (its row and column are zero). */
+HM_STENCIL_FN int hm_stencil_hop_vacant(const hm_stencil_exec *E, int b, const int64_t c[3], const int64_t w[3]) {
+  if (E->vacancy_p <= 0) return 0;
+  int64_t t[3];
+  for (int a = 0; a < 3; a++) t[a] = c[a] + E->shift[3 * b + a] - w[a] * E->cells[a];
+  return hm_stencil_vacant(E, t[0] + E->cells[0] * (t[1] + E->cells[1] * t[2]));
+}
+
 /* The disorder d(c, i) of global site `site`, orbital i. */
 HM_STENCIL_FN double hm_stencil_disorder(const hm_stencil_exec *E, int64_t site, int i) {
   if (E->disorder_w == 0) return 0;
@@ -122,6 +131,24 @@ HM_STENCIL_FN int64_t hm_stencil_slab_at(const hm_stencil_exec *E, int list, int
     p -= len;
   }
   return -1;
+}
+
+/* The local slabs of row list `list`: its runs' lengths together. */
+HM_STENCIL_FN int64_t hm_stencil_list_slabs(const hm_stencil_exec *E, int list) {
+  int64_t slabs = 0;
+  for (int r = 0; r < E->nruns[list]; r++) slabs += E->run[list][r][1] - E->run[list][r][0];
+  return slabs;
+}
+
+/* A list's `slabs` cut into chunks that thread blocks march along, so that about `want` blocks run
+ * where `across` blocks cover one slab: *zchunk slabs per chunk, *nzchunks chunks (0 without slabs). */
+HM_STENCIL_FN void hm_stencil_zchunks(int64_t slabs, int64_t across, int64_t want, int64_t *zchunk, int64_t *nzchunks) {
+  int64_t nz = (want + across - 1) / across;
+  if (nz > slabs) nz = slabs;
+  if (nz < 1) nz = 1;
+  *zchunk = (slabs + nz - 1) / nz;
+  if (*zchunk < 1) *zchunk = 1;
+  *nzchunks = slabs ? (slabs + *zchunk - 1) / *zchunk : 0;
 }
 
 /* Cell coordinates of local slab l's site q (q < slab_sites) and its global site number. */

@@ -22,6 +22,7 @@
 #include <string.h>
 #include "random.h"
 #include "stencil_free.h"
+#include "stencil_shift_pairs.h"
 #include "testing.h"
 
 typedef struct {
@@ -72,15 +73,7 @@ static void make_description(description *d, int dims, int peierls, int large, i
     int32_t R[3] = {0, 0, 0};
     for (int a = 0; a < dims; a++) R[a] = faces ? (a == p) : draw_int(-2, 2);
     if (R[0] == 0 && R[1] == 0 && R[2] == 0) R[0] = 1;
-    int dup = 0;
-    for (int b = 0; b < nb; b++)
-      dup |= (d->shift[3 * b] == R[0] && d->shift[3 * b + 1] == R[1] && d->shift[3 * b + 2] == R[2]) ||
-             (d->shift[3 * b] == -R[0] && d->shift[3 * b + 1] == -R[1] && d->shift[3 * b + 2] == -R[2]);
-    if (dup) continue;
-    for (int a = 0; a < 3; a++) {
-      d->shift[3 * nb + a] = R[a];
-      d->shift[3 * (nb + 1) + a] = -R[a];
-    }
+    if (!append_shift_pair(d->shift, nb, R)) continue;
     double *B = d->block + 2 * o * o * nb, *Bd = B + 2 * o * o;
     for (int i = 0; i < o; i++)
       for (int j = 0; j < o; j++) {

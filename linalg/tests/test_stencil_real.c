@@ -19,6 +19,7 @@
 #include <string.h>
 #include "random.h"
 #include "stencil_free.h"
+#include "stencil_shift_pairs.h"
 #include "testing.h"
 
 typedef struct {
@@ -48,15 +49,7 @@ static void make_real(description *d, int dims, int large) {
     int32_t R[3] = {0, 0, 0};
     for (int a = 0; a < dims; a++) R[a] = draw_int(-2, 2);
     if (R[0] == 0 && R[1] == 0 && R[2] == 0) R[0] = 1;
-    int dup = 0;
-    for (int b = 0; b < nb; b++)
-      dup |= (d->shift[3 * b] == R[0] && d->shift[3 * b + 1] == R[1] && d->shift[3 * b + 2] == R[2]) ||
-             (d->shift[3 * b] == -R[0] && d->shift[3 * b + 1] == -R[1] && d->shift[3 * b + 2] == -R[2]);
-    if (dup) continue;
-    for (int a = 0; a < 3; a++) {
-      d->shift[3 * nb + a] = R[a];
-      d->shift[3 * (nb + 1) + a] = -R[a];
-    }
+    if (!append_shift_pair(d->shift, nb, R)) continue;
     double *B = d->block + 2 * o * o * nb, *Bt = B + 2 * o * o;
     for (int i = 0; i < o; i++)
       for (int j = 0; j < o; j++) {
