@@ -8,7 +8,7 @@ int hm_cuda_idr_combine(hm_scalar type, int64_t n, int k, int m, const double *c
 int hm_cuda_idr_update(hm_scalar type, int64_t n, int k, const double *beta, const double *sigma, const double *g,
                        const double *u, double *r, double *x, double *dr, double *dx, double *dots);
 int hm_cuda_idr_multidot(hm_scalar type, int64_t n, int s, const double *P, int k, const double *Y, double *G);
-int hm_cuda_idr_shift_update(hm_scalar type, int64_t n, int nv, int ns, int nact, const int *act, int m,
-                             const double *v, const double *a, const double *const *D, const double *c, double *Dnew,
+int hm_cuda_idr_shift_update(hm_scalar type, int64_t n, int nv, int ns, int ncol, const int *cols, int m,
+                             const int *pos, const double *v, const double *a, const double *const *D, const double *c, double *Dnew,
                              double *x);
 #endif

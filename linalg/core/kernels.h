@@ -119,14 +119,18 @@ typedef struct {
    * real data[i*k + j] = u < 1/2 ? -1 : 1. */
   int (*random_phase)(hm_scalar type, int64_t first, int64_t n, int k, int col0, uint64_t seed, double *data);
   /* ---- multi-shift IDR(s): every shift's update in one pass (CPU: kernels_cpu_shift.c, CUDA:
-   * gpu/kernels_cuda_shift.cu); complex only ---- */
-  /* Over n rows, for the columns of the nact shifts act[0..nact) (ascending, of ns): the active
-   * column p = i * nv + j is col = act[i] * nv + j (shift act[i], right-hand side j) of the K = nv * ns:
-   * w = a[p] v[:, j] + sum_{l<m} c[l*Ka + p] D_l[:, col] (Ka = nact * nv); Dnew[:, col] = w;
-   * x[:, col] += w; the other shifts' columns are not touched (converged shifts cost nothing).
-   * v is n x nv, D_l (m <= 64, a host array of backend pointers), Dnew and x are n x K; a, c, act host
-   * arrays. Dnew may be one of the D_l (each entry is read before it is written). */
-  int (*idr_shift_update)(hm_scalar type, int64_t n, int nv, int ns, int nact, const int *act, int m,
+   * gpu/kernels_cuda_idr.cu); complex only ---- */
+  /* Over n rows, for the ncol listed systems cols[0..ncol) (ascending columns of the K = nv * ns:
+   * system col is shift col / nv, right-hand side col % nv), the p-th gets
+   *   w = a[p] v[:, cols[p] % nv] + sum_{l<m} c[l*ncol + p] D_l[:, pos[l*ncol + p]],
+   *   Dnew[:, p] = w,   x[:, cols[p]] += w.
+   * x keeps every system in its own column; the directions are packed: D_l holds system cols[p] in
+   * column pos[l*ncol + p] (where the step that wrote D_l put it: ascending in p), and Dnew gets the
+   * listed systems in columns 0..ncol). So a converged system costs nothing, and the running ones'
+   * directions stay contiguous. Dnew may be one of the D_l (packed in place: pos >= p, and each
+   * entry is read before any entry at or above it is written). v is n x nv; D_l (m <= 64, a host array
+   * of backend pointers), Dnew and x are n x K; a, c, cols, pos host arrays. */
+  int (*idr_shift_update)(hm_scalar type, int64_t n, int nv, int ns, int ncol, const int *cols, int m, const int *pos,
                           const double *v, const double *a, const double *const *D, const double *c, double *Dnew,
                           double *x);
 } hm_kernels;

@@ -48,7 +48,10 @@ struct hm_idr_multishift_s {
   double complex *pi;         /* [K][s+1]: pi_n, pi_(n-1), ..., pi_(n-s) (r_q = r / pi_q) */
   double *bnorm, *rnorm2, *est, *tru, *target; /* [k], [k], [K], [K], [K] */
   int *its, *state;           /* [K] */
-  int *act;                   /* [ns] scratch: the shifts a step updates */
+  int *cols;                  /* [K] scratch: the systems a step updates (ascending) */
+  int *dxcol;                 /* [s][K] the column of dX[l] that holds system c's direction, -1: none (packed:
+                               * the step that wrote dX[l] put its moving systems in columns 0, 1, ...) */
+  int *pos;                   /* [s][K] scratch: dxcol of the systems of a step's list */
   int restored, status;
   double *a, *coef, *buf;     /* host scratch in the kernels' layout */
   hm_idr_multishift_profile prof; /* of the last solve */
@@ -62,6 +65,10 @@ struct hm_idr_multishift_s {
 int hm_idr_multishift_get_profile(const hm_idr_multishift *ms, hm_idr_multishift_profile *prof);
 
 int hm_idr_multishift_alloc_state(hm_idr_multishift *ms, int k);
+
+/* Marks every system's directions as in its own column of the dX blocks (as allocated, restored from
+ * a checkpoint, or after unpack_directions in idr_multishift_solve.c): the layout callers see. */
+void hm_idr_multishift_directions_unpacked(hm_idr_multishift *ms);
 
 /* The polish of stalled systems (internal: tests and bench_multishift). max_columns: the most
  * (shift, right-hand side) columns of one batched polish solve (0: by memory, the default).

@@ -74,22 +74,26 @@ static long solve_on(hm_backend backend, double stall_at, double complex *x_out,
   return prof.polish_columns;
 }
 
-/* The fused update over the shifts {0, 3, 4, 9} of 11 (3 right-hand sides, m = 4, the newest
- * direction written over D_0) on both backends from the same random inputs. */
+/* The fused update of 13 listed systems of 33 (11 shifts x 3 right-hand sides, m = 4), the
+ * directions packed at other columns (as a block written by a longer list holds them) and the
+ * newest direction packed in place over D_0, on both backends from the same random inputs. */
 static void kernel_on_both(void) {
-  enum { R = 5000, NV = 3, NSH = 11, M = 4, NACT = 4 };
-  const int act[NACT] = {0, 3, 4, 9}, K = NV * NSH;
+  enum { R = 5000, NV = 3, NSH = 11, M = 4, NCOL = 13 };
+  const int cols[NCOL] = {0, 1, 2, 9, 11, 12, 13, 14, 20, 27, 28, 29, 32}, K = NV * NSH;
+  int pos[M * NCOL];
+  for (int l = 0; l < M; l++)
+    for (int p = 0; p < NCOL; p++) pos[l * NCOL + p] = l == 1 ? cols[p] : p + (p * (l + 1)) / 5; /* ascending, >= p */
   const size_t len = 2 * (size_t)R * K, nvlen = 2 * (size_t)R * NV;
   const hm_kernels *gpu = hm_kernels_cuda(), *cpu = &hm_kernels_cpu;
   HM_TEST_ASSERT(gpu != NULL, "no CUDA kernel table although a device is visible");
   if (!gpu) return;
-  double *h[M + 2], a[2 * NV * NACT], c[2 * M * NV * NACT];
+  double *h[M + 2], a[2 * NCOL], c[2 * M * NCOL];
   for (int b = 0; b < M + 2; b++) { /* D_0 .. D_3, x, v */
     h[b] = malloc(sizeof(double) * len);
     for (size_t i = 0; i < len; i++) h[b][i] = idr_test_hash(seed_of_run + 10 + (uint64_t)b, i, 0);
   }
-  for (int i = 0; i < 2 * NV * NACT; i++) a[i] = idr_test_hash(seed_of_run + 20, (uint64_t)i, 1);
-  for (int i = 0; i < 2 * M * NV * NACT; i++) c[i] = idr_test_hash(seed_of_run + 21, (uint64_t)i, 2);
+  for (int i = 0; i < 2 * NCOL; i++) a[i] = idr_test_hash(seed_of_run + 20, (uint64_t)i, 1);
+  for (int i = 0; i < 2 * M * NCOL; i++) c[i] = idr_test_hash(seed_of_run + 21, (uint64_t)i, 2);
   void *d[M + 2];
   for (int b = 0; b < M + 2; b++) {
     HM_TEST_OK(gpu->alloc(sizeof(double) * len, &d[b]));
@@ -100,10 +104,10 @@ static void kernel_on_both(void) {
     Dc[l] = h[l];
     Dg[l] = d[l];
   }
-  HM_TEST_OK(gpu->idr_shift_update(HM_COMPLEX, R, NV, NSH, NACT, act, M, d[M + 1], a, Dg, c, d[0], d[M]));
-  HM_TEST_OK(cpu->idr_shift_update(HM_COMPLEX, R, NV, NSH, NACT, act, M, h[M + 1], a, Dc, c, h[0], h[M]));
+  HM_TEST_OK(gpu->idr_shift_update(HM_COMPLEX, R, NV, NSH, NCOL, cols, M, pos, d[M + 1], a, Dg, c, d[0], d[M]));
+  HM_TEST_OK(cpu->idr_shift_update(HM_COMPLEX, R, NV, NSH, NCOL, cols, M, pos, h[M + 1], a, Dc, c, h[0], h[M]));
   double *back = malloc(sizeof(double) * len), worst = 0;
-  for (int b = 0; b <= M; b += M) { /* Dnew (over D_0) and x */
+  for (int b = 0; b <= M; b += M) { /* Dnew (over D_0) and x: every column, listed or not */
     HM_TEST_OK(gpu->download(back, d[b], sizeof(double) * len));
     for (size_t i = 0; i < len; i++) worst = fmax(worst, fabs(back[i] - h[b][i]));
   }
