@@ -94,6 +94,7 @@ static void free_state(hm_idr_multishift *o) {
   free(o->cols);
   free(o->dxcol);
   free(o->pos);
+  free(o->want);
   free(o->a);
   free(o->coef);
   free(o->buf);
@@ -101,7 +102,7 @@ static void free_state(hm_idr_multishift *o) {
   o->M = o->m = o->omega = o->pi = o->rel = NULL;
   o->seedof = NULL;
   o->bnorm = o->rnorm2 = o->est = o->tru = o->target = o->a = o->coef = o->buf = NULL;
-  o->its = o->state = o->cols = o->dxcol = o->pos = NULL;
+  o->its = o->state = o->cols = o->dxcol = o->pos = o->want = NULL;
   o->k = o->K = 0;
 }
 
@@ -170,11 +171,12 @@ int hm_idr_multishift_alloc_state(hm_idr_multishift *o, int k) {
   o->cols = calloc((size_t)K, sizeof(int));
   o->dxcol = calloc((size_t)K * s, sizeof(int));
   o->pos = calloc((size_t)K * s, sizeof(int));
+  o->want = calloc((size_t)K, sizeof(int));
   o->a = calloc(2 * (size_t)K, sizeof(double));
   o->coef = calloc(2 * (size_t)K * (s + 2), sizeof(double));
   o->buf = calloc(2 * (size_t)k * (s + 3), sizeof(double));
   if (!o->dR || !o->dX || !o->seedof || !o->rel || !o->M || !o->m || !o->omega || !o->pi || !o->bnorm || !o->rnorm2 || !o->est ||
-      !o->tru || !o->target || !o->its || !o->state || !o->cols || !o->dxcol || !o->pos || !o->a || !o->coef || !o->buf) {
+      !o->tru || !o->target || !o->its || !o->state || !o->cols || !o->dxcol || !o->pos || !o->want || !o->a || !o->coef || !o->buf) {
     free_state(o);
     HM_RAISE(HM_ERR_MEMORY, "could not allocate the small state of %d right-hand sides x %d shifts", k, o->ns);
   }

@@ -52,6 +52,7 @@ struct hm_idr_multishift_s {
   int *dxcol;                 /* [s][K] the column of dX[l] that holds system c's direction, -1: none (packed:
                                * the step that wrote dX[l] put its moving systems in columns 0, 1, ...) */
   int *pos;                   /* [s][K] scratch: dxcol of the systems of a step's list */
+  int *want;                  /* [K] scratch: the systems whose true residual is computed */
   int restored, status;
   double *a, *coef, *buf;     /* host scratch in the kernels' layout */
   hm_idr_multishift_profile prof; /* of the last solve */

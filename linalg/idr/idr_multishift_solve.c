@@ -426,42 +426,61 @@ static int switch_seeds(hm_idr_multishift *o) {
   return HM_SUCCESS;
 }
 
-/* The true relative residuals ||b_j - (A + shift_q) x_q,j|| / ||b_j|| of the shifts with want[q] set,
- * into o->tru: one operator application of k columns per shift, one reduction for all of them. */
+/* Copy the listed columns cols[0..m) of X into slots 0..m) of Y (k wide), column c from X's column
+ * src(c) (x: c itself; b: c % k), a run of consecutive sources in one copy. */
+static int gather_columns(const hm_mvec *X, int k, int of_b, const int *cols, int m, hm_mvec *Y) {
+  for (int i = 0; i < m;) {
+    const int s0 = of_b ? cols[i] % k : cols[i];
+    int len = 1;
+    while (i + len < m && (of_b ? cols[i + len] % k : cols[i + len]) == s0 + len) len++;
+    HM_CALL(hm_mvec_copy_columns(X, s0, Y, i, len));
+    i += len;
+  }
+  return HM_SUCCESS;
+}
+
+/* The true relative residuals ||b_j - (A + shift_q) x_q,j|| / ||b_j|| of the columns c = q k + j with
+ * want[c] set, into o->tru (the others' entries are kept): the wanted columns gathered k at a time into
+ * one block (each with its own shift), one operator application of k columns per block, one reduction
+ * for all of them. Only the wanted columns: a check at the end of an outer iteration costs its claimed
+ * systems, not every system of their shifts (before session 31 each shift with a claim was checked
+ * whole, and its other right-hand sides' true residuals came along). */
 static int true_residuals(hm_idr_multishift *o, hm_mvec *b, const hm_mvec *x, const int *want) {
   const int k = o->k;
   const double t0 = MPI_Wtime();
   int nw = 0;
-  for (int q = 0; q < o->ns; q++) nw += want[q] != 0;
+  for (int c = 0; c < o->K; c++) nw += want[c] != 0;
   if (!nw) return HM_SUCCESS;
-  double *sums = malloc(sizeof(double) * 2 * (size_t)k * nw);
-  HM_CHECK(sums, HM_ERR_MEMORY, "could not allocate the residual norms of %d shifts", nw);
-  int st = HM_SUCCESS;
-  for (int q = 0, i = 0; q < o->ns && !st; q++) {
-    if (!want[q]) continue;
+  const int nblocks = (nw + k - 1) / k;
+  double *sums = malloc(sizeof(double) * 2 * (size_t)k * nblocks);
+  int *cols = malloc(sizeof(int) * (size_t)nw);
+  int st = sums && cols ? HM_SUCCESS : hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__,
+                                                      "could not allocate the residual norms of %d systems", nw);
+  for (int c = 0, i = 0; c < o->K && !st; c++)
+    if (want[c]) cols[i++] = c;
+  for (int g = 0; g < nblocks && !st; g++) {
+    const int *gc = cols + (size_t)g * k, m = nw - g * k < k ? nw - g * k : k;
     double complex alpha[k], beta[k], one[k];
-    for (int j = 0; j < k; j++) {
-      alpha[j] = o->shift[q];
-      beta[j] = -1;
-      one[j] = 1;
+    for (int i = 0; i < k; i++) {
+      alpha[i] = i < m ? o->shift[gc[i] / k] : 0; /* a block's unused slots: left as they are, not read */
+      beta[i] = -1;
+      one[i] = 1;
     }
-    st = hm_mvec_copy_columns(x, q * k, o->v, 0, k);
+    st = gather_columns(x, k, 0, gc, m, o->v);
+    if (!st) st = gather_columns(b, k, 1, gc, m, o->work);
     if (!st) st = hm_operator_apply(o->A, o->v, o->t);
-    if (!st) st = hm_mvec_axpby(o->t, alpha, o->v, one); /* t = (A + shift) x */
-    if (!st) st = hm_mvec_axpby(o->t, one, b, beta);     /* t = b - t */
-    if (!st) st = o->kern->dot(HM_COMPLEX, o->base->nlocal, k, o->t->data, o->t->data, sums + 2 * (size_t)k * i++);
+    if (!st) st = hm_mvec_axpby(o->t, alpha, o->v, one);   /* t = (A + shift) x */
+    if (!st) st = hm_mvec_axpby(o->t, one, o->work, beta); /* t = b - t */
+    if (!st) st = o->kern->dot(HM_COMPLEX, o->base->nlocal, k, o->t->data, o->t->data, sums + 2 * (size_t)k * g);
     o->prof.check_products += k;
   }
-  if (!st) st = allreduce(o, sums, 2 * k * nw);
-  for (int q = 0, i = 0; q < o->ns && !st; q++) {
-    if (!want[q]) continue;
-    for (int j = 0; j < k; j++) {
-      const double t = sqrt(sums[2 * ((size_t)k * i + j)]) / o->bnorm[j];
-      o->tru[q * k + j] = isnan(t) ? INFINITY : t;
-    }
-    i++;
+  if (!st) st = allreduce(o, sums, 2 * k * nblocks);
+  for (int i = 0; i < nw && !st; i++) {
+    const double t = sqrt(sums[2 * (size_t)i]) / o->bnorm[cols[i] % k];
+    o->tru[cols[i]] = isnan(t) ? INFINITY : t;
   }
   free(sums);
+  free(cols);
   o->prof.t_check += MPI_Wtime() - t0;
   if (st) return hm_error_trace(st, __FILE__, __LINE__, __func__);
   return HM_SUCCESS;
@@ -474,12 +493,9 @@ static int true_residuals(hm_idr_multishift *o, hm_mvec *b, const hm_mvec *x, co
  * against one solve to 1e-12). */
 static int confirm(hm_idr_multishift *o, hm_mvec *b) {
   if (!count_state(o, MS_CLAIMED)) return HM_SUCCESS;
-  int want[o->ns];
-  for (int q = 0; q < o->ns; q++) {
-    want[q] = 0;
-    for (int j = 0; j < o->k; j++) want[q] |= o->state[q * o->k + j] == MS_CLAIMED;
-  }
-  double before[o->K]; /* a shift's true residual at its last failed check (0: none yet) */
+  int *want = o->want;
+  for (int c = 0; c < o->K; c++) want[c] = o->state[c] == MS_CLAIMED;
+  double before[o->K]; /* a system's true residual at its last failed check (0: none yet) */
   for (int c = 0; c < o->K; c++) before[c] = o->tru[c];
   HM_CALL(true_residuals(o, b, o->x, want));
   const double tol = o->base->opt.tol;
@@ -621,14 +637,11 @@ static int polish_group(hm_idr_multishift *o, hm_mvec *b, const int *cols, int m
  * own shift solves (A + shift_i) x_i = b_i as it would alone, and the GPU runs one iteration for all
  * of them instead of one per shift. */
 static int polish(hm_idr_multishift *o, hm_mvec *b) {
-  const int k = o->k;
-  int want[o->ns], ncols = 0;
-  for (int q = 0; q < o->ns; q++) want[q] = 0;
-  for (int c = 0; c < o->K; c++)
-    if (o->state[c] == HM_ERR_NOT_CONVERGED) {
-      want[c / k] = 1;
-      ncols++;
-    }
+  int *want = o->want, ncols = 0;
+  for (int c = 0; c < o->K; c++) {
+    want[c] = o->state[c] == HM_ERR_NOT_CONVERGED;
+    ncols += want[c];
+  }
   if (!ncols) return HM_SUCCESS;
   HM_CALL(true_residuals(o, b, o->x, want)); /* whether each iterate is a better start than 0 */
   const int cap = polish_group_columns(o) < ncols ? polish_group_columns(o) : ncols;
@@ -666,8 +679,8 @@ static int finish(hm_idr_multishift *o, hm_mvec *b, hm_mvec *x) {
   HM_CALL(polish(o, b));
   o->prof.t_polish += MPI_Wtime() - t0;
   HM_CALL(hm_mvec_copy_columns(o->x, 0, x, 0, o->K));
-  int want[o->ns];
-  for (int q = 0; q < o->ns; q++) want[q] = 1;
+  int *want = o->want;
+  for (int c = 0; c < o->K; c++) want[c] = 1;
   HM_CALL(true_residuals(o, b, x, want));
   for (int c = 0; c < o->K; c++)
     if (o->state[c] == MS_CLAIMED) o->state[c] = o->tru[c] <= o->base->opt.tol ? HM_SUCCESS : HM_ERR_NOT_CONVERGED;
