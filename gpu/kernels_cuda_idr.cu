@@ -292,75 +292,59 @@ int hm_cuda_idr_update(hm_scalar type, int64_t n, int k, const double *beta, con
 
 namespace {
 
-// Multi-shift IDR(s): a warp per row, its lanes over the listed systems 32 at a time (listed p:
-// system cols[p], its directions at pos[l][p] of D_l, its new direction at column p of Dnew), so the
-// loads and stores of a chunk are contiguous pieces of the row. Dnew may be one of the D_l, packed
-// in place (pos >= p): every lane of a chunk loads before any stores (__syncwarp), and a chunk
-// writes only columns below the next chunks' reads. The coefficients (a: ncol, then c: m x ncol
-// complex) and the lists (cols, then pos: ints) in scratch.
-__global__ void shift_update_kernel(int64_t n, int nv, int K, int ncol, int m, const double2 *__restrict__ v,
-                                    Blocks D, const double2 *__restrict__ coef, const int *__restrict__ cols,
-                                    const int *__restrict__ pos, double2 *Dnew, double2 *__restrict__ x) {
-  const int lane = threadIdx.x % 32;
-  const int64_t warps = (int64_t)gridDim.x * (blockDim.x / 32);
-  for (int64_t row = (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / 32; row < n; row += warps) {
-    const size_t base = (size_t)row * K;
-    for (int p0 = 0; p0 < ncol; p0 += 32) {
-      const int p = p0 + lane;
-      const bool mine = p < ncol;
-      int col = 0;
-      double2 w = make_double2(0, 0);
-      if (mine) {
-        col = cols[p];
-        const double2 a = coef[p], vv = v[(size_t)row * nv + col % nv];
-        w = make_double2(a.x * vv.x - a.y * vv.y, a.x * vv.y + a.y * vv.x);
-        for (int l = 0; l < m; l++) {
-          const double2 c = coef[(size_t)(l + 1) * ncol + p];
-          const double2 d = reinterpret_cast<const double2 *>(D.p[l])[base + pos[(size_t)l * ncol + p]];
-          w.x += c.x * d.x - c.y * d.y;
-          w.y += c.x * d.y + c.y * d.x;
-        }
-      }
-      __syncwarp();
-      if (mine) {
-        Dnew[base + p] = w;
-        double2 xs = x[base + col];
-        xs.x += w.x;
-        xs.y += w.y;
-        x[base + col] = xs;
-      }
+// Multi-shift IDR(s): a thread per (row, packed column p < ncol), consecutive threads on consecutive
+// columns of a row, so every block is read and written in contiguous row pieces. Column p holds
+// system cols[p] (its v entry: right-hand side cols[p] % nv). The coefficients (a: ncol, then c:
+// m x ncol complex) and cols (ints, two to a double) sit in scratch. Each entry is read from every
+// D_l before Dnew (one of them) is written.
+__global__ void shift_update_kernel(int64_t n, int nv, int K, int ncol, int m, const double2 *__restrict__ v, Blocks D,
+                                    const double2 *__restrict__ coef, const int *__restrict__ cols, double2 *Dnew,
+                                    double2 *__restrict__ x) {
+  for (int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; t < n * ncol; t += (int64_t)gridDim.x * blockDim.x) {
+    const int64_t row = t / ncol;
+    const int p = (int)(t - row * ncol);
+    const size_t e = (size_t)row * K + p;
+    const double2 a = coef[p], vv = v[(size_t)row * nv + cols[p] % nv];
+    double2 w = make_double2(a.x * vv.x - a.y * vv.y, a.x * vv.y + a.y * vv.x);
+    for (int l = 0; l < m; l++) {
+      const double2 c = coef[(size_t)(l + 1) * ncol + p];
+      const double2 d = reinterpret_cast<const double2 *>(D.p[l])[e];
+      w.x += c.x * d.x - c.y * d.y;
+      w.y += c.x * d.y + c.y * d.x;
     }
+    Dnew[e] = w;
+    const double2 xs = x[e];
+    x[e] = make_double2(xs.x + w.x, xs.y + w.y);
   }
 }
 
 }  // namespace
 
 int hm_cuda_idr_shift_update(hm_scalar type, int64_t n, int nv, int ns, int ncol, const int *cols, int m,
-                             const int *pos, const double *v, const double *a, const double *const *D, const double *c,
-                             double *Dnew, double *x) {
-  HM_CALL(hm_idr_shift_update_check(type, nv, ns, ncol, cols, m, pos));
+                             const double *v, const double *a, const double *const *D, const double *c, double *Dnew,
+                             double *x) {
+  HM_CALL(hm_idr_shift_update_check(type, nv, ns, ncol, cols, m));
   if (ncol == 0 || n == 0) return HM_SUCCESS;
   const int K = nv * ns;
-  const size_t nc = 2 * (size_t)ncol * (m + 1), nlist = (size_t)ncol * (m + 1), words = (nlist + 1) / 2;
+  const size_t nc = 2 * (size_t)ncol * (m + 1), words = ((size_t)ncol + 1) / 2;
   HM_CALL(scratch_at_least(nc + words));
-  // the coefficients and the lists (two ints to a double) in one stream-ordered upload
+  // the coefficients and the list (two ints to a double) in one stream-ordered upload
   double *host = new double[nc + words];
   int *ints = reinterpret_cast<int *>(host + nc);
   memcpy(host, a, sizeof(double) * 2 * (size_t)ncol);
   memcpy(host + 2 * (size_t)ncol, c, sizeof(double) * 2 * (size_t)ncol * m);
   memcpy(ints, cols, sizeof(int) * (size_t)ncol);
-  if (m) memcpy(ints + ncol, pos, sizeof(int) * (size_t)ncol * m);
-  if (nlist % 2) ints[nlist] = 0;
+  if (ncol % 2) ints[ncol] = 0;
   const int st = upload_async(scratch, host, nc + words);
   delete[] host;
   HM_CALL(st);
   Blocks blocks = {};
   for (int l = 0; l < m; l++) blocks.p[l] = D[l];
-  const int *dev_ints = reinterpret_cast<const int *>(scratch + nc);
   int grid = 1;
-  HM_CALL(one_wave(shift_update_kernel, grid_for(n * 32), &grid));
+  HM_CALL(one_wave(shift_update_kernel, grid_for(n * ncol), &grid));
   shift_update_kernel<<<grid, kThreads>>>(n, nv, K, ncol, m, reinterpret_cast<const double2 *>(v), blocks,
-                                          reinterpret_cast<const double2 *>(scratch), dev_ints, dev_ints + ncol,
+                                          reinterpret_cast<const double2 *>(scratch),
+                                          reinterpret_cast<const int *>(scratch + nc),
                                           reinterpret_cast<double2 *>(Dnew), reinterpret_cast<double2 *>(x));
   HM_CHECK_LAUNCH("idr_shift_update");
   return HM_SUCCESS;

@@ -9,6 +9,6 @@ int hm_cuda_idr_update(hm_scalar type, int64_t n, int k, const double *beta, con
                        const double *u, double *r, double *x, double *dr, double *dx, double *dots);
 int hm_cuda_idr_multidot(hm_scalar type, int64_t n, int s, const double *P, int k, const double *Y, double *G);
 int hm_cuda_idr_shift_update(hm_scalar type, int64_t n, int nv, int ns, int ncol, const int *cols, int m,
-                             const int *pos, const double *v, const double *a, const double *const *D, const double *c, double *Dnew,
+                             const double *v, const double *a, const double *const *D, const double *c, double *Dnew,
                              double *x);
 #endif

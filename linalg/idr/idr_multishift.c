@@ -92,8 +92,7 @@ static void free_state(hm_idr_multishift *o) {
   free(o->its);
   free(o->state);
   free(o->cols);
-  free(o->dxcol);
-  free(o->pos);
+  free(o->at);
   free(o->want);
   free(o->a);
   free(o->coef);
@@ -102,7 +101,7 @@ static void free_state(hm_idr_multishift *o) {
   o->M = o->m = o->omega = o->pi = o->rel = NULL;
   o->seedof = NULL;
   o->bnorm = o->rnorm2 = o->est = o->tru = o->target = o->a = o->coef = o->buf = NULL;
-  o->its = o->state = o->cols = o->dxcol = o->pos = o->want = NULL;
+  o->its = o->state = o->cols = o->at = o->want = NULL;
   o->k = o->K = 0;
 }
 
@@ -169,14 +168,13 @@ int hm_idr_multishift_alloc_state(hm_idr_multishift *o, int k) {
   o->its = calloc((size_t)K, sizeof(int));
   o->state = calloc((size_t)K, sizeof(int));
   o->cols = calloc((size_t)K, sizeof(int));
-  o->dxcol = calloc((size_t)K * s, sizeof(int));
-  o->pos = calloc((size_t)K * s, sizeof(int));
+  o->at = calloc((size_t)K, sizeof(int));
   o->want = calloc((size_t)K, sizeof(int));
   o->a = calloc(2 * (size_t)K, sizeof(double));
   o->coef = calloc(2 * (size_t)K * (s + 2), sizeof(double));
   o->buf = calloc(2 * (size_t)k * (s + 3), sizeof(double));
   if (!o->dR || !o->dX || !o->seedof || !o->rel || !o->M || !o->m || !o->omega || !o->pi || !o->bnorm || !o->rnorm2 || !o->est ||
-      !o->tru || !o->target || !o->its || !o->state || !o->cols || !o->dxcol || !o->pos || !o->want || !o->a || !o->coef || !o->buf) {
+      !o->tru || !o->target || !o->its || !o->state || !o->cols || !o->at || !o->want || !o->a || !o->coef || !o->buf) {
     free_state(o);
     HM_RAISE(HM_ERR_MEMORY, "could not allocate the small state of %d right-hand sides x %d shifts", k, o->ns);
   }
@@ -193,13 +191,8 @@ int hm_idr_multishift_alloc_state(hm_idr_multishift *o, int k) {
     free_state(o);
     return hm_error_trace(st, __FILE__, __LINE__, __func__);
   }
-  hm_idr_multishift_directions_unpacked(o);
+  hm_idr_multishift_unpacked(o);
   return HM_SUCCESS;
-}
-
-void hm_idr_multishift_directions_unpacked(hm_idr_multishift *o) {
-  for (int l = 0; l < o->s; l++)
-    for (int c = 0; c < o->K; c++) o->dxcol[(size_t)l * o->K + c] = c;
 }
 
 int hm_idr_multishift_info(const hm_idr_multishift *ms, int *k, int *seed_shift, int *status) {

@@ -48,10 +48,10 @@ struct hm_idr_multishift_s {
   double complex *pi;         /* [K][s+1]: pi_n, pi_(n-1), ..., pi_(n-s) (r_q = r / pi_q) */
   double *bnorm, *rnorm2, *est, *tru, *target; /* [k], [k], [K], [K], [K] */
   int *its, *state;           /* [K] */
-  int *cols;                  /* [K] scratch: the systems a step updates (ascending) */
-  int *dxcol;                 /* [s][K] the column of dX[l] that holds system c's direction, -1: none (packed:
-                               * the step that wrote dX[l] put its moving systems in columns 0, 1, ...) */
-  int *pos;                   /* [s][K] scratch: dxcol of the systems of a step's list */
+  int npacked;                /* the systems in the first columns of x and of every dX (see packed.c) */
+  int *cols;                  /* [K] the system in column p < npacked (ascending) */
+  int *at;                    /* [K] the column of system c, -1: packed out (its x in xout) */
+  hm_mvec *xout;              /* during a solve, the caller's x: where packed-out systems' x go */
   int *want;                  /* [K] scratch: the systems whose true residual is computed */
   int restored, status;
   double *a, *coef, *buf;     /* host scratch in the kernels' layout */
@@ -67,9 +67,17 @@ int hm_idr_multishift_get_profile(const hm_idr_multishift *ms, hm_idr_multishift
 
 int hm_idr_multishift_alloc_state(hm_idr_multishift *ms, int k);
 
-/* Marks every system's directions as in its own column of the dX blocks (as allocated, restored from
- * a checkpoint, or after unpack_directions in idr_multishift_solve.c): the layout callers see. */
-void hm_idr_multishift_directions_unpacked(hm_idr_multishift *ms);
+/* The layout of x and the dX blocks (idr_multishift_packed.c). While a solve runs, the systems that
+ * still move are packed in the blocks' first columns so that the fused update streams only them;
+ * callers (checkpoints, restores, results) see every system in its own column. */
+/* Every system in its own column (as allocated or restored). */
+void hm_idr_multishift_unpacked(hm_idr_multishift *ms);
+/* At the end of an outer iteration: where at least 1/32 of the packed systems no longer move, their
+ * x go to xout and the others move down (x and every dX). */
+int hm_idr_multishift_repack(hm_idr_multishift *ms);
+/* Every system back in its own column of x (packed-out ones from xout) and of the dX blocks (a
+ * packed-out system's directions are stale: it never moves again). */
+int hm_idr_multishift_unpack(hm_idr_multishift *ms);
 
 /* The polish of stalled systems (internal: tests and bench_multishift). max_columns: the most
  * (shift, right-hand side) columns of one batched polish solve (0: by memory, the default).

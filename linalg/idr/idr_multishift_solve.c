@@ -272,66 +272,52 @@ static int step(hm_idr_multishift *o) {
   /* the shifts: coefficients of the fused update, then pi and the estimates */
   int age[s]; /* steps since slot l's difference was formed (1..s), 0: empty */
   for (int l = 0; l < s; l++) age[l] = o->stepof[l] >= 0 ? o->n - o->stepof[l] : 0;
-  int ncol = 0; /* the systems that move this step: only they are updated */
-  for (int col = 0; col < K; col++) {
-    const int j = col % k; /* right-hand side j of shift col / k */
+  /* the packed systems (idr_multishift_packed.c); one that has stopped rides along with zeros */
+  const int ncol = o->npacked;
+  for (int p = 0; p < ncol; p++) {
+    const int col = o->cols[p], j = col % k; /* right-hand side j of shift col / k */
     double complex *pi = o->pi + (size_t)col * (s + 1);
-    if (!active(o, col) || !run[j]) continue;
     double complex a = 0, cs[s];
     for (int l = 0; l < s; l++) cs[l] = 0;
-    double complex gam[s + 1], e[s + 2];
-    for (int i = 0; i <= s + 1; i++) e[i] = 0;
-    for (int l = 0; l < s; l++)
-      if (age[l]) e[age[l]] = c[j][l];
-    gam[0] = 1 - e[1];
-    for (int i = 1; i <= s; i++) gam[i] = e[i] - e[i + 1];
-    double complex sum = 0;
-    for (int i = 0; i <= s; i++) sum += gam[i] * pi[i];
-    const double complex lambda = 1 / sum, f = 1 + o->omega[j] * o->rel[col];
-    double complex es[s + 2];
-    es[s + 1] = 0;
-    for (int i = s; i >= 1; i--) es[i] = es[i + 1] + lambda * gam[i] * pi[i];
-    for (int l = 0; l < s; l++)
-      if (age[l]) cs[l] = -es[age[l]];
-    a = o->omega[j] / f * lambda;
-    const double complex next = f / lambda;
-    if (!isfinite(cabs(next)) || next == 0 || !isfinite(cabs(a))) {
-      /* a claimed shift far below tol (pi overflowed) waits for its check unchanged */
-      if (o->state[col] != MS_CLAIMED) o->state[col] = HM_ERR_BREAKDOWN;
-      a = 0;
-      for (int l = 0; l < s; l++) cs[l] = 0;
-    } else {
-      for (int i = s; i >= 1; i--) pi[i] = pi[i - 1];
-      pi[0] = next;
-      o->its[col] = o->n + 1;
-      o->est[col] = sqrt(o->rnorm2[j]) / cabs(next) / o->bnorm[j];
-      if (o->state[col] == MS_RUNNING && o->est[col] <= o->target[col]) o->state[col] = MS_CLAIMED;
-      else if (o->state[col] == MS_CLAIMED && o->est[col] > o->target[col]) o->state[col] = MS_RUNNING;
+    if (active(o, col) && run[j]) {
+      double complex gam[s + 1], e[s + 2];
+      for (int i = 0; i <= s + 1; i++) e[i] = 0;
+      for (int l = 0; l < s; l++)
+        if (age[l]) e[age[l]] = c[j][l];
+      gam[0] = 1 - e[1];
+      for (int i = 1; i <= s; i++) gam[i] = e[i] - e[i + 1];
+      double complex sum = 0;
+      for (int i = 0; i <= s; i++) sum += gam[i] * pi[i];
+      const double complex lambda = 1 / sum, f = 1 + o->omega[j] * o->rel[col];
+      double complex es[s + 2];
+      es[s + 1] = 0;
+      for (int i = s; i >= 1; i--) es[i] = es[i + 1] + lambda * gam[i] * pi[i];
+      for (int l = 0; l < s; l++)
+        if (age[l]) cs[l] = -es[age[l]];
+      a = o->omega[j] / f * lambda;
+      const double complex next = f / lambda;
+      if (!isfinite(cabs(next)) || next == 0 || !isfinite(cabs(a))) {
+        /* a claimed shift far below tol (pi overflowed) waits for its check unchanged */
+        if (o->state[col] != MS_CLAIMED) o->state[col] = HM_ERR_BREAKDOWN;
+        a = 0;
+        for (int l = 0; l < s; l++) cs[l] = 0;
+      } else {
+        for (int i = s; i >= 1; i--) pi[i] = pi[i - 1];
+        pi[0] = next;
+        o->its[col] = o->n + 1;
+        o->est[col] = sqrt(o->rnorm2[j]) / cabs(next) / o->bnorm[j];
+        if (o->state[col] == MS_RUNNING && o->est[col] <= o->target[col]) o->state[col] = MS_CLAIMED;
+        else if (o->state[col] == MS_CLAIMED && o->est[col] > o->target[col]) o->state[col] = MS_RUNNING;
+      }
     }
-    o->cols[ncol] = col;
-    putc_(o->a, ncol, a);
-    for (int l = 0; l < s; l++) putc_(o->coef, (size_t)l * K + ncol, cs[l]);
-    ncol++;
+    putc_(o->a, p, a);
+    for (int l = 0; l < s; l++) putc_(o->coef, (size_t)l * ncol + p, cs[l]);
   }
-  /* the coefficients of direction l packed to l * ncol (each entry moves down or stays, in increasing
-   * order, so none is overwritten unread); where each system's directions are in the dX blocks */
-  for (int l = 1; l < s; l++)
-    for (int p = 0; p < ncol; p++) putc_(o->coef, (size_t)l * ncol + p, getc_(o->coef, (size_t)l * K + p));
-  for (int l = 0; l < s; l++)
-    for (int p = 0; p < ncol; p++) {
-      const int at = o->dxcol[(size_t)l * K + o->cols[p]];
-      HM_CHECK(at >= 0, HM_ERR_INTERNAL, "system %d has no column in direction block %d", o->cols[p], l);
-      o->pos[(size_t)l * ncol + p] = at;
-    }
   const double *D[64];
   for (int l = 0; l < s; l++) D[l] = o->dX[l]->data;
   const double t1 = MPI_Wtime();
-  HM_CALL(o->kern->idr_shift_update(HM_COMPLEX, o->base->nlocal, k, ns, ncol, o->cols, s, o->pos, o->v->data, o->a,
-                                    D, o->coef, o->dX[o->oldest]->data, o->x->data));
-  /* the newest direction block holds the moving systems packed, in list order */
-  int *mine = o->dxcol + (size_t)o->oldest * K;
-  for (int col = 0; col < K; col++) mine[col] = -1;
-  for (int p = 0; p < ncol; p++) mine[o->cols[p]] = p;
+  HM_CALL(o->kern->idr_shift_update(HM_COMPLEX, o->base->nlocal, k, ns, ncol, o->cols, s, o->v->data, o->a, D,
+                                    o->coef, o->dX[o->oldest]->data, o->x->data));
   o->prof.t_seed += t1 - t0;
   o->prof.t_shift += MPI_Wtime() - t1;
   o->prof.shift_columns += ncol;
@@ -345,21 +331,6 @@ static int step(hm_idr_multishift *o) {
         o->state[col] = HM_ERR_NOT_CONVERGED;
         o->prof.maxit_columns++;
       }
-  return HM_SUCCESS;
-}
-
-/* The moving systems' directions back in their own columns of the dX blocks (the layout a checkpoint
- * writes and a restore reads). A packed block holds system c at a column <= c, so going down from
- * the last system each copy reads a column not yet written. A frozen system's column keeps whatever it
- * held: it is never read again. One column per copy: this runs only where the solver hands its state
- * to the caller (a checkpoint, a stop, the end). */
-static int unpack_directions(hm_idr_multishift *o) {
-  for (int l = 0; l < o->s; l++)
-    for (int c = o->K - 1; c >= 0; c--) {
-      const int at = o->dxcol[(size_t)l * o->K + c];
-      if (at >= 0 && at != c) HM_CALL(hm_mvec_copy_columns(o->dX[l], at, o->dX[l], c, 1));
-    }
-  hm_idr_multishift_directions_unpacked(o);
   return HM_SUCCESS;
 }
 
@@ -426,13 +397,15 @@ static int switch_seeds(hm_idr_multishift *o) {
   return HM_SUCCESS;
 }
 
-/* Copy the listed columns cols[0..m) of X into slots 0..m) of Y (k wide), column c from X's column
- * src(c) (x: c itself; b: c % k), a run of consecutive sources in one copy. */
-static int gather_columns(const hm_mvec *X, int k, int of_b, const int *cols, int m, hm_mvec *Y) {
+/* Copy the systems cols[0..m) of X into slots 0..m) of Y (k wide), system c from X's column src(c)
+ * (b: c % k; x: at[c], or c itself where at is NULL), a run of consecutive sources in one copy. */
+static int source_column(int k, int of_b, const int *at, int c) { return of_b ? c % k : at ? at[c] : c; }
+
+static int gather_columns(const hm_mvec *X, int k, int of_b, const int *at, const int *cols, int m, hm_mvec *Y) {
   for (int i = 0; i < m;) {
-    const int s0 = of_b ? cols[i] % k : cols[i];
+    const int s0 = source_column(k, of_b, at, cols[i]);
     int len = 1;
-    while (i + len < m && (of_b ? cols[i + len] % k : cols[i + len]) == s0 + len) len++;
+    while (i + len < m && source_column(k, of_b, at, cols[i + len]) == s0 + len) len++;
     HM_CALL(hm_mvec_copy_columns(X, s0, Y, i, len));
     i += len;
   }
@@ -466,8 +439,8 @@ static int true_residuals(hm_idr_multishift *o, hm_mvec *b, const hm_mvec *x, co
       beta[i] = -1;
       one[i] = 1;
     }
-    st = gather_columns(x, k, 0, gc, m, o->v);
-    if (!st) st = gather_columns(b, k, 1, gc, m, o->work);
+    st = gather_columns(x, k, 0, x == o->x ? o->at : NULL, gc, m, o->v); /* o->x: packed */
+    if (!st) st = gather_columns(b, k, 1, NULL, gc, m, o->work);
     if (!st) st = hm_operator_apply(o->A, o->v, o->t);
     if (!st) st = hm_mvec_axpby(o->t, alpha, o->v, one);   /* t = (A + shift) x */
     if (!st) st = hm_mvec_axpby(o->t, one, o->work, beta); /* t = b - t */
@@ -750,22 +723,23 @@ static int solve(hm_idr_multishift *o, hm_mvec *b, hm_mvec *x) {
     HM_CALL(confirm(o, b));
     o->outer++;
     if (!any_active(o)) break;
+    HM_CALL(hm_idr_multishift_repack(o));
     int due = 0;
     HM_CALL(hm_idr_checkpoint_due(&o->base->opt, o->outer, o->base->ctx->comm, &t_checkpoint, &due));
     if (due) {
-      HM_CALL(unpack_directions(o));
+      HM_CALL(hm_idr_multishift_unpack(o));
       const int st = o->checkpoint(o, o->checkpoint_user);
       HM_CHECK(st == 0, st > 0 && st <= HM_ERR_STOPPED ? st : HM_ERR_INTERNAL,
                "the checkpoint callback returned status %d after outer iteration %d", st, o->outer);
       t_checkpoint = MPI_Wtime();
     }
     if (base->opt.stop && base->opt.stop(base->opt.stop_user)) {
-      HM_CALL(unpack_directions(o));
+      HM_CALL(hm_idr_multishift_unpack(o));
       HM_RAISE(HM_ERR_STOPPED, "stopped on request after outer iteration %d (the state is complete: checkpoint it)",
                o->outer);
     }
   }
-  HM_CALL(unpack_directions(o));
+  HM_CALL(hm_idr_multishift_unpack(o));
   HM_CALL(finish(o, b, x));
   o->prof.t_total = MPI_Wtime() - t_start;
   return HM_SUCCESS;
@@ -774,7 +748,9 @@ static int solve(hm_idr_multishift *o, hm_mvec *b, hm_mvec *x) {
 int hm_idr_multishift_solve(hm_idr_multishift *ms, hm_mvec *b, hm_mvec *x) {
   HM_CHECK(ms && b && x, HM_ERR_ARGUMENT, "ms, b or x is NULL");
   const int blas_threads = hm_blas_threads_single();
+  ms->xout = x;
   const int st = solve(ms, b, x);
+  ms->xout = NULL;
   hm_blas_threads_restore(blas_threads);
   if (st) {
     ms->status = st;
