@@ -254,7 +254,7 @@ __global__ void __launch_bounds__(kThreads, 2)
     // Whole tile rows of the output (TX sites are consecutive in the vector): thread t takes
     // entries t, t + 256, ...; its column stays t % K. The disorder (diagonal) is added here, from
     // the staged plane, to V's entry.
-    double *yslab = y + (size_t)(l0 + m) * (size_t)E.slab_sites * L::site_entries;
+    double *yslab = y + (size_t)(l0 + m) * (size_t)E.slab_sites * L::site_entries * (Cplx ? 2 : 1);
     const int64_t slab_site0 = (g0 + m) * E.slab_sites;
     constexpr int row_entries = L::tx * L::site_entries;
     auto output = [&](int e, bool disorder) {
