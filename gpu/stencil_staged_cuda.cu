@@ -63,10 +63,14 @@ template <bool Cplx, int K> struct Layout {
   static_assert(tx * ty * site_bytes <= stage_bytes && 2 * kThreads * 8 <= stage_bytes, "a stage holds the results and the dots");
 };
 
-constexpr int kBlockBytes = (int)sizeof(double2) * kDirections * kOrbitals * kOrbitals; // 1792
+// The cell's table in shared memory: the blocks summed per direction (1792 bytes), then their
+// non-zero entries as bits (4 words: directions 2w and 2w + 1 in word w); then the ring.
+constexpr int kBlockBytes = (int)sizeof(double2) * kDirections * kOrbitals * kOrbitals;
+constexpr int kTableBytes = kBlockBytes + 4 * (int)sizeof(uint32_t);
+static_assert(kDirections * kOrbitals * kOrbitals <= kThreads && kTableBytes % 16 == 0, "a thread per block entry");
 
 template <bool Cplx, int K> constexpr size_t shared_bytes() {
-  return (size_t)kBlockBytes + (size_t)kStages * Layout<Cplx, K>::stage_bytes;
+  return (size_t)kTableBytes + (size_t)kStages * Layout<Cplx, K>::stage_bytes;
 }
 
 // The chunk permutation of a site: the sites a warp reads at once (consecutive ones) land on
@@ -168,11 +172,14 @@ __global__ void __launch_bounds__(kThreads, 2)
   using L = Layout<Cplx, K>;
   extern __shared__ __align__(16) char sh[];
   double2 *blk = reinterpret_cast<double2 *>(sh); // [direction][i][j], the blocks of one direction summed
-  char *ring = sh + kBlockBytes;
+  uint32_t *nonzero_bits = reinterpret_cast<uint32_t *>(sh + kBlockBytes);
+  char *ring = sh + kTableBytes;
   const uint32_t ring_addr = (uint32_t)__cvta_generic_to_shared(ring);
   const double2 *gblock = reinterpret_cast<const double2 *>(E.block);
   constexpr int oo = kOrbitals * kOrbitals;
-  for (int e = threadIdx.x; e < kDirections * oo; e += kThreads) {
+  bool entry_nonzero = false; // the TI's hop blocks hold 8 non-zero entries of 16: the others are skipped
+  if (threadIdx.x < kDirections * oo) {
+    const int e = threadIdx.x;
     double2 sum = make_double2(0, 0);
     for (int b = 0; b < E.nblocks; b++)
       if (direction_of(E.shift + 3 * b) == e / oo) {
@@ -180,7 +187,10 @@ __global__ void __launch_bounds__(kThreads, 2)
         sum.y += gblock[b * oo + e % oo].y;
       }
     blk[e] = sum;
+    entry_nonzero = sum.x != 0 || sum.y != 0;
   }
+  const uint32_t warp_bits = __ballot_sync(0xffffffffu, entry_nonzero);
+  if (threadIdx.x % 32 == 0 && threadIdx.x / 32 < 4) nonzero_bits[threadIdx.x / 32] = warp_bits;
   uint32_t present = 0; // the directions some block takes
   for (int b = 0; b < E.nblocks; b++) present |= 1u << direction_of(E.shift + 3 * b);
   const bool need_lo = present & (1u << 5), need_hi = present & (1u << 6);
@@ -212,7 +222,10 @@ __global__ void __launch_bounds__(kThreads, 2)
     commit_copies();
   };
   for (int j = 0; j < kStages - 1; j++) issue(j);
-  __syncthreads(); // the blocks
+  __syncthreads(); // the blocks and their bits
+  uint32_t bits[4];
+#pragma unroll
+  for (int w = 0; w < 4; w++) bits[w] = nonzero_bits[w];
   double vv = 0, wv = 0;
   for (int m = 0; m < nsl; m++) {
     wait_copies<kStages - 4>(); // stages up to m + 2 are here
@@ -225,7 +238,8 @@ __global__ void __launch_bounds__(kThreads, 2)
     for (int i = 0; i < kOrbitals; i++) acc[i] = make_double2(0, 0);
 #pragma unroll
     for (int d = 0; d < kDirections; d++) {
-      if (!(present & (1u << d))) continue;
+      const uint32_t nonzero = (bits[d / 2] >> (16 * (d % 2))) & 0xffffu;
+      if (!nonzero) continue;
       const char *st = d == 5 ? lo : d == 6 ? hi : mid;
       const uint32_t site = self + (d == 1 ? -1 : d == 2 ? 1 : d == 3 ? -L::hx : d == 4 ? L::hx : 0);
       double2 xj[kOrbitals];
@@ -236,6 +250,7 @@ __global__ void __launch_bounds__(kThreads, 2)
       for (int i = 0; i < kOrbitals; i++)
 #pragma unroll
         for (int j = 0; j < kOrbitals; j++) {
+          if (!(nonzero & (1u << (i * kOrbitals + j)))) continue;
           const double2 a = B[i * kOrbitals + j];
           if constexpr (Cplx) {
             acc[i].x += a.x * xj[j].x - a.y * xj[j].y;
@@ -245,7 +260,7 @@ __global__ void __launch_bounds__(kThreads, 2)
           }
         }
     }
-    __syncthreads(); // slab m - 1's stage (z - 1 of this slab) is read by no one now: the results go there
+    __syncthreads(); // stage m (slab g0 + m - 1, z - 1 of this slab) is read by no one now: the results go there
     char *res = ring + (m % kStages) * L::stage_bytes;
     const uint32_t tile_site = (uint32_t)(t / K);
 #pragma unroll
@@ -290,6 +305,14 @@ __global__ void __launch_bounds__(kThreads, 2)
   if constexpr (Kpm) block_column_sums(vv, wv, K, reinterpret_cast<double *>(ring), partial);
 }
 
+// Thread blocks a launch aims at (tiles times slab chunks): kWantBlocks, or HAMLET_STENCIL_STAGED_BLOCKS
+// (benchmarks: longer chunks copy fewer extra slabs, more blocks balance the multiprocessors).
+int64_t want_blocks() {
+  const char *v = getenv("HAMLET_STENCIL_STAGED_BLOCKS");
+  const long long n = v ? atoll(v) : 0;
+  return n >= 1 && n <= (1 << 24) ? n : kWantBlocks;
+}
+
 template <bool Kpm, bool Cplx, int K>
 int launch(const hm_stencil_exec *E, int list, double s, double b, const double *x, double *y, double *dots) {
   using L = Layout<Cplx, K>;
@@ -297,7 +320,7 @@ int launch(const hm_stencil_exec *E, int list, double s, double b, const double 
   if (slabs == 0) return HM_SUCCESS;
   const int64_t ntx = (E->cells[0] + L::tx - 1) / L::tx, ntiles = ntx * ((E->cells[1] + L::ty - 1) / L::ty);
   int64_t zchunk, unused;
-  hm_stencil_zchunks(slabs, ntiles, kWantBlocks, &zchunk, &unused);
+  hm_stencil_zchunks(slabs, ntiles, want_blocks(), &zchunk, &unused);
   int64_t nzchunks = 0; // chunks never cross a run: the ring holds consecutive slabs
   for (int r = 0; r < E->nruns[list]; r++) nzchunks += (E->run[list][r][1] - E->run[list][r][0] + zchunk - 1) / zchunk;
   HM_CHECK(ntiles * nzchunks < INT32_MAX, HM_ERR_ARGUMENT, "a slab plane of %lld sites is too large for one launch",

@@ -9,7 +9,8 @@
 #   bench     bench_stencil, the TI 200 x 100 x 40 at R = 2, 4, 8, 16 and 500 x 500 x 1000 at R = 2,
 #             the automatic choice (the per-site kernel) and staged, each line with its ratio to the
 #             floor 48 R N / copy bandwidth of the same run; then one launch of each kernel at R = 2
-#             on 200 x 100 x 40 under ncu (time, DRAM and L2 bytes, L1 wavefronts): the traffic count.
+#             on 200 x 100 x 40 under ncu (time, DRAM and L2 bytes, L1 wavefronts): the traffic count;
+#             and the staged kernel's chunking (HAMLET_STENCIL_STAGED_BLOCKS 512, 2048, 4096; 1024 default).
 # Logs under $OUT, a summary line per step on stdout. About 4-5 minutes with the build.
 #   run: STEPS="check memcheck bench" bash scripts/device_staged32.sh
 set -uo pipefail
@@ -61,6 +62,12 @@ if want bench; then
         --nx "$nx" --ny "$ny" --nz "$nz" --R "$Rs" --steps "$steps" >"$log" 2>&1 || status=1
       grep -E "^R = " "$log" | sed "s/^/TI $nx x $ny x $nz $kernel: /"
     done
+  done
+  for blocks in 512 2048 4096; do # the chunking: fewer, longer chunks against more blocks (default 1024)
+    log="$OUT/bench_200x100x40_staged_blocks$blocks.log"
+    HAMLET_STENCIL_KERNEL=staged HAMLET_STENCIL_STAGED_BLOCKS=$blocks timeout 60 "$bench" --backend cuda \
+      --nx 200 --ny 100 --nz 40 --R 2,8 --steps 20 >"$log" 2>&1 || status=1
+    grep -E "^R = " "$log" | sed "s/^/TI 200 x 100 x 40 staged, $blocks blocks: /"
   done
   metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum
   metrics=$metrics,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_pipe_lsu_wavefronts_mem_lg_cmd_read.sum
