@@ -4,8 +4,8 @@
 #   check     test_stencil_free cuda with the variable set on 1 and 2 ranks (its TI-shaped trials
 #             50-55 take the staged kernel at 1..16 vectors), test_stencil_real cuda on 2 ranks
 #             (trials 24-27: the real arithmetic); HAMLET_TEST_REQUIRE=gpu (a skip fails);
-#   memcheck  compute-sanitizer memcheck and racecheck (shared memory, the cp.async ring) of
-#             test_stencil_free cuda 50-55 on 1 rank;
+#   memcheck  compute-sanitizer memcheck (trials 50-55) and racecheck (shared memory, the cp.async
+#             ring; trials 50-51) of test_stencil_free cuda on 1 rank;
 #   bench     bench_stencil, the TI 200 x 100 x 40 at R = 2, 4, 8, 16 and 500 x 500 x 1000 at R = 2,
 #             the automatic choice (the per-site kernel) and staged, each line with its ratio to the
 #             floor 48 R N / copy bandwidth of the same run; then one launch of each kernel at R = 2
@@ -42,13 +42,19 @@ if want check; then
   run_test free_np1 1 240 "$tests/test_stencil_free" cuda
   run_test free_np2 2 300 "$tests/test_stencil_free" cuda
   run_test real_np2 2 200 "$tests/test_stencil_real" cuda
+  # the tests pass on the fallback too: does the staged kernel run in them? (trial 50, one launch)
+  HAMLET_STENCIL_KERNEL=staged timeout 60 ncu -k "regex:stencil_staged_kernel" -c 1 --metrics gpu__time_duration.sum \
+    "$tests/test_stencil_free" cuda 50 >"$OUT/check_launched.log" 2>&1
+  echo "staged kernel launched by test_stencil_free: $(grep -c "stencil_staged_kernel" "$OUT/check_launched.log") line(s)"
+  grep -q "stencil_staged_kernel" "$OUT/check_launched.log" || status=1
 fi
 if want memcheck; then
-  for tool in memcheck racecheck; do
-    HAMLET_STENCIL_KERNEL=staged OMP_NUM_THREADS=4 timeout 200 compute-sanitizer --tool "$tool" --error-exitcode 9 \
-      "$tests/test_stencil_free" cuda 50-55 >"$OUT/${tool}_staged.log" 2>&1
+  for check in "memcheck 50-55" "racecheck 50-51"; do # racecheck follows every shared access: fewer trials
+    read -r tool trials <<<"$check"
+    HAMLET_STENCIL_KERNEL=staged OMP_NUM_THREADS=4 timeout 150 compute-sanitizer --tool "$tool" --error-exitcode 9 \
+      "$tests/test_stencil_free" cuda "$trials" >"$OUT/${tool}_staged.log" 2>&1
     code=$?
-    echo "$tool staged kernel, 1 rank, trials 50-55: exit $code at $SECONDS s, $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/${tool}_staged.log" | tr '\n' ' ')"
+    echo "$tool staged kernel, 1 rank, trials $trials: exit $code at $SECONDS s, $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/${tool}_staged.log" | tr '\n' ' ')"
     [ "$code" -eq 0 ] || { status=1; grep -m 8 -E "Invalid|hazard|at .*stencil.*:[0-9]+" "$OUT/${tool}_staged.log"; }
   done
 fi
