@@ -15,7 +15,8 @@
 // vector): slab m of the chunk reads stages m (z - 1), m + 1 (its own plane and the 4 in-plane
 // neighbours) and m + 2 (z + 1). Per slab: wait for stage m + 2, one barrier, issue the copy of
 // stage m + 3 into the ring slot slab m - 1 left, compute (one thread per (site, column), all 4
-// orbitals, the cell's blocks summed per direction in shared memory), then the results go through
+// orbitals, the cell's blocks summed per direction in shared memory, their zero entries skipped by
+// bit masks), then the results go through
 // the slot of stage m (no longer read) so that the output block is read (KPM) and written in whole
 // lines, and the dots take V from the staged plane instead of DRAM. Halo sites past an open
 // boundary or on a slab not here are zero-filled by the copy itself (source size 0); periodic
