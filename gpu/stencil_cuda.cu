@@ -19,6 +19,7 @@
 #include "stencil_launch.cuh"
 #include "stencil_small_cuda.h"
 #include "stencil_mma_cuda.h"
+#include "stencil_staged_cuda.h"
 
 namespace {
 
@@ -265,6 +266,10 @@ int stencil_run(bool kpm, hm_scalar type, const hm_stencil_exec *E, int k, const
   const int list = list_of(E, rows);
   HM_CHECK(list >= 0, HM_ERR_ARGUMENT,
            "a matrix-free product was given a row list; it takes only the matrix's interior or boundary slabs");
+  if (hm_cuda_stencil_staged_applies(E, k, x, y)) { // chosen by HAMLET_STENCIL_KERNEL=staged
+    HM_CALL(hm_cuda_stencil_staged_run(kpm, E, list, k, s, b, x, y, dots));
+    return HM_SUCCESS;
+  }
   if (kpm && hm_cuda_stencil_mma_applies(E, k)) {
     HM_CALL(hm_cuda_stencil_mma_kpm_step(E, list, k, s, b, x, y, dots));
     return HM_SUCCESS;

@@ -60,6 +60,9 @@ typedef struct hm_stencil_exec {
   int32_t key[2];
   int nruns[2];
   int64_t run[2][HM_STENCIL_RUNS][2];
+  /* 1: every block's shift is 0 or one unit step along one axis (the 6 face neighbours), which the
+   * staged CUDA kernel requires (gpu/stencil_staged_cuda.h); set from the host's shifts. */
+  int face_hops;
 } hm_stencil_exec;
 
 /* floor(t / n) for n > 0. */

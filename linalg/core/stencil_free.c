@@ -131,9 +131,12 @@ static int list_hops(struct hm_stencil_part *P) {
   }
   P->hop_first[o] = n;
   P->exec.nhops = n;
+  P->exec.face_hops = 1;
   for (int b = 0; b < nb; b++) {
     const int32_t *R = s->shift + 3 * b;
     P->hop_delta[b] = (int64_t)o * (R[0] + s->cells[0] * (R[1] + s->cells[1] * (int64_t)R[2]));
+    const int reach = abs(R[0]) + abs(R[1]) + abs(R[2]);
+    if (reach > 1) P->exec.face_hops = 0;
   }
   return HM_SUCCESS;
 }

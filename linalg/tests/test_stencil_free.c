@@ -14,6 +14,8 @@
  * sites next to face sites. 1- and 2-orbital lattices of 1 to 7 cells per axis (3 to 7 slabs),
  * face neighbours or random shifts of reach 2, every boundary kind, vacancies and disorder, one
  * with a field, give that kernel partial tiles, one-slab ranks and wraps onto the box itself.
+ * TI-shaped lattices (4 orbitals, face hops, periodic or open) of up to 29 x 13 x 6 cells give the
+ * staged kernel (HAMLET_STENCIL_KERNEL=staged) whole and partial tiles and one-site-wide planes.
  * Argument "cuda": the matrix-free side on the GPU (the reference stays on the CPU). Run on 1, 2
  * and 3 ranks. */
 #include <complex.h>
@@ -434,6 +436,19 @@ static void check_wrap_hermitian(hm_context *ctx) {
   }
 }
 
+/* Trials 50..55: the TI's shape on larger boxes (4 orbitals, hops to the 6 face neighbours, periodic
+ * or open boundaries, no vacancies): what the staged CUDA kernel serves (HAMLET_STENCIL_KERNEL=staged,
+ * gpu/stencil_staged_cuda.cu), with planes of 9..29 x 5..13 sites that its tiles (32 x 8 to 4 x 4
+ * sites) cover partly; trial 50 exactly 16 x 8 (whole tiles at R = 2, 4, 8, 16), trial 51 one site
+ * wide in y (its y hops wrap onto the site itself or are dropped). Drawn after the other trials. */
+static void make_ti_shaped(description *d, int trial) {
+  make_description(d, 3, 0, 0, 1, 4); /* faces, 4 orbitals: periodic or open, no vacancies */
+  hm_stencil *s = &d->s;
+  s->cells[0] = trial == 50 ? 16 : draw_int(9, 29);
+  s->cells[1] = trial == 50 ? 8 : trial == 51 ? 1 : draw_int(5, 13);
+  s->cells[2] = draw_int(3, 6);
+}
+
 /* Whether `trial` is in the list "a-b,c-d,..." (NULL: every trial). The skipped trials are still
  * drawn, so a selected trial is the same lattice as in a full run of the same seed. */
 static int selected(const char *list, int trial) {
@@ -467,7 +482,7 @@ int main(int argc, char **argv) {
   HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, cuda ? HM_BACKEND_CUDA : HM_BACKEND_CPU, &ctx));
   const uint64_t seed = hm_test_seed();
   draw_seed = seed;
-  const int trials = 50;
+  const int trials = 56;
   /* HAMLET_TEST_PROGRESS=1: a line per trial with the seconds so far, so a slow run (several ranks
    * sharing one GPU and its host cores) can be told from a hung one. */
   const int progress = getenv("HAMLET_TEST_PROGRESS") != NULL;
@@ -478,14 +493,15 @@ int main(int argc, char **argv) {
     /* 30..33 graphene-like, 34..37 Wannier-like (the CUDA few-orbital kernel's models); 38..49 1 or
      * 2 orbitals on 1..7 cells per axis, shifts of reach 1 (faces) or 2, every boundary kind (the
      * few-orbital kernel's tiles, fast path and faces on small boxes), one with a field (the
-     * kernel declines it: the per-entry kernel serves it) */
+     * kernel declines it: the per-entry kernel serves it); 50..55 the TI's shape (make_ti_shaped) */
     const int large = trial >= 18 && trial < 24, faces = (trial >= 24 && trial < 30) || (trial >= 38 && trial % 2 == 0);
-    const int graphene = trial >= 30 && trial < 34, wannier = trial >= 34 && trial < 38, few = trial >= 38;
+    const int graphene = trial >= 30 && trial < 34, wannier = trial >= 34 && trial < 38, few = trial >= 38 && trial < 50;
     const int dims = few ? 3 - trial % 3 : faces || wannier ? 3 : graphene ? 2 : 3 - trial % 3;
     const int peierls = (trial < 24 && trial % 4 == 3) || trial == 43;
     description d;
     if (graphene) make_graphene_like(&d);
     else if (wannier) make_wannier_like(&d, trial == 37 ? 1 : 2);
+    else if (trial >= 50) make_ti_shaped(&d, trial);
     else make_description(&d, dims, peierls, large, faces, few ? 1 + trial % 2 : 0);
     if ((large || graphene || wannier) && trial % 2 == 0) d.s.vacancy_p = 0; /* vacancies take the general path everywhere */
     if (!selected(only, trial)) continue;

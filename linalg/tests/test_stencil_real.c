@@ -12,7 +12,8 @@
  * - the complex terms are refused by name: a complex entry, a twist other than 0, a field.
  * Argument "cuda": the real operator on the GPU (the complex reference stays on the CPU): the per-site
  * kernel for 1, 2 and 4 orbitals, the per-entry one for 3 (the tensor-core and few-orbital kernels
- * decline real operators: with HAMLET_STENCIL_KERNEL=small forced too). Run on 1 and 3 ranks. */
+ * decline real operators: with HAMLET_STENCIL_KERNEL=small forced too); the staged kernel where
+ * HAMLET_STENCIL_KERNEL=staged on the TI-shaped trials 24..27. Run on 1 and 3 ranks. */
 #include <complex.h>
 #include <math.h>
 #include <stdlib.h>
@@ -73,6 +74,34 @@ static void make_real(description *d, int dims, int large) {
   s->vacancy_p = draw() < 0.5 ? 0.25 * draw() : 0;
   s->vacancy_seed = 5 + (uint64_t)draw_int(0, 1000);
   s->vacancy_stream = 4;
+}
+
+/* The TI's shape, real: 4 orbitals, hops to the 6 face neighbours, periodic or open boundaries, no
+ * vacancies, planes of 9..29 x 5..13 sites and 3..6 slabs (the staged CUDA kernel's lattices,
+ * HAMLET_STENCIL_KERNEL=staged: whole and partial tiles of its real arithmetic). */
+static void make_real_ti(description *d) {
+  make_real(d, 3, 0);
+  hm_stencil *s = &d->s;
+  const int o = 4;
+  s->orbitals = o;
+  s->cells[0] = draw_int(9, 29);
+  s->cells[1] = draw_int(5, 13);
+  s->cells[2] = draw_int(3, 6);
+  memset(d->block, 0, sizeof d->block);
+  for (int i = 0; i < o; i++)
+    for (int j = 0; j <= i; j++) d->block[2 * (i * o + j)] = d->block[2 * (j * o + i)] = draw() - 0.5;
+  for (int p = 0; p < 3; p++) { /* blocks 1 + 2p, 2 + 2p: the unit step along axis p and its transpose */
+    for (int a = 0; a < 3; a++) {
+      d->shift[3 * (1 + 2 * p) + a] = a == p;
+      d->shift[3 * (2 + 2 * p) + a] = -(a == p);
+    }
+    double *B = d->block + 2 * o * o * (1 + 2 * p), *Bt = B + 2 * o * o;
+    for (int i = 0; i < o; i++)
+      for (int j = 0; j < o; j++) B[2 * (i * o + j)] = Bt[2 * (j * o + i)] = draw() - 0.5;
+  }
+  s->nblocks = 7;
+  for (int a = 0; a < 3; a++) s->boundary[a] = draw_int(0, 1);
+  s->vacancy_p = 0;
 }
 
 /* max |a - b| / max |b| over all ranks (|b| at least 1e-300). */
@@ -237,10 +266,11 @@ int main(int argc, char **argv) {
   HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, cuda ? HM_BACKEND_CUDA : HM_BACKEND_CPU, &ctx));
   const uint64_t seed = hm_test_seed();
   draw_seed = seed;
-  for (int trial = 0; trial < 24; trial++) {
+  for (int trial = 0; trial < 28; trial++) {
     const int dims = 3 - trial % 3, large = trial >= 12 && trial < 18;
     description d;
-    make_real(&d, dims, large);
+    if (trial >= 24) make_real_ti(&d); /* 24..27: the TI's shape */
+    else make_real(&d, dims, large);
     if (large && trial % 2 == 0) d.s.vacancy_p = 0; /* vacancies take the general path everywhere */
     char what[200];
     snprintf(what, sizeof what, "trial %d (seed %llu): %lld x %lld x %lld cells, %d orbitals, %d blocks, bc %d%d%d, "
