@@ -1,6 +1,6 @@
 // The matrix-free lattice operator's y = H x and fused KPM step for the TI's shape (4 orbitals,
 // hops to the 6 face neighbours and the site itself), staged through shared memory by an
-// asynchronous pipeline. Opt-in: HAMLET_STENCIL_KERNEL=staged (stencil_staged_cuda.h).
+// asynchronous pipeline. Chosen up to 4 vectors, or by HAMLET_STENCIL_KERNEL=staged (stencil_staged_cuda.h).
 //
 // Why: the per-site kernel (stencil_cuda.cu) reads each neighbour orbital's entries for a warp of
 // 32 / R sites 4 R * 16 bytes apart, so at R = 2 one load touches 16 lines: about 14 L1 wavefronts
@@ -357,15 +357,21 @@ int launch_width(const hm_stencil_exec *E, int list, int k, double s, double b, 
   return HM_SUCCESS;
 }
 
-bool chosen() {
+// HAMLET_STENCIL_KERNEL unset: the staged kernel up to 4 vectors (measured faster than the per-site
+// kernel there on the H200, session 32: 200 x 100 x 40 at R = 2 and 4, 2.91x and 2.51x the floor
+// against 3.29x and 2.87x, and 2.60x against 3.35x at N = 10^9; at R = 8 and 16 one block per SM
+// fits its stages and it is slower, 4.1x against 2.5x); "staged": at every width it serves; any
+// other value (site, small, mma): never.
+bool chosen(int k) {
   const char *v = getenv("HAMLET_STENCIL_KERNEL");
-  return v && !strcmp(v, "staged");
+  if (!v || !*v) return k <= 4;
+  return !strcmp(v, "staged");
 }
 
 } // namespace
 
 bool hm_cuda_stencil_staged_applies(const hm_stencil_exec *E, int k, const double *x, const double *y) {
-  if (!chosen() || E->orbitals != kOrbitals || E->has_peierls || E->vacancy_p > 0 || !E->face_hops || E->slow != 2)
+  if (!chosen(k) || E->orbitals != kOrbitals || E->has_peierls || E->vacancy_p > 0 || !E->face_hops || E->slow != 2)
     return false;
   for (int a = 0; a < 3; a++)
     if (E->boundary[a] == 2) return false; // twisted: a phase on the wrapped neighbour's values
