@@ -1,8 +1,8 @@
 /* The multi-shift IDR(s) update kernel (idr_shift_update) alone against the copy bandwidth of the
  * same run: n rows, K = nv x ns systems of which ncol are listed (spread evenly), m directions,
  * bytes = 16 n (ncol (m + 3) + nv) (each listed entry: m directions and x read, the new direction
- * and x written; v once per row), the ncol systems packed in the blocks' first columns as the solver
- * keeps them, then all K (the layout before any system stopped).
+ * and x written; v once per row), blocks ncol wide as the solver keeps them, then all K (the blocks
+ * before any system stopped).
  *   bench_shift_update [--backend cpu|cuda] [--rows 102400] [--rhs 8] [--shifts 101] [--running 628]
  *                      [--m 4] [--reps 20] [--copy-mib 1024] */
 #include <stdio.h>

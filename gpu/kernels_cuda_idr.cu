@@ -292,18 +292,18 @@ int hm_cuda_idr_update(hm_scalar type, int64_t n, int k, const double *beta, con
 
 namespace {
 
-// Multi-shift IDR(s): a thread per (row, packed column p < ncol), consecutive threads on consecutive
-// columns of a row, so every block is read and written in contiguous row pieces. Column p holds
+// Multi-shift IDR(s): a thread per (row, packed column p < ncol) of blocks ncol wide, consecutive
+// threads on consecutive entries, so every block is one contiguous stream. Column p holds
 // system cols[p] (its v entry: right-hand side cols[p] % nv). The coefficients (a: ncol, then c:
 // m x ncol complex) and cols (ints, two to a double) sit in scratch. Each entry is read from every
 // D_l before Dnew (one of them) is written.
-__global__ void shift_update_kernel(int64_t n, int nv, int K, int ncol, int m, const double2 *__restrict__ v, Blocks D,
+__global__ void shift_update_kernel(int64_t n, int nv, int ncol, int m, const double2 *__restrict__ v, Blocks D,
                                     const double2 *__restrict__ coef, const int *__restrict__ cols, double2 *Dnew,
                                     double2 *__restrict__ x) {
   for (int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; t < n * ncol; t += (int64_t)gridDim.x * blockDim.x) {
     const int64_t row = t / ncol;
     const int p = (int)(t - row * ncol);
-    const size_t e = (size_t)row * K + p;
+    const size_t e = (size_t)t;
     const double2 a = coef[p], vv = v[(size_t)row * nv + cols[p] % nv];
     double2 w = make_double2(a.x * vv.x - a.y * vv.y, a.x * vv.y + a.y * vv.x);
     for (int l = 0; l < m; l++) {
@@ -325,7 +325,6 @@ int hm_cuda_idr_shift_update(hm_scalar type, int64_t n, int nv, int ns, int ncol
                              double *x) {
   HM_CALL(hm_idr_shift_update_check(type, nv, ns, ncol, cols, m));
   if (ncol == 0 || n == 0) return HM_SUCCESS;
-  const int K = nv * ns;
   const size_t nc = 2 * (size_t)ncol * (m + 1), words = ((size_t)ncol + 1) / 2;
   HM_CALL(scratch_at_least(nc + words));
   // the coefficients and the list (two ints to a double) in one stream-ordered upload
@@ -342,7 +341,7 @@ int hm_cuda_idr_shift_update(hm_scalar type, int64_t n, int nv, int ns, int ncol
   for (int l = 0; l < m; l++) blocks.p[l] = D[l];
   int grid = 1;
   HM_CALL(one_wave(shift_update_kernel, grid_for(n * ncol), &grid));
-  shift_update_kernel<<<grid, kThreads>>>(n, nv, K, ncol, m, reinterpret_cast<const double2 *>(v), blocks,
+  shift_update_kernel<<<grid, kThreads>>>(n, nv, ncol, m, reinterpret_cast<const double2 *>(v), blocks,
                                           reinterpret_cast<const double2 *>(scratch),
                                           reinterpret_cast<const int *>(scratch + nc),
                                           reinterpret_cast<double2 *>(Dnew), reinterpret_cast<double2 *>(x));

@@ -120,14 +120,14 @@ typedef struct {
   int (*random_phase)(hm_scalar type, int64_t first, int64_t n, int k, int col0, uint64_t seed, double *data);
   /* ---- multi-shift IDR(s): every shift's update in one pass (CPU: kernels_cpu_shift.c, CUDA:
    * gpu/kernels_cuda_idr.cu); complex only ---- */
-  /* Over n rows, for the first ncol columns of the blocks (column p holds system cols[p]: shift
-   * cols[p] / nv, right-hand side cols[p] % nv; cols ascending within the K = nv * ns):
+  /* Over n rows of blocks ncol wide (column p holds system cols[p]: shift cols[p] / nv, right-hand
+   * side cols[p] % nv; cols ascending within the K = nv * ns):
    *   w = a[p] v[:, cols[p] % nv] + sum_{l<m} c[l*ncol + p] D_l[:, p],   Dnew[:, p] = w,   x[:, p] += w.
-   * The solver keeps the systems that still run packed in the first columns of x and of every
-   * direction block (in the same order), so the pass is contiguous and a converged system costs
-   * nothing once it is packed out. v is n x nv; D_l (m <= 64, a host array of backend pointers),
-   * Dnew and x are n x K (row stride K); a, c, cols host arrays. Dnew may be one of the D_l (each
-   * entry is read before it is written). */
+   * The solver keeps x and every direction block packed to the systems that still run (in the
+   * same order), so the pass is one contiguous stream and a converged system costs nothing once it
+   * is packed out. v is n x nv; D_l (m <= 64, a host array of backend pointers), Dnew and x are
+   * n x ncol; a, c, cols host arrays. Dnew may be one of the D_l (each entry is read before it is
+   * written). */
   int (*idr_shift_update)(hm_scalar type, int64_t n, int nv, int ns, int ncol, const int *cols, int m,
                           const double *v, const double *a, const double *const *D, const double *c, double *Dnew,
                           double *x);

@@ -1,5 +1,5 @@
 /* CPU kernel of multi-shift IDR(s): one pass over the rows updates the newest direction and the
- * iterate of the systems packed in the blocks' first ncol columns, w = a v + sum_l c_l D_l,
+ * iterate of the systems packed in the ncol columns of the blocks, w = a v + sum_l c_l D_l,
  * D_new = w, x += w. The columns are cut into runs of consecutive right-hand sides of one shift
  * (consecutive entries of v); a run's row piece is summed in a small buffer over contiguous loops
  * the compiler vectorises (each D_l's piece read once). Each row reads its seed entries v[i, :] once for all shifts;
@@ -29,7 +29,6 @@ int hm_cpu_idr_shift_update(hm_scalar type, int64_t n, int nv, int ns, int ncol,
                             double *x) {
   HM_CALL(hm_idr_shift_update_check(type, nv, ns, ncol, cols, m));
   if (ncol == 0 || n == 0) return HM_SUCCESS;
-  const int K = nv * ns;
   int *first = malloc(sizeof(int) * 2 * (size_t)ncol);
   HM_CHECK(first, HM_ERR_MEMORY, "could not allocate the runs of %d listed systems", ncol);
   int *len = first + ncol, nrun = 0;
@@ -55,7 +54,7 @@ int hm_cpu_idr_shift_update(hm_scalar type, int64_t n, int nv, int ns, int ncol,
     for (int64_t i = 0; i < n; i++) {
       if (!acc) continue; /* no scratch (allocation failed): reported after the loop */
       const double *vi = v + 2 * i * nv;
-      const size_t row = 2 * (size_t)i * K;
+      const size_t row = 2 * (size_t)i * ncol;
       for (int g = 0; g < nrun; g++) {
         const int p0 = first[g], nr = len[g];
         const double *ap = a + 2 * (size_t)p0, *vj = vi + 2 * (cols[p0] % nv);

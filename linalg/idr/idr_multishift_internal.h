@@ -48,7 +48,7 @@ struct hm_idr_multishift_s {
   double complex *pi;         /* [K][s+1]: pi_n, pi_(n-1), ..., pi_(n-s) (r_q = r / pi_q) */
   double *bnorm, *rnorm2, *est, *tru, *target; /* [k], [k], [K], [K], [K] */
   int *its, *state;           /* [K] */
-  int npacked;                /* the systems in the first columns of x and of every dX (see packed.c) */
+  int npacked;                /* the width of x and of every dX while a solve runs (idr_multishift_packed.c) */
   int *cols;                  /* [K] the system in column p < npacked (ascending) */
   int *at;                    /* [K] the column of system c, -1: packed out (its x in xout) */
   hm_mvec *xout;              /* during a solve, the caller's x: where packed-out systems' x go */
@@ -67,16 +67,16 @@ int hm_idr_multishift_get_profile(const hm_idr_multishift *ms, hm_idr_multishift
 
 int hm_idr_multishift_alloc_state(hm_idr_multishift *ms, int k);
 
-/* The layout of x and the dX blocks (idr_multishift_packed.c). While a solve runs, the systems that
- * still move are packed in the blocks' first columns so that the fused update streams only them;
- * callers (checkpoints, restores, results) see every system in its own column. */
+/* The layout of x and the dX blocks (idr_multishift_packed.c). While a solve runs, the blocks hold
+ * only the systems that still move, packed, so that the fused update streams only them; callers
+ * (checkpoints, restores, results) see every system in its own column of K-wide blocks. */
 /* Every system in its own column (as allocated or restored). */
 void hm_idr_multishift_unpacked(hm_idr_multishift *ms);
-/* At the end of an outer iteration: where at least 1/32 of the packed systems no longer move, their
- * x go to xout and the others move down (x and every dX). */
+/* At the end of an outer iteration: where at least 1/16 of the packed systems no longer move, their
+ * x go to xout and every block is rebuilt with the others only. */
 int hm_idr_multishift_repack(hm_idr_multishift *ms);
-/* Every system back in its own column of x (packed-out ones from xout) and of the dX blocks (a
- * packed-out system's directions are stale: it never moves again). */
+/* Every system back in its own column of K-wide blocks: x (packed-out ones from xout) and the dX
+ * (a packed-out system's directions zero: it never moves again). */
 int hm_idr_multishift_unpack(hm_idr_multishift *ms);
 
 /* The polish of stalled systems (internal: tests and bench_multishift). max_columns: the most

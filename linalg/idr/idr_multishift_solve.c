@@ -120,22 +120,34 @@ static double complex make_omega(double tt, double complex tv, double vv, double
 }
 
 /* log of the largest estimated residual of the na steering shifts (shift sigma[i], log residual
- * lest[i]) after a cycle with the seed's omega w, and in *sum the logs of their growth summed: each
- * shift's residual is r' / pi', ||r'|| = ||v - w t|| and pi' = pi (1 + w sigma) / lambda, so a cycle of
- * s + 1 steps multiplies it by about (||v - w t|| / (||v|| |1 + w sigma|))^(s + 1). */
-static double worst_after(int s, int na, const double complex *sigma, const double *lest, double complex w, double tt,
-                          double complex tv, double vv, double *sum) {
+ * lest[i], scaled[i] = exp(2 lest[i] / (s + 1))) after a cycle with the seed's omega w, and in *sum
+ * the logs of their growth summed: each shift's residual is r' / pi', ||r'|| = ||v - w t|| and
+ * pi' = pi (1 + w sigma) / lambda, so a cycle of s + 1 steps multiplies it by about
+ * (||v - w t|| / (||v|| |1 + w sigma|))^(s + 1). The logs are taken of products, a few per
+ * candidate instead of one per shift (this runs for up to 33 candidates x the running shifts x the
+ * right-hand sides each cycle, on the host, while the GPU waits): the largest residual is the
+ * largest scaled[i] / |1 + w sigma_i|^2, and the sum the log of the product of the |1 + w sigma_i|^2,
+ * taken 4 at a time (each factor clamped to [1e-70, 1e70], so a product of 4 cannot overflow). */
+static double worst_after(int s, int na, const double complex *sigma, const double *scaled, double complex w,
+                          double tt, double complex tv, double vv, double *sum) {
   const double rr = vv - 2 * creal(conj(w) * tv) + creal(w * conj(w)) * tt;
-  const double lrho = 0.5 * log(fmax(rr, 1e-300 * vv) / vv);
-  double worst = -INFINITY;
-  *sum = 0;
+  const double lrho = 0.5 * log(fmax(rr, 1e-300 * vv) / vv), h = 0.5 * (s + 1);
+  double top = 0, bottom = 1, logprod = 0, prod = 1; /* the largest scaled / |f|^2 as top / bottom */
   for (int i = 0; i < na; i++) {
     const double complex f = 1 + w * sigma[i];
-    const double g = (s + 1) * (lrho - 0.5 * log(fmax(creal(f * conj(f)), 1e-300)));
-    *sum += g;
-    worst = fmax(worst, lest[i] + g);
+    const double f2 = fmin(fmax(creal(f * conj(f)), 1e-70), 1e70);
+    if (scaled[i] * bottom > top * f2) {
+      top = scaled[i];
+      bottom = f2;
+    }
+    prod *= f2;
+    if (i % 4 == 3 || i == na - 1) {
+      logprod += log(prod);
+      prod = 1;
+    }
   }
-  return worst;
+  *sum = (s + 1) * na * lrho - h * logprod;
+  return na ? (s + 1) * lrho + h * log(top / bottom) : -INFINITY;
 }
 
 enum { OMEGA_CANDIDATES = 32 }; /* the most shifts whose own omega is tried (evenly spread over them) */
@@ -158,17 +170,18 @@ static double complex choose_omega(const hm_idr_multishift *o, int j, double tt,
   const double complex w0 = make_omega(tt, tv, vv, angle);
   if (o->omega_rule == HM_MS_OMEGA_SEED || !(tt > 0) || !(vv > 0)) return w0;
   double complex sigma[o->ns];
-  double lest[o->ns], now = -INFINITY;
+  double scaled[o->ns], now = -INFINITY;
   int na = 0;
   for (int q = 0; q < o->ns; q++) {
     const int col = q * o->k + j;
     if (o->state[col] != MS_RUNNING) continue;
+    const double lest = log(fmax(o->est[col], 1e-300));
     sigma[na] = o->rel[col];
-    lest[na] = log(fmax(o->est[col], 1e-300));
-    now = fmax(now, lest[na++]);
+    scaled[na++] = exp(2 * lest / (o->s + 1));
+    now = fmax(now, lest);
   }
   double complex best = w0, best_sum_w = w0;
-  double sum, best_val = worst_after(o->s, na, sigma, lest, w0, tt, tv, vv, &sum);
+  double sum, best_val = worst_after(o->s, na, sigma, scaled, w0, tt, tv, vv, &sum);
   double best_sum = best_val <= now + OMEGA_WORST_RISE ? sum : INFINITY;
   const int stride = (na + OMEGA_CANDIDATES - 1) / OMEGA_CANDIDATES;
   for (int i = 0; i < na; i += stride) {
@@ -183,7 +196,7 @@ static double complex choose_omega(const hm_idr_multishift *o, int j, double tt,
     if (den == 0) continue;
     const double complex w = wq / den;
     if (!isfinite(cabs(w)) || w == 0) continue;
-    const double val = worst_after(o->s, na, sigma, lest, w, tt, tv, vv, &sum);
+    const double val = worst_after(o->s, na, sigma, scaled, w, tt, tv, vv, &sum);
     if (val < best_val) {
       best_val = val;
       best = w;

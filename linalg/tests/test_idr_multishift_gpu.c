@@ -74,9 +74,9 @@ static long solve_on(hm_backend backend, double stall_at, double complex *x_out,
   return prof.polish_columns;
 }
 
-/* The fused update of 13 systems of 33 (11 shifts x 3 right-hand sides, m = 4) packed in the
- * blocks' first columns, the newest direction written over D_0, on both backends from the same random
- * inputs; every column compared (those past the packed ones must stay). */
+/* The fused update of 13 systems of 33 (11 shifts x 3 right-hand sides, m = 4) in blocks 13 wide,
+ * the newest direction written over D_0, on both backends from the same random inputs; all the
+ * memory compared (past the 13-wide blocks it must stay). */
 static void kernel_on_both(void) {
   enum { R = 5000, NV = 3, NSH = 11, M = 4, NCOL = 13 };
   const int cols[NCOL] = {0, 1, 2, 9, 11, 12, 13, 14, 20, 27, 28, 29, 32}, K = NV * NSH;
