@@ -19,11 +19,15 @@ enum { HM_MS_OMEGA_SEED = 0, HM_MS_OMEGA_SHIFTS = 1 };
  * asynchronous kernels may be charged to the next part that waits on the device; t_total is exact). */
 typedef struct {
   long seed_steps, seed_products, check_products, shift_columns, reductions;
+  long running_columns; /* of the shift columns updated, those of systems still moving (the rest stopped,
+                         * packed until the next repack) */
   long polish_solves, polish_columns, polish_iterations; /* batched polish solves, the columns they solved,
                                                           * the iterations summed over those columns */
   long stalled_columns, maxit_columns; /* systems sent to polish: their true residual stalled above tol,
                                         * or still running when the seed reached maxit */
   double t_seed, t_shift, t_check, t_polish, t_switch, t_total;
+  double t_host_coef, t_host_omega; /* host work while the device waits: the shifts' coefficients (from a
+                                     * step's last reduction to the update's launch), the omega choice */
 } hm_idr_multishift_profile;
 
 struct hm_idr_multishift_s {

@@ -238,6 +238,7 @@ static int step(hm_idr_multishift *o) {
     HM_CALL(o->kern->dot(HM_COMPLEX, o->base->nlocal, k, o->t->data, o->v->data, buf + 2 * k));
     HM_CALL(o->kern->dot(HM_COMPLEX, o->base->nlocal, k, o->v->data, o->v->data, buf + 4 * k));
     HM_CALL(allreduce(o, buf, 6 * k));
+    const double t_omega = MPI_Wtime();
     for (int j = 0; j < k; j++) {
       o->omega[j] = 0;
       if (!run[j]) continue;
@@ -250,6 +251,7 @@ static int step(hm_idr_multishift *o) {
       }
       o->omega[j] = w;
     }
+    o->prof.t_host_omega += MPI_Wtime() - t_omega;
   }
   /* dR_oldest = v - r - omega t; r += dR_oldest (a stopped seed: 0, r unchanged) */
   hm_mvec *XR[2] = {o->r, o->t};
@@ -270,6 +272,7 @@ static int step(hm_idr_multishift *o) {
   HM_CALL(o->kern->idr_multidot(HM_COMPLEX, o->base->nlocal, s, o->base->P->data, k, dnew->data, buf));
   HM_CALL(o->kern->dot(HM_COMPLEX, o->base->nlocal, k, o->r->data, o->r->data, buf + 2 * (size_t)s * k));
   HM_CALL(allreduce(o, buf, 2 * (s + 1) * k));
+  const double t_coef = MPI_Wtime();
   for (int j = 0; j < k; j++) {
     o->rnorm2[j] = buf[2 * ((size_t)s * k + j)];
     for (int a = 0; a < s; a++) {
@@ -293,6 +296,7 @@ static int step(hm_idr_multishift *o) {
     double complex a = 0, cs[s];
     for (int l = 0; l < s; l++) cs[l] = 0;
     if (active(o, col) && run[j]) {
+      o->prof.running_columns++;
       double complex gam[s + 1], e[s + 2];
       for (int i = 0; i <= s + 1; i++) e[i] = 0;
       for (int l = 0; l < s; l++)
@@ -329,6 +333,7 @@ static int step(hm_idr_multishift *o) {
   const double *D[64];
   for (int l = 0; l < s; l++) D[l] = o->dX[l]->data;
   const double t1 = MPI_Wtime();
+  o->prof.t_host_coef += t1 - t_coef;
   HM_CALL(o->kern->idr_shift_update(HM_COMPLEX, o->base->nlocal, k, ns, ncol, o->cols, s, o->v->data, o->a, D,
                                     o->coef, o->dX[o->oldest]->data, o->x->data));
   o->prof.t_seed += t1 - t0;
