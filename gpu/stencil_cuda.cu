@@ -266,7 +266,7 @@ int stencil_run(bool kpm, hm_scalar type, const hm_stencil_exec *E, int k, const
   const int list = list_of(E, rows);
   HM_CHECK(list >= 0, HM_ERR_ARGUMENT,
            "a matrix-free product was given a row list; it takes only the matrix's interior or boundary slabs");
-  if (hm_cuda_stencil_staged_applies(E, k, x, y)) { // up to 4 vectors, or HAMLET_STENCIL_KERNEL=staged
+  if (hm_cuda_stencil_staged_applies(E, k, x, y)) { // 2 and 4 vectors, or HAMLET_STENCIL_KERNEL=staged
     HM_CALL(hm_cuda_stencil_staged_run(kpm, E, list, k, s, b, x, y, dots));
     return HM_SUCCESS;
   }

@@ -1,6 +1,6 @@
 // The matrix-free lattice operator's y = H x and fused KPM step for the TI's shape (4 orbitals,
 // hops to the 6 face neighbours and the site itself), staged through shared memory by an
-// asynchronous pipeline. Chosen up to 4 vectors, or by HAMLET_STENCIL_KERNEL=staged (stencil_staged_cuda.h).
+// asynchronous pipeline. Chosen at 2 and 4 vectors, or by HAMLET_STENCIL_KERNEL=staged (stencil_staged_cuda.h).
 //
 // Why: the per-site kernel (stencil_cuda.cu) reads each neighbour orbital's entries for a warp of
 // 32 / R sites 4 R * 16 bytes apart, so at R = 2 one load touches 16 lines: about 14 L1 wavefronts
@@ -357,14 +357,14 @@ int launch_width(const hm_stencil_exec *E, int list, int k, double s, double b, 
   return HM_SUCCESS;
 }
 
-// HAMLET_STENCIL_KERNEL unset: the staged kernel up to 4 vectors (measured faster than the per-site
-// kernel there on the H200, session 32: 200 x 100 x 40 at R = 2 and 4, 2.91x and 2.51x the floor
-// against 3.29x and 2.87x, and 2.60x against 3.35x at N = 10^9; at R = 8 and 16 one block per SM
-// fits its stages and it is slower, 4.1x against 2.5x); "staged": at every width it serves; any
-// other value (site, small, mma): never.
+// HAMLET_STENCIL_KERNEL unset: the staged kernel at 2 and 4 vectors (measured faster than the
+// per-site kernel there on the H200, session 32: 200 x 100 x 40 at R = 2 and 4, 2.91-3.02x and
+// 2.51-2.61x the floor against 3.29x and 2.87x, and 2.60x against 3.35x at N = 10^9; at R = 1 it is
+// 3.66x against 3.58x, and at R = 8 and 16, where one block per SM fits its stages, 4.1x against
+// 2.5x); "staged": at every width it serves; any other value (site, small, mma): never.
 bool chosen(int k) {
   const char *v = getenv("HAMLET_STENCIL_KERNEL");
-  if (!v || !*v) return k <= 4;
+  if (!v || !*v) return k == 2 || k == 4;
   return !strcmp(v, "staged");
 }
 

@@ -5,7 +5,7 @@
 #define HAMLET_STENCIL_STAGED_CUDA_H
 #include "stencil_exec.h"
 
-// Whether the staged kernel serves E at width k with these vectors: where chosen (k <= 4 by
+// Whether the staged kernel serves E at width k with these vectors: where chosen (k = 2 or 4 by
 // default, any k it serves with HAMLET_STENCIL_KERNEL=staged, never with another value), 4 orbitals, no field, no vacancies, no twisted boundary, every
 // block's shift 0 or a unit face step (E->face_hops), slabs along z (a 3D box), k = 1, 2, 4, 8 or 16,
 // x and y 16-byte aligned, a slab of vector rows under 2 GiB; else the existing choice serves.
