@@ -34,7 +34,7 @@ build() { # build SRC DIR TARGETS...
 }
 bench() { # bench DIR NAME ARGS...
   local dir=$1 name=$2; shift 2
-  OMP_NUM_THREADS=16 timeout 280 "$dir/bench/bench_multishift" --backend cuda --copy-mib 1024 "$@" \
+  OMP_NUM_THREADS=16 timeout "${BENCH_LIMIT:-280}" "$dir/bench/bench_multishift" --backend cuda --copy-mib 1024 "$@" \
     >>"$OUT/bench_$name.txt" 2>&1 || status=1
   echo "$name: $(grep -E "^multi-shift \(" "$OUT/bench_$name.txt" | tail -1 | cut -c1-120)"
   grep -E "^  bound|seconds: seed|per seed step|^per-energy|ratio" "$OUT/bench_$name.txt" | tail -5 | cut -c1-260
@@ -63,7 +63,7 @@ if want ab; then
   done
 fi
 if want large; then
-  bench build-gpu large --ti 200 100 40 --energies 101 --sites 2 --rhs-per-solve 2 --per-energy-every 20
+  BENCH_LIMIT=540 bench build-gpu large --ti 200 100 40 --energies 101 --sites 2 --rhs-per-solve 2 --per-energy-every 20
 fi
 echo "done at $SECONDS s, status $status"
 exit $status
