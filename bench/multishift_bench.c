@@ -179,6 +179,7 @@ int main(int argc, char **argv) {
     p.check_products += pg.check_products;
     p.shift_columns += pg.shift_columns;
     p.running_columns += pg.running_columns;
+    p.repacks += pg.repacks;
     p.t_host_coef += pg.t_host_coef;
     p.t_host_omega += pg.t_host_omega;
     p.reductions += pg.reductions;
@@ -247,8 +248,9 @@ int main(int argc, char **argv) {
            steps, step_bytes / 1e9, full_bytes / 1e9, bw / 1e9, steps * step_bytes / bw, steps * full_bytes / bw,
            100 * steps * step_bytes / bw / t_ms, 100 * steps * full_bytes / bw / t_ms);
     printf("  bound of the running systems' columns (%.1f per step; the others stopped, packed until the next "
-           "repack): %.3f s, %.0f%%; host work while the device waits: coefficients %.3f s, omega choice %.3f s\n",
-           Kr, steps * run_bytes / bw, 100 * steps * run_bytes / bw / t_ms, p.t_host_coef, p.t_host_omega);
+           "repack; %ld repacks): %.3f s, %.0f%%; host work while the device waits: coefficients %.3f s, omega choice "
+           "%.3f s\n", Kr, p.repacks, steps * run_bytes / bw, 100 * steps * run_bytes / bw / t_ms, p.t_host_coef,
+           p.t_host_omega);
   }
   hm_operator_destroy(&A);
 

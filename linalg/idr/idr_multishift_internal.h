@@ -19,6 +19,7 @@ enum { HM_MS_OMEGA_SEED = 0, HM_MS_OMEGA_SHIFTS = 1 };
  * asynchronous kernels may be charged to the next part that waits on the device; t_total is exact). */
 typedef struct {
   long seed_steps, seed_products, check_products, shift_columns, reductions;
+  long repacks;         /* the blocks rebuilt narrower (idr_multishift_packed.c) */
   long running_columns; /* of the shift columns updated, those of systems still moving (the rest stopped,
                          * packed until the next repack) */
   long polish_solves, polish_columns, polish_iterations; /* batched polish solves, the columns they solved,

@@ -69,6 +69,7 @@ int hm_idr_multishift_repack(hm_idr_multishift *o) {
     o->at[o->cols[i]] = i;
   }
   o->npacked = kept;
+  o->prof.repacks++;
   return HM_SUCCESS;
 }
 

@@ -1,8 +1,9 @@
 /* Multi-shift IDR(s) against LAPACK's dense solves (zgesv per shift) on a small random Hermitian
  * sparse matrix: G-like solutions (H - z_q) x = b_j for 24 energies z_q = E_q + i eta over and
  * beyond the spectrum, 2 right-hand sides, s = 1, 2, 4; every shift's true residual below tol and
- * its solution within 1e-8 of LAPACK's. Also: a checkpoint taken between outer iterations and
- * restored on a new solver continues to the bitwise same result; polish forced on every shift (each
+ * its solution within 1e-8 of LAPACK's. Also: a checkpoint taken between outer iterations (early, and
+ * late, after the solver has packed converged systems out of its blocks) and restored on a new solver
+ * continues to the bitwise same result; polish forced on every shift (each
  * stalls at 1e-3) finishes all 48 systems in batched solves (one of 48 columns, groups by memory,
  * one column each: every solution within 1e-8 of LAPACK's, and the groupings' solutions equal, as
  * the batched IDR's columns are independent systems); the default rules (the seed's omega chosen for
@@ -43,6 +44,8 @@ static double complex shift_of(int q) { /* sigma = -z: (H + sigma) x = b is (H -
 
 typedef struct {
   int at;                  /* checkpoint at this outer iteration, then stop the solve */
+  int calls;               /* checkpoints offered so far */
+  long repacks;            /* the solver's repacks before that checkpoint */
   int nb, nsc;
   double complex **blocks; /* host copies */
   double *scalars;
@@ -51,8 +54,10 @@ typedef struct {
 
 static int save(hm_idr_multishift *ms, void *user) {
   saved_state *sv = user;
-  static int calls;
-  if (++calls != sv->at) return 0;
+  if (++sv->calls != sv->at) return 0;
+  hm_idr_multishift_profile prof;
+  HM_TEST_OK(hm_idr_multishift_get_profile(ms, &prof));
+  sv->repacks = prof.repacks;
   HM_TEST_OK(hm_idr_multishift_state_size(ms, &sv->nb, &sv->nsc));
   sv->scalars = malloc(sizeof(double) * (size_t)sv->nsc);
   HM_TEST_OK(hm_idr_multishift_state_get(ms, sv->scalars));
@@ -231,7 +236,9 @@ int main(int argc, char **argv) {
     free(first);
   }
 
-  /* checkpoint after outer iteration 3, restore on a new solver: bitwise the uninterrupted result */
+  /* checkpoint after outer iteration 3, and after three quarters of the outer iterations (the blocks
+   * repacked by then: systems packed out, their x in the caller's block), restore on a new solver:
+   * bitwise the uninterrupted result */
   {
     hm_idr_options opt;
     hm_idr_options_default(&opt);
@@ -242,34 +249,42 @@ int main(int argc, char **argv) {
     HM_TEST_OK(hm_idr_multishift_solve(ms, b, x));
     double complex *whole = malloc(sizeof(double complex) * (size_t)(local * KB * NS + 1));
     HM_TEST_OK(hm_mvec_get(x, whole));
+    hm_idr_multishift_profile prof;
+    HM_TEST_OK(hm_idr_multishift_get_profile(ms, &prof));
     hm_idr_multishift_destroy(&ms);
-
-    saved_state sv = {.at = 3, .local = local};
-    opt.checkpoint_every = 1;
-    HM_TEST_OK(hm_idr_multishift_create(op, &opt, NS, shifts, &ms));
-    HM_TEST_OK(hm_idr_multishift_set_checkpoint(ms, save, &sv));
-    HM_TEST_ASSERT(hm_idr_multishift_solve(ms, b, x) == HM_ERR_STOPPED, "the checkpoint's stop was not returned");
-    hm_error_clear();
-    hm_idr_multishift_destroy(&ms);
-    opt.checkpoint_every = 0;
-    HM_TEST_OK(hm_idr_multishift_create(op, &opt, NS, shifts, &ms));
-    HM_TEST_OK(hm_idr_multishift_restore(ms, KB, sv.scalars));
-    for (int i = 0; i < sv.nb; i++) {
-      hm_mvec *blk;
-      HM_TEST_OK(hm_idr_multishift_state_block(ms, i, &blk));
-      HM_TEST_OK(hm_mvec_set(blk, sv.blocks[i]));
-      free(sv.blocks[i]);
+    HM_TEST_ASSERT(prof.repacks > 0, "the solve never repacked its blocks (%ld seed steps)", prof.seed_steps);
+    const int outers = (int)((prof.seed_steps - opt.s) / (opt.s + 1)) + 1, late = 3 * outers / 4;
+    for (int at = 3; at <= late; at = at == 3 ? late : late + 1) {
+      saved_state sv = {.at = at, .local = local};
+      opt.checkpoint_every = 1;
+      HM_TEST_OK(hm_idr_multishift_create(op, &opt, NS, shifts, &ms));
+      HM_TEST_OK(hm_idr_multishift_set_checkpoint(ms, save, &sv));
+      HM_TEST_ASSERT(hm_idr_multishift_solve(ms, b, x) == HM_ERR_STOPPED, "the checkpoint's stop was not returned");
+      hm_error_clear();
+      hm_idr_multishift_destroy(&ms);
+      HM_TEST_ASSERT(at == 3 || sv.repacks > 0, "no repack before the checkpoint at outer iteration %d of %d", at,
+                     outers);
+      opt.checkpoint_every = 0;
+      HM_TEST_OK(hm_idr_multishift_create(op, &opt, NS, shifts, &ms));
+      HM_TEST_OK(hm_idr_multishift_restore(ms, KB, sv.scalars));
+      for (int i = 0; i < sv.nb; i++) {
+        hm_mvec *blk;
+        HM_TEST_OK(hm_idr_multishift_state_block(ms, i, &blk));
+        HM_TEST_OK(hm_mvec_set(blk, sv.blocks[i]));
+        free(sv.blocks[i]);
+      }
+      HM_TEST_OK(hm_idr_multishift_solve(ms, b, x));
+      double complex *again = malloc(sizeof(double complex) * (size_t)(local * KB * NS + 1));
+      HM_TEST_OK(hm_mvec_get(x, again));
+      HM_TEST_ASSERT(memcmp(whole, again, sizeof(double complex) * (size_t)(local * KB * NS)) == 0,
+                     "the solve restored after outer iteration %d (%ld repacks before) differs from the uninterrupted "
+                     "one", at, sv.repacks);
+      hm_idr_multishift_destroy(&ms);
+      free(again);
+      free(sv.blocks);
+      free(sv.scalars);
     }
-    HM_TEST_OK(hm_idr_multishift_solve(ms, b, x));
-    double complex *again = malloc(sizeof(double complex) * (size_t)(local * KB * NS + 1));
-    HM_TEST_OK(hm_mvec_get(x, again));
-    HM_TEST_ASSERT(memcmp(whole, again, sizeof(double complex) * (size_t)(local * KB * NS)) == 0,
-                   "the restored solve differs from the uninterrupted one");
-    hm_idr_multishift_destroy(&ms);
     free(whole);
-    free(again);
-    free(sv.blocks);
-    free(sv.scalars);
   }
 
   /* refused: a preconditioner, a bad shift count, a non-finite shift, a real operator */
