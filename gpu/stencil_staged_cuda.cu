@@ -270,8 +270,11 @@ __global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K, S, Rolled>())
     double2 acc[kOrbitals];
 #pragma unroll
     for (int i = 0; i < kOrbitals; i++) acc[i] = make_double2(0, 0);
-    auto direction = [&](int d, uint32_t nonzero) {
-      if (!nonzero) return;
+    // Rolled: one direction's loads live at a time (fewer registers, less overlap)
+#pragma unroll(Rolled ? 1 : kDirections)
+    for (int d = 0; d < kDirections; d++) {
+      const uint32_t nonzero = (Rolled ? nonzero_bits[d >> 1] : bits[d / 2]) >> (16 * (d % 2)) & 0xffffu;
+      if (!nonzero) continue;
       const char *st = d == 5 ? lo : d == 6 ? hi : mid;
       const uint32_t site = self + (d == 1 ? -1 : d == 2 ? 1 : d == 3 ? -L::hx : d == 4 ? L::hx : 0);
       double2 xj[kOrbitals];
@@ -294,15 +297,7 @@ __global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K, S, Rolled>())
             acc[i].x += a.x * xj[j].x;
           }
         }
-    };
-    if constexpr (Rolled) { // one direction's loads live at a time: fewer registers, less overlap
-#pragma unroll 1
-      for (int d = 0; d < kDirections; d++) direction(d, (nonzero_bits[d >> 1] >> (16 * (d & 1))) & 0xffffu);
-    } else {
-#pragma unroll
-      for (int d = 0; d < kDirections; d++) direction(d, (bits[d / 2] >> (16 * (d % 2))) & 0xffffu);
     }
-    const int64_t slab_site0 = (g0 + m) * E.slab_sites;
     if constexpr (kRegisterLo) {
       // this site on this slab: the next slab's below (loaded again here, not kept from direction
       // 0, so that the computation holds one set of 4 fewer)
@@ -311,9 +306,10 @@ __global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K, S, Rolled>())
       // the disorder (diagonal) added here from this site's entries, so that the unrolled output
       // below stays short
       if (E.disorder_w != 0 && x0 + lx < nx && y0 + ly < ny) {
+        const int64_t site = (g0 + m) * E.slab_sites + (y0 + ly) * nx + x0 + lx;
 #pragma unroll
         for (int i = 0; i < kOrbitals; i++) {
-          const double d = hm_stencil_disorder(&E, slab_site0 + (y0 + ly) * nx + x0 + lx, i);
+          const double d = hm_stencil_disorder(&E, site, i);
           acc[i].x += d * below[i].x;
           acc[i].y += d * below[i].y;
         }
@@ -341,6 +337,7 @@ __global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K, S, Rolled>())
     // entries t, t + 256, ...; its column stays t % K. The disorder (diagonal) is added here, from
     // the staged plane, to V's entry.
     double *yslab = y + (size_t)(l0 + m) * (size_t)E.slab_sites * L::site_entries * (Cplx ? 2 : 1);
+    const int64_t slab_site0 = (g0 + m) * E.slab_sites;
     constexpr int row_entries = L::tx * L::site_entries;
     auto output = [&](int e, double2 v, bool disorder) {
       const int oy = e / row_entries, r = e % row_entries, ox = r / L::site_entries, within = r % L::site_entries;
