@@ -15,8 +15,12 @@
 #   bench     bench_stencil, the TI 200 x 100 x 40 at R = 1, 2, 4, 8, 16 and 500 x 500 x 1000 at R = 2,
 #             the per-site kernel (site), then the staged kernel's variants, each line with its ratio to
 #             the floor 48 R N / copy bandwidth measured in the same run.
-# Logs under $OUT (6 files: gpu.txt build.log check.log memcheck.log bench.log summary.txt); a line per
-# step on stdout and one summary line per (variant, lattice, R). About 5 minutes with the build.
+#             (bench_stencil --kernels: one process per lattice measures them all, after one setup);
+#             then one R = 2 launch of each under ncu and the SASS instruction classes of each
+#             variant's R = 2 complex KPM kernel (cuobjdump of the object built there).
+# Logs under $OUT (8 files: gpu.txt build.log check.log memcheck.log bench.log ncu.log sass.log
+# summary.txt); a line per step on stdout and one summary line per (lattice, R, kernel). About 5-6
+# minutes with the build.
 #   run: STEPS="check memcheck bench" bash scripts/device_staged32b.sh
 set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -79,19 +83,38 @@ if want memcheck; then
 fi
 if want bench; then
   bench=build-gpu/bench/bench_stencil
+  kernels=site,staged:default,staged:s3,staged:s5,staged:rolled # s5 at R = 1, 2 only (elsewhere the default)
   for lattice in "200 100 40 1,2,4,8,16 20" "500 500 1000 2 5"; do
     read -r nx ny nz Rs steps <<<"$lattice"
-    for variant in site $variants; do # site: the per-site kernel; the others the staged kernel's variants
-      kernel=staged
-      [ "$variant" = site ] && kernel=site
-      log="$OUT/bench_part.log"
-      HAMLET_STENCIL_KERNEL=$kernel HAMLET_STENCIL_STAGED_VARIANT=$variant timeout 120 "$bench" --backend cuda \
-        --nx "$nx" --ny "$ny" --nz "$nz" --R "$Rs" --steps "$steps" >"$log" 2>&1 || status=1
-      { echo "=== $variant $nx x $ny x $nz at $SECONDS s"; cat "$log"; } >>"$OUT/bench.log"
-      grep -E "^R = " "$log" | sed "s/^/TI $nx x $ny x $nz $variant: /" | tee -a "$OUT/summary.txt"
-      rm -f "$log"
-    done
+    log="$OUT/bench_part.log" # one process: one setup of the lattice for every kernel
+    timeout 240 "$bench" --backend cuda --nx "$nx" --ny "$ny" --nz "$nz" --R "$Rs" --steps "$steps" \
+      --kernels "$kernels" >"$log" 2>&1 || status=1
+    { echo "=== $nx x $ny x $nz at $SECONDS s"; cat "$log"; } >>"$OUT/bench.log"
+    grep -E "^R = " "$log" | sed "s/^/TI $nx x $ny x $nz: /" | tee -a "$OUT/summary.txt"
+    rm -f "$log"
   done
+  # one KPM launch of each kernel at R = 2 under ncu (the last of 3 per kernel): time, DRAM bytes,
+  # warp instructions, active warps, shared wavefronts, local (spill) sectors
+  metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,smsp__inst_executed.sum
+  metrics=$metrics,sm__warps_active.avg.pct_of_peak_sustained_active,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum
+  metrics=$metrics,l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,launch__registers_per_thread,launch__occupancy_limit_shared_mem
+  timeout 150 ncu --clock-control none -k "regex:stencil_(site|staged)_kernel" -c 15 --metrics "$metrics" \
+    "$bench" --backend cuda --nx 200 --ny 100 --nz 40 --R 2 --steps 2 --kernels "$kernels" >"$OUT/ncu.log" 2>&1 ||
+    echo "ncu: exit $?"
+  awk '/stencil_(site|staged)_kernel/ { match($0, /stencil_(site|staged)_kernel(<[^>]*>)?/); name = substr($0, RSTART, RLENGTH)
+                                         gsub(/ /, "", name); line[name] = ""; next }
+       name != "" && /__/ { line[name] = line[name] " " $1 " " $(NF); }
+       END { for (n in line) print "ncu R = 2 " n ":" line[n] }' "$OUT/ncu.log" | sort | tee -a "$OUT/summary.txt"
+  # instruction classes of the R = 2 complex KPM kernels (the sm_90 code built here)
+  object=$(find build-gpu -name "stencil_staged_cuda.cu.o" | head -1)
+  if command -v cuobjdump >/dev/null && [ -n "$object" ]; then
+    cuobjdump --dump-sass "$object" >"$OUT/sass.log" 2>&1
+    awk '/Function : / { name = $3; next }
+         name ~ /Lb1ELb1ELi2E/ && /\/\*[0-9a-f]{4}\*\// { op = $2; if (op ~ /^@/) op = $3; sub(/\..*/, "", op); n[name]++; c[name, op]++ }
+         END { for (k in n) printf "sass %s: %d instructions, DFMA %d, LDS %d, STL %d, LDL %d, BRA %d, BAR %d, LDGSTS %d\n",
+               k, n[k], c[k, "DFMA"], c[k, "LDS"], c[k, "STL"], c[k, "LDL"], c[k, "BRA"], c[k, "BAR"], c[k, "LDGSTS"] }' \
+      "$OUT/sass.log" | tee -a "$OUT/summary.txt"
+  fi
 fi
 echo "done at $SECONDS s, status $status" | tee -a "$OUT/summary.txt"
 exit $status
