@@ -22,6 +22,8 @@
 // boundary or on a slab not here are zero-filled by the copy itself (source size 0); periodic
 // boundaries wrap when the halo is copied. Shared memory is swizzled per site (the 16-byte chunks
 // of a site XOR-permuted by its index) so that the 32 / R sites of a warp hit distinct banks.
+// HAMLET_STENCIL_STAGED_VARIANT picks a variant for benchmarks (s3, s5, rolled, cblocks: see
+// shared_bytes below); unset, the default above runs.
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -40,6 +42,7 @@ constexpr int kDirections = 7;        // the site itself, -x, +x, -y, +y, -z, +z
 constexpr int64_t kWantBlocks = 1024; // long chunks: each chunk copies 2 slabs more than it computes
 
 hm_device_buffers scratch_buffer; // per device
+hm_device_buffers table_buffer;   // per device: the cblocks variant's summed blocks before the constant bank
 
 // The tile of the slab plane per width R: TX x TY sites, one thread per (site, column).
 template <int K> struct Tile;
@@ -69,12 +72,19 @@ constexpr int kBlockBytes = (int)sizeof(double2) * kDirections * kOrbitals * kOr
 constexpr int kTableBytes = kBlockBytes + 4 * (int)sizeof(uint32_t);
 static_assert(kDirections * kOrbitals * kOrbitals <= kThreads && kTableBytes % 16 == 0, "a thread per block entry");
 
+// The cblocks variant's copy of the table's blocks (per device; written on the launch's stream just
+// before the launch, so each launch reads its own operator's blocks).
+__constant__ double2 constant_blocks[kDirections * kOrbitals * kOrbitals];
+
 // The kernel's variants (HAMLET_STENCIL_STAGED_VARIANT, a benchmark choice; want_variant):
 //   default  S = 4 slabs in the ring, the 7 directions unrolled;
 //   s5       S = 5: two slabs in flight (the wait is for the older one only);
 //   rolled   S = 4 with the direction loop not unrolled (Rolled): one direction's loads live at a
 //            time, so the registers fit the blocks the shared memory allows (the unrolled kernel
 //            takes 104-110 registers: 2 blocks per SM even where 4 fit, real arithmetic);
+//   cblocks  the default with the summed blocks in the constant bank (constant_blocks, a copy per
+//            launch): the multiply-adds take them as operands, no shared load per non-zero entry
+//            (52 of the TI's per thread and slab);
 //   s3       S = 3, rolled: the slab below (z - 1) kept in registers, each thread's own site from
 //            the previous slab's plane (the only site of that slab it reads), so the ring holds the
 //            plane, the slab above and the one in flight, and the results go through the plane's
@@ -186,7 +196,25 @@ __device__ void copy_slab(const hm_stencil_exec &E, const double *x, int64_t gz,
   }
 }
 
-template <bool Kpm, bool Cplx, int K, int S, bool Rolled>
+// Entry e (direction, i, j) of the table: the blocks of direction e / 16 summed, in block order.
+__device__ __forceinline__ double2 summed_block_entry(const hm_stencil_exec &E, int e) {
+  constexpr int oo = kOrbitals * kOrbitals;
+  const double2 *gblock = reinterpret_cast<const double2 *>(E.block);
+  double2 sum = make_double2(0, 0);
+  for (int b = 0; b < E.nblocks; b++)
+    if (direction_of(E.shift + 3 * b) == e / oo) {
+      sum.x += gblock[b * oo + e % oo].x;
+      sum.y += gblock[b * oo + e % oo].y;
+    }
+  return sum;
+}
+
+// The table for the constant bank (cblocks): one thread per entry.
+__global__ void summed_blocks_kernel(hm_stencil_exec E, double2 *table) {
+  if (threadIdx.x < kDirections * kOrbitals * kOrbitals) table[threadIdx.x] = summed_block_entry(E, threadIdx.x);
+}
+
+template <bool Kpm, bool Cplx, int K, int S, bool Rolled, bool ConstBlocks>
 __global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K, S, Rolled>())
     stencil_staged_kernel(hm_stencil_exec E, int list, int ntx, int64_t nzchunks, int64_t zchunk, double s,
                           double bshift, const double *__restrict__ x, double *__restrict__ y, double *partial) {
@@ -200,17 +228,12 @@ __global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K, S, Rolled>())
   uint32_t *nonzero_bits = reinterpret_cast<uint32_t *>(sh + kBlockBytes);
   char *ring = sh + kTableBytes;
   const uint32_t ring_addr = (uint32_t)__cvta_generic_to_shared(ring);
-  const double2 *gblock = reinterpret_cast<const double2 *>(E.block);
+  static_assert(!(ConstBlocks && Rolled), "the constant bank's blocks are taken at fixed offsets (unrolled)");
   constexpr int oo = kOrbitals * kOrbitals;
   bool entry_nonzero = false; // the TI's hop blocks hold 8 non-zero entries of 16: the others are skipped
   if (threadIdx.x < kDirections * oo) {
     const int e = threadIdx.x;
-    double2 sum = make_double2(0, 0);
-    for (int b = 0; b < E.nblocks; b++)
-      if (direction_of(E.shift + 3 * b) == e / oo) {
-        sum.x += gblock[b * oo + e % oo].x;
-        sum.y += gblock[b * oo + e % oo].y;
-      }
+    const double2 sum = summed_block_entry(E, e);
     blk[e] = sum;
     entry_nonzero = sum.x != 0 || sum.y != 0;
   }
@@ -289,7 +312,7 @@ __global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K, S, Rolled>())
 #pragma unroll
         for (int j = 0; j < kOrbitals; j++) {
           if (!(nonzero & (1u << (i * kOrbitals + j)))) continue;
-          const double2 a = B[i * kOrbitals + j];
+          const double2 a = ConstBlocks ? constant_blocks[d * oo + i * kOrbitals + j] : B[i * kOrbitals + j];
           if constexpr (Cplx) {
             acc[i].x += a.x * xj[j].x - a.y * xj[j].y;
             acc[i].y += a.x * xj[j].y + a.y * xj[j].x;
@@ -385,18 +408,19 @@ int64_t want_blocks() {
 }
 
 // The variant HAMLET_STENCIL_STAGED_VARIANT names (shared_bytes): s3, s5 (at 1 and 2 vectors only,
-// where 2 blocks per SM still fit its ring; elsewhere the default), rolled; else the default.
-enum Variant { kDefault, kFiveStages, kThreeStages, kRolled };
+// where 2 blocks per SM still fit its ring; elsewhere the default), rolled, cblocks; else the default.
+enum Variant { kDefault, kFiveStages, kThreeStages, kRolled, kConstBlocks };
 Variant want_variant(int k) {
   const char *v = getenv("HAMLET_STENCIL_STAGED_VARIANT");
   if (!v) return kDefault;
   if (!strcmp(v, "s3")) return kThreeStages;
   if (!strcmp(v, "s5") && k <= 2) return kFiveStages;
   if (!strcmp(v, "rolled")) return kRolled;
+  if (!strcmp(v, "cblocks")) return kConstBlocks;
   return kDefault;
 }
 
-template <bool Kpm, bool Cplx, int K, int S, bool Rolled>
+template <bool Kpm, bool Cplx, int K, int S, bool Rolled, bool ConstBlocks>
 int launch(const hm_stencil_exec *E, int list, double s, double b, const double *x, double *y, double *dots) {
   using L = Layout<Cplx, K>;
   const int64_t slabs = hm_stencil_list_slabs(E, list);
@@ -409,7 +433,7 @@ int launch(const hm_stencil_exec *E, int list, double s, double b, const double 
   HM_CHECK(ntiles * nzchunks < INT32_MAX, HM_ERR_ARGUMENT, "a slab plane of %lld sites is too large for one launch",
            (long long)E->slab_sites);
   const size_t shared = shared_bytes<Cplx, K, S>();
-  const void *kernel = (const void *)stencil_staged_kernel<Kpm, Cplx, K, S, Rolled>;
+  const void *kernel = (const void *)stencil_staged_kernel<Kpm, Cplx, K, S, Rolled, ConstBlocks>;
   HM_CALL_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
   const unsigned grid = (unsigned)(ntiles * nzchunks);
   double *partial = nullptr;
@@ -417,7 +441,14 @@ int launch(const hm_stencil_exec *E, int list, double s, double b, const double 
     HM_CALL(hm_device_buffer_grow(&scratch_buffer, (size_t)grid * 2 * K));
     partial = scratch_buffer.p;
   }
-  stencil_staged_kernel<Kpm, Cplx, K, S, Rolled><<<grid, kThreads, shared>>>(*E, list, (int)ntx, nzchunks, zchunk, s, b, x, y,
+  if (ConstBlocks) { // this operator's blocks into the constant bank, in stream order (no host wait)
+    HM_CALL(hm_device_buffer_grow(&table_buffer, 2 * kDirections * kOrbitals * kOrbitals));
+    summed_blocks_kernel<<<1, kDirections * kOrbitals * kOrbitals>>>(*E, reinterpret_cast<double2 *>(table_buffer.p));
+    HM_CHECK_LAUNCH("stencil staged: the summed blocks");
+    HM_CALL_CUDA(cudaMemcpyToSymbolAsync(constant_blocks, table_buffer.p, sizeof(double2) * kDirections * kOrbitals * kOrbitals,
+                                         0, cudaMemcpyDeviceToDevice, 0));
+  }
+  stencil_staged_kernel<Kpm, Cplx, K, S, Rolled, ConstBlocks><<<grid, kThreads, shared>>>(*E, list, (int)ntx, nzchunks, zchunk, s, b, x, y,
                                                                    partial);
   HM_CHECK_LAUNCH(Kpm ? "stencil kpm_step (staged)" : "stencil spmmv (staged)");
   if (Kpm) HM_CALL(column_sums(true, (int)grid, 2 * K, partial, dots));
@@ -428,19 +459,20 @@ template <bool Kpm, bool Cplx>
 int launch_width(const hm_stencil_exec *E, int list, int k, double s, double b, const double *x, double *y,
                  double *dots) {
   const Variant variant = want_variant(k);
-  switch (k * 4 + variant) {
+  switch (k * 8 + variant) {
 #define HM_STAGED_WIDTH(K)                                                                                     \
-  case K * 4 + kDefault: return launch<Kpm, Cplx, K, 4, false>(E, list, s, b, x, y, dots);                     \
-  case K * 4 + kThreeStages: return launch<Kpm, Cplx, K, 3, true>(E, list, s, b, x, y, dots);                  \
-  case K * 4 + kRolled: return launch<Kpm, Cplx, K, 4, true>(E, list, s, b, x, y, dots);
+  case K * 8 + kDefault: return launch<Kpm, Cplx, K, 4, false, false>(E, list, s, b, x, y, dots);              \
+  case K * 8 + kThreeStages: return launch<Kpm, Cplx, K, 3, true, false>(E, list, s, b, x, y, dots);           \
+  case K * 8 + kRolled: return launch<Kpm, Cplx, K, 4, true, false>(E, list, s, b, x, y, dots);                \
+  case K * 8 + kConstBlocks: return launch<Kpm, Cplx, K, 4, false, true>(E, list, s, b, x, y, dots);
     HM_STAGED_WIDTH(1)
     HM_STAGED_WIDTH(2)
     HM_STAGED_WIDTH(4)
     HM_STAGED_WIDTH(8)
     HM_STAGED_WIDTH(16)
 #undef HM_STAGED_WIDTH
-    case 1 * 4 + kFiveStages: return launch<Kpm, Cplx, 1, 5, false>(E, list, s, b, x, y, dots);
-    case 2 * 4 + kFiveStages: return launch<Kpm, Cplx, 2, 5, false>(E, list, s, b, x, y, dots);
+    case 1 * 8 + kFiveStages: return launch<Kpm, Cplx, 1, 5, false, false>(E, list, s, b, x, y, dots);
+    case 2 * 8 + kFiveStages: return launch<Kpm, Cplx, 2, 5, false, false>(E, list, s, b, x, y, dots);
     default: break;
   }
   HM_CHECK(0, HM_ERR_ARGUMENT, "the staged stencil kernel serves 1, 2, 4, 8 or 16 vectors; got %d", k);
@@ -481,4 +513,7 @@ int hm_cuda_stencil_staged_run(bool kpm, const hm_stencil_exec *E, int list, int
              : launch_width<false, true>(E, list, k, s, b, x, y, dots);
 }
 
-void hm_stencil_staged_cuda_release_state() { hm_device_buffer_free(&scratch_buffer); }
+void hm_stencil_staged_cuda_release_state() {
+  hm_device_buffer_free(&scratch_buffer);
+  hm_device_buffer_free(&table_buffer);
+}

@@ -4,14 +4,15 @@
 #   default  the 4-slab ring, 7 directions unrolled (what runs at R = 2 and 4 unless told otherwise);
 #   s3       a 3-slab ring, the slab below in registers: 3 blocks per SM at R = 1, 2, 2 at R = 8, 16;
 #   s5       a 5-slab ring, two slabs in flight (R = 1 and 2; at other widths the default runs);
-#   rolled   the 4-slab ring with the direction loop not unrolled (fewer registers).
+#   rolled   the 4-slab ring with the direction loop not unrolled (fewer registers);
+#   cblocks  the default with the summed blocks in the constant bank (no shared load per entry).
 # Parts chosen by STEPS:
 #   check     test_stencil_free cuda, trials 50-55 (the TI-shaped ones the staged kernel serves, at
 #             1..16 vectors), per variant on 1 rank and the default on 2 ranks, one thread block per
 #             tile (HAMLET_STENCIL_STAGED_BLOCKS=1: the ring turns over every slab of a run); and
 #             test_stencil_real cuda (its trials 24-27, real arithmetic) per variant with 3 blocks;
 #             HAMLET_TEST_REQUIRE=gpu (a skip fails);
-#   memcheck  compute-sanitizer memcheck (trials 50-55) and racecheck (trials 50-51) of each new variant;
+#   memcheck  compute-sanitizer memcheck of each new variant (trials 50-53), racecheck of s3 and s5 (trial 50);
 #   bench     bench_stencil, the TI 200 x 100 x 40 at R = 1, 2, 4, 8, 16 and 500 x 500 x 1000 at R = 2,
 #             the per-site kernel (site), then the staged kernel's variants, each line with its ratio to
 #             the floor 48 R N / copy bandwidth measured in the same run.
@@ -38,7 +39,7 @@ cmake --build build-gpu -j "$(nproc)" --target test_stencil_free test_stencil_re
 echo "built at $SECONDS s"
 status=0
 tests=build-gpu/linalg/tests
-variants="default s3 s5 rolled"
+variants="default s3 s5 rolled cblocks"
 run_test() { # run_test VARIANT BLOCKS RANKS LIMIT EXE [ARGS...]: the staged kernel chosen, logged into check.log
   local variant=$1 blocks=$2 ranks=$3 limit=$4 name
   name=$(basename "$5")
@@ -66,24 +67,25 @@ if want check; then
   done
 fi
 if want memcheck; then
-  for variant in s3 s5 rolled; do
-    for check in "memcheck 50-55" "racecheck 50-51"; do # racecheck follows every shared access: fewer trials
-      read -r tool trials <<<"$check"
-      log="$OUT/memcheck_part.log"
-      HAMLET_STENCIL_KERNEL=staged HAMLET_STENCIL_STAGED_VARIANT=$variant HAMLET_STENCIL_STAGED_BLOCKS=1 OMP_NUM_THREADS=4 \
-        timeout 120 compute-sanitizer --tool "$tool" --error-exitcode 9 "$tests/test_stencil_free" cuda "$trials" >"$log" 2>&1
-      code=$?
-      line="$tool $variant, 1 rank, trials $trials: exit $code at $SECONDS s, $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tr '\n' ' ')"
-      { echo "=== $line"; cat "$log"; } >>"$OUT/memcheck.log"
-      echo "$line"
-      [ "$code" -eq 0 ] || { status=1; grep -m 8 -E "Invalid|hazard|at .*stencil.*:[0-9]+" "$log"; }
-      rm -f "$log"
-    done
+  # memcheck each new variant; racecheck (it follows every shared access: one trial) where the ring's
+  # barriers changed (s3: the results through the plane's slot; s5: two copies in flight)
+  for check in "memcheck s3 50-53" "memcheck s5 50-53" "memcheck rolled 50-53" "memcheck cblocks 50-53" \
+    "racecheck s3 50" "racecheck s5 50"; do
+    read -r tool variant trials <<<"$check"
+    log="$OUT/memcheck_part.log"
+    HAMLET_STENCIL_KERNEL=staged HAMLET_STENCIL_STAGED_VARIANT=$variant HAMLET_STENCIL_STAGED_BLOCKS=1 OMP_NUM_THREADS=4 \
+      timeout 120 compute-sanitizer --tool "$tool" --error-exitcode 9 "$tests/test_stencil_free" cuda "$trials" >"$log" 2>&1
+    code=$?
+    line="$tool $variant, 1 rank, trials $trials: exit $code at $SECONDS s, $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tr '\n' ' ')"
+    { echo "=== $line"; cat "$log"; } >>"$OUT/memcheck.log"
+    echo "$line"
+    [ "$code" -eq 0 ] || { status=1; grep -m 8 -E "Invalid|hazard|at .*stencil.*:[0-9]+" "$log"; }
+    rm -f "$log"
   done
 fi
 if want bench; then
   bench=build-gpu/bench/bench_stencil
-  kernels=site,staged:default,staged:s3,staged:s5,staged:rolled # s5 at R = 1, 2 only (elsewhere the default)
+  kernels=site,staged:default,staged:s3,staged:s5,staged:rolled,staged:cblocks # s5 at R = 1, 2 only (elsewhere the default)
   for lattice in "200 100 40 1,2,4,8,16 20" "500 500 1000 2 5"; do
     read -r nx ny nz Rs steps <<<"$lattice"
     log="$OUT/bench_part.log" # one process: one setup of the lattice for every kernel
@@ -98,7 +100,7 @@ if want bench; then
   metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,smsp__inst_executed.sum
   metrics=$metrics,sm__warps_active.avg.pct_of_peak_sustained_active,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum
   metrics=$metrics,l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,launch__registers_per_thread,launch__occupancy_limit_shared_mem
-  timeout 150 ncu --clock-control none -k "regex:stencil_(site|staged)_kernel" -c 15 --metrics "$metrics" \
+  timeout 150 ncu --clock-control none -k "regex:stencil_(site|staged)_kernel" -c 18 --metrics "$metrics" \
     "$bench" --backend cuda --nx 200 --ny 100 --nz 40 --R 2 --steps 2 --kernels "$kernels" >"$OUT/ncu.log" 2>&1 ||
     echo "ncu: exit $?"
   awk '/stencil_(site|staged)_kernel/ { match($0, /stencil_(site|staged)_kernel(<[^>]*>)?/); name = substr($0, RSTART, RLENGTH)
