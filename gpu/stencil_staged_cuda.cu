@@ -78,7 +78,8 @@ __constant__ double2 constant_blocks[kDirections * kOrbitals * kOrbitals];
 
 // The kernel's variants (HAMLET_STENCIL_STAGED_VARIANT, a benchmark choice; want_variant):
 //   default  S = 4 slabs in the ring, the 7 directions unrolled;
-//   s5       S = 5: two slabs in flight (the wait is for the older one only);
+//   s5       S = 5: two slabs in flight (the wait is for the older one only); at R = 1, and R = 2
+//            real (launch_width);
 //   rolled   S = 4 with the direction loop not unrolled (Rolled): one direction's loads live at a
 //            time, so the registers fit the blocks the shared memory allows (the unrolled kernel
 //            takes 104-110 registers: 2 blocks per SM even where 4 fit, real arithmetic);
@@ -407,8 +408,9 @@ int64_t want_blocks() {
   return n >= 1 && n <= (1 << 24) ? n : kWantBlocks;
 }
 
-// The variant HAMLET_STENCIL_STAGED_VARIANT names (shared_bytes): s3, s5 (at 1 and 2 vectors only,
-// where 2 blocks per SM still fit its ring; elsewhere the default), rolled, cblocks; else the default.
+// The variant HAMLET_STENCIL_STAGED_VARIANT names (shared_bytes): s3, s5 (only where 2 blocks per SM
+// still fit its ring: 1 vector, and 2 in real arithmetic; elsewhere the default), rolled, cblocks;
+// else the default.
 enum Variant { kDefault, kFiveStages, kThreeStages, kRolled, kConstBlocks };
 Variant want_variant(int k) {
   const char *v = getenv("HAMLET_STENCIL_STAGED_VARIANT");
@@ -472,7 +474,9 @@ int launch_width(const hm_stencil_exec *E, int list, int k, double s, double b, 
     HM_STAGED_WIDTH(16)
 #undef HM_STAGED_WIDTH
     case 1 * 8 + kFiveStages: return launch<Kpm, Cplx, 1, 5, false, false>(E, list, s, b, x, y, dots);
-    case 2 * 8 + kFiveStages: return launch<Kpm, Cplx, 2, 5, false, false>(E, list, s, b, x, y, dots);
+    case 2 * 8 + kFiveStages: // complex: 5 slabs of 23 KB fit one block per SM; the default runs
+      if constexpr (Cplx) return launch<Kpm, Cplx, 2, 4, false, false>(E, list, s, b, x, y, dots);
+      else return launch<Kpm, Cplx, 2, 5, false, false>(E, list, s, b, x, y, dots);
     default: break;
   }
   HM_CHECK(0, HM_ERR_ARGUMENT, "the staged stencil kernel serves 1, 2, 4, 8 or 16 vectors; got %d", k);

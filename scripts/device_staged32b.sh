@@ -3,7 +3,7 @@
 # variants (gpu/stencil_staged_cuda.cu, HAMLET_STENCIL_STAGED_VARIANT with HAMLET_STENCIL_KERNEL=staged):
 #   default  the 4-slab ring, 7 directions unrolled (what runs at R = 2 and 4 unless told otherwise);
 #   s3       a 3-slab ring, the slab below in registers: 3 blocks per SM at R = 1, 2, 2 at R = 8, 16;
-#   s5       a 5-slab ring, two slabs in flight (R = 1 and 2; at other widths the default runs);
+#   s5       a 5-slab ring, two slabs in flight (R = 1, and 2 real; elsewhere the default runs);
 #   rolled   the 4-slab ring with the direction loop not unrolled (fewer registers);
 #   cblocks  the default with the summed blocks in the constant bank (no shared load per entry).
 # Parts chosen by STEPS:
@@ -85,7 +85,7 @@ if want memcheck; then
 fi
 if want bench; then
   bench=build-gpu/bench/bench_stencil
-  kernels=site,staged:default,staged:s3,staged:s5,staged:rolled,staged:cblocks # s5 at R = 1, 2 only (elsewhere the default)
+  kernels=site,staged:default,staged:s3,staged:s5,staged:rolled,staged:cblocks # s5: at R = 1 only (complex)
   for lattice in "200 100 40 1,2,4,8,16 20" "500 500 1000 2 5"; do
     read -r nx ny nz Rs steps <<<"$lattice"
     log="$OUT/bench_part.log" # one process: one setup of the lattice for every kernel
