@@ -86,6 +86,7 @@ __constant__ double2 constant_blocks[kDirections * kOrbitals * kOrbitals];
 //   cblocks  the default with the summed blocks in the constant bank (constant_blocks, a copy per
 //            launch): the multiply-adds take them as operands, no shared load per non-zero entry
 //            (52 of the TI's per thread and slab);
+//   s3c      S = 3 unrolled, the blocks in the constant bank (as cblocks);
 //   s3       S = 3, rolled: the slab below (z - 1) kept in registers, each thread's own site from
 //            the previous slab's plane (the only site of that slab it reads), so the ring holds the
 //            plane, the slab above and the one in flight, and the results go through the plane's
@@ -96,11 +97,11 @@ template <bool Cplx, int K, int S> constexpr size_t shared_bytes() {
 }
 
 // Blocks per SM the launch bounds promise (they cap the registers): 2 for the default, as measured;
-// for the rolled variants what their shared memory lets fit on an sm_90 (228 KiB, 1 KiB reserved
+// for the rolled variants and S = 3 what their shared memory lets fit on an sm_90 (228 KiB, 1 KiB reserved
 // per block), from 2 to 4 (64 registers) for S = 4 and to 3 (80 registers) for S = 3, which holds
 // 8 more (complex) and spills 50-70 bytes at 64 (ptxas -v).
 template <bool Cplx, int K, int S, bool Rolled> constexpr int min_blocks() {
-  if (!Rolled) return 2;
+  if (!Rolled && S != 3) return 2;
   const int fit = (int)((228u * 1024u) / (shared_bytes<Cplx, K, S>() + 1024u)), most = S == 3 ? 3 : 4;
   return fit < 2 ? 2 : fit > most ? most : fit;
 }
@@ -409,9 +410,9 @@ int64_t want_blocks() {
 }
 
 // The variant HAMLET_STENCIL_STAGED_VARIANT names (shared_bytes): s3, s5 (only where 2 blocks per SM
-// still fit its ring: 1 vector, and 2 in real arithmetic; elsewhere the default), rolled, cblocks;
-// else the default.
-enum Variant { kDefault, kFiveStages, kThreeStages, kRolled, kConstBlocks };
+// still fit its ring: 1 vector, and 2 in real arithmetic; elsewhere the default), rolled, cblocks,
+// s3c; else the default.
+enum Variant { kDefault, kFiveStages, kThreeStages, kRolled, kConstBlocks, kThreeConst };
 Variant want_variant(int k) {
   const char *v = getenv("HAMLET_STENCIL_STAGED_VARIANT");
   if (!v) return kDefault;
@@ -419,6 +420,7 @@ Variant want_variant(int k) {
   if (!strcmp(v, "s5") && k <= 2) return kFiveStages;
   if (!strcmp(v, "rolled")) return kRolled;
   if (!strcmp(v, "cblocks")) return kConstBlocks;
+  if (!strcmp(v, "s3c")) return kThreeConst;
   return kDefault;
 }
 
@@ -466,7 +468,8 @@ int launch_width(const hm_stencil_exec *E, int list, int k, double s, double b, 
   case K * 8 + kDefault: return launch<Kpm, Cplx, K, 4, false, false>(E, list, s, b, x, y, dots);              \
   case K * 8 + kThreeStages: return launch<Kpm, Cplx, K, 3, true, false>(E, list, s, b, x, y, dots);           \
   case K * 8 + kRolled: return launch<Kpm, Cplx, K, 4, true, false>(E, list, s, b, x, y, dots);                \
-  case K * 8 + kConstBlocks: return launch<Kpm, Cplx, K, 4, false, true>(E, list, s, b, x, y, dots);
+  case K * 8 + kConstBlocks: return launch<Kpm, Cplx, K, 4, false, true>(E, list, s, b, x, y, dots);            \
+  case K * 8 + kThreeConst: return launch<Kpm, Cplx, K, 3, false, true>(E, list, s, b, x, y, dots);
     HM_STAGED_WIDTH(1)
     HM_STAGED_WIDTH(2)
     HM_STAGED_WIDTH(4)

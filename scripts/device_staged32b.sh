@@ -5,14 +5,15 @@
 #   s3       a 3-slab ring, the slab below in registers: 3 blocks per SM at R = 1, 2, 2 at R = 8, 16;
 #   s5       a 5-slab ring, two slabs in flight (R = 1, and 2 real; elsewhere the default runs);
 #   rolled   the 4-slab ring with the direction loop not unrolled (fewer registers);
-#   cblocks  the default with the summed blocks in the constant bank (no shared load per entry).
+#   cblocks  the default with the summed blocks in the constant bank (no shared load per entry);
+#   s3c      s3 with the directions unrolled and the blocks in the constant bank.
 # Parts chosen by STEPS:
 #   check     test_stencil_free cuda, trials 50-55 (the TI-shaped ones the staged kernel serves, at
 #             1..16 vectors), per variant on 1 rank and the default on 2 ranks, one thread block per
 #             tile (HAMLET_STENCIL_STAGED_BLOCKS=1: the ring turns over every slab of a run); and
 #             test_stencil_real cuda (its trials 24-27, real arithmetic) per variant with 3 blocks;
 #             HAMLET_TEST_REQUIRE=gpu (a skip fails);
-#   memcheck  compute-sanitizer memcheck of each new variant (trials 50-53), racecheck of s3 and s5 (trial 50);
+#   memcheck  compute-sanitizer memcheck of each new variant (trials 50-52), racecheck of s3 and s5 (trial 50);
 #   bench     bench_stencil, the TI 200 x 100 x 40 at R = 1, 2, 4, 8, 16 and 500 x 500 x 1000 at R = 2,
 #             the per-site kernel (site), then the staged kernel's variants, each line with its ratio to
 #             the floor 48 R N / copy bandwidth measured in the same run.
@@ -39,7 +40,7 @@ cmake --build build-gpu -j "$(nproc)" --target test_stencil_free test_stencil_re
 echo "built at $SECONDS s"
 status=0
 tests=build-gpu/linalg/tests
-variants="default s3 s5 rolled cblocks"
+variants="default s3 s5 rolled cblocks s3c"
 run_test() { # run_test VARIANT BLOCKS RANKS LIMIT EXE [ARGS...]: the staged kernel chosen, logged into check.log
   local variant=$1 blocks=$2 ranks=$3 limit=$4 name
   name=$(basename "$5")
@@ -69,8 +70,8 @@ fi
 if want memcheck; then
   # memcheck each new variant; racecheck (it follows every shared access: one trial) where the ring's
   # barriers changed (s3: the results through the plane's slot; s5: two copies in flight)
-  for check in "memcheck s3 50-53" "memcheck s5 50-53" "memcheck rolled 50-53" "memcheck cblocks 50-53" \
-    "racecheck s3 50" "racecheck s5 50"; do
+  for check in "memcheck s3 50-52" "memcheck s5 50-52" "memcheck rolled 50-52" "memcheck cblocks 50-52" \
+    "memcheck s3c 50-52" "racecheck s3 50" "racecheck s5 50"; do
     read -r tool variant trials <<<"$check"
     log="$OUT/memcheck_part.log"
     HAMLET_STENCIL_KERNEL=staged HAMLET_STENCIL_STAGED_VARIANT=$variant HAMLET_STENCIL_STAGED_BLOCKS=1 OMP_NUM_THREADS=4 \
@@ -85,7 +86,7 @@ if want memcheck; then
 fi
 if want bench; then
   bench=build-gpu/bench/bench_stencil
-  kernels=site,staged:default,staged:s3,staged:s5,staged:rolled,staged:cblocks # s5: at R = 1 only (complex)
+  kernels=site,staged:default,staged:s3,staged:s5,staged:rolled,staged:cblocks,staged:s3c # s5: at R = 1 only (complex)
   for lattice in "200 100 40 1,2,4,8,16 20" "500 500 1000 2 5"; do
     read -r nx ny nz Rs steps <<<"$lattice"
     log="$OUT/bench_part.log" # one process: one setup of the lattice for every kernel
@@ -100,7 +101,7 @@ if want bench; then
   metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,smsp__inst_executed.sum
   metrics=$metrics,sm__warps_active.avg.pct_of_peak_sustained_active,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum
   metrics=$metrics,l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,launch__registers_per_thread,launch__occupancy_limit_shared_mem
-  timeout 150 ncu --clock-control none -k "regex:stencil_(site|staged)_kernel" -c 18 --metrics "$metrics" \
+  timeout 150 ncu --clock-control none -k "regex:stencil_(site|staged)_kernel" -c 21 --metrics "$metrics" \
     "$bench" --backend cuda --nx 200 --ny 100 --nz 40 --R 2 --steps 2 --kernels "$kernels" >"$OUT/ncu.log" 2>&1 ||
     echo "ncu: exit $?"
   awk '/stencil_(site|staged)_kernel/ { match($0, /stencil_(site|staged)_kernel(<[^>]*>)?/); name = substr($0, RSTART, RLENGTH)
