@@ -8,9 +8,13 @@
  * read and write W), on the CPU or the GPU backend; also the build time, the peak device memory
  * and the host bytes per orbital the operator itself holds (nothing of size N).
  *   bench_stencil [--backend cpu|cuda] [--model ti|graphene|wannier30] [--nx 200 --ny 100 --nz 40]
- *                 [--R 2,8,32] [--steps 10]
- * Prints one line per R: seconds per vector-step, the floor, their ratio. Exit 2 on bad options,
+ *                 [--R 2,8,32] [--steps 10] [--kernels site,staged,staged:s3,...]
+ * Prints one line per R: seconds per vector-step, the floor, their ratio. --kernels (CUDA): a line
+ * per R and kernel, each measured after setting HAMLET_STENCIL_KERNEL (auto: unset) and, after a
+ * colon, HAMLET_STENCIL_STAGED_VARIANT (gpu/stencil_staged_cuda.cu), which the library reads at
+ * every launch: one lattice (and one setup of N = 10^9) for all of them. Exit 2 on bad options,
  * 77 where cuda is asked for and no device is visible. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <complex.h>
 #include <math.h>
 #include <stdio.h>
@@ -26,6 +30,34 @@
 static int bad(const char *msg, const char *v) {
   fprintf(stderr, "bench_stencil: %s, got \"%s\"\n", msg, v ? v : "");
   return 2;
+}
+
+/* One item of --kernels, KERNEL[:VARIANT]: whether it names a kernel (and a staged variant). */
+static int kernel_item_valid(const char *item) {
+  static const char *const kernels[] = {"auto", "site", "small", "mma", "staged"};
+  static const char *const variants[] = {"default", "s3", "s5", "rolled", "cblocks", "s3c"};
+  const char *colon = strchr(item, ':');
+  const size_t len = colon ? (size_t)(colon - item) : strlen(item);
+  int known = 0;
+  for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++)
+    if (strlen(kernels[i]) == len && !strncmp(item, kernels[i], len)) known = 1;
+  if (!known || !colon) return known;
+  if (len != 6 || strncmp(item, "staged", 6)) return 0; /* variants are the staged kernel's */
+  for (size_t i = 0; i < sizeof variants / sizeof *variants; i++)
+    if (!strcmp(colon + 1, variants[i])) return 1;
+  return 0;
+}
+
+/* Set the environment for --kernels item `item` (NULL: leave it as it is). */
+static void choose_kernel(const char *item) {
+  if (!item) return;
+  char kernel[16] = {0};
+  const char *colon = strchr(item, ':');
+  snprintf(kernel, sizeof kernel, "%.*s", colon ? (int)(colon - item) : (int)strlen(item), item);
+  if (!strcmp(kernel, "auto")) unsetenv("HAMLET_STENCIL_KERNEL");
+  else setenv("HAMLET_STENCIL_KERNEL", kernel, 1);
+  if (colon) setenv("HAMLET_STENCIL_STAGED_VARIANT", colon + 1, 1);
+  else unsetenv("HAMLET_STENCIL_STAGED_VARIANT");
 }
 
 /* Gamma matrices of the 4-orbital Wilson-Dirac model: tau_z sigma_0 (mass) and tau_x sigma_a. */
@@ -139,6 +171,9 @@ int main(int argc, char **argv) {
   int steps = 10, nR = 0, Rs[16];
   hm_backend backend = HM_BACKEND_CPU;
   const char *Rlist = "2,8,32", *model = "ti";
+  char kernel_list[256] = {0};
+  const char *kernels[8] = {NULL}; /* --kernels items; none: one run as the environment says */
+  int nkernels = 0;
   for (int a = 1; a < argc; a++) {
     const char *v = a + 1 < argc ? argv[a + 1] : NULL;
     if (!v) return bad("an option is missing its value", argv[a]);
@@ -159,6 +194,19 @@ int main(int argc, char **argv) {
       model = v;
     } else if (!strcmp(argv[a], "--R")) {
       Rlist = v;
+    } else if (!strcmp(argv[a], "--kernels")) {
+      if (strlen(v) >= sizeof kernel_list) return bad("--kernels is too long (255 characters at most)", v);
+      strcpy(kernel_list, v);
+      nkernels = 0;
+      for (char *item = strtok(kernel_list, ","); item; item = strtok(NULL, ",")) {
+        if (nkernels == 8) return bad("--kernels takes 8 items at most", v);
+        if (!kernel_item_valid(item))
+          return bad("--kernels needs items auto, site, small, mma or staged, the last with :default, :s3, :s5, "
+                     ":rolled, :cblocks or :s3c, comma-separated",
+                     item);
+        kernels[nkernels++] = item;
+      }
+      if (nkernels == 0) return bad("--kernels needs at least one item", v);
     } else {
       return bad("unknown option", argv[a]);
     }
@@ -220,22 +268,30 @@ int main(int argc, char **argv) {
       hm_mvec_destroy(&W);
       continue;
     }
-    hm_mvec_random_phase(V, 3);
-    int st = K->kpm_step(HM_COMPLEX, &A, R, H->exec_interior, H->n_interior, 0.1, 0, V->data, W->data, dots);
-    if (K->synchronize) st |= K->synchronize();
-    t0 = MPI_Wtime();
-    for (int q = 0; q < steps && !st; q++) {
-      st = K->kpm_step(HM_COMPLEX, &A, R, H->exec_interior, H->n_interior, 0.1, 0, V->data, W->data, dots);
-      hm_mvec *t = V; /* the recurrence's swap, as hm_kpm_run does */
-      V = W;
-      W = t;
+    for (int k = 0; k < (nkernels ? nkernels : 1); k++) {
+      char label[32] = "";
+      if (nkernels) snprintf(label, sizeof label, ", %s", kernels[k]);
+      choose_kernel(kernels[k]);
+      hm_mvec_random_phase(V, 3);
+      int st = K->kpm_step(HM_COMPLEX, &A, R, H->exec_interior, H->n_interior, 0.1, 0, V->data, W->data, dots);
+      if (K->synchronize) st |= K->synchronize();
+      t0 = MPI_Wtime();
+      for (int q = 0; q < steps && !st; q++) {
+        st = K->kpm_step(HM_COMPLEX, &A, R, H->exec_interior, H->n_interior, 0.1, 0, V->data, W->data, dots);
+        hm_mvec *t = V; /* the recurrence's swap, as hm_kpm_run does */
+        V = W;
+        W = t;
+      }
+      if (K->synchronize) st |= K->synchronize();
+      const double per = (MPI_Wtime() - t0) / steps / R, floor = 48.0 * N / bw;
+      if (st) {
+        fprintf(stderr, "R = %d%s: %s", R, label, hm_error_message());
+        hm_error_clear();
+      } else {
+        printf("R = %3d%s: %.4g s per vector-step, floor 48 N / bandwidth %.4g s, ratio %.2f\n", R, label, per, floor,
+               per / floor);
+      }
     }
-    if (K->synchronize) st |= K->synchronize();
-    const double per = (MPI_Wtime() - t0) / steps / R, floor = 48.0 * N / bw;
-    if (st) fprintf(stderr, "R = %d: %s", R, hm_error_message());
-    else
-      printf("R = %3d: %.4g s per vector-step, floor 48 N / bandwidth %.4g s, ratio %.2f\n", R, per, floor,
-             per / floor);
     hm_mvec_destroy(&V);
     hm_mvec_destroy(&W);
     K->release(dots);

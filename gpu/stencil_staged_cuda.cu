@@ -22,6 +22,8 @@
 // boundary or on a slab not here are zero-filled by the copy itself (source size 0); periodic
 // boundaries wrap when the halo is copied. Shared memory is swizzled per site (the 16-byte chunks
 // of a site XOR-permuted by its index) so that the 32 / R sites of a warp hit distinct banks.
+// HAMLET_STENCIL_STAGED_VARIANT picks a variant for benchmarks (s3, s5, rolled, cblocks: see
+// shared_bytes below); unset, the default above runs.
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -37,10 +39,10 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kOrbitals = 4;
 constexpr int kDirections = 7;        // the site itself, -x, +x, -y, +y, -z, +z
-constexpr int kStages = 4;            // the ring: slabs m, m + 1, m + 2 read, m + 3 in flight
 constexpr int64_t kWantBlocks = 1024; // long chunks: each chunk copies 2 slabs more than it computes
 
 hm_device_buffers scratch_buffer; // per device
+hm_device_buffers table_buffer;   // per device: the cblocks variant's summed blocks before the constant bank
 
 // The tile of the slab plane per width R: TX x TY sites, one thread per (site, column).
 template <int K> struct Tile;
@@ -70,8 +72,38 @@ constexpr int kBlockBytes = (int)sizeof(double2) * kDirections * kOrbitals * kOr
 constexpr int kTableBytes = kBlockBytes + 4 * (int)sizeof(uint32_t);
 static_assert(kDirections * kOrbitals * kOrbitals <= kThreads && kTableBytes % 16 == 0, "a thread per block entry");
 
-template <bool Cplx, int K> constexpr size_t shared_bytes() {
-  return (size_t)kTableBytes + (size_t)kStages * Layout<Cplx, K>::stage_bytes;
+// The cblocks variant's copy of the table's blocks (per device; written on the launch's stream just
+// before the launch, so each launch reads its own operator's blocks).
+__constant__ double2 constant_blocks[kDirections * kOrbitals * kOrbitals];
+
+// The kernel's variants (HAMLET_STENCIL_STAGED_VARIANT, a benchmark choice; want_variant):
+//   default  S = 4 slabs in the ring, the 7 directions unrolled;
+//   s5       S = 5: two slabs in flight (the wait is for the older one only); at R = 1, and R = 2
+//            real (launch_width);
+//   rolled   S = 4 with the direction loop not unrolled (Rolled): one direction's loads live at a
+//            time, so the registers fit the blocks the shared memory allows (the unrolled kernel
+//            takes 104-110 registers: 2 blocks per SM even where 4 fit, real arithmetic);
+//   cblocks  the default with the summed blocks in the constant bank (constant_blocks, a copy per
+//            launch): the multiply-adds take them as operands, no shared load per non-zero entry
+//            (52 of the TI's per thread and slab);
+//   s3c      S = 3 unrolled, the blocks in the constant bank (as cblocks);
+//   s3       S = 3, rolled: the slab below (z - 1) kept in registers, each thread's own site from
+//            the previous slab's plane (the only site of that slab it reads), so the ring holds the
+//            plane, the slab above and the one in flight, and the results go through the plane's
+//            slot once it is read: a quarter less shared memory per block, so 3 blocks per SM fit
+//            at R = 1 and 2 (complex) and 2 at R = 8 and 16 where S = 4 fits one.
+template <bool Cplx, int K, int S> constexpr size_t shared_bytes() {
+  return (size_t)kTableBytes + (size_t)S * Layout<Cplx, K>::stage_bytes;
+}
+
+// Blocks per SM the launch bounds promise (they cap the registers): 2 for the default, as measured;
+// for the rolled variants and S = 3 what their shared memory lets fit on an sm_90 (228 KiB, 1 KiB reserved
+// per block), from 2 to 4 (64 registers) for S = 4 and to 3 (80 registers) for S = 3, which holds
+// 8 more (complex) and spills 50-70 bytes at 64 (ptxas -v).
+template <bool Cplx, int K, int S, bool Rolled> constexpr int min_blocks() {
+  if (!Rolled && S != 3) return 2;
+  const int fit = (int)((228u * 1024u) / (shared_bytes<Cplx, K, S>() + 1024u)), most = S == 3 ? 3 : 4;
+  return fit < 2 ? 2 : fit > most ? most : fit;
 }
 
 // The chunk permutation of a site: the sites a warp reads at once (consecutive ones) land on
@@ -166,27 +198,44 @@ __device__ void copy_slab(const hm_stencil_exec &E, const double *x, int64_t gz,
   }
 }
 
-template <bool Kpm, bool Cplx, int K>
-__global__ void __launch_bounds__(kThreads, 2)
+// Entry e (direction, i, j) of the table: the blocks of direction e / 16 summed, in block order.
+__device__ __forceinline__ double2 summed_block_entry(const hm_stencil_exec &E, int e) {
+  constexpr int oo = kOrbitals * kOrbitals;
+  const double2 *gblock = reinterpret_cast<const double2 *>(E.block);
+  double2 sum = make_double2(0, 0);
+  for (int b = 0; b < E.nblocks; b++)
+    if (direction_of(E.shift + 3 * b) == e / oo) {
+      sum.x += gblock[b * oo + e % oo].x;
+      sum.y += gblock[b * oo + e % oo].y;
+    }
+  return sum;
+}
+
+// The table for the constant bank (cblocks): one thread per entry.
+__global__ void summed_blocks_kernel(hm_stencil_exec E, double2 *table) {
+  if (threadIdx.x < kDirections * kOrbitals * kOrbitals) table[threadIdx.x] = summed_block_entry(E, threadIdx.x);
+}
+
+template <bool Kpm, bool Cplx, int K, int S, bool Rolled, bool ConstBlocks>
+__global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K, S, Rolled>())
     stencil_staged_kernel(hm_stencil_exec E, int list, int ntx, int64_t nzchunks, int64_t zchunk, double s,
                           double bshift, const double *__restrict__ x, double *__restrict__ y, double *partial) {
   using L = Layout<Cplx, K>;
+  constexpr bool kRegisterLo = S == 3; // the slab below in registers (shared_bytes)
+  static_assert(S >= 3 && S <= 5, "a ring of 3 to 5 slabs");
+  constexpr int kOutputs = L::ty * L::tx * L::site_entries / kThreads; // output entries per thread
+  static_assert(kOutputs * kThreads == L::ty * L::tx * L::site_entries, "whole output rounds");
   extern __shared__ __align__(16) char sh[];
   double2 *blk = reinterpret_cast<double2 *>(sh); // [direction][i][j], the blocks of one direction summed
   uint32_t *nonzero_bits = reinterpret_cast<uint32_t *>(sh + kBlockBytes);
   char *ring = sh + kTableBytes;
   const uint32_t ring_addr = (uint32_t)__cvta_generic_to_shared(ring);
-  const double2 *gblock = reinterpret_cast<const double2 *>(E.block);
+  static_assert(!(ConstBlocks && Rolled), "the constant bank's blocks are taken at fixed offsets (unrolled)");
   constexpr int oo = kOrbitals * kOrbitals;
   bool entry_nonzero = false; // the TI's hop blocks hold 8 non-zero entries of 16: the others are skipped
   if (threadIdx.x < kDirections * oo) {
     const int e = threadIdx.x;
-    double2 sum = make_double2(0, 0);
-    for (int b = 0; b < E.nblocks; b++)
-      if (direction_of(E.shift + 3 * b) == e / oo) {
-        sum.x += gblock[b * oo + e % oo].x;
-        sum.y += gblock[b * oo + e % oo].y;
-      }
+    const double2 sum = summed_block_entry(E, e);
     blk[e] = sum;
     entry_nonzero = sum.x != 0 || sum.y != 0;
   }
@@ -215,44 +264,57 @@ __global__ void __launch_bounds__(kThreads, 2)
   const int t = threadIdx.x, col = t % K, lx = (t / K) % L::tx, ly = (t / K) / L::tx;
   const uint32_t self = (uint32_t)((ly + 1) * L::hx + lx + 1);
 
-  // Stage j (slab g0 - 1 + j) into ring slot j % kStages; a commit per stage even where nothing is
+  // Stage j (slab g0 - 1 + j) into ring slot j % S; a commit per stage even where nothing is
   // copied (the first and last slabs where no block hops along z), so the group count is fixed.
   auto issue = [&](int j) {
     if (j < nj && (j > 0 || need_lo) && (j < nj - 1 || need_hi))
-      copy_slab<Cplx, K>(E, x, g0 - 1 + j, ring_addr + (uint32_t)(j % kStages) * L::stage_bytes, x0, y0, nx, ny);
+      copy_slab<Cplx, K>(E, x, g0 - 1 + j, ring_addr + (uint32_t)(j % S) * L::stage_bytes, x0, y0, nx, ny);
     commit_copies();
   };
-  for (int j = 0; j < kStages - 1; j++) issue(j);
+  // Stages ahead of slab m: m + 3 (S = 3: it lands in slab m - 1's plane, read by then), m + S - 1.
+  constexpr int kAhead = kRegisterLo ? 3 : S - 1;
+  for (int j = 0; j < kAhead; j++) issue(j);
   __syncthreads(); // the blocks and their bits
   uint32_t bits[4];
 #pragma unroll
   for (int w = 0; w < 4; w++) bits[w] = nonzero_bits[w];
+  double2 below[kOrbitals]; // S = 3: this thread's site on slab m - 1 (stage m)
+  if constexpr (kRegisterLo) {
+    wait_copies<0>();
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < kOrbitals; j++) below[j] = read_shared<Cplx>(ring + entry_offset<Cplx, K>(self, j * K + col));
+  }
   double vv = 0, wv = 0;
   for (int m = 0; m < nsl; m++) {
-    wait_copies<kStages - 4>(); // stages up to m + 2 are here
-    __syncthreads();            // ... for every thread; slab m - 1's slot is free
-    issue(m + kStages - 1);
-    const char *lo = ring + (m % kStages) * L::stage_bytes, *mid = ring + ((m + 1) % kStages) * L::stage_bytes,
-               *hi = ring + ((m + 2) % kStages) * L::stage_bytes;
+    wait_copies<kRegisterLo ? 0 : S - 4>(); // stages up to m + 2 are here
+    __syncthreads(); // ... for every thread; slab m - 1's slot (S = 3: its plane and results) is free
+    issue(m + kAhead);
+    char *lo = ring + (m % S) * L::stage_bytes, *mid = ring + ((m + 1) % S) * L::stage_bytes;
+    const char *hi = ring + ((m + 2) % S) * L::stage_bytes;
     double2 acc[kOrbitals];
 #pragma unroll
     for (int i = 0; i < kOrbitals; i++) acc[i] = make_double2(0, 0);
-#pragma unroll
+    // Rolled: one direction's loads live at a time (fewer registers, less overlap)
+#pragma unroll(Rolled ? 1 : kDirections)
     for (int d = 0; d < kDirections; d++) {
-      const uint32_t nonzero = (bits[d / 2] >> (16 * (d % 2))) & 0xffffu;
+      const uint32_t nonzero = (Rolled ? nonzero_bits[d >> 1] : bits[d / 2]) >> (16 * (d % 2)) & 0xffffu;
       if (!nonzero) continue;
       const char *st = d == 5 ? lo : d == 6 ? hi : mid;
       const uint32_t site = self + (d == 1 ? -1 : d == 2 ? 1 : d == 3 ? -L::hx : d == 4 ? L::hx : 0);
       double2 xj[kOrbitals];
 #pragma unroll
-      for (int j = 0; j < kOrbitals; j++) xj[j] = read_shared<Cplx>(st + entry_offset<Cplx, K>(site, j * K + col));
+      for (int j = 0; j < kOrbitals; j++) {
+        if (kRegisterLo && d == 5) xj[j] = below[j];
+        else xj[j] = read_shared<Cplx>(st + entry_offset<Cplx, K>(site, j * K + col));
+      }
       const double2 *B = blk + d * oo;
 #pragma unroll
       for (int i = 0; i < kOrbitals; i++)
 #pragma unroll
         for (int j = 0; j < kOrbitals; j++) {
           if (!(nonzero & (1u << (i * kOrbitals + j)))) continue;
-          const double2 a = B[i * kOrbitals + j];
+          const double2 a = ConstBlocks ? constant_blocks[d * oo + i * kOrbitals + j] : B[i * kOrbitals + j];
           if constexpr (Cplx) {
             acc[i].x += a.x * xj[j].x - a.y * xj[j].y;
             acc[i].y += a.x * xj[j].y + a.y * xj[j].x;
@@ -261,8 +323,37 @@ __global__ void __launch_bounds__(kThreads, 2)
           }
         }
     }
-    __syncthreads(); // stage m (slab g0 + m - 1, z - 1 of this slab) is read by no one now: the results go there
-    char *res = ring + (m % kStages) * L::stage_bytes;
+    if constexpr (kRegisterLo) {
+      // this site on this slab: the next slab's below (loaded again here, not kept from direction
+      // 0, so that the computation holds one set of 4 fewer)
+#pragma unroll
+      for (int j = 0; j < kOrbitals; j++) below[j] = read_shared<Cplx>(mid + entry_offset<Cplx, K>(self, j * K + col));
+      // the disorder (diagonal) added here from this site's entries, so that the unrolled output
+      // below stays short
+      if (E.disorder_w != 0 && x0 + lx < nx && y0 + ly < ny) {
+        const int64_t site = (g0 + m) * E.slab_sites + (y0 + ly) * nx + x0 + lx;
+#pragma unroll
+        for (int i = 0; i < kOrbitals; i++) {
+          const double d = hm_stencil_disorder(&E, site, i);
+          acc[i].x += d * below[i].x;
+          acc[i].y += d * below[i].y;
+        }
+      }
+    }
+    // S = 3: the plane's entries this thread writes out (V), before the results overwrite them.
+    double2 plane[kOutputs];
+    if constexpr (kRegisterLo) {
+#pragma unroll
+      for (int n = 0; n < kOutputs; n++) {
+        const int e = t + n * kThreads, oy = e / (L::tx * L::site_entries), r = e % (L::tx * L::site_entries);
+        plane[n] = read_shared<Cplx>(
+            mid + entry_offset<Cplx, K>((uint32_t)((oy + 1) * L::hx + r / L::site_entries + 1), r % L::site_entries));
+      }
+    }
+    // S >= 4: stage m (slab g0 + m - 1, z - 1 of this slab) is read by no one now: the results go
+    // there; S = 3: the plane (stage m + 1), read by no one now.
+    __syncthreads();
+    char *res = kRegisterLo ? mid : lo;
     const uint32_t tile_site = (uint32_t)(t / K);
 #pragma unroll
     for (int i = 0; i < kOrbitals; i++) write_shared<Cplx>(res + entry_offset<Cplx, K>(tile_site, i * K + col), acc[i]);
@@ -273,12 +364,13 @@ __global__ void __launch_bounds__(kThreads, 2)
     double *yslab = y + (size_t)(l0 + m) * (size_t)E.slab_sites * L::site_entries * (Cplx ? 2 : 1);
     const int64_t slab_site0 = (g0 + m) * E.slab_sites;
     constexpr int row_entries = L::tx * L::site_entries;
-    auto output = [&](int e, bool disorder) {
+    auto output = [&](int e, double2 v, bool disorder) {
       const int oy = e / row_entries, r = e % row_entries, ox = r / L::site_entries, within = r % L::site_entries;
       if (x0 + ox >= nx || y0 + oy >= ny) return;
       double2 h = read_shared<Cplx>(res + entry_offset<Cplx, K>((uint32_t)(oy * L::tx + ox), within));
       const uint32_t q = (uint32_t)((y0 + oy) * nx + x0 + ox), out = q * L::site_entries + within;
-      const double2 v = read_shared<Cplx>(mid + entry_offset<Cplx, K>((uint32_t)((oy + 1) * L::hx + ox + 1), within));
+      if constexpr (!kRegisterLo)
+        v = read_shared<Cplx>(mid + entry_offset<Cplx, K>((uint32_t)((oy + 1) * L::hx + ox + 1), within));
       if (disorder) {
         const double d = hm_stencil_disorder(&E, slab_site0 + q, within / K);
         h.x += d * v.x;
@@ -294,12 +386,15 @@ __global__ void __launch_bounds__(kThreads, 2)
         wv += wr * v.x + wm * v.y;
       }
     };
-    if (E.disorder_w == 0) {
+    if constexpr (kRegisterLo) { // the disorder is in the results already
 #pragma unroll
-      for (int e = t; e < L::ty * row_entries; e += kThreads) output(e, false);
+      for (int n = 0; n < kOutputs; n++) output(t + n * kThreads, plane[n], false);
+    } else if (E.disorder_w == 0) {
+#pragma unroll
+      for (int e = t; e < L::ty * row_entries; e += kThreads) output(e, make_double2(0, 0), false);
     } else { // the seeded draw is long: not unrolled
 #pragma unroll 1
-      for (int e = t; e < L::ty * row_entries; e += kThreads) output(e, true);
+      for (int e = t; e < L::ty * row_entries; e += kThreads) output(e, make_double2(0, 0), true);
     }
   }
   wait_copies<0>(); // the empty groups past the chunk
@@ -314,7 +409,22 @@ int64_t want_blocks() {
   return n >= 1 && n <= (1 << 24) ? n : kWantBlocks;
 }
 
-template <bool Kpm, bool Cplx, int K>
+// The variant HAMLET_STENCIL_STAGED_VARIANT names (shared_bytes): s3, s5 (only where 2 blocks per SM
+// still fit its ring: 1 vector, and 2 in real arithmetic; elsewhere the default), rolled, cblocks,
+// s3c; else the default.
+enum Variant { kDefault, kFiveStages, kThreeStages, kRolled, kConstBlocks, kThreeConst };
+Variant want_variant(int k) {
+  const char *v = getenv("HAMLET_STENCIL_STAGED_VARIANT");
+  if (!v) return kDefault;
+  if (!strcmp(v, "s3")) return kThreeStages;
+  if (!strcmp(v, "s5") && k <= 2) return kFiveStages;
+  if (!strcmp(v, "rolled")) return kRolled;
+  if (!strcmp(v, "cblocks")) return kConstBlocks;
+  if (!strcmp(v, "s3c")) return kThreeConst;
+  return kDefault;
+}
+
+template <bool Kpm, bool Cplx, int K, int S, bool Rolled, bool ConstBlocks>
 int launch(const hm_stencil_exec *E, int list, double s, double b, const double *x, double *y, double *dots) {
   using L = Layout<Cplx, K>;
   const int64_t slabs = hm_stencil_list_slabs(E, list);
@@ -326,8 +436,8 @@ int launch(const hm_stencil_exec *E, int list, double s, double b, const double 
   for (int r = 0; r < E->nruns[list]; r++) nzchunks += (E->run[list][r][1] - E->run[list][r][0] + zchunk - 1) / zchunk;
   HM_CHECK(ntiles * nzchunks < INT32_MAX, HM_ERR_ARGUMENT, "a slab plane of %lld sites is too large for one launch",
            (long long)E->slab_sites);
-  const size_t shared = shared_bytes<Cplx, K>();
-  const void *kernel = (const void *)stencil_staged_kernel<Kpm, Cplx, K>;
+  const size_t shared = shared_bytes<Cplx, K, S>();
+  const void *kernel = (const void *)stencil_staged_kernel<Kpm, Cplx, K, S, Rolled, ConstBlocks>;
   HM_CALL_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
   const unsigned grid = (unsigned)(ntiles * nzchunks);
   double *partial = nullptr;
@@ -335,7 +445,14 @@ int launch(const hm_stencil_exec *E, int list, double s, double b, const double 
     HM_CALL(hm_device_buffer_grow(&scratch_buffer, (size_t)grid * 2 * K));
     partial = scratch_buffer.p;
   }
-  stencil_staged_kernel<Kpm, Cplx, K><<<grid, kThreads, shared>>>(*E, list, (int)ntx, nzchunks, zchunk, s, b, x, y,
+  if (ConstBlocks) { // this operator's blocks into the constant bank, in stream order (no host wait)
+    HM_CALL(hm_device_buffer_grow(&table_buffer, 2 * kDirections * kOrbitals * kOrbitals));
+    summed_blocks_kernel<<<1, kDirections * kOrbitals * kOrbitals>>>(*E, reinterpret_cast<double2 *>(table_buffer.p));
+    HM_CHECK_LAUNCH("stencil staged: the summed blocks");
+    HM_CALL_CUDA(cudaMemcpyToSymbolAsync(constant_blocks, table_buffer.p, sizeof(double2) * kDirections * kOrbitals * kOrbitals,
+                                         0, cudaMemcpyDeviceToDevice, 0));
+  }
+  stencil_staged_kernel<Kpm, Cplx, K, S, Rolled, ConstBlocks><<<grid, kThreads, shared>>>(*E, list, (int)ntx, nzchunks, zchunk, s, b, x, y,
                                                                    partial);
   HM_CHECK_LAUNCH(Kpm ? "stencil kpm_step (staged)" : "stencil spmmv (staged)");
   if (Kpm) HM_CALL(column_sums(true, (int)grid, 2 * K, partial, dots));
@@ -345,12 +462,24 @@ int launch(const hm_stencil_exec *E, int list, double s, double b, const double 
 template <bool Kpm, bool Cplx>
 int launch_width(const hm_stencil_exec *E, int list, int k, double s, double b, const double *x, double *y,
                  double *dots) {
-  switch (k) {
-    case 1: return launch<Kpm, Cplx, 1>(E, list, s, b, x, y, dots);
-    case 2: return launch<Kpm, Cplx, 2>(E, list, s, b, x, y, dots);
-    case 4: return launch<Kpm, Cplx, 4>(E, list, s, b, x, y, dots);
-    case 8: return launch<Kpm, Cplx, 8>(E, list, s, b, x, y, dots);
-    case 16: return launch<Kpm, Cplx, 16>(E, list, s, b, x, y, dots);
+  const Variant variant = want_variant(k);
+  switch (k * 8 + variant) {
+#define HM_STAGED_WIDTH(K)                                                                                     \
+  case K * 8 + kDefault: return launch<Kpm, Cplx, K, 4, false, false>(E, list, s, b, x, y, dots);              \
+  case K * 8 + kThreeStages: return launch<Kpm, Cplx, K, 3, true, false>(E, list, s, b, x, y, dots);           \
+  case K * 8 + kRolled: return launch<Kpm, Cplx, K, 4, true, false>(E, list, s, b, x, y, dots);                \
+  case K * 8 + kConstBlocks: return launch<Kpm, Cplx, K, 4, false, true>(E, list, s, b, x, y, dots);            \
+  case K * 8 + kThreeConst: return launch<Kpm, Cplx, K, 3, false, true>(E, list, s, b, x, y, dots);
+    HM_STAGED_WIDTH(1)
+    HM_STAGED_WIDTH(2)
+    HM_STAGED_WIDTH(4)
+    HM_STAGED_WIDTH(8)
+    HM_STAGED_WIDTH(16)
+#undef HM_STAGED_WIDTH
+    case 1 * 8 + kFiveStages: return launch<Kpm, Cplx, 1, 5, false, false>(E, list, s, b, x, y, dots);
+    case 2 * 8 + kFiveStages: // complex: 5 slabs of 23 KB fit one block per SM; the default runs
+      if constexpr (Cplx) return launch<Kpm, Cplx, 2, 4, false, false>(E, list, s, b, x, y, dots);
+      else return launch<Kpm, Cplx, 2, 5, false, false>(E, list, s, b, x, y, dots);
     default: break;
   }
   HM_CHECK(0, HM_ERR_ARGUMENT, "the staged stencil kernel serves 1, 2, 4, 8 or 16 vectors; got %d", k);
@@ -391,4 +520,7 @@ int hm_cuda_stencil_staged_run(bool kpm, const hm_stencil_exec *E, int list, int
              : launch_width<false, true>(E, list, k, s, b, x, y, dots);
 }
 
-void hm_stencil_staged_cuda_release_state() { hm_device_buffer_free(&scratch_buffer); }
+void hm_stencil_staged_cuda_release_state() {
+  hm_device_buffer_free(&scratch_buffer);
+  hm_device_buffer_free(&table_buffer);
+}
