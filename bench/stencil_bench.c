@@ -35,7 +35,7 @@ static int bad(const char *msg, const char *v) {
 /* One item of --kernels, KERNEL[:VARIANT]: whether it names a kernel (and a staged variant). */
 static int kernel_item_valid(const char *item) {
   static const char *const kernels[] = {"auto", "site", "small", "mma", "staged"};
-  static const char *const variants[] = {"default", "s3", "s5", "rolled", "cblocks", "s3c"};
+  static const char *const variants[] = {"s4", "s3", "s5", "rolled", "cblocks", "s3c"};
   const char *colon = strchr(item, ':');
   const size_t len = colon ? (size_t)(colon - item) : strlen(item);
   int known = 0;
@@ -201,7 +201,7 @@ int main(int argc, char **argv) {
       for (char *item = strtok(kernel_list, ","); item; item = strtok(NULL, ",")) {
         if (nkernels == 8) return bad("--kernels takes 8 items at most", v);
         if (!kernel_item_valid(item))
-          return bad("--kernels needs items auto, site, small, mma or staged, the last with :default, :s3, :s5, "
+          return bad("--kernels needs items auto, site, small, mma or staged, the last with :s4, :s3, :s5, "
                      ":rolled, :cblocks or :s3c, comma-separated",
                      item);
         kernels[nkernels++] = item;

@@ -1,6 +1,6 @@
 // The matrix-free lattice operator's y = H x and fused KPM step for the TI's shape (4 orbitals,
 // hops to the 6 face neighbours and the site itself), staged through shared memory by an
-// asynchronous pipeline. Chosen at 2 and 4 vectors, or by HAMLET_STENCIL_KERNEL=staged (stencil_staged_cuda.h).
+// asynchronous pipeline. Chosen at 1 to 16 vectors (unless HAMLET_STENCIL_KERNEL names another kernel) (stencil_staged_cuda.h).
 //
 // Why: the per-site kernel (stencil_cuda.cu) reads each neighbour orbital's entries for a warp of
 // 32 / R sites 4 R * 16 bytes apart, so at R = 2 one load touches 16 lines: about 14 L1 wavefronts
@@ -22,8 +22,10 @@
 // boundary or on a slab not here are zero-filled by the copy itself (source size 0); periodic
 // boundaries wrap when the halo is copied. Shared memory is swizzled per site (the 16-byte chunks
 // of a site XOR-permuted by its index) so that the 32 / R sites of a warp hit distinct banks.
-// HAMLET_STENCIL_STAGED_VARIANT picks a variant for benchmarks (s3, s5, rolled, cblocks: see
-// shared_bytes below); unset, the default above runs.
+// The ring of S = 4 slabs above is variant s4; the default is s3c (3 slabs, the own site of the slab
+// below in registers, the summed blocks in the constant bank: 3 blocks per SM at R = 1 and 2, 2 at
+// R = 8 and 16). HAMLET_STENCIL_STAGED_VARIANT picks another for benchmarks (s4, s3, s5, rolled,
+// cblocks: see shared_bytes and want_variant below).
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -409,19 +411,20 @@ int64_t want_blocks() {
   return n >= 1 && n <= (1 << 24) ? n : kWantBlocks;
 }
 
-// The variant HAMLET_STENCIL_STAGED_VARIANT names (shared_bytes): s3, s5 (only where 2 blocks per SM
-// still fit its ring: 1 vector, and 2 in real arithmetic; elsewhere the default), rolled, cblocks,
-// s3c; else the default.
-enum Variant { kDefault, kFiveStages, kThreeStages, kRolled, kConstBlocks, kThreeConst };
+// The variant HAMLET_STENCIL_STAGED_VARIANT names (shared_bytes): s4 (the 4-slab ring), s3, s5 (only
+// where 2 blocks per SM still fit its ring: 1 vector, and 2 in real arithmetic; elsewhere s4),
+// rolled, cblocks; unset or any other value s3c, the 3-slab ring with the blocks in the constant
+// bank: the fastest at every width on the H200 (session 32, bench/RESULTS.md).
+enum Variant { kFourStages, kFiveStages, kThreeStages, kRolled, kConstBlocks, kThreeConst };
 Variant want_variant(int k) {
   const char *v = getenv("HAMLET_STENCIL_STAGED_VARIANT");
-  if (!v) return kDefault;
+  if (!v) return kThreeConst;
+  if (!strcmp(v, "s4")) return kFourStages;
   if (!strcmp(v, "s3")) return kThreeStages;
-  if (!strcmp(v, "s5") && k <= 2) return kFiveStages;
+  if (!strcmp(v, "s5")) return k <= 2 ? kFiveStages : kFourStages;
   if (!strcmp(v, "rolled")) return kRolled;
   if (!strcmp(v, "cblocks")) return kConstBlocks;
-  if (!strcmp(v, "s3c")) return kThreeConst;
-  return kDefault;
+  return kThreeConst;
 }
 
 template <bool Kpm, bool Cplx, int K, int S, bool Rolled, bool ConstBlocks>
@@ -465,7 +468,7 @@ int launch_width(const hm_stencil_exec *E, int list, int k, double s, double b, 
   const Variant variant = want_variant(k);
   switch (k * 8 + variant) {
 #define HM_STAGED_WIDTH(K)                                                                                     \
-  case K * 8 + kDefault: return launch<Kpm, Cplx, K, 4, false, false>(E, list, s, b, x, y, dots);              \
+  case K * 8 + kFourStages: return launch<Kpm, Cplx, K, 4, false, false>(E, list, s, b, x, y, dots);              \
   case K * 8 + kThreeStages: return launch<Kpm, Cplx, K, 3, true, false>(E, list, s, b, x, y, dots);           \
   case K * 8 + kRolled: return launch<Kpm, Cplx, K, 4, true, false>(E, list, s, b, x, y, dots);                \
   case K * 8 + kConstBlocks: return launch<Kpm, Cplx, K, 4, false, true>(E, list, s, b, x, y, dots);            \
@@ -486,15 +489,14 @@ int launch_width(const hm_stencil_exec *E, int list, int k, double s, double b, 
   return HM_SUCCESS;
 }
 
-// HAMLET_STENCIL_KERNEL unset: the staged kernel at 2 and 4 vectors (measured faster than the
-// per-site kernel there on the H200, session 32: 200 x 100 x 40 at R = 2 and 4, 2.91-3.02x and
-// 2.51-2.61x the floor against 3.29x and 2.87x, and 2.60x against 3.35x at N = 10^9; at R = 1 it is
-// 3.66x against 3.58x, and at R = 8 and 16, where one block per SM fits its stages, 4.1x against
-// 2.5x); "staged": at every width it serves; any other value (site, small, mma): never.
+// HAMLET_STENCIL_KERNEL unset or "staged": the staged kernel at every width it serves (its s3c
+// variant measured faster than the per-site kernel at each on the H200, session 32: TI 200 x 100 x 40
+// at R = 1, 2, 4, 8, 16 3.44x, 2.67x, 2.49x, 2.37x, 2.40x the floor against 3.61x, 3.32x, 2.89x,
+// 2.61x, 2.49x, and 2.36x against 3.31x at N = 10^9); any other value (site, small, mma): never.
 bool chosen(int k) {
+  (void)k;
   const char *v = getenv("HAMLET_STENCIL_KERNEL");
-  if (!v || !*v) return k == 2 || k == 4;
-  return !strcmp(v, "staged");
+  return !v || !*v || !strcmp(v, "staged");
 }
 
 } // namespace
