@@ -5,7 +5,9 @@
  * memory about once. Two paths per site: the fast one, for sites none of whose in-plane hops wraps
  * (no Peierls phases, no vacancies), adds a per-slab table's offsets to the site's own row; the
  * general one (faces, phases, vacancies) works out every target from the cell. Columns innermost:
- * two sums (Re a x, Im a x) combined at the end, in pairs or four-double vectors. A real operator
+ * two sums (Re a x, Im a x) combined at the end, in pairs or four-double vectors; complex widths of a
+ * multiple of four wide vectors (R = 16, 32 with AVX-512) in one fused pass from registers into W and
+ * the dots. A real operator
  * (E->real: real blocks, no twist, no phases) works on real blocks, one sum per column. */
 #include <complex.h>
 #include <math.h>
