@@ -5,7 +5,9 @@
  * memory about once. Two paths per site: the fast one, for sites none of whose in-plane hops wraps
  * (no Peierls phases, no vacancies), adds a per-slab table's offsets to the site's own row; the
  * general one (faces, phases, vacancies) works out every target from the cell. Columns innermost:
- * two sums (Re a x, Im a x) combined at the end, in pairs or four-double vectors. A real operator
+ * two sums (Re a x, Im a x) combined at the end, in pairs or four-double vectors; complex widths of a
+ * multiple of four wide vectors (R = 16, 32 with AVX-512) in one fused pass from registers into W and
+ * the dots. A real operator
  * (E->real: real blocks, no twist, no phases) works on real blocks, one sum per column. */
 #include <complex.h>
 #include <math.h>
@@ -279,6 +281,72 @@ HM_INLINE void fast_row(const int k, const slab_hop *h, int n, const double *xs,
   }
 }
 
+/* The widest vectors -march gives: eight doubles (four columns) with AVX-512, four otherwise. A chunk
+ * of CHUNK_REGS vectors of a row keeps its 2 x CHUNK_REGS sums in registers (AVX-512 has 32, AVX2 16
+ * with room left for the loaded row and the hop's two values). */
+#if defined(__AVX512F__)
+typedef double wide __attribute__((vector_size(64), aligned(8), may_alias));
+typedef long long wide_lanes __attribute__((vector_size(64)));
+enum { WIDE = 8, CHUNK_REGS = 8 };
+#define WIDE_SWAP ((wide_lanes){1, 0, 3, 2, 5, 4, 7, 6})
+#define WIDE_SIGN ((wide){-1, 1, -1, 1, -1, 1, -1, 1})
+#else
+typedef double wide __attribute__((vector_size(32), aligned(8), may_alias));
+typedef long long wide_lanes __attribute__((vector_size(32)));
+enum { WIDE = 4, CHUNK_REGS = 4 };
+#define WIDE_SWAP ((wide_lanes){1, 0, 3, 2})
+#define WIDE_SIGN ((wide){-1, 1, -1, 1})
+#endif
+
+/* Loads and stores through the type itself (aligned(8), may_alias): a memcpy of 64 bytes went through
+ * the stack in two halves, and the whole-vector reload stalled on the store forwarding. */
+HM_INLINE wide load_wide(const double *p) { return *(const wide *)p; }
+
+HM_INLINE void store_wide(double *p, wide v) { *(wide *)p = v; }
+
+/* Complex rows whose width is a multiple of four vectors take the fused row below, in chunks of four
+ * or CHUNK_REGS vectors (a compile-time count: the sums must not spill to the stack). */
+HM_INLINE int fused_width(const int k) { return (2 * k) % (4 * WIDE) == 0; }
+
+/* Row i of the fast path in one pass, complex columns: the sums lin = sum Re(a) x, swp = sum Im(a) x
+ * of a chunk stay in registers and go straight into y = lin + i swp + d x (kpm = 0) or the KPM step
+ * W = 2 s (H V - b V) - W, with the dots' per-lane partials (re and im lanes apart) added to vvp, wvp
+ * (2k doubles each). No round trip of the sums through memory, no scalar tail per column. */
+HM_INLINE void fast_row_fused(const int k, const int nv, const slab_hop *h, int n, const double *xs, double d,
+                              const double *xi, double *yi, int kpm, double s, double bshift, double *vvp,
+                              double *wvp) {
+  const int width = 2 * k;
+  for (int c0 = 0; c0 < width; c0 += nv * WIDE) {
+    wide l[CHUNK_REGS] = {{0}}, w[CHUNK_REGS] = {{0}};
+    for (int e = 0; e < n; e++) {
+      const double *xr = xs + h[e].off * width + c0;
+      const double ar = h[e].re, ai = h[e].im;
+#pragma GCC unroll 8
+      for (int j = 0; j < nv; j++) {
+        const wide v = load_wide(xr + WIDE * j);
+        l[j] += ar * v;
+        w[j] += ai * v;
+      }
+    }
+#pragma GCC unroll 8
+    for (int j = 0; j < nv; j++) {
+      const int at = c0 + WIDE * j;
+      const wide v = load_wide(xi + at);
+      wide hx = l[j];
+      if (d != 0) hx += d * v;
+      hx += WIDE_SIGN * __builtin_shuffle(w[j], WIDE_SWAP); /* i swp: (-Im swp, Re swp) per column */
+      if (!kpm) {
+        store_wide(yi + at, hx);
+        continue;
+      }
+      const wide wn = 2.0 * s * (hx - bshift * v) - load_wide(yi + at);
+      store_wide(yi + at, wn);
+      store_wide(vvp + at, load_wide(vvp + at) + v * v);
+      store_wide(wvp + at, load_wide(wvp + at) + wn * v);
+    }
+  }
+}
+
 /* Row i's sums for real blocks, columns of one double: lin = sum a x. One or two columns: two hops per
  * iteration into two sets of sums (add latency, as fast_row); wider blocks four-double vectors in
  * chunks of 32 columns, or one sum per column where the width is not a multiple of 4. */
@@ -382,6 +450,28 @@ HM_INLINE void fast_sites_run(const hm_stencil_exec *E, const int cplx, const in
                               int64_t l, int64_t q0, int64_t q1, const int32_t *first, const slab_hop *h,
                               const double *x, double *y, double *vv, double *wv) {
   const int o = E->orbitals, width = cplx ? 2 * k : k;
+  if (cplx && fused_width(k)) {
+    const int nv = (2 * k) % (CHUNK_REGS * WIDE) == 0 ? CHUNK_REGS : 4; /* vectors per chunk, a constant */
+    double vvp[2 * k], wvp[2 * k];
+    if (kpm)
+      for (int j = 0; j < 2 * k; j++) vvp[j] = wvp[j] = 0;
+    for (int64_t q = q0; q < q1; q++) {
+      const int64_t self = (l * E->slab_sites + q) * o, site = (E->first_slab + l) * E->slab_sites + q;
+      const double *xs = x + (size_t)self * width;
+      const double site_d = E->disorder_per_site ? hm_stencil_disorder(E, site, 0) : 0;
+      for (int i = 0; i < o; i++) {
+        const double d = E->disorder_per_site ? site_d : hm_stencil_disorder(E, site, i);
+        fast_row_fused(k, nv, h + first[i], first[i + 1] - first[i], xs, d, xs + (size_t)i * width,
+                       y + (size_t)(self + i) * width, kpm, s, bshift, vvp, wvp);
+      }
+    }
+    if (kpm)
+      for (int j = 0; j < k; j++) {
+        vv[j] += vvp[2 * j] + vvp[2 * j + 1];
+        wv[j] += wvp[2 * j] + wvp[2 * j + 1];
+      }
+    return;
+  }
   double lin[width], swp[width];
   for (int64_t q = q0; q < q1; q++) {
     const int64_t self = (l * E->slab_sites + q) * o, site = (E->first_slab + l) * E->slab_sites + q;
