@@ -25,16 +25,21 @@ static int moving(const hm_idr_multishift *o, int c) {
   return o->state[c] == MS_RUNNING || o->state[c] == MS_CLAIMED;
 }
 
+/* Entry i of a column map, NULL standing for i itself. */
+static int column(const int *map, int i) { return map ? map[i] : i; }
+
 /* *B replaced by a block of `width` columns holding, for i < n, its column from[i] in column to[i]
- * (runs of consecutive columns in one copy each); the new block's other columns are zero. */
+ * (either map NULL: i; runs of consecutive columns in one copy each); the new block's other columns
+ * are zero. */
 static int rebuild(hm_idr_multishift *o, hm_mvec **B, int width, int n, const int *from, const int *to) {
   hm_mvec *nb = NULL;
   HM_CALL(hm_mvec_create(o->base->ctx, o->base->dist, HM_COMPLEX, width, &nb));
   int st = HM_SUCCESS;
   for (int i = 0; i < n && !st;) {
+    const int f = column(from, i), t = column(to, i);
     int len = 1;
-    while (i + len < n && from[i + len] == from[i] + len && to[i + len] == to[i] + len) len++;
-    st = hm_mvec_copy_columns(*B, from[i], nb, to[i], len);
+    while (i + len < n && column(from, i + len) == f + len && column(to, i + len) == t + len) len++;
+    st = hm_mvec_copy_columns(*B, f, nb, t, len);
     i += len;
   }
   if (st) {
@@ -60,10 +65,8 @@ int hm_idr_multishift_repack(hm_idr_multishift *o) {
     HM_CALL(hm_mvec_copy_columns(o->x, p, o->xout, c, 1));
     o->at[c] = -1;
   }
-  int to[kept];
-  for (int i = 0; i < kept; i++) to[i] = i;
-  HM_CALL(rebuild(o, &o->x, kept, kept, from, to));
-  for (int l = 0; l < o->s; l++) HM_CALL(rebuild(o, &o->dX[l], kept, kept, from, to));
+  HM_CALL(rebuild(o, &o->x, kept, kept, from, NULL));
+  for (int l = 0; l < o->s; l++) HM_CALL(rebuild(o, &o->dX[l], kept, kept, from, NULL));
   for (int i = 0; i < kept; i++) {
     o->cols[i] = o->cols[from[i]];
     o->at[o->cols[i]] = i;
@@ -75,10 +78,8 @@ int hm_idr_multishift_repack(hm_idr_multishift *o) {
 
 int hm_idr_multishift_unpack(hm_idr_multishift *o) {
   if (o->npacked == o->K) return HM_SUCCESS;
-  int from[o->npacked];
-  for (int p = 0; p < o->npacked; p++) from[p] = p;
-  HM_CALL(rebuild(o, &o->x, o->K, o->npacked, from, o->cols));
-  for (int l = 0; l < o->s; l++) HM_CALL(rebuild(o, &o->dX[l], o->K, o->npacked, from, o->cols));
+  HM_CALL(rebuild(o, &o->x, o->K, o->npacked, NULL, o->cols));
+  for (int l = 0; l < o->s; l++) HM_CALL(rebuild(o, &o->dX[l], o->K, o->npacked, NULL, o->cols));
   for (int c = 0; c < o->K; c++) /* a packed-out system's x from the caller's block; its directions stay 0 */
     if (o->at[c] < 0) HM_CALL(hm_mvec_copy_columns(o->xout, c, o->x, c, 1));
   hm_idr_multishift_unpacked(o);
