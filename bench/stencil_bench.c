@@ -8,10 +8,10 @@
  * read and write W), on the CPU or the GPU backend; also the build time, the peak device memory
  * and the host bytes per orbital the operator itself holds (nothing of size N).
  *   bench_stencil [--backend cpu|cuda] [--model ti|graphene|wannier30] [--nx 200 --ny 100 --nz 40]
- *                 [--R 2,8,32] [--steps 10] [--kernels site,staged,staged:s3,...]
+ *                 [--R 2,8,32] [--steps 10] [--kernels site,staged,staged:generic,...]
  * Prints one line per R: seconds per vector-step, the floor, their ratio. --kernels (CUDA): a line
  * per R and kernel, each measured after setting HAMLET_STENCIL_KERNEL (auto: unset) and, after a
- * colon, HAMLET_STENCIL_STAGED_VARIANT (gpu/stencil_staged_cuda.cu), which the library reads at
+ * colon, HAMLET_STENCIL_STAGED_KINDS (gpu/stencil_staged_cuda.cu), which the library reads at
  * every launch: one lattice (and one setup of N = 10^9) for all of them. Exit 2 on bad options,
  * 77 where cuda is asked for and no device is visible. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
@@ -32,17 +32,17 @@ static int bad(const char *msg, const char *v) {
   return 2;
 }
 
-/* One item of --kernels, KERNEL[:VARIANT]: whether it names a kernel (and a staged variant). */
+/* One item of --kernels, KERNEL[:KINDS]: whether it names a kernel (and the staged kernel's arithmetic). */
 static int kernel_item_valid(const char *item) {
   static const char *const kernels[] = {"auto", "site", "small", "mma", "staged"};
-  static const char *const variants[] = {"s4", "s3", "s5", "rolled", "cblocks", "s3c"};
+  static const char *const variants[] = {"generic"}; /* the staged kernel without the TI's kinds */
   const char *colon = strchr(item, ':');
   const size_t len = colon ? (size_t)(colon - item) : strlen(item);
   int known = 0;
   for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++)
     if (strlen(kernels[i]) == len && !strncmp(item, kernels[i], len)) known = 1;
   if (!known || !colon) return known;
-  if (len != 6 || strncmp(item, "staged", 6)) return 0; /* variants are the staged kernel's */
+  if (len != 6 || strncmp(item, "staged", 6)) return 0; /* :generic is the staged kernel's */
   for (size_t i = 0; i < sizeof variants / sizeof *variants; i++)
     if (!strcmp(colon + 1, variants[i])) return 1;
   return 0;
@@ -56,8 +56,8 @@ static void choose_kernel(const char *item) {
   snprintf(kernel, sizeof kernel, "%.*s", colon ? (int)(colon - item) : (int)strlen(item), item);
   if (!strcmp(kernel, "auto")) unsetenv("HAMLET_STENCIL_KERNEL");
   else setenv("HAMLET_STENCIL_KERNEL", kernel, 1);
-  if (colon) setenv("HAMLET_STENCIL_STAGED_VARIANT", colon + 1, 1);
-  else unsetenv("HAMLET_STENCIL_STAGED_VARIANT");
+  if (colon) setenv("HAMLET_STENCIL_STAGED_KINDS", colon + 1, 1);
+  else unsetenv("HAMLET_STENCIL_STAGED_KINDS");
 }
 
 /* Gamma matrices of the 4-orbital Wilson-Dirac model: tau_z sigma_0 (mass) and tau_x sigma_a. */
@@ -201,8 +201,8 @@ int main(int argc, char **argv) {
       for (char *item = strtok(kernel_list, ","); item; item = strtok(NULL, ",")) {
         if (nkernels == 8) return bad("--kernels takes 8 items at most", v);
         if (!kernel_item_valid(item))
-          return bad("--kernels needs items auto, site, small, mma or staged, the last with :s4, :s3, :s5, "
-                     ":rolled, :cblocks or :s3c, comma-separated",
+          return bad("--kernels needs items auto, site, small, mma or staged, the last with or without :generic, "
+                     "comma-separated",
                      item);
         kernels[nkernels++] = item;
       }

@@ -1,31 +1,33 @@
 // The matrix-free lattice operator's y = H x and fused KPM step for the TI's shape (4 orbitals,
 // hops to the 6 face neighbours and the site itself), staged through shared memory by an
-// asynchronous pipeline. Chosen at 1 to 16 vectors (unless HAMLET_STENCIL_KERNEL names another kernel) (stencil_staged_cuda.h).
+// asynchronous pipeline. Chosen at 1 to 16 vectors (unless HAMLET_STENCIL_KERNEL names another
+// kernel) (stencil_staged_cuda.h).
 //
 // Why: the per-site kernel (stencil_cuda.cu) reads each neighbour orbital's entries for a warp of
 // 32 / R sites 4 R * 16 bytes apart, so at R = 2 one load touches 16 lines: about 14 L1 wavefronts
-// per site and column where whole lines would take 3.5 (issue 27, session 32's brief). Session 27's
-// staged kernel copied the same tiles synchronously and lost to the copy's latency; here the copies
-// are cp.async (16-byte .cg, into shared memory without registers), S = 4 slabs in a ring, so the
-// next slab's copy flies while this slab is computed.
+// per site and column where whole lines would take 3.5. Here 16-byte cp.async copies (into shared
+// memory without registers) fill a ring of 3 slabs, the next slab's copy in flight while this slab
+// is computed (session 27's synchronous copies lost to their latency).
 //
 // A thread block owns a TX x TY tile of the slab plane (x fastest) and marches along a chunk of
-// consecutive slabs of one run of the row list. Stage j of the ring holds slab g0 - 1 + j's tile
-// plus its one-site halo ((TX+2) x (TY+2) sites, corners not copied; 4 R entries a site, as in the
-// vector): slab m of the chunk reads stages m (z - 1), m + 1 (its own plane and the 4 in-plane
-// neighbours) and m + 2 (z + 1). Per slab: wait for stage m + 2, one barrier, issue the copy of
-// stage m + 3 into the ring slot slab m - 1 left, compute (one thread per (site, column), all 4
-// orbitals, the cell's blocks summed per direction in shared memory, their zero entries skipped by
-// bit masks), then the results go through
-// the slot of stage m (no longer read) so that the output block is read (KPM) and written in whole
-// lines, and the dots take V from the staged plane instead of DRAM. Halo sites past an open
-// boundary or on a slab not here are zero-filled by the copy itself (source size 0); periodic
-// boundaries wrap when the halo is copied. Shared memory is swizzled per site (the 16-byte chunks
-// of a site XOR-permuted by its index) so that the 32 / R sites of a warp hit distinct banks.
-// The ring of S = 4 slabs above is variant s4; the default is s3c (3 slabs, the own site of the slab
-// below in registers, the summed blocks in the constant bank: 3 blocks per SM at R = 1 and 2, 2 at
-// R = 8 and 16). HAMLET_STENCIL_STAGED_VARIANT picks another for benchmarks (s4, s3, s5, rolled,
-// cblocks: see shared_bytes and want_variant below).
+// consecutive slabs of one run of the row list. Stage j (ring slot j % 3) holds slab g0 - 1 + j's
+// tile plus its one-site halo ((TX+2) x (TY+2) sites, corners not copied; 4 R entries a site, as in
+// the vector). Slab m of the chunk reads its plane and the 4 in-plane neighbours from stage m + 1,
+// z + 1 from stage m + 2, and z - 1 from registers: each thread keeps its own site of the slab below
+// (the only site of it that it reads), so stage m's slot takes stage m + 3's copy. One thread per
+// (site, column) computes all 4 orbitals; the cell's blocks, summed per direction, are operands from
+// the constant bank. Then the results go through the plane's slot (read by no one by then) so that
+// the output block is read (KPM) and written in whole lines, and the dots take V from the staged
+// plane instead of DRAM. Halo sites past an open boundary or on a slab not here are zero-filled by
+// the copy itself (source size 0); periodic boundaries wrap in the copy. Shared memory is swizzled
+// per site (the 16-byte chunks of a site XOR-permuted by its index) so that the 32 / R sites of a
+// warp hit distinct banks.
+//
+// Two arithmetic paths (session 33): where every summed entry is real or imaginary where the TI's is
+// (E.face_kinds, the TI's kinds compiled in: ti_kind), each entry is 2 multiply-adds with no test;
+// any other cell tests each entry's non-zero bit and does the 4 of a complex product. The copies'
+// addresses in the plane are worked out once per thread (copy_plan), not per slab.
+// HAMLET_STENCIL_STAGED_KINDS=generic forces the second path (benchmarks, tests).
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -41,10 +43,12 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kOrbitals = 4;
 constexpr int kDirections = 7;        // the site itself, -x, +x, -y, +y, -z, +z
+constexpr int kEntries = kDirections * kOrbitals * kOrbitals;
+constexpr int kStages = 3;            // slots of the ring
 constexpr int64_t kWantBlocks = 1024; // long chunks: each chunk copies 2 slabs more than it computes
 
 hm_device_buffers scratch_buffer; // per device
-hm_device_buffers table_buffer;   // per device: the cblocks variant's summed blocks before the constant bank
+hm_device_buffers table_buffer;   // per device: the summed blocks on their way to the constant bank
 
 // The tile of the slab plane per width R: TX x TY sites, one thread per (site, column).
 template <int K> struct Tile;
@@ -63,49 +67,49 @@ template <bool Cplx, int K> struct Layout {
   static constexpr int site_chunks = site_bytes / 16;
   static constexpr int stage_bytes = halo_sites * site_bytes;
   static constexpr int site_entries = kOrbitals * K;
+  static constexpr int copies = (halo_sites * site_chunks + kThreads - 1) / kThreads; // per thread and slab
+  static constexpr int outputs = tx * ty * site_entries / kThreads;                    // per thread and slab
   static_assert(tx * ty * K == kThreads, "one thread per (site, column) of the tile");
   static_assert(site_bytes % 16 == 0, "a site is whole 16-byte chunks");
+  static_assert(outputs * kThreads == tx * ty * site_entries, "whole output rounds");
   static_assert(tx * ty * site_bytes <= stage_bytes && 2 * kThreads * 8 <= stage_bytes, "a stage holds the results and the dots");
 };
 
-// The cell's table in shared memory: the blocks summed per direction (1792 bytes), then their
-// non-zero entries as bits (4 words: directions 2w and 2w + 1 in word w); then the ring.
-constexpr int kBlockBytes = (int)sizeof(double2) * kDirections * kOrbitals * kOrbitals;
-constexpr int kTableBytes = kBlockBytes + 4 * (int)sizeof(uint32_t);
-static_assert(kDirections * kOrbitals * kOrbitals <= kThreads && kTableBytes % 16 == 0, "a thread per block entry");
+// Shared memory: the summed entries' non-zero bits (4 words: directions 2w and 2w + 1 in word w),
+// then the ring.
+constexpr int kTableBytes = 4 * (int)sizeof(uint32_t);
 
-// The cblocks variant's copy of the table's blocks (per device; written on the launch's stream just
-// before the launch, so each launch reads its own operator's blocks).
-__constant__ double2 constant_blocks[kDirections * kOrbitals * kOrbitals];
+// The cell's blocks summed per direction, [direction][i][j] (per device; written on the launch's
+// stream just before the launch, so each launch reads its own operator's blocks).
+__constant__ double2 constant_blocks[kEntries];
 
-// The kernel's variants (HAMLET_STENCIL_STAGED_VARIANT, a benchmark choice; want_variant):
-//   default  S = 4 slabs in the ring, the 7 directions unrolled;
-//   s5       S = 5: two slabs in flight (the wait is for the older one only); at R = 1, and R = 2
-//            real (launch_width);
-//   rolled   S = 4 with the direction loop not unrolled (Rolled): one direction's loads live at a
-//            time, so the registers fit the blocks the shared memory allows (the unrolled kernel
-//            takes 104-110 registers: 2 blocks per SM even where 4 fit, real arithmetic);
-//   cblocks  the default with the summed blocks in the constant bank (constant_blocks, a copy per
-//            launch): the multiply-adds take them as operands, no shared load per non-zero entry
-//            (52 of the TI's per thread and slab);
-//   s3c      S = 3 unrolled, the blocks in the constant bank (as cblocks);
-//   s3       S = 3, rolled: the slab below (z - 1) kept in registers, each thread's own site from
-//            the previous slab's plane (the only site of that slab it reads), so the ring holds the
-//            plane, the slab above and the one in flight, and the results go through the plane's
-//            slot once it is read: a quarter less shared memory per block, so 3 blocks per SM fit
-//            at R = 1 and 2 (complex) and 2 at R = 8 and 16 where S = 4 fits one.
-template <bool Cplx, int K, int S> constexpr size_t shared_bytes() {
-  return (size_t)kTableBytes + (size_t)S * Layout<Cplx, K>::stage_bytes;
+template <bool Cplx, int K> constexpr size_t shared_bytes() {
+  return (size_t)kTableBytes + (size_t)kStages * Layout<Cplx, K>::stage_bytes;
 }
 
-// Blocks per SM the launch bounds promise (they cap the registers): 2 for the default, as measured;
-// for the rolled variants and S = 3 what their shared memory lets fit on an sm_90 (228 KiB, 1 KiB reserved
-// per block), from 2 to 4 (64 registers) for S = 4 and to 3 (80 registers) for S = 3, which holds
-// 8 more (complex) and spills 50-70 bytes at 64 (ptxas -v).
-template <bool Cplx, int K, int S, bool Rolled> constexpr int min_blocks() {
-  if (!Rolled && S != 3) return 2;
-  const int fit = (int)((228u * 1024u) / (shared_bytes<Cplx, K, S>() + 1024u)), most = S == 3 ? 3 : 4;
-  return fit < 2 ? 2 : fit > most ? most : fit;
+// Blocks per SM the launch bounds promise (they cap the registers): what the shared memory lets fit
+// on an sm_90 (228 KiB, 1 KiB reserved per block), 2 or 3.
+template <bool Cplx, int K> constexpr int min_blocks() {
+  const int fit = (int)((228u * 1024u) / (shared_bytes<Cplx, K>() + 1024u));
+  return fit < 2 ? 2 : fit > 3 ? 3 : fit;
+}
+
+// The TI's kind of summed entry (d, i, j) (inputs/lattices/ti.lattice: the site m G1, each face
+// -t/2 G1 -+ t/2 i G_a with G1 = tau_z sigma_0, G_a = tau_x sigma_a): 0 zero, 1 real, 2 imaginary.
+// Every diagonal entry is real; x: (i, 3 - i) imaginary; y: (i, 3 - i) real; z: (i, i ^ 2) imaginary.
+__host__ __device__ constexpr int ti_kind(int d, int i, int j) {
+  return i == j ? 1 : d == 1 || d == 2 ? (i + j == 3 ? 2 : 0) : d == 3 || d == 4 ? (i + j == 3 ? 1 : 0)
+                                    : d == 5 || d == 6 ? ((i ^ 2) == j ? 2 : 0) : 0;
+}
+
+// Whether E's summed entries are among the TI's kinds: each part non-zero only where the TI's is.
+bool has_ti_kinds(const hm_stencil_exec *E) {
+  for (int d = 0; d < kDirections; d++)
+    for (int e = 0; e < kOrbitals * kOrbitals; e++) {
+      const uint32_t kind = E->face_kinds[d] >> (2 * e) & 3u;
+      if (kind & ~(uint32_t)ti_kind(d, e / kOrbitals, e % kOrbitals)) return false;
+    }
+  return true;
 }
 
 // The chunk permutation of a site: the sites a warp reads at once (consecutive ones) land on
@@ -151,9 +155,7 @@ __device__ __forceinline__ void copy16(uint32_t dst, const void *src, bool prese
                : "memory");
 }
 __device__ __forceinline__ void commit_copies() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
-template <int Pending> __device__ __forceinline__ void wait_copies() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending) : "memory");
-}
+__device__ __forceinline__ void wait_copies() { asm volatile("cp.async.wait_group 0;\n" ::: "memory"); }
 
 // Coordinate X of an axis of n cells in [0, n) after one periodic wrap; false where an open boundary
 // drops it (boundary 1 = HM_BC_OPEN; twisted boundaries never come here).
@@ -175,10 +177,38 @@ __device__ __forceinline__ int direction_of(const int32_t *R) {
   return 0;
 }
 
-// Issue the copies of global slab gz's halo tile (corner sites skipped: no face hop reads them).
+// A thread's share of copying one slab's halo tile, the same for every slab: for each of its
+// copies the byte offset in the stage (kNoCopy: none, a corner or past the tile) and in the slab
+// (-1: the site is past an open boundary, zero-filled). Corner sites are skipped: no face hop reads them.
+constexpr uint32_t kNoCopy = 0xffffffffu;
+template <bool Cplx, int K> struct CopyPlan {
+  uint32_t stage[Layout<Cplx, K>::copies];
+  int32_t slab[Layout<Cplx, K>::copies];
+};
+
 template <bool Cplx, int K>
-__device__ void copy_slab(const hm_stencil_exec &E, const double *x, int64_t gz, uint32_t stage, int x0, int y0,
-                          int nx, int ny) {
+__device__ __forceinline__ CopyPlan<Cplx, K> copy_plan(const hm_stencil_exec &E, int x0, int y0, int nx, int ny) {
+  using L = Layout<Cplx, K>;
+  CopyPlan<Cplx, K> p;
+#pragma unroll
+  for (int n = 0; n < L::copies; n++) {
+    const uint32_t c = threadIdx.x + n * kThreads, hs = c / L::site_chunks, chunk = c % L::site_chunks;
+    const int hx = (int)(hs % L::hx), hy = (int)(hs / L::hx);
+    const bool corner = (hx == 0 || hx == L::hx - 1) && (hy == 0 || hy == L::hy - 1);
+    int X = x0 + hx - 1, Y = y0 + hy - 1;
+    const bool here = wrap_axis(X, nx, E.boundary[0]) && wrap_axis(Y, ny, E.boundary[1]);
+    p.stage[n] = c >= (uint32_t)(L::halo_sites * L::site_chunks) || corner
+                     ? kNoCopy
+                     : hs * L::site_bytes + ((chunk ^ swizzle<L::row_bytes>(hs)) << 4);
+    p.slab[n] = here ? (Y * nx + X) * L::site_bytes + (int)chunk * 16 : -1;
+  }
+  return p;
+}
+
+// Issue the copies of global slab gz's halo tile into the stage at shared address `stage`.
+template <bool Cplx, int K>
+__device__ __forceinline__ void copy_slab(const hm_stencil_exec &E, const double *x, int64_t gz, uint32_t stage,
+                                          const CopyPlan<Cplx, K> &p) {
   using L = Layout<Cplx, K>;
   const int64_t nz = E.cells[2];
   bool slab_here = true;
@@ -189,14 +219,11 @@ __device__ void copy_slab(const hm_stencil_exec &E, const double *x, int64_t gz,
   const int64_t base = slab_here ? E.slab_row[gz] : -1;
   slab_here = slab_here && base >= 0; // a slab not here: dropped, as hm_stencil_target's -1
   const char *slab = reinterpret_cast<const char *>(x) + (slab_here ? base : 0) * L::row_bytes;
-  for (int c = threadIdx.x; c < L::halo_sites * L::site_chunks; c += kThreads) {
-    const uint32_t hs = (uint32_t)c / L::site_chunks, chunk = (uint32_t)c % L::site_chunks;
-    const int hx = (int)(hs % L::hx), hy = (int)(hs / L::hx);
-    if ((hx == 0 || hx == L::hx - 1) && (hy == 0 || hy == L::hy - 1)) continue;
-    int X = x0 + hx - 1, Y = y0 + hy - 1;
-    const bool here = slab_here && wrap_axis(X, nx, E.boundary[0]) && wrap_axis(Y, ny, E.boundary[1]);
-    const void *src = here ? slab + (uint32_t)(Y * nx + X) * L::site_bytes + chunk * 16 : (const void *)x;
-    copy16(stage + hs * L::site_bytes + ((chunk ^ swizzle<L::row_bytes>(hs)) << 4), src, here);
+#pragma unroll
+  for (int n = 0; n < L::copies; n++) {
+    if (p.stage[n] == kNoCopy) continue;
+    const bool here = slab_here && p.slab[n] >= 0;
+    copy16(stage + p.stage[n], here ? slab + p.slab[n] : (const char *)x, here);
   }
 }
 
@@ -213,39 +240,63 @@ __device__ __forceinline__ double2 summed_block_entry(const hm_stencil_exec &E, 
   return sum;
 }
 
-// The table for the constant bank (cblocks): one thread per entry.
+// The table for the constant bank: one thread per entry.
 __global__ void summed_blocks_kernel(hm_stencil_exec E, double2 *table) {
-  if (threadIdx.x < kDirections * kOrbitals * kOrbitals) table[threadIdx.x] = summed_block_entry(E, threadIdx.x);
+  if (threadIdx.x < kEntries) table[threadIdx.x] = summed_block_entry(E, threadIdx.x);
 }
 
-template <bool Kpm, bool Cplx, int K, int S, bool Rolled, bool ConstBlocks>
-__global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K, S, Rolled>())
+// acc[i] += sum_j a_ij xj[j] for direction d: TiKinds: the TI's entries, 2 multiply-adds each with
+// no test (d, i, j are constants once unrolled); else every entry whose bit is set, a complex product.
+template <bool Cplx, bool TiKinds>
+__device__ __forceinline__ void add_direction(int d, uint32_t nonzero, const double2 *xj, double2 *acc) {
+  constexpr int oo = kOrbitals * kOrbitals;
+#pragma unroll
+  for (int i = 0; i < kOrbitals; i++)
+#pragma unroll
+    for (int j = 0; j < kOrbitals; j++) {
+      const double2 a = constant_blocks[d * oo + i * kOrbitals + j];
+      if constexpr (TiKinds) {
+        const int kind = ti_kind(d, i, j);
+        if (kind == 1) {
+          acc[i].x += a.x * xj[j].x;
+          acc[i].y += a.x * xj[j].y;
+        } else if (kind == 2) {
+          acc[i].x -= a.y * xj[j].y;
+          acc[i].y += a.y * xj[j].x;
+        }
+      } else {
+        if (!(nonzero & (1u << (i * kOrbitals + j)))) continue;
+        if constexpr (Cplx) {
+          acc[i].x += a.x * xj[j].x - a.y * xj[j].y;
+          acc[i].y += a.x * xj[j].y + a.y * xj[j].x;
+        } else {
+          acc[i].x += a.x * xj[j].x;
+        }
+      }
+    }
+}
+
+template <bool Kpm, bool Cplx, int K, bool TiKinds>
+__global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K>())
     stencil_staged_kernel(hm_stencil_exec E, int list, int ntx, int64_t nzchunks, int64_t zchunk, double s,
                           double bshift, const double *__restrict__ x, double *__restrict__ y, double *partial) {
   using L = Layout<Cplx, K>;
-  constexpr bool kRegisterLo = S == 3; // the slab below in registers (shared_bytes)
-  static_assert(S >= 3 && S <= 5, "a ring of 3 to 5 slabs");
-  constexpr int kOutputs = L::ty * L::tx * L::site_entries / kThreads; // output entries per thread
-  static_assert(kOutputs * kThreads == L::ty * L::tx * L::site_entries, "whole output rounds");
+  static_assert(!TiKinds || Cplx, "the TI's kinds hold imaginary entries");
   extern __shared__ __align__(16) char sh[];
-  double2 *blk = reinterpret_cast<double2 *>(sh); // [direction][i][j], the blocks of one direction summed
-  uint32_t *nonzero_bits = reinterpret_cast<uint32_t *>(sh + kBlockBytes);
+  uint32_t *nonzero_bits = reinterpret_cast<uint32_t *>(sh);
   char *ring = sh + kTableBytes;
   const uint32_t ring_addr = (uint32_t)__cvta_generic_to_shared(ring);
-  static_assert(!(ConstBlocks && Rolled), "the constant bank's blocks are taken at fixed offsets (unrolled)");
-  constexpr int oo = kOrbitals * kOrbitals;
-  bool entry_nonzero = false; // the TI's hop blocks hold 8 non-zero entries of 16: the others are skipped
-  if (threadIdx.x < kDirections * oo) {
-    const int e = threadIdx.x;
-    const double2 sum = summed_block_entry(E, e);
-    blk[e] = sum;
-    entry_nonzero = sum.x != 0 || sum.y != 0;
+  bool entry_nonzero = false;
+  if (threadIdx.x < kEntries) {
+    const double2 a = constant_blocks[threadIdx.x];
+    entry_nonzero = a.x != 0 || a.y != 0;
   }
   const uint32_t warp_bits = __ballot_sync(0xffffffffu, entry_nonzero);
   if (threadIdx.x % 32 == 0 && threadIdx.x / 32 < 4) nonzero_bits[threadIdx.x / 32] = warp_bits;
   uint32_t present = 0; // the directions some block takes
   for (int b = 0; b < E.nblocks; b++) present |= 1u << direction_of(E.shift + 3 * b);
-  const bool need_lo = present & (1u << 5), need_hi = present & (1u << 6);
+  // TiKinds reads every direction's stage unconditionally (a zero entry times a stale value could be NaN)
+  const bool need_lo = TiKinds || (present & (1u << 5)), need_hi = TiKinds || (present & (1u << 6));
 
   // This block's tile and its chunk of slabs: local slabs [l0, l1) of one run of the list.
   const int64_t tile = blockIdx.x / nzchunks;
@@ -265,141 +316,97 @@ __global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K, S, Rolled>())
   const int64_t g0 = E.first_slab + l0;
   const int t = threadIdx.x, col = t % K, lx = (t / K) % L::tx, ly = (t / K) / L::tx;
   const uint32_t self = (uint32_t)((ly + 1) * L::hx + lx + 1);
+  const CopyPlan<Cplx, K> plan = copy_plan<Cplx, K>(E, x0, y0, nx, ny);
 
-  // Stage j (slab g0 - 1 + j) into ring slot j % S; a commit per stage even where nothing is
+  // Stage j (slab g0 - 1 + j) into ring slot j % 3; a commit per stage even where nothing is
   // copied (the first and last slabs where no block hops along z), so the group count is fixed.
   auto issue = [&](int j) {
     if (j < nj && (j > 0 || need_lo) && (j < nj - 1 || need_hi))
-      copy_slab<Cplx, K>(E, x, g0 - 1 + j, ring_addr + (uint32_t)(j % S) * L::stage_bytes, x0, y0, nx, ny);
+      copy_slab<Cplx, K>(E, x, g0 - 1 + j, ring_addr + (uint32_t)(j % kStages) * L::stage_bytes, plan);
     commit_copies();
   };
-  // Stages ahead of slab m: m + 3 (S = 3: it lands in slab m - 1's plane, read by then), m + S - 1.
-  constexpr int kAhead = kRegisterLo ? 3 : S - 1;
-  for (int j = 0; j < kAhead; j++) issue(j);
-  __syncthreads(); // the blocks and their bits
+  for (int j = 0; j < kStages; j++) issue(j);
+  wait_copies();
+  __syncthreads(); // the bits, and the first three stages
   uint32_t bits[4];
 #pragma unroll
   for (int w = 0; w < 4; w++) bits[w] = nonzero_bits[w];
-  double2 below[kOrbitals]; // S = 3: this thread's site on slab m - 1 (stage m)
-  if constexpr (kRegisterLo) {
-    wait_copies<0>();
-    __syncthreads();
+  double2 below[kOrbitals]; // this thread's site on slab m - 1 (stage m)
 #pragma unroll
-    for (int j = 0; j < kOrbitals; j++) below[j] = read_shared<Cplx>(ring + entry_offset<Cplx, K>(self, j * K + col));
-  }
+  for (int j = 0; j < kOrbitals; j++) below[j] = read_shared<Cplx>(ring + entry_offset<Cplx, K>(self, j * K + col));
   double vv = 0, wv = 0;
   for (int m = 0; m < nsl; m++) {
-    wait_copies<kRegisterLo ? 0 : S - 4>(); // stages up to m + 2 are here
-    __syncthreads(); // ... for every thread; slab m - 1's slot (S = 3: its plane and results) is free
-    issue(m + kAhead);
-    char *lo = ring + (m % S) * L::stage_bytes, *mid = ring + ((m + 1) % S) * L::stage_bytes;
-    const char *hi = ring + ((m + 2) % S) * L::stage_bytes;
+    wait_copies(); // stage m + 2 is here
+    __syncthreads(); // ... for every thread; slab m - 1's slot is free
+    issue(m + kStages);
+    char *mid = ring + ((m + 1) % kStages) * L::stage_bytes;
+    const char *hi = ring + ((m + 2) % kStages) * L::stage_bytes;
     double2 acc[kOrbitals];
 #pragma unroll
     for (int i = 0; i < kOrbitals; i++) acc[i] = make_double2(0, 0);
-    // Rolled: one direction's loads live at a time (fewer registers, less overlap)
-#pragma unroll(Rolled ? 1 : kDirections)
+#pragma unroll
     for (int d = 0; d < kDirections; d++) {
-      const uint32_t nonzero = (Rolled ? nonzero_bits[d >> 1] : bits[d / 2]) >> (16 * (d % 2)) & 0xffffu;
-      if (!nonzero) continue;
-      const char *st = d == 5 ? lo : d == 6 ? hi : mid;
+      const uint32_t nonzero = bits[d / 2] >> (16 * (d % 2)) & 0xffffu;
+      if (!TiKinds && !nonzero) continue;
+      const char *st = d == 6 ? hi : mid;
       const uint32_t site = self + (d == 1 ? -1 : d == 2 ? 1 : d == 3 ? -L::hx : d == 4 ? L::hx : 0);
       double2 xj[kOrbitals];
 #pragma unroll
-      for (int j = 0; j < kOrbitals; j++) {
-        if (kRegisterLo && d == 5) xj[j] = below[j];
-        else xj[j] = read_shared<Cplx>(st + entry_offset<Cplx, K>(site, j * K + col));
-      }
-      const double2 *B = blk + d * oo;
-#pragma unroll
-      for (int i = 0; i < kOrbitals; i++)
-#pragma unroll
-        for (int j = 0; j < kOrbitals; j++) {
-          if (!(nonzero & (1u << (i * kOrbitals + j)))) continue;
-          const double2 a = ConstBlocks ? constant_blocks[d * oo + i * kOrbitals + j] : B[i * kOrbitals + j];
-          if constexpr (Cplx) {
-            acc[i].x += a.x * xj[j].x - a.y * xj[j].y;
-            acc[i].y += a.x * xj[j].y + a.y * xj[j].x;
-          } else {
-            acc[i].x += a.x * xj[j].x;
-          }
-        }
+      for (int j = 0; j < kOrbitals; j++)
+        xj[j] = d == 5 ? below[j] : read_shared<Cplx>(st + entry_offset<Cplx, K>(site, j * K + col));
+      add_direction<Cplx, TiKinds>(d, nonzero, xj, acc);
     }
-    if constexpr (kRegisterLo) {
-      // this site on this slab: the next slab's below (loaded again here, not kept from direction
-      // 0, so that the computation holds one set of 4 fewer)
+    // this site on this slab: the next slab's below (loaded again here, not kept from direction 0,
+    // so that the computation holds one set of 4 fewer)
 #pragma unroll
-      for (int j = 0; j < kOrbitals; j++) below[j] = read_shared<Cplx>(mid + entry_offset<Cplx, K>(self, j * K + col));
-      // the disorder (diagonal) added here from this site's entries, so that the unrolled output
-      // below stays short
-      if (E.disorder_w != 0 && x0 + lx < nx && y0 + ly < ny) {
-        const int64_t site = (g0 + m) * E.slab_sites + (y0 + ly) * nx + x0 + lx;
+    for (int j = 0; j < kOrbitals; j++) below[j] = read_shared<Cplx>(mid + entry_offset<Cplx, K>(self, j * K + col));
+    // the disorder (diagonal) added here from this site's entries, so that the unrolled output
+    // below stays short
+    if (E.disorder_w != 0 && x0 + lx < nx && y0 + ly < ny) {
+      const int64_t site = (g0 + m) * E.slab_sites + (y0 + ly) * nx + x0 + lx;
 #pragma unroll
-        for (int i = 0; i < kOrbitals; i++) {
-          const double d = hm_stencil_disorder(&E, site, i);
-          acc[i].x += d * below[i].x;
-          acc[i].y += d * below[i].y;
-        }
+      for (int i = 0; i < kOrbitals; i++) {
+        const double d = hm_stencil_disorder(&E, site, i);
+        acc[i].x += d * below[i].x;
+        acc[i].y += d * below[i].y;
       }
     }
-    // S = 3: the plane's entries this thread writes out (V), before the results overwrite them.
-    double2 plane[kOutputs];
-    if constexpr (kRegisterLo) {
+    // The plane's entries this thread writes out (V), before the results overwrite them.
+    constexpr int row_entries = L::tx * L::site_entries;
+    double2 plane[L::outputs];
 #pragma unroll
-      for (int n = 0; n < kOutputs; n++) {
-        const int e = t + n * kThreads, oy = e / (L::tx * L::site_entries), r = e % (L::tx * L::site_entries);
-        plane[n] = read_shared<Cplx>(
-            mid + entry_offset<Cplx, K>((uint32_t)((oy + 1) * L::hx + r / L::site_entries + 1), r % L::site_entries));
-      }
+    for (int n = 0; n < L::outputs; n++) {
+      const int e = t + n * kThreads, oy = e / row_entries, r = e % row_entries;
+      plane[n] = read_shared<Cplx>(
+          mid + entry_offset<Cplx, K>((uint32_t)((oy + 1) * L::hx + r / L::site_entries + 1), r % L::site_entries));
     }
-    // S >= 4: stage m (slab g0 + m - 1, z - 1 of this slab) is read by no one now: the results go
-    // there; S = 3: the plane (stage m + 1), read by no one now.
-    __syncthreads();
-    char *res = kRegisterLo ? mid : lo;
+    __syncthreads(); // the plane is read by no one now: the results go there
     const uint32_t tile_site = (uint32_t)(t / K);
 #pragma unroll
-    for (int i = 0; i < kOrbitals; i++) write_shared<Cplx>(res + entry_offset<Cplx, K>(tile_site, i * K + col), acc[i]);
+    for (int i = 0; i < kOrbitals; i++) write_shared<Cplx>(mid + entry_offset<Cplx, K>(tile_site, i * K + col), acc[i]);
     __syncthreads();
     // Whole tile rows of the output (TX sites are consecutive in the vector): thread t takes
-    // entries t, t + 256, ...; its column stays t % K. The disorder (diagonal) is added here, from
-    // the staged plane, to V's entry.
+    // entries t, t + 256, ...; its column stays t % K.
     double *yslab = y + (size_t)(l0 + m) * (size_t)E.slab_sites * L::site_entries * (Cplx ? 2 : 1);
-    const int64_t slab_site0 = (g0 + m) * E.slab_sites;
-    constexpr int row_entries = L::tx * L::site_entries;
-    auto output = [&](int e, double2 v, bool disorder) {
-      const int oy = e / row_entries, r = e % row_entries, ox = r / L::site_entries, within = r % L::site_entries;
-      if (x0 + ox >= nx || y0 + oy >= ny) return;
-      double2 h = read_shared<Cplx>(res + entry_offset<Cplx, K>((uint32_t)(oy * L::tx + ox), within));
-      const uint32_t q = (uint32_t)((y0 + oy) * nx + x0 + ox), out = q * L::site_entries + within;
-      if constexpr (!kRegisterLo)
-        v = read_shared<Cplx>(mid + entry_offset<Cplx, K>((uint32_t)((oy + 1) * L::hx + ox + 1), within));
-      if (disorder) {
-        const double d = hm_stencil_disorder(&E, slab_site0 + q, within / K);
-        h.x += d * v.x;
-        h.y += d * v.y;
-      }
+#pragma unroll
+    for (int n = 0; n < L::outputs; n++) {
+      const int e = t + n * kThreads, oy = e / row_entries, r = e % row_entries, ox = r / L::site_entries,
+                within = r % L::site_entries;
+      if (x0 + ox >= nx || y0 + oy >= ny) continue;
+      const double2 h = read_shared<Cplx>(mid + entry_offset<Cplx, K>((uint32_t)(oy * L::tx + ox), within));
+      const uint32_t out = (uint32_t)((y0 + oy) * nx + x0 + ox) * L::site_entries + within;
       if constexpr (!Kpm) {
         store_stream<Cplx>(yslab, out, h);
       } else {
-        const double2 old = load_stream<Cplx>(yslab, out);
+        const double2 v = plane[n], old = load_stream<Cplx>(yslab, out);
         const double wr = 2.0 * s * (h.x - bshift * v.x) - old.x, wm = 2.0 * s * (h.y - bshift * v.y) - old.y;
         store_stream<Cplx>(yslab, out, make_double2(wr, wm));
         vv += v.x * v.x + v.y * v.y;
         wv += wr * v.x + wm * v.y;
       }
-    };
-    if constexpr (kRegisterLo) { // the disorder is in the results already
-#pragma unroll
-      for (int n = 0; n < kOutputs; n++) output(t + n * kThreads, plane[n], false);
-    } else if (E.disorder_w == 0) {
-#pragma unroll
-      for (int e = t; e < L::ty * row_entries; e += kThreads) output(e, make_double2(0, 0), false);
-    } else { // the seeded draw is long: not unrolled
-#pragma unroll 1
-      for (int e = t; e < L::ty * row_entries; e += kThreads) output(e, make_double2(0, 0), true);
     }
   }
-  wait_copies<0>(); // the empty groups past the chunk
+  wait_copies(); // the empty groups past the chunk
   if constexpr (Kpm) block_column_sums(vv, wv, K, reinterpret_cast<double *>(ring), partial);
 }
 
@@ -411,23 +418,13 @@ int64_t want_blocks() {
   return n >= 1 && n <= (1 << 24) ? n : kWantBlocks;
 }
 
-// The variant HAMLET_STENCIL_STAGED_VARIANT names (shared_bytes): s4 (the 4-slab ring), s3, s5 (only
-// where 2 blocks per SM still fit its ring: 1 vector, and 2 in real arithmetic; elsewhere s4),
-// rolled, cblocks; unset or any other value s3c, the 3-slab ring with the blocks in the constant
-// bank: the fastest at every width on the H200 (session 32, bench/RESULTS.md).
-enum Variant { kFourStages, kFiveStages, kThreeStages, kRolled, kConstBlocks, kThreeConst };
-Variant want_variant(int k) {
-  const char *v = getenv("HAMLET_STENCIL_STAGED_VARIANT");
-  if (!v) return kThreeConst;
-  if (!strcmp(v, "s4")) return kFourStages;
-  if (!strcmp(v, "s3")) return kThreeStages;
-  if (!strcmp(v, "s5")) return k <= 2 ? kFiveStages : kFourStages;
-  if (!strcmp(v, "rolled")) return kRolled;
-  if (!strcmp(v, "cblocks")) return kConstBlocks;
-  return kThreeConst;
+// The TI's kinds compiled in where E's entries are among them, unless HAMLET_STENCIL_STAGED_KINDS=generic.
+bool want_ti_kinds(const hm_stencil_exec *E) {
+  const char *v = getenv("HAMLET_STENCIL_STAGED_KINDS");
+  return !E->real && !(v && !strcmp(v, "generic")) && has_ti_kinds(E);
 }
 
-template <bool Kpm, bool Cplx, int K, int S, bool Rolled, bool ConstBlocks>
+template <bool Kpm, bool Cplx, int K, bool TiKinds>
 int launch(const hm_stencil_exec *E, int list, double s, double b, const double *x, double *y, double *dots) {
   using L = Layout<Cplx, K>;
   const int64_t slabs = hm_stencil_list_slabs(E, list);
@@ -439,8 +436,8 @@ int launch(const hm_stencil_exec *E, int list, double s, double b, const double 
   for (int r = 0; r < E->nruns[list]; r++) nzchunks += (E->run[list][r][1] - E->run[list][r][0] + zchunk - 1) / zchunk;
   HM_CHECK(ntiles * nzchunks < INT32_MAX, HM_ERR_ARGUMENT, "a slab plane of %lld sites is too large for one launch",
            (long long)E->slab_sites);
-  const size_t shared = shared_bytes<Cplx, K, S>();
-  const void *kernel = (const void *)stencil_staged_kernel<Kpm, Cplx, K, S, Rolled, ConstBlocks>;
+  const size_t shared = shared_bytes<Cplx, K>();
+  const void *kernel = (const void *)stencil_staged_kernel<Kpm, Cplx, K, TiKinds>;
   HM_CALL_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
   const unsigned grid = (unsigned)(ntiles * nzchunks);
   double *partial = nullptr;
@@ -448,51 +445,45 @@ int launch(const hm_stencil_exec *E, int list, double s, double b, const double 
     HM_CALL(hm_device_buffer_grow(&scratch_buffer, (size_t)grid * 2 * K));
     partial = scratch_buffer.p;
   }
-  if (ConstBlocks) { // this operator's blocks into the constant bank, in stream order (no host wait)
-    HM_CALL(hm_device_buffer_grow(&table_buffer, 2 * kDirections * kOrbitals * kOrbitals));
-    summed_blocks_kernel<<<1, kDirections * kOrbitals * kOrbitals>>>(*E, reinterpret_cast<double2 *>(table_buffer.p));
-    HM_CHECK_LAUNCH("stencil staged: the summed blocks");
-    HM_CALL_CUDA(cudaMemcpyToSymbolAsync(constant_blocks, table_buffer.p, sizeof(double2) * kDirections * kOrbitals * kOrbitals,
-                                         0, cudaMemcpyDeviceToDevice, 0));
-  }
-  stencil_staged_kernel<Kpm, Cplx, K, S, Rolled, ConstBlocks><<<grid, kThreads, shared>>>(*E, list, (int)ntx, nzchunks, zchunk, s, b, x, y,
-                                                                   partial);
+  // this operator's blocks into the constant bank, in stream order (no host wait)
+  HM_CALL(hm_device_buffer_grow(&table_buffer, 2 * kEntries));
+  summed_blocks_kernel<<<1, kEntries>>>(*E, reinterpret_cast<double2 *>(table_buffer.p));
+  HM_CHECK_LAUNCH("stencil staged: the summed blocks");
+  HM_CALL_CUDA(cudaMemcpyToSymbolAsync(constant_blocks, table_buffer.p, sizeof(double2) * kEntries, 0,
+                                       cudaMemcpyDeviceToDevice, 0));
+  stencil_staged_kernel<Kpm, Cplx, K, TiKinds><<<grid, kThreads, shared>>>(*E, list, (int)ntx, nzchunks, zchunk, s, b,
+                                                                          x, y, partial);
   HM_CHECK_LAUNCH(Kpm ? "stencil kpm_step (staged)" : "stencil spmmv (staged)");
   if (Kpm) HM_CALL(column_sums(true, (int)grid, 2 * K, partial, dots));
   return HM_SUCCESS;
 }
 
+template <bool Kpm, bool Cplx, int K>
+int launch_kinds(const hm_stencil_exec *E, int list, double s, double b, const double *x, double *y, double *dots) {
+  if constexpr (Cplx)
+    if (want_ti_kinds(E)) return launch<Kpm, Cplx, K, true>(E, list, s, b, x, y, dots);
+  return launch<Kpm, Cplx, K, false>(E, list, s, b, x, y, dots);
+}
+
 template <bool Kpm, bool Cplx>
 int launch_width(const hm_stencil_exec *E, int list, int k, double s, double b, const double *x, double *y,
                  double *dots) {
-  const Variant variant = want_variant(k);
-  switch (k * 8 + variant) {
-#define HM_STAGED_WIDTH(K)                                                                                     \
-  case K * 8 + kFourStages: return launch<Kpm, Cplx, K, 4, false, false>(E, list, s, b, x, y, dots);              \
-  case K * 8 + kThreeStages: return launch<Kpm, Cplx, K, 3, true, false>(E, list, s, b, x, y, dots);           \
-  case K * 8 + kRolled: return launch<Kpm, Cplx, K, 4, true, false>(E, list, s, b, x, y, dots);                \
-  case K * 8 + kConstBlocks: return launch<Kpm, Cplx, K, 4, false, true>(E, list, s, b, x, y, dots);            \
-  case K * 8 + kThreeConst: return launch<Kpm, Cplx, K, 3, false, true>(E, list, s, b, x, y, dots);
-    HM_STAGED_WIDTH(1)
-    HM_STAGED_WIDTH(2)
-    HM_STAGED_WIDTH(4)
-    HM_STAGED_WIDTH(8)
-    HM_STAGED_WIDTH(16)
-#undef HM_STAGED_WIDTH
-    case 1 * 8 + kFiveStages: return launch<Kpm, Cplx, 1, 5, false, false>(E, list, s, b, x, y, dots);
-    case 2 * 8 + kFiveStages: // complex: 5 slabs of 23 KB fit one block per SM; the default runs
-      if constexpr (Cplx) return launch<Kpm, Cplx, 2, 4, false, false>(E, list, s, b, x, y, dots);
-      else return launch<Kpm, Cplx, 2, 5, false, false>(E, list, s, b, x, y, dots);
+  switch (k) {
+    case 1: return launch_kinds<Kpm, Cplx, 1>(E, list, s, b, x, y, dots);
+    case 2: return launch_kinds<Kpm, Cplx, 2>(E, list, s, b, x, y, dots);
+    case 4: return launch_kinds<Kpm, Cplx, 4>(E, list, s, b, x, y, dots);
+    case 8: return launch_kinds<Kpm, Cplx, 8>(E, list, s, b, x, y, dots);
+    case 16: return launch_kinds<Kpm, Cplx, 16>(E, list, s, b, x, y, dots);
     default: break;
   }
   HM_CHECK(0, HM_ERR_ARGUMENT, "the staged stencil kernel serves 1, 2, 4, 8 or 16 vectors; got %d", k);
   return HM_SUCCESS;
 }
 
-// HAMLET_STENCIL_KERNEL unset or "staged": the staged kernel at every width it serves (its s3c
-// variant measured faster than the per-site kernel at each on the H200, session 32: TI 200 x 100 x 40
-// at R = 1, 2, 4, 8, 16 3.44x, 2.67x, 2.49x, 2.37x, 2.40x the floor against 3.61x, 3.32x, 2.89x,
-// 2.61x, 2.49x, and 2.36x against 3.31x at N = 10^9); any other value (site, small, mma): never.
+// HAMLET_STENCIL_KERNEL unset or "staged": the staged kernel at every width it serves (faster than
+// the per-site kernel at each on the H200, session 32: TI 200 x 100 x 40 at R = 1, 2, 4, 8, 16 3.44x,
+// 2.67x, 2.49x, 2.37x, 2.40x the floor against 3.61x, 3.32x, 2.89x, 2.61x, 2.49x, and 2.36x against
+// 3.31x at N = 10^9); any other value (site, small, mma): never.
 bool chosen(int k) {
   (void)k;
   const char *v = getenv("HAMLET_STENCIL_KERNEL");

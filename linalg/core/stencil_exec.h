@@ -63,6 +63,11 @@ typedef struct hm_stencil_exec {
   /* 1: every block's shift is 0 or one unit step along one axis (the 6 face neighbours), which the
    * staged CUDA kernel requires (gpu/stencil_staged_cuda.h); set from the host's shifts. */
   int face_hops;
+  /* Where face_hops holds with 4 orbitals: the blocks of each direction (0 the site itself, then -x, +x,
+   * -y, +y, -z, +z) summed, each entry's kind in 2 bits at 2 (4 i + j): bit 0 its real part non-zero,
+   * bit 1 its imaginary part. The staged CUDA kernel compiles the TI's kinds in (every entry real or
+   * imaginary) and serves a cell whose kinds are among them. */
+  uint32_t face_kinds[7];
 } hm_stencil_exec;
 
 /* floor(t / n) for n > 0. */

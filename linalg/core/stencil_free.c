@@ -113,6 +113,23 @@ static int upload_array(const hm_kernels *K, const void *src, size_t bytes, cons
   return HM_SUCCESS;
 }
 
+/* The kinds of a 4-orbital face-hop cell's entries, the blocks of each direction summed (stencil_exec.h). */
+static void face_kinds(const hm_stencil *s, uint32_t kinds[7]) {
+  double sum[7][16][2] = {{{0}}};
+  for (int b = 0; b < s->nblocks; b++) {
+    const int32_t *R = s->shift + 3 * b;
+    int d = 0; /* the site itself, else 1 + 2 axis + (step > 0) */
+    for (int a = 0; a < 3; a++)
+      if (R[a] != 0) d = 1 + 2 * a + (R[a] > 0);
+    for (int e = 0; e < 16; e++)
+      for (int p = 0; p < 2; p++) sum[d][e][p] += s->block[2 * (16 * (size_t)b + e) + p];
+  }
+  for (int d = 0; d < 7; d++) {
+    kinds[d] = 0;
+    for (int e = 0; e < 16; e++) kinds[d] |= (uint32_t)((sum[d][e][0] != 0) | (sum[d][e][1] != 0) << 1) << (2 * e);
+  }
+}
+
 /* The blocks' non-zero entries by row orbital, and each block's target offset (stencil_exec.h). */
 static int list_hops(struct hm_stencil_part *P) {
   const hm_stencil *s = &P->host;
@@ -138,6 +155,7 @@ static int list_hops(struct hm_stencil_part *P) {
     const int reach = abs(R[0]) + abs(R[1]) + abs(R[2]);
     if (reach > 1) P->exec.face_hops = 0;
   }
+  if (P->exec.face_hops && o == 4) face_kinds(s, P->exec.face_kinds);
   return HM_SUCCESS;
 }
 

@@ -449,6 +449,27 @@ static void make_ti_shaped(description *d, int trial) {
   s->cells[2] = draw_int(3, 6);
 }
 
+/* Trials 56 and 57: the TI's shape with random values on the TI's entry kinds only (each entry of a
+ * direction's block real, imaginary or zero where the TI's is: the Dirac matrices' pattern), which the
+ * staged CUDA kernel serves with those kinds compiled in (gpu/stencil_staged_cuda.cu, ti_kind). The
+ * pattern is symmetric under transposition, so the blocks stay each other's conjugate transposes. */
+static void make_ti_kinded(description *d, int trial) {
+  make_ti_shaped(d, trial);
+  hm_stencil *s = &d->s;
+  for (int b = 0; b < s->nblocks; b++) {
+    const int32_t *R = s->shift + 3 * b;
+    const int axis = R[0] != 0 ? 0 : R[1] != 0 ? 1 : R[2] != 0 ? 2 : -1;
+    for (int i = 0; i < 4; i++)
+      for (int j = 0; j < 4; j++) {
+        double *v = d->block + 2 * (16 * b + 4 * i + j);
+        const int real = i == j || (axis == 1 && i + j == 3);
+        const int imaginary = i != j && ((axis == 0 && i + j == 3) || (axis == 2 && (i ^ 2) == j));
+        if (!real) v[0] = 0;
+        if (!imaginary) v[1] = 0;
+      }
+  }
+}
+
 /* Whether `trial` is in the list "a-b,c-d,..." (NULL: every trial). The skipped trials are still
  * drawn, so a selected trial is the same lattice as in a full run of the same seed. */
 static int selected(const char *list, int trial) {
@@ -482,7 +503,7 @@ int main(int argc, char **argv) {
   HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, cuda ? HM_BACKEND_CUDA : HM_BACKEND_CPU, &ctx));
   const uint64_t seed = hm_test_seed();
   draw_seed = seed;
-  const int trials = 56;
+  const int trials = 58;
   /* HAMLET_TEST_PROGRESS=1: a line per trial with the seconds so far, so a slow run (several ranks
    * sharing one GPU and its host cores) can be told from a hung one. */
   const int progress = getenv("HAMLET_TEST_PROGRESS") != NULL;
@@ -493,7 +514,8 @@ int main(int argc, char **argv) {
     /* 30..33 graphene-like, 34..37 Wannier-like (the CUDA few-orbital kernel's models); 38..49 1 or
      * 2 orbitals on 1..7 cells per axis, shifts of reach 1 (faces) or 2, every boundary kind (the
      * few-orbital kernel's tiles, fast path and faces on small boxes), one with a field (the
-     * kernel declines it: the per-entry kernel serves it); 50..55 the TI's shape (make_ti_shaped) */
+     * kernel declines it: the per-entry kernel serves it); 50..55 the TI's shape (make_ti_shaped); 56, 57
+     * the TI's shape and entry kinds (make_ti_kinded) */
     const int large = trial >= 18 && trial < 24, faces = (trial >= 24 && trial < 30) || (trial >= 38 && trial % 2 == 0);
     const int graphene = trial >= 30 && trial < 34, wannier = trial >= 34 && trial < 38, few = trial >= 38 && trial < 50;
     const int dims = few ? 3 - trial % 3 : faces || wannier ? 3 : graphene ? 2 : 3 - trial % 3;
@@ -501,6 +523,7 @@ int main(int argc, char **argv) {
     description d;
     if (graphene) make_graphene_like(&d);
     else if (wannier) make_wannier_like(&d, trial == 37 ? 1 : 2);
+    else if (trial >= 56) make_ti_kinded(&d, trial);
     else if (trial >= 50) make_ti_shaped(&d, trial);
     else make_description(&d, dims, peierls, large, faces, few ? 1 + trial % 2 : 0);
     if ((large || graphene || wannier) && trial % 2 == 0) d.s.vacancy_p = 0; /* vacancies take the general path everywhere */

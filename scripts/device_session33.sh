@@ -1,0 +1,113 @@
+#!/bin/bash
+# Issue 27, session 33, one GPU (`.debs` and `.device` carried): the staged TI kernel with the TI's
+# entry kinds compiled in and its copy addresses planned once per thread, against main before it.
+#   check     build build-gpu (this tree); the stencil GPU tests (ctest -L gpu -R stencil), then
+#             test_stencil_free cuda trials 50-57 with one thread block per tile on 2 ranks
+#   memcheck  compute-sanitizer memcheck of test_stencil_free cuda 50-57 (the TI-kinded trials 56, 57
+#             included), racecheck of trial 56
+#   ab        build-gpu-old from .device/old.tar (`git archive <main before> -o .device/old.tar`) and
+#             bench_stencil TI 200 x 100 x 40 at R = 1..16 and 500 x 500 x 1000 (N = 10^9) at R = 2:
+#             old staged (s3c) / new staged (TI kinds) / new staged:generic, AB_ROUNDS times
+#   ncu       one R = 2 KPM launch of the new kernel, both paths: time, DRAM bytes, warp instructions,
+#             occupancy, local (spill) sectors; SASS instruction classes of the R = 2 KPM kernels
+#   gpu       every GPU test (ctest -L gpu, a skip fails)
+#   cpu       bench_stencil on the host's 16 cores (TI 200 x 100 x 40 R = 16, graphene, wannier30), twice
+# Logs in $OUT (at most 8 files come back); a summary on stdout.
+#   run: STEPS="check memcheck ab ncu" bash scripts/device_session33.sh
+set -uo pipefail
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+STEPS=${STEPS:-check memcheck ab ncu}
+AB_ROUNDS=${AB_ROUNDS:-2}
+want() { case " $STEPS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+# shellcheck source=scripts/device_unpack.sh
+source scripts/device_unpack.sh .debs >/dev/null
+nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
+status=0
+build() { # build SRC DIR TARGETS...
+  local src=$1 dir=$2; shift 2
+  if [ ! -f "$dir/CMakeCache.txt" ]; then
+    # shellcheck disable=SC2086 # the flag list splits into words on purpose
+    cmake -S "$src" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHAMLET_CUDA=ON $HAMLET_DEVICE_CMAKE_FLAGS \
+      >"$OUT/build_$(basename "$dir").log" 2>&1 || { tail -20 "$OUT/build_$(basename "$dir").log"; return 1; }
+  fi
+  cmake --build "$dir" -j "$(nproc)" --target "$@" >>"$OUT/build_$(basename "$dir").log" 2>&1 ||
+    { grep -E "error|Error" "$OUT/build_$(basename "$dir").log" | head -20; return 1; }
+  echo "built $dir at $SECONDS s"
+}
+if want gpu; then build . build-gpu all || exit 1
+else build . build-gpu test_stencil_free test_stencil_real bench_stencil || exit 1; fi
+tests=build-gpu/linalg/tests
+if want check; then
+  (cd build-gpu && timeout 400 ctest -L gpu -R stencil -j4 --output-on-failure >"$OUT/ctest.log" 2>&1) || status=1
+  grep -E "tests passed|\(Failed\)|Timeout|Not Run" "$OUT/ctest.log" | head -10
+  HAMLET_STENCIL_STAGED_BLOCKS=1 OMP_NUM_THREADS=4 timeout 200 mpiexec -n 2 "$tests/test_stencil_free" cuda 50-57 \
+    >"$OUT/check2.log" 2>&1
+  echo "test_stencil_free cuda 50-57, 2 ranks, one block per tile: exit $?"
+fi
+if want memcheck; then
+  : >"$OUT/memcheck.log"
+  for tool in "memcheck 50-57" "racecheck 56"; do
+    read -r name trials <<<"$tool"
+    OMP_NUM_THREADS=4 timeout 300 compute-sanitizer --tool "$name" --error-exitcode 9 "$tests/test_stencil_free" cuda \
+      "$trials" >>"$OUT/memcheck.log" 2>&1
+    code=$?
+    echo "$name test_stencil_free cuda $trials: exit $code, $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/memcheck.log" | tail -1)"
+    [ "$code" -eq 0 ] || status=1
+  done
+fi
+if want ab; then
+  mkdir -p old-src && tar -xf .device/old.tar -C old-src && build old-src build-gpu-old bench_stencil || exit 1
+  for r in $(seq "$AB_ROUNDS"); do
+    for lattice in "200 100 40 1,2,4,8,16 20" "500 500 1000 2 5"; do
+      read -r nx ny nz Rs steps <<<"$lattice"
+      for v in old new; do
+        dir=build-gpu kernels=staged,staged:generic
+        [ "$v" = old ] && dir=build-gpu-old kernels=staged
+        log="$OUT/bench_part.log"
+        timeout 240 "$dir/bench/bench_stencil" --backend cuda --nx "$nx" --ny "$ny" --nz "$nz" --R "$Rs" \
+          --steps "$steps" --kernels "$kernels" >"$log" 2>&1 || status=1
+        { echo "=== round $r $v $nx x $ny x $nz at $SECONDS s"; cat "$log"; } >>"$OUT/bench.log"
+        grep -E "copy|^R = " "$log" | sed "s/^/round $r $v TI $nx x $ny x $nz: /" | cut -c1-200
+        rm -f "$log"
+      done
+    done
+  done
+fi
+if want ncu; then
+  bench=build-gpu/bench/bench_stencil
+  metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,smsp__inst_executed.sum
+  metrics=$metrics,sm__warps_active.avg.pct_of_peak_sustained_active,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum
+  metrics=$metrics,l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,launch__registers_per_thread,launch__occupancy_limit_shared_mem
+  metrics=$metrics,smsp__issue_active.avg.pct_of_peak_sustained_active
+  timeout 150 ncu --clock-control none -k "regex:stencil_staged_kernel" -c 6 --metrics "$metrics" \
+    "$bench" --backend cuda --nx 200 --ny 100 --nz 40 --R 2 --steps 2 --kernels staged,staged:generic >"$OUT/ncu.log" 2>&1 ||
+    echo "ncu: exit $?"
+  grep -E "stencil_staged_kernel|__" "$OUT/ncu.log" | sed -E 's/.*stencil_staged_kernel<([^>]*)>.*/kernel <\1>/' |
+    awk '{print $1, $NF}' | paste -sd' ' | sed 's/kernel /\n/g' | tail -n +2 | cut -c1-400
+  object=$(find build-gpu -name "stencil_staged_cuda.cu.o" | head -1)
+  if command -v cuobjdump >/dev/null && [ -n "$object" ]; then
+    cuobjdump --dump-sass "$object" >"$OUT/sass.log" 2>&1
+    awk '/Function : / { name = $3; next }
+         name ~ /Lb1ELb1ELi2E/ && /\/\*[0-9a-f]{4}\*\// { op = $2; if (op ~ /^@/) op = $3; sub(/\..*/, "", op); n[name]++; c[name, op]++ }
+         END { for (k in n) printf "sass %s: %d instructions, DFMA %d, LDS %d, STL %d, LDL %d, BRA %d, BAR %d, LDGSTS %d\n",
+               k, n[k], c[k, "DFMA"], c[k, "LDS"], c[k, "STL"], c[k, "LDL"], c[k, "BRA"], c[k, "BAR"], c[k, "LDGSTS"] }' \
+      "$OUT/sass.log" | sed 's/_ZN[0-9]*_GLOBAL__N__[0-9a-f_]*stencil_cuda_cu_[0-9a-f]*//' | cut -c1-220
+  fi
+fi
+if want gpu; then
+  (cd build-gpu && HAMLET_TEST_REQUIRE=gpu,h5py OMP_NUM_THREADS=2 timeout 500 ctest -L gpu -j4 --timeout 300 \
+    --output-on-failure >"$OUT/ctest_gpu.log" 2>&1) || status=1
+  grep -E "tests passed|\(Failed\)|Skipped|Not Run|Timeout" "$OUT/ctest_gpu.log" | head -20
+fi
+if want cpu; then
+  for run in 1 2; do
+    for model in "ti 200 100 40 16" "graphene 2048 2048 1 16" "wannier30 128 128 64 16"; do
+      read -r name nx ny nz Rs <<<"$model"
+      OMP_NUM_THREADS=16 OMP_PROC_BIND=close OMP_PLACES=cores timeout 200 build-gpu/bench/bench_stencil --backend cpu \
+        --model "$name" --nx "$nx" --ny "$ny" --nz "$nz" --R "$Rs" --steps 10 >>"$OUT/bench_cpu.log" 2>&1 || status=1
+      grep -E "copy bandwidth|^R = " "$OUT/bench_cpu.log" | tail -2 | sed "s/^/cpu run $run $name: /" | cut -c1-200
+    done
+  done
+fi
+echo "done at $SECONDS s, status $status"
+exit $status
