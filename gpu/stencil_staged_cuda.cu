@@ -89,9 +89,9 @@ template <bool Cplx, int K> constexpr size_t shared_bytes() {
 
 // Blocks per SM the launch bounds promise (they cap the registers): what the shared memory lets fit
 // on an sm_90 (228 KiB, 1 KiB reserved per block), 2 or 3.
-template <bool Cplx, int K> constexpr int min_blocks() {
+template <bool Cplx, int K, int Most = 3> constexpr int min_blocks() {
   const int fit = (int)((228u * 1024u) / (shared_bytes<Cplx, K>() + 1024u));
-  return fit < 2 ? 2 : fit > 3 ? 3 : fit;
+  return fit < 2 ? 2 : fit > Most ? Most : fit;
 }
 
 // The TI's kind of summed entry (d, i, j) (inputs/lattices/ti.lattice: the site m G1, each face
@@ -177,30 +177,37 @@ __device__ __forceinline__ int direction_of(const int32_t *R) {
   return 0;
 }
 
-// A thread's share of copying one slab's halo tile, the same for every slab: for each of its
-// copies the byte offset in the stage (kNoCopy: none, a corner or past the tile) and in the slab
-// (-1: the site is past an open boundary, zero-filled). Corner sites are skipped: no face hop reads them.
-constexpr uint32_t kNoCopy = 0xffffffffu;
+// A thread's share of copying one slab's halo tile, the same for every slab. 256 threads cover whole
+// sites (a site is 4 to 64 chunks of 16 bytes), so a thread's chunk within its sites is fixed and its
+// n-th site is site0 + n * kSiteStep: in the stage (whose swizzle repeats within that stride) its
+// offsets are stage0 + n * kSiteStep * site_bytes. Per copy the plan keeps the source's byte offset in
+// the slab and two bits: bit n of `copies` (a copy: not a corner, within the tile) and of `inside`
+// (not past an open boundary: else zero-filled). Corner sites are skipped: no face hop reads them.
 template <bool Cplx, int K> struct CopyPlan {
-  uint32_t stage[Layout<Cplx, K>::copies];
+  uint32_t stage0, copies, inside;
   int32_t slab[Layout<Cplx, K>::copies];
 };
 
 template <bool Cplx, int K>
 __device__ __forceinline__ CopyPlan<Cplx, K> copy_plan(const hm_stencil_exec &E, int x0, int y0, int nx, int ny) {
   using L = Layout<Cplx, K>;
+  static_assert(kThreads % L::site_chunks == 0, "a round of copies covers whole sites");
+  constexpr uint32_t kSiteStep = kThreads / L::site_chunks;
+  static_assert(L::row_bytes >= 128 || kSiteStep % 8 == 0, "the swizzle repeats within a round");
   CopyPlan<Cplx, K> p;
+  const uint32_t chunk = threadIdx.x % L::site_chunks, site0 = threadIdx.x / L::site_chunks;
+  p.stage0 = site0 * L::site_bytes + ((chunk ^ swizzle<L::row_bytes>(site0)) << 4);
+  p.copies = p.inside = 0;
 #pragma unroll
   for (int n = 0; n < L::copies; n++) {
-    const uint32_t c = threadIdx.x + n * kThreads, hs = c / L::site_chunks, chunk = c % L::site_chunks;
+    const uint32_t hs = site0 + n * kSiteStep;
     const int hx = (int)(hs % L::hx), hy = (int)(hs / L::hx);
     const bool corner = (hx == 0 || hx == L::hx - 1) && (hy == 0 || hy == L::hy - 1);
     int X = x0 + hx - 1, Y = y0 + hy - 1;
-    const bool here = wrap_axis(X, nx, E.boundary[0]) && wrap_axis(Y, ny, E.boundary[1]);
-    p.stage[n] = c >= (uint32_t)(L::halo_sites * L::site_chunks) || corner
-                     ? kNoCopy
-                     : hs * L::site_bytes + ((chunk ^ swizzle<L::row_bytes>(hs)) << 4);
-    p.slab[n] = here ? (Y * nx + X) * L::site_bytes + (int)chunk * 16 : -1;
+    const bool inside = wrap_axis(X, nx, E.boundary[0]) && wrap_axis(Y, ny, E.boundary[1]);
+    p.copies |= (uint32_t)(hs < (uint32_t)L::halo_sites && !corner) << n;
+    p.inside |= (uint32_t)inside << n;
+    p.slab[n] = inside ? (Y * nx + X) * L::site_bytes + (int)chunk * 16 : 0;
   }
   return p;
 }
@@ -210,6 +217,7 @@ template <bool Cplx, int K>
 __device__ __forceinline__ void copy_slab(const hm_stencil_exec &E, const double *x, int64_t gz, uint32_t stage,
                                           const CopyPlan<Cplx, K> &p) {
   using L = Layout<Cplx, K>;
+  constexpr uint32_t kSiteStep = kThreads / L::site_chunks;
   const int64_t nz = E.cells[2];
   bool slab_here = true;
   if (gz < 0 || gz >= nz) {
@@ -219,11 +227,12 @@ __device__ __forceinline__ void copy_slab(const hm_stencil_exec &E, const double
   const int64_t base = slab_here ? E.slab_row[gz] : -1;
   slab_here = slab_here && base >= 0; // a slab not here: dropped, as hm_stencil_target's -1
   const char *slab = reinterpret_cast<const char *>(x) + (slab_here ? base : 0) * L::row_bytes;
+  const uint32_t inside = slab_here ? p.inside : 0;
 #pragma unroll
   for (int n = 0; n < L::copies; n++) {
-    if (p.stage[n] == kNoCopy) continue;
-    const bool here = slab_here && p.slab[n] >= 0;
-    copy16(stage + p.stage[n], here ? slab + p.slab[n] : (const char *)x, here);
+    if (!(p.copies >> n & 1)) continue;
+    const bool here = inside >> n & 1;
+    copy16(stage + p.stage0 + n * kSiteStep * L::site_bytes, slab + p.slab[n], here);
   }
 }
 
@@ -276,8 +285,8 @@ __device__ __forceinline__ void add_direction(int d, uint32_t nonzero, const dou
     }
 }
 
-template <bool Kpm, bool Cplx, int K, bool TiKinds>
-__global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K>())
+template <bool Kpm, bool Cplx, int K, bool TiKinds, int Most = 3>
+__global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K, Most>())
     stencil_staged_kernel(hm_stencil_exec E, int list, int ntx, int64_t nzchunks, int64_t zchunk, double s,
                           double bshift, const double *__restrict__ x, double *__restrict__ y, double *partial) {
   using L = Layout<Cplx, K>;
@@ -314,8 +323,8 @@ __global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K>())
   const int x0 = (int)(tile % ntx) * L::tx, y0 = (int)(tile / ntx) * L::ty;
   const int nsl = (int)(l1 - l0), nj = nsl + 2;
   const int64_t g0 = E.first_slab + l0;
-  const int t = threadIdx.x, col = t % K, lx = (t / K) % L::tx, ly = (t / K) / L::tx;
-  const uint32_t self = (uint32_t)((ly + 1) * L::hx + lx + 1);
+  const int t0 = threadIdx.x, col = t0 % K, lx = (t0 / K) % L::tx, ly = (t0 / K) / L::tx;
+  const uint32_t self0 = (uint32_t)((ly + 1) * L::hx + lx + 1);
   const CopyPlan<Cplx, K> plan = copy_plan<Cplx, K>(E, x0, y0, nx, ny);
 
   // Stage j (slab g0 - 1 + j) into ring slot j % 3; a commit per stage even where nothing is
@@ -333,7 +342,7 @@ __global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K>())
   for (int w = 0; w < 4; w++) bits[w] = nonzero_bits[w];
   double2 below[kOrbitals]; // this thread's site on slab m - 1 (stage m)
 #pragma unroll
-  for (int j = 0; j < kOrbitals; j++) below[j] = read_shared<Cplx>(ring + entry_offset<Cplx, K>(self, j * K + col));
+  for (int j = 0; j < kOrbitals; j++) below[j] = read_shared<Cplx>(ring + entry_offset<Cplx, K>(self0, j * K + col));
   double vv = 0, wv = 0;
   for (int m = 0; m < nsl; m++) {
     wait_copies(); // stage m + 2 is here
@@ -341,6 +350,12 @@ __global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K>())
     issue(m + kStages);
     char *mid = ring + ((m + 1) % kStages) * L::stage_bytes;
     const char *hi = ring + ((m + 2) % kStages) * L::stage_bytes;
+    // The shared offsets below are cheap from the thread's index; hoisted out of the loop they are
+    // some 40 values that spill at the 80 registers of 3 blocks per SM, so the compiler is kept
+    // from seeing that they do not change.
+    uint32_t self = self0;
+    int t = t0;
+    asm volatile("" : "+r"(self), "+r"(t));
     double2 acc[kOrbitals];
 #pragma unroll
     for (int i = 0; i < kOrbitals; i++) acc[i] = make_double2(0, 0);
@@ -424,7 +439,7 @@ bool want_ti_kinds(const hm_stencil_exec *E) {
   return !E->real && !(v && !strcmp(v, "generic")) && has_ti_kinds(E);
 }
 
-template <bool Kpm, bool Cplx, int K, bool TiKinds>
+template <bool Kpm, bool Cplx, int K, bool TiKinds, int Most = 3>
 int launch(const hm_stencil_exec *E, int list, double s, double b, const double *x, double *y, double *dots) {
   using L = Layout<Cplx, K>;
   const int64_t slabs = hm_stencil_list_slabs(E, list);
@@ -437,7 +452,7 @@ int launch(const hm_stencil_exec *E, int list, double s, double b, const double 
   HM_CHECK(ntiles * nzchunks < INT32_MAX, HM_ERR_ARGUMENT, "a slab plane of %lld sites is too large for one launch",
            (long long)E->slab_sites);
   const size_t shared = shared_bytes<Cplx, K>();
-  const void *kernel = (const void *)stencil_staged_kernel<Kpm, Cplx, K, TiKinds>;
+  const void *kernel = (const void *)stencil_staged_kernel<Kpm, Cplx, K, TiKinds, Most>;
   HM_CALL_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
   const unsigned grid = (unsigned)(ntiles * nzchunks);
   double *partial = nullptr;
@@ -451,7 +466,7 @@ int launch(const hm_stencil_exec *E, int list, double s, double b, const double 
   HM_CHECK_LAUNCH("stencil staged: the summed blocks");
   HM_CALL_CUDA(cudaMemcpyToSymbolAsync(constant_blocks, table_buffer.p, sizeof(double2) * kEntries, 0,
                                        cudaMemcpyDeviceToDevice, 0));
-  stencil_staged_kernel<Kpm, Cplx, K, TiKinds><<<grid, kThreads, shared>>>(*E, list, (int)ntx, nzchunks, zchunk, s, b,
+  stencil_staged_kernel<Kpm, Cplx, K, TiKinds, Most><<<grid, kThreads, shared>>>(*E, list, (int)ntx, nzchunks, zchunk, s, b,
                                                                           x, y, partial);
   HM_CHECK_LAUNCH(Kpm ? "stencil kpm_step (staged)" : "stencil spmmv (staged)");
   if (Kpm) HM_CALL(column_sums(true, (int)grid, 2 * K, partial, dots));
@@ -460,6 +475,9 @@ int launch(const hm_stencil_exec *E, int list, double s, double b, const double 
 
 template <bool Kpm, bool Cplx, int K>
 int launch_kinds(const hm_stencil_exec *E, int list, double s, double b, const double *x, double *y, double *dots) {
+  const char *v = getenv("HAMLET_STENCIL_STAGED_KINDS");
+  if constexpr (Cplx && K <= 2)
+    if (v && !strcmp(v, "ti2") && want_ti_kinds(E)) return launch<Kpm, Cplx, K, true, 2>(E, list, s, b, x, y, dots);
   if constexpr (Cplx)
     if (want_ti_kinds(E)) return launch<Kpm, Cplx, K, true>(E, list, s, b, x, y, dots);
   return launch<Kpm, Cplx, K, false>(E, list, s, b, x, y, dots);

@@ -7,7 +7,7 @@
 #             included), racecheck of trial 56
 #   ab        build-gpu-old from .device/old.tar (`git archive <main before> -o .device/old.tar`) and
 #             bench_stencil TI 200 x 100 x 40 at R = 1..16 and 500 x 500 x 1000 (N = 10^9) at R = 2:
-#             old staged (s3c) / new staged (TI kinds) / new staged:generic, AB_ROUNDS times
+#             old staged (s3c) / new staged (TI kinds) / new staged:generic (NEW_KERNELS), AB_ROUNDS times
 #   ncu       one R = 2 KPM launch of the new kernel, both paths: time, DRAM bytes, warp instructions,
 #             occupancy, local (spill) sectors; SASS instruction classes of the R = 2 KPM kernels
 #   gpu       every GPU test (ctest -L gpu, a skip fails)
@@ -40,7 +40,8 @@ tests=build-gpu/linalg/tests
 if want check; then
   (cd build-gpu && timeout 400 ctest -L gpu -R stencil -j4 --output-on-failure >"$OUT/ctest.log" 2>&1) || status=1
   grep -E "tests passed|\(Failed\)|Timeout|Not Run" "$OUT/ctest.log" | head -10
-  HAMLET_STENCIL_STAGED_BLOCKS=1 OMP_NUM_THREADS=4 timeout 200 mpiexec -n 2 "$tests/test_stencil_free" cuda 50-57 \
+  mpiexec=$(grep -E "^MPIEXEC_EXECUTABLE:" build-gpu/CMakeCache.txt | cut -d= -f2)
+  HAMLET_STENCIL_STAGED_BLOCKS=1 OMP_NUM_THREADS=4 timeout 200 "$mpiexec" -n 2 "$tests/test_stencil_free" cuda 50-57 \
     >"$OUT/check2.log" 2>&1
   echo "test_stencil_free cuda 50-57, 2 ranks, one block per tile: exit $?"
 fi
@@ -61,7 +62,7 @@ if want ab; then
     for lattice in "200 100 40 1,2,4,8,16 20" "500 500 1000 2 5"; do
       read -r nx ny nz Rs steps <<<"$lattice"
       for v in old new; do
-        dir=build-gpu kernels=staged,staged:generic
+        dir=build-gpu kernels=${NEW_KERNELS:-staged,staged:generic}
         [ "$v" = old ] && dir=build-gpu-old kernels=staged
         log="$OUT/bench_part.log"
         timeout 240 "$dir/bench/bench_stencil" --backend cuda --nx "$nx" --ny "$ny" --nz "$nz" --R "$Rs" \
@@ -80,7 +81,7 @@ if want ncu; then
   metrics=$metrics,l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,launch__registers_per_thread,launch__occupancy_limit_shared_mem
   metrics=$metrics,smsp__issue_active.avg.pct_of_peak_sustained_active
   timeout 150 ncu --clock-control none -k "regex:stencil_staged_kernel" -c 6 --metrics "$metrics" \
-    "$bench" --backend cuda --nx 200 --ny 100 --nz 40 --R 2 --steps 2 --kernels staged,staged:generic >"$OUT/ncu.log" 2>&1 ||
+    "$bench" --backend cuda --nx 200 --ny 100 --nz 40 --R 2 --steps 2 --kernels "${NCU_KERNELS:-staged,staged:generic}" >"$OUT/ncu.log" 2>&1 ||
     echo "ncu: exit $?"
   grep -E "stencil_staged_kernel|__" "$OUT/ncu.log" | sed -E 's/.*stencil_staged_kernel<([^>]*)>.*/kernel <\1>/' |
     awk '{print $1, $NF}' | paste -sd' ' | sed 's/kernel /\n/g' | tail -n +2 | cut -c1-400
