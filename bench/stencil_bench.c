@@ -35,7 +35,7 @@ static int bad(const char *msg, const char *v) {
 /* One item of --kernels, KERNEL[:KINDS]: whether it names a kernel (and the staged kernel's arithmetic). */
 static int kernel_item_valid(const char *item) {
   static const char *const kernels[] = {"auto", "site", "small", "mma", "staged"};
-  static const char *const variants[] = {"generic", "ti2"}; /* the staged kernel without the TI's kinds */
+  static const char *const variants[] = {"generic"}; /* the staged kernel without the TI's kinds */
   const char *colon = strchr(item, ':');
   const size_t len = colon ? (size_t)(colon - item) : strlen(item);
   int known = 0;

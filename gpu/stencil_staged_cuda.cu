@@ -89,9 +89,9 @@ template <bool Cplx, int K> constexpr size_t shared_bytes() {
 
 // Blocks per SM the launch bounds promise (they cap the registers): what the shared memory lets fit
 // on an sm_90 (228 KiB, 1 KiB reserved per block), 2 or 3.
-template <bool Cplx, int K, int Most = 3> constexpr int min_blocks() {
+template <bool Cplx, int K> constexpr int min_blocks() {
   const int fit = (int)((228u * 1024u) / (shared_bytes<Cplx, K>() + 1024u));
-  return fit < 2 ? 2 : fit > Most ? Most : fit;
+  return fit < 2 ? 2 : fit > 3 ? 3 : fit;
 }
 
 // The TI's kind of summed entry (d, i, j) (inputs/lattices/ti.lattice: the site m G1, each face
@@ -285,8 +285,8 @@ __device__ __forceinline__ void add_direction(int d, uint32_t nonzero, const dou
     }
 }
 
-template <bool Kpm, bool Cplx, int K, bool TiKinds, int Most = 3>
-__global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K, Most>())
+template <bool Kpm, bool Cplx, int K, bool TiKinds>
+__global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K>())
     stencil_staged_kernel(hm_stencil_exec E, int list, int ntx, int64_t nzchunks, int64_t zchunk, double s,
                           double bshift, const double *__restrict__ x, double *__restrict__ y, double *partial) {
   using L = Layout<Cplx, K>;
@@ -439,7 +439,7 @@ bool want_ti_kinds(const hm_stencil_exec *E) {
   return !E->real && !(v && !strcmp(v, "generic")) && has_ti_kinds(E);
 }
 
-template <bool Kpm, bool Cplx, int K, bool TiKinds, int Most = 3>
+template <bool Kpm, bool Cplx, int K, bool TiKinds>
 int launch(const hm_stencil_exec *E, int list, double s, double b, const double *x, double *y, double *dots) {
   using L = Layout<Cplx, K>;
   const int64_t slabs = hm_stencil_list_slabs(E, list);
@@ -452,7 +452,7 @@ int launch(const hm_stencil_exec *E, int list, double s, double b, const double 
   HM_CHECK(ntiles * nzchunks < INT32_MAX, HM_ERR_ARGUMENT, "a slab plane of %lld sites is too large for one launch",
            (long long)E->slab_sites);
   const size_t shared = shared_bytes<Cplx, K>();
-  const void *kernel = (const void *)stencil_staged_kernel<Kpm, Cplx, K, TiKinds, Most>;
+  const void *kernel = (const void *)stencil_staged_kernel<Kpm, Cplx, K, TiKinds>;
   HM_CALL_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
   const unsigned grid = (unsigned)(ntiles * nzchunks);
   double *partial = nullptr;
@@ -466,7 +466,7 @@ int launch(const hm_stencil_exec *E, int list, double s, double b, const double 
   HM_CHECK_LAUNCH("stencil staged: the summed blocks");
   HM_CALL_CUDA(cudaMemcpyToSymbolAsync(constant_blocks, table_buffer.p, sizeof(double2) * kEntries, 0,
                                        cudaMemcpyDeviceToDevice, 0));
-  stencil_staged_kernel<Kpm, Cplx, K, TiKinds, Most><<<grid, kThreads, shared>>>(*E, list, (int)ntx, nzchunks, zchunk, s, b,
+  stencil_staged_kernel<Kpm, Cplx, K, TiKinds><<<grid, kThreads, shared>>>(*E, list, (int)ntx, nzchunks, zchunk, s, b,
                                                                           x, y, partial);
   HM_CHECK_LAUNCH(Kpm ? "stencil kpm_step (staged)" : "stencil spmmv (staged)");
   if (Kpm) HM_CALL(column_sums(true, (int)grid, 2 * K, partial, dots));
@@ -475,9 +475,6 @@ int launch(const hm_stencil_exec *E, int list, double s, double b, const double 
 
 template <bool Kpm, bool Cplx, int K>
 int launch_kinds(const hm_stencil_exec *E, int list, double s, double b, const double *x, double *y, double *dots) {
-  const char *v = getenv("HAMLET_STENCIL_STAGED_KINDS");
-  if constexpr (Cplx && K <= 2)
-    if (v && !strcmp(v, "ti2") && want_ti_kinds(E)) return launch<Kpm, Cplx, K, true, 2>(E, list, s, b, x, y, dots);
   if constexpr (Cplx)
     if (want_ti_kinds(E)) return launch<Kpm, Cplx, K, true>(E, list, s, b, x, y, dots);
   return launch<Kpm, Cplx, K, false>(E, list, s, b, x, y, dots);

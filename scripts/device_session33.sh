@@ -80,6 +80,14 @@ if want ncu; then
   metrics=$metrics,sm__warps_active.avg.pct_of_peak_sustained_active,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum
   metrics=$metrics,l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,launch__registers_per_thread,launch__occupancy_limit_shared_mem
   metrics=$metrics,smsp__issue_active.avg.pct_of_peak_sustained_active
+  if [ -n "${NCU_SECTIONS:-}" ]; then # the opcode mix and the warp stalls of one R = $NCU_R launch per kernel
+    for k in ${NCU_KERNELS:-staged}; do
+      timeout 150 ncu --clock-control none -k "regex:stencil_staged_kernel" -s 2 -c 1 --section InstructionStats \
+        --section WarpStateStats --section SchedulerStats "$bench" --backend cuda --nx 200 --ny 100 --nz 40 --R "${NCU_R:-2}" \
+        --steps 2 --kernels "$k" >"$OUT/ncu_sections_$k.log" 2>&1 || echo "ncu sections: exit $?"
+      grep -vE "^==PROF==|^  *-+$" "$OUT/ncu_sections_$k.log" | grep -E "[0-9]" | tail -45 | cut -c1-150
+    done
+  fi
   timeout 150 ncu --clock-control none -k "regex:stencil_staged_kernel" -c 6 --metrics "$metrics" \
     "$bench" --backend cuda --nx 200 --ny 100 --nz 40 --R 2 --steps 2 --kernels "${NCU_KERNELS:-staged,staged:generic}" >"$OUT/ncu.log" 2>&1 ||
     echo "ncu: exit $?"
