@@ -83,9 +83,10 @@ if want ncu; then
   if [ -n "${NCU_SECTIONS:-}" ]; then # the opcode mix and the warp stalls of one R = $NCU_R launch per kernel
     for k in ${NCU_KERNELS:-staged}; do
       timeout 150 ncu --clock-control none -k "regex:stencil_staged_kernel" -s 2 -c 1 --section InstructionStats \
-        --section WarpStateStats --section SchedulerStats "$bench" --backend cuda --nx 200 --ny 100 --nz 40 --R "${NCU_R:-2}" \
+        --section WarpStateStats --section SchedulerStats --print-details all --metrics sass__inst_executed_per_opcode \
+        --print-metric-instances values "$bench" --backend cuda --nx 200 --ny 100 --nz 40 --R "${NCU_R:-2}" \
         --steps 2 --kernels "$k" >"$OUT/ncu_sections_$k.log" 2>&1 || echo "ncu sections: exit $?"
-      grep -vE "^==PROF==|^  *-+$" "$OUT/ncu_sections_$k.log" | grep -E "[0-9]" | tail -45 | cut -c1-150
+      grep -iE "opcode|stall|Warp Cycles|Issued Ipc|Executed Ipc|Eligible|Active Warps" "$OUT/ncu_sections_$k.log" | cut -c1-400 | head -40
     done
   fi
   timeout 150 ncu --clock-control none -k "regex:stencil_staged_kernel" -c 6 --metrics "$metrics" \
