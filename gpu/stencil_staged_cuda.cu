@@ -236,6 +236,27 @@ __device__ __forceinline__ void copy_slab(const hm_stencil_exec &E, const double
   }
 }
 
+// The KPM step reads W's tile of each slab just before writing it: with 6 warps per scheduler the
+// load's DRAM latency stood bare (ncu: "long scoreboard", 44% of the stall cycles at R = 2). So the
+// tile of the slab `ahead` on is asked into L2 first, one 128-byte line per thread.
+int prefetch_ahead() { // HAMLET_STENCIL_STAGED_PREFETCH: 0 (none) to 4 slabs ahead; 1 unset
+  const char *v = getenv("HAMLET_STENCIL_STAGED_PREFETCH");
+  const int n = v ? atoi(v) : 1;
+  return n >= 0 && n <= 4 ? n : 1;
+}
+template <bool Cplx, int K>
+__device__ __forceinline__ void prefetch_output(const double *y, int64_t slab, int64_t slab_sites, int x0, int y0, int nx,
+                                                int ny, int t) {
+  using L = Layout<Cplx, K>;
+  constexpr int row_lines = L::tx * L::site_bytes / 128; // a tile row is whole lines
+  static_assert(row_lines * 128 == L::tx * L::site_bytes && L::ty * row_lines <= kThreads, "a line per thread");
+  if (t >= L::ty * row_lines) return;
+  const int oy = t / row_lines, line = t % row_lines;
+  if (y0 + oy >= ny || x0 + line * 128 / L::site_bytes >= nx) return; // no line past the lattice
+  const char *row = reinterpret_cast<const char *>(y) + ((size_t)slab * (size_t)slab_sites + (size_t)(y0 + oy) * nx + x0) * L::site_bytes;
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(row + line * 128));
+}
+
 // Entry e (direction, i, j) of the table: the blocks of direction e / 16 summed, in block order.
 __device__ __forceinline__ double2 summed_block_entry(const hm_stencil_exec &E, int e) {
   constexpr int oo = kOrbitals * kOrbitals;
@@ -288,7 +309,7 @@ __device__ __forceinline__ void add_direction(int d, uint32_t nonzero, const dou
 template <bool Kpm, bool Cplx, int K, bool TiKinds>
 __global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K>())
     stencil_staged_kernel(hm_stencil_exec E, int list, int ntx, int64_t nzchunks, int64_t zchunk, double s,
-                          double bshift, const double *__restrict__ x, double *__restrict__ y, double *partial) {
+                          double bshift, const double *__restrict__ x, double *__restrict__ y, double *partial, int ahead) {
   using L = Layout<Cplx, K>;
   static_assert(!TiKinds || Cplx, "the TI's kinds hold imaginary entries");
   extern __shared__ __align__(16) char sh[];
@@ -356,6 +377,8 @@ __global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K>())
     uint32_t self = self0;
     int t = t0;
     asm volatile("" : "+r"(self), "+r"(t));
+    if constexpr (Kpm)
+      if (ahead > 0 && m + ahead < nsl) prefetch_output<Cplx, K>(y, l0 + m + ahead, E.slab_sites, x0, y0, nx, ny, t);
     double2 acc[kOrbitals];
 #pragma unroll
     for (int i = 0; i < kOrbitals; i++) acc[i] = make_double2(0, 0);
@@ -467,7 +490,7 @@ int launch(const hm_stencil_exec *E, int list, double s, double b, const double 
   HM_CALL_CUDA(cudaMemcpyToSymbolAsync(constant_blocks, table_buffer.p, sizeof(double2) * kEntries, 0,
                                        cudaMemcpyDeviceToDevice, 0));
   stencil_staged_kernel<Kpm, Cplx, K, TiKinds><<<grid, kThreads, shared>>>(*E, list, (int)ntx, nzchunks, zchunk, s, b,
-                                                                          x, y, partial);
+                                                                          x, y, partial, prefetch_ahead());
   HM_CHECK_LAUNCH(Kpm ? "stencil kpm_step (staged)" : "stencil spmmv (staged)");
   if (Kpm) HM_CALL(column_sums(true, (int)grid, 2 * K, partial, dots));
   return HM_SUCCESS;

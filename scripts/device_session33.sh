@@ -61,15 +61,17 @@ if want ab; then
   for r in $(seq "$AB_ROUNDS"); do
     for lattice in "200 100 40 1,2,4,8,16 20" "500 500 1000 2 5"; do
       read -r nx ny nz Rs steps <<<"$lattice"
-      for v in old new; do
+      for v in old ${NEW_ENVS:-new}; do # NEW_ENVS: VAR=VALUE items, each a run of the new build with it set
         dir=build-gpu kernels=${NEW_KERNELS:-staged,staged:generic}
         [ "$v" = old ] && dir=build-gpu-old kernels=staged
         log="$OUT/bench_part.log"
+        case $v in *=*) export "${v?}" ;; esac
         timeout 240 "$dir/bench/bench_stencil" --backend cuda --nx "$nx" --ny "$ny" --nz "$nz" --R "$Rs" \
           --steps "$steps" --kernels "$kernels" >"$log" 2>&1 || status=1
         { echo "=== round $r $v $nx x $ny x $nz at $SECONDS s"; cat "$log"; } >>"$OUT/bench.log"
         grep -E "copy|^R = " "$log" | sed "s/^/round $r $v TI $nx x $ny x $nz: /" | cut -c1-200
         rm -f "$log"
+        case $v in *=*) unset "${v%%=*}" ;; esac
       done
     done
   done
