@@ -238,11 +238,12 @@ __device__ __forceinline__ void copy_slab(const hm_stencil_exec &E, const double
 
 // The KPM step reads W's tile of each slab just before writing it: with 6 warps per scheduler the
 // load's DRAM latency stood bare (ncu: "long scoreboard", 44% of the stall cycles at R = 2). So the
-// tile of the slab `ahead` on is asked into L2 first, one 128-byte line per thread.
-int prefetch_ahead() { // HAMLET_STENCIL_STAGED_PREFETCH: 0 (none) to 4 slabs ahead; 1 unset
+// tile of the next slab is asked into L2 first, one 128-byte line per thread (2 slabs ahead measured
+// slower). At R <= 2 (80 registers for 3 blocks per SM) the prefetch's registers cost more than it gains
+// (HAMLET_STENCIL_STAGED_PREFETCH=1 forces it there, 0 turns it off: benchmarks).
+template <int K> bool want_prefetch() {
   const char *v = getenv("HAMLET_STENCIL_STAGED_PREFETCH");
-  const int n = v ? atoi(v) : 1;
-  return n >= 0 && n <= 4 ? n : 1;
+  return v && (v[0] == '0' || v[0] == '1') ? v[0] == '1' : K >= 4;
 }
 template <bool Cplx, int K>
 __device__ __forceinline__ void prefetch_output(const double *y, int64_t slab, int64_t slab_sites, int x0, int y0, int nx,
@@ -306,10 +307,10 @@ __device__ __forceinline__ void add_direction(int d, uint32_t nonzero, const dou
     }
 }
 
-template <bool Kpm, bool Cplx, int K, bool TiKinds>
+template <bool Kpm, bool Cplx, int K, bool TiKinds, bool Prefetch>
 __global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K>())
     stencil_staged_kernel(hm_stencil_exec E, int list, int ntx, int64_t nzchunks, int64_t zchunk, double s,
-                          double bshift, const double *__restrict__ x, double *__restrict__ y, double *partial, int ahead) {
+                          double bshift, const double *__restrict__ x, double *__restrict__ y, double *partial) {
   using L = Layout<Cplx, K>;
   static_assert(!TiKinds || Cplx, "the TI's kinds hold imaginary entries");
   extern __shared__ __align__(16) char sh[];
@@ -377,8 +378,8 @@ __global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K>())
     uint32_t self = self0;
     int t = t0;
     asm volatile("" : "+r"(self), "+r"(t));
-    if constexpr (Kpm)
-      if (ahead > 0 && m + ahead < nsl) prefetch_output<Cplx, K>(y, l0 + m + ahead, E.slab_sites, x0, y0, nx, ny, t);
+    if constexpr (Kpm && Prefetch)
+      if (m + 1 < nsl) prefetch_output<Cplx, K>(y, l0 + m + 1, E.slab_sites, x0, y0, nx, ny, t);
     double2 acc[kOrbitals];
 #pragma unroll
     for (int i = 0; i < kOrbitals; i++) acc[i] = make_double2(0, 0);
@@ -462,7 +463,7 @@ bool want_ti_kinds(const hm_stencil_exec *E) {
   return !E->real && !(v && !strcmp(v, "generic")) && has_ti_kinds(E);
 }
 
-template <bool Kpm, bool Cplx, int K, bool TiKinds>
+template <bool Kpm, bool Cplx, int K, bool TiKinds, bool Prefetch>
 int launch(const hm_stencil_exec *E, int list, double s, double b, const double *x, double *y, double *dots) {
   using L = Layout<Cplx, K>;
   const int64_t slabs = hm_stencil_list_slabs(E, list);
@@ -475,7 +476,7 @@ int launch(const hm_stencil_exec *E, int list, double s, double b, const double 
   HM_CHECK(ntiles * nzchunks < INT32_MAX, HM_ERR_ARGUMENT, "a slab plane of %lld sites is too large for one launch",
            (long long)E->slab_sites);
   const size_t shared = shared_bytes<Cplx, K>();
-  const void *kernel = (const void *)stencil_staged_kernel<Kpm, Cplx, K, TiKinds>;
+  const void *kernel = (const void *)stencil_staged_kernel<Kpm, Cplx, K, TiKinds, Prefetch>;
   HM_CALL_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
   const unsigned grid = (unsigned)(ntiles * nzchunks);
   double *partial = nullptr;
@@ -489,8 +490,8 @@ int launch(const hm_stencil_exec *E, int list, double s, double b, const double 
   HM_CHECK_LAUNCH("stencil staged: the summed blocks");
   HM_CALL_CUDA(cudaMemcpyToSymbolAsync(constant_blocks, table_buffer.p, sizeof(double2) * kEntries, 0,
                                        cudaMemcpyDeviceToDevice, 0));
-  stencil_staged_kernel<Kpm, Cplx, K, TiKinds><<<grid, kThreads, shared>>>(*E, list, (int)ntx, nzchunks, zchunk, s, b,
-                                                                          x, y, partial, prefetch_ahead());
+  stencil_staged_kernel<Kpm, Cplx, K, TiKinds, Prefetch><<<grid, kThreads, shared>>>(*E, list, (int)ntx, nzchunks, zchunk, s, b,
+                                                                          x, y, partial);
   HM_CHECK_LAUNCH(Kpm ? "stencil kpm_step (staged)" : "stencil spmmv (staged)");
   if (Kpm) HM_CALL(column_sums(true, (int)grid, 2 * K, partial, dots));
   return HM_SUCCESS;
@@ -498,9 +499,13 @@ int launch(const hm_stencil_exec *E, int list, double s, double b, const double 
 
 template <bool Kpm, bool Cplx, int K>
 int launch_kinds(const hm_stencil_exec *E, int list, double s, double b, const double *x, double *y, double *dots) {
+  const bool prefetch = Kpm && want_prefetch<K>();
   if constexpr (Cplx)
-    if (want_ti_kinds(E)) return launch<Kpm, Cplx, K, true>(E, list, s, b, x, y, dots);
-  return launch<Kpm, Cplx, K, false>(E, list, s, b, x, y, dots);
+    if (want_ti_kinds(E))
+      return prefetch ? launch<Kpm, Cplx, K, true, true>(E, list, s, b, x, y, dots)
+                      : launch<Kpm, Cplx, K, true, false>(E, list, s, b, x, y, dots);
+  return prefetch ? launch<Kpm, Cplx, K, false, true>(E, list, s, b, x, y, dots)
+                  : launch<Kpm, Cplx, K, false, false>(E, list, s, b, x, y, dots);
 }
 
 template <bool Kpm, bool Cplx>
