@@ -11,7 +11,7 @@ namespace {
 constexpr int kColumnSumThreads = 256;
 
 template <bool Add>
-__global__ void column_sums_kernel(int blocks, int width, const double *partials, double *out) {
+__global__ void column_sums_kernel(int blocks, int width, const double *partials, double *out, int split, int gap) {
   __shared__ double sh[kColumnSumThreads];
   const int c = blockIdx.x, t = threadIdx.x;
   double sum = 0;
@@ -22,13 +22,16 @@ __global__ void column_sums_kernel(int blocks, int width, const double *partials
     if (t < h) sh[t] += sh[t + h];
     __syncthreads();
   }
-  if (t == 0) out[c] = Add ? out[c] + sh[0] : sh[0];
+  double *o = out + c + (c >= split ? gap : 0);
+  if (t == 0) *o = Add ? *o + sh[0] : sh[0];
 }
 
 // add = true: out[c] += the sums (the KPM dots accumulate over steps); false: out[c] = the sums.
-inline int column_sums(bool add, int blocks, int width, const double *partials, double *out) {
-  if (add) column_sums_kernel<true><<<width, kColumnSumThreads>>>(blocks, width, partials, out);
-  else column_sums_kernel<false><<<width, kColumnSumThreads>>>(blocks, width, partials, out);
+// Columns from `split` on go `gap` places further (a slice's two halves into a wider block's dots).
+inline int column_sums(bool add, int blocks, int width, const double *partials, double *out, int split = 0,
+                       int gap = 0) {
+  if (add) column_sums_kernel<true><<<width, kColumnSumThreads>>>(blocks, width, partials, out, split, gap);
+  else column_sums_kernel<false><<<width, kColumnSumThreads>>>(blocks, width, partials, out, split, gap);
   HM_CHECK_LAUNCH("column_sums");
   return HM_SUCCESS;
 }

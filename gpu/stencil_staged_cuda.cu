@@ -1,6 +1,6 @@
 // The matrix-free lattice operator's y = H x and fused KPM step for the TI's shape (4 orbitals,
 // hops to the 6 face neighbours and the site itself), staged through shared memory by an
-// asynchronous pipeline. Chosen at 1 to 16 vectors (unless HAMLET_STENCIL_KERNEL names another
+// asynchronous pipeline. Chosen at 1, 2, 4, 8 and multiples of 16 vectors (in slices of 16) (unless HAMLET_STENCIL_KERNEL names another
 // kernel) (stencil_staged_cuda.h).
 //
 // Why: the per-site kernel (stencil_cuda.cu) reads each neighbour orbital's entries for a warp of
@@ -189,7 +189,8 @@ template <bool Cplx, int K> struct CopyPlan {
 };
 
 template <bool Cplx, int K>
-__device__ __forceinline__ CopyPlan<Cplx, K> copy_plan(const hm_stencil_exec &E, int x0, int y0, int nx, int ny) {
+__device__ __forceinline__ CopyPlan<Cplx, K> copy_plan(const hm_stencil_exec &E, int x0, int y0, int nx, int ny, int pitch,
+                                                        int c0) {
   using L = Layout<Cplx, K>;
   static_assert(kThreads % L::site_chunks == 0, "a round of copies covers whole sites");
   constexpr uint32_t kSiteStep = kThreads / L::site_chunks;
@@ -207,7 +208,11 @@ __device__ __forceinline__ CopyPlan<Cplx, K> copy_plan(const hm_stencil_exec &E,
     const bool inside = wrap_axis(X, nx, E.boundary[0]) && wrap_axis(Y, ny, E.boundary[1]);
     p.copies |= (uint32_t)(hs < (uint32_t)L::halo_sites && !corner) << n;
     p.inside |= (uint32_t)inside << n;
-    p.slab[n] = inside ? (Y * nx + X) * L::site_bytes + (int)chunk * 16 : 0;
+    // the chunk's orbital row and place in it; a slice's rows are `pitch` entries apart, from column c0
+    const int orbital = (int)chunk * 16 / L::row_bytes, within = (int)chunk * 16 % L::row_bytes;
+    p.slab[n] = !inside ? 0
+                : K < 16  ? (Y * nx + X) * L::site_bytes + (int)chunk * 16
+                          : (((Y * nx + X) * kOrbitals + orbital) * pitch + c0) * L::entry + within;
   }
   return p;
 }
@@ -215,7 +220,7 @@ __device__ __forceinline__ CopyPlan<Cplx, K> copy_plan(const hm_stencil_exec &E,
 // Issue the copies of global slab gz's halo tile into the stage at shared address `stage`.
 template <bool Cplx, int K>
 __device__ __forceinline__ void copy_slab(const hm_stencil_exec &E, const double *x, int64_t gz, uint32_t stage,
-                                          const CopyPlan<Cplx, K> &p) {
+                                          const CopyPlan<Cplx, K> &p, int pitch) {
   using L = Layout<Cplx, K>;
   constexpr uint32_t kSiteStep = kThreads / L::site_chunks;
   const int64_t nz = E.cells[2];
@@ -226,7 +231,7 @@ __device__ __forceinline__ void copy_slab(const hm_stencil_exec &E, const double
   }
   const int64_t base = slab_here ? E.slab_row[gz] : -1;
   slab_here = slab_here && base >= 0; // a slab not here: dropped, as hm_stencil_target's -1
-  const char *slab = reinterpret_cast<const char *>(x) + (slab_here ? base : 0) * L::row_bytes;
+  const char *slab = reinterpret_cast<const char *>(x) + (slab_here ? base : 0) * pitch * L::entry;
   const uint32_t inside = slab_here ? p.inside : 0;
 #pragma unroll
   for (int n = 0; n < L::copies; n++) {
@@ -238,24 +243,31 @@ __device__ __forceinline__ void copy_slab(const hm_stencil_exec &E, const double
 
 // The KPM step reads W's tile of each slab just before writing it: with 6 warps per scheduler the
 // load's DRAM latency stood bare (ncu: "long scoreboard", 44% of the stall cycles at R = 2). So the
-// tile of the next slab is asked into L2 first, one 128-byte line per thread (2 slabs ahead measured
-// slower). At R <= 2 (80 registers for 3 blocks per SM) the prefetch's registers cost more than it gains
-// (HAMLET_STENCIL_STAGED_PREFETCH=1 forces it there, 0 turns it off: benchmarks).
-template <int K> bool want_prefetch() {
-  const char *v = getenv("HAMLET_STENCIL_STAGED_PREFETCH");
-  return v && (v[0] == '0' || v[0] == '1') ? v[0] == '1' : K >= 4;
-}
+// tile of the next slab is asked into L2 first, one 128-byte line per thread (R = 8, 16: 1.2x faster;
+// R = 2: 1.05x; 2 slabs ahead measured slower). The tile's rows are contiguous where the block is
+// this launch's K columns; in a slice of a wider block (pitch > K) each orbital row is a run.
 template <bool Cplx, int K>
-__device__ __forceinline__ void prefetch_output(const double *y, int64_t slab, int64_t slab_sites, int x0, int y0, int nx,
-                                                int ny, int t) {
+__device__ __forceinline__ void prefetch_output(const double *yslab, int pitch, int c0, int x0, int y0, int nx, int ny,
+                                                int t) {
   using L = Layout<Cplx, K>;
-  constexpr int row_lines = L::tx * L::site_bytes / 128; // a tile row is whole lines
-  static_assert(row_lines * 128 == L::tx * L::site_bytes && L::ty * row_lines <= kThreads, "a line per thread");
-  if (t >= L::ty * row_lines) return;
-  const int oy = t / row_lines, line = t % row_lines;
-  if (y0 + oy >= ny || x0 + line * 128 / L::site_bytes >= nx) return; // no line past the lattice
-  const char *row = reinterpret_cast<const char *>(y) + ((size_t)slab * (size_t)slab_sites + (size_t)(y0 + oy) * nx + x0) * L::site_bytes;
-  asm volatile("prefetch.global.L2 [%0];" ::"l"(row + line * 128));
+  if (K < 16 || pitch == K) { // slices are 16 columns wide
+    constexpr int row_lines = L::tx * L::site_bytes / 128; // a tile row is whole lines
+    static_assert(row_lines * 128 == L::tx * L::site_bytes && L::ty * row_lines <= kThreads, "a line per thread");
+    if (t >= L::ty * row_lines) return;
+    const int oy = t / row_lines, at = t % row_lines;
+    if (y0 + oy >= ny || x0 + at * 128 / L::site_bytes >= nx) return; // no line past the lattice
+    const char *row = reinterpret_cast<const char *>(yslab) + (size_t)((y0 + oy) * nx + x0) * L::site_bytes;
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(row + at * 128));
+  } else if constexpr (K >= 16) {
+    constexpr int run_lines = L::row_bytes / 128;
+    static_assert(run_lines * 128 == L::row_bytes && L::tx * L::ty * kOrbitals * run_lines <= kThreads, "a line per thread");
+    if (t >= L::tx * L::ty * kOrbitals * run_lines) return;
+    const int site = t / (kOrbitals * run_lines), orbital = t / run_lines % kOrbitals, at = t % run_lines;
+    const int ox = site % L::tx, oy = site / L::tx;
+    if (x0 + ox >= nx || y0 + oy >= ny) return;
+    const size_t row = (size_t)((y0 + oy) * nx + x0 + ox) * kOrbitals + orbital;
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(reinterpret_cast<const char *>(yslab) + (row * pitch + c0) * L::entry + at * 128));
+  }
 }
 
 // Entry e (direction, i, j) of the table: the blocks of direction e / 16 summed, in block order.
@@ -307,11 +319,16 @@ __device__ __forceinline__ void add_direction(int d, uint32_t nonzero, const dou
     }
 }
 
-template <bool Kpm, bool Cplx, int K, bool TiKinds, bool Prefetch>
+// y = H x (Kpm: the KPM step) on columns [c0, c0 + K) of blocks whose rows hold `pitch` columns.
+template <bool Kpm, bool Cplx, int K, bool TiKinds>
 __global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K>())
     stencil_staged_kernel(hm_stencil_exec E, int list, int ntx, int64_t nzchunks, int64_t zchunk, double s,
-                          double bshift, const double *__restrict__ x, double *__restrict__ y, double *partial) {
+                          double bshift, const double *__restrict__ x, double *__restrict__ y, double *partial,
+                          int slice_pitch, int slice_c0) {
   using L = Layout<Cplx, K>;
+  // only 16-column launches are slices of a wider block: narrower ones keep compile-time offsets
+  // (runtime ones cost 2.5x the spills at R = 2)
+  const int pitch = K < 16 ? K : slice_pitch, c0 = K < 16 ? 0 : slice_c0;
   static_assert(!TiKinds || Cplx, "the TI's kinds hold imaginary entries");
   extern __shared__ __align__(16) char sh[];
   uint32_t *nonzero_bits = reinterpret_cast<uint32_t *>(sh);
@@ -347,13 +364,13 @@ __global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K>())
   const int64_t g0 = E.first_slab + l0;
   const int t0 = threadIdx.x, col = t0 % K, lx = (t0 / K) % L::tx, ly = (t0 / K) / L::tx;
   const uint32_t self0 = (uint32_t)((ly + 1) * L::hx + lx + 1);
-  const CopyPlan<Cplx, K> plan = copy_plan<Cplx, K>(E, x0, y0, nx, ny);
+  const CopyPlan<Cplx, K> plan = copy_plan<Cplx, K>(E, x0, y0, nx, ny, pitch, c0);
 
   // Stage j (slab g0 - 1 + j) into ring slot j % 3; a commit per stage even where nothing is
   // copied (the first and last slabs where no block hops along z), so the group count is fixed.
   auto issue = [&](int j) {
     if (j < nj && (j > 0 || need_lo) && (j < nj - 1 || need_hi))
-      copy_slab<Cplx, K>(E, x, g0 - 1 + j, ring_addr + (uint32_t)(j % kStages) * L::stage_bytes, plan);
+      copy_slab<Cplx, K>(E, x, g0 - 1 + j, ring_addr + (uint32_t)(j % kStages) * L::stage_bytes, plan, pitch);
     commit_copies();
   };
   for (int j = 0; j < kStages; j++) issue(j);
@@ -378,8 +395,10 @@ __global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K>())
     uint32_t self = self0;
     int t = t0;
     asm volatile("" : "+r"(self), "+r"(t));
-    if constexpr (Kpm && Prefetch)
-      if (m + 1 < nsl) prefetch_output<Cplx, K>(y, l0 + m + 1, E.slab_sites, x0, y0, nx, ny, t);
+    if constexpr (Kpm)
+      if (m + 1 < nsl)
+        prefetch_output<Cplx, K>(y + (size_t)(l0 + m + 1) * E.slab_sites * kOrbitals * pitch * (Cplx ? 2 : 1), pitch, c0, x0,
+                                 y0, nx, ny, t);
     double2 acc[kOrbitals];
 #pragma unroll
     for (int i = 0; i < kOrbitals; i++) acc[i] = make_double2(0, 0);
@@ -426,14 +445,15 @@ __global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K>())
     __syncthreads();
     // Whole tile rows of the output (TX sites are consecutive in the vector): thread t takes
     // entries t, t + 256, ...; its column stays t % K.
-    double *yslab = y + (size_t)(l0 + m) * (size_t)E.slab_sites * L::site_entries * (Cplx ? 2 : 1);
+    double *yslab = y + (size_t)(l0 + m) * E.slab_sites * kOrbitals * pitch * (Cplx ? 2 : 1);
 #pragma unroll
     for (int n = 0; n < L::outputs; n++) {
       const int e = t + n * kThreads, oy = e / row_entries, r = e % row_entries, ox = r / L::site_entries,
                 within = r % L::site_entries;
       if (x0 + ox >= nx || y0 + oy >= ny) continue;
       const double2 h = read_shared<Cplx>(mid + entry_offset<Cplx, K>((uint32_t)(oy * L::tx + ox), within));
-      const uint32_t out = (uint32_t)((y0 + oy) * nx + x0 + ox) * L::site_entries + within;
+      const uint32_t q = (uint32_t)((y0 + oy) * nx + x0 + ox);
+      const uint32_t out = K < 16 ? q * L::site_entries + within : (q * kOrbitals + within / K) * pitch + c0 + within % K;
       if constexpr (!Kpm) {
         store_stream<Cplx>(yslab, out, h);
       } else {
@@ -463,8 +483,10 @@ bool want_ti_kinds(const hm_stencil_exec *E) {
   return !E->real && !(v && !strcmp(v, "generic")) && has_ti_kinds(E);
 }
 
-template <bool Kpm, bool Cplx, int K, bool TiKinds, bool Prefetch>
-int launch(const hm_stencil_exec *E, int list, double s, double b, const double *x, double *y, double *dots) {
+// The launch for columns [c0, c0 + K) of blocks `pitch` columns wide.
+template <bool Kpm, bool Cplx, int K, bool TiKinds>
+int launch(const hm_stencil_exec *E, int list, int pitch, int c0, double s, double b, const double *x, double *y,
+           double *dots) {
   using L = Layout<Cplx, K>;
   const int64_t slabs = hm_stencil_list_slabs(E, list);
   if (slabs == 0) return HM_SUCCESS;
@@ -476,7 +498,7 @@ int launch(const hm_stencil_exec *E, int list, double s, double b, const double 
   HM_CHECK(ntiles * nzchunks < INT32_MAX, HM_ERR_ARGUMENT, "a slab plane of %lld sites is too large for one launch",
            (long long)E->slab_sites);
   const size_t shared = shared_bytes<Cplx, K>();
-  const void *kernel = (const void *)stencil_staged_kernel<Kpm, Cplx, K, TiKinds, Prefetch>;
+  const void *kernel = (const void *)stencil_staged_kernel<Kpm, Cplx, K, TiKinds>;
   HM_CALL_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
   const unsigned grid = (unsigned)(ntiles * nzchunks);
   double *partial = nullptr;
@@ -484,43 +506,42 @@ int launch(const hm_stencil_exec *E, int list, double s, double b, const double 
     HM_CALL(hm_device_buffer_grow(&scratch_buffer, (size_t)grid * 2 * K));
     partial = scratch_buffer.p;
   }
-  // this operator's blocks into the constant bank, in stream order (no host wait)
+  stencil_staged_kernel<Kpm, Cplx, K, TiKinds><<<grid, kThreads, shared>>>(*E, list, (int)ntx, nzchunks, zchunk, s, b,
+                                                                          x, y, partial, pitch, c0);
+  HM_CHECK_LAUNCH(Kpm ? "stencil kpm_step (staged)" : "stencil spmmv (staged)");
+  // V.V of column c0 + c to dots[c0 + c], Re W.V to dots[pitch + c0 + c]
+  if (Kpm) HM_CALL(column_sums(true, (int)grid, 2 * K, partial, dots + c0, K, pitch - K));
+  return HM_SUCCESS;
+}
+
+// Blocks of k = 1, 2, 4, 8 or 16 columns in one launch, wider ones (a multiple of 16) in slices of 16.
+template <bool Kpm, bool Cplx, bool TiKinds>
+int launch_width(const hm_stencil_exec *E, int list, int k, double s, double b, const double *x, double *y,
+                 double *dots) {
+  switch (k) {
+    case 1: return launch<Kpm, Cplx, 1, TiKinds>(E, list, k, 0, s, b, x, y, dots);
+    case 2: return launch<Kpm, Cplx, 2, TiKinds>(E, list, k, 0, s, b, x, y, dots);
+    case 4: return launch<Kpm, Cplx, 4, TiKinds>(E, list, k, 0, s, b, x, y, dots);
+    case 8: return launch<Kpm, Cplx, 8, TiKinds>(E, list, k, 0, s, b, x, y, dots);
+    default: break;
+  }
+  HM_CHECK(k % 16 == 0, HM_ERR_ARGUMENT, "the staged stencil kernel serves 1, 2, 4, 8 or a multiple of 16 vectors; got %d",
+           k);
+  for (int c0 = 0; c0 < k; c0 += 16) HM_CALL((launch<Kpm, Cplx, 16, TiKinds>(E, list, k, c0, s, b, x, y, dots)));
+  return HM_SUCCESS;
+}
+
+// This operator's blocks into the constant bank, in stream order (no host wait), then the launches.
+template <bool Kpm, bool Cplx>
+int run_width(const hm_stencil_exec *E, int list, int k, double s, double b, const double *x, double *y, double *dots) {
   HM_CALL(hm_device_buffer_grow(&table_buffer, 2 * kEntries));
   summed_blocks_kernel<<<1, kEntries>>>(*E, reinterpret_cast<double2 *>(table_buffer.p));
   HM_CHECK_LAUNCH("stencil staged: the summed blocks");
   HM_CALL_CUDA(cudaMemcpyToSymbolAsync(constant_blocks, table_buffer.p, sizeof(double2) * kEntries, 0,
                                        cudaMemcpyDeviceToDevice, 0));
-  stencil_staged_kernel<Kpm, Cplx, K, TiKinds, Prefetch><<<grid, kThreads, shared>>>(*E, list, (int)ntx, nzchunks, zchunk, s, b,
-                                                                          x, y, partial);
-  HM_CHECK_LAUNCH(Kpm ? "stencil kpm_step (staged)" : "stencil spmmv (staged)");
-  if (Kpm) HM_CALL(column_sums(true, (int)grid, 2 * K, partial, dots));
-  return HM_SUCCESS;
-}
-
-template <bool Kpm, bool Cplx, int K>
-int launch_kinds(const hm_stencil_exec *E, int list, double s, double b, const double *x, double *y, double *dots) {
-  const bool prefetch = Kpm && want_prefetch<K>();
   if constexpr (Cplx)
-    if (want_ti_kinds(E))
-      return prefetch ? launch<Kpm, Cplx, K, true, true>(E, list, s, b, x, y, dots)
-                      : launch<Kpm, Cplx, K, true, false>(E, list, s, b, x, y, dots);
-  return prefetch ? launch<Kpm, Cplx, K, false, true>(E, list, s, b, x, y, dots)
-                  : launch<Kpm, Cplx, K, false, false>(E, list, s, b, x, y, dots);
-}
-
-template <bool Kpm, bool Cplx>
-int launch_width(const hm_stencil_exec *E, int list, int k, double s, double b, const double *x, double *y,
-                 double *dots) {
-  switch (k) {
-    case 1: return launch_kinds<Kpm, Cplx, 1>(E, list, s, b, x, y, dots);
-    case 2: return launch_kinds<Kpm, Cplx, 2>(E, list, s, b, x, y, dots);
-    case 4: return launch_kinds<Kpm, Cplx, 4>(E, list, s, b, x, y, dots);
-    case 8: return launch_kinds<Kpm, Cplx, 8>(E, list, s, b, x, y, dots);
-    case 16: return launch_kinds<Kpm, Cplx, 16>(E, list, s, b, x, y, dots);
-    default: break;
-  }
-  HM_CHECK(0, HM_ERR_ARGUMENT, "the staged stencil kernel serves 1, 2, 4, 8 or 16 vectors; got %d", k);
-  return HM_SUCCESS;
+    if (want_ti_kinds(E)) return launch_width<Kpm, Cplx, true>(E, list, k, s, b, x, y, dots);
+  return launch_width<Kpm, Cplx, false>(E, list, k, s, b, x, y, dots);
 }
 
 // HAMLET_STENCIL_KERNEL unset or "staged": the staged kernel at every width it serves (faster than
@@ -540,7 +561,7 @@ bool hm_cuda_stencil_staged_applies(const hm_stencil_exec *E, int k, const doubl
     return false;
   for (int a = 0; a < 3; a++)
     if (E->boundary[a] == 2) return false; // twisted: a phase on the wrapped neighbour's values
-  if (!(k == 1 || k == 2 || k == 4 || k == 8 || k == 16)) return false;
+  if (!(k == 1 || k == 2 || k == 4 || k == 8 || k % 16 == 0)) return false;
   if ((uintptr_t)x % 16 || (uintptr_t)y % 16) return false; // 16-byte copies
   const int64_t site_bytes = (int64_t)kOrbitals * k * (E->real ? 8 : 16);
   return E->slab_sites * site_bytes < INT32_MAX; // 32-bit offsets inside a slab
@@ -550,10 +571,9 @@ int hm_cuda_stencil_staged_run(bool kpm, const hm_stencil_exec *E, int list, int
                                const double *x, double *y, double *dots) {
   HM_CHECK(list == HM_STENCIL_INTERIOR || list == HM_STENCIL_BOUNDARY, HM_ERR_ARGUMENT,
            "row list %d: the staged stencil kernel takes only the interior (0) or boundary (1) slabs", list);
-  if (E->real) return kpm ? launch_width<true, false>(E, list, k, s, b, x, y, dots)
-                          : launch_width<false, false>(E, list, k, s, b, x, y, dots);
-  return kpm ? launch_width<true, true>(E, list, k, s, b, x, y, dots)
-             : launch_width<false, true>(E, list, k, s, b, x, y, dots);
+  if (E->real) return kpm ? run_width<true, false>(E, list, k, s, b, x, y, dots)
+                          : run_width<false, false>(E, list, k, s, b, x, y, dots);
+  return kpm ? run_width<true, true>(E, list, k, s, b, x, y, dots) : run_width<false, true>(E, list, k, s, b, x, y, dots);
 }
 
 void hm_stencil_staged_cuda_release_state() {

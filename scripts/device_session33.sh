@@ -59,7 +59,7 @@ fi
 if want ab; then
   mkdir -p old-src && tar -xf .device/old.tar -C old-src && build old-src build-gpu-old bench_stencil || exit 1
   for r in $(seq "$AB_ROUNDS"); do
-    for lattice in "200 100 40 1,2,4,8,16 20" "500 500 1000 2 5"; do
+    for lattice in "200 100 40 ${AB_R:-1,2,4,8,16,32} 20" "500 500 1000 2 5"; do
       read -r nx ny nz Rs steps <<<"$lattice"
       for v in old ${NEW_ENVS:-new}; do # NEW_ENVS: VAR=VALUE items, each a run of the new build with it set
         dir=build-gpu kernels=${NEW_KERNELS:-staged,staged:generic}
