@@ -320,7 +320,7 @@ __device__ __forceinline__ void add_direction(int d, uint32_t nonzero, const dou
 }
 
 // y = H x (Kpm: the KPM step) on columns [c0, c0 + K) of blocks whose rows hold `pitch` columns.
-template <bool Kpm, bool Cplx, int K, bool TiKinds, bool Direct>
+template <bool Kpm, bool Cplx, int K, bool TiKinds>
 __global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K>())
     stencil_staged_kernel(hm_stencil_exec E, int list, int ntx, int64_t nzchunks, int64_t zchunk, double s,
                           double bshift, const double *__restrict__ x, double *__restrict__ y, double *partial,
@@ -429,26 +429,6 @@ __global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K>())
         acc[i].y += d * below[i].y;
       }
     }
-    if constexpr (Direct) { // this thread's own entries: V is `below`, the results are in registers
-      if (x0 + lx < nx && y0 + ly < ny) {
-        double *yslab = y + (size_t)(l0 + m) * E.slab_sites * kOrbitals * pitch * (Cplx ? 2 : 1);
-        const uint32_t q = (uint32_t)((y0 + ly) * nx + x0 + lx);
-#pragma unroll
-        for (int i = 0; i < kOrbitals; i++) {
-          const uint32_t out = (q * kOrbitals + i) * pitch + c0 + col;
-          if constexpr (!Kpm) {
-            store_stream<Cplx>(yslab, out, acc[i]);
-          } else {
-            const double2 v = below[i], old = load_stream<Cplx>(yslab, out);
-            const double wr = 2.0 * s * (acc[i].x - bshift * v.x) - old.x, wm = 2.0 * s * (acc[i].y - bshift * v.y) - old.y;
-            store_stream<Cplx>(yslab, out, make_double2(wr, wm));
-            vv += v.x * v.x + v.y * v.y;
-            wv += wr * v.x + wm * v.y;
-          }
-        }
-      }
-      continue;
-    }
     // The plane's entries this thread writes out (V), before the results overwrite them.
     constexpr int row_entries = L::tx * L::site_entries;
     double2 plane[L::outputs];
@@ -504,7 +484,7 @@ bool want_ti_kinds(const hm_stencil_exec *E) {
 }
 
 // The launch for columns [c0, c0 + K) of blocks `pitch` columns wide.
-template <bool Kpm, bool Cplx, int K, bool TiKinds, bool Direct = Layout<Cplx, K>::row_bytes >= 32>
+template <bool Kpm, bool Cplx, int K, bool TiKinds>
 int launch(const hm_stencil_exec *E, int list, int pitch, int c0, double s, double b, const double *x, double *y,
            double *dots) {
   using L = Layout<Cplx, K>;
@@ -518,10 +498,7 @@ int launch(const hm_stencil_exec *E, int list, int pitch, int c0, double s, doub
   HM_CHECK(ntiles * nzchunks < INT32_MAX, HM_ERR_ARGUMENT, "a slab plane of %lld sites is too large for one launch",
            (long long)E->slab_sites);
   const size_t shared = shared_bytes<Cplx, K>();
-  if constexpr (Direct) // HAMLET_STENCIL_STAGED_OUTPUT=shared: the results through shared memory (benchmarks)
-    if (const char *v = getenv("HAMLET_STENCIL_STAGED_OUTPUT"); v && !strcmp(v, "shared"))
-      return launch<Kpm, Cplx, K, TiKinds, false>(E, list, pitch, c0, s, b, x, y, dots);
-  const void *kernel = (const void *)stencil_staged_kernel<Kpm, Cplx, K, TiKinds, Direct>;
+  const void *kernel = (const void *)stencil_staged_kernel<Kpm, Cplx, K, TiKinds>;
   HM_CALL_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
   const unsigned grid = (unsigned)(ntiles * nzchunks);
   double *partial = nullptr;
@@ -529,7 +506,7 @@ int launch(const hm_stencil_exec *E, int list, int pitch, int c0, double s, doub
     HM_CALL(hm_device_buffer_grow(&scratch_buffer, (size_t)grid * 2 * K));
     partial = scratch_buffer.p;
   }
-  stencil_staged_kernel<Kpm, Cplx, K, TiKinds, Direct><<<grid, kThreads, shared>>>(*E, list, (int)ntx, nzchunks, zchunk, s, b,
+  stencil_staged_kernel<Kpm, Cplx, K, TiKinds><<<grid, kThreads, shared>>>(*E, list, (int)ntx, nzchunks, zchunk, s, b,
                                                                           x, y, partial, pitch, c0);
   HM_CHECK_LAUNCH(Kpm ? "stencil kpm_step (staged)" : "stencil spmmv (staged)");
   // V.V of column c0 + c to dots[c0 + c], Re W.V to dots[pitch + c0 + c]
