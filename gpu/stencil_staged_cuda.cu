@@ -383,6 +383,7 @@ __global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K>())
 #pragma unroll
   for (int j = 0; j < kOrbitals; j++) below[j] = read_shared<Cplx>(ring + entry_offset<Cplx, K>(self0, j * K + col));
   double vv = 0, wv = 0;
+  const uint64_t disorder_key = hm_stencil_disorder_key(&E);
   for (int m = 0; m < nsl; m++) {
     wait_copies(); // stage m + 2 is here
     __syncthreads(); // ... for every thread; slab m - 1's slot is free
@@ -420,11 +421,13 @@ __global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K>())
     for (int j = 0; j < kOrbitals; j++) below[j] = read_shared<Cplx>(mid + entry_offset<Cplx, K>(self, j * K + col));
     // the disorder (diagonal) added here from this site's entries, so that the unrolled output
     // below stays short
+    // (one draw per site where the disorder is per site: the 4 orbitals' calls were not merged)
     if (E.disorder_w != 0 && x0 + lx < nx && y0 + ly < ny) {
       const int64_t site = (g0 + m) * E.slab_sites + (y0 + ly) * nx + x0 + lx;
+      const double d0 = hm_stencil_disorder_draw(&E, disorder_key, E.disorder_per_site ? site : site * kOrbitals);
 #pragma unroll
       for (int i = 0; i < kOrbitals; i++) {
-        const double d = hm_stencil_disorder(&E, site, i);
+        const double d = E.disorder_per_site || i == 0 ? d0 : hm_stencil_disorder_draw(&E, disorder_key, site * kOrbitals + i);
         acc[i].x += d * below[i].x;
         acc[i].y += d * below[i].y;
       }

@@ -124,6 +124,15 @@ HM_STENCIL_FN int hm_stencil_hop_vacant(const hm_stencil_exec *E, int b, const i
   return hm_stencil_vacant(E, t[0] + E->cells[0] * (t[1] + E->cells[1] * t[2]));
 }
 
+/* The disorder's seed and stream mixed once (hm_random_u64's first two rounds), and the draw for a
+ * counter from it: a kernel that draws per site keeps the key and pays one round per draw. */
+HM_STENCIL_FN uint64_t hm_stencil_disorder_key(const hm_stencil_exec *E) {
+  return hm_mix64(hm_mix64(E->disorder_seed) ^ E->disorder_stream);
+}
+HM_STENCIL_FN double hm_stencil_disorder_draw(const hm_stencil_exec *E, uint64_t key, uint64_t counter) {
+  return E->disorder_w * ((double)(hm_mix64(key ^ counter) >> 11) * 0x1.0p-53 - 0.5);
+}
+
 /* The disorder d(c, i) of global site `site`, orbital i. */
 HM_STENCIL_FN double hm_stencil_disorder(const hm_stencil_exec *E, int64_t site, int i) {
   if (E->disorder_w == 0) return 0;
