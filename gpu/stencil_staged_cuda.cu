@@ -121,18 +121,12 @@ template <int RowBytes> __device__ __forceinline__ uint32_t swizzle(uint32_t sit
   else return 0;
 }
 
-// Where a thread's column of one stage site lies: orbital j at base + (j ^ swap) * row_bytes. The
-// swizzle permutes a site's 16-byte chunks by multiples of a row (a row is 16 bytes or more, and the
-// permutation XORs chunk bits above the column's), so it only permutes the orbitals. Two or three
-// integer operations per load where the general formula took about eight.
-template <bool Cplx, int K> struct SiteRow {
+// Byte offset in a stage of entry e (orbital * K + column) of stage site `site`.
+template <bool Cplx, int K> __device__ __forceinline__ uint32_t entry_offset(uint32_t site, uint32_t e) {
   using L = Layout<Cplx, K>;
-  uint32_t base, swap;
-  __device__ __forceinline__ SiteRow(uint32_t site, int col)
-      : base(site * L::site_bytes + col * L::entry),
-        swap(L::row_bytes >= 16 ? swizzle<L::row_bytes>(site) * 16 / L::row_bytes : 0) {}
-  __device__ __forceinline__ uint32_t at(int j) const { return base + (j ^ swap) * L::row_bytes; }
-};
+  const uint32_t byte = e * L::entry;
+  return site * L::site_bytes + (((byte >> 4) ^ swizzle<L::row_bytes>(site)) << 4) + (byte & 15);
+}
 
 template <bool Cplx> __device__ __forceinline__ double2 read_shared(const char *p) {
   if constexpr (Cplx) return *reinterpret_cast<const double2 *>(p);
@@ -307,11 +301,11 @@ __device__ __forceinline__ void add_direction(int d, uint32_t nonzero, const dou
       if constexpr (TiKinds) {
         const int kind = ti_kind(d, i, j);
         if (kind == 1) {
-          acc[i].x = fma(a.x, xj[j].x, acc[i].x);
-          acc[i].y = fma(a.x, xj[j].y, acc[i].y);
-        } else if (kind == 2) { // one negated multiply-add (acc -= a b compiled to a multiply and a subtract)
-          acc[i].x = fma(-a.y, xj[j].y, acc[i].x);
-          acc[i].y = fma(a.y, xj[j].x, acc[i].y);
+          acc[i].x += a.x * xj[j].x;
+          acc[i].y += a.x * xj[j].y;
+        } else if (kind == 2) {
+          acc[i].x -= a.y * xj[j].y;
+          acc[i].y += a.y * xj[j].x;
         }
       } else {
         if (!(nonzero & (1u << (i * kOrbitals + j)))) continue;
@@ -370,10 +364,6 @@ __global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K>())
   const int64_t g0 = E.first_slab + l0;
   const int t0 = threadIdx.x, col = t0 % K, lx = (t0 / K) % L::tx, ly = (t0 / K) / L::tx;
   const uint32_t self0 = (uint32_t)((ly + 1) * L::hx + lx + 1);
-  // this thread's outputs (below): orbital out_orbital0 of tile sites (ox0, oy00 + n kOutRows)
-  constexpr int kOutRows = kThreads / (kOrbitals * K) / L::tx;
-  static_assert(kOutRows * L::tx * kOrbitals * K == kThreads, "a round of outputs is whole tile rows");
-  const int out_orbital0 = t0 / K % kOrbitals, ox0 = t0 / (kOrbitals * K) % L::tx, oy00 = t0 / (kOrbitals * K) / L::tx;
   const CopyPlan<Cplx, K> plan = copy_plan<Cplx, K>(E, x0, y0, nx, ny, pitch, c0);
 
   // Stage j (slab g0 - 1 + j) into ring slot j % 3; a commit per stage even where nothing is
@@ -391,7 +381,7 @@ __global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K>())
   for (int w = 0; w < 4; w++) bits[w] = nonzero_bits[w];
   double2 below[kOrbitals]; // this thread's site on slab m - 1 (stage m)
 #pragma unroll
-  for (int j = 0; j < kOrbitals; j++) below[j] = read_shared<Cplx>(ring + SiteRow<Cplx, K>(self0, col).at(j));
+  for (int j = 0; j < kOrbitals; j++) below[j] = read_shared<Cplx>(ring + entry_offset<Cplx, K>(self0, j * K + col));
   double vv = 0, wv = 0;
   const uint64_t disorder_key = hm_stencil_disorder_key(&E);
   for (int m = 0; m < nsl; m++) {
@@ -404,8 +394,8 @@ __global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K>())
     // some 40 values that spill at the 80 registers of 3 blocks per SM, so the compiler is kept
     // from seeing that they do not change.
     uint32_t self = self0;
-    int t = t0, ox = ox0, oy0 = oy00, out_orbital = out_orbital0;
-    asm volatile("" : "+r"(self), "+r"(t), "+r"(ox), "+r"(oy0), "+r"(out_orbital));
+    int t = t0;
+    asm volatile("" : "+r"(self), "+r"(t));
     if constexpr (Kpm)
       if (m + 1 < nsl)
         prefetch_output<Cplx, K>(y + (size_t)(l0 + m + 1) * E.slab_sites * kOrbitals * pitch * (Cplx ? 2 : 1), pitch, c0, x0,
@@ -418,17 +408,17 @@ __global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K>())
       const uint32_t nonzero = bits[d / 2] >> (16 * (d % 2)) & 0xffffu;
       if (!TiKinds && !nonzero) continue;
       const char *st = d == 6 ? hi : mid;
-      const SiteRow<Cplx, K> row(self + (d == 1 ? -1 : d == 2 ? 1 : d == 3 ? -L::hx : d == 4 ? L::hx : 0), col);
-      const char *site = st + row.base; // then one XOR and one add per orbital
+      const uint32_t site = self + (d == 1 ? -1 : d == 2 ? 1 : d == 3 ? -L::hx : d == 4 ? L::hx : 0);
       double2 xj[kOrbitals];
 #pragma unroll
-      for (int j = 0; j < kOrbitals; j++) xj[j] = d == 5 ? below[j] : read_shared<Cplx>(site + (j ^ row.swap) * L::row_bytes);
+      for (int j = 0; j < kOrbitals; j++)
+        xj[j] = d == 5 ? below[j] : read_shared<Cplx>(st + entry_offset<Cplx, K>(site, j * K + col));
       add_direction<Cplx, TiKinds>(d, nonzero, xj, acc);
     }
     // this site on this slab: the next slab's below (loaded again here, not kept from direction 0,
     // so that the computation holds one set of 4 fewer)
 #pragma unroll
-    for (int j = 0; j < kOrbitals; j++) below[j] = read_shared<Cplx>(mid + SiteRow<Cplx, K>(self, col).at(j));
+    for (int j = 0; j < kOrbitals; j++) below[j] = read_shared<Cplx>(mid + entry_offset<Cplx, K>(self, j * K + col));
     // the disorder (diagonal) added here from this site's entries, so that the unrolled output
     // below stays short
     // (one draw per site where the disorder is per site: the 4 orbitals' calls were not merged)
@@ -442,24 +432,31 @@ __global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K>())
         acc[i].y += d * below[i].y;
       }
     }
-    // The outputs: thread t takes entries t, t + 256, ... of the tile's results (whole tile rows, TX
-    // sites consecutive in the vector): one orbital of its column on every (64 / K)-th tile site.
-    // First the plane's entries it writes out (V), before the results overwrite them.
+    // The plane's entries this thread writes out (V), before the results overwrite them.
+    constexpr int row_entries = L::tx * L::site_entries;
     double2 plane[L::outputs];
 #pragma unroll
-    for (int n = 0; n < L::outputs; n++)
-      plane[n] = read_shared<Cplx>(mid + SiteRow<Cplx, K>((uint32_t)((oy0 + n * kOutRows + 1) * L::hx + ox + 1), col).at(out_orbital));
+    for (int n = 0; n < L::outputs; n++) {
+      const int e = t + n * kThreads, oy = e / row_entries, r = e % row_entries;
+      plane[n] = read_shared<Cplx>(
+          mid + entry_offset<Cplx, K>((uint32_t)((oy + 1) * L::hx + r / L::site_entries + 1), r % L::site_entries));
+    }
     __syncthreads(); // the plane is read by no one now: the results go there
+    const uint32_t tile_site = (uint32_t)(t / K);
 #pragma unroll
-    for (int i = 0; i < kOrbitals; i++) write_shared<Cplx>(mid + SiteRow<Cplx, K>((uint32_t)(t / K), col).at(i), acc[i]);
+    for (int i = 0; i < kOrbitals; i++) write_shared<Cplx>(mid + entry_offset<Cplx, K>(tile_site, i * K + col), acc[i]);
     __syncthreads();
+    // Whole tile rows of the output (TX sites are consecutive in the vector): thread t takes
+    // entries t, t + 256, ...; its column stays t % K.
     double *yslab = y + (size_t)(l0 + m) * E.slab_sites * kOrbitals * pitch * (Cplx ? 2 : 1);
 #pragma unroll
     for (int n = 0; n < L::outputs; n++) {
-      const int oy = oy0 + n * kOutRows;
+      const int e = t + n * kThreads, oy = e / row_entries, r = e % row_entries, ox = r / L::site_entries,
+                within = r % L::site_entries;
       if (x0 + ox >= nx || y0 + oy >= ny) continue;
-      const double2 h = read_shared<Cplx>(mid + SiteRow<Cplx, K>((uint32_t)(oy * L::tx + ox), col).at(out_orbital));
-      const uint32_t out = ((uint32_t)((y0 + oy) * nx + x0 + ox) * kOrbitals + out_orbital) * pitch + c0 + col;
+      const double2 h = read_shared<Cplx>(mid + entry_offset<Cplx, K>((uint32_t)(oy * L::tx + ox), within));
+      const uint32_t q = (uint32_t)((y0 + oy) * nx + x0 + ox);
+      const uint32_t out = K < 16 ? q * L::site_entries + within : (q * kOrbitals + within / K) * pitch + c0 + within % K;
       if constexpr (!Kpm) {
         store_stream<Cplx>(yslab, out, h);
       } else {
