@@ -479,7 +479,8 @@ HM_INLINE void general_site(const hm_stencil_exec *E, const int cplx, const int 
 /* Ask for what the fast site `ahead` sites on reads from memory rather than from the tile's planes in
  * L2: its farthest target's rows of V (the next slab's) and its own rows of W, `doubles` each. One
  * core's bandwidth is bound by the misses it has in flight; these overlap the current site's sums
- * (single thread, TI at R = 16: 8% less time). */
+ * (one thread of this 2-core VM, TI 80 x 80 x 40 at R = 16: 8% less time, 12% with the fused rows'
+ * prefetches spread over the rows; spread over the rows at R = 2 they cost 4%). */
 enum { PREFETCH_AHEAD = 1 };
 
 HM_INLINE void prefetch_site(const double *far_v, const double *own_w, int doubles) {
@@ -504,10 +505,12 @@ HM_INLINE void fast_sites_run(const hm_stencil_exec *E, const int cplx, const in
     for (int64_t q = q0; q < q1; q++) {
       const int64_t self = (l * E->slab_sites + q) * o, site = (E->first_slab + l) * E->slab_sites + q;
       const double *xs = x + (size_t)self * width;
-      if (q + PREFETCH_AHEAD < q1)
-        prefetch_site(xs + far + PREFETCH_AHEAD * o * width, y + (size_t)(self + PREFETCH_AHEAD * o) * width, o * width);
+      const int ahead = q + PREFETCH_AHEAD < q1;
       const double site_d = E->disorder_per_site ? hm_stencil_disorder(E, site, 0) : 0;
       for (int i = 0; i < o; i++) {
+        if (ahead) /* a row at a time: a burst of the site's lines waited for the line fill buffers */
+          prefetch_site(xs + far + (PREFETCH_AHEAD * o + i) * width, y + (size_t)(self + PREFETCH_AHEAD * o + i) * width,
+                        width);
         const double d = E->disorder_per_site ? site_d : hm_stencil_disorder(E, site, i);
         fast_row_fused(k, nv, h, first + HOP_KINDS * i, xs, d, xs + (size_t)i * width,
                        y + (size_t)(self + i) * width, kpm, s, bshift, vvp, wvp);
