@@ -5,7 +5,8 @@
  * memory about once. Two paths per site: the fast one, for sites none of whose in-plane hops wraps
  * (no Peierls phases, no vacancies), adds a per-slab table's offsets to the site's own row; the
  * general one (faces, phases, vacancies) works out every target from the cell. Columns innermost:
- * two sums (Re a x, Im a x) combined at the end, in pairs or four-double vectors; complex widths of a
+ * two sums (Re a x, Im a x) combined at the end, in pairs or four-double vectors (the table groups a
+ * row's hops so that a real-only or imaginary-only value adds to one sum only); complex widths of a
  * multiple of four wide vectors (R = 16, 32 with AVX-512) in one fused pass from registers into W and
  * the dots. A real operator
  * (E->real: real blocks, no twist, no phases) works on real blocks, one sum per column. */
@@ -74,9 +75,9 @@ static inline int64_t slab_at(const hm_stencil_exec *E, int list, int64_t p) {
  * (2k doubles each: lin = sum Re(a) x, swp = sum Im(a) x). nb_row, nb_w, nb_f: each block's target
  * row (-1: none), wraps and boundary factor, computed once per site. Always inlined: GCC stopped
  * inlining it once the fast rows grew, and the face sites' path then took 11% of a TI step at R = 2. */
-HM_INLINE void orbital_row(const hm_stencil_exec *E, const int cplx, const int k, int i, int64_t self_row, int64_t site,
-                           const int64_t c[3], const int64_t *nb_row, const int64_t (*nb_w)[3], const double complex *nb_f,
-                           const double *x, double *lin, double *swp) {
+HM_INLINE void orbital_row(const hm_stencil_exec *E, const int cplx, const int k, int i, int64_t self_row,
+                           int64_t site, const int64_t c[3], const int64_t *nb_row, const int64_t (*nb_w)[3],
+                           const double complex *nb_f, const double *x, double *lin, double *swp) {
   const int width = cplx ? 2 * k : k; /* real: hops, factors and phases are real (stencil_free.c checked) */
   for (int j = 0; j < width; j++) lin[j] = swp[j] = 0;
   for (int e = E->hop_first[i]; e < E->hop_first[i + 1]; e++) { /* the blocks' non-zero entries of row i */
@@ -347,10 +348,11 @@ HM_INLINE void wide_group(const int kind, const int nv, const slab_hop *h, int e
   }
 }
 
-/* Row i of the fast path in one pass, complex columns (g: its group bounds): the sums lin = sum Re(a) x, swp = sum Im(a) x
- * of a chunk stay in registers and go straight into y = lin + i swp + d x (kpm = 0) or the KPM step
- * W = 2 s (H V - b V) - W, with the dots' per-lane partials (re and im lanes apart) added to vvp, wvp
- * (2k doubles each). No round trip of the sums through memory, no scalar tail per column. */
+/* Row i of the fast path in one pass, complex columns (g: its group bounds): the sums
+ * lin = sum Re(a) x, swp = sum Im(a) x of a chunk stay in registers and go straight into
+ * y = lin + i swp + d x (kpm = 0) or the KPM step W = 2 s (H V - b V) - W, with the dots' per-lane
+ * partials (re and im lanes apart) added to vvp, wvp (2k doubles each). No round trip of the sums
+ * through memory, no scalar tail per column. */
 HM_INLINE void fast_row_fused(const int k, const int nv, const slab_hop *h, const int32_t *g, const double *xs,
                               double d, const double *xi, double *yi, int kpm, double s, double bshift, double *vvp,
                               double *wvp) {
@@ -508,9 +510,10 @@ HM_INLINE void fast_sites_run(const hm_stencil_exec *E, const int cplx, const in
       const int ahead = q + PREFETCH_AHEAD < q1;
       const double site_d = E->disorder_per_site ? hm_stencil_disorder(E, site, 0) : 0;
       for (int i = 0; i < o; i++) {
-        if (ahead) /* a row at a time: a burst of the site's lines waited for the line fill buffers */
-          prefetch_site(xs + far + (PREFETCH_AHEAD * o + i) * width, y + (size_t)(self + PREFETCH_AHEAD * o + i) * width,
-                        width);
+        if (ahead) { /* a row at a time: a burst of the site's lines waited for the line fill buffers */
+          const int64_t next = PREFETCH_AHEAD * o + i;
+          prefetch_site(xs + far + next * width, y + (size_t)(self + next) * width, width);
+        }
         const double d = E->disorder_per_site ? site_d : hm_stencil_disorder(E, site, i);
         fast_row_fused(k, nv, h, first + HOP_KINDS * i, xs, d, xs + (size_t)i * width,
                        y + (size_t)(self + i) * width, kpm, s, bshift, vvp, wvp);
