@@ -452,10 +452,11 @@ static void make_ti_shaped(description *d, int trial) {
   s->cells[2] = draw_int(3, 6);
 }
 
-/* Trials 56..59: 4 orbitals, 6 to 8 cells a side, the face pairs and half the time a pair of reach
- * 2, each entry (with its Hermitian partner) drawn real-only, imaginary-only, complex or zero (the
- * R = 0 diagonal real), z twisted (the slabs' axis: its twist turns a real or imaginary hop complex
- * in the CPU slab table), x and y any boundary, no vacancies (the fast path serves the inner sites). */
+/* Trials 58..61 (56, 57: main's TI-kinded trials, merged after this branch): 4 orbitals, 6 to 8
+ * cells a side, the face pairs and half the time a pair of reach 2, each entry (with its Hermitian
+ * partner) drawn real-only, imaginary-only, complex or zero (the R = 0 diagonal real), z twisted (the
+ * slabs' axis: its twist turns a real or imaginary hop complex in the CPU slab table), x and y any
+ * boundary, no vacancies (the fast path serves the inner sites). */
 static void make_mixed_kinds(description *d) {
   hm_stencil *s = &d->s;
   memset(s, 0, sizeof *s);
@@ -522,7 +523,7 @@ int main(int argc, char **argv) {
   HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, cuda ? HM_BACKEND_CUDA : HM_BACKEND_CPU, &ctx));
   const uint64_t seed = hm_test_seed();
   draw_seed = seed;
-  const int trials = 60;
+  const int trials = 62;
   /* HAMLET_TEST_PROGRESS=1: a line per trial with the seconds so far, so a slow run (several ranks
    * sharing one GPU and its host cores) can be told from a hung one. */
   const int progress = getenv("HAMLET_TEST_PROGRESS") != NULL;
@@ -534,7 +535,7 @@ int main(int argc, char **argv) {
      * 2 orbitals on 1..7 cells per axis, shifts of reach 1 (faces) or 2, every boundary kind (the
      * few-orbital kernel's tiles, fast path and faces on small boxes), one with a field (the
      * kernel declines it: the per-entry kernel serves it); 50..55 the TI's shape (make_ti_shaped);
-     * 56..59 entries of each kind (make_mixed_kinds) */
+     * 58..61 entries of each kind (make_mixed_kinds) */
     const int large = trial >= 18 && trial < 24, faces = (trial >= 24 && trial < 30) || (trial >= 38 && trial % 2 == 0);
     const int graphene = trial >= 30 && trial < 34, wannier = trial >= 34 && trial < 38, few = trial >= 38 && trial < 50;
     const int dims = few ? 3 - trial % 3 : faces || wannier ? 3 : graphene ? 2 : 3 - trial % 3;
@@ -542,7 +543,7 @@ int main(int argc, char **argv) {
     description d;
     if (graphene) make_graphene_like(&d);
     else if (wannier) make_wannier_like(&d, trial == 37 ? 1 : 2);
-    else if (trial >= 56) make_mixed_kinds(&d);
+    else if (trial >= 58) make_mixed_kinds(&d);
     else if (trial >= 50) make_ti_shaped(&d, trial);
     else make_description(&d, dims, peierls, large, faces, few ? 1 + trial % 2 : 0);
     if ((large || graphene || wannier) && trial % 2 == 0) d.s.vacancy_p = 0; /* vacancies take the general path everywhere */
