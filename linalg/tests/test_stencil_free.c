@@ -16,6 +16,9 @@
  * with a field, give that kernel partial tiles, one-slab ranks and wraps onto the box itself.
  * TI-shaped lattices (4 orbitals, face hops, periodic or open) of up to 29 x 13 x 6 cells give the
  * staged kernel (HAMLET_STENCIL_KERNEL=staged) whole and partial tiles and one-site-wide planes.
+ * Lattices whose entries are each real-only, imaginary-only, complex or zero, with a twisted slow
+ * axis, give the CPU fast path's three groups of hops (kernels_cpu_stencil.c) and real hops turned
+ * complex by the twist.
  * Argument "cuda": the matrix-free side on the GPU (the reference stays on the CPU). Run on 1, 2
  * and 3 ranks. */
 #include <complex.h>
@@ -470,6 +473,44 @@ static void make_ti_kinded(description *d, int trial) {
   }
 }
 
+/* Trials 58..61: 4 orbitals, 6 to 8
+ * cells a side, the face pairs and half the time a pair of reach 2, each entry (with its Hermitian
+ * partner) drawn real-only, imaginary-only, complex or zero (the R = 0 diagonal real), z twisted (the
+ * slabs' axis: its twist turns a real or imaginary hop complex in the CPU slab table), x and y any
+ * boundary, no vacancies (the fast path serves the inner sites). */
+static void make_mixed_kinds(description *d) {
+  hm_stencil *s = &d->s;
+  memset(s, 0, sizeof *s);
+  memset(d->block, 0, sizeof d->block);
+  const int o = 4;
+  s->orbitals = o;
+  for (int a = 0; a < 3; a++) s->cells[a] = draw_int(6, 8);
+  d->shift[0] = d->shift[1] = d->shift[2] = 0;
+  int nb = 1;
+  const int pairs = draw() < 0.5 ? 4 : 3;
+  for (int p = 0; p < pairs; p++) {
+    int32_t R[3] = {p == 0, p == 1, p == 2};
+    if (p == 3)
+      for (int a = 0; a < 3; a++) R[a] = a == 2 ? 2 : draw_int(-2, 2);
+    nb += append_shift_pair(d->shift, nb, R) ? 2 : 0;
+  }
+  for (int b = 0; b < nb; b += b == 0 ? 1 : 2) { /* block 0 is its own partner; then pairs (b, b + 1) */
+    const int q = b == 0 ? 0 : b + 1;
+    for (int i = 0; i < o; i++)
+      for (int j = b == 0 ? i : 0; j < o; j++) {
+        const int kind = b == 0 && i == j ? 0 : draw_int(0, 3); /* real, imaginary, complex, zero */
+        const double re = draw() - 0.5, im = draw() - 0.5;
+        if (kind < 3) set_pair(d, o, b, q, i, j, kind == 1 ? 0 : re, kind == 0 ? 0 : im);
+      }
+  }
+  s->nblocks = nb;
+  s->shift = d->shift;
+  s->block = d->block;
+  draw_terms(s);
+  s->boundary[2] = HM_BC_TWISTED;
+  s->vacancy_p = 0;
+}
+
 /* Whether `trial` is in the list "a-b,c-d,..." (NULL: every trial). The skipped trials are still
  * drawn, so a selected trial is the same lattice as in a full run of the same seed. */
 static int selected(const char *list, int trial) {
@@ -503,7 +544,7 @@ int main(int argc, char **argv) {
   HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, cuda ? HM_BACKEND_CUDA : HM_BACKEND_CPU, &ctx));
   const uint64_t seed = hm_test_seed();
   draw_seed = seed;
-  const int trials = 58;
+  const int trials = 62;
   /* HAMLET_TEST_PROGRESS=1: a line per trial with the seconds so far, so a slow run (several ranks
    * sharing one GPU and its host cores) can be told from a hung one. */
   const int progress = getenv("HAMLET_TEST_PROGRESS") != NULL;
@@ -515,7 +556,7 @@ int main(int argc, char **argv) {
      * 2 orbitals on 1..7 cells per axis, shifts of reach 1 (faces) or 2, every boundary kind (the
      * few-orbital kernel's tiles, fast path and faces on small boxes), one with a field (the
      * kernel declines it: the per-entry kernel serves it); 50..55 the TI's shape (make_ti_shaped); 56, 57
-     * the TI's shape and entry kinds (make_ti_kinded) */
+     * the TI's shape and entry kinds (make_ti_kinded); 58..61 entries of each kind (make_mixed_kinds) */
     const int large = trial >= 18 && trial < 24, faces = (trial >= 24 && trial < 30) || (trial >= 38 && trial % 2 == 0);
     const int graphene = trial >= 30 && trial < 34, wannier = trial >= 34 && trial < 38, few = trial >= 38 && trial < 50;
     const int dims = few ? 3 - trial % 3 : faces || wannier ? 3 : graphene ? 2 : 3 - trial % 3;
@@ -523,6 +564,7 @@ int main(int argc, char **argv) {
     description d;
     if (graphene) make_graphene_like(&d);
     else if (wannier) make_wannier_like(&d, trial == 37 ? 1 : 2);
+    else if (trial >= 58) make_mixed_kinds(&d);
     else if (trial >= 56) make_ti_kinded(&d, trial);
     else if (trial >= 50) make_ti_shaped(&d, trial);
     else make_description(&d, dims, peierls, large, faces, few ? 1 + trial % 2 : 0);
