@@ -1,7 +1,7 @@
 // The matrix-free lattice operator's y = H x and fused KPM step for the TI's shape (4 orbitals,
 // hops to the 6 face neighbours and the site itself), staged through shared memory by an
-// asynchronous pipeline. Chosen at 1, 2, 4, 8 and multiples of 16 vectors (in slices of 16) (unless HAMLET_STENCIL_KERNEL names another
-// kernel) (stencil_staged_cuda.h).
+// asynchronous pipeline. Chosen at 1, 2, 4, 8 vectors and any multiple of 16 (in 16-column slices)
+// unless HAMLET_STENCIL_KERNEL names another kernel (stencil_staged_cuda.h).
 //
 // Why: the per-site kernel (stencil_cuda.cu) reads each neighbour orbital's entries for a warp of
 // 32 / R sites 4 R * 16 bytes apart, so at R = 2 one load touches 16 lines: about 14 L1 wavefronts
@@ -26,8 +26,9 @@
 // Two arithmetic paths (session 33): where every summed entry is real or imaginary where the TI's is
 // (E.face_kinds, the TI's kinds compiled in: ti_kind), each entry is 2 multiply-adds with no test;
 // any other cell tests each entry's non-zero bit and does the 4 of a complex product. The copies'
-// addresses in the plane are worked out once per thread (copy_plan), not per slab.
-// HAMLET_STENCIL_STAGED_KINDS=generic forces the second path (benchmarks, tests).
+// addresses in the plane are worked out once per thread (copy_plan), not per slab; the KPM step's W
+// tile of the next slab is prefetched into L2. HAMLET_STENCIL_STAGED_KINDS=generic forces the second
+// path (benchmarks, tests). bench/RESULTS.md (session 33) has the measurements behind each choice.
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -79,8 +80,8 @@ template <bool Cplx, int K> struct Layout {
 // then the ring.
 constexpr int kTableBytes = 4 * (int)sizeof(uint32_t);
 
-// The cell's blocks summed per direction, [direction][i][j] (per device; written on the launch's
-// stream just before the launch, so each launch reads its own operator's blocks).
+// The cell's blocks summed per direction, [direction][i][j] (per device; written on the default
+// stream just before a product's launches, so each launch reads its own operator's blocks).
 __constant__ double2 constant_blocks[kEntries];
 
 template <bool Cplx, int K> constexpr size_t shared_bytes() {

@@ -1,4 +1,6 @@
 #!/bin/bash
+# (Session 33 removed the staged kernel's variants: this script runs as written only on main at
+# 8c38a21, the commit bench/RESULTS.md names for it; scripts/device_session33.sh is its successor.)
 # Issue 27, session 32 (second pass), on the lent GPU machine (`.debs` carried): the staged TI kernel's
 # variants (gpu/stencil_staged_cuda.cu, HAMLET_STENCIL_STAGED_VARIANT with HAMLET_STENCIL_KERNEL=staged):
 #   s4       the 4-slab ring, 7 directions unrolled (the default before s3c measured faster);
