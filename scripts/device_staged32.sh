@@ -1,6 +1,6 @@
 #!/bin/bash
 # (Session 33 removed the staged kernel's variants: this script runs as written only on main at
-# 8c38a21, the commit bench/RESULTS.md names for it; scripts/device_session33.sh is its successor.)
+# 7a30c20, the commit bench/RESULTS.md names for it; scripts/device_session33.sh is its successor.)
 # Issue 27, session 32, on the lent GPU machine (`.debs` carried): the staged TI kernel
 # (gpu/stencil_staged_cuda.cu, chosen by HAMLET_STENCIL_KERNEL=staged), in parts chosen by STEPS:
 #   check     test_stencil_free cuda with the variable set on 1 and 2 ranks (its TI-shaped trials
