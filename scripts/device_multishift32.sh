@@ -21,17 +21,8 @@ want() { case " $STEPS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 source scripts/device_unpack.sh .debs >/dev/null
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
 status=0
-build() { # build SRC DIR TARGETS...
-  local src=$1 dir=$2; shift 2
-  if [ ! -f "$dir/CMakeCache.txt" ]; then
-    # shellcheck disable=SC2086 # the flag list splits into words on purpose
-    cmake -S "$src" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHAMLET_CUDA=ON $HAMLET_DEVICE_CMAKE_FLAGS \
-      >"$OUT/build_$(basename "$dir").log" 2>&1 || { tail -20 "$OUT/build_$(basename "$dir").log"; return 1; }
-  fi
-  cmake --build "$dir" -j "$(nproc)" --target "$@" >>"$OUT/build_$(basename "$dir").log" 2>&1 ||
-    { grep -E "error|Error" "$OUT/build_$(basename "$dir").log" | head -20; return 1; }
-  echo "built $dir at $SECONDS s"
-}
+# shellcheck source=scripts/device_build_tree.sh
+source scripts/device_build_tree.sh
 bench() { # bench DIR NAME ARGS...
   local dir=$1 name=$2; shift 2
   OMP_NUM_THREADS=16 timeout "${BENCH_LIMIT:-280}" "$dir/bench/bench_multishift" --backend cuda --copy-mib 1024 "$@" \
@@ -39,7 +30,7 @@ bench() { # bench DIR NAME ARGS...
   echo "$name: $(grep -E "^multi-shift \(" "$OUT/bench_$name.txt" | tail -1 | cut -c1-120)"
   grep -E "^  bound|seconds: seed|per seed step|^per-energy|ratio" "$OUT/bench_$name.txt" | tail -5 | cut -c1-260
 }
-build . build-gpu test_shift_update test_idr_multishift test_idr_multishift_gpu bench_multishift bench_shift_update || exit 1
+build_tree . build-gpu test_shift_update test_idr_multishift test_idr_multishift_gpu bench_multishift bench_shift_update || exit 1
 if want check; then
   (cd build-gpu && timeout 200 ctest -R "test_shift_update|test_idr_multishift" --output-on-failure >"$OUT/ctest.log" 2>&1) ||
     status=1
@@ -54,7 +45,7 @@ if want kernel; then
   done
 fi
 if want ab; then
-  mkdir -p old-src && tar -xf .device/old.tar -C old-src && build old-src build-gpu-old bench_multishift || exit 1
+  mkdir -p old-src && tar -xf .device/old.tar -C old-src && build_tree old-src build-gpu-old bench_multishift || exit 1
   for r in $(seq "$AB_ROUNDS"); do
     for v in old new; do
       dir=build-gpu; [ "$v" = old ] && dir=build-gpu-old

@@ -23,19 +23,10 @@ want() { case " $STEPS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 source scripts/device_unpack.sh .debs >/dev/null
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
 status=0
-build() { # build SRC DIR TARGETS...
-  local src=$1 dir=$2; shift 2
-  if [ ! -f "$dir/CMakeCache.txt" ]; then
-    # shellcheck disable=SC2086 # the flag list splits into words on purpose
-    cmake -S "$src" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHAMLET_CUDA=ON $HAMLET_DEVICE_CMAKE_FLAGS \
-      >"$OUT/build_$(basename "$dir").log" 2>&1 || { tail -20 "$OUT/build_$(basename "$dir").log"; return 1; }
-  fi
-  cmake --build "$dir" -j "$(nproc)" --target "$@" >>"$OUT/build_$(basename "$dir").log" 2>&1 ||
-    { grep -E "error|Error" "$OUT/build_$(basename "$dir").log" | head -20; return 1; }
-  echo "built $dir at $SECONDS s"
-}
-if want gpu; then build . build-gpu all || exit 1
-else build . build-gpu test_stencil_free test_stencil_real bench_stencil || exit 1; fi
+# shellcheck source=scripts/device_build_tree.sh
+source scripts/device_build_tree.sh
+if want gpu; then build_tree . build-gpu all || exit 1
+else build_tree . build-gpu test_stencil_free test_stencil_real bench_stencil || exit 1; fi
 tests=build-gpu/linalg/tests
 if want check; then
   (cd build-gpu && timeout 400 ctest -L gpu -R stencil -j4 --output-on-failure >"$OUT/ctest.log" 2>&1) || status=1
@@ -57,7 +48,7 @@ if want memcheck; then
   done
 fi
 if want ab; then
-  mkdir -p old-src && tar -xf .device/old.tar -C old-src && build old-src build-gpu-old bench_stencil || exit 1
+  mkdir -p old-src && tar -xf .device/old.tar -C old-src && build_tree old-src build-gpu-old bench_stencil || exit 1
   for r in $(seq "$AB_ROUNDS"); do
     for lattice in "200 100 40 ${AB_R:-1,2,4,8,16,32} 20" "500 500 1000 2 5"; do
       read -r nx ny nz Rs steps <<<"$lattice"
