@@ -41,6 +41,7 @@
 
 namespace {
 
+constexpr int kThreads = 256;
 constexpr int kOrbitals = 4;
 constexpr int kDirections = 7;        // the site itself, -x, +x, -y, +y, -z, +z
 constexpr int kEntries = kDirections * kOrbitals * kOrbitals;
@@ -58,11 +59,8 @@ template <> struct Tile<4> { static constexpr int tx = 8, ty = 8; };
 template <> struct Tile<8> { static constexpr int tx = 8, ty = 4; };
 template <> struct Tile<16> { static constexpr int tx = 4, ty = 4; };
 
-// C columns per thread: 1, or 2 at R = 2 (a thread per site, 128 threads a block: half the per-site work
-// per column, twice the registers).
-template <bool Cplx, int K, int C> struct Layout {
+template <bool Cplx, int K> struct Layout {
   static constexpr int tx = Tile<K>::tx, ty = Tile<K>::ty;
-  static constexpr int threads = tx * ty * K / C;
   static constexpr int hx = tx + 2, hy = ty + 2, halo_sites = hx * hy;
   static constexpr int entry = Cplx ? 16 : 8;     // bytes of one (orbital, column) entry
   static constexpr int row_bytes = K * entry;     // one orbital's K columns
@@ -70,12 +68,12 @@ template <bool Cplx, int K, int C> struct Layout {
   static constexpr int site_chunks = site_bytes / 16;
   static constexpr int stage_bytes = halo_sites * site_bytes;
   static constexpr int site_entries = kOrbitals * K;
-  static constexpr int copies = (halo_sites * site_chunks + threads - 1) / threads; // per thread and slab
-  static constexpr int outputs = tx * ty * site_entries / threads;                   // per thread and slab
-  static_assert(tx * ty * K == threads * C && K % C == 0, "one thread per (site, C columns) of the tile");
+  static constexpr int copies = (halo_sites * site_chunks + kThreads - 1) / kThreads; // per thread and slab
+  static constexpr int outputs = tx * ty * site_entries / kThreads;                    // per thread and slab
+  static_assert(tx * ty * K == kThreads, "one thread per (site, column) of the tile");
   static_assert(site_bytes % 16 == 0, "a site is whole 16-byte chunks");
-  static_assert(outputs * threads == tx * ty * site_entries, "whole output rounds");
-  static_assert(tx * ty * site_bytes <= stage_bytes && 2 * threads * 8 <= stage_bytes, "a stage holds the results and the dots");
+  static_assert(outputs * kThreads == tx * ty * site_entries, "whole output rounds");
+  static_assert(tx * ty * site_bytes <= stage_bytes && 2 * kThreads * 8 <= stage_bytes, "a stage holds the results and the dots");
 };
 
 // Shared memory: the summed entries' non-zero bits (4 words: directions 2w and 2w + 1 in word w),
@@ -86,14 +84,14 @@ constexpr int kTableBytes = 4 * (int)sizeof(uint32_t);
 // stream just before a product's launches, so each launch reads its own operator's blocks).
 __constant__ double2 constant_blocks[kEntries];
 
-template <bool Cplx, int K, int C> constexpr size_t shared_bytes() {
-  return (size_t)kTableBytes + (size_t)kStages * Layout<Cplx, K, C>::stage_bytes;
+template <bool Cplx, int K> constexpr size_t shared_bytes() {
+  return (size_t)kTableBytes + (size_t)kStages * Layout<Cplx, K>::stage_bytes;
 }
 
 // Blocks per SM the launch bounds promise (they cap the registers): what the shared memory lets fit
 // on an sm_90 (228 KiB, 1 KiB reserved per block), 2 or 3.
-template <bool Cplx, int K, int C> constexpr int min_blocks() {
-  const int fit = (int)((228u * 1024u) / (shared_bytes<Cplx, K, C>() + 1024u));
+template <bool Cplx, int K> constexpr int min_blocks() {
+  const int fit = (int)((228u * 1024u) / (shared_bytes<Cplx, K>() + 1024u));
   return fit < 2 ? 2 : fit > 3 ? 3 : fit;
 }
 
@@ -117,21 +115,18 @@ bool has_ti_kinds(const hm_stencil_exec *E) {
 
 // The chunk permutation of a site: the sites a warp reads at once (consecutive ones) land on
 // distinct banks. row_bytes 16: 8 sites of one chunk per orbital; 32: 4 sites; 64: 2 sites.
-// With 2 columns a thread (RowBytes 32), a warp's lanes read one chunk of 32 consecutive sites:
-// the chunk index XOR the site's low 3 bits.
-template <int RowBytes, int C = 1> __device__ __forceinline__ uint32_t swizzle(uint32_t site) {
-  if constexpr (C == 2 && RowBytes == 32) return site & 7;
-  else if constexpr (RowBytes == 16) return (site >> 1) & 3;
+template <int RowBytes> __device__ __forceinline__ uint32_t swizzle(uint32_t site) {
+  if constexpr (RowBytes == 16) return (site >> 1) & 3;
   else if constexpr (RowBytes == 32) return (site & 3) << 1;
   else if constexpr (RowBytes == 64) return (site & 1) << 2;
   else return 0;
 }
 
 // Byte offset in a stage of entry e (orbital * K + column) of stage site `site`.
-template <bool Cplx, int K, int C> __device__ __forceinline__ uint32_t entry_offset(uint32_t site, uint32_t e) {
-  using L = Layout<Cplx, K, C>;
+template <bool Cplx, int K> __device__ __forceinline__ uint32_t entry_offset(uint32_t site, uint32_t e) {
+  using L = Layout<Cplx, K>;
   const uint32_t byte = e * L::entry;
-  return site * L::site_bytes + (((byte >> 4) ^ swizzle<L::row_bytes, C>(site)) << 4) + (byte & 15);
+  return site * L::site_bytes + (((byte >> 4) ^ swizzle<L::row_bytes>(site)) << 4) + (byte & 15);
 }
 
 template <bool Cplx> __device__ __forceinline__ double2 read_shared(const char *p) {
@@ -189,21 +184,21 @@ __device__ __forceinline__ int direction_of(const int32_t *R) {
 // offsets are stage0 + n * kSiteStep * site_bytes. Per copy the plan keeps the source's byte offset in
 // the slab and two bits: bit n of `copies` (a copy: not a corner, within the tile) and of `inside`
 // (not past an open boundary: else zero-filled). Corner sites are skipped: no face hop reads them.
-template <bool Cplx, int K, int C> struct CopyPlan {
+template <bool Cplx, int K> struct CopyPlan {
   uint32_t stage0, copies, inside;
-  int32_t slab[Layout<Cplx, K, C>::copies];
+  int32_t slab[Layout<Cplx, K>::copies];
 };
 
-template <bool Cplx, int K, int C>
-__device__ __forceinline__ CopyPlan<Cplx, K, C> copy_plan(const hm_stencil_exec &E, int x0, int y0, int nx, int ny, int pitch,
+template <bool Cplx, int K>
+__device__ __forceinline__ CopyPlan<Cplx, K> copy_plan(const hm_stencil_exec &E, int x0, int y0, int nx, int ny, int pitch,
                                                         int c0) {
-  using L = Layout<Cplx, K, C>;
-  static_assert(L::threads % L::site_chunks == 0, "a round of copies covers whole sites");
-  constexpr uint32_t kSiteStep = L::threads / L::site_chunks;
+  using L = Layout<Cplx, K>;
+  static_assert(kThreads % L::site_chunks == 0, "a round of copies covers whole sites");
+  constexpr uint32_t kSiteStep = kThreads / L::site_chunks;
   static_assert(L::row_bytes >= 128 || kSiteStep % 8 == 0, "the swizzle repeats within a round");
-  CopyPlan<Cplx, K, C> p;
+  CopyPlan<Cplx, K> p;
   const uint32_t chunk = threadIdx.x % L::site_chunks, site0 = threadIdx.x / L::site_chunks;
-  p.stage0 = site0 * L::site_bytes + ((chunk ^ swizzle<L::row_bytes, C>(site0)) << 4);
+  p.stage0 = site0 * L::site_bytes + ((chunk ^ swizzle<L::row_bytes>(site0)) << 4);
   p.copies = p.inside = 0;
 #pragma unroll
   for (int n = 0; n < L::copies; n++) {
@@ -224,11 +219,11 @@ __device__ __forceinline__ CopyPlan<Cplx, K, C> copy_plan(const hm_stencil_exec 
 }
 
 // Issue the copies of global slab gz's halo tile into the stage at shared address `stage`.
-template <bool Cplx, int K, int C>
+template <bool Cplx, int K>
 __device__ __forceinline__ void copy_slab(const hm_stencil_exec &E, const double *x, int64_t gz, uint32_t stage,
-                                          const CopyPlan<Cplx, K, C> &p, int pitch) {
-  using L = Layout<Cplx, K, C>;
-  constexpr uint32_t kSiteStep = L::threads / L::site_chunks;
+                                          const CopyPlan<Cplx, K> &p, int pitch) {
+  using L = Layout<Cplx, K>;
+  constexpr uint32_t kSiteStep = kThreads / L::site_chunks;
   const int64_t nz = E.cells[2];
   bool slab_here = true;
   if (gz < 0 || gz >= nz) {
@@ -252,13 +247,13 @@ __device__ __forceinline__ void copy_slab(const hm_stencil_exec &E, const double
 // tile of the next slab is asked into L2 first, one 128-byte line per thread (R = 8, 16: 1.2x faster;
 // R = 2: 1.05x; 2 slabs ahead measured slower). The tile's rows are contiguous where the block is
 // this launch's K columns; in a slice of a wider block (pitch > K) each orbital row is a run.
-template <bool Cplx, int K, int C>
+template <bool Cplx, int K>
 __device__ __forceinline__ void prefetch_output(const double *yslab, int pitch, int c0, int x0, int y0, int nx, int ny,
                                                 int t) {
-  using L = Layout<Cplx, K, C>;
+  using L = Layout<Cplx, K>;
   if (K < 16 || pitch == K) { // slices are 16 columns wide
     constexpr int row_lines = L::tx * L::site_bytes / 128; // a tile row is whole lines
-    static_assert(row_lines * 128 == L::tx * L::site_bytes && L::ty * row_lines <= L::threads, "a line per thread");
+    static_assert(row_lines * 128 == L::tx * L::site_bytes && L::ty * row_lines <= kThreads, "a line per thread");
     if (t >= L::ty * row_lines) return;
     const int oy = t / row_lines, at = t % row_lines;
     if (y0 + oy >= ny || x0 + at * 128 / L::site_bytes >= nx) return; // no line past the lattice
@@ -266,7 +261,7 @@ __device__ __forceinline__ void prefetch_output(const double *yslab, int pitch, 
     asm volatile("prefetch.global.L2 [%0];" ::"l"(row + at * 128));
   } else if constexpr (K >= 16) {
     constexpr int run_lines = L::row_bytes / 128;
-    static_assert(run_lines * 128 == L::row_bytes && L::tx * L::ty * kOrbitals * run_lines <= L::threads, "a line per thread");
+    static_assert(run_lines * 128 == L::row_bytes && L::tx * L::ty * kOrbitals * run_lines <= kThreads, "a line per thread");
     if (t >= L::tx * L::ty * kOrbitals * run_lines) return;
     const int site = t / (kOrbitals * run_lines), orbital = t / run_lines % kOrbitals, at = t % run_lines;
     const int ox = site % L::tx, oy = site / L::tx;
@@ -326,12 +321,12 @@ __device__ __forceinline__ void add_direction(int d, uint32_t nonzero, const dou
 }
 
 // y = H x (Kpm: the KPM step) on columns [c0, c0 + K) of blocks whose rows hold `pitch` columns.
-template <bool Kpm, bool Cplx, int K, bool TiKinds, int C>
-__global__ void __launch_bounds__(Layout<Cplx, K, C>::threads, min_blocks<Cplx, K, C>())
+template <bool Kpm, bool Cplx, int K, bool TiKinds>
+__global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K>())
     stencil_staged_kernel(hm_stencil_exec E, int list, int ntx, int64_t nzchunks, int64_t zchunk, double s,
                           double bshift, const double *__restrict__ x, double *__restrict__ y, double *partial,
                           int slice_pitch, int slice_c0) {
-  using L = Layout<Cplx, K, C>;
+  using L = Layout<Cplx, K>;
   // only 16-column launches are slices of a wider block: narrower ones keep compile-time offsets
   // (runtime ones cost 2.5x the spills at R = 2)
   const int pitch = K < 16 ? K : slice_pitch, c0 = K < 16 ? 0 : slice_c0;
@@ -347,7 +342,6 @@ __global__ void __launch_bounds__(Layout<Cplx, K, C>::threads, min_blocks<Cplx, 
   }
   const uint32_t warp_bits = __ballot_sync(0xffffffffu, entry_nonzero);
   if (threadIdx.x % 32 == 0 && threadIdx.x / 32 < 4) nonzero_bits[threadIdx.x / 32] = warp_bits;
-  static_assert(L::threads >= kEntries, "a thread per summed entry");
   uint32_t present = 0; // the directions some block takes
   for (int b = 0; b < E.nblocks; b++) present |= 1u << direction_of(E.shift + 3 * b);
   // TiKinds reads every direction's stage unconditionally (a zero entry times a stale value could be NaN)
@@ -369,17 +363,15 @@ __global__ void __launch_bounds__(Layout<Cplx, K, C>::threads, min_blocks<Cplx, 
   const int x0 = (int)(tile % ntx) * L::tx, y0 = (int)(tile / ntx) * L::ty;
   const int nsl = (int)(l1 - l0), nj = nsl + 2;
   const int64_t g0 = E.first_slab + l0;
-  // this thread's site (lx, ly) of the tile and its columns col .. col + C - 1
-  constexpr int kGroups = K / C; // threads per site
-  const int t0 = threadIdx.x, col = t0 % kGroups * C, lx = (t0 / kGroups) % L::tx, ly = (t0 / kGroups) / L::tx;
+  const int t0 = threadIdx.x, col = t0 % K, lx = (t0 / K) % L::tx, ly = (t0 / K) / L::tx;
   const uint32_t self0 = (uint32_t)((ly + 1) * L::hx + lx + 1);
-  const CopyPlan<Cplx, K, C> plan = copy_plan<Cplx, K, C>(E, x0, y0, nx, ny, pitch, c0);
+  const CopyPlan<Cplx, K> plan = copy_plan<Cplx, K>(E, x0, y0, nx, ny, pitch, c0);
 
   // Stage j (slab g0 - 1 + j) into ring slot j % 3; a commit per stage even where nothing is
   // copied (the first and last slabs where no block hops along z), so the group count is fixed.
   auto issue = [&](int j) {
     if (j < nj && (j > 0 || need_lo) && (j < nj - 1 || need_hi))
-      copy_slab<Cplx, K, C>(E, x, g0 - 1 + j, ring_addr + (uint32_t)(j % kStages) * L::stage_bytes, plan, pitch);
+      copy_slab<Cplx, K>(E, x, g0 - 1 + j, ring_addr + (uint32_t)(j % kStages) * L::stage_bytes, plan, pitch);
     commit_copies();
   };
   for (int j = 0; j < kStages; j++) issue(j);
@@ -388,11 +380,9 @@ __global__ void __launch_bounds__(Layout<Cplx, K, C>::threads, min_blocks<Cplx, 
   uint32_t bits[4];
 #pragma unroll
   for (int w = 0; w < 4; w++) bits[w] = nonzero_bits[w];
-  double2 below[C][kOrbitals]; // this thread's site on slab m - 1 (stage m)
+  double2 below[kOrbitals]; // this thread's site on slab m - 1 (stage m)
 #pragma unroll
-  for (int c = 0; c < C; c++)
-#pragma unroll
-    for (int j = 0; j < kOrbitals; j++) below[c][j] = read_shared<Cplx>(ring + entry_offset<Cplx, K, C>(self0, j * K + col + c));
+  for (int j = 0; j < kOrbitals; j++) below[j] = read_shared<Cplx>(ring + entry_offset<Cplx, K>(self0, j * K + col));
   double vv = 0, wv = 0;
   const uint64_t disorder_key = hm_stencil_disorder_key(&E);
   for (int m = 0; m < nsl; m++) {
@@ -409,34 +399,27 @@ __global__ void __launch_bounds__(Layout<Cplx, K, C>::threads, min_blocks<Cplx, 
     asm volatile("" : "+r"(self), "+r"(t));
     if constexpr (Kpm)
       if (m + 1 < nsl)
-        prefetch_output<Cplx, K, C>(y + (size_t)(l0 + m + 1) * E.slab_sites * kOrbitals * pitch * (Cplx ? 2 : 1), pitch, c0, x0,
+        prefetch_output<Cplx, K>(y + (size_t)(l0 + m + 1) * E.slab_sites * kOrbitals * pitch * (Cplx ? 2 : 1), pitch, c0, x0,
                                  y0, nx, ny, t);
-    double2 acc[C][kOrbitals];
+    double2 acc[kOrbitals];
 #pragma unroll
-    for (int c = 0; c < C; c++)
-#pragma unroll
-      for (int i = 0; i < kOrbitals; i++) acc[c][i] = make_double2(0, 0);
+    for (int i = 0; i < kOrbitals; i++) acc[i] = make_double2(0, 0);
 #pragma unroll
     for (int d = 0; d < kDirections; d++) {
       const uint32_t nonzero = bits[d / 2] >> (16 * (d % 2)) & 0xffffu;
       if (!TiKinds && !nonzero) continue;
       const char *st = d == 6 ? hi : mid;
       const uint32_t site = self + (d == 1 ? -1 : d == 2 ? 1 : d == 3 ? -L::hx : d == 4 ? L::hx : 0);
+      double2 xj[kOrbitals];
 #pragma unroll
-      for (int c = 0; c < C; c++) {
-        double2 xj[kOrbitals];
-#pragma unroll
-        for (int j = 0; j < kOrbitals; j++)
-          xj[j] = d == 5 ? below[c][j] : read_shared<Cplx>(st + entry_offset<Cplx, K, C>(site, j * K + col + c));
-        add_direction<Cplx, TiKinds>(d, nonzero, xj, acc[c]);
-      }
+      for (int j = 0; j < kOrbitals; j++)
+        xj[j] = d == 5 ? below[j] : read_shared<Cplx>(st + entry_offset<Cplx, K>(site, j * K + col));
+      add_direction<Cplx, TiKinds>(d, nonzero, xj, acc);
     }
     // this site on this slab: the next slab's below (loaded again here, not kept from direction 0,
     // so that the computation holds one set of 4 fewer)
 #pragma unroll
-    for (int c = 0; c < C; c++)
-#pragma unroll
-      for (int j = 0; j < kOrbitals; j++) below[c][j] = read_shared<Cplx>(mid + entry_offset<Cplx, K, C>(self, j * K + col + c));
+    for (int j = 0; j < kOrbitals; j++) below[j] = read_shared<Cplx>(mid + entry_offset<Cplx, K>(self, j * K + col));
     // the disorder (diagonal) added here from this site's entries, so that the unrolled output
     // below stays short
     // (one draw per site where the disorder is per site: the 4 orbitals' calls were not merged)
@@ -446,11 +429,8 @@ __global__ void __launch_bounds__(Layout<Cplx, K, C>::threads, min_blocks<Cplx, 
 #pragma unroll
       for (int i = 0; i < kOrbitals; i++) {
         const double d = E.disorder_per_site || i == 0 ? d0 : hm_stencil_disorder_draw(&E, disorder_key, site * kOrbitals + i);
-#pragma unroll
-        for (int c = 0; c < C; c++) {
-          acc[c][i].x += d * below[c][i].x;
-          acc[c][i].y += d * below[c][i].y;
-        }
+        acc[i].x += d * below[i].x;
+        acc[i].y += d * below[i].y;
       }
     }
     // The plane's entries this thread writes out (V), before the results overwrite them.
@@ -458,28 +438,24 @@ __global__ void __launch_bounds__(Layout<Cplx, K, C>::threads, min_blocks<Cplx, 
     double2 plane[L::outputs];
 #pragma unroll
     for (int n = 0; n < L::outputs; n++) {
-      const int e = t + n * L::threads, oy = e / row_entries, r = e % row_entries;
+      const int e = t + n * kThreads, oy = e / row_entries, r = e % row_entries;
       plane[n] = read_shared<Cplx>(
-          mid + entry_offset<Cplx, K, C>((uint32_t)((oy + 1) * L::hx + r / L::site_entries + 1), r % L::site_entries));
+          mid + entry_offset<Cplx, K>((uint32_t)((oy + 1) * L::hx + r / L::site_entries + 1), r % L::site_entries));
     }
     __syncthreads(); // the plane is read by no one now: the results go there
-    const uint32_t tile_site = (uint32_t)(t / kGroups);
+    const uint32_t tile_site = (uint32_t)(t / K);
 #pragma unroll
-    for (int c = 0; c < C; c++)
-#pragma unroll
-      for (int i = 0; i < kOrbitals; i++)
-        write_shared<Cplx>(mid + entry_offset<Cplx, K, C>(tile_site, i * K + col + c), acc[c][i]);
+    for (int i = 0; i < kOrbitals; i++) write_shared<Cplx>(mid + entry_offset<Cplx, K>(tile_site, i * K + col), acc[i]);
     __syncthreads();
     // Whole tile rows of the output (TX sites are consecutive in the vector): thread t takes
-    // entries t, t + threads, ...; its column stays t % K (threads is a multiple of K), so the dots
-    // below are per column as block_column_sums takes them.
+    // entries t, t + 256, ...; its column stays t % K.
     double *yslab = y + (size_t)(l0 + m) * E.slab_sites * kOrbitals * pitch * (Cplx ? 2 : 1);
 #pragma unroll
     for (int n = 0; n < L::outputs; n++) {
-      const int e = t + n * L::threads, oy = e / row_entries, r = e % row_entries, ox = r / L::site_entries,
+      const int e = t + n * kThreads, oy = e / row_entries, r = e % row_entries, ox = r / L::site_entries,
                 within = r % L::site_entries;
       if (x0 + ox >= nx || y0 + oy >= ny) continue;
-      const double2 h = read_shared<Cplx>(mid + entry_offset<Cplx, K, C>((uint32_t)(oy * L::tx + ox), within));
+      const double2 h = read_shared<Cplx>(mid + entry_offset<Cplx, K>((uint32_t)(oy * L::tx + ox), within));
       const uint32_t q = (uint32_t)((y0 + oy) * nx + x0 + ox);
       const uint32_t out = K < 16 ? q * L::site_entries + within : (q * kOrbitals + within / K) * pitch + c0 + within % K;
       if constexpr (!Kpm) {
@@ -511,17 +487,11 @@ bool want_ti_kinds(const hm_stencil_exec *E) {
   return !E->real && !(v && !strcmp(v, "generic")) && has_ti_kinds(E);
 }
 
-// HAMLET_STENCIL_STAGED_PAIR=1: at 2 columns a thread per site carrying both (benchmarks).
-bool want_pairs() {
-  const char *v = getenv("HAMLET_STENCIL_STAGED_PAIR");
-  return v && !strcmp(v, "1");
-}
-
 // The launch for columns [c0, c0 + K) of blocks `pitch` columns wide.
-template <bool Kpm, bool Cplx, int K, bool TiKinds, int C = 1>
+template <bool Kpm, bool Cplx, int K, bool TiKinds>
 int launch(const hm_stencil_exec *E, int list, int pitch, int c0, double s, double b, const double *x, double *y,
            double *dots) {
-  using L = Layout<Cplx, K, C>;
+  using L = Layout<Cplx, K>;
   const int64_t slabs = hm_stencil_list_slabs(E, list);
   if (slabs == 0) return HM_SUCCESS;
   const int64_t ntx = (E->cells[0] + L::tx - 1) / L::tx, ntiles = ntx * ((E->cells[1] + L::ty - 1) / L::ty);
@@ -531,8 +501,8 @@ int launch(const hm_stencil_exec *E, int list, int pitch, int c0, double s, doub
   for (int r = 0; r < E->nruns[list]; r++) nzchunks += (E->run[list][r][1] - E->run[list][r][0] + zchunk - 1) / zchunk;
   HM_CHECK(ntiles * nzchunks < INT32_MAX, HM_ERR_ARGUMENT, "a slab plane of %lld sites is too large for one launch",
            (long long)E->slab_sites);
-  const size_t shared = shared_bytes<Cplx, K, C>();
-  const void *kernel = (const void *)stencil_staged_kernel<Kpm, Cplx, K, TiKinds, C>;
+  const size_t shared = shared_bytes<Cplx, K>();
+  const void *kernel = (const void *)stencil_staged_kernel<Kpm, Cplx, K, TiKinds>;
   HM_CALL_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
   const unsigned grid = (unsigned)(ntiles * nzchunks);
   double *partial = nullptr;
@@ -540,8 +510,8 @@ int launch(const hm_stencil_exec *E, int list, int pitch, int c0, double s, doub
     HM_CALL(hm_device_buffer_grow(&scratch_buffer, (size_t)grid * 2 * K));
     partial = scratch_buffer.p;
   }
-  stencil_staged_kernel<Kpm, Cplx, K, TiKinds, C><<<grid, L::threads, shared>>>(*E, list, (int)ntx, nzchunks, zchunk, s,
-                                                                                b, x, y, partial, pitch, c0);
+  stencil_staged_kernel<Kpm, Cplx, K, TiKinds><<<grid, kThreads, shared>>>(*E, list, (int)ntx, nzchunks, zchunk, s, b,
+                                                                          x, y, partial, pitch, c0);
   HM_CHECK_LAUNCH(Kpm ? "stencil kpm_step (staged)" : "stencil spmmv (staged)");
   // V.V of column c0 + c to dots[c0 + c], Re W.V to dots[pitch + c0 + c]
   if (Kpm) HM_CALL(column_sums(true, (int)grid, 2 * K, partial, dots + c0, K, pitch - K));
@@ -554,9 +524,7 @@ int launch_width(const hm_stencil_exec *E, int list, int k, double s, double b, 
                  double *dots) {
   switch (k) {
     case 1: return launch<Kpm, Cplx, 1, TiKinds>(E, list, k, 0, s, b, x, y, dots);
-    case 2:
-      if (want_pairs()) return launch<Kpm, Cplx, 2, TiKinds, 2>(E, list, k, 0, s, b, x, y, dots);
-      return launch<Kpm, Cplx, 2, TiKinds>(E, list, k, 0, s, b, x, y, dots);
+    case 2: return launch<Kpm, Cplx, 2, TiKinds>(E, list, k, 0, s, b, x, y, dots);
     case 4: return launch<Kpm, Cplx, 4, TiKinds>(E, list, k, 0, s, b, x, y, dots);
     case 8: return launch<Kpm, Cplx, 8, TiKinds>(E, list, k, 0, s, b, x, y, dots);
     default: break;
