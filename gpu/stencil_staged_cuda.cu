@@ -15,17 +15,17 @@
 // the vector). Slab m of the chunk reads its plane and the 4 in-plane neighbours from stage m + 1,
 // z + 1 from stage m + 2, and z - 1 from registers: each thread keeps its own site of the slab below
 // (the only site of it that it reads), so stage m's slot takes stage m + 3's copy. One thread per
-// (site, column) computes all 4 orbitals; the cell's blocks, summed per direction, are operands from
-// the constant bank. Then the results go through the plane's slot (read by no one by then) so that
-// the output block is read (KPM) and written in whole lines, and the dots take V from the staged
-// plane instead of DRAM. Halo sites past an open boundary or on a slab not here are zero-filled by
+// (site, column) computes all 4 orbitals; the cell's blocks, summed per direction (E.face_sums), are
+// operands from the constant bank. Then the results go through the plane's slot (read by no one by
+// then) so that the output block is read (KPM) and written in whole lines, and the dots take V from
+// the staged plane instead of DRAM. Halo sites past an open boundary or on a slab not here are zero-filled by
 // the copy itself (source size 0); periodic boundaries wrap in the copy. Shared memory is swizzled
 // per site (the 16-byte chunks of a site XOR-permuted by its index) so that the 32 / R sites of a
 // warp hit distinct banks.
 //
 // Two arithmetic paths (session 33): where every summed entry is real or imaginary where the TI's is
 // (E.face_kinds, the TI's kinds compiled in: ti_kind), each entry is 2 multiply-adds with no test;
-// any other cell tests each entry's non-zero bit and does the 4 of a complex product. The copies'
+// any other cell tests each entry's kind (E.face_kinds) and does the 4 of a complex product. The copies'
 // addresses in the plane are worked out once per thread (copy_plan), not per slab; the KPM step's W
 // tile of the next slab is prefetched into L2. HAMLET_STENCIL_STAGED_KINDS=generic forces the second
 // path (benchmarks, tests). bench/RESULTS.md (session 33) has the measurements behind each choice.
@@ -49,7 +49,6 @@ constexpr int kStages = 3;            // slots of the ring
 constexpr int64_t kWantBlocks = 1024; // long chunks: each chunk copies 2 slabs more than it computes
 
 hm_device_buffers scratch_buffer; // per device
-hm_device_buffers table_buffer;   // per device: the summed blocks on their way to the constant bank
 
 // The tile of the slab plane per width R: TX x TY sites, one thread per (site, column).
 template <int K> struct Tile;
@@ -76,17 +75,12 @@ template <bool Cplx, int K> struct Layout {
   static_assert(tx * ty * site_bytes <= stage_bytes && 2 * kThreads * 8 <= stage_bytes, "a stage holds the results and the dots");
 };
 
-// Shared memory: the summed entries' non-zero bits (4 words: directions 2w and 2w + 1 in word w),
-// then the ring.
-constexpr int kTableBytes = 4 * (int)sizeof(uint32_t);
-
-// The cell's blocks summed per direction, [direction][i][j] (per device; written on the default
-// stream just before a product's launches, so each launch reads its own operator's blocks).
+// The cell's blocks summed per direction, [direction][i][j] (per device; copied from E.face_sums on the
+// default stream just before a product's launches, so each launch reads its own operator's blocks).
 __constant__ double2 constant_blocks[kEntries];
 
-template <bool Cplx, int K> constexpr size_t shared_bytes() {
-  return (size_t)kTableBytes + (size_t)kStages * Layout<Cplx, K>::stage_bytes;
-}
+// Shared memory: the ring.
+template <bool Cplx, int K> constexpr size_t shared_bytes() { return (size_t)kStages * Layout<Cplx, K>::stage_bytes; }
 
 // Blocks per SM the launch bounds promise (they cap the registers): what the shared memory lets fit
 // on an sm_90 (228 KiB, 1 KiB reserved per block), 2 or 3.
@@ -271,28 +265,11 @@ __device__ __forceinline__ void prefetch_output(const double *yslab, int pitch, 
   }
 }
 
-// Entry e (direction, i, j) of the table: the blocks of direction e / 16 summed, in block order.
-__device__ __forceinline__ double2 summed_block_entry(const hm_stencil_exec &E, int e) {
-  constexpr int oo = kOrbitals * kOrbitals;
-  const double2 *gblock = reinterpret_cast<const double2 *>(E.block);
-  double2 sum = make_double2(0, 0);
-  for (int b = 0; b < E.nblocks; b++)
-    if (direction_of(E.shift + 3 * b) == e / oo) {
-      sum.x += gblock[b * oo + e % oo].x;
-      sum.y += gblock[b * oo + e % oo].y;
-    }
-  return sum;
-}
-
-// The table for the constant bank: one thread per entry.
-__global__ void summed_blocks_kernel(hm_stencil_exec E, double2 *table) {
-  if (threadIdx.x < kEntries) table[threadIdx.x] = summed_block_entry(E, threadIdx.x);
-}
-
 // acc[i] += sum_j a_ij xj[j] for direction d: TiKinds: the TI's entries, 2 multiply-adds each with
-// no test (d, i, j are constants once unrolled); else every entry whose bit is set, a complex product.
+// no test (d, i, j are constants once unrolled); else every entry of a non-zero kind (kinds: the
+// direction's E.face_kinds), a complex product.
 template <bool Cplx, bool TiKinds>
-__device__ __forceinline__ void add_direction(int d, uint32_t nonzero, const double2 *xj, double2 *acc) {
+__device__ __forceinline__ void add_direction(int d, uint32_t kinds, const double2 *xj, double2 *acc) {
   constexpr int oo = kOrbitals * kOrbitals;
 #pragma unroll
   for (int i = 0; i < kOrbitals; i++)
@@ -309,7 +286,7 @@ __device__ __forceinline__ void add_direction(int d, uint32_t nonzero, const dou
           acc[i].y += a.y * xj[j].x;
         }
       } else {
-        if (!(nonzero & (1u << (i * kOrbitals + j)))) continue;
+        if (!(kinds >> (2 * (i * kOrbitals + j)) & 3u)) continue;
         if constexpr (Cplx) {
           acc[i].x += a.x * xj[j].x - a.y * xj[j].y;
           acc[i].y += a.x * xj[j].y + a.y * xj[j].x;
@@ -331,17 +308,8 @@ __global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K>())
   // (runtime ones cost 2.5x the spills at R = 2)
   const int pitch = K < 16 ? K : slice_pitch, c0 = K < 16 ? 0 : slice_c0;
   static_assert(!TiKinds || Cplx, "the TI's kinds hold imaginary entries");
-  extern __shared__ __align__(16) char sh[];
-  uint32_t *nonzero_bits = reinterpret_cast<uint32_t *>(sh);
-  char *ring = sh + kTableBytes;
+  extern __shared__ __align__(16) char ring[];
   const uint32_t ring_addr = (uint32_t)__cvta_generic_to_shared(ring);
-  bool entry_nonzero = false;
-  if (threadIdx.x < kEntries) {
-    const double2 a = constant_blocks[threadIdx.x];
-    entry_nonzero = a.x != 0 || a.y != 0;
-  }
-  const uint32_t warp_bits = __ballot_sync(0xffffffffu, entry_nonzero);
-  if (threadIdx.x % 32 == 0 && threadIdx.x / 32 < 4) nonzero_bits[threadIdx.x / 32] = warp_bits;
   uint32_t present = 0; // the directions some block takes
   for (int b = 0; b < E.nblocks; b++) present |= 1u << direction_of(E.shift + 3 * b);
   // TiKinds reads every direction's stage unconditionally (a zero entry times a stale value could be NaN)
@@ -376,10 +344,7 @@ __global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K>())
   };
   for (int j = 0; j < kStages; j++) issue(j);
   wait_copies();
-  __syncthreads(); // the bits, and the first three stages
-  uint32_t bits[4];
-#pragma unroll
-  for (int w = 0; w < 4; w++) bits[w] = nonzero_bits[w];
+  __syncthreads(); // the first three stages
   double2 below[kOrbitals]; // this thread's site on slab m - 1 (stage m)
 #pragma unroll
   for (int j = 0; j < kOrbitals; j++) below[j] = read_shared<Cplx>(ring + entry_offset<Cplx, K>(self0, j * K + col));
@@ -406,15 +371,15 @@ __global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K>())
     for (int i = 0; i < kOrbitals; i++) acc[i] = make_double2(0, 0);
 #pragma unroll
     for (int d = 0; d < kDirections; d++) {
-      const uint32_t nonzero = bits[d / 2] >> (16 * (d % 2)) & 0xffffu;
-      if (!TiKinds && !nonzero) continue;
+      const uint32_t kinds = E.face_kinds[d];
+      if (!TiKinds && !kinds) continue;
       const char *st = d == 6 ? hi : mid;
       const uint32_t site = self + (d == 1 ? -1 : d == 2 ? 1 : d == 3 ? -L::hx : d == 4 ? L::hx : 0);
       double2 xj[kOrbitals];
 #pragma unroll
       for (int j = 0; j < kOrbitals; j++)
         xj[j] = d == 5 ? below[j] : read_shared<Cplx>(st + entry_offset<Cplx, K>(site, j * K + col));
-      add_direction<Cplx, TiKinds>(d, nonzero, xj, acc);
+      add_direction<Cplx, TiKinds>(d, kinds, xj, acc);
     }
     // this site on this slab: the next slab's below (loaded again here, not kept from direction 0,
     // so that the computation holds one set of 4 fewer)
@@ -535,25 +500,21 @@ int launch_width(const hm_stencil_exec *E, int list, int k, double s, double b, 
   return HM_SUCCESS;
 }
 
-// This operator's blocks into the constant bank, in stream order (no host wait), then the launches.
+// This operator's summed blocks (stencil_free.c, on the device since the operator was made) into the
+// constant bank, in stream order (no host wait), then the launches.
 template <bool Kpm, bool Cplx>
 int run_width(const hm_stencil_exec *E, int list, int k, double s, double b, const double *x, double *y, double *dots) {
-  HM_CALL(hm_device_buffer_grow(&table_buffer, 2 * kEntries));
-  summed_blocks_kernel<<<1, kEntries>>>(*E, reinterpret_cast<double2 *>(table_buffer.p));
-  HM_CHECK_LAUNCH("stencil staged: the summed blocks");
-  HM_CALL_CUDA(cudaMemcpyToSymbolAsync(constant_blocks, table_buffer.p, sizeof(double2) * kEntries, 0,
+  HM_CALL_CUDA(cudaMemcpyToSymbolAsync(constant_blocks, E->face_sums, sizeof(double2) * kEntries, 0,
                                        cudaMemcpyDeviceToDevice, 0));
   if constexpr (Cplx)
     if (want_ti_kinds(E)) return launch_width<Kpm, Cplx, true>(E, list, k, s, b, x, y, dots);
   return launch_width<Kpm, Cplx, false>(E, list, k, s, b, x, y, dots);
 }
 
-// HAMLET_STENCIL_KERNEL unset or "staged": the staged kernel at every width it serves (faster than
-// the per-site kernel at each on the H200, session 32: TI 200 x 100 x 40 at R = 1, 2, 4, 8, 16 3.44x,
-// 2.67x, 2.49x, 2.37x, 2.40x the floor against 3.61x, 3.32x, 2.89x, 2.61x, 2.49x, and 2.36x against
-// 3.31x at N = 10^9); any other value (site, small, mma): never.
-bool chosen(int k) {
-  (void)k;
+// HAMLET_STENCIL_KERNEL unset or "staged": the staged kernel at every width it serves (faster than the
+// per-site and tensor-core kernels at each, bench/RESULTS.md sessions 32 and 33); any other value
+// (site, small, mma): never.
+bool chosen() {
   const char *v = getenv("HAMLET_STENCIL_KERNEL");
   return !v || !*v || !strcmp(v, "staged");
 }
@@ -561,7 +522,7 @@ bool chosen(int k) {
 } // namespace
 
 bool hm_cuda_stencil_staged_applies(const hm_stencil_exec *E, int k, const double *x, const double *y) {
-  if (!chosen(k) || E->orbitals != kOrbitals || E->has_peierls || E->vacancy_p > 0 || !E->face_hops || E->slow != 2)
+  if (!chosen() || E->orbitals != kOrbitals || E->has_peierls || E->vacancy_p > 0 || !E->face_hops || E->slow != 2)
     return false;
   for (int a = 0; a < 3; a++)
     if (E->boundary[a] == 2) return false; // twisted: a phase on the wrapped neighbour's values
@@ -580,7 +541,4 @@ int hm_cuda_stencil_staged_run(bool kpm, const hm_stencil_exec *E, int list, int
   return kpm ? run_width<true, true>(E, list, k, s, b, x, y, dots) : run_width<false, true>(E, list, k, s, b, x, y, dots);
 }
 
-void hm_stencil_staged_cuda_release_state() {
-  hm_device_buffer_free(&scratch_buffer);
-  hm_device_buffer_free(&table_buffer);
-}
+void hm_stencil_staged_cuda_release_state() { hm_device_buffer_free(&scratch_buffer); }

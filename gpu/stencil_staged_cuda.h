@@ -5,9 +5,9 @@
 #define HAMLET_STENCIL_STAGED_CUDA_H
 #include "stencil_exec.h"
 
-// Whether the staged kernel serves E at width k with these vectors: where chosen (k = 2 or 4 by
-// default, any k it serves with HAMLET_STENCIL_KERNEL=staged, never with another value), 4 orbitals, no field, no vacancies, no twisted boundary, every
-// block's shift 0 or a unit face step (E->face_hops), slabs along z (a 3D box), k = 1, 2, 4, 8 or 16,
+// Whether the staged kernel serves E at width k with these vectors: where chosen (HAMLET_STENCIL_KERNEL
+// unset or "staged"), 4 orbitals, no field, no vacancies, no twisted boundary, every block's shift 0
+// or a unit face step (E->face_hops), slabs along z (a 3D box), k = 1, 2, 4, 8 or a multiple of 16,
 // x and y 16-byte aligned, a slab of vector rows under 2 GiB; else the existing choice serves.
 bool hm_cuda_stencil_staged_applies(const hm_stencil_exec *E, int k, const double *x, const double *y);
 // kpm: W = 2 s (H V - b V) - W with dots[0..k) += V.V and dots[k..2k) += Re W.V; else y = H x.

@@ -68,6 +68,7 @@ typedef struct hm_stencil_exec {
    * bit 1 its imaginary part. The staged CUDA kernel compiles the TI's kinds in (every entry real or
    * imaginary) and serves a cell whose kinds are among them. */
   uint32_t face_kinds[7];
+  const double *face_sums; /* there: [7][4][4] complex, the summed blocks whose kinds face_kinds holds */
 } hm_stencil_exec;
 
 /* floor(t / n) for n > 0. */

@@ -113,9 +113,13 @@ static int upload_array(const hm_kernels *K, const void *src, size_t bytes, cons
   return HM_SUCCESS;
 }
 
-/* The kinds of a 4-orbital face-hop cell's entries, the blocks of each direction summed (stencil_exec.h). */
-static void face_kinds(const hm_stencil *s, uint32_t kinds[7]) {
-  double sum[7][16][2] = {{{0}}};
+/* A 4-orbital face-hop cell's blocks summed per direction, in block order, and their entries' kinds
+ * (stencil_exec.h: face_sums, face_kinds; the staged CUDA kernel's table). */
+static int face_table(struct hm_stencil_part *P) {
+  const hm_stencil *s = &P->host;
+  uint32_t *kinds = P->exec.face_kinds;
+  HM_MALLOC(P->face_sums, 7 * 16 * 2);
+  double(*sum)[16][2] = (double(*)[16][2])P->face_sums;
   for (int b = 0; b < s->nblocks; b++) {
     const int32_t *R = s->shift + 3 * b;
     int d = 0; /* the site itself, else 1 + 2 axis + (step > 0) */
@@ -128,6 +132,7 @@ static void face_kinds(const hm_stencil *s, uint32_t kinds[7]) {
     kinds[d] = 0;
     for (int e = 0; e < 16; e++) kinds[d] |= (uint32_t)((sum[d][e][0] != 0) | (sum[d][e][1] != 0) << 1) << (2 * e);
   }
+  return HM_SUCCESS;
 }
 
 /* The blocks' non-zero entries by row orbital, and each block's target offset (stencil_exec.h). */
@@ -155,7 +160,7 @@ static int list_hops(struct hm_stencil_part *P) {
     const int reach = abs(R[0]) + abs(R[1]) + abs(R[2]);
     if (reach > 1) P->exec.face_hops = 0;
   }
-  if (P->exec.face_hops && o == 4) face_kinds(s, P->exec.face_kinds);
+  if (P->exec.face_hops && o == 4) HM_CALL(face_table(P));
   return HM_SUCCESS;
 }
 
@@ -190,6 +195,7 @@ static int place_exec(hm_matrix *M) {
   HM_CALL(upload_array(K, P->hops, sizeof(hm_stencil_hop) * (size_t)(E->nhops + 1), (const void **)&E->hops));
   HM_CALL(upload_array(K, P->hop_first, sizeof(int32_t) * (o + 1), (const void **)&E->hop_first));
   HM_CALL(upload_array(K, P->hop_delta, sizeof(int64_t) * nb, (const void **)&E->hop_delta));
+  HM_CALL(upload_array(K, P->face_sums, sizeof(double) * 7 * 16 * 2, (const void **)&E->face_sums));
   M->exec = (struct hm_csr_view){(int32_t)M->dist.local, NULL, NULL, NULL, NULL, E};
   M->exec_interior = &E->key[HM_STENCIL_INTERIOR];
   M->exec_boundary = &E->key[HM_STENCIL_BOUNDARY];
@@ -330,6 +336,7 @@ void hm_stencil_part_release(struct hm_matrix_s *M) {
     if (E->hops && E->hops != P->hops) K->release((void *)E->hops);
     if (E->hop_first && E->hop_first != P->hop_first) K->release((void *)E->hop_first);
     if (E->hop_delta && E->hop_delta != P->hop_delta) K->release((void *)E->hop_delta);
+    if (E->face_sums && E->face_sums != P->face_sums) K->release((void *)E->face_sums);
   }
   free(P->shift);
   free(P->block);
@@ -339,6 +346,7 @@ void hm_stencil_part_release(struct hm_matrix_s *M) {
   free(P->hops);
   free(P->hop_first);
   free(P->hop_delta);
+  free(P->face_sums);
   free(P);
   M->stencil = NULL;
   M->exec_interior = M->interior_rows; /* the keys lived in P */

@@ -15,6 +15,7 @@ struct hm_stencil_part {
   hm_stencil_hop *hops;
   int32_t *hop_first;
   int64_t *hop_delta;
+  double *face_sums; /* where exec.face_kinds is set: [7][16] complex, the blocks of each direction summed */
 };
 
 #ifdef __cplusplus
