@@ -11,7 +11,7 @@
 #   ncu       one R = 2 KPM launch of the new kernel, both paths: time, DRAM bytes, warp instructions,
 #             occupancy, local (spill) sectors; SASS instruction classes of the R = 2 KPM kernels
 #   gpu       every GPU test (ctest -L gpu, a skip fails)
-#   cpu       bench_stencil on the host's 16 cores (TI 200 x 100 x 40 R = 16, graphene, wannier30), twice
+# (The CPU step on the host's cores: scripts/device_cpukinds.sh.)
 # Logs in $OUT (at most 8 files come back); a summary on stdout.
 #   run: STEPS="check memcheck ab ncu" bash scripts/device_session33.sh
 set -uo pipefail
@@ -101,16 +101,6 @@ if want gpu; then
   (cd build-gpu && HAMLET_TEST_REQUIRE=gpu,h5py OMP_NUM_THREADS=2 timeout 500 ctest -L gpu -j4 --timeout 300 \
     --output-on-failure >"$OUT/ctest_gpu.log" 2>&1) || status=1
   grep -E "tests passed|\(Failed\)|Skipped|Not Run|Timeout" "$OUT/ctest_gpu.log" | head -20
-fi
-if want cpu; then
-  for run in 1 2; do
-    for model in "ti 200 100 40 16" "graphene 2048 2048 1 16" "wannier30 128 128 64 16"; do
-      read -r name nx ny nz Rs <<<"$model"
-      OMP_NUM_THREADS=16 OMP_PROC_BIND=close OMP_PLACES=cores timeout 200 build-gpu/bench/bench_stencil --backend cpu \
-        --model "$name" --nx "$nx" --ny "$ny" --nz "$nz" --R "$Rs" --steps 10 >>"$OUT/bench_cpu.log" 2>&1 || status=1
-      grep -E "copy bandwidth|^R = " "$OUT/bench_cpu.log" | tail -2 | sed "s/^/cpu run $run $name: /" | cut -c1-200
-    done
-  done
 fi
 echo "done at $SECONDS s, status $status"
 exit $status
