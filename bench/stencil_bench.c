@@ -8,7 +8,7 @@
  * read and write W), on the CPU or the GPU backend; also the build time, the peak device memory
  * and the host bytes per orbital the operator itself holds (nothing of size N).
  *   bench_stencil [--backend cpu|cuda] [--model ti|graphene|wannier30] [--nx 200 --ny 100 --nz 40]
- *                 [--R 2,8,32] [--steps 10] [--kernels site,staged,staged:generic,...]
+ *                 [--R 2,8,32] [--steps 10] [--kernels site,small,box,staged,staged:generic,...]
  * Prints one line per R: seconds per vector-step, the floor, their ratio. --kernels (CUDA): a line
  * per R and kernel, each measured after setting HAMLET_STENCIL_KERNEL (auto: unset) and, after a
  * colon, HAMLET_STENCIL_STAGED_KINDS (gpu/stencil_staged_cuda.cu), which the library reads at
@@ -34,7 +34,7 @@ static int bad(const char *msg, const char *v) {
 
 /* One item of --kernels, KERNEL[:KINDS]: whether it names a kernel (and the staged kernel's arithmetic). */
 static int kernel_item_valid(const char *item) {
-  static const char *const kernels[] = {"auto", "site", "small", "mma", "staged"};
+  static const char *const kernels[] = {"auto", "site", "small", "mma", "staged", "box"};
   static const char *const variants[] = {"generic"}; /* the staged kernel without the TI's kinds */
   const char *colon = strchr(item, ':');
   const size_t len = colon ? (size_t)(colon - item) : strlen(item);
@@ -201,7 +201,7 @@ int main(int argc, char **argv) {
       for (char *item = strtok(kernel_list, ","); item; item = strtok(NULL, ",")) {
         if (nkernels == 8) return bad("--kernels takes 8 items at most", v);
         if (!kernel_item_valid(item))
-          return bad("--kernels needs items auto, site, small, mma or staged, the last with or without :generic, "
+          return bad("--kernels needs items auto, site, small, mma, staged or box, staged with or without :generic, "
                      "comma-separated",
                      item);
         kernels[nkernels++] = item;

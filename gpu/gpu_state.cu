@@ -9,6 +9,7 @@
 #include "stencil_cuda.h"
 #include "stencil_mma_cuda.h"
 #include "stencil_small_cuda.h"
+#include "stencil_box_cuda.h"
 #include "stencil_staged_cuda.h"
 
 thread_local int hm_gpu_thread_device = -1;
@@ -50,6 +51,7 @@ void release_current_device_state() {
   hm_stencil_mma_cuda_release_state();
   hm_stencil_small_cuda_release_state();
   hm_stencil_staged_cuda_release_state();
+  hm_stencil_box_cuda_release_state();
 }
 } // namespace
 

@@ -19,6 +19,7 @@
 #include "stencil_launch.cuh"
 #include "stencil_small_cuda.h"
 #include "stencil_mma_cuda.h"
+#include "stencil_box_cuda.h"
 #include "stencil_staged_cuda.h"
 
 namespace {
@@ -268,6 +269,10 @@ int stencil_run(bool kpm, hm_scalar type, const hm_stencil_exec *E, int k, const
            "a matrix-free product was given a row list; it takes only the matrix's interior or boundary slabs");
   if (hm_cuda_stencil_staged_applies(E, k, x, y)) { // 2 and 4 vectors, or HAMLET_STENCIL_KERNEL=staged
     HM_CALL(hm_cuda_stencil_staged_run(kpm, E, list, k, s, b, x, y, dots));
+    return HM_SUCCESS;
+  }
+  if (hm_cuda_stencil_box_applies(E, k, x, y)) { // 1 and 2 orbitals, hops within one cell, 8 k vectors
+    HM_CALL(hm_cuda_stencil_box_run(kpm, E, list, k, s, b, x, y, dots));
     return HM_SUCCESS;
   }
   if (kpm && hm_cuda_stencil_mma_applies(E, k)) {

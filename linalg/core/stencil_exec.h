@@ -69,6 +69,14 @@ typedef struct hm_stencil_exec {
    * imaginary) and serves a cell whose kinds are among them. */
   uint32_t face_kinds[7];
   const double *face_sums; /* there: [7][4][4] complex, the summed blocks whose kinds face_kinds holds */
+  /* Where the cell has 1 or 2 orbitals, every shift is within one cell along each axis and the slabs
+   * are along z or y: the blocks summed per shift in the slab frame, direction d = (dx + 1) + 3 (dy + 1)
+   * + 9 (dz + 1) with dz along the slab axis, dx along x and dy along y (0 where the slabs are along
+   * y: z's one cell folded), [27][orbitals][orbitals] complex (entries past orbitals^2 zero); each
+   * direction's entry kinds in 2 bits at 2 e (bit 0: real part non-zero, bit 1: imaginary), 0: no
+   * hop. The box CUDA kernel's table (gpu/stencil_box_cuda.h); box_sums NULL: it does not serve. */
+  uint32_t box_kinds[27];
+  const double *box_sums;
 } hm_stencil_exec;
 
 /* floor(t / n) for n > 0. */

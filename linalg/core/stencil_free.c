@@ -135,6 +135,34 @@ static int face_table(struct hm_stencil_part *P) {
   return HM_SUCCESS;
 }
 
+/* A cell of 1 or 2 orbitals whose shifts stay within one cell along each axis, slabs along z or y: its
+ * blocks summed per shift in the slab frame, and their entries' kinds (stencil_exec.h: box_sums,
+ * box_kinds; the box CUDA kernel's table). Slabs along y (a 2D lattice): z has one cell, so a hop
+ * along z lands on its own site (periodic, twisted: the kernel declines twists) or is dropped (open). */
+static int box_table(struct hm_stencil_part *P) {
+  const hm_stencil *s = &P->host;
+  const int o = s->orbitals, slow = P->exec.slow;
+  if (o > 2 || slow == 0) return HM_SUCCESS;
+  for (int b = 0; b < s->nblocks; b++)
+    for (int a = 0; a < 3; a++)
+      if (abs(s->shift[3 * b + a]) > 1) return HM_SUCCESS;
+  HM_MALLOC(P->box_sums, 27 * 4 * 2);
+  double(*sum)[4][2] = (double(*)[4][2])P->box_sums;
+  for (int b = 0; b < s->nblocks; b++) {
+    const int32_t *R = s->shift + 3 * b;
+    if (slow == 1 && R[2] != 0 && s->boundary[2] == HM_BC_OPEN) continue;
+    const int d = (R[0] + 1) + 3 * ((slow == 2 ? R[1] : 0) + 1) + 9 * (R[slow] + 1);
+    for (int e = 0; e < o * o; e++)
+      for (int p = 0; p < 2; p++) sum[d][e][p] += s->block[2 * ((size_t)o * o * b + e) + p];
+  }
+  for (int d = 0; d < 27; d++) {
+    P->exec.box_kinds[d] = 0;
+    for (int e = 0; e < o * o; e++)
+      P->exec.box_kinds[d] |= (uint32_t)((sum[d][e][0] != 0) | (sum[d][e][1] != 0) << 1) << (2 * e);
+  }
+  return HM_SUCCESS;
+}
+
 /* The blocks' non-zero entries by row orbital, and each block's target offset (stencil_exec.h). */
 static int list_hops(struct hm_stencil_part *P) {
   const hm_stencil *s = &P->host;
@@ -161,6 +189,7 @@ static int list_hops(struct hm_stencil_part *P) {
     if (reach > 1) P->exec.face_hops = 0;
   }
   if (P->exec.face_hops && o == 4) HM_CALL(face_table(P));
+  HM_CALL(box_table(P));
   return HM_SUCCESS;
 }
 
@@ -196,6 +225,7 @@ static int place_exec(hm_matrix *M) {
   HM_CALL(upload_array(K, P->hop_first, sizeof(int32_t) * (o + 1), (const void **)&E->hop_first));
   HM_CALL(upload_array(K, P->hop_delta, sizeof(int64_t) * nb, (const void **)&E->hop_delta));
   HM_CALL(upload_array(K, P->face_sums, sizeof(double) * 7 * 16 * 2, (const void **)&E->face_sums));
+  HM_CALL(upload_array(K, P->box_sums, sizeof(double) * 27 * 4 * 2, (const void **)&E->box_sums));
   M->exec = (struct hm_csr_view){(int32_t)M->dist.local, NULL, NULL, NULL, NULL, E};
   M->exec_interior = &E->key[HM_STENCIL_INTERIOR];
   M->exec_boundary = &E->key[HM_STENCIL_BOUNDARY];
@@ -337,6 +367,7 @@ void hm_stencil_part_release(struct hm_matrix_s *M) {
     if (E->hop_first && E->hop_first != P->hop_first) K->release((void *)E->hop_first);
     if (E->hop_delta && E->hop_delta != P->hop_delta) K->release((void *)E->hop_delta);
     if (E->face_sums && E->face_sums != P->face_sums) K->release((void *)E->face_sums);
+    if (E->box_sums && E->box_sums != P->box_sums) K->release((void *)E->box_sums);
   }
   free(P->shift);
   free(P->block);
@@ -347,6 +378,7 @@ void hm_stencil_part_release(struct hm_matrix_s *M) {
   free(P->hop_first);
   free(P->hop_delta);
   free(P->face_sums);
+  free(P->box_sums);
   free(P);
   M->stencil = NULL;
   M->exec_interior = M->interior_rows; /* the keys lived in P */

@@ -16,6 +16,7 @@ struct hm_stencil_part {
   int32_t *hop_first;
   int64_t *hop_delta;
   double *face_sums; /* where exec.face_kinds is set: [7][16] complex, the blocks of each direction summed */
+  double *box_sums;  /* where the box kernel's table is made: [27][4] complex, the blocks of each shift summed */
 };
 
 #ifdef __cplusplus
