@@ -1,6 +1,7 @@
 // The matrix-free lattice operator's y = H x and fused KPM step for cells of few orbitals (O = 1, 2
 // or 4): graphene-like lattices (sparse blocks, few shifts) and Wannier-like models (dense blocks
-// on many shifts). Chosen for 1 and 2 orbitals (hm_small_serves, stencil_small_plan.h). One thread per (site, column) for all O orbitals of the site, the launch shape
+// on many shifts). Chosen for 1 and 2 orbitals (hm_small_serves, stencil_small_plan.h) where the box
+// kernel (stencil_box_cuda.cu: hops within one cell, a multiple of 8 vectors) does not serve. One thread per (site, column) for all O orbitals of the site, the launch shape
 // of the per-site kernel (stencil_launch.cuh). What it does differently, each for a measured cost
 // of that kernel on these models (bench/RESULTS.md, issue 27):
 //  - a site's in-plane cell coordinates are found once, not once per slab (a 64-bit division);

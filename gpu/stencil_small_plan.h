@@ -21,7 +21,8 @@ HM_STENCIL_FN size_t hm_small_table_bytes(int nblocks, int orbitals) {
          6 * sizeof(int32_t);
 }
 
-/* Whether the kernel serves E at width k (else the per-site kernel does): chosen automatically for
+/* Whether the kernel serves E at width k (else the per-site kernel does), where the box kernel
+ * (stencil_box_cuda.h: hops within one cell, a multiple of 8 vectors) does not: chosen automatically for
  * 1 and 2 orbitals (graphene 1.29x and wannier30 1.26x faster than the per-site kernel at R = 32,
  * H200, session 30), for 4 only where forced (HAMLET_STENCIL_KERNEL=small: the TI's per-site and
  * tensor-core kernels are faster); no field, k dividing the block size, the tables within
