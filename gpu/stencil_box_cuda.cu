@@ -33,14 +33,15 @@
 #include "column_sums.cuh"
 #include "device_buffer.cuh"
 #include "stencil_box_cuda.h"
+#include "staged_chunks.cuh"
 #include "stencil_launch.cuh"
 
 namespace {
 
 constexpr int kThreads = 256;
 constexpr int kStages = 3;            // slots of the ring
+constexpr int64_t kMaxChunk = 64;     // slabs (wannier30 128 x 128 x 64 R = 32 on the H100: 64 43.6 us, 24 45.6 us)
 constexpr int kDirections = 27;       // shifts within one cell per axis, d = (dx + 1) + 3 (dy + 1) + 9 (dz + 1)
-constexpr int64_t kWantBlocks = 1024; // long chunks: each chunk copies 2 slabs more than it computes
 
 hm_device_buffers scratch_buffer; // per device
 
@@ -181,7 +182,7 @@ __device__ __forceinline__ void prefetch_output(const double2 *yslab, int pitch,
 // y = H x (Kpm: the KPM step) on columns [c0, c0 + K) of blocks whose rows hold `pitch` columns.
 template <bool Kpm, int O, int K, bool Planar, bool Dense>
 __global__ void __launch_bounds__(kThreads, 2)
-    stencil_box_kernel(hm_stencil_exec E, int list, int ntx, int64_t nzchunks, int64_t zchunk, double s,
+    stencil_box_kernel(hm_stencil_exec E, int list, int ntx, int64_t ntiles, int64_t zchunk, double s,
                        double bshift, const double *__restrict__ x, double *__restrict__ y, double *partial, int pitch,
                        int c0) {
   using B = Box<O, K, Planar>;
@@ -189,17 +190,8 @@ __global__ void __launch_bounds__(kThreads, 2)
   const uint32_t ring_addr = (uint32_t)__cvta_generic_to_shared(ring);
 
   // This block's tile and its chunk of slabs: local slabs [l0, l1) of one run of the list.
-  const int64_t tile = blockIdx.x / nzchunks;
-  int64_t rem = blockIdx.x % nzchunks, l0 = 0, l1 = 0;
-  for (int r = 0; r < E.nruns[list]; r++) {
-    const int64_t begin = E.run[list][r][0], end = E.run[list][r][1], n = (end - begin + zchunk - 1) / zchunk;
-    if (rem < n) {
-      l0 = begin + rem * zchunk;
-      l1 = l0 + zchunk < end ? l0 + zchunk : end;
-      break;
-    }
-    rem -= n;
-  }
+  int64_t tile, l0, l1;
+  staged_block(E, list, ntiles, zchunk, blockIdx.x, &tile, &l0, &l1);
   const int nx = (int)E.cells[0], ny = Planar ? (int)E.cells[1] : 1;
   const int x0 = (int)(tile % ntx) * B::tx, y0 = (int)(tile / ntx) * B::ty;
   const int nsl = (int)(l1 - l0);
@@ -296,14 +288,6 @@ __global__ void __launch_bounds__(kThreads, 2)
   if constexpr (Kpm) block_column_sums(vv, wv, K, reinterpret_cast<double *>(ring), partial);
 }
 
-// Thread blocks a launch aims at (tiles times slab chunks): kWantBlocks, or HAMLET_STENCIL_STAGED_BLOCKS
-// as for the TI's staged kernel (tests: 1 block per tile makes every block march all its slabs).
-int64_t want_blocks() {
-  const char *v = getenv("HAMLET_STENCIL_STAGED_BLOCKS");
-  const long long n = v ? atoll(v) : 0;
-  return n >= 1 && n <= (1 << 24) ? n : kWantBlocks;
-}
-
 // Every entry of every direction with a hop non-zero (its real or imaginary part): no test per entry.
 bool dense_blocks(const hm_stencil_exec *E) {
   for (int d = 0; d < kDirections; d++) {
@@ -324,10 +308,8 @@ int launch(const hm_stencil_exec *E, int list, int pitch, int c0, double s, doub
   if (slabs == 0) return HM_SUCCESS;
   const int64_t ntx = (E->cells[0] + B::tx - 1) / B::tx;
   const int64_t ntiles = ntx * (Planar ? (E->cells[1] + B::ty - 1) / B::ty : 1);
-  int64_t zchunk, unused;
-  hm_stencil_zchunks(slabs, ntiles, want_blocks(), &zchunk, &unused);
-  int64_t nzchunks = 0; // chunks never cross a run: the ring holds consecutive slabs
-  for (int r = 0; r < E->nruns[list]; r++) nzchunks += (E->run[list][r][1] - E->run[list][r][0] + zchunk - 1) / zchunk;
+  int64_t zchunk, nzchunks;
+  staged_chunks(E, list, ntiles, kMaxChunk, &zchunk, &nzchunks);
   HM_CHECK(ntiles * nzchunks < INT32_MAX, HM_ERR_ARGUMENT, "a slab plane of %lld sites is too large for one launch",
            (long long)E->slab_sites);
   const size_t shared = shared_bytes<O, K, Planar>();
@@ -339,7 +321,7 @@ int launch(const hm_stencil_exec *E, int list, int pitch, int c0, double s, doub
     HM_CALL(hm_device_buffer_grow(&scratch_buffer, (size_t)grid * 2 * K));
     partial = scratch_buffer.p;
   }
-  stencil_box_kernel<Kpm, O, K, Planar, Dense><<<grid, kThreads, shared>>>(*E, list, (int)ntx, nzchunks, zchunk, s, b,
+  stencil_box_kernel<Kpm, O, K, Planar, Dense><<<grid, kThreads, shared>>>(*E, list, (int)ntx, ntiles, zchunk, s, b,
                                                                           x, y, partial, pitch, c0);
   HM_CHECK_LAUNCH(Kpm ? "stencil kpm_step (box)" : "stencil spmmv (box)");
   // V.V of column c0 + c to dots[c0 + c], Re W.V to dots[pitch + c0 + c]

@@ -36,6 +36,7 @@
 #include "cuda_check.h"
 #include "column_sums.cuh"
 #include "device_buffer.cuh"
+#include "staged_chunks.cuh"
 #include "stencil_launch.cuh"
 #include "stencil_staged_cuda.h"
 
@@ -46,7 +47,7 @@ constexpr int kOrbitals = 4;
 constexpr int kDirections = 7;        // the site itself, -x, +x, -y, +y, -z, +z
 constexpr int kEntries = kDirections * kOrbitals * kOrbitals;
 constexpr int kStages = 3;            // slots of the ring
-constexpr int64_t kWantBlocks = 1024; // long chunks: each chunk copies 2 slabs more than it computes
+constexpr int64_t kMaxChunk = 16;     // slabs (N = 10^9, R = 2 on the H100: 8 1.22x, 16 1.24x, 24 1.27x, 48 1.30x)
 
 hm_device_buffers scratch_buffer; // per device
 
@@ -301,7 +302,7 @@ __device__ __forceinline__ void add_direction(int d, uint32_t kinds, const doubl
 // y = H x (Kpm: the KPM step) on columns [c0, c0 + K) of blocks whose rows hold `pitch` columns.
 template <bool Kpm, bool Cplx, int K, bool TiKinds>
 __global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K>())
-    stencil_staged_kernel(hm_stencil_exec E, int list, int ntx, int64_t nzchunks, int64_t zchunk, double s,
+    stencil_staged_kernel(hm_stencil_exec E, int list, int ntx, int64_t ntiles, int64_t zchunk, double s,
                           double bshift, const double *__restrict__ x, double *__restrict__ y, double *partial,
                           int slice_pitch, int slice_c0) {
   using L = Layout<Cplx, K>;
@@ -317,17 +318,8 @@ __global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K>())
   const bool need_lo = TiKinds || (present & (1u << 5)), need_hi = TiKinds || (present & (1u << 6));
 
   // This block's tile and its chunk of slabs: local slabs [l0, l1) of one run of the list.
-  const int64_t tile = blockIdx.x / nzchunks;
-  int64_t rem = blockIdx.x % nzchunks, l0 = 0, l1 = 0;
-  for (int r = 0; r < E.nruns[list]; r++) {
-    const int64_t begin = E.run[list][r][0], end = E.run[list][r][1], n = (end - begin + zchunk - 1) / zchunk;
-    if (rem < n) {
-      l0 = begin + rem * zchunk;
-      l1 = l0 + zchunk < end ? l0 + zchunk : end;
-      break;
-    }
-    rem -= n;
-  }
+  int64_t tile, l0, l1;
+  staged_block(E, list, ntiles, zchunk, blockIdx.x, &tile, &l0, &l1);
   const int nx = (int)E.cells[0], ny = (int)E.cells[1];
   const int x0 = (int)(tile % ntx) * L::tx, y0 = (int)(tile / ntx) * L::ty;
   const int nsl = (int)(l1 - l0), nj = nsl + 2;
@@ -439,14 +431,6 @@ __global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K>())
   if constexpr (Kpm) block_column_sums(vv, wv, K, reinterpret_cast<double *>(ring), partial);
 }
 
-// Thread blocks a launch aims at (tiles times slab chunks): kWantBlocks, or HAMLET_STENCIL_STAGED_BLOCKS
-// (benchmarks: longer chunks copy fewer extra slabs, more blocks balance the multiprocessors).
-int64_t want_blocks() {
-  const char *v = getenv("HAMLET_STENCIL_STAGED_BLOCKS");
-  const long long n = v ? atoll(v) : 0;
-  return n >= 1 && n <= (1 << 24) ? n : kWantBlocks;
-}
-
 // The TI's kinds compiled in where E's entries are among them, unless HAMLET_STENCIL_STAGED_KINDS=generic.
 bool want_ti_kinds(const hm_stencil_exec *E) {
   const char *v = getenv("HAMLET_STENCIL_STAGED_KINDS");
@@ -461,10 +445,8 @@ int launch(const hm_stencil_exec *E, int list, int pitch, int c0, double s, doub
   const int64_t slabs = hm_stencil_list_slabs(E, list);
   if (slabs == 0) return HM_SUCCESS;
   const int64_t ntx = (E->cells[0] + L::tx - 1) / L::tx, ntiles = ntx * ((E->cells[1] + L::ty - 1) / L::ty);
-  int64_t zchunk, unused;
-  hm_stencil_zchunks(slabs, ntiles, want_blocks(), &zchunk, &unused);
-  int64_t nzchunks = 0; // chunks never cross a run: the ring holds consecutive slabs
-  for (int r = 0; r < E->nruns[list]; r++) nzchunks += (E->run[list][r][1] - E->run[list][r][0] + zchunk - 1) / zchunk;
+  int64_t zchunk, nzchunks;
+  staged_chunks(E, list, ntiles, kMaxChunk, &zchunk, &nzchunks);
   HM_CHECK(ntiles * nzchunks < INT32_MAX, HM_ERR_ARGUMENT, "a slab plane of %lld sites is too large for one launch",
            (long long)E->slab_sites);
   const size_t shared = shared_bytes<Cplx, K>();
@@ -476,7 +458,7 @@ int launch(const hm_stencil_exec *E, int list, int pitch, int c0, double s, doub
     HM_CALL(hm_device_buffer_grow(&scratch_buffer, (size_t)grid * 2 * K));
     partial = scratch_buffer.p;
   }
-  stencil_staged_kernel<Kpm, Cplx, K, TiKinds><<<grid, kThreads, shared>>>(*E, list, (int)ntx, nzchunks, zchunk, s, b,
+  stencil_staged_kernel<Kpm, Cplx, K, TiKinds><<<grid, kThreads, shared>>>(*E, list, (int)ntx, ntiles, zchunk, s, b,
                                                                           x, y, partial, pitch, c0);
   HM_CHECK_LAUNCH(Kpm ? "stencil kpm_step (staged)" : "stencil spmmv (staged)");
   // V.V of column c0 + c to dots[c0 + c], Re W.V to dots[pitch + c0 + c]
