@@ -19,7 +19,8 @@
 //
 // A thread block owns a tile of the slab plane (4 x 4 or 8 x 4 sites of the x-y plane, slabs along z;
 // a run of 16 or 32 sites of an x row, slabs along y) and K = 8 or 16 columns, one thread per (site,
-// column), and marches along a chunk of consecutive slabs. Its stages hold the tile and a one-site
+// column), and marches along a chunk of at most 64 consecutive slabs (blocks numbered chunk by chunk:
+// staged_chunks.cuh). Its stages hold the tile and a one-site
 // halo (corners included: diagonal hops read them), the K columns of each orbital of a site in a
 // contiguous row, so a warp's 16-byte reads of 8 or 16 consecutive columns meet no bank conflict.
 // Halo sites past an open boundary, and slabs past one or not here, are zero-filled by the copy;
@@ -34,6 +35,7 @@
 #include "device_buffer.cuh"
 #include "stencil_box_cuda.h"
 #include "staged_chunks.cuh"
+#include "staged_copies.cuh"
 #include "stencil_launch.cuh"
 
 namespace {
@@ -69,29 +71,6 @@ template <int O, int K, bool Planar> struct Box {
 __constant__ double2 constant_box[kDirections * 4];
 
 template <int O, int K, bool Planar> constexpr size_t shared_bytes() { return (size_t)kStages * Box<O, K, Planar>::stage_bytes; }
-
-// 16 bytes global -> shared, asynchronous; present = false fills zeros and reads nothing.
-__device__ __forceinline__ void copy16(uint32_t dst, const void *src, bool present) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(present ? 16 : 0)
-               : "memory");
-}
-__device__ __forceinline__ void commit_copies() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
-template <int Pending> __device__ __forceinline__ void wait_copies() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending) : "memory");
-}
-
-// Coordinate X of an axis of n cells in [0, n) after one periodic wrap; false where an open boundary
-// drops it (boundary 1 = HM_BC_OPEN; twisted boundaries never come here).
-__device__ __forceinline__ bool wrap_axis(int &X, int n, int boundary) {
-  if (X < 0) {
-    if (boundary == 1) return false;
-    X += n;
-  } else if (X >= n) {
-    if (boundary == 1) return false;
-    X -= n;
-  }
-  return X >= 0 && X < n;
-}
 
 // A thread's share of copying one slab's halo tile, the same for every slab: its 16-byte chunk of a
 // site (orbital chunk / K, column chunk % K) of halo sites site0 + n * site_step. Per copy the

@@ -10,7 +10,8 @@
 // is computed (session 27's synchronous copies lost to their latency).
 //
 // A thread block owns a TX x TY tile of the slab plane (x fastest) and marches along a chunk of
-// consecutive slabs of one run of the row list. Stage j (ring slot j % 3) holds slab g0 - 1 + j's
+// consecutive slabs of one run of the row list (at most 16; blocks numbered chunk by chunk, so the
+// blocks that run at once read neighbouring rows: staged_chunks.cuh). Stage j (ring slot j % 3) holds slab g0 - 1 + j's
 // tile plus its one-site halo ((TX+2) x (TY+2) sites, corners not copied; 4 R entries a site, as in
 // the vector). Slab m of the chunk reads its plane and the 4 in-plane neighbours from stage m + 1,
 // z + 1 from stage m + 2, and z - 1 from registers: each thread keeps its own site of the slab below
@@ -37,6 +38,7 @@
 #include "column_sums.cuh"
 #include "device_buffer.cuh"
 #include "staged_chunks.cuh"
+#include "staged_copies.cuh"
 #include "stencil_launch.cuh"
 #include "stencil_staged_cuda.h"
 
@@ -144,27 +146,6 @@ template <bool Cplx> __device__ __forceinline__ double2 load_stream(const double
 template <bool Cplx> __device__ __forceinline__ void store_stream(double *y, uint32_t e, double2 v) {
   if constexpr (Cplx) __stcs(reinterpret_cast<double2 *>(y) + e, v);
   else __stcs(y + e, v.x);
-}
-
-// 16 bytes global -> shared, asynchronous; present = false fills zeros and reads nothing.
-__device__ __forceinline__ void copy16(uint32_t dst, const void *src, bool present) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(present ? 16 : 0)
-               : "memory");
-}
-__device__ __forceinline__ void commit_copies() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
-__device__ __forceinline__ void wait_copies() { asm volatile("cp.async.wait_group 0;\n" ::: "memory"); }
-
-// Coordinate X of an axis of n cells in [0, n) after one periodic wrap; false where an open boundary
-// drops it (boundary 1 = HM_BC_OPEN; twisted boundaries never come here).
-__device__ __forceinline__ bool wrap_axis(int &X, int n, int boundary) {
-  if (X < 0) {
-    if (boundary == 1) return false;
-    X += n;
-  } else if (X >= n) {
-    if (boundary == 1) return false;
-    X -= n;
-  }
-  return X >= 0 && X < n;
 }
 
 // Which of the 7 directions block shift R is (stencil_staged_cuda.h: E.face_hops holds).
