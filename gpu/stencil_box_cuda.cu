@@ -144,7 +144,7 @@ __device__ __forceinline__ void add_block(int d, uint32_t kinds, const double2 *
 }
 
 // The KPM step reads W's tile of each output slab just before writing it: ask it into L2 one slab
-// ahead (as the TI's staged kernel does), one 128-byte line per thread. ylocal: local slab l's first
+// ahead (as the TI's staged kernel does), one 128-byte line per thread. yslab: the output slab's first
 // entry (complex) of the block.
 template <int O, int K, bool Planar>
 __device__ __forceinline__ void prefetch_output(const double2 *yslab, int pitch, int c0, int x0, int y0, int nx, int ny) {
