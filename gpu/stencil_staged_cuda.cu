@@ -11,8 +11,8 @@
 //
 // A thread block owns a TX x TY tile of the slab plane (x fastest) and marches along a chunk of
 // consecutive slabs of one run of the row list (at most 16; blocks numbered chunk by chunk, so the
-// blocks that run at once read neighbouring rows: staged_chunks.cuh). Stage j (ring slot j % 3) holds slab g0 - 1 + j's
-// tile plus its one-site halo ((TX+2) x (TY+2) sites, corners not copied; 4 R entries a site, as in
+// blocks that run at once read neighbouring rows: staged_chunks.cuh). Stage j (ring slot j % 3)
+// holds slab g0 - 1 + j's tile plus its one-site halo ((TX+2) x (TY+2) sites, corners not copied; 4 R entries a site, as in
 // the vector). Slab m of the chunk reads its plane and the 4 in-plane neighbours from stage m + 1,
 // z + 1 from stage m + 2, and z - 1 from registers: each thread keeps its own site of the slab below
 // (the only site of it that it reads), so stage m's slot takes stage m + 3's copy. One thread per
