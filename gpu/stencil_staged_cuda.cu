@@ -53,11 +53,13 @@ constexpr int64_t kMaxChunk = 16;     // slabs (N = 10^9, R = 2 on the H100: 8 1
 
 hm_device_buffers scratch_buffer; // per device
 
-// The tile of the slab plane per width R: TX x TY sites, one thread per (site, column).
+// The tile of the slab plane per width R: TX x TY sites, one thread per (site, column). Rows of 32
+// sites at R = 2 (2 blocks per SM, no spills): 68.0 us against 72.2 us with 16 x 8 (3 blocks per SM,
+// spilling) on the H100, N = 10^9 17.8 ms against 20.1 (session 34); R = 1 at 64 x 4 was 2.6% slower.
 template <int K> struct Tile;
 template <> struct Tile<1> { static constexpr int tx = 32, ty = 8; };
-template <> struct Tile<2> { static constexpr int tx = 16, ty = 8; };
-template <> struct Tile<4> { static constexpr int tx = 8, ty = 8; };
+template <> struct Tile<2> { static constexpr int tx = 32, ty = 4; };
+template <> struct Tile<4> { static constexpr int tx = 16, ty = 4; };
 template <> struct Tile<8> { static constexpr int tx = 8, ty = 4; };
 template <> struct Tile<16> { static constexpr int tx = 4, ty = 4; };
 
@@ -86,8 +88,9 @@ __constant__ double2 constant_blocks[kEntries];
 template <bool Cplx, int K> constexpr size_t shared_bytes() { return (size_t)kStages * Layout<Cplx, K>::stage_bytes; }
 
 // Blocks per SM the launch bounds promise (they cap the registers): 3 where the shared memory lets
-// them fit on an sm_90 (228 KiB, 1 KiB reserved per block) at R <= 2, else 2. At R = 4 three fit
-// exactly, but the 80 registers they leave spill: 73.5 us against 68.2 us on the H100 (session 33).
+// them fit on an sm_90 (228 KiB, 1 KiB reserved per block) at R <= 2 (now R = 1 only: R = 2's rows of
+// 32 sites leave room for 2), else 2. At R = 4 three fit exactly, but the 80 registers they leave
+// spill: 73.5 us against 68.2 us on the H100 (session 33).
 template <bool Cplx, int K> constexpr int min_blocks() {
   const int fit = (int)((228u * 1024u) / (shared_bytes<Cplx, K>() + 1024u));
   return K <= 2 && fit >= 3 ? 3 : 2;

@@ -442,12 +442,12 @@ static void check_wrap_hermitian(hm_context *ctx) {
 /* Trials 50..55: the TI's shape on larger boxes (4 orbitals, hops to the 6 face neighbours, periodic
  * or open boundaries, no vacancies): what the staged CUDA kernel serves (HAMLET_STENCIL_KERNEL=staged,
  * gpu/stencil_staged_cuda.cu), with planes of 9..29 x 5..13 sites that its tiles (32 x 8 to 4 x 4
- * sites) cover partly; trial 50 exactly 16 x 8 (whole tiles at R = 2, 4, 8, 16), trial 51 one site
+ * sites) cover partly; trial 50 exactly 32 x 8 (whole tiles at R = 1, 2, 4, 8, 16), trial 51 one site
  * wide in y (its y hops wrap onto the site itself or are dropped). Drawn after the other trials. */
 static void make_ti_shaped(description *d, int trial) {
   make_description(d, 3, 0, 0, 1, 4); /* faces, 4 orbitals: periodic or open, no vacancies */
   hm_stencil *s = &d->s;
-  s->cells[0] = trial == 50 ? 16 : draw_int(9, 29);
+  s->cells[0] = trial == 50 ? 32 : draw_int(9, 29);
   s->cells[1] = trial == 50 ? 8 : trial == 51 ? 1 : draw_int(5, 13);
   s->cells[2] = draw_int(3, 6);
 }
