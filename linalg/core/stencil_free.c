@@ -113,6 +113,14 @@ static int upload_array(const hm_kernels *K, const void *src, size_t bytes, cons
   return HM_SUCCESS;
 }
 
+/* Each of `entries` summed entries' kind in 2 bits at 2 e: bit 0 its real part non-zero, bit 1 its
+ * imaginary part (stencil_exec.h: face_kinds, box_kinds). */
+static uint32_t entry_kinds(const double (*sum)[2], int entries) {
+  uint32_t kinds = 0;
+  for (int e = 0; e < entries; e++) kinds |= (uint32_t)((sum[e][0] != 0) | (sum[e][1] != 0) << 1) << (2 * e);
+  return kinds;
+}
+
 /* A 4-orbital face-hop cell's blocks summed per direction, in block order, and their entries' kinds
  * (stencil_exec.h: face_sums, face_kinds; the staged CUDA kernel's table). */
 static int face_table(struct hm_stencil_part *P) {
@@ -128,10 +136,7 @@ static int face_table(struct hm_stencil_part *P) {
     for (int e = 0; e < 16; e++)
       for (int p = 0; p < 2; p++) sum[d][e][p] += s->block[2 * (16 * (size_t)b + e) + p];
   }
-  for (int d = 0; d < 7; d++) {
-    kinds[d] = 0;
-    for (int e = 0; e < 16; e++) kinds[d] |= (uint32_t)((sum[d][e][0] != 0) | (sum[d][e][1] != 0) << 1) << (2 * e);
-  }
+  for (int d = 0; d < 7; d++) kinds[d] = entry_kinds(sum[d], 16);
   return HM_SUCCESS;
 }
 
@@ -155,11 +160,7 @@ static int box_table(struct hm_stencil_part *P) {
     for (int e = 0; e < o * o; e++)
       for (int p = 0; p < 2; p++) sum[d][e][p] += s->block[2 * ((size_t)o * o * b + e) + p];
   }
-  for (int d = 0; d < 27; d++) {
-    P->exec.box_kinds[d] = 0;
-    for (int e = 0; e < o * o; e++)
-      P->exec.box_kinds[d] |= (uint32_t)((sum[d][e][0] != 0) | (sum[d][e][1] != 0) << 1) << (2 * e);
-  }
+  for (int d = 0; d < 27; d++) P->exec.box_kinds[d] = entry_kinds(sum[d], o * o);
   return HM_SUCCESS;
 }
 
