@@ -5,7 +5,7 @@
 # to 1e-6 relative for the pairs the relative test accepted, to 1e-8 (||A|| + |lambda| ||B||) for
 # those the norm test accepted (the accuracy the normwise backward error guarantees), and to 1e-4
 # relative for every pair next to the penalty (where the issue's runs stalled at 1e-3 .. 2e-1).
-# HAMLET_TEST_BACKEND=cuda runs the same on the GPU (scripts/device_eigen.sh).
+# HAMLET_TEST_BACKEND=cuda runs the same on the GPU.
 . "$(dirname "$0")/common.sh"
 need_h5py
 "$PYTHON" "$SOURCE_DIR/tests/support/hard_spectra.py" . || fail "could not generate the matrices"

@@ -1,17 +1,16 @@
 #!/bin/bash
 # KITE (github quantum-kite/kite, KITEx: C++/OpenMP, matrix-free tiles) as hamlet's KPM peer on the
-# GPU machine's host cores (issue 27 s4): its DOS moments on graphene and hamlet's TI, M and R fixed,
-# seconds per moment per orbital and peak bytes per orbital, as rows for bench/RESULTS.md.
+# GPU machine's host cores: its DOS moments on graphene and hamlet's TI, M and R fixed, seconds per
+# moment per orbital and peak bytes per orbital, as rows for bench/README.md.
 # Needs no hamlet build and no GPU; the same lattices through hamlet's CPU path run elsewhere.
-#   build the bundle here first:  bash scripts/build_kite.sh        (.peers/kite/bundle, 8.4 MiB)
-#   run (carry [".peers/kite/bundle"]):  bash scripts/device_kite.sh
+#   build the bundle here first:  bash bench/kite_build.sh        (.peers/kite/bundle, 8.4 MiB)
+#   run (with .peers/kite/bundle in the tree):  bash bench/kite_run.sh
 #   env: THREADS=16  M=1024  M0=64  R=2  GRAPHENE="4096 4096"  TI="256 256 128"  KITE_TIMEOUT=400 (s a run)
 #        BUDGET=560 (s in all)  GRAPHENE_FALLBACK="2048 2048"  TI_FALLBACK="128 128 128" (where the first won't fit)
 #        STEPS="check graphene ti"  (add graphene_complex: graphene in complex arithmetic as well;
 #        conductivity: KITE's conductivity_dc (full spectrum, M x M moments of COND_DIRECTION) and
 #        singleshot_conductivity_dc on graphene COND_CELLS (default "512 512") with COND_M (1024) and
-#        COND_R (1) moments and vectors, one run each: set beside hamlet's run of the same deck in
-#        scripts/device_conductivity2.sh (step kite_pair))
+#        COND_R (1) moments and vectors, one run each, to set beside hamlet's run of the same deck)
 # Each lattice runs KITEx twice, with M0 and M moments (same R): the moment loop's time is the
 # difference (reading, allocation and random vectors drop out); peak RSS is the M run's (wait4).
 # KITEx runs prod(divisions) = THREADS OpenMP threads whatever OMP_NUM_THREADS says; the thread grid
@@ -37,7 +36,7 @@ want() { case " $STEPS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 WORK=$(mktemp -d /tmp/kite.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 
-[ -x "$KITEX" ] || { echo "no KITEx at $KITEX: build it with scripts/build_kite.sh and carry .peers/kite/bundle"; exit 1; }
+[ -x "$KITEX" ] || { echo "no KITEx at $KITEX: build it with bench/kite_build.sh and carry .peers/kite/bundle"; exit 1; }
 if ldd "$KITEX" | grep "not found"; then echo "KITEx misses the libraries above on this machine"; exit 1; fi
 {
   cat "$(dirname "$KITEX")/SOURCE"

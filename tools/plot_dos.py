@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Plot the main result of a hamlet result file (what `hamlet plot` runs).
 
-    /usr/bin/python3 scripts/plot_dos.py OUT.h5 -o out.png
+    /usr/bin/python3 tools/plot_dos.py OUT.h5 -o out.png
 
 - /dos (KPM): rho(E) with a shaded band of +-error (the stochastic error from the spread over the
   random vectors); the title names the lattice and the KPM sizes (moments M, vectors R);

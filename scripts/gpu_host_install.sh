@@ -3,11 +3,11 @@
 # (the tree is relocatable), then build the downstream C example against the installed tree with
 # find_package(hamlet) and with pkg-config, run both on 2 ranks (backend auto: the GPU) and once on
 # the CPU backend, and compare the DOS files with the installed `hamlet compare`.
-#   run: bash scripts/device_install.sh        (carry: [".debs"])
+#   run: bash scripts/gpu_host.sh install
 set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 # shellcheck disable=SC1091 # unpacks the carried .debs; read it there
-source scripts/device_unpack.sh .debs
+source scripts/gpu_host_env.sh .debs
 MPIEXEC=/opt/deps/usr/bin/mpiexec.hydra
 W=/tmp/hamlet-install; rm -rf "$W"; mkdir -p "$W"
 step() { echo "== $*" | tee -a "$OUT/summary.txt"; }
@@ -33,7 +33,7 @@ grep -q "GPUs: [1-9][0-9]* visible" "$OUT/info.txt" || die "hamlet info sees no 
 
 step "C example: find_package(hamlet) and pkg-config against the prefix"
 cp -r "$P/share/hamlet/examples/downstream/c" "$W/c"
-# the environment variable is a list with ":" (device_unpack.sh wrote ";" for -D use)
+# the environment variable is a list with ":" (gpu_host_env.sh wrote ";" for -D use)
 export CMAKE_PREFIX_PATH="$P:${CMAKE_PREFIX_PATH//;/:}" PKG_CONFIG_PATH="$P/lib/pkgconfig:$PKG_CONFIG_PATH"
 if ! cmake -S "$W/c" -B "$W/c-cmake" -G Ninja -DCMAKE_BUILD_TYPE=Release >"$OUT/c_cmake.log" 2>&1 ||
    ! cmake --build "$W/c-cmake" -v >>"$OUT/c_cmake.log" 2>&1; then

@@ -1,8 +1,8 @@
 #!/bin/bash
 # Build KITE's KITEx (github quantum-kite/kite, C++/OpenMP, LGPL-3) as a peer for the KPM benchmark
-# (issue 27 section 4) into a self-contained bundle that runs on the GPU machine, which has no
+# into a self-contained bundle that runs on the GPU machine, which has no
 # package registry:  .peers/kite/bundle/{KITEx, lib/, LICENSE.md, SOURCE}.
-#   run (Debian 12, from the repository root):  bash scripts/build_kite.sh
+#   run (Debian 12, from the repository root):  bash bench/kite_build.sh
 #   env:  KITE_SRC   a KITE checkout or bare git dir (default: the mirror below, else a git clone)
 #         KITE_MARCH target ISA (default x86-64-v3: AVX2 + FMA, runs on any recent x86 server)
 #         JOBS       parallel compiles (default 2)

@@ -2,7 +2,7 @@
 # ThreadSanitizer on the CPU code: a C build (no CUDA, no Fortran) with -fsanitize=thread on the GPU
 # machine's host (16 cores: CI's 2 are too slow for it), then the CPU tests; the _omp2/_omp3 variants
 # run the OpenMP kernels and builders with several threads. Reports and the summary go to $OUT.
-#   run: bash scripts/device_tsan.sh   (carry: [".debs"]);  TESTS=regex narrows the ctest selection
+#   run: bash scripts/gpu_host.sh tsan [REGEX]   (REGEX narrows the ctest selection)
 # GCC's libgomp is not instrumented: its thread pool is reused and its barriers are futexes TSan
 # cannot see, so a shared variable the master writes before a parallel region and a worker reads in
 # it is reported as a race (a 10-line OpenMP program shows it). Such reports (previous access by the
@@ -12,8 +12,8 @@
 # whose Archer tool tells TSan about OpenMP's synchronisation).
 set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-# shellcheck source=scripts/device_unpack.sh
-source scripts/device_unpack.sh .debs >/dev/null
+# shellcheck source=scripts/gpu_host_env.sh
+source scripts/gpu_host_env.sh .debs >/dev/null
 flags="-fsanitize=thread -fno-omit-frame-pointer -g"
 # shellcheck disable=SC2086 # the flag list splits into words on purpose
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHAMLET_CUDA=OFF \
@@ -25,7 +25,7 @@ cd build-tsan || exit 1
 export HAMLET_TEST_REQUIRE=h5py # no CUDA in this build: the GPU tests are left out
 export TSAN_OPTIONS="exitcode=66 halt_on_error=0 second_deadlock_stack=1 log_path=$OUT/tsan/report"
 mkdir -p "$OUT/tsan"
-ctest -LE "gpu|fortran" ${TESTS:+-R "$TESTS"} -j 8 --timeout 900 --output-on-failure >"$OUT/tsan_ctest.log" 2>&1
+ctest -LE "gpu|fortran" ${1:+-R "$1"} -j 8 --timeout 900 --output-on-failure >"$OUT/tsan_ctest.log" 2>&1
 status=$?
 tail -25 "$OUT/tsan_ctest.log"
 reports=$(cat "$OUT"/tsan/report.* 2>/dev/null | grep -c "WARNING: ThreadSanitizer")

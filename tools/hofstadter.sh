@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Hofstadter butterfly: KPM DOS of the square lattice (inputs/lattices/square.lattice) on an
 # L x L supercell at every commensurate flux p / L per plaquette, plotted as DOS(E, flux).
-# Usage: scripts/hofstadter.sh [HAMLET] [L] [RANKS]   (defaults: build/bin/hamlet, 32, 2)
+# Usage: tools/hofstadter.sh [HAMLET] [L] [RANKS]   (defaults: build/bin/hamlet, 32, 2)
 # Writes hofstadter/flux_<p>.h5 and hofstadter.png in the working directory.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)

@@ -2,7 +2,7 @@
 """sigma_xy against the chemical potential from several hamlet conductivity results (e.g. a
 semi-magnetic TI slab with +Bz and -Bz on its top layer), with the +-e^2/2h lines: docs/hall_plateau.png.
 
-    /usr/bin/python3 scripts/plot_hall.py plus.h5 minus.h5 -o docs/hall_plateau.png
+    /usr/bin/python3 tools/plot_hall.py plus.h5 minus.h5 -o docs/hall_plateau.png
 
 Each file's xy component (temperature 0 or its first) is drawn with a band of +-its stochastic
 error; the legend names the top layer's exchange field Bz and the title the sizes (cells, M, R).
