@@ -1,5 +1,5 @@
 #!/bin/bash
-# KITE peer (issue 27 s4): bench/kite_input.py's models, exact moments and input files, and KITEx's
+# KITE peer: bench/kite_input.py's models, exact moments and input files, and KITEx's
 # moments against the exact Bloch ones on small lattices.
 #   bash bench/kite_check.sh selftest   no KITE needed: the models against hamlet's NumPy TI and the
 #                                       analytic bands, exact moments against dense diagonalization

@@ -1,11 +1,11 @@
-/* Multi-shift IDR(s) benchmark (issue 29): the TI LDOS problem (z_e - H) x = e_(i,o) at NE energies
+/* Multi-shift IDR(s) benchmark: the TI LDOS problem (z_e - H) x = e_(i,o) at NE energies
  * z_e = E_e + i eta over [emin, emax], 4 orbitals x sites right-hand sides (k columns), solved
  *   1. by one multi-shift IDR(s) (all energies), with the solver's profile: seed steps, operator
  *      applications of the seed and of the true-residual checks, shift columns updated, reductions,
  *      seconds per part;
  *   2. by the per-energy batches (one IDR(s) of k columns per energy, what `multishift = no` runs);
  * both in this run, with the largest relative difference of G_ii between them, and the traffic
- * bound of the multi-shift steps (bench/RESULTS.md, "Multi-shift IDR(s)"):
+ * bound of the multi-shift steps (bench/README.md, "Multi-shift IDR(s)"):
  *   bytes per seed step = 16 n [ Ka (s + 3) + k (s + 12) ] + 20 nnz,
  * Ka the shift columns the step updates (K = k NE while none has converged; the profile counts them),
  * at the copy bandwidth measured here (or --bw).

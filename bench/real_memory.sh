@@ -1,5 +1,5 @@
 #!/bin/bash
-# Memory per orbital and time per moment of hamlet's KPM DOS on graphene (issue 27's KITE target):
+# Memory per orbital and time per moment of hamlet's KPM DOS on graphene (against KITE):
 # matrix-free storage in complex arithmetic, in real arithmetic, and real with [kpm] block = 1, each
 # on NX x NY cells and on a small lattice (SMALL cells), so that the bytes per orbital come both as
 # peak RSS / N (the kernel's ru_maxrss, as bench/kite_run.sh measures KITE) and as (peak - peak
