@@ -91,7 +91,7 @@ static void write_results(run_state *s, hm_output *out, hm_shift_invert *si, con
   run_print_transform_summary(s, &ti, values, nrm);
 }
 
-/* auto: Krylov-Schur (2 to 5 times fewer column solves, bench/RESULTS.md), also where the inner
+/* auto: Krylov-Schur (2 to 5 times fewer column solves, bench/README.md), also where the inner
  * solve is iterative on an indefinite A - shift B (MINRES reaches its fixed 0.001 tol). A restart
  * continues the checkpoint's method. */
 int run_outer_is_krylov_schur(const run_state *s) {

@@ -12,10 +12,10 @@
 
 int green_multishift_chosen(run_state *s) {
   const hm_deck *d = &s->deck;
-  /* auto: multi-shift from AUTO_MIN_ENERGIES energies on every backend (session 27 on the CPU,
-   * bench_multishift, 6 x 6 x 4 TI: 1.03x faster at 21 energies, 1.27x at 101; session 30 with the
+  /* auto: multi-shift from AUTO_MIN_ENERGIES energies on every backend (on the CPU,
+   * bench_multishift, 6 x 6 x 4 TI: 1.03x faster at 21 energies, 1.27x at 101; later with the
    * seed's omega chosen for the family, on an H200: 5.5x faster at 101 energies, TI 40 x 40 x 16;
-   * bench/RESULTS.md). */
+   * bench/README.md). */
   enum { AUTO_MIN_ENERGIES = 32 };
   if (d->solver.multishift == 2) return 0;
   if (d->solver.multishift == 0 && (d->green.nenergies < AUTO_MIN_ENERGIES || d->solver.precond)) return 0;

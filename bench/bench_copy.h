@@ -1,7 +1,7 @@
 /* The C benchmarks' memory roofline: copy bandwidth (read + write counted) in the backend's own
  * memory (host for cpu, device for cuda), best of 5 after a warm-up. On the host the copy runs on
  * all OpenMP threads (the kernels measured against it do; the table's copy is one memcpy, one core:
- * session 32 found CPU steps at 0.6x that "floor") over arrays each thread first wrote (read from
+ * CPU steps were found at 0.6x that "floor") over arrays each thread first wrote (read from
  * never-written memory would stream the kernel's zero page). Needs linalg/core on the include path
  * (the backend's kernel table). Returns the status of a failed allocation or copy. */
 #ifndef HAMLET_BENCH_COPY_H

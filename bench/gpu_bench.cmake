@@ -10,7 +10,7 @@ endfunction()
 
 add_executable(bench_kpm_gpu kpm_gpu_bench.cu)
 target_include_directories(bench_kpm_gpu PRIVATE ${CMAKE_SOURCE_DIR}/linalg/core)
-target_link_libraries(bench_kpm_gpu PRIVATE hamlet CUDA::cusparse CUDA::cublas CUDA::cudart)
+target_link_libraries(bench_kpm_gpu PRIVATE hamlet_static CUDA::cusparse CUDA::cublas CUDA::cudart)
 # A tiny run keeps it building and checking (a) = (c) on a GPU machine; exits 77 (skip) without a GPU.
 hm_add_test(bench_kpm_gpu_smoke COMMAND $<TARGET_FILE:bench_kpm_gpu> --nx 16 --ny 16 --nz 8 --steps 3 NPROCS 1 LABELS gpu bench)
 hm_add_bad_options_test(bench_kpm_gpu
@@ -26,7 +26,7 @@ hm_add_bad_options_test(bench_kpm_gpu
 # lattice and a 27-point stencil, with the copy-bandwidth roofline. Smoke: tiny sizes, 77 without a GPU.
 add_executable(bench_spmm_gpu spmm_gpu_bench.cu)
 target_include_directories(bench_spmm_gpu PRIVATE ${CMAKE_SOURCE_DIR}/linalg/core)
-target_link_libraries(bench_spmm_gpu PRIVATE hamlet CUDA::cusparse CUDA::cudart)
+target_link_libraries(bench_spmm_gpu PRIVATE hamlet_static CUDA::cusparse CUDA::cudart)
 hm_add_test(bench_spmm_gpu_smoke COMMAND $<TARGET_FILE:bench_spmm_gpu> --ti 8 8 4 --L 10 --k 1,4,16 NPROCS 1 LABELS gpu bench)
 hm_add_bad_options_test(bench_spmm_gpu
                         "--k 1,300|--k needs an integer in [1, 256], got \"300\""
@@ -38,7 +38,7 @@ hm_add_bad_options_test(bench_spmm_gpu
 # tol, histories and true residuals); exits 77 without a GPU.
 add_executable(bench_idr_unfused_gpu idr_unfused_gpu.cu)
 target_include_directories(bench_idr_unfused_gpu PRIVATE ${CMAKE_SOURCE_DIR}/linalg/core)
-target_link_libraries(bench_idr_unfused_gpu PRIVATE hamlet CUDA::cusparse CUDA::cublas CUDA::cudart)
+target_link_libraries(bench_idr_unfused_gpu PRIVATE hamlet_static CUDA::cusparse CUDA::cublas CUDA::cudart)
 hm_add_test(bench_idr_unfused_gpu_smoke COMMAND $<TARGET_FILE:bench_idr_unfused_gpu> --check --convdiff 20 --ti 6 6 4 --s 2,4 NPROCS 1 LABELS gpu bench)
 hm_add_bad_options_test(bench_idr_unfused_gpu
                         "--s 1,99|--s needs an integer in [1, 64], got \"99\""

@@ -1,12 +1,12 @@
 #!/bin/bash
-# How far a Green's-function run moves with the rank count (issue 29's "1, 2 and 3 ranks equal to
+# How far a Green's-function run moves with the rank count (the contract "1, 2 and 3 ranks equal to
 # rounding"): DECK (default inputs/ti_green_ldos_scan.ini) on 1, 2 and 3 ranks, multi-shift IDR(s)
 # (multishift = yes) and the per-energy batches (multishift = no), then per method
 #   max |G_P - G_1| / max |G_1| over every energy and site orbital, for P = 2, 3,
 #   the iterations summed over the systems and the most of one system, and the solve's seconds.
 #   run: bash bench/green_ranks.sh [HAMLET] ; DECK, RANKS (default "1 2 3"), METHODS ("yes no"),
 #        EXTRA (lines appended to the deck's [green] section, e.g. "energies = -3 3 41")
-# The figures and why they differ: bench/RESULTS.md, "Multi-shift IDR(s), session 31".
+# The figures and why they differ: bench/README.md, multi-shift IDR(s).
 set -uo pipefail
 HAMLET=$(realpath "${1:-build/bin/hamlet}")
 DECK=$(realpath "${DECK:-inputs/ti_green_ldos_scan.ini}")

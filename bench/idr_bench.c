@@ -8,7 +8,7 @@
  *   bench_idr [--backend cpu|cuda] [--convdiff 100] [--ti 64 64 40] [--outer 100] [--bw GB/s]
  *             [--copy-mib 512] [--batch-outer 20] [--batch-s 4] [--s 1,2,4,8]
  * (--batch-outer 0 skips the batches; --s picks the shadow space dimensions of the two sweeps.)
- * The issue's GPU sizes: --backend cuda --convdiff 172 (5.1 million rows) --ti 200 100 40 (3.2 million). */
+ * The GPU sizes of the benchmark case: --backend cuda --convdiff 172 (5.1 million rows) --ti 200 100 40 (3.2 million). */
 #include <complex.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 #!/bin/bash
-# KITE peer (issue 27 s4): bench/kite_input.py's models, exact moments and input files, and KITEx's
+# KITE peer: bench/kite_input.py's models, exact moments and input files, and KITEx's
 # moments against the exact Bloch ones on small lattices.
 #   bash bench/kite_check.sh selftest   no KITE needed: the models against hamlet's NumPy TI and the
 #                                       analytic bands, exact moments against dense diagonalization
@@ -57,7 +57,7 @@ check g_random random '' graphene --cells 64 64 --moments 128 --randoms 4 --thre
 check ti_ones ones ones ti --cells 16 16 8 --moments 64 --randoms 1 --threads 4
 check ti_random random '' ti --cells 32 16 16 --moments 128 --randoms 2 --threads 4
 check ti_m_random random '' ti --cells 16 16 16 --moments 96 --randoms 3 --threads 2 --m -1 --t 0.8
-# The timed runner of scripts/device_kite.sh on a tiny lattice: one table row (its times are noise at this size).
+# The timed runner of bench/kite_run.sh on a tiny lattice: one table row (its times are noise at this size).
 "${KI[@]}" bench graphene --cells 32 32 --moments 48 --moments0 16 --randoms 1 --threads 2 --kitex "$KITEX" \
   --name smoke --workdir "$WORK" --logdir "$WORK" --table table.md >bench.log 2>&1 || { fail "bench runner"; cat bench.log; }
 grep -Eq '^\| KITE .*\| graphene 32x32 \| 2048 \| 48 \| 1 \|' table.md || { fail "bench runner's row"; cat bench.log; }

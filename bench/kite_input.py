@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""KITE (github quantum-kite/kite) as a KPM peer of hamlet (issue 27, section 4).
+"""KITE (github quantum-kite/kite) as a KPM peer of hamlet.
 
 KITEx reads one HDF5 file that KITE's Python front end (kite.py, on top of pybinding) writes.
 This module writes that file directly with numpy + h5py for the two benchmark lattices, and

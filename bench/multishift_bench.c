@@ -1,11 +1,11 @@
-/* Multi-shift IDR(s) benchmark (issue 29): the TI LDOS problem (z_e - H) x = e_(i,o) at NE energies
+/* Multi-shift IDR(s) benchmark: the TI LDOS problem (z_e - H) x = e_(i,o) at NE energies
  * z_e = E_e + i eta over [emin, emax], 4 orbitals x sites right-hand sides (k columns), solved
  *   1. by one multi-shift IDR(s) (all energies), with the solver's profile: seed steps, operator
  *      applications of the seed and of the true-residual checks, shift columns updated, reductions,
  *      seconds per part;
  *   2. by the per-energy batches (one IDR(s) of k columns per energy, what `multishift = no` runs);
  * both in this run, with the largest relative difference of G_ii between them, and the traffic
- * bound of the multi-shift steps (bench/RESULTS.md, "Multi-shift IDR(s)"):
+ * bound of the multi-shift steps (bench/README.md, "Multi-shift IDR(s)"):
  *   bytes per seed step = 16 n [ Ka (s + 3) + k (s + 12) ] + 20 nnz,
  * Ka the shift columns the step updates (K = k NE while none has converged; the profile counts them),
  * at the copy bandwidth measured here (or --bw).
@@ -15,11 +15,9 @@
  *   bench_multishift [--backend cpu|cuda] [--ti 16 16 10] [--energies 101] [--emin -3] [--emax 3]
  *                    [--eta 0.05] [--tol 1e-8] [--s 4] [--sites 2] [--rhs-per-solve 0] [--per-energy 1]
  *                    [--per-energy-every 1] [--bw GB/s] [--copy-mib 256] [--polish-columns 0]
- *                    [--omega-rule shifts|seed] [--seed-switch 0|1] [--detail]
+ *                    [--detail]
  * --polish-columns c: the most columns of one batched polish solve (0: the solver's choice by memory).
- * --omega-rule, --seed-switch: the seed's omega chosen for the shifts (default) or the seed's own, and
- * the seed moved to the laggard each cycle or not (default); `--omega-rule seed --seed-switch 1` is the
- * solver before session 30. --detail: per energy, the iterations of each system in both methods. */
+ * --detail: per energy, the iterations of each system in both methods. */
 #include <complex.h>
 #include <math.h>
 #include <stdio.h>
@@ -66,7 +64,6 @@ int main(int argc, char **argv) {
   hm_backend backend = HM_BACKEND_CPU;
   int64_t ti[3] = {16, 16, 10};
   int ne = 101, s = 4, sites = 2, per_energy = 1, per_solve = 0, every = 1, polish_columns = 0, detail = 0;
-  int omega_rule = HM_MS_OMEGA_SHIFTS, seed_switch = 0;
   double emin = -3, emax = 3, eta = 0.05, tol = 1e-8, bw = 0;
   size_t copy_mib = 256;
   for (int i = 1; i < argc; i++) {
@@ -89,19 +86,15 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--copy-mib") && i + 1 < argc) copy_mib = (size_t)atol(argv[++i]);
     else if (!strcmp(argv[i], "--polish-columns") && i + 1 < argc) polish_columns = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--detail")) detail = 1;
-    else if (!strcmp(argv[i], "--omega-rule") && i + 1 < argc) {
-      i++;
-      omega_rule = !strcmp(argv[i], "seed") ? HM_MS_OMEGA_SEED : !strcmp(argv[i], "shifts") ? HM_MS_OMEGA_SHIFTS : -1;
-    } else if (!strcmp(argv[i], "--seed-switch") && i + 1 < argc) seed_switch = atoi(argv[++i]);
     else {
       fprintf(stderr, "unknown or incomplete option %s\n", argv[i]);
       MPI_Abort(MPI_COMM_WORLD, 2);
     }
   }
   if (ne < 1 || ne > 1000 || s < 1 || s > 64 || sites < 1 || sites > 16 || per_solve < 0 || every < 1 ||
-      polish_columns < 0 || omega_rule < 0 || (seed_switch != 0 && seed_switch != 1)) {
+      polish_columns < 0) {
     fprintf(stderr, "--energies must be 1..1000, --s 1..64, --sites 1..16, --rhs-per-solve >= 0, "
-            "--per-energy-every >= 1, --polish-columns >= 0, --omega-rule seed or shifts, --seed-switch 0 or 1\n");
+            "--per-energy-every >= 1, --polish-columns >= 0\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   hm_context *ctx;
@@ -129,12 +122,10 @@ int main(int argc, char **argv) {
   const int k = 4 * sites, K = k * ne, kg = per_solve > 0 && per_solve < k ? per_solve : k;
   if (rank == 0)
     printf("multi-shift IDR(%d) benchmark: backend %s, %d ranks, TI %lld x %lld x %lld (n = %lld, nnz = %lld), "
-           "%d energies in [%g, %g], eta %g, tol %g, %d right-hand sides; bandwidth %.1f GB/s (%s); seed's omega "
-           "rule %s, seed switch %s\n",
+           "%d energies in [%g, %g], eta %g, tol %g, %d right-hand sides; bandwidth %.1f GB/s (%s)\n",
            s, backend == HM_BACKEND_CUDA ? "cuda" : "cpu", size, (long long)ti[0], (long long)ti[1], (long long)ti[2],
            (long long)n, (long long)nnz, ne, emin, emax, eta, tol, k, bw / 1e9,
-           measured ? "copy measured in this run, read + write" : "--bw",
-           omega_rule == HM_MS_OMEGA_SEED ? "seed" : "shifts", seed_switch ? "on" : "off");
+           measured ? "copy measured in this run, read + write" : "--bw");
   double complex *z = malloc(sizeof(double complex) * (size_t)ne);
   for (int e = 0; e < ne; e++) z[e] = CMPLX(ne > 1 ? emin + (emax - emin) * e / (ne - 1) : emin, eta);
   hm_mvec *B, *Xe;
@@ -167,7 +158,6 @@ int main(int argc, char **argv) {
     hm_idr_multishift *ms;
     CHECK(hm_idr_multishift_create(A, &opt, ne, z, &ms));
     CHECK(hm_idr_multishift_set_polish(ms, polish_columns, 0));
-    CHECK(hm_idr_multishift_set_rules(ms, omega_rule, seed_switch));
     MPI_Barrier(MPI_COMM_WORLD);
     double t = MPI_Wtime();
     tolerate(hm_idr_multishift_solve(ms, Bg, X), "multi-shift", rank);
@@ -192,7 +182,6 @@ int main(int argc, char **argv) {
     p.t_shift += pg.t_shift;
     p.t_check += pg.t_check;
     p.t_polish += pg.t_polish;
-    p.t_switch += pg.t_switch;
     p.t_total += pg.t_total;
     int *gi = malloc(sizeof(int) * (size_t)(w * ne)), *gc = malloc(sizeof(int) * (size_t)(w * ne));
     double *gt = malloc(sizeof(double) * (size_t)(w * ne));
@@ -237,9 +226,9 @@ int main(int argc, char **argv) {
            "products %.2f columns, shift columns updated %.1f of %d, reductions %.2f\n",
            p.seed_steps, steps / (s + 1), steps > 0 ? (double)(p.seed_products + p.check_products) / steps : 0, kg,
            steps > 0 ? (double)p.check_products / steps : 0, Ka, kg * ne, steps > 0 ? (double)p.reductions / steps : 0);
-    printf("  seconds: seed %.3f, shift updates %.3f, true-residual checks %.3f, seed switches %.3f, polish %.3f "
+    printf("  seconds: seed %.3f, shift updates %.3f, true-residual checks %.3f, polish %.3f "
            "(%ld batched solves of %ld columns, %ld iterations summed over the columns; includes their checks), "
-           "total %.3f\n", p.t_seed, p.t_shift, p.t_check, p.t_switch, p.t_polish, p.polish_solves, p.polish_columns,
+           "total %.3f\n", p.t_seed, p.t_shift, p.t_check, p.t_polish, p.polish_solves, p.polish_columns,
            p.polish_iterations, p.t_total);
     printf("  sent to polish: %ld systems whose true residual stalled above tol, %ld still running when the seed "
            "reached maxit = %d\n", p.stalled_columns, p.maxit_columns, opt.maxit);

@@ -4,7 +4,7 @@
 # the per-energy batches (multishift = no) and KPM's LDOS with the Lorentz kernel at the matching
 # resolution (lambda a / M = eta, a the half bandwidth); each with its error against the exact
 # spectral sum on a lattice small enough to diagonalize (SMALL, NumPy eigh), and the traffic bound of
-# one multi-shift step (see bench/RESULTS.md, "Multi-shift IDR(s)"):
+# one multi-shift step (see bench/README.md, "Multi-shift IDR(s)"):
 #   bytes per seed step = 16 n [ K k (s + 3) + k (s + 12) ] + matrix bytes,
 # K energies, k = 4 x sites right-hand sides, s the shadow dimension: every shift reads its s
 # directions and its iterate and writes its newest direction and iterate (s + 3 values per entry);

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Link bandwidths inside one node, the inputs of bench/SCALING.md's communication model (issue 30).
+"""Link bandwidths inside one node, the inputs of bench/SCALING.md's communication model.
 
 For every GPU: its device-to-device copy bandwidth (read + write counted once each, as the
 vectors-only floor counts it). For every ordered pair: the peer copy bandwidth (GPU i's buffer into

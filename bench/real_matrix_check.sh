@@ -1,11 +1,11 @@
 #!/bin/bash
-# Issue 32's check on real matrices that are not in the repository: for each Matrix Market file
+# The shift-and-invert check on real matrices that are not in the repository: for each Matrix Market file
 # given (real or complex symmetric/Hermitian), hamlet's LOBPCG for the 4 smallest (Jacobi), the 4
 # largest (no preconditioner) and the 4 nearest 0 by shift-and-invert, tol 1e-8, on 1 and 2 ranks,
 # each against the dense eigenvalues (numpy eigvalsh): converged count, iterations, the largest
 # relative difference, wall time.
 #   bash bench/real_matrix_check.sh BUILD_DIR FILE.mtx [FILE.mtx ...]
-# (SuiteSparse's HB/1138_bus and HB/bcsstk03 were used in session 28: bench/RESULTS.md.)
+# (SuiteSparse's HB/1138_bus and HB/bcsstk03 were used: bench/README.md.)
 set -euo pipefail
 build=${1:?build folder}; shift
 hamlet=$(cd "$build" && pwd)/bin/hamlet

@@ -1,8 +1,8 @@
 #!/bin/bash
-# Memory per orbital and time per moment of hamlet's KPM DOS on graphene (issue 27's KITE target):
+# Memory per orbital and time per moment of hamlet's KPM DOS on graphene (against KITE):
 # matrix-free storage in complex arithmetic, in real arithmetic, and real with [kpm] block = 1, each
 # on NX x NY cells and on a small lattice (SMALL cells), so that the bytes per orbital come both as
-# peak RSS / N (the kernel's ru_maxrss, as scripts/device_kite.sh measures KITE) and as (peak - peak
+# peak RSS / N (the kernel's ru_maxrss, as bench/kite_run.sh measures KITE) and as (peak - peak
 # of the small run) / (N - N small) from hamlet's own "memory host peak" line: the fixed ~200 MiB of
 # MPI, HDF5 and libraries drop out of the second (ru_maxrss of the small run carries a transient of
 # about 70 MB that hamlet's own peak does not see, so the difference uses the latter). Seconds per moment per orbital = the summary's

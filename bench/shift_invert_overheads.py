@@ -1,5 +1,5 @@
-"""Shift-and-invert overheads, two hamlet builds side by side (bench/RESULTS.md, "Session 28: the
-overheads cut"): the five cases of e2e_shift_invert (tests/support/shift_invert_matrices.py) on a
+"""Shift-and-invert overheads, two hamlet builds side by side (bench/README.md,
+shift-and-invert): the five cases of e2e_shift_invert (tests/support/shift_invert_matrices.py) on a
 GRID x GRID grid, nev 4, tol 1e-8, 1 rank, 1 thread; each build runs each case REPEAT times,
 interleaved (noisy machine), and one table gives the medians of /timing setup and solve, the
 column solves (/eigen inner_solves), the solve phase per column solve and the largest relative

@@ -1,4 +1,4 @@
-"""Shift-and-invert peer benchmark (issue 32): hamlet (LOBPCG on (A - shift B)^-1 B, CHOLMOD/UMFPACK
+"""Shift-and-invert peer benchmark: hamlet (LOBPCG on (A - shift B)^-1 B, CHOLMOD/UMFPACK
 on rank 0) against SciPy's ARPACK shift-invert (eigsh with sigma: Lanczos + SuperLU) and, with
 --slepc, SLEPc 3.18 (bench/peers/slepc_shift_invert.c: Krylov-Schur + STSINVERT and LOBPCG
 preconditioned by the same factorization, PETSc's own LU / Cholesky) on the same generated matrices
@@ -6,10 +6,10 @@ preconditioned by the same factorization, PETSc's own LU / Cholesky) on the same
 
 Usage: /usr/bin/python3 bench/shift_invert_peer.py HAMLET_BINARY [GRID]   (GRID x GRID unknowns, 45)
          [--slepc DIR] [--repeat N] [--seed 7] [--reference dense|sparse] [--outer lobpcg|krylov_schur] [--trust]
---outer krylov_schur: hamlet's thick-restart Lanczos on the transform instead of LOBPCG (issue 32).
+--outer krylov_schur: hamlet's thick-restart Lanczos on the transform instead of LOBPCG.
 --trust (with --slepc and --outer krylov_schur): hamlet also with verify_copies = no (no search for
 missed copies of degenerate eigenvalues after convergence), and both runs' column solves.
-Without --slepc: hamlet on 1 and 2 ranks next to SciPy (the session 26/27 table).
+Without --slepc: hamlet on 1 and 2 ranks next to SciPy (the table of bench/README.md).
 With --slepc DIR (the folder of build_petsc_peers.sh's programs; run `source
 bench/peers/unpack_peers.sh .debs-peers PREFIX` first, which exports PEERS_MPIEXEC, Open MPI from
 the prefix): every solver on 1 rank, each case run --repeat times (interleaved), and one table of

@@ -17,12 +17,17 @@ function(hm_static_twin shared twin)
   endif()
   set_target_properties(${twin} PROPERTIES OUTPUT_NAME ${output_name}
                         ARCHIVE_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/static)
-  foreach(property INTERFACE_LINK_LIBRARIES INTERFACE_INCLUDE_DIRECTORIES INTERFACE_COMPILE_DEFINITIONS)
+  foreach(property INTERFACE_INCLUDE_DIRECTORIES INTERFACE_COMPILE_DEFINITIONS)
     get_target_property(value ${shared} ${property})
     if(value)
       set_property(TARGET ${twin} PROPERTY ${property} "${value}")
     endif()
   endforeach()
+  # a static library passes on every library its objects need, the shared one's private ones too
+  get_target_property(links ${shared} LINK_LIBRARIES)
+  if(links)
+    set_property(TARGET ${twin} PROPERTY INTERFACE_LINK_LIBRARIES "${links}")
+  endif()
 endfunction()
 
 set_target_properties(hamlet PROPERTIES VERSION ${PROJECT_VERSION} SOVERSION ${HAMLET_ABI_VERSION}
@@ -63,8 +68,11 @@ endif()
 
 # Example decks (every one runs in the test suite) and the plot script.
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/inputs/ DESTINATION ${CMAKE_INSTALL_DATADIR}/hamlet/inputs)
-install(PROGRAMS ${CMAKE_SOURCE_DIR}/scripts/plot_dos.py DESTINATION ${CMAKE_INSTALL_DATADIR}/hamlet)
-install(FILES ${CMAKE_SOURCE_DIR}/scripts/plot_spectral.py DESTINATION ${CMAKE_INSTALL_DATADIR}/hamlet) # imported by plot_dos.py
+install(PROGRAMS ${CMAKE_SOURCE_DIR}/tools/plot_dos.py DESTINATION ${CMAKE_INSTALL_DATADIR}/hamlet)
+install(FILES ${CMAKE_SOURCE_DIR}/tools/plot_spectral.py DESTINATION ${CMAKE_INSTALL_DATADIR}/hamlet) # imported by plot_dos.py
+# the user's other tools: sigma_xy(mu) of both field signs, the Hofstadter butterfly
+install(PROGRAMS ${CMAKE_SOURCE_DIR}/tools/plot_hall.py ${CMAKE_SOURCE_DIR}/tools/hofstadter.sh
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/hamlet/tools)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/examples/downstream/ DESTINATION ${CMAKE_INSTALL_DATADIR}/hamlet/examples/downstream
         PATTERN "build*" EXCLUDE)
 

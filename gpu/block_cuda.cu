@@ -11,7 +11,7 @@
 // per site instead of 52), and its loads hang on one short chain (group -> block -> vector rows).
 // On the tensor cores a lane loads one coefficient pair per block (a warp's in one coalesced
 // load) and one double of x per column pair and 8 columns, with few registers. Measured on the
-// H100, R = 32 (bench/RESULTS.md): 64.9 us per vector-step against 98.4 for the CSR kernel;
+// H100, R = 32 (bench/README.md): 64.9 us per vector-step against 98.4 for the CSR kernel;
 // CUDA-core variants of the same blocks took 114-271 us (broadcast loads of the values and the
 // mask arithmetic filled the L1 and the issue slots).
 #include <algorithm>
@@ -416,11 +416,11 @@ __global__ void __launch_bounds__(kThreads, MinBlocks)
 
 hm_device_buffers scratch_buffer; // per device
 
-// Measured on the H100 (bench_kpm_gpu --block-sweep, 2026-11-24, sessions 16 and 20), us per
-// vector-step on the TI lattice 200 x 100 x 40 with the traversal tiles cut for R (bench/RESULTS.md):
+// Measured on the H100 (bench_kpm_gpu --block-sweep, 2026-11-24), us per
+// vector-step on the TI lattice 200 x 100 x 40 with the traversal tiles cut for R (bench/README.md):
 // R = 32 and 64, 4 column tiles (the matrix read once), pair loads, late W, unrolled twice, 2
 // blocks per SM (128 registers): 64.9 and 65.0 (not unrolled, 3 blocks per SM: 65.7); R = 16, 2
-// tiles, the same: 71.8; session 24: R = 24, 48 and 72, 3 tiles, the same at 3 blocks per SM (80
+// tiles, the same: 71.8; later: R = 24, 48 and 72, 3 tiles, the same at 3 blocks per SM (80
 // registers): 66.9, 67.0 and 67.0 (with 1, 2 and 1 tiles: 92.3, 70.2 and 99.7); R = 40, 5 tiles,
 // as at 4: 64.3 (1 tile: 94.8); R = 56, 7 tiles, not unrolled, 2 blocks per SM: 71.7 to 80.7
 // (unrolled 77.3; 1 tile 91.8 to 99.5); R = 8, 1 tile, complex loads, not unrolled, 3
@@ -432,7 +432,7 @@ using MmaFn = void (*)(int32_t, const int4 *, const int64_t *, const int2 *, con
                        double, double, const double *, double *, double *, int);
 
 // Defaults by the tile count (the sweeps above). Ragged widths, whose rows do not start on 128-byte
-// lines, load x as complex entries (session 24, R = 12, 20, 28, 44, 100: 85.2, 70.6, 74.7, 71.3,
+// lines, load x as complex entries (R = 12, 20, 28, 44, 100: 85.2, 70.6, 74.7, 71.3,
 // 82.1 us against 122.9, 75.1, 77.1, 71.8, 95.5 with pair loads; R = 36: 75.0 against 73.8), with 3
 // blocks per SM at 2 and 3 tiles.
 template <int NT, int U, bool P, bool Rg> MmaFn pick_cap() {

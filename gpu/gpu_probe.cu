@@ -33,6 +33,24 @@ extern "C" int hm_gpu_select(int node_rank, int *device) {
   return HM_SUCCESS;
 }
 
+// A device this build has no kernels for (its SASS and PTX are all for other architectures) would
+// fail at the first launch with "no kernel image"; say so at binding, naming what to rebuild with.
+static int check_kernel_image(int device) {
+  cudaFuncAttributes attributes;
+  const cudaError_t e = cudaFuncGetAttributes(&attributes, axpy_kernel);
+  if (e == cudaErrorNoKernelImageForDevice || e == cudaErrorInvalidDeviceFunction) {
+    cudaGetLastError();
+    cudaDeviceProp prop;
+    HM_CALL_CUDA(cudaGetDeviceProperties(&prop, device));
+    HM_CHECK(0, HM_ERR_BACKEND,
+             "CUDA device %d (%s) has compute capability %d.%d, and this hamlet was built for CUDA architectures "
+             "%s only: rebuild with -DCMAKE_CUDA_ARCHITECTURES=%d%d (or add it to the list)",
+             device, prop.name, prop.major, prop.minor, HAMLET_CUDA_ARCHITECTURES, prop.major, prop.minor);
+  }
+  HM_CALL_CUDA(e);
+  return HM_SUCCESS;
+}
+
 extern "C" int hm_gpu_bind(int device) {
   int count = 0;
   HM_CALL(hm_gpu_device_count(&count));
@@ -43,6 +61,7 @@ extern "C" int hm_gpu_bind(int device) {
   HM_CHECK(device < kGpuMaxDevices, HM_ERR_ARGUMENT, "CUDA device %d: hamlet uses devices 0 to %d of a node",
            device, kGpuMaxDevices - 1);
   HM_CALL(hm_gpu_switch_device(device));
+  HM_CALL(check_kernel_image(device));
   return HM_SUCCESS;
 }
 

@@ -71,8 +71,8 @@ struct SellFormat {
 // vector-step between runs); taking a vector row that the rows before loaded from registers instead
 // of L1 was slower (188). Routing: SELL for spmmv up to k = 4 (SpMV 346 us = 92% of the roofline,
 // CSR 526) and for kpm_step at R = 1 only (R = 4: CSR 173 us, SELL 222; R = 32: CSR 108, SELL 181);
-// the block copy's KPM step from R = 4 on (2026-11-24, session 16: R = 8 93 us against CSR 140,
-// R = 16 76 against 116, R = 32 71 against 98, R = 64 71 against 100; session 24, widths not a
+// the block copy's KPM step from R = 4 on (2026-11-24: R = 8 93 us against CSR 140,
+// R = 16 76 against 116, R = 32 71 against 98, R = 64 71 against 100; later, widths not a
 // multiple of 8: R = 2 341 against 270, R = 4 175 against 183, R = 6 123 against 162, R = 20 75
 // against 113).
 hm_sell_tuning tuning = {16, 16, 8, 0, 4, 1, 4};

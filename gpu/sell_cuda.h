@@ -28,7 +28,7 @@ int hm_cuda_sell_block(const void *format, int list, int make, const void **bloc
 // matrix row and stored / all value blocks (none: 0, 0, 1).
 int hm_cuda_sell_block_info(const void *format, int list, int *made, double *reads, double *distinct);
 
-// Launch knobs for benchmarks (the defaults are the measured best; see bench/RESULTS.md).
+// Launch knobs for benchmarks (the defaults are the measured best; see bench/README.md).
 typedef struct {
   int max_lanes;       // lanes across the columns of a row, at most (1, 2, 4, 8, 16 or 32)
   int rows_per_pass;   // row groups a lane accumulates per pass over a chunk's slots (8, 16 or 32)

@@ -2,7 +2,7 @@
 // orbitals) cut a row list's slabs into chunks that thread blocks march along, and which tile and
 // chunk a block takes. Blocks are numbered chunk-major: the blocks that run at once work on the same
 // chunk of slabs of neighbouring tiles, so the rows they copy are near each other in memory, and a
-// chunk has at most a kernel's cap of slabs. On the H100 (bench/RESULTS.md, session 34) the TI's step
+// chunk has at most a kernel's cap of slabs. On the H100 (bench/README.md) the TI's step
 // at N = 10^9, R = 2 went from 1.37x to 1.24x the copy floor with chunks of 16 slabs instead of 1000,
 // and R = 2 at 200 x 100 x 40 8% faster from the order alone. A chunk copies 2 slabs more than it computes.
 #ifndef HAMLET_STAGED_CHUNKS_CUH

@@ -5,7 +5,7 @@
 // Why: the few-orbital kernel (stencil_small_cuda.cu) loads every hop's neighbour row through L1, one
 // (site, column) per thread: a Wannier model's 38 hops a row are 38 loads of 16 bytes per orbital and
 // column, 6 times the 48 bytes of DRAM the step has to move, and it ran at 3.3x the vectors-only
-// floor at R = 32 on the H100 (graphene 1.5x; bench/RESULTS.md, session 33). Here, as in the TI's
+// floor at R = 32 on the H100 (graphene 1.5x; bench/README.md). Here, as in the TI's
 // staged kernel (stencil_staged_cuda.cu), 16-byte cp.async copies fill a ring of 3 slab stages in
 // shared memory, the next slab's copy in flight while one is computed, and each slab is read from
 // shared memory once per thread and in-plane neighbour: a thread marches along the slabs of its

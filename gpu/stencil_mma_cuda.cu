@@ -5,7 +5,7 @@
 //
 // Why: the per-site kernel (stencil_cuda.cu) spends its issue slots on 448 scalar FMAs per site and
 // column and reads the z neighbours' rows from DRAM again at large widths (1.83x the vectors-only
-// floor at R = 32, bench/RESULTS.md, session 27); the tensor cores take the arithmetic, and the
+// floor at R = 32, bench/README.md); the tensor cores take the arithmetic, and the
 // sites are walked as the TI builder walks its rows (physics/ti/ti_order.c): columns of tx x ty
 // sites of the slab plane, each through all its slabs, so that a site's z neighbours were read a
 // moment ago and are still in L2.
@@ -55,7 +55,7 @@ struct Walk {
   uint32_t tiles_x;
 };
 
-// Tile sizes as the TI builder cuts them (physics/ti/ti_order.c, measured in session 20): 16 x 16
+// Tile sizes as the TI builder cuts them (physics/ti/ti_order.c, measured): 16 x 16
 // below a width of 32; from 32 on, a tile plane of at most 1152 sites and 2.25 MiB of rows. The
 // tiles are evened out over the plane (200 x 100 at R = 32: 29 x 34), so the padding is small.
 // Returns false where the walk's positions do not fit 32 bits.
@@ -191,7 +191,7 @@ bool hm_cuda_stencil_mma_applies(const hm_stencil_exec *E, int k) {
     return false;
   for (int a = 0; a < 3; a++)
     if (E->boundary[a] == 2) return false; // twisted: a phase on the neighbour's values
-  // measured on the H200 (bench/RESULTS.md, session 28): 19-25% faster than the per-site kernel at
+  // measured on the H200 (bench/README.md): 19-25% faster than the per-site kernel at
   // R = 32 and 64, slower at 8 and 16
   if (choice == 1 && k % 32) return false;
   Walk walk;

@@ -3,7 +3,7 @@
 // on many shifts). Chosen for 1 and 2 orbitals (hm_small_serves, stencil_small_plan.h) where the box
 // kernel (stencil_box_cuda.cu: hops within one cell, a multiple of 8 vectors) does not serve. One thread per (site, column) for all O orbitals of the site, the launch shape
 // of the per-site kernel (stencil_launch.cuh). What it does differently, each for a measured cost
-// of that kernel on these models (bench/RESULTS.md, issue 27):
+// of that kernel on these models (bench/README.md):
 //  - a site's in-plane cell coordinates are found once, not once per slab (a 64-bit division);
 //  - one test per site and slab decides that no hop of the cell wraps or leaves the local slabs
 //    (the cell's reach per axis, from its shifts); such sites (all but the faces) add each block's

@@ -24,11 +24,11 @@ HM_STENCIL_FN size_t hm_small_table_bytes(int nblocks, int orbitals) {
 /* Whether the kernel serves E at width k (else the per-site kernel does), where the box kernel
  * (stencil_box_cuda.h: hops within one cell, a multiple of 8 vectors) does not: chosen automatically for
  * 1 and 2 orbitals (graphene 1.29x and wannier30 1.26x faster than the per-site kernel at R = 32,
- * H200, session 30), for 4 only where forced (HAMLET_STENCIL_KERNEL=small: the TI's per-site and
+ * H200), for 4 only where forced (HAMLET_STENCIL_KERNEL=small: the TI's per-site and
  * tensor-core kernels are faster); no field, k dividing the block size, the tables within
  * HM_SMALL_MAX_TABLE_BYTES. Any slab split: a rank's halo slabs are found through slab_row (the
- * 2-rank GPU runs that timed out in session 30 were 2 x 16 OpenMP threads on 16 cores, not the
- * kernel: 4 s with 8 threads each, session 31). */
+ * 2-rank GPU runs that timed out were 2 x 16 OpenMP threads on 16 cores, not the
+ * kernel: 4 s with 8 threads each). */
 HM_STENCIL_FN int hm_small_serves(const hm_stencil_exec *E, int k, int choice) {
   const int o = E->orbitals;
   if (choice == HM_SMALL_NEVER || E->has_peierls || k < 1 || HM_SMALL_THREADS % k) return 0;

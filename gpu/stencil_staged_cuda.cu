@@ -7,7 +7,7 @@
 // 32 / R sites 4 R * 16 bytes apart, so at R = 2 one load touches 16 lines: about 14 L1 wavefronts
 // per site and column where whole lines would take 3.5. Here 16-byte cp.async copies (into shared
 // memory without registers) fill a ring of 3 slabs, the next slab's copy in flight while this slab
-// is computed (session 27's synchronous copies lost to their latency).
+// is computed (synchronous copies lost to their latency).
 //
 // A thread block owns a TX x TY tile of the slab plane (x fastest) and marches along a chunk of
 // consecutive slabs of one run of the row list (at most 16; blocks numbered chunk by chunk, so the
@@ -24,12 +24,12 @@
 // per site (the 16-byte chunks of a site XOR-permuted by its index) so that the 32 / R sites of a
 // warp hit distinct banks.
 //
-// Two arithmetic paths (session 33): where every summed entry is real or imaginary where the TI's is
+// Two arithmetic paths: where every summed entry is real or imaginary where the TI's is
 // (E.face_kinds, the TI's kinds compiled in: ti_kind), each entry is 2 multiply-adds with no test;
 // any other cell tests each entry's kind (E.face_kinds) and does the 4 of a complex product. The copies'
 // addresses in the plane are worked out once per thread (copy_plan), not per slab; the KPM step's W
 // tile of the next slab is prefetched into L2. HAMLET_STENCIL_STAGED_KINDS=generic forces the second
-// path (benchmarks, tests). bench/RESULTS.md (session 33) has the measurements behind each choice.
+// path (benchmarks, tests). bench/README.md's history has the measurements behind each choice.
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -55,7 +55,7 @@ hm_device_buffers scratch_buffer; // per device
 
 // The tile of the slab plane per width R: TX x TY sites, one thread per (site, column). Rows of 32
 // sites at R = 2 (2 blocks per SM, no spills): 68.0 us against 72.2 us with 16 x 8 (3 blocks per SM,
-// spilling) on the H100, N = 10^9 17.8 ms against 20.1 (session 34); R = 1 at 64 x 4 was 2.6% slower.
+// spilling) on the H100, N = 10^9 17.8 ms against 20.1; R = 1 at 64 x 4 was 2.6% slower.
 template <int K> struct Tile;
 template <> struct Tile<1> { static constexpr int tx = 32, ty = 8; };
 template <> struct Tile<2> { static constexpr int tx = 32, ty = 4; };
@@ -90,7 +90,7 @@ template <bool Cplx, int K> constexpr size_t shared_bytes() { return (size_t)kSt
 // Blocks per SM the launch bounds promise (they cap the registers): 3 where the shared memory lets
 // them fit on an sm_90 (228 KiB, 1 KiB reserved per block) at R <= 2 (now R = 1 only: R = 2's rows of
 // 32 sites leave room for 2), else 2. At R = 4 three fit exactly, but the 80 registers they leave
-// spill: 73.5 us against 68.2 us on the H100 (session 33).
+// spill: 73.5 us against 68.2 us on the H100.
 template <bool Cplx, int K> constexpr int min_blocks() {
   const int fit = (int)((228u * 1024u) / (shared_bytes<Cplx, K>() + 1024u));
   return K <= 2 && fit >= 3 ? 3 : 2;
@@ -479,7 +479,7 @@ int run_width(const hm_stencil_exec *E, int list, int k, double s, double b, con
 }
 
 // HAMLET_STENCIL_KERNEL unset or "staged": the staged kernel at every width it serves (faster than the
-// per-site and tensor-core kernels at each, bench/RESULTS.md sessions 32 and 33); any other value
+// per-site and tensor-core kernels at each, bench/README.md); any other value
 // (site, small, mma): never.
 bool chosen() {
   const char *v = getenv("HAMLET_STENCIL_KERNEL");

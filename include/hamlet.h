@@ -1,6 +1,7 @@
 /* hamlet: spectra of large sparse Hamiltonians. The whole public C API. */
 #ifndef HAMLET_H
 #define HAMLET_H
+#include "hamlet/export.h"
 #include "hamlet/error.h"
 #include "hamlet/context.h"
 #include "hamlet/dist.h"
@@ -28,7 +29,7 @@
 extern "C" {
 #endif
 /* "0.1.0 (git 1234abcd)" */
-const char *hm_version(void);
+HM_API const char *hm_version(void);
 #ifdef __cplusplus
 }
 #endif

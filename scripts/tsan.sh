@@ -1,7 +1,7 @@
 #!/bin/bash
 # ThreadSanitizer on the CPU code with LLVM's OpenMP runtime, on a build machine (Debian 12 with
 # clang-14 and libomp-14-dev; CI's machine has them). GCC's libgomp is not instrumented, so TSan
-# cannot see its barriers and reports false races (scripts/device_tsan.sh, bench/RESULTS.md);
+# cannot see its barriers and reports false races (`scripts/gpu_host.sh tsan` shows them);
 # LLVM's libomp ships Archer (libarcher.so, loaded through OMP_TOOL_LIBRARIES), which tells TSan
 # about OpenMP's barriers, reductions, locks and tasks, so every report left is a real race.
 #   bash scripts/tsan.sh            the CPU tests (no GPU, no Fortran); each test sets its threads:

@@ -2,7 +2,7 @@
 # shellcheck disable=SC2046,SC2086 # the package lists split into names on purpose
 # Here (a Debian 12 machine with the registry): download what the peers need on the GPU machine,
 # which reaches no registry.
-# - libeigen3-dev (headers only) into .debs, next to hamlet's own packages (scripts/device_unpack.sh
+# - libeigen3-dev (headers only) into .debs, next to hamlet's own packages (scripts/gpu_host_env.sh
 #   unpacks every .deb there into /opt/deps: Eigen lands in /opt/deps/usr/include/eigen3).
 # - Debian's PETSc 3.18 / SLEPc 3.18 (real) with their Open MPI and every library they load
 #   (peers_packages.txt, about 40 MiB) into .debs-peers: .debs (about 39 MiB) and these do not fit

@@ -63,7 +63,7 @@ dl=/opt/deps/usr/lib/x86_64-linux-gnu
 suffix() { [ "$1" = 1 ] || echo "_r$1"; }
 layout() { [ "$1" = 1 ] && echo "1 rank x $cores threads" || echo "$1 ranks x $((cores / $1)) thread(s)"; }
 launcher() { [ "$1" = 1 ] || echo "${HAMLET_MPIEXEC:-$(command -v mpiexec.hydra || echo /opt/deps/usr/bin/mpiexec.hydra)} -n $1 -bind-to core"; }
-[ -d $dl ] || note "no $dl: hamlet and the PETSc peers need the carried libraries there (scripts/device_unpack.sh with .debs)"
+[ -d $dl ] || note "no $dl: hamlet and the PETSc peers need the carried libraries there (scripts/gpu_host_env.sh with .debs)"
 [ -d $dl ] && hamlet_env+=(LD_LIBRARY_PATH=$dl:$dl/hdf5/mpich:$dl/openblas-pthread${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH})
 # Python with SciPy: python3 on the GPU machine; Debian's /usr/bin/python3 here
 py=python3

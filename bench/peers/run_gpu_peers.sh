@@ -11,7 +11,7 @@
 #   bash bench/peers/run_gpu_peers.sh BUILD_DIR [--L 100] [--fem 101] [--nev 16,32] [--iterations 100]
 #        [--convdiff 172] [--ti 200 100 40] [--tol 1e-8] [--s 4] [--maxit 10000] [--timeout 300] [--out DIR]
 #        [--parts lobpcg,fem,idr] [--backend cuda (cpu: only to try the script where there is no GPU)]
-# (convdiff 172: 5.09 million rows, the issue's "at least 5 million"; TI 200 x 100 x 40: N = 3.2 million)
+# (convdiff 172: 5.09 million rows, at least 5 million; TI 200 x 100 x 40: N = 3.2 million)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/convdiff_deck.sh"

@@ -1,4 +1,4 @@
-/* SLEPc peer of hamlet's shift-and-invert (issue 32; bench/shift_invert_peer.py --slepc): the nev
+/* SLEPc peer of hamlet's shift-and-invert (bench/shift_invert_peer.py --slepc): the nev
  * eigenpairs nearest sigma of A x = lambda x or A x = lambda B x read from Matrix Market files,
  * by Krylov-Schur on (A - sigma B)^-1 B (STSINVERT, KSPPREONLY + a direct factorization) or by
  * LOBPCG preconditioned with the same factorization (STPRECOND: SLEPc's LOBPCG takes no other ST;

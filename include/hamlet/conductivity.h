@@ -12,6 +12,7 @@
  * sigma_ab(mu, T) is evaluated from the moments by hm_conductivity_sigma (pure arithmetic). */
 #ifndef HAMLET_CONDUCTIVITY_H
 #define HAMLET_CONDUCTIVITY_H
+#include "export.h"
 #include <stdint.h>
 #include "dos.h"
 #include "kpm.h"
@@ -57,7 +58,7 @@ extern "C" {
  * operator is the stencil with these blocks (same shifts, boundaries, twists, vacancies, Peierls
  * phases) and no disorder (on-site terms commute with X). Each bond keeps its own displacement, so
  * periodic and twisted boundaries use the nearest image the block describes. */
-int hm_velocity_blocks(int orbitals, int nblocks, const int32_t *shift, const double *block, const double *lattice,
+HM_API int hm_velocity_blocks(int orbitals, int nblocks, const int32_t *shift, const double *block, const double *lattice,
                        const double *positions, int direction, double *velocity_block);
 
 /* Collective: the velocity operator V_ij = i (r_j - r_i)_direction H_ij of an assembled matrix whose
@@ -66,43 +67,43 @@ int hm_velocity_blocks(int orbitals, int nblocks, const int32_t *shift, const do
  * [-n/2, n/2]), so periodic and twisted boundaries need no flag (a periodic direction needs more
  * than twice the longest hop in cells: n = 2 cannot tell +x from -x); lattice and positions as for
  * hm_velocity_blocks. V is complex, over H's distribution. */
-int hm_matrix_create_velocity(hm_matrix *H, const int64_t *cells, int orbitals, const double *lattice,
+HM_API int hm_matrix_create_velocity(hm_matrix *H, const int64_t *cells, int orbitals, const double *lattice,
                               const double *positions, int direction, hm_matrix **V);
 
-int hm_conductivity_options_default(hm_conductivity_options *opt);
+HM_API int hm_conductivity_options_default(hm_conductivity_options *opt);
 /* Collective: components c < ncomp of mu^{ab} with v_a = left[c], v_b = right[c] (complex matrices
  * over H's distribution; equal pointers share their Chebyshev vectors). H must be complex Hermitian.
  * The matrices must outlive the object. */
-int hm_conductivity_create(hm_matrix *H, int ncomp, hm_matrix *const *left, hm_matrix *const *right,
+HM_API int hm_conductivity_create(hm_matrix *H, int ncomp, hm_matrix *const *left, hm_matrix *const *right,
                            const hm_conductivity_options *opt, hm_conductivity **c);
-int hm_conductivity_destroy(hm_conductivity **c);
+HM_API int hm_conductivity_destroy(hm_conductivity **c);
 /* Collective: iterate until every start vector is done (continues a restored state). */
-int hm_conductivity_run(hm_conductivity *c);
+HM_API int hm_conductivity_run(hm_conductivity *c);
 /* Sizes, progress and the rescaling (moments of scale (H - shift)); start = R (random) or N
  * (exact); any pointer may be NULL. */
-int hm_conductivity_info(const hm_conductivity *c, int *moments, int *components, int *starts, int *starts_done,
+HM_API int hm_conductivity_info(const hm_conductivity *c, int *moments, int *components, int *starts, int *starts_done,
                          int *chunk, double *scale, double *shift, int64_t *n_global);
 /* Not collective: the spectral interval [emin, emax] the moments use (scale = 2 / (emax - emin)),
  * to create the object of a restore with HM_BOUNDS_GIVEN bit for bit. */
-int hm_conductivity_interval(const hm_conductivity *c, double *emin, double *emax);
+HM_API int hm_conductivity_interval(const hm_conductivity *c, double *emin, double *emax);
 /* Collective (one reduction): moments of the start vectors done so far: mu[C][M][M] complex (re, im; row n, column m) averaged
  * over them, and, where mu_vec != NULL and the trace is random, each vector's own estimate
  * mu_vec[R][C][M][M] (vectors not done are 0). */
-int hm_conductivity_moments(const hm_conductivity *c, double *mu, double *mu_vec);
+HM_API int hm_conductivity_moments(const hm_conductivity *c, double *mu, double *mu_vec);
 /* Not collective: start vectors per block B (options.block, else on a device backend 1 to
  * min(start vectors, 16), chosen with the chunk so that B chunks fit in memory and the steps per
  * vector are fewest; 1 on the host backend, where blocks measured slower): their Chebyshev recursions
  * advance together (one block step); a checkpoint's part holds B vectors' moments. */
-int hm_conductivity_block(const hm_conductivity *c, int *block);
+HM_API int hm_conductivity_block(const hm_conductivity *c, int *block);
 /* Collective (reductions): checkpoint state, the same on every rank: start vectors done (a multiple
  * of B, or all), left chunks of the next block done, and the raw sums: sum[C][M][M] over finished
  * start vectors, part[B][C][M][M] of the current block's start vectors, and (random trace,
  * may be NULL otherwise) per[R][C][M][M] per vector. hm_conductivity_restore takes the same after
  * hm_conductivity_create with the saved interval (hm_conductivity_interval, HM_BOUNDS_GIVEN) and
  * options; the run then continues to the moments of an uninterrupted one bit for bit (same ranks). */
-int hm_conductivity_state(const hm_conductivity *c, int *starts_done, int *chunks_done, double *sum, double *part,
+HM_API int hm_conductivity_state(const hm_conductivity *c, int *starts_done, int *chunks_done, double *sum, double *part,
                           double *per);
-int hm_conductivity_restore(hm_conductivity *c, int starts_done, int chunks_done, const double *sum,
+HM_API int hm_conductivity_restore(hm_conductivity *c, int starts_done, int chunks_done, const double *sum,
                             const double *part, const double *per);
 
 /* Not collective, pure arithmetic: sigma_ab(mu, T) in units of e^2/h times `density`-dependent
@@ -113,7 +114,7 @@ int hm_conductivity_restore(hm_conductivity *c, int starts_done, int chunks_done
  * orbitals per unit-cell area (2D: sigma per layer in e^2/h) or volume (3D: e^2/(h a)).
  * sigma[(c*ntemp + t)*nenergy + e] for chemical potentials energies[e] and temperatures temps[t]
  * (energy units; 0 = a step). */
-int hm_conductivity_sigma(int moments, int ncomp, const double *mu, double scale, double shift, hm_kpm_kernel kernel,
+HM_API int hm_conductivity_sigma(int moments, int ncomp, const double *mu, double scale, double shift, hm_kpm_kernel kernel,
                           double lorentz_lambda, double density, int nenergy, const double *energies, int ntemp,
                           const double *temps, double *sigma);
 

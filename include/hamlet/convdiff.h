@@ -6,6 +6,7 @@
  * (neighbours on the boundary are dropped: u = 0 there). Real matrix. */
 #ifndef HAMLET_CONVDIFF_H
 #define HAMLET_CONVDIFF_H
+#include "export.h"
 #include <stdint.h>
 #include "matrix.h"
 
@@ -21,9 +22,9 @@ extern "C" {
 #endif
 
 /* n = 39 (h = 1/40), eps = 1, beta = (0, 250, 500)/sqrt(5), r = 0. */
-int hm_convdiff_params_default(hm_convdiff_params *p);
+HM_API int hm_convdiff_params_default(hm_convdiff_params *p);
 /* Collective: rows split evenly (hm_dist_create, block 1); each rank builds only its own rows. */
-int hm_convdiff_build(hm_context *ctx, const hm_convdiff_params *p, hm_matrix **A);
+HM_API int hm_convdiff_build(hm_context *ctx, const hm_convdiff_params *p, hm_matrix **A);
 
 #ifdef __cplusplus
 }

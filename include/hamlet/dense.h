@@ -11,6 +11,7 @@
  * (host and device alike); tests use it to exercise the refusal. */
 #ifndef HAMLET_DENSE_H
 #define HAMLET_DENSE_H
+#include "export.h"
 #include <stdint.h>
 #include "matrix.h"
 #include "mvec.h"
@@ -38,7 +39,7 @@ extern "C" {
  * e.g. LOBPCG's projected ones, never touch the GPU). n = 0 is a no-op. The cuSOLVER path keeps
  * one cuSOLVER handle per device for the life of the process; call it from one host thread per
  * device at a time. */
-int hm_dense_eigh(hm_scalar type, int64_t n, void *A, int64_t lda, void *B, int64_t ldb, int vectors,
+HM_API int hm_dense_eigh(hm_scalar type, int64_t n, void *A, int64_t lda, void *B, int64_t ldb, int vectors,
                   hm_dense_method method, double *w);
 
 /* Collective over A's context. All n_global eigenvalues of the distributed Hermitian A (or of the
@@ -49,7 +50,7 @@ int hm_dense_eigh(hm_scalar type, int64_t n, void *A, int64_t lda, void *B, int6
  * matrix is never gathered on one rank), LAPACK or CUSOLVER (gathered on rank 0, solved there,
  * w broadcast and Z scattered), AUTO = SCALAPACK on more than one rank, else CUSOLVER on a CUDA
  * context, else LAPACK. */
-int hm_dense_eigh_matrix(hm_matrix *A, hm_matrix *B, int vectors, hm_dense_method method, double *w,
+HM_API int hm_dense_eigh_matrix(hm_matrix *A, hm_matrix *B, int vectors, hm_dense_method method, double *w,
                          hm_mvec *Z);
 
 #ifdef __cplusplus

@@ -3,6 +3,7 @@
  * The text of the last failure, with a traceback line per frame it passed, is kept per thread. */
 #ifndef HAMLET_ERROR_H
 #define HAMLET_ERROR_H
+#include "export.h"
 
 /* X(name, value, short description): the one list of codes. */
 #define HM_ERROR_LIST(X)                                            \
@@ -34,11 +35,11 @@ extern "C" {
 #endif
 
 /* Whole text of the last error raised on this thread ("" if none): message + traceback. */
-const char *hm_error_message(void);
+HM_API const char *hm_error_message(void);
 /* Short description of a status code. */
-const char *hm_status_string(int status);
+HM_API const char *hm_status_string(int status);
 /* Forget the last error (a caller that handled a failure and goes on). */
-void hm_error_clear(void);
+HM_API void hm_error_clear(void);
 
 #ifdef __cplusplus
 }

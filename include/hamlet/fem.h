@@ -8,6 +8,7 @@
  * element (exact for V of degree <= 2 per direction, such as the harmonic one). */
 #ifndef HAMLET_FEM_H
 #define HAMLET_FEM_H
+#include "export.h"
 #include <stdint.h>
 #include "matrix.h"
 
@@ -43,13 +44,13 @@ extern "C" {
 
 /* 8 x 8 x 8 elements on the unit cube, no potential; centre = box centre (NaN), omega = 1,
  * well_depth = 1, well_radius = 0.25, well_size = 0.5, no grid. */
-int hm_fem_params_default(hm_fem_params *p);
+HM_API int hm_fem_params_default(hm_fem_params *p);
 /* Collective: the real symmetric matrices K (stiffness/2 + potential) and M (mass), rows split
  * over the ranks by hm_dist_create (block 1, equal weights). Each rank assembles only its own
  * rows from the elements around its nodes. On failure *K and *M are NULL. */
-int hm_fem_build(hm_context *ctx, const hm_fem_params *p, hm_matrix **K, hm_matrix **M);
+HM_API int hm_fem_build(hm_context *ctx, const hm_fem_params *p, hm_matrix **K, hm_matrix **M);
 /* V at the point (x, y, z) of the box (what the build integrates). */
-int hm_fem_potential(const hm_fem_params *p, double x, double y, double z, double *v);
+HM_API int hm_fem_potential(const hm_fem_params *p, double x, double y, double z, double *v);
 
 #ifdef __cplusplus
 }

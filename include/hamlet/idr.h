@@ -12,6 +12,7 @@
  * residual is checked after every iteration; history entry 0 is the initial residual. */
 #ifndef HAMLET_IDR_H
 #define HAMLET_IDR_H
+#include "export.h"
 #include <stdint.h>
 #include "operator.h"
 
@@ -59,44 +60,44 @@ extern "C" {
 
 /* s = 4, smoothing on, tol = 1e-8, maxit = 10000, omega_angle = 0.7, no residual replacement,
  * no preconditioner, seed = 1, history on, no checkpoints. */
-int hm_idr_options_default(hm_idr_options *opt);
+HM_API int hm_idr_options_default(hm_idr_options *opt);
 /* Checks the options and builds the shadow space (collective). A outlives idr. */
-int hm_idr_create(hm_operator *A, const hm_idr_options *opt, hm_idr **idr);
-int hm_idr_destroy(hm_idr **idr);
+HM_API int hm_idr_create(hm_operator *A, const hm_idr_options *opt, hm_idr **idr);
+HM_API int hm_idr_destroy(hm_idr **idr);
 /* Collective: solve A x_j = b_j for the k columns of b. x is the initial guess on entry and the
  * solution on return (also when not converged: the last iterate). Returns HM_SUCCESS when every
  * system converged, else HM_ERR_BREAKDOWN (a system broke down: singular s x s system, omega = 0,
  * NaN) or HM_ERR_NOT_CONVERGED (maxit reached), with a message naming the systems; the results
  * below are valid in all three cases. After hm_idr_restore it continues the restored state (x is
  * then output only). */
-int hm_idr_solve(hm_idr *idr, hm_mvec *b, hm_mvec *x);
+HM_API int hm_idr_solve(hm_idr *idr, hm_mvec *b, hm_mvec *x);
 
 /* ---- results of the last solve (arrays of k entries, k = width of that solve's b) ---- */
 /* k, and the status of the last solve (as returned by hm_idr_solve). */
-int hm_idr_info(const hm_idr *idr, int *k, int *status);
+HM_API int hm_idr_info(const hm_idr *idr, int *k, int *status);
 /* Per system: iterations done, converged (1/0), and status (HM_SUCCESS, HM_ERR_NOT_CONVERGED,
  * HM_ERR_BREAKDOWN). Any pointer may be NULL. */
-int hm_idr_systems(const hm_idr *idr, int *iterations, int *converged, int *status);
+HM_API int hm_idr_systems(const hm_idr *idr, int *iterations, int *converged, int *status);
 /* Per system: the recursive relative residual ||r_j|| / ||b_j|| (smoothed when smoothing is on;
  * the last finite one where a system broke down) and the true one ||b_j - A x_j|| / ||b_j||,
  * recomputed at the end (+infinity, never NaN, where it is not a number). Either may be NULL.
  * A zero b_j gives x_j = 0 and residuals 0. */
-int hm_idr_residuals(const hm_idr *idr, double *recursive, double *true_residual);
+HM_API int hm_idr_residuals(const hm_idr *idr, double *recursive, double *true_residual);
 /* Relative residual norms of system j after 0, 1, ..., iterations[j] iterations (length =
  * iterations[j] + 1); values may be NULL to ask for the length only. Needs history on. */
-int hm_idr_history(const hm_idr *idr, int system, double *values, int capacity, int *length);
+HM_API int hm_idr_history(const hm_idr *idr, int system, double *values, int capacity, int *length);
 
 /* ---- checkpoints: the state at the end of an outer iteration ----
  * nblocks blocks of width k owned by idr: 0 = x, 1 = r, 2..s+1 = G, s+2..2s+1 = U, and with
  * smoothing 2s+2 = xs - x, 2s+3 = rs - r; nscalars doubles of small state (omega, the s x s
  * matrices, iterations, statuses, residuals and history). */
-int hm_idr_state_size(const hm_idr *idr, int *nblocks, int *nscalars);
-int hm_idr_state_block(hm_idr *idr, int i, hm_mvec **block);
-int hm_idr_state_get(const hm_idr *idr, double *scalars);
+HM_API int hm_idr_state_size(const hm_idr *idr, int *nblocks, int *nscalars);
+HM_API int hm_idr_state_block(hm_idr *idr, int i, hm_mvec **block);
+HM_API int hm_idr_state_get(const hm_idr *idr, double *scalars);
 /* Restore before hm_idr_solve on a new idr made with the same operator and options: k systems,
  * the saved scalars (from hm_idr_state_get), then the caller fills the blocks (hm_idr_state_block +
  * hm_mvec_set) and calls hm_idr_solve with the same b. */
-int hm_idr_restore(hm_idr *idr, int k, const double *scalars);
+HM_API int hm_idr_restore(hm_idr *idr, int k, const double *scalars);
 
 
 /* ---- multi-shift IDR(s): (A + shift_q I) x_(j,q) = b_j for nshifts complex shifts at once ----
@@ -125,33 +126,33 @@ typedef int (*hm_idr_multishift_checkpoint_fn)(hm_idr_multishift *ms, void *user
 
 /* Collective: checks the options and shifts (1 <= nshifts <= 1000, finite), builds the shadow
  * space. A outlives ms; the shifts are copied. */
-int hm_idr_multishift_create(hm_operator *A, const hm_idr_options *opt, int nshifts, const double _Complex *shifts,
+HM_API int hm_idr_multishift_create(hm_operator *A, const hm_idr_options *opt, int nshifts, const double _Complex *shifts,
                              hm_idr_multishift **ms);
-int hm_idr_multishift_destroy(hm_idr_multishift **ms);
+HM_API int hm_idr_multishift_destroy(hm_idr_multishift **ms);
 /* The checkpoint callback (needed when opt.checkpoint_every or checkpoint_seconds is set). */
-int hm_idr_multishift_set_checkpoint(hm_idr_multishift *ms, hm_idr_multishift_checkpoint_fn fn, void *user);
+HM_API int hm_idr_multishift_set_checkpoint(hm_idr_multishift *ms, hm_idr_multishift_checkpoint_fn fn, void *user);
 /* Collective: b has k columns, x has k * nshifts columns; on return column q * k + j of x solves
  * (A + shift_q I) x = b_j (x is output only). Returns HM_SUCCESS when every shift converged (true
  * residual <= tol), else HM_ERR_NOT_CONVERGED or HM_ERR_BREAKDOWN with a message; results valid in
  * all three cases; HM_ERR_STOPPED when the stop callback asked (the state is complete: checkpoint
  * it). After hm_idr_multishift_restore it continues the restored state. */
-int hm_idr_multishift_solve(hm_idr_multishift *ms, hm_mvec *b, hm_mvec *x);
+HM_API int hm_idr_multishift_solve(hm_idr_multishift *ms, hm_mvec *b, hm_mvec *x);
 /* k, the shift that right-hand side 0's seed system is at the end (it starts at the hardest shift and
  * moves to the one that lags), and the status of the last solve. Any pointer may be NULL. */
-int hm_idr_multishift_info(const hm_idr_multishift *ms, int *k, int *seed_shift, int *status);
+HM_API int hm_idr_multishift_info(const hm_idr_multishift *ms, int *k, int *seed_shift, int *status);
 /* Per system (k * nshifts entries, index q * k + j): seed iterations when the shift stopped,
  * converged (1/0), the estimated residual ||r|| / (|pi| ||b||) and the true one recomputed at the
  * end. Any pointer may be NULL. */
-int hm_idr_multishift_results(const hm_idr_multishift *ms, int *iterations, int *converged, double *estimated,
+HM_API int hm_idr_multishift_results(const hm_idr_multishift *ms, int *iterations, int *converged, double *estimated,
                               double *true_residual);
 /* Checkpoints between outer iterations: nblocks blocks owned by ms (0 = seed residuals r, 1..s =
  * seed residual differences, s+1 = iterates x, s+2..2s+1 = the shifts' directions) and nscalars
  * doubles of small state. Restore on a new ms made with the same operator, options and shifts:
  * hm_idr_multishift_restore(k, scalars), fill the blocks, solve with the same b. */
-int hm_idr_multishift_state_size(const hm_idr_multishift *ms, int *nblocks, int *nscalars);
-int hm_idr_multishift_state_block(hm_idr_multishift *ms, int i, hm_mvec **block);
-int hm_idr_multishift_state_get(const hm_idr_multishift *ms, double *scalars);
-int hm_idr_multishift_restore(hm_idr_multishift *ms, int k, const double *scalars);
+HM_API int hm_idr_multishift_state_size(const hm_idr_multishift *ms, int *nblocks, int *nscalars);
+HM_API int hm_idr_multishift_state_block(hm_idr_multishift *ms, int i, hm_mvec **block);
+HM_API int hm_idr_multishift_state_get(const hm_idr_multishift *ms, double *scalars);
+HM_API int hm_idr_multishift_restore(hm_idr_multishift *ms, int k, const double *scalars);
 
 #ifdef __cplusplus
 }

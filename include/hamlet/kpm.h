@@ -3,6 +3,7 @@
  * blocked "augmented SpMMV" per step (Kreutzer et al.). */
 #ifndef HAMLET_KPM_H
 #define HAMLET_KPM_H
+#include "export.h"
 #include <stdint.h>
 #include "matrix.h"
 
@@ -44,38 +45,38 @@ typedef struct {
 extern "C" {
 #endif
 
-int hm_kpm_options_default(hm_kpm_options *opt);
+HM_API int hm_kpm_options_default(hm_kpm_options *opt);
 /* Collective: find the bounds and fill the start block. H must be Hermitian. */
-int hm_kpm_create(hm_matrix *H, const hm_kpm_options *opt, hm_kpm **kpm);
-int hm_kpm_destroy(hm_kpm **kpm);
+HM_API int hm_kpm_create(hm_matrix *H, const hm_kpm_options *opt, hm_kpm **kpm);
+HM_API int hm_kpm_destroy(hm_kpm **kpm);
 /* The options the kpm was made with (interval and callbacks included). */
-int hm_kpm_options_get(const hm_kpm *kpm, hm_kpm_options *opt);
+HM_API int hm_kpm_options_get(const hm_kpm *kpm, hm_kpm_options *opt);
 /* Collective: use the columns of V0 (width = vectors, H's type and distribution; V0 is copied and
  * may be destroyed after) as the start block instead of the random phases, e.g. the unit vectors
  * e_(site, orbital) for a local density of states. Call after hm_kpm_create and before hm_kpm_run
  * (and before hm_kpm_restore when continuing such a run). The moments of vector r are then
  * normalised by its own <v_r|v_r> instead of N: mu_vec[r*M + n] = <v_r|T_n|v_r> / <v_r|v_r>, so
  * mu_r[0] = 1 still holds. The bounds of hm_kpm_create are kept. Every column must be non-zero. */
-int hm_kpm_set_start(hm_kpm *kpm, const hm_mvec *V0);
+HM_API int hm_kpm_set_start(hm_kpm *kpm, const hm_mvec *V0);
 /* Collective: iterate until all moments are done (continues a restored state). */
-int hm_kpm_run(hm_kpm *kpm);
+HM_API int hm_kpm_run(hm_kpm *kpm);
 /* Sizes and the rescaling: the moments are those of scale*(H - shift). */
-int hm_kpm_info(const hm_kpm *kpm, int *moments, int *vectors, int *moments_done,
+HM_API int hm_kpm_info(const hm_kpm *kpm, int *moments, int *vectors, int *moments_done,
                 double *scale, double *shift, int64_t *n_global);
 /* The interval [emin, emax] mapped onto [-1, 1]: scale = 2/(emax-emin), shift = (emax+emin)/2. */
-int hm_kpm_interval(const hm_kpm *kpm, double *emin, double *emax);
+HM_API int hm_kpm_interval(const hm_kpm *kpm, double *emin, double *emax);
 /* Collective: moments done so far, summed over ranks. mu[M] averaged over vectors, normalised so
  * that mu[0] = 1 (random phases: divided by N; after hm_kpm_set_start: by each <v_r|v_r>);
  * mu_vec[R*M] per vector (row r = vector r), may be NULL. Entries >= moments_done
  * are 0. Needs one global reduction; call it at checkpoints and at the end, not per step. */
-int hm_kpm_moments(hm_kpm *kpm, double *mu, double *mu_vec);
+HM_API int hm_kpm_moments(hm_kpm *kpm, double *mu, double *mu_vec);
 
 /* Checkpoint support: the two current block vectors (owned by kpm) and the restore call. */
-int hm_kpm_state_vectors(hm_kpm *kpm, hm_mvec **v_prev, hm_mvec **v_curr);
+HM_API int hm_kpm_state_vectors(hm_kpm *kpm, hm_mvec **v_prev, hm_mvec **v_curr);
 /* Restore after hm_kpm_create (with bounds HM_BOUNDS_GIVEN at the saved interval): the moments
  * done and their per-vector values mu_vec[R*M] as from hm_kpm_moments; the vectors are set by the
  * caller through hm_kpm_state_vectors + hm_mvec_set. */
-int hm_kpm_restore(hm_kpm *kpm, int moments_done, const double *mu_vec);
+HM_API int hm_kpm_restore(hm_kpm *kpm, int moments_done, const double *mu_vec);
 
 #ifdef __cplusplus
 }

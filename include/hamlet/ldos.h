@@ -7,6 +7,7 @@
  * grid), so each orbital's term integrates to 1 and a site's LDOS to `orbitals`. */
 #ifndef HAMLET_LDOS_H
 #define HAMLET_LDOS_H
+#include "export.h"
 #include "dos.h"
 
 #ifdef __cplusplus
@@ -14,13 +15,13 @@ extern "C" {
 #endif
 
 /* Number of energies hm_ldos_compute returns: opt->points, or 2*moments (the Chebyshev nodes). */
-int hm_ldos_points(int moments, const hm_dos_options *opt, int *points);
+HM_API int hm_ldos_points(int moments, const hm_dos_options *opt, int *points);
 /* Not collective (pure arithmetic). mu_vec[(sites*orbitals)*moments]: row s*orbitals + o = the
  * moments of orbital o of site s, each with mu_0 = 1, of scale*(H - shift). Fills energy[points]
  * (ascending) and rho[points*sites] (rho[p*sites + s] = LDOS of site s at energy[p], states per
  * unit energy). opt: kernel, lorentz_lambda, points, emin, emax as for hm_dos; opt->norm is not
  * used. */
-int hm_ldos_compute(int moments, int sites, int orbitals, const double *mu_vec, double scale, double shift,
+HM_API int hm_ldos_compute(int moments, int sites, int orbitals, const double *mu_vec, double scale, double shift,
                     const hm_dos_options *opt, double *energy, double *rho);
 
 #ifdef __cplusplus

@@ -10,6 +10,7 @@
  * in device memory); only the small projected problem is solved on the host with LAPACK. */
 #ifndef HAMLET_LOBPCG_H
 #define HAMLET_LOBPCG_H
+#include "export.h"
 #include <stdint.h>
 #include "matrix.h"
 #include "operator.h"
@@ -97,44 +98,44 @@ extern "C" {
 
 /* nev = 1, block = 0 (automatic), tol = 1e-8, maxit = 500, smallest, no preconditioner, seed 1,
  * history on, silent, no checkpoints. */
-int hm_lobpcg_options_default(hm_lobpcg_options *opt);
+HM_API int hm_lobpcg_options_default(hm_lobpcg_options *opt);
 /* Collective. A Hermitian; B Hermitian positive definite over the same rows, or NULL (B = I).
  * A, B and the preconditioner must outlive the solver. The start block is random (opt->seed);
  * hm_lobpcg_set_start replaces its first columns. */
-int hm_lobpcg_create(hm_operator *A, hm_operator *B, const hm_lobpcg_options *opt, hm_lobpcg **lob);
-int hm_lobpcg_destroy(hm_lobpcg **lob);
+HM_API int hm_lobpcg_create(hm_operator *A, hm_operator *B, const hm_lobpcg_options *opt, hm_lobpcg **lob);
+HM_API int hm_lobpcg_destroy(hm_lobpcg **lob);
 /* The options the solver was made with (block resolved). */
-int hm_lobpcg_options_get(const hm_lobpcg *lob, hm_lobpcg_options *opt);
+HM_API int hm_lobpcg_options_get(const hm_lobpcg *lob, hm_lobpcg_options *opt);
 /* Before hm_lobpcg_run: the first k columns of the start block (1 <= k <= block) are X0's; they
  * need not be independent (dependent columns are replaced by random ones). */
-int hm_lobpcg_set_start(hm_lobpcg *lob, const hm_mvec *X0);
+HM_API int hm_lobpcg_set_start(hm_lobpcg *lob, const hm_mvec *X0);
 /* Collective: iterate until the nev wanted pairs converge, maxit is reached or the basis stagnates
  * (continues a restored state). Returns 0 in all three cases: read hm_lobpcg_info's reason. */
-int hm_lobpcg_run(hm_lobpcg *lob);
+HM_API int hm_lobpcg_run(hm_lobpcg *lob);
 /* Iterations done, wanted pairs converged (<= nev), why the run stopped. Any pointer may be NULL. */
-int hm_lobpcg_info(const hm_lobpcg *lob, int *iterations, int *converged, hm_lobpcg_reason *reason);
+HM_API int hm_lobpcg_info(const hm_lobpcg *lob, int *iterations, int *converged, hm_lobpcg_reason *reason);
 /* The nev current eigenvalue estimates (ascending for smallest, descending for largest). */
-int hm_lobpcg_eigenvalues(const hm_lobpcg *lob, double *values);
+HM_API int hm_lobpcg_eigenvalues(const hm_lobpcg *lob, double *values);
 /* The nev relative residuals ||Ax - lambda Bx|| / (|lambda| ||Bx||) of the current estimates
  * (||Ax - lambda Bx|| / ||Bx|| where lambda = 0). */
-int hm_lobpcg_residuals(const hm_lobpcg *lob, double *residuals);
+HM_API int hm_lobpcg_residuals(const hm_lobpcg *lob, double *residuals);
 /* Collective: the first k eigenvectors (B-orthonormal) into V, a block of k <= block columns over
  * A's rows and type. */
-int hm_lobpcg_eigenvectors(hm_lobpcg *lob, hm_mvec *V);
+HM_API int hm_lobpcg_eigenvectors(hm_lobpcg *lob, hm_mvec *V);
 /* Per-iteration history (option history = 1): rows 0..iterations (row i after i iterations; row 0
  * is the start block's Rayleigh-Ritz), nev values each, row-major: values and residuals hold
  * (iterations + 1) * nev doubles; either may be NULL. Rows before a restore are NaN. */
-int hm_lobpcg_history(const hm_lobpcg *lob, double *values, double *residuals);
+HM_API int hm_lobpcg_history(const hm_lobpcg *lob, double *values, double *residuals);
 
 /* Checkpoint support: copies, made at this call, of the Ritz block X (block columns,
  * B-orthonormal) and the direction block P (block columns, the first np used, the rest zero),
  * both owned by lob (valid until the next call or hm_lobpcg_destroy), and the iteration. Any
  * output pointer may be NULL. */
-int hm_lobpcg_state(hm_lobpcg *lob, hm_mvec **X, hm_mvec **P, int *np, int *iteration);
+HM_API int hm_lobpcg_state(hm_lobpcg *lob, hm_mvec **X, hm_mvec **P, int *np, int *iteration);
 /* Collective. Restore after hm_lobpcg_create: the caller has set the blocks X and P given by
  * hm_lobpcg_state (on this lob) to the saved values; np and iteration as saved. AX, BX, AP, BP
  * and the estimates are recomputed; hm_lobpcg_run then continues. */
-int hm_lobpcg_restore(hm_lobpcg *lob, int np, int iteration);
+HM_API int hm_lobpcg_restore(hm_lobpcg *lob, int np, int iteration);
 
 #ifdef __cplusplus
 }

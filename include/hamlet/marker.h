@@ -23,6 +23,7 @@
  *    Too few moments leave Gibbs oscillations of the undamped series (no kernel hides them). */
 #ifndef HAMLET_MARKER_H
 #define HAMLET_MARKER_H
+#include "export.h"
 #include <stdint.h>
 #include "matrix.h"
 #include "mvec.h"
@@ -33,7 +34,7 @@ extern "C" {
 
 /* PV = P V for every column (V and PV: blocks of H's type, distribution and width; distinct).
  * [emin, emax] must contain the spectrum; moments M >= 2. */
-int hm_fermi_projector_apply(hm_matrix *H, double emin, double emax, double mu, int moments, const hm_mvec *V,
+HM_API int hm_fermi_projector_apply(hm_matrix *H, double emin, double emax, double mu, int moments, const hm_mvec *V,
                              hm_mvec *PV);
 
 /* marker[j] = -4 pi Im <e_j| P X Q Y P |e_j> for the unit vectors e_j of global rows rows[j]
@@ -42,15 +43,15 @@ int hm_fermi_projector_apply(hm_matrix *H, double emin, double emax, double mu, 
  * the local row count of H's distribution). H must be complex (a real H has a zero marker).
  * Cost per row: two projector expansions (w = P e, then q = Y w - P Y w; the result is <w|X q>
  * since P is Hermitian), i.e. 2 (M - 1) products with H, done in blocks of up to 32 rows. */
-int hm_marker_local(hm_matrix *H, const double *x, const double *y, double emin, double emax, double mu, int moments,
+HM_API int hm_marker_local(hm_matrix *H, const double *x, const double *y, double emin, double emax, double mu, int moments,
                     int nrows, const int64_t *rows, double *marker);
 
 /* hm_fermi_projector_apply with P = f(H) at temperature T >= 0 (see above; T = 0: the same). */
-int hm_fermi_projector_apply_temperature(hm_matrix *H, double emin, double emax, double mu, double temperature,
+HM_API int hm_fermi_projector_apply_temperature(hm_matrix *H, double emin, double emax, double mu, double temperature,
                                          int moments, const hm_mvec *V, hm_mvec *PV);
 
 /* hm_marker_local with P = f(H) at temperature T >= 0 (see above; T = 0: the same). */
-int hm_marker_local_temperature(hm_matrix *H, const double *x, const double *y, double emin, double emax, double mu,
+HM_API int hm_marker_local_temperature(hm_matrix *H, const double *x, const double *y, double emin, double emax, double mu,
                                 double temperature, int moments, int nrows, const int64_t *rows, double *marker);
 
 #ifdef __cplusplus

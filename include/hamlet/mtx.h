@@ -14,6 +14,7 @@
  * found"; every rank gets the failure (a rank that parsed fine names the rank that did not). */
 #ifndef HAMLET_MTX_H
 #define HAMLET_MTX_H
+#include "export.h"
 #include <stdint.h>
 #include "matrix.h"
 
@@ -30,16 +31,16 @@ extern "C" {
 
 /* Collective. Rows split evenly (hm_dist_create, block 1). HM_REAL for real, integer and pattern
  * files, HM_COMPLEX for complex ones. On failure *A is NULL. */
-int hm_mtx_read(hm_context *ctx, const char *path, hm_matrix **A);
+HM_API int hm_mtx_read(hm_context *ctx, const char *path, hm_matrix **A);
 /* Not collective: the calling rank reads the banner and size line only (ctx is not used and may
  * be NULL). entries = stored entries (coordinate: the size line's count, before mirroring;
  * array: rows * cols); type as hm_mtx_read would make it; symmetry an hm_mtx_symmetry value.
  * Any output may be NULL. */
-int hm_mtx_info(hm_context *ctx, const char *path, int64_t *rows, int64_t *cols, int64_t *entries,
+HM_API int hm_mtx_info(hm_context *ctx, const char *path, int64_t *rows, int64_t *cols, int64_t *entries,
                 hm_scalar *type, int *symmetry);
 /* Collective. One column over dist (its global size must equal the file's row count); a block of
  * k = 1 vector, HM_REAL (real or integer file) or HM_COMPLEX. On failure *b is NULL. */
-int hm_mtx_read_vector(hm_context *ctx, const char *path, const hm_dist *dist, hm_mvec **b);
+HM_API int hm_mtx_read_vector(hm_context *ctx, const char *path, const hm_dist *dist, hm_mvec **b);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,7 @@
  * Fortran callers). */
 #ifndef HAMLET_OPERATOR_H
 #define HAMLET_OPERATOR_H
+#include "export.h"
 #include "matrix.h"
 #include "mvec.h"
 
@@ -17,20 +18,20 @@ extern "C" {
 #endif
 
 /* Op = A (A must outlive the operator). */
-int hm_operator_create_matrix(hm_matrix *A, hm_operator **op);
+HM_API int hm_operator_create_matrix(hm_matrix *A, hm_operator **op);
 /* Op = z - A: nz = 1 (one shift for every column) or nz = the width of the blocks it will be
  * applied to (shift z[j] for column j). z holds nz scalars of A's type (double or double _Complex). */
-int hm_operator_create_shifted(hm_matrix *A, int nz, const void *z, hm_operator **op);
+HM_API int hm_operator_create_shifted(hm_matrix *A, int nz, const void *z, hm_operator **op);
 /* Op = the callback apply(x, y, user), over blocks of the given distribution and type. */
-int hm_operator_create_shell(hm_context *ctx, const hm_dist *dist, hm_scalar type, hm_operator_fn apply, void *user,
+HM_API int hm_operator_create_shell(hm_context *ctx, const hm_dist *dist, hm_scalar type, hm_operator_fn apply, void *user,
                              hm_operator **op);
-int hm_operator_destroy(hm_operator **op);
+HM_API int hm_operator_destroy(hm_operator **op);
 /* Collective: y = Op x. */
-int hm_operator_apply(hm_operator *op, hm_mvec *x, hm_mvec *y);
+HM_API int hm_operator_apply(hm_operator *op, hm_mvec *x, hm_mvec *y);
 /* The distribution (owned by op) and scalar type of the blocks the operator acts on. */
-int hm_operator_info(const hm_operator *op, const hm_dist **dist, hm_scalar *type);
+HM_API int hm_operator_info(const hm_operator *op, const hm_dist **dist, hm_scalar *type);
 /* The context the operator was made in. */
-int hm_operator_context(const hm_operator *op, hm_context **ctx);
+HM_API int hm_operator_context(const hm_operator *op, hm_context **ctx);
 
 #ifdef __cplusplus
 }

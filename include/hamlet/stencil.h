@@ -33,6 +33,7 @@
  * so the halo of a rank is whole slabs of its neighbours (contiguous in memory). */
 #ifndef HAMLET_STENCIL_H
 #define HAMLET_STENCIL_H
+#include "export.h"
 #include <stddef.h>
 #include <stdint.h>
 #include "matrix.h"
@@ -70,16 +71,16 @@ extern "C" {
 
 /* A one-orbital, one-cell, zero-block description with periodic boundaries and no terms: callers
  * set cells, orbitals, nblocks, shift, block and what else they need. */
-int hm_stencil_init(hm_stencil *s);
+HM_API int hm_stencil_init(hm_stencil *s);
 /* Collective: the matrix of the description on ctx (arrays are copied; s may be freed after).
  * Errors: sizes, a non-Hermitian description, a field with a hop longer than the supercell. */
-int hm_matrix_create_stencil(hm_context *ctx, const hm_stencil *s, hm_stencil_storage storage, hm_matrix **A);
+HM_API int hm_matrix_create_stencil(hm_context *ctx, const hm_stencil *s, hm_stencil_storage storage, hm_matrix **A);
 /* Not collective: whether the description has a complex term (*is_complex = 1, and term names it
  * in at most len bytes): a block entry with a non-zero imaginary part, a field (peierls), or a twist
  * other than 0 on a twisted boundary. Otherwise *is_complex = 0: every product term is real. */
-int hm_stencil_complex_term(const hm_stencil *s, int *is_complex, char *term, size_t len);
+HM_API int hm_stencil_complex_term(const hm_stencil *s, int *is_complex, char *term, size_t len);
 /* Not collective: the number of vacant sites of the whole box (the same on every rank). */
-int hm_stencil_vacancies(const hm_stencil *s, int64_t *vacant_sites);
+HM_API int hm_stencil_vacancies(const hm_stencil *s, int64_t *vacant_sites);
 
 #ifdef __cplusplus
 }

@@ -4,6 +4,7 @@
  * 4*(x + nx*(y + ny*z)) + o. */
 #ifndef HAMLET_TI_H
 #define HAMLET_TI_H
+#include "export.h"
 #include <stdint.h>
 #include "matrix.h"
 #include "stencil.h" /* hm_boundary */
@@ -30,11 +31,11 @@ typedef struct {
 extern "C" {
 #endif
 
-int hm_ti_params_default(hm_ti_params *p); /* 8x8x8 periodic, t = 1, m = 2, no potential */
+HM_API int hm_ti_params_default(hm_ti_params *p); /* 8x8x8 periodic, t = 1, m = 2, no potential */
 /* Collective: each rank builds its own rows (dist in blocks of 4 rows = one site). */
-int hm_ti_build(hm_context *ctx, const hm_ti_params *p, hm_matrix **H);
+HM_API int hm_ti_build(hm_context *ctx, const hm_ti_params *p, hm_matrix **H);
 /* On-site potential V_n of site (x, y, z) (what hm_ti_build puts on the diagonal). */
-int hm_ti_potential(const hm_ti_params *p, int64_t x, int64_t y, int64_t z, double *v);
+HM_API int hm_ti_potential(const hm_ti_params *p, int64_t x, int64_t y, int64_t z, double *v);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,5 @@
 /* Large host arrays on transparent huge pages (host_alloc.h). Where the kernel has them only on
- * request (mode "madvise", as on the lent GPU machines), a large lattice's build otherwise spends
+ * request (mode "madvise", as on many GPU servers), a large lattice's build otherwise spends
  * much of its time in the page faults of some 20 GB of fresh 4 KiB pages. */
 #define _DEFAULT_SOURCE
 #include <stdlib.h>

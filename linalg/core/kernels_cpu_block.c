@@ -18,7 +18,7 @@ static int threaded_by_rows(int64_t n) {
 
 /* G = X^H Y[:, y0 : y0 + ny] over n rows, one BLAS call. One column on either side goes to gemv:
  * gemm packs the whole block for a single column (complex: 1.4 ms of a 2 ms Lanczos step at
- * N = 10^4, bench/RESULTS.md session 29). */
+ * N = 10^4, bench/README.md). */
 static void gram_rows(hm_scalar type, int64_t n, int kx, const double *X, int ky, const double *Y, int y0, int ny,
                       double *G) {
   const double *Yc = Y + (size_t)y0 * type; /* the columns are a submatrix of leading dimension ky */

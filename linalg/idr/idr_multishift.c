@@ -59,8 +59,6 @@ int hm_idr_multishift_create(hm_operator *A, const hm_idr_options *opt, int nshi
     o->shift[q] = shifts[q];
     if (fabs(cimag(shifts[q])) < fabs(cimag(shifts[o->seed]))) o->seed = q;
   }
-  o->omega_rule = HM_MS_OMEGA_SHIFTS;
-  o->seed_switch = 0;
   o->status = HM_SUCCESS;
   *ms = o;
   return HM_SUCCESS;
@@ -131,17 +129,6 @@ int hm_idr_multishift_set_polish(hm_idr_multishift *ms, int max_columns, double 
            "stall_at = %g: must be 0 (off) or a relative residual in (0, 1)", stall_at);
   ms->polish_max_columns = max_columns;
   ms->test_stall_at = stall_at;
-  return HM_SUCCESS;
-}
-
-int hm_idr_multishift_set_rules(hm_idr_multishift *ms, int omega_rule, int seed_switch) {
-  HM_CHECK(ms, HM_ERR_ARGUMENT, "ms is NULL");
-  HM_CHECK(omega_rule == HM_MS_OMEGA_SEED || omega_rule == HM_MS_OMEGA_SHIFTS, HM_ERR_ARGUMENT,
-           "omega_rule = %d: must be %d (the seed's own omega) or %d (chosen for the shifts)", omega_rule,
-           HM_MS_OMEGA_SEED, HM_MS_OMEGA_SHIFTS);
-  HM_CHECK(seed_switch == 0 || seed_switch == 1, HM_ERR_ARGUMENT, "seed_switch = %d: must be 0 or 1", seed_switch);
-  ms->omega_rule = omega_rule;
-  ms->seed_switch = seed_switch;
   return HM_SUCCESS;
 }
 

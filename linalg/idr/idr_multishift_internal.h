@@ -10,9 +10,6 @@
  * checked against the true residuals). */
 enum { MS_RUNNING = -1, MS_CLAIMED = -2 };
 
-/* How the seed's omega is chosen each cycle: the seed's own minimal residual (before session 30), or
- * among the shifts' own omegas for the family (the default; choose_omega in idr_multishift_solve.c). */
-enum { HM_MS_OMEGA_SEED = 0, HM_MS_OMEGA_SHIFTS = 1 };
 
 /* Where a solve's work went (internal: bench_multishift reads it): operator applications and
  * shift-column updates counted in columns, reductions, host wall seconds per part (on a GPU a part's
@@ -26,7 +23,7 @@ typedef struct {
                                                           * the iterations summed over those columns */
   long stalled_columns, maxit_columns; /* systems sent to polish: their true residual stalled above tol,
                                         * or still running when the seed reached maxit */
-  double t_seed, t_shift, t_check, t_polish, t_switch, t_total;
+  double t_seed, t_shift, t_check, t_polish, t_total;
   double t_host_coef, t_host_omega; /* host work while the device waits: the shifts' coefficients (from a
                                      * step's last reduction to the update's launch), the omega choice */
 } hm_idr_multishift_profile;
@@ -45,7 +42,7 @@ struct hm_idr_multishift_s {
   hm_mvec *r, **dR, *x, **dX; /* seeds: r and the last s residual differences (k wide); shifts (K wide) */
   hm_mvec *v, *t, *work;      /* k wide */
   int n, oldest, outer;       /* seed steps done, ring slot of the oldest difference, outer iterations */
-  int *seedof;                /* [k] each right-hand side's seed shift (moved to the laggard if seed_switch) */
+  int *seedof;                /* [k] each right-hand side's seed shift */
   double complex *rel;        /* [K] shift_q - shift of rhs j's seed */
   int *stepof;                /* [s] step that formed slot l's difference (dR_l = r_(n'+1) - r_n'); -1 empty */
   double complex *M, *m;      /* [k][s][s] P^H dR, [k][s] P^H r */
@@ -63,8 +60,6 @@ struct hm_idr_multishift_s {
   hm_idr_multishift_profile prof; /* of the last solve */
   int polish_max_columns;     /* the most columns of one batched polish solve; 0: set by memory (polish) */
   double test_stall_at;       /* tests only (0: off): shifts claim at this estimate and stall at their check */
-  int omega_rule;             /* HM_MS_OMEGA_SHIFTS (default) or HM_MS_OMEGA_SEED */
-  int seed_switch;            /* 1: each cycle the seed moves to the laggard shift (before session 30); 0: fixed */
 };
 
 /* The profile of the last solve (zero before one). */
@@ -91,7 +86,4 @@ int hm_idr_multishift_unpack(hm_idr_multishift *ms);
  * them. */
 int hm_idr_multishift_set_polish(hm_idr_multishift *ms, int max_columns, double stall_at);
 
-/* The seed's omega rule and whether the seed moves to the laggard each cycle (internal: tests and
- * bench_multishift compare them; the default HM_MS_OMEGA_SHIFTS, 0 measured fastest, session 30). */
-int hm_idr_multishift_set_rules(hm_idr_multishift *ms, int omega_rule, int seed_switch);
 #endif

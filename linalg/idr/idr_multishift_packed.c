@@ -1,7 +1,7 @@
 /* The layout of multi-shift IDR(s)'s blocks of shifted systems (x and the s directions dX). The
  * blocks are row-major with a row's systems side by side, so a converged system left in place still
  * costs its bytes in every row piece the fused update streams, and a block narrowed only in the
- * columns it touches is not one stream (H200, session 32: the update over 628 of 808 columns ran at
+ * columns it touches is not one stream (H200: the update over 628 of 808 columns ran at
  * 81% of the copy bandwidth, over all 808 at 95%). So x and every dX hold only the packed systems,
  * npacked columns wide, in ascending order: the update (idr_shift_update) streams exactly them. A
  * system that stops stays packed, with zero coefficients, until at least 1/REPACK_FRACTION of the
@@ -9,7 +9,7 @@
  * and every block is copied into a narrower one. A repack moves each kept column once per block
  * ((s + 1) reads and writes), a stopped system costs s + 3 per step: repacking at 1/16 keeps both
  * to a few percent of a step's traffic (the stops are spread over the run: 808 in 2634 steps in
- * session 30's case). Callers see every system in its own column of K-wide blocks: unpack restores
+ * the TI benchmark's case). Callers see every system in its own column of K-wide blocks: unpack restores
  * that before a checkpoint, a stop and the end. */
 #include "error_macros.h"
 #include "idr_multishift_internal.h"

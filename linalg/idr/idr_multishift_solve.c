@@ -18,8 +18,8 @@
  * updated; at the end of each outer iteration the claims are checked against b - (A + shift) x; a
  * confirmed shift is frozen (coefficients 0), the others continue with a tighter target. A seed
  * continues while any of its shifts runs. The seed's omega is chosen for the whole family
- * (choose_omega) and the seed stays fixed (session 30: moving it to the laggard each cycle, with the
- * seed's own omega, let the family's residuals grow to 1e11 ||b|| and their true residuals stall). */
+ * (choose_omega) and the seed stays fixed (moving it to the laggard each cycle, with the seed's own
+ * omega, let the family's residuals grow to 1e11 ||b|| and their true residuals stall). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,7 +168,7 @@ static const double OMEGA_WORST_RISE = 2.302585092994046; /* log 10: the largest
 static double complex choose_omega(const hm_idr_multishift *o, int j, double tt, double complex tv, double vv) {
   const double angle = o->base->opt.omega_angle;
   const double complex w0 = make_omega(tt, tv, vv, angle);
-  if (o->omega_rule == HM_MS_OMEGA_SEED || !(tt > 0) || !(vv > 0)) return w0;
+  if (!(tt > 0) || !(vv > 0)) return w0;
   double complex sigma[o->ns];
   double scaled[o->ns], now = -INFINITY;
   int na = 0;
@@ -352,69 +352,6 @@ static int step(hm_idr_multishift *o) {
   return HM_SUCCESS;
 }
 
-/* With seed_switch (the rule before session 30), at the start of a cycle each right-hand side's seed
- * moves to its laggard: the running shift with the smallest |pi| (below half the seed's), whose
- * residual r / pi is the largest. The new seed's
- * residuals are r_m / p_m (p = its pi history), so r' = r / p_0 and the differences of age a become
- *   d'_a = (1/p_(a-1) - 1/p_a) (r - sum_(b<a) d_b) + d_a / p_a,
- * formed from the oldest down (each reads only younger ones, not yet rewritten); the same map takes
- * P^H r and P^H d (no reduction), and every shift's pi is divided by p (rel by the new seed's shift).
- * The shifts' iterates and directions do not depend on the seed and stay. Keeping the slowest shift
- * as the seed keeps every other |pi| >= 1, but with the seed's own omega the laggard's residual had
- * grown by 1 / |1 + omega sigma| per step, and the family followed it up (session 30). */
-static int switch_seeds(hm_idr_multishift *o) {
-  const int s = o->s, k = o->k, ns = o->ns;
-  int to[k], any = 0;
-  for (int j = 0; j < k; j++) {
-    to[j] = o->seedof[j];
-    double best = 0.5 * cabs(o->pi[((size_t)o->seedof[j] * k + j) * (s + 1)]);
-    for (int q = 0; q < ns; q++) {
-      const double p = cabs(o->pi[((size_t)q * k + j) * (s + 1)]);
-      if (o->state[q * k + j] == MS_RUNNING && p < best) {
-        best = p;
-        to[j] = q;
-      }
-    }
-    any |= to[j] != o->seedof[j];
-  }
-  if (!any) return HM_SUCCESS;
-  int slot[s + 1]; /* slot of the difference of age a */
-  for (int l = 0; l < s; l++) slot[o->n - o->stepof[l]] = l;
-  double complex p[k][s + 1];
-  for (int j = 0; j < k; j++)
-    for (int i = 0; i <= s; i++) p[j][i] = to[j] == o->seedof[j] ? 1 : o->pi[((size_t)to[j] * k + j) * (s + 1) + i];
-  hm_mvec *X[64];
-  for (int a = s; a >= 1; a--) {
-    for (int b = 1; b <= a; b++) X[b - 1] = o->dR[slot[b]];
-    for (int j = 0; j < k; j++) {
-      const double complex alpha = 1 / p[j][a - 1] - 1 / p[j][a];
-      putc_(o->a, j, alpha);
-      for (int b = 1; b < a; b++) putc_(o->coef, (size_t)(b - 1) * k + j, -alpha);
-      putc_(o->coef, (size_t)(a - 1) * k + j, 1 / p[j][a]);
-      double complex *M = o->M + (size_t)j * s * s, *m = o->m + (size_t)j * s;
-      for (int r = 0; r < s; r++) {
-        double complex e = alpha * m[r] + M[r * s + slot[a]] / p[j][a];
-        for (int b = 1; b < a; b++) e -= alpha * M[r * s + slot[b]];
-        M[r * s + slot[a]] = e;
-      }
-    }
-    HM_CALL(combine(o, o->dR[slot[a]], o->r, a, X));
-  }
-  for (int j = 0; j < k; j++) {
-    putc_(o->a, j, 1 / p[j][0]);
-    for (int r = 0; r < s; r++) o->m[(size_t)j * s + r] /= p[j][0];
-    o->rnorm2[j] /= creal(p[j][0] * conj(p[j][0]));
-    for (int q = 0; q < ns; q++) {
-      const size_t c = (size_t)q * k + j;
-      for (int i = 0; i <= s; i++) o->pi[c * (s + 1) + i] /= p[j][i];
-      o->rel[c] = o->shift[q] - o->shift[to[j]];
-    }
-    o->seedof[j] = to[j];
-  }
-  HM_CALL(combine(o, o->r, o->r, 0, NULL));
-  return HM_SUCCESS;
-}
-
 /* Copy the systems cols[0..m) of X into slots 0..m) of Y (k wide), system c from X's column src(c)
  * (b: c % k; x: at[c], or c itself where at is NULL), a run of consecutive sources in one copy. */
 static int source_column(int k, int of_b, const int *at, int c) { return of_b ? c % k : at ? at[c] : c; }
@@ -434,8 +371,8 @@ static int gather_columns(const hm_mvec *X, int k, int of_b, const int *at, cons
  * want[c] set, into o->tru (the others' entries are kept): the wanted columns gathered k at a time into
  * one block (each with its own shift), one operator application of k columns per block, one reduction
  * for all of them. Only the wanted columns: a check at the end of an outer iteration costs its claimed
- * systems, not every system of their shifts (before session 31 each shift with a claim was checked
- * whole, and its other right-hand sides' true residuals came along). */
+ * systems, not every system of their shifts (checking each shift with a claim whole would bring its
+ * other right-hand sides' true residuals along). */
 static int true_residuals(hm_idr_multishift *o, hm_mvec *b, const hm_mvec *x, const int *want) {
   const int k = o->k;
   const double t0 = MPI_Wtime();
@@ -730,11 +667,6 @@ static int solve(hm_idr_multishift *o, hm_mvec *b, hm_mvec *x) {
   while (any_active(o)) {
     /* an outer iteration: the s starting steps, then cycles of s + 1 steps */
     const int steps = o->n < o->s ? o->s - o->n : o->s + 1 - (o->n - o->s) % (o->s + 1);
-    if (o->seed_switch && o->n >= o->s && (o->n - o->s) % (o->s + 1) == 0) {
-      const double t0 = MPI_Wtime();
-      HM_CALL(switch_seeds(o));
-      o->prof.t_switch += MPI_Wtime() - t0;
-    }
     for (int i = 0; i < steps && any_active(o); i++) {
       HM_CALL(step(o));
     }

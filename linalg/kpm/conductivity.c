@@ -140,7 +140,7 @@ static int fitting_columns(hm_conductivity *c) {
  * a chunk below M repeats the right sweep ceil(M / K) times per block, so the block's vectors pay
  * B times for a smaller K: the choice minimizes the steps per vector (1 + ceil(M / K)) times a
  * block step's cost per vector, modelled as 0.45 + 0.55 / B (a single-vector step measured at
- * 2.2x the block kernel's floor per vector, session 26). A given chunk keeps K and takes the
+ * 2.2x the block kernel's floor per vector). A given chunk keeps K and takes the
  * largest B that fits. */
 static void choose_block(hm_conductivity *c) {
   const int M = c->opt.moments, most = c->starts < BLOCK_MAX ? c->starts : BLOCK_MAX;

@@ -15,7 +15,7 @@ typedef struct {
 
 /* The report after hm_lobpcg_run, and the nev normwise backward errors (may be NULL). */
 int hm_lobpcg_convergence_report(const hm_lobpcg *lob, hm_lobpcg_report *report, double *backward);
-/* 1: hard locking (default), 0: soft locking only (for the comparison in bench/RESULTS.md). Before
+/* 1: hard locking (default), 0: soft locking only (for the comparison in bench/README.md). Before
  * hm_lobpcg_run. */
 int hm_lobpcg_set_hard_locking(hm_lobpcg *lob, int hard);
 /* Recompute the images A [X P], B [X P] from the vectors at the next residual check (collective

@@ -7,7 +7,7 @@ hm_add_test(test_conductivity_exact_mpi3 COMMAND $<TARGET_FILE:test_conductivity
 # GPU vs the dense reference (the CPU backend passes the same test): gram and products on the device.
 hm_add_test(test_conductivity_exact_cuda COMMAND $<TARGET_FILE:test_conductivity_exact> cuda 5 NPROCS 1 LABELS gpu)
 hm_add_c_test(test_conductivity_qwz SOURCES test_conductivity_qwz.c LABELS cpu)
-# The issue's case (64 x 64, M = 512, within 2%) on the GPU: scripts/device_conductivity.sh.
+# The 64 x 64, M = 512 case within 2% on the GPU (label gpu: scripts/gpu_host.sh check).
 hm_add_test(test_conductivity_qwz_cuda COMMAND $<TARGET_FILE:test_conductivity_qwz> 64 512 4 cuda 0.02 NPROCS 1 LABELS gpu)
 # The local Chern marker: bulk +-1 / 0 of open QWZ flakes (1 and 3 ranks); GPU against CPU.
 hm_add_c_test(test_marker SOURCES test_marker.c LABELS cpu)

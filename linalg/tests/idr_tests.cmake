@@ -25,7 +25,7 @@ hm_add_test(test_idr_multishift_mpi3 COMMAND $<TARGET_FILE:test_idr_multishift> 
 hm_add_c_test(test_idr_multishift_gpu SOURCES test_idr_multishift_gpu.c LABELS gpu)
 target_include_directories(test_idr_multishift_gpu PRIVATE ${CMAKE_SOURCE_DIR}/linalg/idr)
 # IDR(s) on shift-and-invert's indefinite systems (no preconditioner) through shell and matrix operators,
-# and the library's inner solve itself (MINRES since session 29),
+# and the library's inner solve itself (MINRES),
 # real and complex, 1 and 2 columns: CUDA against the CPU and a dense reference; the cpu variant
 # checks the CPU half alone.
 hm_add_c_test(test_idr_shell_gpu SOURCES test_idr_shell_gpu.c LABELS gpu)

@@ -1,5 +1,5 @@
 /* hm_mpi_gatherv_large (MPI_Gatherv_c under the dense gather) with the last rank sending `count`
- * bytes and every other rank 1000 + rank: run with a count past 2^31 by scripts/device_large_common.sh
+ * bytes and every other rank 1000 + rank: run with a count past 2^31 by `bench/cases.sh BUILD large-halo`
  * (one count and the total past INT_MAX, ~2 x count bytes of host memory), and with small counts as a
  * ctest. Every gathered byte is checked against the formula of its rank and position. Exit 0 on success. */
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* One halo message of more than 2^31 doubles (run by scripts/device_large_halo.sh on 2 ranks, ~65 GiB):
+/* One halo message of more than 2^31 doubles (run on 2 ranks, ~65 GiB, by `bench/cases.sh BUILD large-halo`):
  * rank 0 holds few rows, rank 1 the rest (weights 1 : 1000); row 0 sums x over all of rank 1's rows,
  * so rank 1 sends its whole block (rows x K > 2^31 doubles) to rank 0. y_0[c] is checked against the
  * exact integer sum; every other row of y against x (a unit diagonal). Exit 0 on success. */

@@ -2,8 +2,8 @@
  * on a periodic L x L lattice: +-1 e^2/h (Chern number, opposite signs for u = 1 and u = -1) inside
  * the gap and 0 for the trivial u = 3, within 2%, at chemical potentials 0 and +-0.25 and T = 0.
  * Arguments: L, M, R, backend, tolerance (defaults 32, 256, 2, cpu, 0.05: about a minute here, where
- * the stochastic trace's error is about 3%; the issue's 64 x 64, M = 512 case at 2% runs in
- * scripts/device_conductivity.sh). */
+ * the stochastic trace's error is about 3%; the 64 x 64, M = 512 case at 2% is the GPU variant,
+ * test_conductivity_qwz_cuda). */
 #include "conductivity_testlib.h"
 
 int main(int argc, char **argv) {

@@ -2,7 +2,7 @@
  * count path is exercised without 2^31-element buffers by lowering the piece limit: the piece
  * arithmetic, a ring exchange of 10 doubles in pieces of 3, and a complex block product through
  * the halo with pieces of 1, 5 and unlimited, each against the product computed from the formula
- * for x (scripts/device_large_halo.sh runs one real halo of more than 2^31 doubles). */
+ * for x (`bench/cases.sh BUILD large-halo` runs one real halo of more than 2^31 doubles). */
 #include <complex.h>
 #include <math.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
  *   shell0  a shell operator whose callback is hm_matrix_apply of the assembled S (the shell path alone);
  *   shell   a shell operator y = A x - sigma x (hm_matrix_apply + hm_mvec_axpby: shifted_solve's apply_shifted),
  *   library hm_shifted_solve itself (shift-and-invert's inner solve: MINRES on this indefinite S,
- *           linalg/transform/minres.c, since session 29),
+ *           linalg/transform/minres.c),
  * for 1 and 2 right-hand sides. Every solve must converge (true residual <= tol), equal the dense
  * solution V (Lambda - sigma)^-1 V^H b to cond(S) x tol (a bound from the dense eigenvalues), and
  * the CUDA and CPU solutions must agree to that bound too; a solve that does not converge prints

@@ -41,7 +41,7 @@ static void run(hm_context *ctx, double lx, double ly, double lz, int e, int jac
   }
   /* The NORM test's backward errors ||K x - E M x|| / ((||K||_est + |E| ||M||_est) ||x||) against the
    * same formula from the eigenvectors (||x||: B-orthonormal columns, not unit; they were read from
-   * rows that mixed X and P before session 28), and ||K||_est a lower bound of ||K||_2 (Gershgorin above). */
+   * rows that mixed X and P once), and ||K||_est a lower bound of ||K||_2 (Gershgorin above). */
   hm_lobpcg_report rep;
   double backward[7], kx[7], xn[7], emin, emax;
   HM_TEST_OK(hm_lobpcg_convergence_report(lob, &rep, backward));

@@ -1,5 +1,5 @@
 /* The local Chern marker with the Fermi projector at small temperature against the EXACT step
- * projector (issue 28, section 4: "exact-trace test against the dense projector to 1e-8").
+ * projector to 1e-8.
  * On an open 8 x 8 Qi-Wu-Zhang flake (u = 1, mu = 0 in the level gap of the edge states) the dense
  * reference is P = U theta(mu - E) U^H from LAPACK eigenpairs of an independently assembled dense H.
  * The KPM marker of every row with P = 1 / (1 + exp((H - mu) / T)), T = d / 30 (d: distance from mu to

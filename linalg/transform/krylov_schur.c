@@ -48,7 +48,7 @@ typedef struct {
   /* CPU backend: the basis and its B images live only column-major on the host (local rows x
    * (m + 1), columns contiguous), in place of V, BV and tmp. The one-column Gram-Schmidt is then gemv
    * over the n columns in use (on row-major blocks of m + 1 columns BLAS runs short inner loops per
-   * row, 1.5-4x slower: bench/RESULTS.md, session 30); the blocks are allocated once and not zeroed,
+   * row, 1.5-4x slower: bench/README.md); the blocks are allocated once and not zeroed,
    * each column is first touched when it fills; a restart is one product into spare and a swap.
    * BVc is Vc where B = I. NULL on the other backends. */
   double *Vc, *BVc, *spare;

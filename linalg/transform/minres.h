@@ -2,7 +2,7 @@
  * of a block at once, each column with its own Lanczos and Givens scalars (all real for Hermitian
  * S), one product of the whole block per iteration, a column stopping on its own. Shift-and-invert's
  * inner solve where A - sigma B is indefinite: unlike IDR(s), whose shadow-space recurrences can
- * stall on such systems (the real-matrix case of session 29 stalled at relative residual 1 on one
+ * stall on such systems (a real-matrix case stalled at relative residual 1 on one
  * host's rounding and converged on another), MINRES's residual never grows. Only block operations
  * (hm_mvec_*) and the caller's product: it runs on any backend. */
 #ifndef HAMLET_MINRES_H

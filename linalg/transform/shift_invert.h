@@ -27,7 +27,7 @@ typedef enum { HM_SHIFT_INVERT_AUTO = 0, HM_SHIFT_INVERT_DIRECT = 1, HM_SHIFT_IN
  * to [MIN, MAX], r = the outer residual given by hm_shift_invert_set_outer_residual (the driver
  * gives the outer tol first, then after each iteration the smallest residual still above it), never
  * growing, and 10 times tighter after each outer iteration that did not halve r. Measured
- * (bench/RESULTS.md): LOBPCG whose first products were solved loosely (tol_in = 0.1 r, up to 1e-3)
+ * (bench/README.md): LOBPCG whose first products were solved loosely (tol_in = 0.1 r, up to 1e-3)
  * stalls at a residual floor of about 0.01 to 0.1 times that loosest tolerance, even with its
  * images recomputed, so the inner solves start at 0.01 times the outer tol. */
 #define HM_SHIFT_INVERT_INNER_TOL_MAX 1e-6

@@ -31,8 +31,8 @@ struct hm_sparse_factor_s {
 };
 
 #define SIMPLICIAL_SOLVE_MAX_FILL 64.0
-/* CHOLMOD's supernodal_switch (its default 40). Measured at N = 10^4 and 4 10^4 (bench/RESULTS.md,
- * session 29): 2D grids (flops / nnz(L) 59 and 104) factorize within 25% of the supernodal time and
+/* CHOLMOD's supernodal_switch (its default 40). Measured at N = 10^4 and 4 10^4 (bench/README.md):
+ * 2D grids (flops / nnz(L) 59 and 104) factorize within 25% of the supernodal time and
  * solve 1.4-1.6x faster (real and complex); a 3D grid (437) factorizes 10x slower simplicial. */
 #define SIMPLICIAL_MAX_FLOPS_PER_ENTRY 150.0
 /* The unpivoted LDL^H is kept where a test solve's normwise backward error stays below this;
@@ -78,7 +78,7 @@ static int try_cholesky(hm_sparse_factor *f, cholmod_sparse *S) {
   f->rcond = cholmod_l_rcond(f->L, c);
   f->nnz = c->lnz;
   /* Solves of a few columns on a supernodal factor with at most 64 entries per column of L run
-   * faster converted to simplicial (real scalars; bench/RESULTS.md "the overheads cut"); complex
+   * faster converted to simplicial (real scalars; bench/README.md, shift-and-invert); complex
    * ones were not measured so. Same L, so the same results to rounding. */
   if (f->L->is_super && f->type == HM_REAL && f->nnz <= SIMPLICIAL_SOLVE_MAX_FILL * (double)f->n)
     HM_CHECK(cholmod_l_change_factor(f->L->xtype, 1, 0, 1, 1, f->L, c), HM_ERR_MEMORY,

@@ -118,7 +118,7 @@ int main(int argc, char **argv) {
     check_tile(5, 3, 0, widths[w]);
     check_tile(1200, 7, 1, widths[w]);
   }
-  /* the lattice at R = 32: fewer face rows than 16 x 16 tiles, which leave partial tiles */
+  /* the benchmark's lattice at R = 32: fewer face rows than 16 x 16 tiles, which leave partial tiles */
   hm_ti_params big;
   hm_ti_params_default(&big);
   big.nx = 200;

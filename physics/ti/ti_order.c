@@ -9,7 +9,7 @@
 #include "matrix_keyed.h"
 #include "ti_internal.h"
 
-/* Measured on the H100 (bench/RESULTS.md, session 20): the z reuse held in L2 with 1250 sites per
+/* Measured on the H100 (bench/README.md): the z reuse held in L2 with 1250 sites per
  * tile plane at R = 32 (64 R bytes per site: 2.56 MB) and was lost with 1360, so a plane's vector
  * rows get at most 2.25 MiB; no larger tile paid at R = 32 either. The larger tiles paid 3 to 4%
  * at R = 32 and 64; at R = 8 and 16 they took 0.3 and 0.7% longer (a 16 x 16 tile column's

@@ -9,7 +9,7 @@ run2() { "$MPIEXEC" -n 2 "$HAMLET" "$@"; }
 # The checks read HDF5 with Debian's python3-h5py (installed by scripts/setup_debian.sh); where
 # HAMLET_TEST_REQUIRE names h5py (the device scripts set it) a missing h5py fails instead of skipping.
 # The Python that has numpy and h5py: Debian's /usr/bin/python3 here and in CI; the device scripts
-# name the GPU machine's own (scripts/device_unpack.sh), whose /usr/bin/python3 has no h5py.
+# name the GPU machine's own (scripts/gpu_host_env.sh), whose /usr/bin/python3 has no h5py.
 PYTHON=${HAMLET_TEST_PYTHON:-/usr/bin/python3}
 requires() { case ",${HAMLET_TEST_REQUIRE:-}," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 need_h5py() {

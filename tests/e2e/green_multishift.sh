@@ -6,7 +6,7 @@
 # every true residual below tol; a bad value of multishift exits 2 with a message. The site orbitals
 # in groups ([green] rhs_per_solve = 3: 3 + 3 + 2 columns per solve) give the same G as one solve
 # to the rank tolerance (each right-hand side's recurrences are its own in exact arithmetic; on the
-# H200 host's CPU the groups differed by 1.5e-10 at tol 1e-10, session 31, here by 0: not traced, the
+# H200 host's CPU the groups differed by 1.5e-10 at tol 1e-10, here by 0: not traced, the
 # block kernels' width-dependent vector paths are the suspects), and a grouped run killed after a checkpoint
 # restarts (finished groups kept) to the same G bit for bit;
 # rhs_per_solve = -1 exits 2. multishift = auto is multi-shift from 32

@@ -1,5 +1,5 @@
 #!/bin/bash
-# outer = krylov_schur (thick-restart Lanczos on (A - shift B)^-1 B) on the matrices of issue 32 made
+# outer = krylov_schur (thick-restart Lanczos on (A - shift B)^-1 B) on matrices of hard SuiteSparse structure made
 # by tests/support/shift_invert_matrices.py (condition 1e13 SPD, a wide pencil, a 1e15 penalty
 # entry, complex Hermitian, indefinite with the shift inside the spectrum): the 4 eigenvalues nearest
 # the shift to 1e-8 of SciPy's dense eigh with norm residuals <= 1e-8, on 1 and 2 ranks, and fewer

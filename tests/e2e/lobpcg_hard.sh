@@ -1,11 +1,11 @@
-# LOBPCG on matrices with the structure of issue 32's failures (tests/support/hard_spectra.py:
+# LOBPCG on matrices with the structure of hard SuiteSparse cases (tests/support/hard_spectra.py:
 # condition 1e13, a pencil spread over 1e3..1e14, a 1e15 penalty entry, complex Hermitian, singular,
 # indefinite), nev = 4, tol = 1e-8, the default convergence test (auto), on 1 and 2 ranks. Each run
 # must converge (exit 0), and its eigenvalues must match the references of high relative accuracy:
 # to 1e-6 relative for the pairs the relative test accepted, to 1e-8 (||A|| + |lambda| ||B||) for
 # those the norm test accepted (the accuracy the normwise backward error guarantees), and to 1e-4
-# relative for every pair next to the penalty (where the issue's runs stalled at 1e-3 .. 2e-1).
-# HAMLET_TEST_BACKEND=cuda runs the same on the GPU (scripts/device_eigen.sh).
+# relative for every pair next to the penalty (where earlier runs stalled at 1e-3 .. 2e-1).
+# HAMLET_TEST_BACKEND=cuda runs the same on the GPU.
 . "$(dirname "$0")/common.sh"
 need_h5py
 "$PYTHON" "$SOURCE_DIR/tests/support/hard_spectra.py" . || fail "could not generate the matrices"

@@ -1,4 +1,4 @@
-# method = marker end to end (issue 28, section 4). (a) On an open 8 x 8 Qi-Wu-Zhang flake the marker
+# method = marker end to end. (a) On an open 8 x 8 Qi-Wu-Zhang flake the marker
 # of every cell equals the dense formula with the same Jackson-damped projector from numpy's eigh to
 # 1e-10 (measured 1.4e-14), and the exact step projector's (mu mid-way in the level gap, M = 2048) to
 # 5e-4 (measured 7.8e-5: the damped step converges algebraically in M, not exponentially); the sum

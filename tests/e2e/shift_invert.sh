@@ -1,4 +1,4 @@
-# transform = shift_invert on matrices with the structure of issue 32 (condition 1e13 SPD, a pencil
+# transform = shift_invert on matrices with the structure of hard SuiteSparse cases (condition 1e13 SPD, a pencil
 # with eigenvalues from 1e3 to 1e13, a 1e15 penalty entry, complex Hermitian, indefinite with the
 # shift inside the spectrum), made by tests/support/shift_invert_matrices.py: the 4 eigenvalues
 # nearest the shift to 1e-8 of SciPy's dense eigh, on 1 and 2 ranks; and its bad inputs. It tests

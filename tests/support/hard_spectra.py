@@ -1,4 +1,4 @@
-"""Matrices with the structure of the SuiteSparse cases LOBPCG failed on in issue 32, generated here
+"""Matrices with the structure of the SuiteSparse cases LOBPCG once failed on, generated here
 (nothing is downloaded), written as Matrix Market files with their dense reference eigenvalues:
   graded    SPD of condition ~1e13 (like mhd4800b): D L D, L a 1D Laplacian, D graded over 10^-5..1
   pencil    K x = lambda M x with eigenvalues from ~5e3 to ~1e14 (like bcsstk26 / bcsstm26): a scaled

@@ -1,4 +1,4 @@
-"""Matrix Market files with the structure of the hard cases of issue 32, made at test time, and the
+"""Matrix Market files with the structure of the hard SuiteSparse cases (stiff SPD pencils, indefinite, clustered), made at test time, and the
 dense reference of the eigenvalues nearest a shift (SciPy's eigh, not hamlet):
   spd_cond13   SPD, condition ~1e13 (graded FEM-like stiffness, as mhd4800b), shift 0
   pencil       K x = lambda M x with eigenvalues from ~1e3 to ~1e14 (as bcsstk26/bcsstm26), shift 0

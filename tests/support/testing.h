@@ -38,7 +38,7 @@ extern int hm_test_failures;
 void hm_test_expect_failure(int status, int code, const char *needle, const char *expr, const char *file, int line);
 /* GPU tests: 0 where a CUDA device is visible; else, after MPI_Finalize, the test's exit code:
  * 77 (ctest's skip) where no device is visible or CUDA was not built, 1 (a failure) where
- * HAMLET_TEST_REQUIRE (comma-separated, e.g. "gpu,h5py", set by scripts/device*.sh) names gpu or
+ * HAMLET_TEST_REQUIRE (comma-separated, e.g. "gpu,h5py", set by scripts/gpu_host_env.sh) names gpu or
  * where the device query itself fails. Use HM_TEST_NEED_GPU() at the top of main. */
 int hm_test_no_gpu(void);
 #define HM_TEST_NEED_GPU()              \
