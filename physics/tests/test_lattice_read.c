@@ -204,6 +204,8 @@ static void wsvec_spreading(void) {
                  "-1 0 0 1 1\n 2\n 0 0 0\n 2 0 0\n");
   char beside[512];
   HM_TEST_ASSERT(hm_lattice_wsvec_beside(hr, beside, sizeof beside) && !strcmp(beside, ws), "beside %s: %s", hr, beside);
+  HM_TEST_ASSERT(hm_lattice_wsvec_beside("dir/si_tb.dat", beside, sizeof beside) && !strcmp(beside, "dir/si_wsvec.dat"),
+                 "beside si_tb.dat: %s", beside);
   HM_TEST_ASSERT(!hm_lattice_wsvec_beside("model.lattice", beside, sizeof beside), "a hamlet file has no wsvec beside");
   hm_lattice L, plain;
   HM_TEST_OK(hm_lattice_read(hr, HM_LATTICE_AUTO, NULL, NULL, &L));

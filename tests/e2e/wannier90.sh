@@ -1,12 +1,15 @@
 # Wannier90 models as Wannier90 interpolates them (physics/tests/wannier90: silicon made by wannier90.x
 # 3.1 with its default use_ws_distance = true; README there says how). On a 3 x 3 x 3 supercell, not
-# commensurate with the 4 x 4 x 4 mesh the model was made on, method = dense gives the Wigner-Seitz-
-# corrected Bloch spectra that NumPy builds from the _hr.dat and _wsvec.dat to 1e-8 eV (assembled;
-# LOBPCG on the matrix-free operator too), and wsvec = none the uncorrected ones (the old behaviour,
-# which differs from them by tenths of an eV); one cell with twisted boundaries (twist = 2 pi k) gives
-# Wannier90's own bands along its band.kpt path (band.dat) within the rounding of the _hr.dat's
-# printed hoppings; the summary and /hamiltonian name the wsvec file used, or say why none was;
-# malformed wsvec files and wsvec files of another model exit 2 naming file and line, and write nothing.
+# commensurate with the 4 x 4 x 4 mesh the model was made on: the matrix-free operator's LOBPCG
+# eigenvalues and exact LDOS moments equal those of NumPy's supercell of the spread hoppings (on the GPU
+# too: HAMLET_TEST_BACKEND=cuda runs only that part); method = dense gives the Wigner-Seitz-corrected
+# Bloch spectra NumPy builds from the _hr.dat and _wsvec.dat to 1e-8 eV, and wsvec = none (or no file
+# beside the model) the uncorrected ones, as before (0.67 eV apart here); one cell with twisted
+# boundaries (twist = 2 pi k) gives Wannier90's own bands along its band.kpt path (band.dat) within the
+# rounding of the _hr.dat's printed hoppings; the conductivity's velocities see the images' bonds (its
+# moments equal those of the spread model written out in hamlet's format); the summary and /hamiltonian
+# name the wsvec file used or say why none was; malformed wsvec files, files of another model and a
+# wsvec key on hamlet's format exit 2 naming file and line, and write nothing.
 . "$(dirname "$0")/common.sh"
 need_h5py
 REF=$SOURCE_DIR/physics/tests/wannier90
@@ -21,15 +24,45 @@ deck() { # name, extra lines
 run_ok() { # name: run the deck, exit 0 expected
   "$MPIEXEC" -n "${NP:-1}" "$HAMLET" run "$1.ini" -o "$1.h5" >"$1.log" 2>&1 || fail "$1: exit $? $(cat "$1.log")"
 }
+BACKEND=${HAMLET_TEST_BACKEND:-cpu}
+# the matrix-free operator (on the GPU where HAMLET_TEST_BACKEND=cuda): LOBPCG's lowest eigenvalues and
+# the exact LDOS moments of two cells' 16 orbitals against NumPy's supercell of the spread hoppings
+printf '[run]\nbackend = %s\n[hamiltonian]\nmodel = lattice\nlattice_file = silicon_hr.dat\n%s\nstorage = matrix_free\n[solver]\nmethod = lobpcg\nnev = 6\ntol = 1e-11\nmaxit = 3000\n' \
+  "$BACKEND" "$CELLS" >free.ini
+printf '[run]\nbackend = %s\n[hamiltonian]\nmodel = lattice\nlattice_file = silicon_hr.dat\n%s\nstorage = matrix_free\n[solver]\nmethod = kpm\n[kpm]\nmoments = 48\nldos_sites = 0 0 0; 2 1 2\n' \
+  "$BACKEND" "$CELLS" >ldos.ini
+NP=2 run_ok free
+NP=2 run_ok ldos
+PYTHONPATH=$SOURCE_DIR/tests/support "$PYTHON" - <<'PY' || fail "the matrix-free operator differs from NumPy's spread model"
+import h5py, numpy as np
+import lattice_model as lm, wannier90_files as w
+nw, R, deg, H = w.read_hr("silicon_hr.dat")
+images, header = w.read_wsvec("silicon_wsvec.dat")
+blocks = {}
+for m, n, v, a in zip(*w.terms(nw, R, deg, H, images)):
+    blocks.setdefault(tuple(int(x) for x in v), np.zeros((nw, nw), complex))[m, n] += a
+Hs, _ = lm.supercell(nw, blocks, (3, 3, 3))
+ev = np.linalg.eigvalsh(Hs)
+ok = True
+e = h5py.File("free.h5", "r")["/eigen/values"][:]
+err = np.abs(np.sort(e) - ev[:len(e)]).max()
+print("%s matrix-free LOBPCG: the %d lowest within %.2g eV of NumPy's" % ("PASS" if err < 1e-8 else "FAIL", len(e), err))
+ok &= bool(err < 1e-8)
+k = h5py.File("ldos.h5", "r")["/kpm"]
+rows = list(range(nw)) + list(range(nw * (2 + 3 * (1 + 3 * 2)), nw * (3 + 3 * (1 + 3 * 2))))
+ref = lm.orbital_moments(Hs, rows, 48, k.attrs["scale"], k.attrs["shift"])
+err = np.abs(k["moments_per_vector"][:] - ref).max()
+print("%s matrix-free KPM: LDOS moments of 16 orbitals within %.2g of NumPy's" % ("PASS" if err < 1e-10 else "FAIL", err))
+ok &= bool(err < 1e-10)
+raise SystemExit(0 if ok else 1)
+PY
+[ "$BACKEND" = cpu ] || finish # the rest is the CPU's reading of the files
 deck auto
 deck none "wsvec = none"
 deck named "wsvec = silicon_wsvec.dat"
-printf '[hamiltonian]\nmodel = lattice\nlattice_file = silicon_hr.dat\n%s\nstorage = matrix_free\n[solver]\nmethod = lobpcg\nnev = 6\ntol = 1e-11\nmaxit = 3000\n' \
-  "$CELLS" >free.ini
 run_ok auto
 run_ok none
 NP=2 run_ok named
-NP=2 run_ok free
 grep -q "hoppings spread over the images R + T of silicon_wsvec.dat" auto.log ||
   fail "the summary does not name the wsvec file used: $(cat auto.log)"
 grep -q "wsvec = none: hoppings at R as the file gives them" none.log ||
@@ -63,10 +96,6 @@ for name, want, used in (("auto", "ws", "silicon_wsvec.dat"), ("named", "ws", "s
 gap = np.abs(ref["ws"] - ref["plain"]).max()
 print("%s the images matter on this supercell: max |E_ws - E_plain| = %.2f eV" % ("PASS" if gap > 0.1 else "FAIL", gap))
 ok &= bool(gap > 0.1)
-e = h5py.File("free.h5", "r")["/eigen/values"][:]
-err = np.abs(np.sort(e) - ref["ws"][:len(e)]).max()
-print("%s matrix-free LOBPCG: the %d lowest within %.2g eV of NumPy's" % ("PASS" if err < 1e-8 else "FAIL", len(e), err))
-ok &= bool(err < 1e-8)
 raise SystemExit(0 if ok else 1)
 PY
 # Wannier90's band path: one cell, twisted boundaries, twist = 2 pi k (every 12th point and the last)
@@ -98,6 +127,37 @@ print("%s band path: max |E_hamlet - E_wannier90| = %.2g eV (bound from the prin
       ("PASS" if ok else "FAIL", worst, bound))
 raise SystemExit(0 if ok else 1)
 PY
+# the velocity operators of the conductivity see the images' bonds R + T: the moments with wsvec equal
+# those of the spread model written out by NumPy in hamlet's format (1e-10), and differ without it
+SI_CELL=$'a1 = -2.6988 0.0000 2.6988\na2 = 0.0000 2.6988 2.6988\na3 = -2.6988 2.6988 0.0000'
+PYTHONPATH=$SOURCE_DIR/tests/support "$PYTHON" - <<'PY' || fail "cannot write the spread model in hamlet's format"
+import wannier90_files as w
+nw, R, deg, H = w.read_hr("silicon_hr.dat")
+images, header = w.read_wsvec("silicon_wsvec.dat")
+M, N, V, A = w.terms(nw, R, deg, H, images)
+hops = {}
+for m, n, v, a in zip(M, N, V, A):
+    hops[(tuple(v), m, n)] = hops.get((tuple(v), m, n), 0) + a
+with open("silicon_spread.lattice", "w") as f:
+    f.write("a1 -2.6988 0.0000 2.6988\na2 0.0000 2.6988 2.6988\na3 -2.6988 2.6988 0.0000\n")
+    f.write("orbital 0 0 0\n" * nw)
+    for (v, m, n), a in sorted(hops.items()):
+        f.write("hop %d %d %d %d %d %.17g %.17g\n" % (v + (m, n, a.real, a.imag)))
+PY
+for c in wsvec:silicon_hr.dat spread:silicon_spread.lattice plain:silicon_hr.dat; do
+  name=${c%%:*}
+  cell=$SI_CELL
+  [ "$name" = spread ] && cell=
+  [ "$name" = plain ] && cell=$SI_CELL$'\nwsvec = none'
+  printf '[hamiltonian]\nmodel = lattice\nlattice_file = %s\nnx = 2\nny = 2\nnz = 2\n%s\n[solver]\nmethod = conductivity\n[kpm]\ntrace = exact\nbounds = gershgorin\n[conductivity]\ncomponents = xx xy\nenergies = 5 7 3\nmoments = 16\n' \
+    "${c#*:}" "$cell" >"sigma_$name.ini"
+  "$MPIEXEC" -n 2 "$HAMLET" run "sigma_$name.ini" -o "sigma_$name.h5" --quiet >"sigma_$name.log" 2>&1 ||
+    fail "conductivity $name: exit $? $(cat "sigma_$name.log")"
+done
+"$HAMLET" compare sigma_spread.h5 sigma_wsvec.h5 --rtol 1e-10 --atol 1e-10 --only /conductivity/moments >cmp.txt 2>&1 ||
+  fail "the conductivity with wsvec differs from that of the spread model written out: $(tail -3 cmp.txt)"
+"$HAMLET" compare sigma_spread.h5 sigma_plain.h5 --rtol 1e-6 --atol 1e-6 --only /conductivity/moments >cmp.txt 2>&1 &&
+  fail "the conductivity without the images equals that with them: the test cannot tell them apart"
 # bad wsvec files and keys: exit 2, file and line named, nothing written
 HEAD='## written on  6Dec2026 at 14:05:05  with use_ws_distance=.true.'
 bad() { # name, pattern, wsvec text (written to NAME_wsvec.dat beside a copy of the model), [deck lines]
