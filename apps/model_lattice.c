@@ -86,9 +86,11 @@ static void spread_images(run_state *s, hm_lattice *L) {
   const int st = hm_lattice_spread_wsvec(path, file, L);
   if (st && s->rank == 0) {
     const int line = key_line(d->text, "wsvec");
-    if (line) fprintf(stderr, "hamlet: %s:%d: [hamiltonian] wsvec = %s: refused (see below)\n", d->name, line, w);
-    else fprintf(stderr, "hamlet: %s:%d: [hamiltonian] lattice_file = %s: its %s (wsvec = auto) is refused (see below); "
-                 "wsvec = none reads the hoppings without it\n", d->name, key_line(d->text, "lattice_file"), file, path);
+    if (line)
+      fprintf(stderr, "hamlet: %s:%d: [hamiltonian] wsvec = %s: refused (see below)\n", d->name, line, w);
+    else
+      fprintf(stderr, "hamlet: %s:%d: [hamiltonian] lattice_file = %s: its %s (wsvec = auto) is refused (see below); "
+              "wsvec = none reads the hoppings without it\n", d->name, key_line(d->text, "lattice_file"), file, path);
   }
   APP_CALL(st);
   snprintf(s->lattice_wsvec, sizeof s->lattice_wsvec, "%s", path);
