@@ -1,19 +1,19 @@
-# Wannier90 models as Wannier90 interpolates them (physics/tests/wannier90: silicon made by wannier90.x
-# 3.1 with its default use_ws_distance = true; README there says how). On a 3 x 3 x 3 supercell, not
-# commensurate with the 4 x 4 x 4 mesh the model was made on: the matrix-free operator's LOBPCG
-# eigenvalues and exact LDOS moments equal those of NumPy's supercell of the spread hoppings (on the GPU
-# too: HAMLET_TEST_BACKEND=cuda runs only that part); method = dense gives the Wigner-Seitz-corrected
-# Bloch spectra NumPy builds from the _hr.dat and _wsvec.dat to 1e-8 eV, and wsvec = none (or no file
-# beside the model) the uncorrected ones, as before (0.67 eV apart here); one cell with twisted
-# boundaries (twist = 2 pi k) gives Wannier90's own bands along its band.kpt path (band.dat) within the
-# rounding of the _hr.dat's printed hoppings; the conductivity's velocities see the images' bonds (its
-# moments equal those of the spread model written out in hamlet's format); the summary and /hamiltonian
-# name the wsvec file used or say why none was; malformed wsvec files, files of another model and a
-# wsvec key on hamlet's format exit 2 naming file and line, and write nothing.
+# Wannier90 models as Wannier90 interpolates them (physics/tests/wannier90: silicon and copper made by
+# wannier90.x 3.1 with its default use_ws_distance = true; README there says how). On a 3 x 3 x 3
+# supercell, not commensurate with the 4 x 4 x 4 mesh the models were made on: the matrix-free
+# operator's LOBPCG eigenvalues and exact LDOS moments equal those of NumPy's supercell of the spread
+# hoppings (on the GPU too: HAMLET_TEST_BACKEND=cuda runs only that part); method = dense gives the
+# Wigner-Seitz-corrected Bloch spectra NumPy builds from the _hr.dat and _wsvec.dat to 1e-8 eV, and
+# wsvec = none (or no file beside the model) the uncorrected ones, as before (0.67 eV apart here); one
+# cell with twisted boundaries (twist = 2 pi k) gives Wannier90's own bands along its band.kpt path
+# (band.dat) within the rounding of the _hr.dat's printed hoppings; the conductivity's velocities see
+# the images' bonds (its moments equal those of the spread model written out in hamlet's format); the
+# summary and /hamiltonian name the wsvec file used or say why none was; malformed wsvec files, files
+# of another model and a wsvec key on hamlet's format exit 2 naming file and line, and write nothing.
 . "$(dirname "$0")/common.sh"
 need_h5py
 REF=$SOURCE_DIR/physics/tests/wannier90
-for f in silicon_hr.dat silicon_wsvec.dat silicon_band.kpt silicon_band.dat; do
+for f in silicon_hr.dat silicon_wsvec.dat silicon_band.kpt silicon_band.dat copper_hr.dat copper_wsvec.dat; do
   gzip -dc "$REF/$f.gz" >"$f" || fail "cannot unpack $f"
 done
 CELLS=$'nx = 3\nny = 3\nnz = 3'
@@ -63,6 +63,8 @@ deck named "wsvec = silicon_wsvec.dat"
 run_ok auto
 run_ok none
 NP=2 run_ok named
+sed 's/silicon_hr.dat/copper_hr.dat/' auto.ini >copper.ini
+run_ok copper
 grep -q "hoppings spread over the images R + T of silicon_wsvec.dat" auto.log ||
   fail "the summary does not name the wsvec file used: $(cat auto.log)"
 grep -q "wsvec = none: hoppings at R as the file gives them" none.log ||
@@ -93,6 +95,13 @@ for name, want, used in (("auto", "ws", "silicon_wsvec.dat"), ("named", "ws", "s
     print("%s %s: max |E - NumPy (%s)| = %.2g eV, /hamiltonian wsvec = %s" % ("PASS" if good else "FAIL", name, want,
           err, attr(f, "wsvec")))
     ok &= bool(good)
+nw, R, deg, H = w.read_hr("copper_hr.dat")
+images, header = w.read_wsvec("copper_wsvec.dat")
+cu = np.sort(np.concatenate([np.linalg.eigvalsh(w.bloch(k, nw, w.terms(nw, R, deg, H, images))) for k in ks]))
+e = h5py.File("copper.h5", "r")["/eigen/values"][:]
+err = np.abs(e - cu).max() if len(e) == len(cu) else np.inf
+print("%s copper: max |E - NumPy (ws)| = %.2g eV" % ("PASS" if err < 1e-8 else "FAIL", err))
+ok &= bool(err < 1e-8)
 gap = np.abs(ref["ws"] - ref["plain"]).max()
 print("%s the images matter on this supercell: max |E_ws - E_plain| = %.2f eV" % ("PASS" if gap > 0.1 else "FAIL", gap))
 ok &= bool(gap > 0.1)
