@@ -42,6 +42,61 @@ static void name_deck_line(const run_state *s, int status) {
   }
 }
 
+/* [hamiltonian] wsvec: Wannier90's images of each hopping (auto: seedname_wsvec.dat beside a
+ * seedname_hr.dat or _tb.dat where it exists; none; or a path). Without it the hoppings stay at R, as
+ * Wannier90 with use_ws_distance = false: the summary and /hamiltonian say which. */
+static void spread_images(run_state *s, hm_lattice *L) {
+  hm_deck *d = &s->deck;
+  const char *w = d->lattice.wsvec, *file = d->lattice.file;
+  const int is_auto = !strcmp(w, "auto"), is_none = !strcmp(w, "none");
+  const int wannier = hm_lattice_format_of(file, (hm_lattice_format)d->lattice.format) != HM_LATTICE_HAMLET;
+  s->lattice_wsvec[0] = '\0';
+  s->lattice_wsvec_note[0] = '\0';
+  if (!wannier) {
+    if (is_auto || is_none) return;
+    if (s->rank == 0)
+      fprintf(stderr, "hamlet: %s:%d: [hamiltonian] wsvec = %s: refused: a seedname_wsvec.dat applies to Wannier90 "
+              "files (_hr.dat, _tb.dat); %s is in hamlet's format (use auto or none)\n", d->name,
+              key_line(d->text, "wsvec"), w, file);
+    hm_app_exit(HM_EXIT_USAGE);
+  }
+  char path[HM_PATH_MAX];
+  const char *why = "wsvec = none";
+  if (is_none) {
+    path[0] = '\0';
+  } else if (is_auto) {
+    if (!hm_lattice_wsvec_beside(file, path, sizeof path)) {
+      path[0] = '\0';
+      why = "wsvec = auto: lattice_file is not named seedname_hr.dat or _tb.dat, so no seedname_wsvec.dat is looked "
+            "for (wsvec = PATH names one)";
+    } else if (access(path, F_OK) != 0) {
+      snprintf(s->lattice_wsvec_note, sizeof s->lattice_wsvec_note, "no %s (wsvec = auto): hoppings at R as the file "
+               "gives them (Wannier90's use_ws_distance = false)", path);
+      return;
+    }
+  } else {
+    snprintf(path, sizeof path, "%s", w);
+    resolve(d->name, path, sizeof path);
+  }
+  if (!path[0]) {
+    snprintf(s->lattice_wsvec_note, sizeof s->lattice_wsvec_note, "%s: hoppings at R as the file gives them "
+             "(Wannier90's use_ws_distance = false)", why);
+    return;
+  }
+  const int st = hm_lattice_spread_wsvec(path, file, L);
+  if (st && s->rank == 0) {
+    const int line = key_line(d->text, "wsvec");
+    if (line)
+      fprintf(stderr, "hamlet: %s:%d: [hamiltonian] wsvec = %s: refused (see below)\n", d->name, line, w);
+    else
+      fprintf(stderr, "hamlet: %s:%d: [hamiltonian] lattice_file = %s: its %s (wsvec = auto) is refused (see below); "
+              "wsvec = none reads the hoppings without it\n", d->name, key_line(d->text, "lattice_file"), file, path);
+  }
+  APP_CALL(st);
+  snprintf(s->lattice_wsvec, sizeof s->lattice_wsvec, "%s", path);
+  snprintf(s->lattice_wsvec_note, sizeof s->lattice_wsvec_note, "hoppings spread over the images R + T of %s", path);
+}
+
 static const char *const storage_words[] = {"auto", "assembled", "matrix_free"};
 static const char *const format_words[] = {"auto", "hamlet", "wannier90_hr", "wannier90_tb"};
 static const char *const boundary_words[] = {"periodic", "open", "twisted"};
@@ -54,6 +109,7 @@ static void read_model(run_state *s, int with_zeeman, hm_lattice *L, int *folded
   resolve(d->name, d->lattice.centres, sizeof d->lattice.centres);
   APP_CALL(hm_lattice_read(d->lattice.file, (hm_lattice_format)d->lattice.format,
                            d->lattice.cell_given ? (const double(*)[3])d->lattice.cell : NULL, d->lattice.centres, L));
+  spread_images(s, L);
   *folded = d->lattice.zeeman_layers != HM_ZEEMAN_ALL;
   if (!*folded) return;
   const int64_t nz = d->ti.nz;
@@ -173,6 +229,8 @@ void run_write_lattice(run_state *s, hm_output *out, const hm_matrix *H) {
   APP_CALL(hm_output_write_attribute(out, g, "lattice_file", d->lattice.file));
   APP_CALL(hm_output_write_attribute(out, g, "lattice_format", format_words[d->lattice.format]));
   if (d->lattice.centres[0]) APP_CALL(hm_output_write_attribute(out, g, "centres", d->lattice.centres));
+  APP_CALL(hm_output_write_attribute(out, g, "wsvec", s->lattice_wsvec[0] ? s->lattice_wsvec : "none"));
+  if (s->lattice_wsvec_note[0]) APP_CALL(hm_output_write_attribute(out, g, "wsvec_note", s->lattice_wsvec_note));
   APP_CALL(hm_output_write_attribute(out, g, "storage", storage_words[d->lattice.storage]));
   hm_scalar type;
   APP_CALL(hm_matrix_info(H, NULL, NULL, &type));
@@ -199,4 +257,5 @@ void run_print_lattice(const run_state *s) {
   if (d->lattice.field[0] != 0 || d->lattice.field[1] != 0 || d->lattice.field[2] != 0)
     printf(", field %g %g %g", d->lattice.field[0], d->lattice.field[1], d->lattice.field[2]);
   if (d->lattice.vacancies > 0) printf(", vacancies p = %g", d->lattice.vacancies);
+  if (s->lattice_wsvec_note[0]) printf(", %s", s->lattice_wsvec_note);
 }

@@ -52,6 +52,8 @@ typedef struct {
    * orbital positions [orbitals][3] and the velocity operators v_x, v_y, v_z the components need */
   double lattice_cell[9];
   double *lattice_positions;
+  /* model = lattice: the Wannier90 seedname_wsvec.dat applied ("" if none) and a sentence saying why */
+  char lattice_wsvec[HM_PATH_MAX], lattice_wsvec_note[HM_PATH_MAX + 256];
   hm_matrix *velocity[3];
   int64_t rows; /* N, the rows of H: the summary's host bytes per orbital */
 } run_state;

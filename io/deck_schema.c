@@ -85,6 +85,10 @@ const hm_deck_key hm_deck_keys[] = {
     {.section = "hamiltonian", .key = "centres", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY, .when_key = "model",
      .when_word = "lattice", AT(lattice.centres),
      .help = "Wannier90 seedname_centres.xyz: the orbital positions (default the cell origin, or the _tb.dat's)"},
+    {.section = "hamiltonian", .key = "wsvec", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY, .def = "auto",
+     .when_key = "model", .when_word = "lattice", AT(lattice.wsvec),
+     .help = "Wannier90 seedname_wsvec.dat (hoppings spread over its images R + T); auto: the one beside the _hr.dat "
+             "or _tb.dat if it exists; none: not used (a file named auto or none: ./auto)"},
     {.section = "hamiltonian", .key = "a1", .type = HM_KEY_STRING, POSITION, .when_key = "model", .when_word = "lattice",
      AT(lattice.a_text[0]), .help = "lattice vector a1 'x y z' of a _hr.dat (default 1 0 0)"},
     {.section = "hamiltonian", .key = "a2", .type = HM_KEY_STRING, POSITION, .when_key = "model", .when_word = "lattice",

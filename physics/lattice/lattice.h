@@ -6,6 +6,7 @@
 #ifndef HAMLET_LATTICE_H
 #define HAMLET_LATTICE_H
 #include <complex.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "hamlet/stencil.h"
 
@@ -61,6 +62,14 @@ typedef struct {
 int hm_lattice_read(const char *path, hm_lattice_format format, const double (*cell)[3], const char *centres,
                     hm_lattice *L);
 hm_lattice_format hm_lattice_format_of(const char *path, hm_lattice_format format);
+/* Wannier90's seedname_wsvec.dat at path applied to L read from the Wannier90 file model (named in
+ * messages): each H_mn(R) is spread evenly over the images R + T the file lists for (R, m, n), as
+ * Wannier90 interpolates with use_ws_distance (its default), and images that land on the same
+ * (R', m, n) add up. Errors (HM_ERR_INPUT, "file:line: ..."): a malformed file, counts that do not
+ * match, an (R, m, n) of L without an entry, or a file of another model (num_wann, R vectors). */
+int hm_lattice_spread_wsvec(const char *path, const char *model, hm_lattice *L);
+/* seedname_wsvec.dat beside seedname_hr.dat or seedname_tb.dat (into out); 0 for other names. */
+int hm_lattice_wsvec_beside(const char *lattice_file, char *out, size_t len);
 void hm_lattice_free(hm_lattice *L);
 
 int hm_lattice_params_default(hm_lattice_params *p);

@@ -56,7 +56,7 @@ static int hop_line(hm_text *t, int orbitals, hm_hops *h) {
     HM_CALL(hm_text_double(t, 6, "real part", &re));
     if (t->nfields == 8) HM_CALL(hm_text_double(t, 7, "imaginary part", &im));
   }
-  HM_CALL(hm_hops_add(h, R, (int)i, (int)j, re + I * im, t->line));
+  HM_CALL(hm_hops_add(h, R, (int)i, (int)j, re + I * im, 1, t->line));
   return HM_SUCCESS;
 }
 

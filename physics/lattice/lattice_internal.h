@@ -29,19 +29,23 @@ int hm_text_is_integer(const char *s);
 typedef struct {
   int32_t R[3];
   int i, j;           /* 0-based */
-  double complex v;
+  double complex v;   /* the hopping: raw / weight */
+  double complex raw; /* as the file writes it (its messages quote the file's own numbers) */
+  long weight;        /* Wannier90's degeneracy weight of R; 1 in hamlet's format */
   int line;
 } hm_hop;
 
 typedef struct {
   int n, cap;
   hm_hop *hop;
+  int one_based;      /* the file numbers orbitals m, n from 1 (Wannier90), else i, j from 0 (hamlet) */
 } hm_hops;
 
-int hm_hops_add(hm_hops *h, const int32_t R[3], int i, int j, double complex v, int line);
+int hm_hops_add(hm_hops *h, const int32_t R[3], int i, int j, double complex raw, long weight, int line);
 void hm_hops_free(hm_hops *h);
 /* Blocks from the hops: a hop given twice is an error; H(-R)[j][i] given must equal conj(H(R)[i][j])
- * within tol times the largest entry (then both become their mean), else it is added. */
+ * within tol times the largest entry (then both become their mean), else it is added. Messages quote
+ * the file's numbers: its indices (h->one_based) and raw values. */
 int hm_lattice_from_hops(const char *file, const hm_hops *h, double tol, hm_lattice *L);
 int hm_lattice_alloc_orbitals(hm_lattice *L, int orbitals);
 

@@ -1,12 +1,13 @@
 /* The hopping blocks of a lattice model from the list of hoppings a parser read: duplicates are
  * errors, H(-R) = H(R)^dagger is checked where both are given and completed where one is. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "error_macros.h"
 #include "lattice_internal.h"
 
-int hm_hops_add(hm_hops *h, const int32_t R[3], int i, int j, double complex v, int line) {
+int hm_hops_add(hm_hops *h, const int32_t R[3], int i, int j, double complex raw, long weight, int line) {
   if (h->n == h->cap) {
     int cap = h->cap ? 2 * h->cap : 256;
     hm_hop *bigger = realloc(h->hop, sizeof *bigger * (size_t)cap);
@@ -18,14 +19,27 @@ int hm_hops_add(hm_hops *h, const int32_t R[3], int i, int j, double complex v, 
   memcpy(p->R, R, sizeof p->R);
   p->i = i;
   p->j = j;
-  p->v = v;
+  p->raw = raw;
+  p->weight = weight;
+  p->v = weight == 1 ? raw : raw / (double)weight;
   p->line = line;
   return HM_SUCCESS;
 }
 
 void hm_hops_free(hm_hops *h) {
   free(h->hop);
-  memset(h, 0, sizeof *h);
+  h->hop = NULL;
+  h->n = h->cap = 0;
+}
+
+/* "R = (1, 0, 0), m = 1, n = 2 on line 7 is 0.5-0.25i (degeneracy weight 4)": a hop as its file writes it. */
+static void describe(const hm_hops *h, const hm_hop *p, char *text, size_t len) {
+  const int base = h->one_based ? 1 : 0;
+  char weight[64] = "";
+  if (p->weight != 1) snprintf(weight, sizeof weight, " (degeneracy weight %ld)", p->weight);
+  snprintf(text, len, "R = (%d, %d, %d), %s = %d, %s = %d on line %d is %.15g%+.15gi%s", p->R[0], p->R[1], p->R[2],
+           h->one_based ? "m" : "i", p->i + base, h->one_based ? "n" : "j", p->j + base, p->line, creal(p->raw),
+           cimag(p->raw), weight);
 }
 
 int hm_lattice_alloc_orbitals(hm_lattice *L, int orbitals) {
@@ -73,9 +87,9 @@ int hm_lattice_from_hops(const char *file, const hm_hops *h, double tol, hm_latt
   HM_CALL(collect_shifts(h, L));
   const size_t entries = (size_t)L->nblocks * (size_t)n * (size_t)n;
   L->block = calloc(entries, sizeof *L->block);
-  int *line = calloc(entries, sizeof *line); /* line that gave the entry; 0 = not given */
-  if (!L->block || !line) {
-    free(line);
+  int *given = calloc(entries, sizeof *given); /* 1 + the hop that gave the entry; 0 = not given */
+  if (!L->block || !given) {
+    free(given);
     HM_RAISE(HM_ERR_MEMORY, "%s: cannot hold %d blocks of %d x %d", file, L->nblocks, n, n);
   }
   double largest = 0;
@@ -83,13 +97,17 @@ int hm_lattice_from_hops(const char *file, const hm_hops *h, double tol, hm_latt
   for (int k = 0; k < h->n && !st; k++) {
     const hm_hop *p = &h->hop[k];
     size_t e = ((size_t)find_block(L->shift, L->nblocks, p->R) * n + p->i) * n + p->j;
-    if (line[e])
+    if (given[e]) {
+      const int base = h->one_based ? 1 : 0;
+      const char *a = h->one_based ? "m" : "i", *c = h->one_based ? "n" : "j";
       st = hm_error_raise(HM_ERR_INPUT, __FILE__, __LINE__, __func__,
-                          "%s:%d: the hopping R = (%d, %d, %d), i = %d, j = %d is given twice (first on line %d); "
-                          "each (R, i, j) is allowed once",
-                          file, p->line, p->R[0], p->R[1], p->R[2], p->i, p->j, line[e]);
+                          "%s:%d: the hopping R = (%d, %d, %d), %s = %d, %s = %d is given twice (first on line %d); "
+                          "each (R, %s, %s) is allowed once",
+                          file, p->line, p->R[0], p->R[1], p->R[2], a, p->i + base, c, p->j + base,
+                          h->hop[given[e] - 1].line, a, c);
+    }
     L->block[e] = p->v;
-    line[e] = p->line;
+    given[e] = k + 1;
     largest = fmax(largest, cabs(p->v));
   }
   /* Hermiticity: the partner of (R, i, j) is (-R, j, i). */
@@ -99,20 +117,28 @@ int hm_lattice_from_hops(const char *file, const hm_hops *h, double tol, hm_latt
     for (int i = 0; i < n && !st; i++)
       for (int j = 0; j < n && !st; j++) {
         size_t e = ((size_t)b * n + i) * n + j, m = ((size_t)bm * n + j) * n + i;
-        if (!line[e]) continue;
-        if (!line[m]) {
+        if (!given[e]) continue;
+        if (!given[m]) {
           L->block[m] = conj(L->block[e]);
           continue;
         }
         double complex want = conj(L->block[e]);
         if (cabs(L->block[m] - want) > tol * largest) {
-          st = hm_error_raise(HM_ERR_INPUT, __FILE__, __LINE__, __func__,
-                              "%s:%d: %sthe hopping R = (%d, %d, %d), i = %d, j = %d is %g%+gi but its partner "
-                              "R = (%d, %d, %d), i = %d, j = %d on line %d is %g%+gi: the model must be Hermitian, "
-                              "H(-R)[j][i] = conj(H(R)[i][j]) (to %g of the largest hopping)",
-                              file, line[m], b == bm ? "non-Hermitian H(0): " : "", minus[0], minus[1], minus[2], j, i,
-                              creal(L->block[m]), cimag(L->block[m]), -minus[0], -minus[1], -minus[2], i, j, line[e],
-                              creal(L->block[e]), cimag(L->block[e]), tol);
+          const hm_hop *pm = &h->hop[given[m] - 1], *pe = &h->hop[given[e] - 1];
+          char here[256], partner[256];
+          describe(h, pm, here, sizeof here);
+          describe(h, pe, partner, sizeof partner);
+          if (e == m)
+            st = hm_error_raise(HM_ERR_INPUT, __FILE__, __LINE__, __func__,
+                                "%s:%d: non-Hermitian H(0): the hopping %s: a diagonal entry of H(0) is its own "
+                                "partner and must be real (to %g of the largest hopping)", file, pm->line, here, tol);
+          else
+            st = hm_error_raise(HM_ERR_INPUT, __FILE__, __LINE__, __func__,
+                                "%s:%d: %sthe hopping %s, but its partner %s: the model must be Hermitian, "
+                                "H_%s(-R) = conj(H_%s(R)) (to %g of the largest hopping%s)",
+                                file, pm->line, b == bm ? "non-Hermitian H(0): " : "", here, partner,
+                                h->one_based ? "nm" : "ji", h->one_based ? "mn" : "ij", tol,
+                                pm->weight != 1 || pe->weight != 1 ? ", after dividing by the weights" : "");
         } else if (e < m) {
           double complex mean = 0.5 * (L->block[e] + conj(L->block[m]));
           L->block[e] = mean;
@@ -122,6 +148,6 @@ int hm_lattice_from_hops(const char *file, const hm_hops *h, double tol, hm_latt
         }
       }
   }
-  free(line);
+  free(given);
   return st;
 }

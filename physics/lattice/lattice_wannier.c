@@ -101,7 +101,7 @@ static int parse_hr(hm_text *t, w90_header *h, hm_hops *hops) {
     long m, n;
     double complex v;
     HM_CALL(hop_fields(t, h, k, 7, "R1 R2 R3 m n Re Im", R, R0, &m, &n, &v));
-    HM_CALL(hm_hops_add(hops, R, (int)m - 1, (int)n - 1, v / (double)h->weight[k / (h->num_wann * h->num_wann)], t->line));
+    HM_CALL(hm_hops_add(hops, R, (int)m - 1, (int)n - 1, v, h->weight[k / (h->num_wann * h->num_wann)], t->line));
   }
   HM_CHECK(!hm_text_next(t, 0), HM_ERR_INPUT, "%s:%d: more lines than the %ld hopping lines (nrpts x num_wann^2)",
            t->file, t->line, lines);
@@ -138,7 +138,7 @@ static int parse_tb(hm_text *t, w90_header *h, hm_hops *hops, hm_lattice *L, dou
         HM_CALL(hop_fields(t, h, k, fields, part ? "m n Re(x) Im(x) Re(y) Im(y) Re(z) Im(z)" : "m n Re Im", R, R0, &m,
                            &n, &v));
         if (!part) {
-          HM_CALL(hm_hops_add(hops, R, (int)m - 1, (int)n - 1, v / (double)h->weight[r], t->line));
+          HM_CALL(hm_hops_add(hops, R, (int)m - 1, (int)n - 1, v, h->weight[r], t->line));
         } else if (m == n && !R[0] && !R[1] && !R[2]) {
           for (int c = 0; c < 3; c++) {
             double x;
@@ -162,7 +162,7 @@ static int read_wannier(const char *path, int tb, hm_lattice *L) {
   hm_text t;
   HM_CALL(hm_text_open(path, &t));
   w90_header h = {0};
-  hm_hops hops = {0};
+  hm_hops hops = {.one_based = 1};
   double *centre = NULL;
   int st;
   if (tb) {

@@ -167,7 +167,8 @@ static const bad_file bad_files[] = {
     {"range.lattice", "orbital 0 0 0\norbital 0 0 0\nhop 1 0 0 0 2 1\n", 3, "orbital index j '2' is not an integer in 0..1"},
     {"fields.lattice", "orbital 0 0 0\nhop 1 0 0 0 0\n", 2, "expected 'hop R1 R2 R3 i j re [im]', found 6 fields"},
     {"twice.lattice", "orbital 0 0 0\nhop 1 0 0 0 0 1\nhop 1 0 0 0 0 2\n", 3, "is given twice (first on line 2)"},
-    {"h0.lattice", "orbital 0 0 0\norbital 0 0 0\nhop 0 0 0 0 1 1\nhop 0 0 0 1 0 2\n", 4, "non-Hermitian H(0)"},
+    {"h0.lattice", "orbital 0 0 0\norbital 0 0 0\nhop 0 0 0 0 1 1\nhop 0 0 0 1 0 2\n", 4,
+     "non-Hermitian H(0): the hopping R = (0, 0, 0), i = 1, j = 0 on line 4 is 2+0i, but its partner"},
     {"onsite.lattice", "orbital 0 0 0\nhop 0 0 0 0 0 1 0.5\n", 2, "non-Hermitian H(0)"},
     {"partner.lattice", "orbital 0 0 0\nhop 1 0 0 0 0 1\nhop -1 0 0 0 0 0.5\n", 3, "must be Hermitian"},
     {"word.lattice", "orbital 0 0 0\nhopping 1 0 0 0 0 1\n", 2, "unknown statement 'hopping': allowed are a1, a2, a3, orbital, onsite, hop"},
@@ -179,12 +180,68 @@ static const bad_file bad_files[] = {
     {"w_range_hr.dat", "header\n1\n1\n1\n0 0 0 1 2 1 0\n", 5, "orbital index n '2' is not an integer in 1..1"},
     {"w_deg_few_hr.dat", "header\n1\n3\n1 1\n0 0 0 1 1 1.0 0.0\n", 5, "found 2 degeneracy weights before this line, which is not a line of integer weights: the count does not match nrpts = 3"},
     {"w_deg_many_hr.dat", "header\n1\n1\n1 1\n0 0 0 1 1 1 0\n", 4, "more degeneracy weights than nrpts = 1"},
-    {"w_herm_hr.dat", "header\n1\n1\n1\n0 0 0 1 1 1 1\n", 5, "non-Hermitian H(0)"},
+    {"w_herm_hr.dat", "header\n1\n1\n1\n0 0 0 1 1 1 1\n", 5,
+     "non-Hermitian H(0): the hopping R = (0, 0, 0), m = 1, n = 1 on line 5 is 1+1i: a diagonal entry"},
+    /* the file's own numbers: 1-based m, n and the values before dividing by the weight */
+    {"w_herm_raw_hr.dat", "header\n2\n1\n2\n0 0 0 1 1 2 0\n0 0 0 2 1 1 0.5\n0 0 0 1 2 3 0\n0 0 0 2 2 2 0\n", 6,
+     "m = 2, n = 1 on line 6 is 1+0.5i (degeneracy weight 2), but its partner R = (0, 0, 0), m = 1, n = 2 on line 7 "
+     "is 3+0i (degeneracy weight 2): the model must be Hermitian"},
     {"w_block_hr.dat", "header\n2\n2\n1 1\n0 0 0 1 1 1 0\n0 0 0 2 1 0 0\n1 0 0 1 2 0 0\n0 0 0 2 2 1 0\n"
                        "0 0 -1 1 1 0 0\n0 0 -1 2 1 0 0\n0 0 -1 1 2 0 0\n0 0 -1 2 2 0 0\n", 7, "where the block of R = (0, 0, 0) continues"},
     {"w_tb_missing_tb.dat", "header\n1 0 0\n0 1 0\n0 0 1\n2\n1\n1\n\n0 0 0\n1 1 1 0\n2 1 0 0\n1 2 0 0\n\n0 0 0\n", 14,
      "expected 4 fields 'm n Re Im', found 3"},
 };
+
+/* A chain whose R = +-1 hoppings Wannier90 spreads over R and R -+ 2 (a 2-cell mesh): the images of
+ * R = 1 at -1 and of R = -1 at 1 add up to one real hopping on each; H(k) equals Wannier90's formula.
+ * A wsvec file written with use_ws_distance = false (every T = 0) leaves the model as it was. */
+static void wsvec_spreading(void) {
+  char hr[512], ws[512];
+  snprintf(hr, sizeof hr, "%s", temp_path("chain_hr.dat"));
+  snprintf(ws, sizeof ws, "%s", temp_path("chain_wsvec.dat"));
+  write_file(hr, "header\n1\n3\n1 1 1\n-1 0 0 1 1 0.3 -0.2\n0 0 0 1 1 0.5 0\n1 0 0 1 1 0.3 0.2\n");
+  write_file(ws, "## written with use_ws_distance=.true.\n 0 0 0 1 1\n1\n0 0 0\n 1 0 0 1 1\n2\n0 0 0\n-2 0 0\n"
+                 "-1 0 0 1 1\n 2\n 0 0 0\n 2 0 0\n");
+  char beside[512];
+  HM_TEST_ASSERT(hm_lattice_wsvec_beside(hr, beside, sizeof beside) && !strcmp(beside, ws), "beside %s: %s", hr, beside);
+  HM_TEST_ASSERT(hm_lattice_wsvec_beside("dir/si_tb.dat", beside, sizeof beside) && !strcmp(beside, "dir/si_wsvec.dat"),
+                 "beside si_tb.dat: %s", beside);
+  HM_TEST_ASSERT(!hm_lattice_wsvec_beside("model.lattice", beside, sizeof beside), "a hamlet file has no wsvec beside");
+  hm_lattice L, plain;
+  HM_TEST_OK(hm_lattice_read(hr, HM_LATTICE_AUTO, NULL, NULL, &L));
+  HM_TEST_OK(hm_lattice_read(hr, HM_LATTICE_AUTO, NULL, NULL, &plain));
+  HM_TEST_OK(hm_lattice_spread_wsvec(ws, hr, &L));
+  HM_TEST_ASSERT(L.nblocks == 3, "%d blocks after spreading, expected R = -1, 0, 1", L.nblocks);
+  for (int b = 0; b < L.nblocks; b++)
+    if (L.shift[3 * b] != 0)
+      HM_TEST_ASSERT(cabs(L.block[b] - 0.3) < 1e-15, "block R = %d is %g%+gi, expected 0.3 (0.3+0.2i and 0.3-0.2i halved)",
+                     L.shift[3 * b], creal(L.block[b]), cimag(L.block[b]));
+  for (double k = 0; k < 1; k += 0.13) {
+    const double q[3] = {k, 0, 0};
+    double complex got;
+    lattice_bloch(&L, q, &got);
+    const double complex t = 0.3 + 0.2 * I, want = 0.5 + 0.5 * t * (cexp(2 * M_PI * I * k) + cexp(-2 * M_PI * I * k)) +
+                             0.5 * conj(t) * (cexp(-2 * M_PI * I * k) + cexp(2 * M_PI * I * k));
+    HM_TEST_ASSERT(cabs(got - want) < 1e-14, "H(%g) = %g%+gi, Wannier90's formula gives %g%+gi", k, creal(got),
+                   cimag(got), creal(want), cimag(want));
+  }
+  hm_lattice_free(&L);
+  write_file(ws, "## written with use_ws_distance=.false.\n 0 0 0 1 1\n1\n0 0 0\n 1 0 0 1 1\n1\n0 0 0\n"
+                 "-1 0 0 1 1\n 1\n 0 0 0\n");
+  HM_TEST_OK(hm_lattice_read(hr, HM_LATTICE_AUTO, NULL, NULL, &L));
+  HM_TEST_OK(hm_lattice_spread_wsvec(ws, hr, &L));
+  same_model(&plain, &L, "use_ws_distance = false");
+  hm_lattice_free(&L);
+  /* errors name the wsvec file and line */
+  write_file(ws, "## written with use_ws_distance=.true.\n 0 0 0 1 1\n1\n0 0 0\n 1 0 0 1 1\n-1\n");
+  HM_TEST_OK(hm_lattice_read(hr, HM_LATTICE_AUTO, NULL, NULL, &L));
+  char needle[600];
+  snprintf(needle, sizeof needle, "%s:6: image count '-1' is not an integer in 1..64", ws);
+  HM_TEST_FAILS(hm_lattice_spread_wsvec(ws, hr, &L), HM_ERR_INPUT, needle);
+  hm_lattice_free(&L);
+  hm_lattice_free(&plain);
+  unlink(hr), unlink(ws);
+}
 
 static void bad_inputs(void) {
   for (size_t k = 0; k < sizeof bad_files / sizeof bad_files[0]; k++) {
@@ -254,6 +311,7 @@ int main(int argc, char **argv) {
   hm_lattice_free(&from_tb);
   hm_lattice_free(&ti);
   examples();
+  wsvec_spreading();
   bad_inputs();
   rmdir(tmpdir);
   hm_context_destroy(&ctx);
