@@ -294,12 +294,23 @@ int stencil_run(bool kpm, hm_scalar type, const hm_stencil_exec *E, int k, const
   const int nh = E->nhops;
   size_t shared = sizeof(hm_stencil_hop) * nh + sizeof(int64_t) * E->nblocks + sizeof(int32_t) * (E->orbitals + 1);
   if (kpm && shared < sizeof(double) * 2 * kThreads) shared = sizeof(double) * 2 * kThreads;
-  HM_CHECK(shared <= 48 * 1024, HM_ERR_ARGUMENT,
-           "the cell's %d non-zero hopping entries need %zu bytes of shared memory; at most 48 KiB (about 2000 "
-           "entries) are supported",
-           nh, shared);
+  // Wannier models with their Wigner-Seitz images hold thousands of entries: past the default 48 KiB a
+  // launch asks for the device's opt-in shared memory (227 KiB on the H100, 163 KiB on the A100).
+  int device = 0, optin = 48 * 1024;
+  HM_CALL_CUDA(cudaGetDevice(&device));
+  HM_CALL_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  HM_CHECK(shared <= (size_t)optin, HM_ERR_ARGUMENT,
+           "the cell's %d non-zero hopping entries need %zu bytes of shared memory; this GPU gives a thread block "
+           "at most %d bytes (about %d entries): use storage = assembled",
+           nh, shared, optin, optin / (int)sizeof(hm_stencil_hop));
   HM_CHECK(L.ntiles * L.nzchunks < INT32_MAX, HM_ERR_ARGUMENT, "a slab plane of %lld sites is too large for one launch",
            (long long)E->slab_sites);
+  if (shared > 48 * 1024) {
+    const void *kernels[4] = {(const void *)stencil_kernel<true, false>, (const void *)stencil_kernel<true, true>,
+                              (const void *)stencil_kernel<false, false>, (const void *)stencil_kernel<false, true>};
+    HM_CALL_CUDA(cudaFuncSetAttribute(kernels[(kpm ? 0 : 2) + (E->real ? 0 : 1)],
+                                      cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
+  }
   dim3 grid((unsigned)(L.ntiles * L.nzchunks), (unsigned)L.chunks);
   if (kpm) {
     const size_t nparts = (size_t)grid.x * grid.y;
