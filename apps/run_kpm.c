@@ -3,6 +3,7 @@
  * (the layout of the Green's-function LDOS of run_idr.c). */
 #include <complex.h>
 #include <omp.h>
+#include "kpm_sums.h"
 #include "kpm_vacancies.h"
 #include "output_kpm_moments.h"
 #include "run_state.h"
@@ -34,6 +35,12 @@ static void print_summary(const run_state *s, hm_kpm *kpm, const hm_matrix *H, i
   hm_matrix_info(H, NULL, NULL, &type);
   run_print_header(s, ldos ? "KPM local density of states" : "KPM density of states", H);
   printf("  interval     [%.6g, %.6g]\n", emin, emax);
+  int widened = 0;
+  double narrow_lo = 0, narrow_hi = 0, growth = 0;
+  hm_kpm_bounds_widened(kpm, &widened, &narrow_lo, &narrow_hi, &growth);
+  if (widened)
+    printf("  widened      the Lanczos interval [%.6g, %.6g] missed part of the spectrum (a moment of magnitude %.3g > 1):"
+           " the moments were made again on the Gershgorin interval\n", narrow_lo, narrow_hi, growth);
   printf("  moments      %d x %d %s %s vectors: %.3f s (%.3g us per vector per step)\n", M, R,
          type == HM_REAL ? "real" : "complex", ldos ? "site" : "random", s->seconds[PHASE_MOMENTS],
          1e6 * s->seconds[PHASE_MOMENTS] / (R * (M / 2.0)));

@@ -296,6 +296,14 @@ __global__ void random_phase_kernel(bool complex_, int64_t first, int64_t n, int
                           data + (complex_ ? 2 : 1) * e);
 }
 
+// The Gaussian block (hm_mvec_random_gauss), entry by entry as on the host (random.h).
+__global__ void random_gauss_kernel(bool complex_, int64_t first, int64_t n, int k, int col0, uint64_t seed,
+                                    double *data) {
+  for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < n * k; e += (int64_t)gridDim.x * blockDim.x)
+    hm_random_gauss_entry(seed, (uint64_t)(col0 + e % k), (uint64_t)(first + e / k), complex_,
+                          data + (complex_ ? 2 : 1) * e);
+}
+
 __global__ void pack_kernel(int64_t len, const int32_t *rows, int32_t n, const double *x, double *buf) {
   for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < (int64_t)n * len;
        e += (int64_t)gridDim.x * blockDim.x)
@@ -452,6 +460,13 @@ int cuda_random_phase(hm_scalar type, int64_t first, int64_t n, int k, int col0,
   return HM_SUCCESS;
 }
 
+int cuda_random_gauss(hm_scalar type, int64_t first, int64_t n, int k, int col0, uint64_t seed, double *data) {
+  if (n == 0 || k == 0) return HM_SUCCESS;
+  random_gauss_kernel<<<grid_for(n * k), kThreads>>>(type == HM_COMPLEX, first, n, k, col0, seed, data);
+  HM_CHECK_LAUNCH("random_gauss");
+  return HM_SUCCESS;
+}
+
 int cuda_pack_rows(hm_scalar type, int k, const int32_t *rows, int32_t n, const double *x, double *buf) {
   if (n == 0) return HM_SUCCESS;
   const int64_t len = (int64_t)k * type;
@@ -513,6 +528,7 @@ template <int D> hm_kernels make_table() {
   t.peer_read = ON(hm_cuda_peer_read);
   t.synchronize = ON(hm_cuda_synchronize);
   t.random_phase = ON(cuda_random_phase);
+  t.random_gauss = ON(cuda_random_gauss);
   return t;
 #undef ON
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "output_kpm_moments.h"
+#include "kpm_sums.h"
 #include "output_internal.h"
 
 static const char *bounds_word(hm_bounds_method b) {
@@ -35,6 +36,22 @@ static int write_attrs(hid_t g, const kpm_facts *k, const hm_dos_options *dopt) 
   }
   HM_CALL(hm_h5_attr_string(g, "description", "Chebyshev moments mu_n = <v|T_n(scale*(H - shift))|v>/N, "
                                                "random-phase vectors v; emin, emax map onto [-1, 1]"));
+  return HM_SUCCESS;
+}
+
+/* Where the Lanczos interval proved too narrow and the run began again on the Gershgorin one. */
+static int write_widened(hid_t g, const hm_kpm *kpm) {
+  int widened = 0;
+  double lo = 0, hi = 0, growth = 0;
+  HM_CALL(hm_kpm_bounds_widened(kpm, &widened, &lo, &hi, &growth));
+  if (!widened) return HM_SUCCESS; /* (absent: the interval held) */
+  HM_CALL(hm_h5_attr_int(g, "bounds_widened", widened));
+  HM_CALL(hm_h5_attr_double(g, "bounds_narrow_emin", lo));
+  HM_CALL(hm_h5_attr_double(g, "bounds_narrow_emax", hi));
+  HM_CALL(hm_h5_attr_double(g, "bounds_narrow_growth", growth));
+  HM_CALL(hm_h5_attr_string(g, "bounds_note", "the Lanczos interval [bounds_narrow_emin, bounds_narrow_emax] missed part "
+                                               "of the spectrum (a moment of magnitude bounds_narrow_growth > 1): the "
+                                               "moments were made again on the Gershgorin interval emin, emax"));
   return HM_SUCCESS;
 }
 
@@ -74,6 +91,7 @@ static int write_kpm(hm_output *out, hm_kpm *kpm, const hm_dos_options *dopt, co
   if (!st) st = hm_h5_group(out->file, "/kpm", &g);
   if (!st) st = write_moments(out, g, &k, mu, mu_vec);
   if (!st) st = write_attrs(g, &k, dopt);
+  if (!st) st = write_widened(g, kpm);
   if (g >= 0) H5Gclose(g);
   free(mu);
   free(mu_vec);

@@ -22,7 +22,8 @@ typedef enum {
   HM_LOBPCG_NOT_RUN = 0,   /* hm_lobpcg_run not called yet */
   HM_LOBPCG_CONVERGED = 1, /* all nev residuals <= tol */
   HM_LOBPCG_MAXIT = 2,     /* maxit iterations done; the best estimates are kept */
-  HM_LOBPCG_STAGNATED = 3  /* no new search direction left (basis lost rank); best estimates kept */
+  HM_LOBPCG_STAGNATED = 3  /* no new search direction left (basis lost rank), or the residual test passed where
+                            * the eigenvalues' error bounds miss the tolerance; best estimates kept */
 } hm_lobpcg_reason;
 
 /* When a pair (lambda, x) counts as converged. r = Ax - lambda Bx; nA, nB estimate ||A||_2 and

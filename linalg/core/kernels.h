@@ -118,6 +118,9 @@ typedef struct {
    * u = hm_random_uniform(seed, col0 + j, first + i): complex data[i*k + j] = (cos 2 pi u, sin 2 pi u),
    * real data[i*k + j] = u < 1/2 ? -1 : 1. */
   int (*random_phase)(hm_scalar type, int64_t first, int64_t n, int k, int col0, uint64_t seed, double *data);
+  /* Optional (NULL: made on the host and uploaded): the Gaussian block of hm_mvec_random_gauss in
+   * backend memory, entry (i, j) = hm_random_gauss_entry(seed, col0 + j, first + i) (random.h). */
+  int (*random_gauss)(hm_scalar type, int64_t first, int64_t n, int k, int col0, uint64_t seed, double *data);
   /* ---- multi-shift IDR(s): every shift's update in one pass (CPU: kernels_cpu_shift.c, CUDA:
    * gpu/kernels_cuda_idr.cu); complex only ---- */
   /* Over n rows of blocks ncol wide (column p holds system cols[p]: shift cols[p] / nv, right-hand

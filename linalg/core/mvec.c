@@ -85,13 +85,17 @@ int hm_mvec_random_phase(hm_mvec *v, uint64_t seed) {
   return HM_SUCCESS;
 }
 
-int hm_mvec_random_phase_columns(hm_mvec *v, uint64_t seed, int col0) {
+typedef int (*random_block_fn)(hm_scalar type, int64_t first, int64_t n, int k, int col0, uint64_t seed, double *data);
+typedef void (*random_entry_fn)(uint64_t seed, uint64_t stream, uint64_t counter, int complex_, double *out);
+
+/* A counter-based random block: by the backend's kernel where it has one, else entry by entry. */
+static int random_block(hm_mvec *v, uint64_t seed, int col0, random_block_fn kernel, random_entry_fn entry) {
   HM_CHECK(v, HM_ERR_ARGUMENT, "v is NULL");
   HM_CHECK(col0 >= 0, HM_ERR_ARGUMENT, "col0 = %d, must be >= 0", col0);
   const int64_t first = v->dist.first, k = v->k;
   const hm_kernels *K = v->ctx->kernels;
-  if (K->random_phase) { /* made where the block lives: no host pass and no upload */
-    HM_CALL(K->random_phase(v->type, first, v->dist.local, v->k, col0, seed, v->data));
+  if (kernel) { /* made where the block lives: no host pass and no upload */
+    HM_CALL(kernel(v->type, first, v->dist.local, v->k, col0, seed, v->data));
     return HM_SUCCESS;
   }
   /* made on the host: in place where the block is host memory (no second block at the peak of a
@@ -101,13 +105,25 @@ int hm_mvec_random_phase_columns(hm_mvec *v, uint64_t seed, int col0) {
 #pragma omp parallel for schedule(static)
   for (int64_t i = 0; i < v->dist.local; i++) {
     for (int64_t j = 0; j < k; j++)
-      hm_random_phase_entry(seed, (uint64_t)(col0 + j), (uint64_t)(first + i), v->type == HM_COMPLEX,
-                            data + (size_t)v->type * (size_t)(i * k + j));
+      entry(seed, (uint64_t)(col0 + j), (uint64_t)(first + i), v->type == HM_COMPLEX,
+            data + (size_t)v->type * (size_t)(i * k + j));
   }
   if (!K->device_memory) return HM_SUCCESS;
   int st = hm_mvec_set(v, data);
   free(data);
   HM_CALL(st);
+  return HM_SUCCESS;
+}
+
+int hm_mvec_random_phase_columns(hm_mvec *v, uint64_t seed, int col0) {
+  HM_CHECK(v, HM_ERR_ARGUMENT, "v is NULL");
+  HM_CALL(random_block(v, seed, col0, v->ctx->kernels->random_phase, hm_random_phase_entry));
+  return HM_SUCCESS;
+}
+
+int hm_mvec_random_gauss(hm_mvec *v, uint64_t seed) {
+  HM_CHECK(v, HM_ERR_ARGUMENT, "v is NULL");
+  HM_CALL(random_block(v, seed, 0, v->ctx->kernels->random_gauss, hm_random_gauss_entry));
   return HM_SUCCESS;
 }
 

@@ -17,4 +17,8 @@ int hm_mvec_gram_columns(const hm_mvec *X, const hm_mvec *Y, int y0, int ny, voi
 /* Columns col0 .. col0 + v->k - 1 of the random-phase block of hm_mvec_random_phase (KPM's passes:
  * vector r is the same whatever pass holds it). */
 int hm_mvec_random_phase_columns(hm_mvec *v, uint64_t seed, int col0);
+/* The Gaussian block (hm_random_gauss_entry of (seed, column, global row)): the same on any number of
+ * ranks and on the GPU (to rounding of log and cos); for start vectors that must not be orthogonal
+ * to an eigenvector (Lanczos bounds). */
+int hm_mvec_random_gauss(hm_mvec *v, uint64_t seed);
 #endif

@@ -42,4 +42,23 @@ HM_RANDOM_FN void hm_random_phase_entry(uint64_t seed, uint64_t stream, uint64_t
     out[0] = u < 0.5 ? -1.0 : 1.0;
   }
 }
+
+/* One entry of a Gaussian vector (hm_mvec_random_gauss), out[0] (and out[1] where complex), by
+ * Box-Muller from two uniforms of the same (seed, stream, counter): real N(0, 1), or complex with
+ * independent N(0, 1/2) parts. Unlike a random sign or phase, such a vector is orthogonal to a given
+ * vector with probability zero, whatever the matrix's symmetries (a Krylov method started from it
+ * sees every eigenvector); the host loop and the CUDA kernel both call this. */
+HM_RANDOM_FN void hm_random_gauss_entry(uint64_t seed, uint64_t stream, uint64_t counter, int complex_,
+                                        double *out) {
+  const uint64_t bits = hm_random_u64(seed, stream, counter);
+  const double u1 = 1.0 - (double)(bits >> 11) * 0x1.0p-53;                   /* (0, 1]: the log is finite */
+  const double u2 = (double)(hm_mix64(bits ^ 0x6761757373ULL) >> 11) * 0x1.0p-53; /* a second, independent word */
+  const double r = sqrt(-2.0 * log(u1));
+  if (complex_) {
+    out[0] = 0.7071067811865476 * r * cos(6.283185307179586 * u2);
+    out[1] = 0.7071067811865476 * r * sin(6.283185307179586 * u2);
+  } else {
+    out[0] = r * cos(6.283185307179586 * u2);
+  }
+}
 #endif

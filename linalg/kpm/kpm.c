@@ -32,6 +32,10 @@ struct hm_kpm_s {
   double *host_dots;        /* the same on the host when folding */
   int chunk, pending;       /* steps the buffer holds, steps in it */
   int64_t n_global;
+  hm_mvec *start;           /* the caller's start block (hm_kpm_set_start), kept for a restart where
+                             * the Lanczos interval proves too narrow; NULL: random phases */
+  int widened;              /* the moments grew and the run restarted on the Gershgorin interval */
+  double narrow_emin, narrow_emax, growth; /* the interval it left, the moment magnitude that showed it */
 };
 
 int hm_kpm_options_default(hm_kpm_options *opt) {
@@ -81,6 +85,26 @@ static int find_interval(hm_kpm *k) {
   }
   k->scale = 2.0 / (k->emax - k->emin);
   k->shift = 0.5 * (k->emax + k->emin);
+  return HM_SUCCESS;
+}
+
+/* The Gershgorin interval (widened by the margin) joined with the current one: where the Lanczos
+ * interval missed part of the spectrum (moments grew past 1), the rigorous one. */
+static int widen_interval(hm_kpm *k) {
+  double lo, hi;
+  HM_CALL(hm_matrix_gershgorin(k->H, &lo, &hi));
+  const double pad = k->opt.bounds_margin * (hi - lo);
+  k->narrow_emin = k->emin;
+  k->narrow_emax = k->emax;
+  k->emin = fmin(k->emin, lo - pad);
+  k->emax = fmax(k->emax, hi + pad);
+  if (!(k->emax - k->emin > 1e-300)) {
+    k->emin -= 1;
+    k->emax += 1;
+  }
+  k->scale = 2.0 / (k->emax - k->emin);
+  k->shift = 0.5 * (k->emax + k->emin);
+  k->widened = 1;
   return HM_SUCCESS;
 }
 
@@ -227,6 +251,10 @@ int hm_kpm_set_start(hm_kpm *k, const hm_mvec *V0) {
   HM_CHECK(bad < 0, HM_ERR_ARGUMENT, "start vector %d has norm %g: each column of V0 must be non-zero and finite", bad,
            bad_norm);
   HM_CALL(hm_mvec_copy_columns(V0, 0, k->v_prev, 0, R));
+  if (k->opt.bounds == HM_BOUNDS_LANCZOS) { /* a restart on a wider interval needs the start again */
+    if (!k->start) HM_CALL(hm_mvec_create(k->H->ctx, &k->v_prev->dist, k->v_prev->type, R, &k->start));
+    HM_CALL(hm_mvec_copy_columns(V0, 0, k->start, 0, R));
+  }
   memset(k->eta, 0, sizeof(double) * (size_t)R * (size_t)M);
   HM_CALL(first_step(k));
   return HM_SUCCESS;
@@ -236,6 +264,7 @@ int hm_kpm_destroy(hm_kpm **kpm) {
   if (!kpm || !*kpm) return HM_SUCCESS;
   hm_mvec_destroy(&(*kpm)->v_prev);
   hm_mvec_destroy(&(*kpm)->v_curr);
+  hm_mvec_destroy(&(*kpm)->start);
   if ((*kpm)->dots) (*kpm)->H->ctx->kernels->release((*kpm)->dots);
   free((*kpm)->host_dots);
   free((*kpm)->eta);
@@ -282,7 +311,42 @@ static int checkpoint_due(hm_kpm *k, int steps, double t_last, int *due) {
   return HM_SUCCESS;
 }
 
-static int check_growth(hm_kpm *k);
+static int check_growth(hm_kpm *k, int passes_done, double *worst, int *at);
+
+/* The first pass again from its start vectors, every moment discarded (after widen_interval). */
+static int restart_moments(hm_kpm *k) {
+  const int R = k->opt.vectors, M = k->opt.moments;
+  k->pending = 0;
+  memset(k->host_dots, 0, sizeof(double) * 2 * (size_t)k->block * (size_t)k->chunk);
+  HM_CALL(k->H->ctx->kernels->upload(k->dots, k->host_dots, sizeof(double) * 2 * (size_t)k->block * (size_t)k->chunk));
+  memset(k->eta, 0, sizeof(double) * (size_t)R * (size_t)M);
+  HM_CALL(hm_kpm_restore_pass(k, 0));
+  if (k->start) HM_CALL(hm_mvec_copy_columns(k->start, 0, k->v_prev, 0, R));
+  else HM_CALL(hm_mvec_random_phase_columns(k->v_prev, k->opt.seed, k->col0));
+  HM_CALL(first_step(k));
+  return HM_SUCCESS;
+}
+
+/* After each pass: |mu_n| <= 1 holds for every vector when the interval contains the spectrum.
+ * Growth beyond that means the interval missed part of the spectrum; where the interval was an
+ * estimate (Lanczos) and a start block to begin again from exists, the run widens it to the
+ * Gershgorin interval and starts the moments again (hm_kpm_bounds_widened reports it), else it fails. */
+static int growth_after_pass(hm_kpm *k, int *restarted) {
+  double worst = 0;
+  int at = 0;
+  *restarted = 0;
+  HM_CALL(check_growth(k, k->pass + 1, &worst, &at));
+  if (worst <= 1 + 1e-8) return HM_SUCCESS;
+  /* a Lanczos-made kpm keeps any caller's start block (hm_kpm_set_start), so it can always begin again */
+  HM_CHECK(k->opt.bounds == HM_BOUNDS_LANCZOS && !k->widened, HM_ERR_NUMERIC,
+           "KPM moment %d has magnitude %g > 1: the interval [%g, %g] does not contain the spectrum; "
+           "use bounds = gershgorin or a larger bounds_margin", at, worst, k->emin, k->emax);
+  k->growth = worst;
+  HM_CALL(widen_interval(k));
+  HM_CALL(restart_moments(k));
+  *restarted = 1;
+  return HM_SUCCESS;
+}
 
 int hm_kpm_run(hm_kpm *k) {
   HM_CHECK(k, HM_ERR_ARGUMENT, "kpm is NULL");
@@ -307,13 +371,38 @@ int hm_kpm_run(hm_kpm *k) {
         HM_RAISE(HM_ERR_STOPPED, "stopped on request after moment %d of %d of pass %d of %d (the state is complete: "
                  "checkpoint it)", k->moments_done, M, k->pass + 1, k->passes);
     }
-    if (k->pass + 1 == k->passes) break;
     HM_CALL(fold(k)); /* the pass's last moments into eta before its blocks are reused */
+    int restarted;
+    HM_CALL(growth_after_pass(k, &restarted));
+    if (restarted) continue;
+    if (k->pass + 1 == k->passes) break;
     HM_CALL(hm_kpm_restore_pass(k, k->pass + 1));
     HM_CALL(hm_mvec_random_phase_columns(k->v_prev, k->opt.seed, k->col0));
     HM_CALL(first_step(k));
   }
-  HM_CALL(check_growth(k));
+  return HM_SUCCESS;
+}
+
+int hm_kpm_set_interval_estimate(hm_kpm *k, double emin, double emax) {
+  HM_CHECK(k, HM_ERR_ARGUMENT, "kpm is NULL");
+  HM_CHECK(k->opt.bounds == HM_BOUNDS_LANCZOS, HM_ERR_ARGUMENT, "an interval estimate replaces a Lanczos interval only");
+  HM_CHECK(k->moments_done == 2 && k->pending == 0 && k->pass == 0, HM_ERR_ARGUMENT,
+           "the interval estimate must be set before hm_kpm_run");
+  HM_CHECK(isfinite(emin) && isfinite(emax) && emin < emax, HM_ERR_ARGUMENT, "interval [%g, %g]", emin, emax);
+  k->emin = emin;
+  k->emax = emax;
+  k->scale = 2.0 / (emax - emin);
+  k->shift = 0.5 * (emax + emin);
+  HM_CALL(restart_moments(k));
+  return HM_SUCCESS;
+}
+
+int hm_kpm_bounds_widened(const hm_kpm *k, int *widened, double *narrow_emin, double *narrow_emax, double *growth) {
+  HM_CHECK(k, HM_ERR_ARGUMENT, "kpm is NULL");
+  if (widened) *widened = k->widened;
+  if (narrow_emin) *narrow_emin = k->narrow_emin;
+  if (narrow_emax) *narrow_emax = k->narrow_emax;
+  if (growth) *growth = k->growth;
   return HM_SUCCESS;
 }
 
@@ -352,23 +441,21 @@ int hm_kpm_moments(hm_kpm *k, double *mu, double *mu_vec) {
   return HM_SUCCESS;
 }
 
-/* |mu_n| <= 1 holds for every vector when the interval contains the spectrum; growth beyond
- * that means the bounds were too tight and the DOS would be garbage. */
-static int check_growth(hm_kpm *k) {
+/* The largest |mu_n| of the vectors of the first passes_done passes (a NaN counts as infinite):
+ * <= 1 for every vector when the interval contains the spectrum. */
+static int check_growth(hm_kpm *k, int passes_done, double *worst, int *at) {
   const int R = k->opt.vectors, M = k->opt.moments;
+  const int upto = passes_done * k->block < R ? passes_done * k->block : R;
   double *mu, *mu_vec;
   HM_MALLOC(mu, M);
   HM_MALLOC(mu_vec, (size_t)R * M);
   HM_CALL(hm_kpm_moments(k, mu, mu_vec));
-  double worst = 0;
-  int at = 0;
-  for (int i = 0; i < R * M; i++)
-    if (!(fabs(mu_vec[i]) <= worst)) { worst = fabs(mu_vec[i]); at = i % M; }
+  *worst = 0;
+  *at = 0;
+  for (size_t i = 0; i < (size_t)upto * M; i++)
+    if (!(fabs(mu_vec[i]) <= *worst)) { *worst = isnan(mu_vec[i]) ? INFINITY : fabs(mu_vec[i]); *at = (int)(i % M); }
   free(mu);
   free(mu_vec);
-  HM_CHECK(worst <= 1 + 1e-8, HM_ERR_NUMERIC,
-           "KPM moment %d has magnitude %g > 1: the interval [%g, %g] does not contain the spectrum; "
-           "use bounds = gershgorin or a larger bounds_margin", at, worst, k->emin, k->emax);
   return HM_SUCCESS;
 }
 

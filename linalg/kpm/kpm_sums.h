@@ -17,4 +17,11 @@ int hm_kpm_passes(const hm_kpm *kpm, int *pass, int *passes, int *block);
 /* Collective: make `pass` the current one (its blocks, of its width, zero; none of its moments
  * done): a restart calls it before setting the vectors and the sums. */
 int hm_kpm_restore_pass(hm_kpm *kpm, int pass);
+/* Whether hm_kpm_run found the Lanczos interval too narrow (a moment of magnitude `growth` > 1) and
+ * began the moments again on the Gershgorin interval; narrow_*: the interval it left. Any output
+ * pointer may be NULL. */
+int hm_kpm_bounds_widened(const hm_kpm *kpm, int *widened, double *narrow_emin, double *narrow_emax, double *growth);
+/* Collective, for tests of that defence: replace a Lanczos-made kpm's interval by [emin, emax] (as if
+ * Lanczos had found it) before hm_kpm_run; the start vectors are made again. */
+int hm_kpm_set_interval_estimate(hm_kpm *kpm, double emin, double emax);
 #endif

@@ -197,11 +197,15 @@ static int create(hm_operator *A, hm_operator *B, const hm_lobpcg_options *opt, 
   L->test_norm = calloc((size_t)L->m, sizeof(int));
   L->best_res = calloc((size_t)L->m, sizeof(double));
   L->improved_at = calloc((size_t)L->m, sizeof(int));
+  L->bound = calloc((size_t)L->m, sizeof(double));
+  L->bound_ok = calloc((size_t)L->m, sizeof(int));
+  L->b_min = B ? NAN : 1.0;
   L->hard_locking = 1;
   L->refresh_on_lock = 1;
   L->refreshed_at = -1;
   L->reachable = opt->tol;
-  if (!L->lambda || !L->res || !L->active || !L->backward || !L->test_norm || !L->best_res || !L->improved_at) {
+  if (!L->lambda || !L->res || !L->active || !L->backward || !L->test_norm || !L->best_res || !L->improved_at ||
+      !L->bound || !L->bound_ok) {
     st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "no memory for %d estimates", L->m);
     goto fail;
   }
@@ -242,6 +246,8 @@ int hm_lobpcg_destroy(hm_lobpcg **lob) {
   free(L->test_norm);
   free(L->best_res);
   free(L->improved_at);
+  free(L->bound);
+  free(L->bound_ok);
   free(L->hist_val);
   free(L->hist_res);
   free(L);
@@ -272,6 +278,7 @@ int hm_lobpcg_run(hm_lobpcg *L) {
   int st = L->started ? HM_SUCCESS : hm_lobpcg_start(L);
   if (!st) L->started = 1;
   if (!st) st = hm_lobpcg_iterate(L);
+  if (!st) st = hm_lobpcg_verify(L);
   hm_blas_threads_restore(blas_threads);
   HM_CALL(st);
   return HM_SUCCESS;

