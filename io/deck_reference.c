@@ -81,7 +81,7 @@ void hm_deck_schema_print_section(FILE *f, int s) {
     char summary[512];
     key_summary(k, 0, summary, sizeof summary);
     fprintf(f, "  %-20s", k->key);
-    if (strlen(k->key) > 20) fprintf(f, "\n  %-20s", "");
+    if (strlen(k->key) >= 20) fprintf(f, "\n  %-20s", "");
     print_wrapped(f, k->help, 22, "                      ");
     fprintf(f, "  %-20s", "");
     print_wrapped(f, summary, 22, "                      ");

@@ -7,11 +7,10 @@ PAGE=$SOURCE_DIR/docs/guide/deck.md
 grep -o '\.section = "[a-z]*", \.key = "[a-z0-9_]*"' "$SOURCE_DIR/io/deck_schema.c" |
   sed 's/.*section = "\([a-z]*\)", .key = "\([a-z0-9_]*\)"/\1 \2/' >keys.txt
 [ "$(wc -l <keys.txt)" -gt 100 ] || fail "read only $(wc -l <keys.txt) keys from io/deck_schema.c"
-while read -r s k; do
-  # the key's line inside its own section's block
-  awk -v s="[$s]" -v k="$k" '/^\[/ {in_s = ($0 == s)} in_s && $1 == k {found = 1} END {exit !found}' all.txt ||
-    fail "hamlet help deck lacks [$s] $k"
-done <keys.txt
+# "section key" of every key line of the output (a key line starts with two blanks and the key)
+awk '/^\[/ {s = substr($0, 2, length($0) - 2)} /^  [a-z]/ {print s, $1}' all.txt >printed.txt
+missing=$(grep -vxFf printed.txt keys.txt)
+[ -z "$missing" ] || fail "hamlet help deck lacks (section key): $missing"
 grep -q 'multishift' all.txt && grep -A4 '^  multishift' all.txt | grep -q 'auto = yes from 32 energies' ||
   fail "multishift's help does not say when auto chooses multi-shift: $(grep -A4 '^  multishift' all.txt)"
 grep -A3 '^  moments' all.txt | grep -q 'an even integer in \[2, 100000000\]; default "256"' ||
@@ -34,5 +33,8 @@ $(head -40 page.diff)"
 fi
 awk 'length($0) > 120 {print FILENAME ":" FNR ": " length($0) " columns"; bad = 1} END {exit bad}' page.md ||
   fail "the deck page has lines over 120 columns"
-while read -r s k; do grep -q "^- \*\*$k\*\*" page.md || fail "the deck page lacks $k"; done <keys.txt
+# every key under its own section's heading of the page
+awk '/^## \[/ {s = substr($2, 2, length($2) - 2)} /^- \*\*/ {k = $2; gsub(/[*:]/, "", k); print s, k}' page.md >page_keys.txt
+missing=$(grep -vxFf page_keys.txt keys.txt)
+[ -z "$missing" ] || fail "the deck page lacks (section key): $missing"
 finish
