@@ -252,7 +252,7 @@ const hm_deck_key hm_deck_keys[] = {
     {.section = "solver", .key = "inner", .type = HM_KEY_WORD, .words = {"auto", "direct", "iterative"},
      .values = {0, 1, 2}, .def = "auto", .when_key = "transform", .when_word = "shift_invert", AT(solver.inner),
      .help = "inner solves of A - shift B: direct = sparse factorization on rank 0, iterative = CG (definite) or "
-             "IDR(s) distributed, auto = direct where it fits the gather limit"},
+             "MINRES (indefinite), distributed, auto = direct where it fits the gather limit"},
     {.section = "solver", .key = "inner_maxit", .type = HM_KEY_INT, RANGE(1, 1e9), .def = "10000",
      .when_key = "transform", .when_word = "shift_invert", AT(solver.inner_maxit),
      .help = "iterations per column of each iterative inner solve"},
