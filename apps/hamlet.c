@@ -5,6 +5,7 @@
  *   hamlet plot OUT.h5 [-o dos.png]             plot the DOS (or sigma) with its error band
  *   hamlet post OUT.h5 [--energies ..] [--temperatures ..] [--kernel ..] [-o NEW.h5]   sigma anew from stored moments
  *   hamlet info                                 backends compiled in, GPUs and energy meters each rank sees
+ *   hamlet help deck [SECTION|--markdown]      every deck key: type, allowed values, default, when it applies
  *   hamlet --version                            version and build configuration
  * Run under mpiexec with any rank count (compare and plot work on rank 0). */
 #include <errno.h>
@@ -16,6 +17,7 @@
 #include "app.h"
 #include "build_info.h"
 #include "compare.h"
+#include "deck_schema.h"
 #include "stop.h"
 
 static void usage(FILE *f) {
@@ -26,6 +28,7 @@ static void usage(FILE *f) {
           "       hamlet plot OUT.h5 [-o dos.png]\n"
           "       hamlet post OUT.h5 [--energies Emin Emax count] [--temperatures T1,T2,...] [--kernel K] [-o NEW.h5]\n"
           "       hamlet info\n"
+          "       hamlet help deck [SECTION | --markdown]\n"
           "       hamlet --version\n");
 }
 
@@ -127,6 +130,36 @@ static int cmd_run(int argc, char **argv, int rank, int restart) {
   return hm_app_run(&args);
 }
 
+/* hamlet help deck [SECTION | --markdown]: the deck reference from the schema (io/deck_reference.c). */
+static int cmd_help(int argc, char **argv, int rank) {
+  if (strcmp(argv[2], "deck") || argc > 4) {
+    if (rank == 0) {
+      fprintf(stderr, "hamlet help: unknown topic '%s' (allowed: hamlet help deck [SECTION | --markdown])\n", argv[2]);
+      usage(stderr);
+    }
+    return HM_EXIT_USAGE;
+  }
+  const char *what = argc > 3 ? argv[3] : NULL;
+  int section = -1;
+  if (what && strcmp(what, "--markdown")) {
+    section = hm_deck_section_find(what);
+    if (section < 0) {
+      if (rank == 0) {
+        fprintf(stderr, "hamlet help deck: unknown section '%s' (allowed:", what);
+        for (int s = 0; hm_deck_sections[s]; s++) fprintf(stderr, " %s", hm_deck_sections[s]);
+        fprintf(stderr, ")\n");
+      }
+      return HM_EXIT_USAGE;
+    }
+  }
+  if (rank == 0) {
+    if (what && !strcmp(what, "--markdown")) hm_deck_schema_markdown(stdout);
+    else if (section >= 0) hm_deck_schema_print_section(stdout, section);
+    else hm_deck_schema_print(stdout);
+  }
+  return HM_EXIT_OK;
+}
+
 int main(int argc, char **argv) {
   int code = hm_app_mpi_init(&argc, &argv);
   if (code) return code;
@@ -139,6 +172,8 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
     if (rank == 0) hm_app_print_version(stdout);
     code = HM_EXIT_OK;
+  } else if (!strcmp(cmd, "help") && argc > 2) {
+    code = cmd_help(argc, argv, rank);
   } else if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
     if (rank == 0) usage(stdout);
     code = HM_EXIT_OK;
@@ -149,7 +184,7 @@ int main(int argc, char **argv) {
   else if (!strcmp(cmd, "post")) code = hm_app_post(argc, argv, rank);
   else if (!strcmp(cmd, "info")) code = hm_app_info(argc, argv);
   else if (rank == 0) {
-    if (*cmd) fprintf(stderr, "hamlet: unknown subcommand '%s' (allowed: run, restart, compare, plot, post, info, --version)\n", cmd);
+    if (*cmd) fprintf(stderr, "hamlet: unknown subcommand '%s' (allowed: run, restart, compare, plot, post, info, help, --version)\n", cmd);
     usage(stderr);
   }
   hm_app_fail_free();

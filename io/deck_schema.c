@@ -54,7 +54,7 @@ const hm_deck_key hm_deck_keys[] = {
                                    "chunks (conductivity), batches of k points (spectral); 0 = off"},
     {.section = "run", .key = "checkpoint_seconds", .type = HM_KEY_DOUBLE, AT_LEAST(0), .def = "0",
      AT(checkpoint_seconds), .help = "wall seconds between checkpoints; 0 = off"},
-    {.section = "run", .key = "walltime", .type = HM_KEY_STRING, .def = "", AT(walltime_text),
+    {.section = "run", .key = "walltime", .type = HM_KEY_STRING, .flags = HM_KEY_TEXT, .def = "", AT(walltime_text),
      .help = "seconds or HH:MM:SS the run may take: it checkpoints and exits 4 early enough to stop in time; "
              "empty = none (SLURM_JOB_END_TIME is honoured too)"},
     /* [hamiltonian] */
@@ -256,7 +256,7 @@ const hm_deck_key hm_deck_keys[] = {
     {.section = "solver", .key = "inner", .type = HM_KEY_WORD, .words = {"auto", "direct", "iterative"},
      .values = {0, 1, 2}, .def = "auto", .when_key = "transform", .when_word = "shift_invert", AT(solver.inner),
      .help = "inner solves of A - shift B: direct = sparse factorization on rank 0, iterative = CG (definite) or "
-             "IDR(s) distributed, auto = direct where it fits the gather limit"},
+             "MINRES (indefinite), distributed, auto = direct where it fits the gather limit"},
     {.section = "solver", .key = "inner_maxit", .type = HM_KEY_INT, RANGE(1, 1e9), .def = "10000",
      .when_key = "transform", .when_word = "shift_invert", AT(solver.inner_maxit),
      .help = "iterations per column of each iterative inner solve"},
@@ -285,8 +285,9 @@ const hm_deck_key hm_deck_keys[] = {
      .help = "outer iterations between recomputing r = b - A x; 0 = off"},
     {.section = "solver", .key = "multishift", .type = HM_KEY_WORD, .words = {"auto", "yes", "no"},
      .values = {0, 1, 2}, .def = "auto", .when_key = "method", .when_word = "idr", AT(solver.multishift),
-     .help = "Green's functions: all energies from one multi-shift IDR(s) (yes; not with precond = jacobi); auto = no "
-             "until multi-shift measures faster than the per-energy solves"},
+     .help = "Green's functions: all energies from one multi-shift IDR(s) (yes; not with precond = jacobi, which "
+             "is not shift-invariant: one energy at a time then); auto = yes from 32 energies on when precond = "
+             "none, otherwise no; no = one energy at a time"},
     /* [kpm] */
     {.section = "kpm", .key = "moments", .type = HM_KEY_INT, RANGE(2, 1e8), .flags = HM_KEY_EVEN, .def = "256",
      AT(kpm.moments), .when_key = "solver.method", .when_word = "kpm|spectral", .help = "Chebyshev moments M (energy resolution ~ bandwidth/M)"},
@@ -318,7 +319,8 @@ const hm_deck_key hm_deck_keys[] = {
     {.section = "kpm", .key = "normalize", .type = HM_KEY_WORD, .words = {"states", "unit"},
      .values = {HM_NORM_STATES, HM_NORM_UNIT}, .def = "states", AT(dos.norm),
      .help = "DOS integrates to the number of states or to 1"},
-    {.section = "kpm", .key = "ldos_sites", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY, .when_key = "solver.method",
+    {.section = "kpm", .key = "ldos_sites", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY | HM_KEY_TEXT,
+     .when_key = "solver.method",
      .when_word = "kpm", AT(ldos.sites_text),
      .help = "lattice sites (ti) or unit cells (lattice) 'x y z; x y z; ...' (0-based): the LDOS there, from the unit "
              "vectors of their orbitals as start vectors, instead of the DOS (then no vectors, no normalize)"},
@@ -333,7 +335,7 @@ const hm_deck_key hm_deck_keys[] = {
      .help = "the energies E as a list 'E1 E2 ...' (instead of energies)"},
     {.section = "green", .key = "eta", .type = HM_KEY_DOUBLE, ABOVE_UPTO(0, 1e100), .need = HM_KEY_REQUIRED_WHEN,
      .when_key = "solver.problem", .when_word = "green", AT(green.eta), .help = "broadening eta > 0 of z = E + i eta"},
-    {.section = "green", .key = "sites", .type = HM_KEY_STRING, .need = HM_KEY_REQUIRED_WHEN,
+    {.section = "green", .key = "sites", .type = HM_KEY_STRING, .flags = HM_KEY_TEXT, .need = HM_KEY_REQUIRED_WHEN,
      .when_key = "solver.problem", .when_word = "green", AT(green.sites_text),
      .help = "lattice sites (ti) or unit cells (lattice) 'x y z; x y z; ...' (0-based) whose G_ii and LDOS are computed"},
     {.section = "green", .key = "rhs_per_solve", .type = HM_KEY_INT, RANGE(0, 4096), .def = "0",
@@ -346,7 +348,8 @@ const hm_deck_key hm_deck_keys[] = {
      .when_word = "conductivity", AT(conductivity.trace),
      .help = "trace of the conductivity moments: random = [conductivity] vectors random phases, exact = every unit "
              "vector (N start vectors: small lattices and tests)"},
-    {.section = "conductivity", .key = "components", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY, .def = "xy",
+    {.section = "conductivity", .key = "components", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY | HM_KEY_TEXT,
+     .def = "xy",
      .when_key = "solver.method", .when_word = "conductivity", AT(conductivity.components_text),
      .help = "tensor components 'xx xy ...' (1 to 9 of xx xy xz yx yy yz zx zy zz), all from the same Chebyshev vectors"},
     {.section = "conductivity", .key = "energies", .type = HM_KEY_STRING, .def = "-1 1 201", ENERGY,
@@ -372,11 +375,12 @@ const hm_deck_key hm_deck_keys[] = {
      .when_key = "solver.method", .when_word = "conductivity", AT(conductivity.chunk),
      .help = "Chebyshev vectors per chunk of the dense products; 0 = from free memory"},
     /* [marker] (method = marker) */
-    {.section = "marker", .key = "sites", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY, .when_key = "solver.method",
+    {.section = "marker", .key = "sites", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY | HM_KEY_TEXT,
+     .when_key = "solver.method",
      .when_word = "marker", AT(marker.sites_text),
      .help = "cells 'x y z; x y z; ...' (0-based), line (every cell along x through the centre) or all (small "
              "flakes); default line"},
-    {.section = "marker", .key = "layers", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY,
+    {.section = "marker", .key = "layers", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY | HM_KEY_TEXT,
      .when_key = "solver.method", .when_word = "marker", AT(marker.layers_text),
      .help = "instead of sites: 'z1 z2 ...' or all: the marker at the centre cell (nx/2, ny/2) of each layer (slabs)"},
     {.section = "marker", .key = "mu", .type = HM_KEY_DOUBLE, ENERGY, .def = "0", .when_key = "solver.method",
@@ -677,28 +681,6 @@ void hm_deck_key_condition(const hm_deck_key *k, char *buf, size_t len) {
     for (size_t n; *p; p += n + (p[n] == '|')) {
       n = strcspn(p, "|");
       add(buf, len, "%s%.*s", p == k->when_word ? "" : " or ", (int)n, p);
-    }
-  }
-}
-
-void hm_deck_schema_print(FILE *f) {
-  for (int s = 0; hm_deck_sections[s]; s++) {
-    fprintf(f, "%s[%s]\n", s ? "\n" : "", hm_deck_sections[s]);
-    for (int i = 0; i < hm_deck_nkeys; i++) {
-      const hm_deck_key *k = &hm_deck_keys[i];
-      if (strcmp(k->section, hm_deck_sections[s])) continue;
-      char allowed[256];
-      hm_deck_key_allowed(k, allowed, sizeof allowed);
-      fprintf(f, "  %-18s %s\n", k->key, k->help);
-      fprintf(f, "  %-18s %s", "", allowed);
-      if (k->need == HM_KEY_REQUIRED) fprintf(f, "; required");
-      if (k->def) fprintf(f, "; default \"%s\"", k->def);
-      if (k->when_key) {
-        char cond[96];
-        hm_deck_key_condition(k, cond, sizeof cond);
-        fprintf(f, "; %s when %s", k->need == HM_KEY_REQUIRED_WHEN ? "required" : "only", cond);
-      }
-      fprintf(f, "\n");
     }
   }
 }

@@ -75,6 +75,10 @@ int hm_deck_key_store(const hm_deck_key *k, const hm_key_value *v, const char *t
 int hm_deck_key_word_value(const hm_deck_key *k, const char *word);
 /* When key k applies: "kernel = lorentz", "potential includes dots", "energies > 0". */
 void hm_deck_key_condition(const hm_deck_key *k, char *buf, size_t len);
-/* The reference of every key (for `hamlet help deck` and the documentation). */
+/* The reference of every key (io/deck_reference.c): plain text for `hamlet help deck`, all sections or
+ * section `s` (an index of hm_deck_sections; -1 = all), or the Markdown page docs/guide/deck.md. */
+int hm_deck_section_find(const char *name); /* "run" or "[run]" -> its index, or -1 */
 void hm_deck_schema_print(FILE *f);
+void hm_deck_schema_print_section(FILE *f, int s);
+void hm_deck_schema_markdown(FILE *f);
 #endif
