@@ -44,9 +44,9 @@ const hm_deck_key hm_deck_keys[] = {
     {.section = "run", .key = "progress_seconds", .type = HM_KEY_DOUBLE, RANGE(0, 1e9), .def = "60",
      AT(progress_seconds),
      .help = "seconds between timestamped progress lines when stderr is not a terminal (batch log); 0 = off"},
-    {.section = "run", .key = "output", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY, .def = "hamlet.h5",
+    {.section = "run", .key = "output", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY | HM_KEY_WRITTEN, .def = "hamlet.h5",
      AT(output), .help = "HDF5 result file"},
-    {.section = "run", .key = "checkpoint", .type = HM_KEY_STRING, .def = "", AT(checkpoint),
+    {.section = "run", .key = "checkpoint", .type = HM_KEY_STRING, .flags = HM_KEY_WRITTEN, .def = "", AT(checkpoint),
      .help = "checkpoint file; empty = <output without .h5>_checkpoint.h5"},
     {.section = "run", .key = "checkpoint_every", .type = HM_KEY_INT, AT_LEAST(0), INT_FIELD_MAX, .def = "0",
      AT(checkpoint_every), .help = "between checkpoints: moment pairs (kpm), iterations (lobpcg), restarts "
@@ -54,7 +54,7 @@ const hm_deck_key hm_deck_keys[] = {
                                    "chunks (conductivity), batches of k points (spectral); 0 = off"},
     {.section = "run", .key = "checkpoint_seconds", .type = HM_KEY_DOUBLE, AT_LEAST(0), .def = "0",
      AT(checkpoint_seconds), .help = "wall seconds between checkpoints; 0 = off"},
-    {.section = "run", .key = "walltime", .type = HM_KEY_STRING, .def = "", AT(walltime_text),
+    {.section = "run", .key = "walltime", .type = HM_KEY_STRING, .flags = HM_KEY_TEXT, .def = "", AT(walltime_text),
      .help = "seconds or HH:MM:SS the run may take: it checkpoints and exits 4 early enough to stop in time; "
              "empty = none (SLURM_JOB_END_TIME is honoured too)"},
     /* [hamiltonian] */
@@ -188,7 +188,7 @@ const hm_deck_key hm_deck_keys[] = {
     {.section = "hamiltonian", .key = "grid_file", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY,
      .need = HM_KEY_REQUIRED_WHEN, .when_key = "potential", .when_word = "grid", AT(grid_file),
      .help = "HDF5 file with the potential sampled on a uniform grid over the box"},
-    {.section = "hamiltonian", .key = "grid_dataset", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY,
+    {.section = "hamiltonian", .key = "grid_dataset", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY | HM_KEY_TEXT,
      .def = "potential", .when_key = "potential", .when_word = "grid", AT(grid_dataset),
      .help = "dataset [gz][gy][gx] in grid_file"},
     /* model = mtx */
@@ -314,7 +314,7 @@ const hm_deck_key hm_deck_keys[] = {
     {.section = "kpm", .key = "normalize", .type = HM_KEY_WORD, .words = {"states", "unit"},
      .values = {HM_NORM_STATES, HM_NORM_UNIT}, .def = "states", AT(dos.norm),
      .help = "DOS integrates to the number of states or to 1"},
-    {.section = "kpm", .key = "ldos_sites", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY, .when_key = "solver.method",
+    {.section = "kpm", .key = "ldos_sites", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY | HM_KEY_TEXT, .when_key = "solver.method",
      .when_word = "kpm", AT(ldos.sites_text),
      .help = "lattice sites (ti) or unit cells (lattice) 'x y z; x y z; ...' (0-based): the LDOS there, from the unit "
              "vectors of their orbitals as start vectors, instead of the DOS (then no vectors, no normalize)"},
@@ -329,7 +329,7 @@ const hm_deck_key hm_deck_keys[] = {
      .help = "the energies E as a list 'E1 E2 ...' (instead of energies)"},
     {.section = "green", .key = "eta", .type = HM_KEY_DOUBLE, ABOVE_UPTO(0, 1e100), .need = HM_KEY_REQUIRED_WHEN,
      .when_key = "solver.problem", .when_word = "green", AT(green.eta), .help = "broadening eta > 0 of z = E + i eta"},
-    {.section = "green", .key = "sites", .type = HM_KEY_STRING, .need = HM_KEY_REQUIRED_WHEN,
+    {.section = "green", .key = "sites", .type = HM_KEY_STRING, .flags = HM_KEY_TEXT, .need = HM_KEY_REQUIRED_WHEN,
      .when_key = "solver.problem", .when_word = "green", AT(green.sites_text),
      .help = "lattice sites (ti) or unit cells (lattice) 'x y z; x y z; ...' (0-based) whose G_ii and LDOS are computed"},
     {.section = "green", .key = "rhs_per_solve", .type = HM_KEY_INT, RANGE(0, 4096), .def = "0",
@@ -342,7 +342,7 @@ const hm_deck_key hm_deck_keys[] = {
      .when_word = "conductivity", AT(conductivity.trace),
      .help = "trace of the conductivity moments: random = [conductivity] vectors random phases, exact = every unit "
              "vector (N start vectors: small lattices and tests)"},
-    {.section = "conductivity", .key = "components", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY, .def = "xy",
+    {.section = "conductivity", .key = "components", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY | HM_KEY_TEXT, .def = "xy",
      .when_key = "solver.method", .when_word = "conductivity", AT(conductivity.components_text),
      .help = "tensor components 'xx xy ...' (1 to 9 of xx xy xz yx yy yz zx zy zz), all from the same Chebyshev vectors"},
     {.section = "conductivity", .key = "energies", .type = HM_KEY_STRING, .def = "-1 1 201", ENERGY,
@@ -368,11 +368,11 @@ const hm_deck_key hm_deck_keys[] = {
      .when_key = "solver.method", .when_word = "conductivity", AT(conductivity.chunk),
      .help = "Chebyshev vectors per chunk of the dense products; 0 = from free memory"},
     /* [marker] (method = marker) */
-    {.section = "marker", .key = "sites", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY, .when_key = "solver.method",
+    {.section = "marker", .key = "sites", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY | HM_KEY_TEXT, .when_key = "solver.method",
      .when_word = "marker", AT(marker.sites_text),
      .help = "cells 'x y z; x y z; ...' (0-based), line (every cell along x through the centre) or all (small "
              "flakes); default line"},
-    {.section = "marker", .key = "layers", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY,
+    {.section = "marker", .key = "layers", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY | HM_KEY_TEXT,
      .when_key = "solver.method", .when_word = "marker", AT(marker.layers_text),
      .help = "instead of sites: 'z1 z2 ...' or all: the marker at the centre cell (nx/2, ny/2) of each layer (slabs)"},
     {.section = "marker", .key = "mu", .type = HM_KEY_DOUBLE, ENERGY, .def = "0", .when_key = "solver.method",
@@ -405,6 +405,10 @@ const hm_deck_key hm_deck_keys[] = {
      .when_key = "kind", .when_word = "file", AT(rhs.file), .help = "Matrix Market array file of b"},
 };
 const int hm_deck_nkeys = (int)(sizeof hm_deck_keys / sizeof hm_deck_keys[0]);
+
+int hm_deck_key_is_file(const hm_deck_key *k) {
+  return k->type == HM_KEY_STRING && !(k->flags & HM_KEY_TEXT) && !k->has_min && !k->has_max;
+}
 
 int hm_deck_key_find(const char *section, const char *key) {
   for (int i = 0; i < hm_deck_nkeys; i++)
