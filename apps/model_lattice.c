@@ -1,19 +1,8 @@
 /* model = lattice: the model file read on every rank (a small text file), its supercell's hm_stencil
  * from the deck, and the matrix linalg makes of it; /hamiltonian and the summary describe it. */
 #include <string.h>
-#include <unistd.h>
 #include "lattice.h"
 #include "run_state.h"
-
-/* A relative path not found from the working directory is taken relative to the deck's directory
- * (so the decks in inputs/ find inputs/lattices/ from anywhere). */
-static void resolve(const char *deck, char *path, size_t len) {
-  const char *slash = strrchr(deck, '/');
-  if (!path[0] || path[0] == '/' || access(path, F_OK) == 0 || !slash) return;
-  char joined[HM_PATH_MAX * 2];
-  snprintf(joined, sizeof joined, "%.*s/%s", (int)(slash - deck), deck, path);
-  if (access(joined, F_OK) == 0 && strlen(joined) < len) memcpy(path, joined, strlen(joined) + 1);
-}
 
 /* The line of `key = ...` in the deck's text (0 if absent): the supercell's own checks (a field
  * incommensurate with it, a twist, vacancies, Zeeman without spins) then name where the value is. */
@@ -105,8 +94,6 @@ static const char *const boundary_words[] = {"periodic", "open", "twisted"};
  * Zeeman field on the chosen layers (lattice_layers.c) and *folded = 1 (nz cells become 1). */
 static void read_model(run_state *s, int with_zeeman, hm_lattice *L, int *folded) {
   hm_deck *d = &s->deck;
-  resolve(d->name, d->lattice.file, sizeof d->lattice.file);
-  resolve(d->name, d->lattice.centres, sizeof d->lattice.centres);
   APP_CALL(hm_lattice_read(d->lattice.file, (hm_lattice_format)d->lattice.format,
                            d->lattice.cell_given ? (const double(*)[3])d->lattice.cell : NULL, d->lattice.centres, L));
   spread_images(s, L);

@@ -9,12 +9,13 @@
 #include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "deck_files.h"
 #include "run_state.h"
 
-enum { MAX_ROLES = 8 };
+enum { MAX_ROLES = HM_DECK_MAX_INPUTS + 3 };
 
 typedef struct {
-  const char *role, *path;
+  char role[HM_PATH_MAX + 256], path[HM_PATH_MAX];
   int written; /* the run writes it (output, checkpoint); 2: the checkpoint given to restart */
 } file_role;
 
@@ -38,19 +39,41 @@ static int same_file(const char *a, const char *b) {
   return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+/* "output ([run] output, deck.ini:2)": the role, and the deck line where the key gave the name. */
+static void written_role(const hm_deck *d, const char *role, const char *key, char *out, size_t len) {
+  const int line = hm_deck_line(d, "run", key);
+  if (line) snprintf(out, len, "%s ([run] %s, %s:%d)", role, key, d->name, line);
+  else snprintf(out, len, "%s", role);
+}
+
+/* Append a role; its text is written by the caller into the returned buffer. */
+static char *add_role(file_role *r, int *n, int written, const char *path) {
+  file_role *x = &r[(*n)++];
+  x->written = written;
+  snprintf(x->path, sizeof x->path, "%s", path);
+  return x->role;
+}
+
+/* The deck, every input it names (the schema's file keys and the files they imply: io/deck_files.c),
+ * the output and the checkpoint. */
 static int collect_roles(const run_state *s, file_role *r) {
   const hm_deck *d = &s->deck;
+  const size_t len = sizeof r->role;
   int n = 0;
-  if (s->args->deck_path) r[n++] = (file_role){"deck", s->args->deck_path, 0};
-  if (d->matrix_file[0]) r[n++] = (file_role){"matrix file ([hamiltonian] matrix)", d->matrix_file, 0};
-  if (d->mass_file[0]) r[n++] = (file_role){"mass file ([hamiltonian] mass)", d->mass_file, 0};
-  if (d->grid_file[0]) r[n++] = (file_role){"grid file ([hamiltonian] grid_file)", d->grid_file, 0};
-  if (d->rhs.file[0]) r[n++] = (file_role){"right-hand side file ([rhs] file)", d->rhs.file, 0};
-  r[n++] = (file_role){"output", s->output, 1};
+  if (s->args->deck_path) snprintf(add_role(r, &n, 0, s->args->deck_path), len, "deck");
+  hm_deck_input *in = calloc(HM_DECK_MAX_INPUTS, sizeof *in);
+  if (!in) return -1; /* no list, no protection: refuse */
+  const int ninputs = hm_deck_inputs(d, in, HM_DECK_MAX_INPUTS);
+  for (int i = 0; i < ninputs; i++) snprintf(add_role(r, &n, 0, in[i].path), len, "input %s", in[i].role);
+  free(in);
+  char *role = add_role(r, &n, 1, s->output);
+  if (s->args->output) snprintf(role, len, "output (-o)");
+  else written_role(d, "output", "output", role, len);
   /* A restart reads the checkpoint it was given and writes its later checkpoints there. */
-  if (s->args->checkpoint_path) r[n++] = (file_role){"checkpoint given to restart", s->checkpoint_path, 2};
+  if (s->args->checkpoint_path)
+    snprintf(add_role(r, &n, 2, s->checkpoint_path), len, "checkpoint given to restart");
   else if (d->checkpoint_every > 0 || d->checkpoint_seconds > 0)
-    r[n++] = (file_role){"checkpoint", s->checkpoint_path, 1};
+    written_role(d, "checkpoint", "checkpoint", add_role(r, &n, 1, s->checkpoint_path), len);
   return n;
 }
 
@@ -108,14 +131,17 @@ static int check_writable(const file_role *r, char *msg, size_t len) {
 }
 
 int run_check_paths(run_state *s) {
-  char msg[3 * HM_PATH_MAX + 256] = "";
+  char msg[4 * HM_PATH_MAX + 1024] = "";
   int bad = 0;
   if (s->rank == 0) {
-    file_role r[MAX_ROLES];
-    const int n = collect_roles(s, r);
-    bad = check_distinct(r, n, msg, sizeof msg);
+    file_role *r = calloc(MAX_ROLES, sizeof *r); /* paths are long: off the stack */
+    const int n = r ? collect_roles(s, r) : -1;
+    bad = n < 0;
+    if (!r) snprintf(msg, sizeof msg, "out of memory checking the paths\n");
+    if (!bad) bad = check_distinct(r, n, msg, sizeof msg);
     for (int i = 0; i < n && !bad; i++)
       if (r[i].written) bad = check_writable(&r[i], msg, sizeof msg);
+    free(r);
     if (bad) fprintf(stderr, "hamlet: %s", msg);
     fflush(stdout);
   }

@@ -7,6 +7,7 @@
 #include <omp.h>
 #include "checkpoint_identity.h"
 #include "checkpoint_state.h"
+#include "deck_files.h"
 #include "run_state.h"
 
 void run_mark_now(run_state *s, run_mark *m) {
@@ -161,6 +162,7 @@ int hm_app_run(const hm_run_args *args) {
   if (load_deck(s, name, saved_deck)) return HM_EXIT_USAGE;
   free(saved_deck);
   hm_deck *d = &s->deck;
+  hm_deck_resolve_inputs(d); /* before the paths are checked: the files protected are the files read */
   s->output = args->output ? args->output : d->output;
   hm_deck_checkpoint_path(d, s->checkpoint_path, sizeof s->checkpoint_path);
   if (args->checkpoint_path) /* a restart continues its own checkpoint, never another run's */

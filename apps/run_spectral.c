@@ -47,7 +47,7 @@ static void geometry_of(run_state *s, geometry *geo) {
     geo->positions = calloc(12, sizeof(double));
     for (int a = 0; a < 3; a++) geo->lattice[4 * a] = 1;
   } else {
-    hm_lattice L; /* the file run_build_lattice read (its path is resolved there) */
+    hm_lattice L; /* the file run_build_lattice read (its path resolved with the deck: run.c) */
     const double(*cell)[3] = d->lattice.cell_given ? (const double(*)[3])d->lattice.cell : NULL;
     APP_CALL(hm_lattice_read(d->lattice.file, (hm_lattice_format)d->lattice.format, cell, d->lattice.centres, &L));
     geo->orbitals = L.orbitals;

@@ -15,7 +15,7 @@
 #include "error_macros.h"
 #include "deck_schema.h"
 
-enum { MAX_KEYS = 192, MAX_MSG = 2048, MAX_DECK_BYTES = 1 << 20, MAX_TI_ROWS_LOG2 = 50 };
+enum { MAX_KEYS = HM_DECK_MAX_KEYS, MAX_MSG = 2048, MAX_DECK_BYTES = 1 << 20, MAX_TI_ROWS_LOG2 = 50 };
 
 typedef struct {
   hm_deck *deck;
@@ -845,6 +845,11 @@ static int parse(deck_state *st, const char *text) {
   if (st->err_line == INT_MAX) check_zeeman_layers(st);
   if (st->err_line == INT_MAX) check_spectral(st);
   if (st->err_line == INT_MAX) check_run(st);
+  for (int i = 0; i < hm_deck_nkeys; i++) {
+    int when;
+    st->deck->key_line[i] = st->given[i];
+    st->deck->key_applies[i] = (unsigned char)applies(st, &hm_deck_keys[i], &when);
+  }
   return st->err_line == INT_MAX ? HM_SUCCESS : HM_ERR_DECK;
 }
 
@@ -908,6 +913,11 @@ void hm_deck_free(hm_deck *deck) {
   deck->spectral.layers = NULL;
   deck->green.energies = NULL;
   deck->marker.sites = NULL;
+}
+
+int hm_deck_line(const hm_deck *deck, const char *section, const char *key) {
+  const int i = hm_deck_key_find(section, key);
+  return deck && i >= 0 ? deck->key_line[i] : 0;
 }
 
 void hm_deck_checkpoint_path(const hm_deck *deck, char *path, size_t len) {

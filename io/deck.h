@@ -6,6 +6,8 @@
 #include "hamlet.h"
 
 enum { HM_PATH_MAX = 4096, HM_DECK_MAX_SITES = 64, HM_DECK_MAX_ENERGIES = 100000, HM_DECK_MAX_PATH = 32 };
+/* Room for the schema's keys (deck_schema.c); the parser refuses a schema that outgrows it. */
+enum { HM_DECK_MAX_KEYS = 192 };
 
 typedef enum { HM_MODEL_TI = 0, HM_MODEL_FEM = 1, HM_MODEL_MTX = 2, HM_MODEL_CONVDIFF = 3, HM_MODEL_LATTICE = 4 } hm_deck_model;
 typedef enum {
@@ -24,6 +26,10 @@ enum {
 typedef struct {
   char name[HM_PATH_MAX]; /* file the text came from (for messages) */
   char *text;             /* the whole deck text (malloc'd), stored in every output */
+  /* Per schema key (index into hm_deck_keys): the line it was given on (0 = defaulted or absent)
+   * and whether it applies to this deck; later checks name the line of the key they refuse. */
+  int key_line[HM_DECK_MAX_KEYS];
+  unsigned char key_applies[HM_DECK_MAX_KEYS];
   /* [run] */
   hm_backend backend;
   double gpu_weight;             /* backend = mixed: a GPU rank's share relative to a CPU rank's */
@@ -140,4 +146,6 @@ void hm_deck_free(hm_deck *deck);
 /* "3600" or "01:00:00" -> seconds (> 0); returns 1 if the text is neither. */
 int hm_deck_parse_walltime(const char *text, double *seconds);
 void hm_deck_checkpoint_path(const hm_deck *deck, char *path, size_t len);
+/* The line key `section` `key` was given on (0 = not given or no such key). */
+int hm_deck_line(const hm_deck *deck, const char *section, const char *key);
 #endif

@@ -44,9 +44,9 @@ const hm_deck_key hm_deck_keys[] = {
     {.section = "run", .key = "progress_seconds", .type = HM_KEY_DOUBLE, RANGE(0, 1e9), .def = "60",
      AT(progress_seconds),
      .help = "seconds between timestamped progress lines when stderr is not a terminal (batch log); 0 = off"},
-    {.section = "run", .key = "output", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY, .def = "hamlet.h5",
+    {.section = "run", .key = "output", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY | HM_KEY_WRITTEN, .def = "hamlet.h5",
      AT(output), .help = "HDF5 result file"},
-    {.section = "run", .key = "checkpoint", .type = HM_KEY_STRING, .def = "", AT(checkpoint),
+    {.section = "run", .key = "checkpoint", .type = HM_KEY_STRING, .flags = HM_KEY_WRITTEN, .def = "", AT(checkpoint),
      .help = "checkpoint file; empty = <output without .h5>_checkpoint.h5"},
     {.section = "run", .key = "checkpoint_every", .type = HM_KEY_INT, AT_LEAST(0), INT_FIELD_MAX, .def = "0",
      AT(checkpoint_every), .help = "between checkpoints: moment pairs (kpm), iterations (lobpcg), restarts "
@@ -86,6 +86,7 @@ const hm_deck_key hm_deck_keys[] = {
      .when_word = "lattice", AT(lattice.centres),
      .help = "Wannier90 seedname_centres.xyz: the orbital positions (default the cell origin, or the _tb.dat's)"},
     {.section = "hamiltonian", .key = "wsvec", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY, .def = "auto",
+     .words = {"auto", "none"}, /* not file names (deck_files.c) */
      .when_key = "model", .when_word = "lattice", AT(lattice.wsvec),
      .help = "Wannier90 seedname_wsvec.dat (hoppings spread over its images R + T); auto: the one beside the _hr.dat "
              "or _tb.dat if it exists; none: not used (a file named auto or none: ./auto)"},
@@ -192,7 +193,7 @@ const hm_deck_key hm_deck_keys[] = {
     {.section = "hamiltonian", .key = "grid_file", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY,
      .need = HM_KEY_REQUIRED_WHEN, .when_key = "potential", .when_word = "grid", AT(grid_file),
      .help = "HDF5 file with the potential sampled on a uniform grid over the box"},
-    {.section = "hamiltonian", .key = "grid_dataset", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY,
+    {.section = "hamiltonian", .key = "grid_dataset", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY | HM_KEY_TEXT,
      .def = "potential", .when_key = "potential", .when_word = "grid", AT(grid_dataset),
      .help = "dataset [gz][gy][gx] in grid_file"},
     /* model = mtx */
@@ -413,6 +414,10 @@ const hm_deck_key hm_deck_keys[] = {
      .when_key = "kind", .when_word = "file", AT(rhs.file), .help = "Matrix Market array file of b"},
 };
 const int hm_deck_nkeys = (int)(sizeof hm_deck_keys / sizeof hm_deck_keys[0]);
+
+int hm_deck_key_is_file(const hm_deck_key *k) {
+  return k->type == HM_KEY_STRING && !(k->flags & HM_KEY_TEXT) && !k->has_min && !k->has_max;
+}
 
 int hm_deck_key_find(const char *section, const char *key) {
   for (int i = 0; i < hm_deck_nkeys; i++)

@@ -25,6 +25,7 @@ enum { HM_KEY_MAX_WORDS = 8, HM_KEY_NO_FIELD = -1 };
 #define HM_KEY_EVEN 2u      /* integer must be even */
 #define HM_KEY_NONEMPTY 4u  /* string must not be empty */
 #define HM_KEY_TEXT 8u      /* string is not a file name but text the key's description explains */
+#define HM_KEY_WRITTEN 16u  /* a file name the run writes (output, checkpoint); every other file key is an input */
 
 typedef struct {
   const char *section, *key;
@@ -61,6 +62,9 @@ extern const char *const hm_deck_sections[]; /* NULL-terminated, in deck order *
 
 /* Index of (section, key) in hm_deck_keys, or -1. */
 int hm_deck_key_find(const char *section, const char *key);
+/* 1 when key k names a file: a string that is neither text (HM_KEY_TEXT) nor a list of numbers (a range).
+ * Every such key without HM_KEY_WRITTEN is an input the run must never overwrite (apps/paths.c). */
+int hm_deck_key_is_file(const hm_deck_key *k);
 /* Index of the key that key k's condition reads, or -1 for a key that always applies. */
 int hm_deck_key_when(const hm_deck_key *k);
 /* "an even integer in [2, 100000000]", "one of: auto, cpu, cuda", ... */
