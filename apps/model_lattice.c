@@ -64,8 +64,7 @@ static void spread_images(run_state *s, hm_lattice *L) {
       return;
     }
   } else {
-    snprintf(path, sizeof path, "%s", w);
-    resolve(d->name, path, sizeof path);
+    snprintf(path, sizeof path, "%s", w); /* resolved from the deck's directory with the other inputs (run.c) */
   }
   if (!path[0]) {
     snprintf(s->lattice_wsvec_note, sizeof s->lattice_wsvec_note, "%s: hoppings at R as the file gives them "
