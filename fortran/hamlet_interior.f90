@@ -54,6 +54,14 @@ module hamlet_interior
       real(c_double), intent(out), optional :: estimate
       integer(c_int) :: status
     end function
+    ! This rank's seconds in the filter and in the rest of the passes; the filter's vector-steps.
+    function hm_interior_timing(solver, filter_seconds, other_seconds, vector_steps) result(status) &
+        bind(C, name="hm_interior_timing")
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: solver
+      real(c_double), intent(out), optional :: filter_seconds, other_seconds, vector_steps
+      integer(c_int) :: status
+    end function
     function hm_interior_bounds(solver, lo, hi) result(status) bind(C, name="hm_interior_bounds")
       import :: c_int, c_ptr, c_double
       type(c_ptr), value :: solver

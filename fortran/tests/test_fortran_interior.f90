@@ -14,7 +14,7 @@ program test_fortran_interior
   complex(c_double_complex), allocatable :: dense(:, :), G(:, :)
   real(c_double), allocatable :: w(:), values(:), residuals(:)
   integer(c_int) :: found, degree, search, passes, converged, first, ndense, i
-  real(c_double) :: estimate, lo, hi, scale
+  real(c_double) :: estimate, lo, hi, scale, tf, to, steps
   integer :: ierr
 
   call MPI_Init(ierr)
@@ -40,6 +40,9 @@ program test_fortran_interior
   call test_assert(degree > 0 .and. search >= found .and. passes >= 2, "degree, search or passes implausible")
   call test_assert(abs(estimate - ndense) < 0.5d0 * ndense + 3, "count estimate far from the dense count")
   call test_ok(hm_interior_bounds(solver, lo, hi), "hm_interior_bounds")
+  call test_ok(hm_interior_timing(solver, tf, to, steps), "hm_interior_timing")
+  ! every pass filters at least the columns not locked yet: at least degree x found vector-steps
+  call test_assert(tf > 0 .and. to > 0 .and. steps >= dble(degree) * found, "timing implausible")
   call test_assert(lo <= w(1) .and. hi >= w(size(w)), "bounds do not enclose the spectrum")
   if (found == ndense) then
     allocate(values(found), residuals(found), G(found, found))

@@ -52,6 +52,11 @@ HM_API int hm_interior_run(hm_interior *in);
  * (1) or stopped at max_passes (0). Any pointer may be NULL. */
 HM_API int hm_interior_info(const hm_interior *in, int *found, double *estimate, int *degree, int *search,
                             int *passes, int *converged);
+/* After run, this rank's wall seconds in the filter and in the rest of the passes (orthonormalization,
+ * Rayleigh-Ritz, residuals and locking), and the vector-steps the filter made (columns times degree,
+ * summed over passes). Any pointer may be NULL. */
+HM_API int hm_interior_timing(const hm_interior *in, double *filter_seconds, double *other_seconds,
+                              double *vector_steps);
 /* The spectral interval [lo, hi] the filter was built on. */
 HM_API int hm_interior_bounds(const hm_interior *in, double *lo, double *hi);
 /* The found eigenvalues (ascending, found doubles). */

@@ -31,6 +31,7 @@ struct hm_interior_s {
   int nlock;
   double *lock_values, *lock_res;        /* as locked */
   int *order;                            /* ascending order of the locked values */
+  double t_filter, t_other, vector_steps; /* this rank's seconds in the filter and the rest; columns x degree */
 };
 
 int hm_interior_options_default(hm_interior_options *opt) {
@@ -342,7 +343,12 @@ static int pass(hm_interior *s, pass_work *p, pass_result *out) {
   p->take = calloc((size_t)m, sizeof *p->take);
   HM_CHECK(p->G && p->Z && p->Gp && p->w && p->rn && p->bn && p->take, HM_ERR_MEMORY,
            "could not allocate the %d x %d projected problem", m, m);
+  const double t0 = MPI_Wtime();
   HM_CALL(hm_interior_filter_apply(s->H, s->scale, s->shift, s->degree, s->coef, s->X, p->Y, p->V0, p->V1));
+  if (s->H->ctx->kernels->synchronize) HM_CALL(s->H->ctx->kernels->synchronize()); /* the filter's time, not queued work */
+  const double t1 = MPI_Wtime();
+  s->t_filter += t1 - t0;
+  s->vector_steps += (double)m * s->degree;
   HM_CALL(orthonormalize(s, &p->Y, &p->V0));
   /* Rayleigh-Ritz: X = Y Z, HX = HY Z with Z the eigenvectors of Y^H H Y. */
   HM_CALL(hm_matrix_apply(s->H, p->Y, p->V0));
@@ -372,6 +378,7 @@ static int pass(hm_interior *s, pass_work *p, pass_result *out) {
   const int before = s->nlock;
   HM_CALL(lock(s, p->take, p->w, p->rn));
   out->locked_now = s->nlock - before;
+  s->t_other += MPI_Wtime() - t1;
   s->passes++;
   if (s->opt.verbosity > 0 && s->H->ctx->rank == 0) {
     printf("interior pass %d: %d locked (%d new), in the window unconverged %d (+ %d unresolved), search %d\n",
@@ -477,6 +484,14 @@ int hm_interior_info(const hm_interior *s, int *found, double *estimate, int *de
   if (search) *search = s->search;
   if (passes) *passes = s->passes;
   if (converged) *converged = s->converged;
+  return HM_SUCCESS;
+}
+
+int hm_interior_timing(const hm_interior *s, double *filter_seconds, double *other_seconds, double *vector_steps) {
+  HM_CHECK(s, HM_ERR_ARGUMENT, "NULL solver");
+  if (filter_seconds) *filter_seconds = s->t_filter;
+  if (other_seconds) *other_seconds = s->t_other;
+  if (vector_steps) *vector_steps = s->vector_steps;
   return HM_SUCCESS;
 }
 
