@@ -96,7 +96,8 @@ int main(int argc, char **argv) {
            backend == HM_BACKEND_CUDA ? "cuda" : "cpu", size);
     printf("found %d (KPM estimate %.1f)%s, degree %d, search %d, passes %d, total %.3f s\n", found, estimate,
            converged ? "" : " NOT converged", degree, search, passes, total);
-    printf("filter %.3f s: %.4g s per vector-step, floor 96 N / bandwidth %.4g s (copy %.1f GB/s per rank), ratio %.2f\n",
+    printf("filter %.3f s: %.4g s per vector-step, floor 96 N / bandwidth %.4g s (copy %.1f GB/s per rank), "
+           "ratio %.2f\n",
            filter, per, floor, bw / 1e9, per / floor);
     printf("orthonormalization + Rayleigh-Ritz + locking %.3f s: %.0f%% of the filter's time\n", other,
            100 * other / fmax(filter, 1e-300));

@@ -48,7 +48,8 @@ program test_fortran_interior
     allocate(values(found), residuals(found), G(found, found))
     call test_ok(hm_interior_values(solver, values), "hm_interior_values")
     call test_ok(hm_interior_residuals(solver, residuals), "hm_interior_residuals")
-    call test_assert(maxval(abs(values - w(first:first + ndense - 1))) <= 1d-9 * scale, "eigenvalues off the dense ones")
+    call test_assert(maxval(abs(values - w(first:first + ndense - 1))) <= 1d-9 * scale, &
+                     "eigenvalues off the dense ones")
     call test_assert(maxval(residuals) <= 1d-9, "residual above tol")
     call test_ok(hm_matrix_dist(H, dist), "hm_matrix_dist")
     call test_ok(hm_mvec_create(ctx, dist, HM_COMPLEX, found, V), "hm_mvec_create")

@@ -114,7 +114,10 @@ static int count_estimate(hm_interior *s) {
   HM_CALL_GOTO(st, done, hm_kpm_run(kpm));
   mu = calloc((size_t)M, sizeof *mu);
   c = calloc((size_t)M, sizeof *c);
-  HM_CHECK(mu && c, HM_ERR_MEMORY, "could not allocate %d moments", M);
+  if (!mu || !c) {
+    st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "could not allocate %d moments", M);
+    goto done;
+  }
   HM_CALL_GOTO(st, done, hm_kpm_moments(kpm, mu, NULL));
   HM_CALL_GOTO(st, done, hm_interior_filter_coefficients(s->a, s->b, M - 1, c));
   double sum = 0;
@@ -208,7 +211,11 @@ static int orthonormalize(hm_interior *s, hm_mvec **Y, hm_mvec **W) {
   G = calloc((size_t)m * m, sizeof *G);
   T = calloc((size_t)m * m, sizeof *T);
   Gp = calloc((size_t)m * m * t, sizeof *Gp);
-  HM_CHECK(G && T && Gp, HM_ERR_MEMORY, "could not allocate the %d x %d Gram matrix", m, m);
+  if (!G || !T || !Gp) {
+    st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "could not allocate the %d x %d Gram matrix", m,
+                        m);
+    goto done;
+  }
   int full = 0;
   for (int round = 0; round < 6 && !st; round++) {
     int r = 0;
@@ -226,8 +233,8 @@ static int orthonormalize(hm_interior *s, hm_mvec **Y, hm_mvec **W) {
     if (r < m) {
       full = 0;
       HM_CALL_GOTO(st, done, refill(s, *Y, r, round));
-    } else if (++full == 2 || pivot > 0.9) { /* twice, or once from a nearly orthonormal block */
-      if (round >= 1 || pivot > 0.9) break;
+    } else if (++full == 2 || pivot > 0.9) { /* twice, or once where the block was nearly orthonormal */
+      break;
     }
   }
 done:
@@ -345,7 +352,8 @@ static int pass(hm_interior *s, pass_work *p, pass_result *out) {
            "could not allocate the %d x %d projected problem", m, m);
   const double t0 = MPI_Wtime();
   HM_CALL(hm_interior_filter_apply(s->H, s->scale, s->shift, s->degree, s->coef, s->X, p->Y, p->V0, p->V1));
-  if (s->H->ctx->kernels->synchronize) HM_CALL(s->H->ctx->kernels->synchronize()); /* the filter's time, not queued work */
+  /* the filter's time, not work still queued on the device */
+  if (s->H->ctx->kernels->synchronize) HM_CALL(s->H->ctx->kernels->synchronize());
   const double t1 = MPI_Wtime();
   s->t_filter += t1 - t0;
   s->vector_steps += (double)m * s->degree;

@@ -46,7 +46,12 @@ int hm_interior_filter_apply(hm_matrix *H, double scale, double shift, int N, co
   int st = HM_SUCCESS;
   alpha = calloc(2 * (size_t)k, sizeof *alpha);
   beta = calloc(2 * (size_t)k, sizeof *beta);
-  HM_CHECK(alpha && beta, HM_ERR_MEMORY, "could not allocate the filter's %d column scalars", k);
+  if (!alpha || !beta) {
+    free(alpha);
+    free(beta);
+    return hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "could not allocate the filter's %d column scalars",
+                          k);
+  }
   /* The step accumulates <V|V> and <W|V> (not needed here) into a small backend buffer. */
   HM_CALL_GOTO(st, done, K->alloc(sizeof(double) * 2 * (size_t)k, (void **)&dots));
   HM_CALL_GOTO(st, done, hm_mvec_copy_columns(X, 0, V0, 0, k));

@@ -109,8 +109,10 @@ static int check_window(const char *name, hm_matrix *H, double emin, double emax
     HM_TEST_OK(hm_mvec_gram(V, V, G));
     double off = 0;
     for (int i = 0; i < found; i++)
-      for (int j = 0; j < found; j++)
-        off = fmax(off, fabs(G[(i * found + j) * type] - (i == j)) + (type == HM_COMPLEX ? fabs(G[(i * found + j) * 2 + 1]) : 0));
+      for (int j = 0; j < found; j++) {
+        const double *g = G + (size_t)(i * found + j) * type;
+        off = fmax(off, fabs(g[0] - (i == j)) + (type == HM_COMPLEX ? fabs(g[1]) : 0));
+      }
     HM_TEST_ASSERT(off < 1e-10, "%s: eigenvectors not orthonormal (%g)", name, off);
     free(G);
     hm_mvec_destroy(&V);
