@@ -146,6 +146,7 @@ int run_lobpcg(run_state *s, hm_matrix *H, hm_matrix *M);
 int run_dense(run_state *s, hm_matrix *H, hm_matrix *M);
 int run_idr(run_state *s, hm_matrix *H);
 int run_conductivity(run_state *s, hm_matrix *H);
+int run_interior(run_state *s, hm_matrix *H); /* window eigenpairs by ChebFD (run_interior.c) */
 int run_spectral(run_state *s, hm_matrix *H); /* A(k, E) of model = ti or lattice (run_spectral.c) */
 /* The conductivity of any lattice matrix whose rows are (cell, orbital) of cells[3], with its
  * lattice vectors (lattice[3k + d]) and orbital positions (positions[3i + d]); the TI calls it. */

@@ -17,6 +17,7 @@ module hamlet
   use hamlet_convdiff
   use hamlet_operator
   use hamlet_lobpcg
+  use hamlet_interior
   use hamlet_idr
   use hamlet_dense
   use hamlet_ldos

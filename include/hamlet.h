@@ -15,6 +15,7 @@
 #include "hamlet/conductivity.h"
 #include "hamlet/marker.h"
 #include "hamlet/lobpcg.h"
+#include "hamlet/interior.h"
 #include "hamlet/idr.h"
 #include "hamlet/dense.h"
 #include "hamlet/stencil.h"

@@ -624,6 +624,27 @@ static void check_ldos(deck_state *st) {
   d->kpm.vectors = 4 * d->ldos.nsites; /* model = lattice: orbitals per cell x sites, set by the app */
 }
 
+/* [interior] window = 'Emin Emax': two energies, Emin < Emax. */
+static void check_interior(deck_state *st) {
+  hm_deck *d = st->deck;
+  if (d->solver.method != HM_METHOD_INTERIOR) return;
+  const int key = key_index("interior", "window");
+  double v[2];
+  char bad[64] = "";
+  int n = 0;
+  if (read_numbers(d->interior.window_text, v, 2, &n, bad, sizeof bad) || n != 2) {
+    fail(st, st->given[key], "[interior] window = %s: must be two energies 'Emin Emax'%s%s", st->text[key],
+         bad[0] ? ", not a number: " : "", bad);
+    return;
+  }
+  if (!(v[0] < v[1]) || fabs(v[0]) > 1e100 || fabs(v[1]) > 1e100) {
+    fail(st, st->given[key], "[interior] window = %s: needs Emin < Emax, both in [-1e100, 1e100]", st->text[key]);
+    return;
+  }
+  d->interior.emin = v[0];
+  d->interior.emax = v[1];
+}
+
 /* [marker]: sites (a list of cells, line, all) or layers (the centre cell of each layer); open x, y. */
 static void check_marker(deck_state *st) {
   hm_deck *d = st->deck;
@@ -842,6 +863,7 @@ static int parse(deck_state *st, const char *text) {
   if (st->err_line == INT_MAX) check_ldos(st);
   if (st->err_line == INT_MAX) check_conductivity(st);
   if (st->err_line == INT_MAX) check_marker(st);
+  if (st->err_line == INT_MAX) check_interior(st);
   if (st->err_line == INT_MAX) check_zeeman_layers(st);
   if (st->err_line == INT_MAX) check_spectral(st);
   if (st->err_line == INT_MAX) check_run(st);

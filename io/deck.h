@@ -13,7 +13,8 @@ typedef enum { HM_MODEL_TI = 0, HM_MODEL_FEM = 1, HM_MODEL_MTX = 2, HM_MODEL_CON
 typedef enum {
   HM_METHOD_KPM = 0, HM_METHOD_LOBPCG = 1, HM_METHOD_DENSE = 2, HM_METHOD_IDR = 3, HM_METHOD_CONDUCTIVITY = 4,
   HM_METHOD_MARKER = 5,
-  HM_METHOD_SPECTRAL = 6
+  HM_METHOD_SPECTRAL = 6,
+  HM_METHOD_INTERIOR = 7
 } hm_deck_method;
 /* [hamiltonian] zeeman_layers (model = lattice): the z layers the zeeman term acts on. */
 enum { HM_ZEEMAN_ALL = 0, HM_ZEEMAN_TOP = 1, HM_ZEEMAN_BOTTOM = 2, HM_ZEEMAN_BOTH = 3 };
@@ -130,6 +131,12 @@ typedef struct {
     int nlayers;                     /* 0 = bulk: the whole supercell */
     int *layers;                     /* malloc'd, nlayers z indices (0-based; the deck gives 1-based) */
   } spectral;
+  /* [interior] (method = interior): the window parsed from its text 'Emin Emax' */
+  struct {
+    char window_text[256];
+    double emin, emax, tol;
+    int vectors, search, degree;
+  } interior;
   /* [rhs] (problem = linear) */
   struct {
     int kind;                    /* 0 ones, 1 random, 2 file */

@@ -24,7 +24,7 @@
 #define POSITION RANGE(-1e50, 1e50)
 
 const char *const hm_deck_sections[] = {"run",  "hamiltonian",  "solver", "kpm",     "green",
-                                        "rhs",  "conductivity", "marker", "spectral", NULL};
+                                        "rhs",  "conductivity", "marker", "spectral", "interior", NULL};
 
 const hm_deck_key hm_deck_keys[] = {
     /* [run] */
@@ -217,14 +217,14 @@ const hm_deck_key hm_deck_keys[] = {
      .when_word = "convdiff", AT(convdiff.r), .help = "reaction coefficient"},
     /* [solver] */
     {.section = "solver", .key = "method", .type = HM_KEY_WORD,
-     .words = {"kpm", "lobpcg", "dense", "idr", "conductivity", "marker", "spectral"},
+     .words = {"kpm", "lobpcg", "dense", "idr", "conductivity", "marker", "spectral", "interior"},
      .values = {HM_METHOD_KPM, HM_METHOD_LOBPCG, HM_METHOD_DENSE, HM_METHOD_IDR, HM_METHOD_CONDUCTIVITY,
-                HM_METHOD_MARKER, HM_METHOD_SPECTRAL},
+                HM_METHOD_MARKER, HM_METHOD_SPECTRAL, HM_METHOD_INTERIOR},
      .def = "kpm",
      AT(solver.method),
      .help = "kpm = density of states, lobpcg = extreme eigenpairs, dense = all eigenvalues, idr = linear systems "
              "and Green's functions, conductivity = Kubo-Bastin sigma, marker = local Chern marker, spectral = A(k, E) "
-             "along a k path"},
+             "along a k path, interior = every eigenpair in an energy window ([interior])"},
     {.section = "solver", .key = "nev", .type = HM_KEY_INT, RANGE(1, 100000), .def = "4", .when_key = "method",
      .when_word = "lobpcg", AT(solver.nev), .help = "eigenpairs wanted"},
     {.section = "solver", .key = "block", .type = HM_KEY_INT, RANGE(0, 100000), .def = "0", .when_key = "method",
@@ -375,6 +375,22 @@ const hm_deck_key hm_deck_keys[] = {
     {.section = "conductivity", .key = "chunk", .type = HM_KEY_INT, RANGE(0, 65536), .def = "0",
      .when_key = "solver.method", .when_word = "conductivity", AT(conductivity.chunk),
      .help = "Chebyshev vectors per chunk of the dense products; 0 = from free memory"},
+    /* [interior] (method = interior) */
+    {.section = "interior", .key = "window", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY | HM_KEY_TEXT,
+     .need = HM_KEY_REQUIRED_WHEN, .when_key = "solver.method", .when_word = "interior", AT(interior.window_text),
+     .help = "'Emin Emax': every eigenpair with Emin <= E <= Emax, all copies of degenerate ones"},
+    {.section = "interior", .key = "tol", .type = HM_KEY_DOUBLE, ABOVE_UPTO(0, 0.1), .def = "1e-9",
+     .when_key = "solver.method", .when_word = "interior", AT(interior.tol),
+     .help = "residual ||H x - E x|| relative to the spectral scale max|E|"},
+    {.section = "interior", .key = "vectors", .type = HM_KEY_WORD, .words = {"no", "yes"}, .values = {0, 1},
+     .def = "no", .when_key = "solver.method", .when_word = "interior", AT(interior.vectors),
+     .help = "write the eigenvectors to /eigen/vectors"},
+    {.section = "interior", .key = "search", .type = HM_KEY_INT, RANGE(0, 1e6), .def = "0",
+     .when_key = "solver.method", .when_word = "interior", AT(interior.search),
+     .help = "search space vectors; 0 = twice the KPM estimate of the window's count (at least the count + 10)"},
+    {.section = "interior", .key = "degree", .type = HM_KEY_INT, RANGE(0, 1e7), .def = "0",
+     .when_key = "solver.method", .when_word = "interior", AT(interior.degree),
+     .help = "Chebyshev degree of the window filter; 0 = from the window's width relative to the spectrum"},
     /* [marker] (method = marker) */
     {.section = "marker", .key = "sites", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY | HM_KEY_TEXT,
      .when_key = "solver.method",

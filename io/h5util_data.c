@@ -36,7 +36,9 @@ static int write_rank0(hm_context *ctx, hid_t loc, const char *name, hid_t space
     HM_H5_GOTO(st, done, H5Sselect_none(fspace));
   }
   HM_H5_GOTO(st, done, dxpl = collective_dxpl());
-  if (H5Dwrite(dset, mtype, mspace, fspace, dxpl, buf) < 0) st = hm_error_raise_hdf5("H5Dwrite", __FILE__, __LINE__, __func__);
+  /* an empty dataset (no eigenvalue in a window) has nothing to write: HDF5 refuses a write of 0 bytes */
+  if (points > 0 && H5Dwrite(dset, mtype, mspace, fspace, dxpl, buf) < 0)
+    st = hm_error_raise_hdf5("H5Dwrite", __FILE__, __LINE__, __func__);
   HM_CALL_GOTO(st, done, hm_h5_agree(ctx, st, name)); /* before the next collective call */
   HM_CALL_GOTO(st, done, describe(dset, unit, description));
 done:

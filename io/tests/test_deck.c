@@ -159,6 +159,12 @@ static void test_model_method_keys(void) {
                        !strcmp(d.grid_dataset, "V"), "grid potential");
     hm_deck_free(&d);
   }
+  if (!parse_good("interior.ini", &d)) {
+    HM_TEST_ASSERT(d.solver.method == HM_METHOD_INTERIOR && d.interior.emin == -0.4 && d.interior.emax == 0.4 &&
+                       d.interior.tol == 1e-10 && d.interior.vectors == 1 && d.interior.search == 24 &&
+                       d.interior.degree == 120, "interior: window [%g, %g]", d.interior.emin, d.interior.emax);
+    hm_deck_free(&d);
+  }
   if (!parse_good("mtx_generalized.ini", &d)) {
     HM_TEST_ASSERT(d.model == HM_MODEL_MTX && !strcmp(d.matrix_file, "A.mtx") && !strcmp(d.mass_file, "B.mtx"), "mtx");
     hm_deck_free(&d);

@@ -44,6 +44,10 @@ elif "/eigen" in f:  # eigensolvers: sorted values; LOBPCG converged to its tole
         assert e["converged"] == len(w), ("converged", e["converged"], len(w))
         assert np.all(f["/eigen/residuals"][:] <= e["tol"]), f["/eigen/residuals"][:]
         assert np.all(np.diff(w) >= -1e-12) if text(e["which"]) == "smallest" else np.all(np.diff(w) <= 1e-12)
+    elif text(e["method"]) == "interior":  # every value in the window, ascending, residuals at tol
+        assert text(e["stopped"]) == "converged" and e["found"] == len(w) > 0, (e["stopped"], e["found"], len(w))
+        assert np.all((w >= e["window_min"]) & (w <= e["window_max"])) and np.all(np.diff(w) >= 0), w
+        assert np.all(f["/eigen/residuals"][:] <= e["tol"]), f["/eigen/residuals"][:]
     else:
         assert len(w) == N and np.all(np.diff(w) >= 0)
 elif "/ldos" in f:  # Green's functions or KPM: LDOS >= 0; the first site (surface) above the second (bulk) in the gap

@@ -1,0 +1,534 @@
+/* ChebFD for the eigenpairs in a window: options, the count estimate, the pass loop (filter,
+ * orthonormalization, Rayleigh-Ritz, locking) and the results. */
+#include <complex.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "../lobpcg/lobpcg_small.h"
+#include "device_memory.h"
+#include "error_macros.h"
+#include "hamlet/interior.h"
+#include "hamlet/kpm.h"
+#include "interior_filter.h"
+#include "lanczos.h"
+#include "mvec_block.h"
+#include "objects.h"
+
+struct hm_interior_s {
+  hm_matrix *H;
+  hm_interior_options opt;
+  hm_scalar type;
+  int64_t n_global;
+  double lo, hi, scale, shift, spectral; /* bounds, their map onto [-1, 1], max(|lo|, |hi|) */
+  double a, b;                           /* the window in the scaled variable */
+  double estimate;
+  int degree, search, passes, converged, margin;
+  double *coef;                          /* degree + 1 filter coefficients */
+  hm_mvec *X;                            /* the active (unlocked) search block */
+  hm_mvec *Q;                            /* the locked eigenvectors, nlock columns */
+  int nlock;
+  double *lock_values, *lock_res;        /* as locked */
+  int *order;                            /* ascending order of the locked values */
+  double t_filter, t_other, vector_steps; /* this rank's seconds in the filter and the rest; columns x degree */
+};
+
+int hm_interior_options_default(hm_interior_options *opt) {
+  HM_CHECK(opt, HM_ERR_ARGUMENT, "opt is NULL");
+  memset(opt, 0, sizeof *opt);
+  opt->emin = -1;
+  opt->emax = 1;
+  opt->tol = 1e-9;
+  opt->dos_vectors = 32;
+  opt->max_passes = 200;
+  opt->seed = 1;
+  opt->lanczos_steps = 40;
+  return HM_SUCCESS;
+}
+
+static int check_options(const hm_interior_options *o) {
+  HM_CHECK(isfinite(o->emin) && isfinite(o->emax) && o->emin < o->emax, HM_ERR_ARGUMENT,
+           "window [%g, %g]: must be finite with emin < emax", o->emin, o->emax);
+  HM_CHECK(o->tol > 0 && o->tol < 1, HM_ERR_ARGUMENT, "tol = %g: allowed 0 < tol < 1", o->tol);
+  HM_CHECK(o->search >= 0 && o->degree >= 0 && o->dos_moments >= 0, HM_ERR_ARGUMENT,
+           "search = %d, degree = %d, dos_moments = %d: must be >= 0 (0 = automatic)", o->search, o->degree,
+           o->dos_moments);
+  HM_CHECK(o->dos_vectors >= 1 && o->max_passes >= 1 && o->lanczos_steps >= 2, HM_ERR_ARGUMENT,
+           "dos_vectors = %d, max_passes = %d (>= 1 each), lanczos_steps = %d (>= 2)", o->dos_vectors,
+           o->max_passes, o->lanczos_steps);
+  HM_CHECK(o->memory_limit >= 0, HM_ERR_ARGUMENT, "memory_limit = %g bytes: must be >= 0 (0 = automatic)",
+           o->memory_limit);
+  return HM_SUCCESS;
+}
+
+int hm_interior_create(hm_matrix *H, const hm_interior_options *opt, hm_interior **in) {
+  HM_CHECK(H && opt && in, HM_ERR_ARGUMENT, "NULL argument");
+  HM_CALL(check_options(opt));
+  hm_interior *s;
+  HM_MALLOC(s, 1);
+  s->H = H;
+  s->opt = *opt;
+  int64_t nnz;
+  int st = hm_matrix_info(H, &s->n_global, &nnz, &s->type);
+  if (st) {
+    free(s);
+    return st;
+  }
+  *in = s;
+  return HM_SUCCESS;
+}
+
+int hm_interior_destroy(hm_interior **in) {
+  if (!in || !*in) return HM_SUCCESS;
+  hm_interior *s = *in;
+  hm_mvec_destroy(&s->X);
+  hm_mvec_destroy(&s->Q);
+  free(s->coef);
+  free(s->lock_values);
+  free(s->lock_res);
+  free(s->order);
+  free(s);
+  *in = NULL;
+  return HM_SUCCESS;
+}
+
+/* The number of eigenvalues in the window from the KPM DOS: N times the stochastic trace of the
+ * window's damped indicator series. */
+static int count_estimate(hm_interior *s) {
+  int M = s->opt.dos_moments ? s->opt.dos_moments : hm_interior_filter_degree(s->a, s->b);
+  M += M % 2;
+  if (M < 64) M = 64;
+  hm_kpm_options ko;
+  HM_CALL(hm_kpm_options_default(&ko));
+  ko.moments = M;
+  ko.vectors = s->opt.dos_vectors;
+  ko.seed = s->opt.seed + 7919; /* independent of the start block */
+  ko.bounds = HM_BOUNDS_GIVEN;
+  ko.emin = s->lo;
+  ko.emax = s->hi;
+  hm_kpm *kpm = NULL;
+  double *mu = NULL, *c = NULL;
+  int st = HM_SUCCESS;
+  HM_CALL_GOTO(st, done, hm_kpm_create(s->H, &ko, &kpm));
+  HM_CALL_GOTO(st, done, hm_kpm_run(kpm));
+  mu = calloc((size_t)M, sizeof *mu);
+  c = calloc((size_t)M, sizeof *c);
+  if (!mu || !c) {
+    st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "could not allocate %d moments", M);
+    goto done;
+  }
+  HM_CALL_GOTO(st, done, hm_kpm_moments(kpm, mu, NULL));
+  HM_CALL_GOTO(st, done, hm_interior_filter_coefficients(s->a, s->b, M - 1, c));
+  double sum = 0;
+  for (int n = 0; n < M; n++) sum += c[n] * mu[n];
+  s->estimate = fmax(0.0, sum * (double)s->n_global);
+done:
+  hm_kpm_destroy(&kpm);
+  free(mu);
+  free(c);
+  return st;
+}
+
+/* Bytes the search space of width ns takes over all ranks: the active block, the filter's three
+ * work blocks and the locked vectors. */
+static double search_bytes(const hm_interior *s, int ns) {
+  return 5.0 * ns * (double)s->n_global * (double)s->type * sizeof(double);
+}
+
+static int memory_limit(const hm_interior *s, double *limit) {
+  *limit = s->opt.memory_limit;
+  if (*limit > 0) return HM_SUCCESS;
+  *limit = 0.5 * (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGE_SIZE);
+  if (s->H->ctx->backend == HM_BACKEND_CUDA) { /* the device's free memory on every rank */
+    size_t free_bytes = 0;
+    hm_device_memory_free(&free_bytes);
+    double mine = 0.9 * (double)free_bytes, least = mine;
+    HM_CALL_MPI(MPI_Allreduce(&mine, &least, 1, MPI_DOUBLE, MPI_MIN, s->H->ctx->comm));
+    if (least > 0) *limit = fmin(*limit, least * s->H->ctx->size);
+  }
+  return HM_SUCCESS;
+}
+
+static int check_memory(const hm_interior *s, int ns) {
+  double limit;
+  HM_CALL(memory_limit(s, &limit));
+  const double need = search_bytes(s, ns);
+  HM_CHECK(need <= limit, HM_ERR_MEMORY,
+           "the window [%g, %g] holds about %.0f eigenpairs (KPM estimate); its search space of %d vectors needs "
+           "%.3g GB, above the memory limit of %.3g GB: narrow the window or raise the limit",
+           s->opt.emin, s->opt.emax, s->estimate, ns, need / 1e9, limit / 1e9);
+  return HM_SUCCESS;
+}
+
+static int new_block(const hm_interior *s, int k, hm_mvec **v) {
+  const hm_dist *d;
+  HM_CALL(hm_matrix_dist(s->H, &d));
+  return hm_mvec_create(s->H->ctx, d, s->type, k, v);
+}
+
+/* A block of width k (reused where it has that width already). */
+static int ensure(const hm_interior *s, hm_mvec **v, int k) {
+  if (*v && (*v)->k == k) return HM_SUCCESS;
+  hm_mvec_destroy(v);
+  return new_block(s, k, v);
+}
+
+/* Y -= Q (Q^H Y), twice (one pass loses orthogonality to cancellation). */
+static int project_locked(hm_interior *s, hm_mvec *Y) {
+  if (s->nlock == 0) return HM_SUCCESS;
+  const int t = s->type, m = Y->k, q = s->nlock;
+  double *C, one[2] = {1, 0};
+  HM_MALLOC(C, (size_t)q * m * t);
+  int st = HM_SUCCESS;
+  for (int round = 0; round < 2 && !st; round++) {
+    st = hm_mvec_gram(s->Q, Y, C);
+    for (size_t i = 0; i < (size_t)q * m * t && !st; i++) C[i] = -C[i];
+    if (!st) st = hm_mvec_update(Y, one, s->Q, C);
+  }
+  free(C);
+  return st;
+}
+
+/* Random columns [r, m) of Y (the directions the orthonormalization dropped). */
+static int refill(hm_interior *s, hm_mvec *Y, int r, int round) {
+  hm_mvec *R = NULL;
+  int st = new_block(s, Y->k - r, &R);
+  if (!st) st = hm_mvec_random_phase_columns(R, s->opt.seed + 1000003ull * (uint64_t)(s->passes * 4 + round + 1), r);
+  if (!st) st = hm_mvec_copy_columns(R, 0, Y, r, Y->k - r);
+  hm_mvec_destroy(&R);
+  return st;
+}
+
+/* Y orthonormal and orthogonal to the locked vectors: Cholesky QR twice (SVQB where the Gram
+ * matrix is ill-conditioned, lobpcg_small.h), dropped directions replaced by random ones. W is
+ * work of Y's width; the result ends in *Y (the blocks swap). */
+static int orthonormalize(hm_interior *s, hm_mvec **Y, hm_mvec **W) {
+  const int m = (*Y)->k, t = s->type;
+  double complex *G = NULL, *T = NULL;
+  double *Gp = NULL, zero[2] = {0, 0};
+  int st = HM_SUCCESS;
+  G = calloc((size_t)m * m, sizeof *G);
+  T = calloc((size_t)m * m, sizeof *T);
+  Gp = calloc((size_t)m * m * t, sizeof *Gp);
+  if (!G || !T || !Gp) {
+    st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "could not allocate the %d x %d Gram matrix", m,
+                        m);
+    goto done;
+  }
+  int full = 0;
+  for (int round = 0; round < 6 && !st; round++) {
+    int r = 0;
+    double pivot = 0;
+    HM_CALL_GOTO(st, done, project_locked(s, *Y));
+    HM_CALL_GOTO(st, done, hm_mvec_gram(*Y, *Y, Gp));
+    hm_lobpcg_unpack(s->type, m, m, Gp, G, m);
+    HM_CALL_GOTO(st, done, hm_lobpcg_small_orthonormalizer(s->type, m, G, T, &r, &pivot));
+    for (size_t i = (size_t)r * m; i < (size_t)m * m; i++) T[i] = 0; /* columns beyond r: zero */
+    hm_lobpcg_pack(s->type, m, m, T, m, Gp);
+    HM_CALL_GOTO(st, done, hm_mvec_update(*W, zero, *Y, Gp));
+    hm_mvec *tmp = *Y;
+    *Y = *W;
+    *W = tmp;
+    if (r < m) {
+      full = 0;
+      HM_CALL_GOTO(st, done, refill(s, *Y, r, round));
+    } else if (++full == 2 || pivot > 0.9) { /* twice, or once where the block was nearly orthonormal */
+      break;
+    }
+  }
+done:
+  free(G);
+  free(T);
+  free(Gp);
+  return st;
+}
+
+/* Lock the listed columns of X (values w, residuals r): append them to Q, keep the rest in X. */
+static int lock(hm_interior *s, const int *take, const double *w, const double *res) {
+  const int m = s->X->k;
+  int L = 0;
+  for (int j = 0; j < m; j++) L += take[j];
+  if (L == 0) return HM_SUCCESS;
+  hm_mvec *Q = NULL, *X = NULL;
+  int st = new_block(s, s->nlock + L, &Q);
+  if (!st && s->nlock) st = hm_mvec_copy_columns(s->Q, 0, Q, 0, s->nlock);
+  if (!st && m - L > 0) st = new_block(s, m - L, &X);
+  double *v = realloc(s->lock_values, sizeof(double) * (size_t)(s->nlock + L));
+  if (v) s->lock_values = v;
+  double *r = realloc(s->lock_res, sizeof(double) * (size_t)(s->nlock + L));
+  if (r) s->lock_res = r;
+  if (!st && !(v && r)) st = HM_ERR_MEMORY;
+  int q = s->nlock, x = 0;
+  for (int j = 0; j < m && !st; j++) {
+    if (take[j]) {
+      st = hm_mvec_copy_columns(s->X, j, Q, q, 1);
+      s->lock_values[q] = w[j];
+      s->lock_res[q++] = res[j];
+    } else {
+      st = hm_mvec_copy_columns(s->X, j, X, x++, 1);
+    }
+  }
+  if (st) {
+    hm_mvec_destroy(&Q);
+    hm_mvec_destroy(&X);
+    return hm_error_raise(st, __FILE__, __LINE__, __func__, "could not lock %d eigenpairs", L);
+  }
+  hm_mvec_destroy(&s->Q);
+  hm_mvec_destroy(&s->X);
+  s->Q = Q;
+  s->X = X;
+  s->nlock = q;
+  return HM_SUCCESS;
+}
+
+/* Widen X with random columns to width k (orthonormalized on the next pass). */
+static int grow(hm_interior *s, int k) {
+  HM_CALL(check_memory(s, s->nlock + k));
+  hm_mvec *X = NULL;
+  const int m = s->X ? s->X->k : 0;
+  HM_CALL(new_block(s, k, &X));
+  int st = hm_mvec_random_phase_columns(X, s->opt.seed + 7ull * (uint64_t)(s->passes + 1), 0);
+  if (!st && m) st = hm_mvec_copy_columns(s->X, 0, X, 0, m);
+  if (st) {
+    hm_mvec_destroy(&X);
+    return st;
+  }
+  hm_mvec_destroy(&s->X);
+  s->X = X;
+  s->search = s->nlock + k;
+  return HM_SUCCESS;
+}
+
+typedef struct {
+  hm_mvec *Y, *V0, *V1;
+  double complex *G, *Z;
+  double *Gp, *w, *rn, *bn;
+  int *take;
+} pass_work;
+
+static void pass_work_free(pass_work *p) {
+  hm_mvec_destroy(&p->Y);
+  hm_mvec_destroy(&p->V0);
+  hm_mvec_destroy(&p->V1);
+  free(p->G);
+  free(p->Z);
+  free(p->Gp);
+  free(p->w);
+  free(p->rn);
+  free(p->bn);
+  free(p->take);
+  memset(p, 0, sizeof *p);
+}
+
+/* What a pass left open: Ritz values in the window not converged, split by their residual r.
+ * `sure`: [theta - r, theta + r] inside the window, so an eigenvalue lies in it (the residual
+ * bound of a Hermitian matrix). `maybe`: the interval reaches outside: an unconverged pair of the
+ * window or a mixture of eigenvectors outside it with equal filter values (two levels mirrored
+ * about the window's centre, a degenerate level cut at the search space's end); log_res sums their
+ * log residuals (falls while they converge, stays for mixtures). */
+typedef struct {
+  int sure, maybe, locked_now;
+  double log_res;
+} pass_result;
+
+/* One pass: filter X, orthonormalize, Rayleigh-Ritz, residuals, lock the converged pairs in the
+ * window. */
+static int pass(hm_interior *s, pass_work *p, pass_result *out) {
+  const int m = s->X->k, t = s->type;
+  double zero[2] = {0, 0};
+  HM_CALL(ensure(s, &p->Y, m));
+  HM_CALL(ensure(s, &p->V0, m));
+  HM_CALL(ensure(s, &p->V1, m));
+  free(p->G); free(p->Z); free(p->Gp); free(p->w); free(p->rn); free(p->bn); free(p->take);
+  p->G = calloc((size_t)m * m, sizeof *p->G);
+  p->Z = calloc((size_t)m * m, sizeof *p->Z);
+  p->Gp = calloc((size_t)m * m * t, sizeof *p->Gp);
+  p->w = calloc((size_t)m, sizeof *p->w);
+  p->rn = calloc((size_t)m, sizeof *p->rn);
+  p->bn = calloc((size_t)m, sizeof *p->bn);
+  p->take = calloc((size_t)m, sizeof *p->take);
+  HM_CHECK(p->G && p->Z && p->Gp && p->w && p->rn && p->bn && p->take, HM_ERR_MEMORY,
+           "could not allocate the %d x %d projected problem", m, m);
+  const double t0 = MPI_Wtime();
+  HM_CALL(hm_interior_filter_apply(s->H, s->scale, s->shift, s->degree, s->coef, s->X, p->Y, p->V0, p->V1));
+  /* the filter's time, not work still queued on the device */
+  if (s->H->ctx->kernels->synchronize) HM_CALL(s->H->ctx->kernels->synchronize());
+  const double t1 = MPI_Wtime();
+  s->t_filter += t1 - t0;
+  s->vector_steps += (double)m * s->degree;
+  HM_CALL(orthonormalize(s, &p->Y, &p->V0));
+  /* Rayleigh-Ritz: X = Y Z, HX = HY Z with Z the eigenvectors of Y^H H Y. */
+  HM_CALL(hm_matrix_apply(s->H, p->Y, p->V0));
+  HM_CALL(hm_mvec_gram(p->Y, p->V0, p->Gp));
+  hm_lobpcg_unpack(s->type, m, m, p->Gp, p->G, m);
+  HM_CALL(hm_lobpcg_small_eigh(s->type, m, p->G, p->w, p->Z));
+  hm_lobpcg_pack(s->type, m, m, p->Z, m, p->Gp);
+  HM_CALL(hm_mvec_update(s->X, zero, p->Y, p->Gp));
+  HM_CALL(hm_mvec_update(p->V1, zero, p->V0, p->Gp));
+  HM_CALL(hm_mvec_ritz_residual(p->V1, s->X, p->w, p->Y, p->rn, p->bn));
+  memset(out, 0, sizeof *out);
+  const double bar = s->opt.tol * s->spectral, lo = s->opt.emin, hi = s->opt.emax;
+  for (int j = 0; j < m; j++) {
+    const double w = p->w[j], r = p->rn[j];
+    const int in = w >= lo && w <= hi;
+    p->take[j] = in && r <= bar;
+    if (in && !p->take[j]) {
+      if (w - r >= lo && w + r <= hi) {
+        out->sure++;
+      } else {
+        out->maybe++;
+        out->log_res += log(fmax(r, 1e-300));
+      }
+    }
+    p->rn[j] /= s->spectral;
+  }
+  const int before = s->nlock;
+  HM_CALL(lock(s, p->take, p->w, p->rn));
+  out->locked_now = s->nlock - before;
+  s->t_other += MPI_Wtime() - t1;
+  s->passes++;
+  if (s->opt.verbosity > 0 && s->H->ctx->rank == 0) {
+    printf("interior pass %d: %d locked (%d new), in the window unconverged %d (+ %d unresolved), search %d\n",
+           s->passes, s->nlock, out->locked_now, out->sure, out->maybe, s->search);
+    fflush(stdout);
+  }
+  return HM_SUCCESS;
+}
+
+static int compare_index(const void *x, const void *y, void *v) {
+  const double *w = v;
+  const double a = w[*(const int *)x], b = w[*(const int *)y];
+  return (a > b) - (a < b);
+}
+
+/* Ascending order of the locked values (insertion sort: a few hundred at most). */
+static int sort_locked(hm_interior *s) {
+  free(s->order);
+  s->order = NULL;
+  HM_MALLOC(s->order, s->nlock + 1);
+  for (int i = 0; i < s->nlock; i++) {
+    int j = i;
+    while (j > 0 && compare_index(&i, &s->order[j - 1], s->lock_values) < 0) {
+      s->order[j] = s->order[j - 1];
+      j--;
+    }
+    s->order[j] = i;
+  }
+  return HM_SUCCESS;
+}
+
+int hm_interior_run(hm_interior *s) {
+  HM_CHECK(s, HM_ERR_ARGUMENT, "NULL solver");
+  HM_CHECK(s->passes == 0, HM_ERR_ARGUMENT, "hm_interior_run was called already on this solver");
+  const hm_interior_options *o = &s->opt;
+  HM_CALL(hm_lanczos_bounds(s->H, o->lanczos_steps, o->seed, 0.05, &s->lo, &s->hi));
+  s->scale = 2.0 / (s->hi - s->lo);
+  s->shift = 0.5 * (s->hi + s->lo);
+  s->spectral = fmax(fabs(s->lo), fabs(s->hi));
+  s->a = fmax((o->emin - s->shift) * s->scale, -1.0);
+  s->b = fmin((o->emax - s->shift) * s->scale, 1.0);
+  s->converged = 1;
+  if (s->a >= 1 || s->b <= -1) return sort_locked(s); /* the window misses the spectrum: none */
+  HM_CALL(count_estimate(s));
+  s->degree = o->degree ? o->degree : hm_interior_filter_degree(s->a, s->b);
+  const int est = (int)ceil(s->estimate);
+  int ns = o->search ? o->search : (int)fmax(fmax(2.0 * est, est + 10), 8);
+  if (ns > s->n_global) ns = (int)s->n_global;
+  s->margin = ns / 10 > 2 ? ns / 10 : 2;
+  HM_CALL(check_memory(s, ns));
+  HM_MALLOC(s->coef, s->degree + 1);
+  HM_CALL(hm_interior_filter_coefficients(s->a, s->b, s->degree, s->coef));
+  HM_CALL(grow(s, ns));
+  pass_work p;
+  memset(&p, 0, sizeof p);
+  int st = HM_SUCCESS, stalled = 0, sure_stalled = 0, last_maybe = -1, last_sure = -1;
+  double mark = 0;
+  s->converged = 0;
+  while (s->passes < o->max_passes && s->X) {
+    pass_result r;
+    HM_CALL_GOTO(st, done, pass(s, &p, &r));
+    /* The search space must keep a margin beyond the window's pairs: else a copy of a degenerate
+     * eigenvalue could be left outside it. */
+    const int inside = s->nlock + r.sure;
+    /* Pairs surely inside that do not converge: their level is cut at the search space's end. */
+    sure_stalled = r.sure > 0 && r.locked_now == 0 && r.sure == last_sure ? sure_stalled + 1 : 0;
+    last_sure = r.sure;
+    if ((inside + s->margin > s->search || sure_stalled >= 4) && s->search < s->n_global) {
+      int want = (int)fmin(fmax(ceil(1.5 * inside), 1.25 * s->search) + s->margin, (double)s->n_global);
+      s->margin = want / 10 > 2 ? want / 10 : 2;
+      HM_CALL_GOTO(st, done, grow(s, want - s->nlock));
+      stalled = sure_stalled = 0;
+      last_maybe = -1;
+      continue;
+    }
+    /* Unresolved pairs make progress while their residuals fall (by half since the mark) or their
+     * number changes; mixtures of outside vectors make none. */
+    if (r.locked_now > 0 || r.maybe != last_maybe || r.log_res < mark - log(2.0)) {
+      stalled = 0;
+      mark = r.log_res;
+    } else {
+      stalled++;
+    }
+    last_maybe = r.maybe;
+    if (r.sure == 0 && r.locked_now == 0 && s->passes >= 2 && (r.maybe == 0 || stalled >= 3)) {
+      s->converged = 1;
+      break;
+    }
+  }
+  if (!s->X) s->converged = 1; /* the whole space locked (tiny matrices) */
+done:
+  pass_work_free(&p);
+  if (st) return st;
+  return sort_locked(s);
+}
+
+int hm_interior_info(const hm_interior *s, int *found, double *estimate, int *degree, int *search, int *passes,
+                     int *converged) {
+  HM_CHECK(s, HM_ERR_ARGUMENT, "NULL solver");
+  if (found) *found = s->nlock;
+  if (estimate) *estimate = s->estimate;
+  if (degree) *degree = s->degree;
+  if (search) *search = s->search;
+  if (passes) *passes = s->passes;
+  if (converged) *converged = s->converged;
+  return HM_SUCCESS;
+}
+
+int hm_interior_timing(const hm_interior *s, double *filter_seconds, double *other_seconds, double *vector_steps) {
+  HM_CHECK(s, HM_ERR_ARGUMENT, "NULL solver");
+  if (filter_seconds) *filter_seconds = s->t_filter;
+  if (other_seconds) *other_seconds = s->t_other;
+  if (vector_steps) *vector_steps = s->vector_steps;
+  return HM_SUCCESS;
+}
+
+int hm_interior_bounds(const hm_interior *s, double *lo, double *hi) {
+  HM_CHECK(s && lo && hi, HM_ERR_ARGUMENT, "NULL argument");
+  *lo = s->lo;
+  *hi = s->hi;
+  return HM_SUCCESS;
+}
+
+int hm_interior_values(const hm_interior *s, double *values) {
+  HM_CHECK(s && (values || s->nlock == 0), HM_ERR_ARGUMENT, "NULL argument");
+  HM_CHECK(s->order || s->nlock == 0, HM_ERR_ARGUMENT, "hm_interior_run has not finished");
+  for (int i = 0; i < s->nlock; i++) values[i] = s->lock_values[s->order[i]];
+  return HM_SUCCESS;
+}
+
+int hm_interior_residuals(const hm_interior *s, double *residuals) {
+  HM_CHECK(s && (residuals || s->nlock == 0), HM_ERR_ARGUMENT, "NULL argument");
+  HM_CHECK(s->order || s->nlock == 0, HM_ERR_ARGUMENT, "hm_interior_run has not finished");
+  for (int i = 0; i < s->nlock; i++) residuals[i] = s->lock_res[s->order[i]];
+  return HM_SUCCESS;
+}
+
+int hm_interior_vectors(hm_interior *s, hm_mvec *V) {
+  HM_CHECK(s && V, HM_ERR_ARGUMENT, "NULL argument");
+  HM_CHECK(s->order || s->nlock == 0, HM_ERR_ARGUMENT, "hm_interior_run has not finished");
+  HM_CHECK(V->k == s->nlock && V->type == s->type, HM_ERR_ARGUMENT,
+           "V has %d columns of type %d; the solver found %d of type %d", V->k, (int)V->type, s->nlock, (int)s->type);
+  for (int i = 0; i < s->nlock; i++) HM_CALL(hm_mvec_copy_columns(s->Q, s->order[i], V, i, 1));
+  return HM_SUCCESS;
+}
