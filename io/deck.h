@@ -11,7 +11,8 @@ typedef enum { HM_MODEL_TI = 0, HM_MODEL_FEM = 1, HM_MODEL_MTX = 2, HM_MODEL_CON
 typedef enum {
   HM_METHOD_KPM = 0, HM_METHOD_LOBPCG = 1, HM_METHOD_DENSE = 2, HM_METHOD_IDR = 3, HM_METHOD_CONDUCTIVITY = 4,
   HM_METHOD_MARKER = 5,
-  HM_METHOD_SPECTRAL = 6
+  HM_METHOD_SPECTRAL = 6,
+  HM_METHOD_EVOLUTION = 7
 } hm_deck_method;
 /* [hamiltonian] zeeman_layers (model = lattice): the z layers the zeeman term acts on. */
 enum { HM_ZEEMAN_ALL = 0, HM_ZEEMAN_TOP = 1, HM_ZEEMAN_BOTTOM = 2, HM_ZEEMAN_BOTH = 3 };
@@ -124,6 +125,17 @@ typedef struct {
     int nlayers;                     /* 0 = bulk: the whole supercell */
     int *layers;                     /* malloc'd, nlayers z indices (0-based; the deck gives 1-based) */
   } spectral;
+  /* [evolution] (method = evolution): time step, steps, accuracy, and the start state parsed from its
+   * text: random-phase vectors, or one orbital of one lattice site */
+  struct {
+    double dt, accuracy;
+    int steps, vectors;
+    uint64_t seed;
+    char start_text[256];
+    int start_site;              /* 0 random, 1 site */
+    int64_t site[3];
+    int orbital;
+  } evolution;
   /* [rhs] (problem = linear) */
   struct {
     int kind;                    /* 0 ones, 1 random, 2 file */
