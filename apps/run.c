@@ -209,6 +209,7 @@ int hm_app_run(const hm_run_args *args) {
     case HM_METHOD_MARKER: code = run_marker(s, H); break;
     case HM_METHOD_SPECTRAL: code = run_spectral(s, H); break;
     case HM_METHOD_INTERIOR: code = run_interior(s, H); break;
+    case HM_METHOD_EVOLUTION: code = run_evolution(s, H); break;
   }
 
   hm_matrix_destroy(&M);

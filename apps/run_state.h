@@ -148,6 +148,7 @@ int run_idr(run_state *s, hm_matrix *H);
 int run_conductivity(run_state *s, hm_matrix *H);
 int run_interior(run_state *s, hm_matrix *H); /* window eigenpairs by ChebFD (run_interior.c) */
 int run_spectral(run_state *s, hm_matrix *H); /* A(k, E) of model = ti or lattice (run_spectral.c) */
+int run_evolution(run_state *s, hm_matrix *H); /* states propagated in time (run_evolution.c) */
 /* The conductivity of any lattice matrix whose rows are (cell, orbital) of cells[3], with its
  * lattice vectors (lattice[3k + d]) and orbital positions (positions[3i + d]); the TI calls it. */
 int run_conductivity_geometry(run_state *s, hm_matrix *H, const int64_t cells[3], int orbitals,

@@ -25,6 +25,7 @@ module hamlet
   use hamlet_stencil
   use hamlet_conductivity
   use hamlet_marker
+  use hamlet_evolution
   implicit none
   private :: c_string, to_c
   public

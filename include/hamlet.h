@@ -25,6 +25,7 @@
 #include "hamlet/fem.h"
 #include "hamlet/output.h"
 #include "hamlet/checkpoint.h"
+#include "hamlet/evolution.h"
 
 #ifdef __cplusplus
 extern "C" {

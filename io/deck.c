@@ -380,6 +380,8 @@ static void check_model(deck_state *st) {
     why = "the velocity operators need a lattice's geometry: model = ti or lattice";
   else if (m == HM_METHOD_SPECTRAL && d->model != HM_MODEL_TI && d->model != HM_MODEL_LATTICE)
     why = "plane waves need a lattice: model = ti or lattice";
+  else if (m == HM_METHOD_EVOLUTION && d->model != HM_MODEL_TI && d->model != HM_MODEL_LATTICE)
+    why = "positions and spreads need a lattice: model = ti or lattice";
   else if (m != HM_METHOD_LOBPCG && m != HM_METHOD_DENSE && d->model == HM_MODEL_MTX && d->mass_file[0])
     why = "a mass matrix (mass = ...) is used by method = lobpcg or dense only";
   if (why) fail(st, st->given[method] ? st->given[method] : st->given[model], "[solver] method = %s with model = %s: %s",
@@ -735,9 +737,9 @@ static void check_zeeman_layers(deck_state *st) {
   if (d->ti.boundary[2] != HM_BC_OPEN)
     fail(st, st->given[key], "[hamiltonian] zeeman_layers = %s needs a slab: boundary open along z", st->text[key]);
   else if (st->given[ldos] || d->solver.problem == 1 || d->solver.method == HM_METHOD_SPECTRAL ||
-           d->lattice.vacancies > 0)
+           d->solver.method == HM_METHOD_EVOLUTION || d->lattice.vacancies > 0)
     fail(st, st->given[key], "[hamiltonian] zeeman_layers = %s works with the DOS, eigensolvers, method = marker and "
-         "conductivity, not with ldos_sites, problem = green, spectral or vacancies", st->text[key]);
+         "conductivity, not with ldos_sites, problem = green, spectral, evolution or vacancies", st->text[key]);
 }
 
 /* [spectral] k_path: 2 to HM_DECK_MAX_PATH names (checked against the lattice by the app) or
@@ -831,6 +833,53 @@ static void check_run(deck_state *st) {
     fail(st, st->given[at], "[run] %s = %s: method = dense has no steps to checkpoint; remove the key (checkpoints "
          "serve kpm, lobpcg and idr)", hm_deck_keys[at].key, st->text[at]);
   }
+  if (d->solver.method == HM_METHOD_EVOLUTION && (st->given[every] || st->given[seconds])) {
+    const int at = st->given[every] ? every : seconds;
+    fail(st, st->given[at], "[run] %s = %s: method = evolution does not checkpoint yet; remove the key",
+         hm_deck_keys[at].key, st->text[at]);
+  }
+}
+
+/* [evolution] start: random, or site X Y Z [ORBITAL] inside the lattice (model = ti or lattice; the
+ * orbital is checked against the model's orbitals by the app). */
+static void check_evolution(deck_state *st) {
+  hm_deck *d = st->deck;
+  if (d->solver.method != HM_METHOD_EVOLUTION) return;
+  const int start = key_index("evolution", "start"), vectors = key_index("evolution", "vectors");
+  const int seed = key_index("evolution", "seed");
+  const char *text = d->evolution.start_text;
+  d->evolution.start_site = 0;
+  if (!strcmp(text, "random")) return;
+  double v[5];
+  int n = 0;
+  char bad[64] = "";
+  if (strncmp(text, "site ", 5) || read_numbers(text + 5, v, 5, &n, bad, sizeof bad) || n < 3 || n > 4) {
+    fail(st, st->given[start], "[evolution] start = %s: must be random or site X Y Z [ORBITAL] (0-based cell "
+         "indices and orbital)", text);
+    return;
+  }
+  if (d->model != HM_MODEL_TI && d->model != HM_MODEL_LATTICE) {
+    fail(st, st->given[start], "[evolution] start = %s needs lattice sites: model = ti or lattice", text);
+    return;
+  }
+  const int64_t size[3] = {d->ti.nx, d->ti.ny, d->ti.nz};
+  for (int a = 0; a < n; a++) {
+    if (v[a] != floor(v[a]) || v[a] < 0 || (a < 3 && v[a] >= (double)size[a]) || (a == 3 && v[a] > 1e6)) {
+      fail(st, st->given[start], "[evolution] start = %s: %s %.15g is outside 0 .. %lld", text,
+           a < 3 ? (const char *[]){"x", "y", "z"}[a] : "orbital", v[a], a < 3 ? (long long)size[a] - 1 : 1000000LL);
+      return;
+    }
+  }
+  d->evolution.start_site = 1;
+  for (int a = 0; a < 3; a++) d->evolution.site[a] = (int64_t)v[a];
+  d->evolution.orbital = n == 4 ? (int)v[3] : 0;
+  if (st->given[vectors] || st->given[seed]) {
+    const int at = st->given[vectors] ? vectors : seed;
+    fail(st, st->given[at], "[evolution] %s is given with start = %s: it applies to start = random only; remove it",
+         hm_deck_keys[at].key, text);
+    return;
+  }
+  d->evolution.vectors = 1;
 }
 
 int hm_deck_parse_walltime(const char *text, double *seconds) {
@@ -866,6 +915,7 @@ static int parse(deck_state *st, const char *text) {
   if (st->err_line == INT_MAX) check_interior(st);
   if (st->err_line == INT_MAX) check_zeeman_layers(st);
   if (st->err_line == INT_MAX) check_spectral(st);
+  if (st->err_line == INT_MAX) check_evolution(st);
   if (st->err_line == INT_MAX) check_run(st);
   for (int i = 0; i < hm_deck_nkeys; i++) {
     int when;

@@ -14,7 +14,8 @@ typedef enum {
   HM_METHOD_KPM = 0, HM_METHOD_LOBPCG = 1, HM_METHOD_DENSE = 2, HM_METHOD_IDR = 3, HM_METHOD_CONDUCTIVITY = 4,
   HM_METHOD_MARKER = 5,
   HM_METHOD_SPECTRAL = 6,
-  HM_METHOD_INTERIOR = 7
+  HM_METHOD_INTERIOR = 7,
+  HM_METHOD_EVOLUTION = 8
 } hm_deck_method;
 /* [hamiltonian] zeeman_layers (model = lattice): the z layers the zeeman term acts on. */
 enum { HM_ZEEMAN_ALL = 0, HM_ZEEMAN_TOP = 1, HM_ZEEMAN_BOTTOM = 2, HM_ZEEMAN_BOTH = 3 };
@@ -137,6 +138,17 @@ typedef struct {
     double emin, emax, tol;
     int vectors, search, degree;
   } interior;
+  /* [evolution] (method = evolution): time step, steps, accuracy, and the start state parsed from its
+   * text: random-phase vectors, or one orbital of one lattice site */
+  struct {
+    double dt, accuracy;
+    int steps, vectors;
+    uint64_t seed;
+    char start_text[256];
+    int start_site;              /* 0 random, 1 site */
+    int64_t site[3];
+    int orbital;
+  } evolution;
   /* [rhs] (problem = linear) */
   struct {
     int kind;                    /* 0 ones, 1 random, 2 file */

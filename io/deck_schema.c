@@ -24,7 +24,8 @@
 #define POSITION RANGE(-1e50, 1e50)
 
 const char *const hm_deck_sections[] = {"run",  "hamiltonian",  "solver", "kpm",     "green",
-                                        "rhs",  "conductivity", "marker", "spectral", "interior", NULL};
+                                        "rhs",  "conductivity", "marker", "spectral", "interior",
+                                        "evolution", NULL};
 
 const hm_deck_key hm_deck_keys[] = {
     /* [run] */
@@ -217,14 +218,14 @@ const hm_deck_key hm_deck_keys[] = {
      .when_word = "convdiff", AT(convdiff.r), .help = "reaction coefficient"},
     /* [solver] */
     {.section = "solver", .key = "method", .type = HM_KEY_WORD,
-     .words = {"kpm", "lobpcg", "dense", "idr", "conductivity", "marker", "spectral", "interior"},
+     .words = {"kpm", "lobpcg", "dense", "idr", "conductivity", "marker", "spectral", "interior", "evolution"},
      .values = {HM_METHOD_KPM, HM_METHOD_LOBPCG, HM_METHOD_DENSE, HM_METHOD_IDR, HM_METHOD_CONDUCTIVITY,
-                HM_METHOD_MARKER, HM_METHOD_SPECTRAL, HM_METHOD_INTERIOR},
+                HM_METHOD_MARKER, HM_METHOD_SPECTRAL, HM_METHOD_INTERIOR, HM_METHOD_EVOLUTION},
      .def = "kpm",
      AT(solver.method),
      .help = "kpm = density of states, lobpcg = extreme eigenpairs, dense = all eigenvalues, idr = linear systems "
              "and Green's functions, conductivity = Kubo-Bastin sigma, marker = local Chern marker, spectral = A(k, E) "
-             "along a k path, interior = every eigenpair in an energy window ([interior])"},
+             "along a k path, interior = every eigenpair in an energy window ([interior]), evolution = states propagated in time by exp(-i H dt)"},
     {.section = "solver", .key = "nev", .type = HM_KEY_INT, RANGE(1, 100000), .def = "4", .when_key = "method",
      .when_word = "lobpcg", AT(solver.nev), .help = "eigenpairs wanted"},
     {.section = "solver", .key = "block", .type = HM_KEY_INT, RANGE(0, 100000), .def = "0", .when_key = "method",
@@ -310,7 +311,7 @@ const hm_deck_key hm_deck_keys[] = {
     {.section = "kpm", .key = "lanczos_steps", .type = HM_KEY_INT, RANGE(5, 1000), .def = "40", .when_key = "bounds",
      .when_word = "lanczos", AT(kpm.lanczos_steps), .help = "Lanczos steps for the spectral interval"},
     {.section = "kpm", .key = "bounds_margin", .type = HM_KEY_DOUBLE, RANGE(0, 1), .def = "0.05",
-     AT(kpm.bounds_margin), .when_key = "solver.method", .when_word = "kpm|spectral", .help = "relative widening of the spectral interval"},
+     AT(kpm.bounds_margin), .when_key = "solver.method", .when_word = "kpm|spectral|evolution", .help = "relative widening of the spectral interval"},
     {.section = "kpm", .key = "energies", .type = HM_KEY_INT, RANGE(0, 1e7), .def = "0", AT(dos.points),
      .when_key = "solver.method", .when_word = "kpm|spectral", .help = "uniform energy grid points of the DOS; 0 = the Chebyshev nodes"},
     {.section = "kpm", .key = "emin", .type = HM_KEY_DOUBLE, ENERGY, .when_key = "energies", AT(dos.emin),
@@ -410,6 +411,24 @@ const hm_deck_key hm_deck_keys[] = {
      .help = "projector P = 1 / (1 + exp((H - mu) / T)) as an undamped series (exact to exp(-d / T) for mu at distance "
              "d inside a gap; needs M >= 25 / (pi T scale)); 0 = the Jackson-damped step theta(mu - H)"},
     /* [rhs] (problem = linear) */
+    /* [evolution] (method = evolution) */
+    {.section = "evolution", .key = "dt", .type = HM_KEY_DOUBLE, ABOVE_UPTO(0, 1e6), .def = "0.1",
+     .when_key = "solver.method", .when_word = "evolution", AT(evolution.dt),
+     .help = "time step (hbar = 1, the model's energy unit: t in 1/energy)"},
+    {.section = "evolution", .key = "steps", .type = HM_KEY_INT, RANGE(1, 1e8), .def = "10",
+     .when_key = "solver.method", .when_word = "evolution", AT(evolution.steps), .help = "time steps"},
+    {.section = "evolution", .key = "accuracy", .type = HM_KEY_DOUBLE, RANGE(1e-15, 0.1), .def = "1e-12",
+     .when_key = "solver.method", .when_word = "evolution", AT(evolution.accuracy),
+     .help = "bound on the neglected Chebyshev tail per step (the expansion order follows from it)"},
+    {.section = "evolution", .key = "start", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY | HM_KEY_TEXT,
+     .def = "random", .when_key = "solver.method", .when_word = "evolution", AT(evolution.start_text),
+     .help = "random (random-phase vectors, normalised) or site X Y Z [ORBITAL] (one orbital of one cell, "
+             "0-based; orbital 0 by default)"},
+    {.section = "evolution", .key = "vectors", .type = HM_KEY_INT, RANGE(1, 100000), .def = "1",
+     .when_key = "solver.method", .when_word = "evolution", AT(evolution.vectors),
+     .help = "random-phase start vectors (start = random)"},
+    {.section = "evolution", .key = "seed", .type = HM_KEY_UINT64, .def = "1", .when_key = "solver.method",
+     .when_word = "evolution", AT(evolution.seed), .help = "seed of the random-phase start vectors (start = random)"},
     /* [spectral] (method = spectral) */
     {.section = "spectral", .key = "k_path", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY | HM_KEY_TEXT,
      .need = HM_KEY_REQUIRED_WHEN, .when_key = "solver.method", .when_word = "spectral", AT(spectral.path_text),

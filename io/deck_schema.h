@@ -20,7 +20,7 @@ typedef enum {
 
 typedef enum { HM_KEY_OPTIONAL = 0, HM_KEY_REQUIRED = 1, HM_KEY_REQUIRED_WHEN = 2 } hm_key_need;
 
-enum { HM_KEY_MAX_WORDS = 8, HM_KEY_NO_FIELD = -1 };
+enum { HM_KEY_MAX_WORDS = 12, HM_KEY_NO_FIELD = -1 };
 #define HM_KEY_MIN_OPEN 1u  /* value > min instead of >= min */
 #define HM_KEY_EVEN 2u      /* integer must be even */
 #define HM_KEY_NONEMPTY 4u  /* string must not be empty */

@@ -1,0 +1,51 @@
+/* Time evolution psi(t + dt) = exp(-i H dt) psi(t) of a block of complex vectors by the Chebyshev
+ * expansion of the propagator: with H = a Ht + b, Ht's spectrum in [-1, 1],
+ *   exp(-i H dt) = e^{-i b dt} sum_n (2 - delta_n0) (-i)^n J_n(a dt) T_n(Ht),
+ * summed up to the order whose neglected tail is below the stated accuracy. Units: hbar = 1 and the
+ * energy unit of H (t in 1 / energy). The terms run on the fused KPM step (CPU or GPU, over MPI). */
+#ifndef HAMLET_EVOLUTION_H
+#define HAMLET_EVOLUTION_H
+#include "export.h"
+#include <stdint.h>
+#include "kpm.h"
+#include "matrix.h"
+
+typedef struct hm_evolution_s hm_evolution;
+
+typedef struct {
+  double dt;               /* time step, > 0 */
+  double accuracy;         /* bound on the neglected Chebyshev tail per step and unit-norm column, [1e-15, 0.1] */
+  hm_bounds_method bounds; /* how the spectral interval is found (as for KPM) */
+  int lanczos_steps;       /* for HM_BOUNDS_LANCZOS */
+  double bounds_margin;    /* relative widening of the interval (Lanczos and Gershgorin) */
+  double emin, emax;       /* for HM_BOUNDS_GIVEN: an interval that contains the spectrum */
+  uint64_t seed;           /* of the Lanczos start vector */
+} hm_evolution_options;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+HM_API int hm_evolution_options_default(hm_evolution_options *opt);
+/* Collective: find the interval and the expansion for `vectors` complex columns over H's rows; the
+ * state starts at zero (set it with hm_evolution_set_state). H must be Hermitian and outlive ev. */
+HM_API int hm_evolution_create(hm_matrix *H, int vectors, const hm_evolution_options *opt, hm_evolution **ev);
+HM_API int hm_evolution_destroy(hm_evolution **ev);
+/* The state := psi (complex, `vectors` columns, H's distribution; copied); the clock restarts at 0. */
+HM_API int hm_evolution_set_state(hm_evolution *ev, const hm_mvec *psi);
+/* psi := the current state (a complex block shaped as for hm_evolution_set_state). */
+HM_API int hm_evolution_get_state(const hm_evolution *ev, hm_mvec *psi);
+/* Collective: advance the state by `steps` time steps (steps >= 0). */
+HM_API int hm_evolution_step(hm_evolution *ev, int steps);
+/* The columns, steps done, the time reached (steps done x dt) and the expansion order per step
+ * (terms summed). Any pointer may be NULL. */
+HM_API int hm_evolution_info(const hm_evolution *ev, int *vectors, int *steps_done, double *time, int *order);
+/* The interval [emin, emax] that was mapped onto [-1, 1]. */
+HM_API int hm_evolution_interval(const hm_evolution *ev, double *emin, double *emax);
+/* Collective: norms[j] = ||psi_j|| of the current state (`vectors` doubles), the unitarity check. */
+HM_API int hm_evolution_norms(const hm_evolution *ev, double *norms);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,13 @@
+# Time evolution: exact propagator (dense eigenvectors), norm, composition, Bessel functions; the
+# chain's ballistic 2 t^2; on 1, 2 and 3 ranks; the CUDA backend against the CPU one.
+hm_add_c_test(test_evolution_exact SOURCES test_evolution_exact.c LABELS cpu)
+target_include_directories(test_evolution_exact PRIVATE ${CMAKE_SOURCE_DIR}/linalg/evolution)
+hm_add_test(test_evolution_exact_mpi2 COMMAND $<TARGET_FILE:test_evolution_exact> NPROCS 2 LABELS cpu)
+hm_add_test(test_evolution_exact_mpi3 COMMAND $<TARGET_FILE:test_evolution_exact> NPROCS 3 LABELS cpu)
+hm_add_c_test(test_evolution_chain SOURCES test_evolution_chain.c LABELS cpu)
+hm_add_test(test_evolution_chain_mpi2 COMMAND $<TARGET_FILE:test_evolution_chain> NPROCS 2 LABELS cpu)
+hm_add_test(test_evolution_chain_mpi3 COMMAND $<TARGET_FILE:test_evolution_chain> NPROCS 3 LABELS cpu)
+hm_add_c_test(test_evolution_gpu SOURCES test_evolution_gpu.c LABELS gpu)
+# The time-dependent Kubo-Greenwood mean-square displacement (evolution + KPM): ballistic clean chain, saturation under disorder.
+hm_add_c_test(test_evolution_msd SOURCES test_evolution_msd.c LABELS cpu)
+hm_add_test(test_evolution_msd_mpi2 COMMAND $<TARGET_FILE:test_evolution_msd> NPROCS 2 LABELS cpu)
