@@ -118,6 +118,20 @@ HM_API int hm_conductivity_sigma(int moments, int ncomp, const double *mu, doubl
                           double lorentz_lambda, double density, int nenergy, const double *energies, int ntemp,
                           const double *temps, double *sigma);
 
+/* Not collective, pure arithmetic: the optical conductivity sigma_ab(omega) (complex; the units and
+ * density of hm_conductivity_sigma) from the same moments, both Green's functions by their Chebyshev
+ * series with the kernel's damping and the broadening eta (energy units, >= 0; 0: the kernel's only):
+ *   sigma_ab(omega) = (i / omega) [Pi_ab(omega) - Pi_ab(0)] density,
+ *   Pi_ab(omega) = Int dE f(E) Tr[v_a delta(E - H) v_b G+(E + omega) + v_a G-(E - omega) v_b delta(E - H)] / N,
+ * G+-(z) = (z -+ i eta - H)^-1: the diamagnetic term taken as -Pi(0) (no Drude weight), so omega -> 0
+ * is the DC tensor of hm_conductivity_sigma and Int_0^inf Re sigma_aa = -(pi / 2) Pi_aa(0) density.
+ * Frequencies freqs[w] > 0 (energy units, hbar = 1); sigma[(((c*ntemp + t)*nenergy + e)*nfreq + w)*2 + j],
+ * j = 0: Re, 1: Im. */
+HM_API int hm_conductivity_optical(int moments, int ncomp, const double *mu, double scale, double shift,
+                                   hm_kpm_kernel kernel, double lorentz_lambda, double density, double eta, int nfreq,
+                                   const double *freqs, int nenergy, const double *energies, int ntemp,
+                                   const double *temps, double *sigma);
+
 #ifdef __cplusplus
 }
 #endif

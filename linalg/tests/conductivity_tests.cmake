@@ -20,3 +20,7 @@ hm_add_test(test_marker_cuda COMMAND $<TARGET_FILE:test_marker> cuda NPROCS 1 LA
 hm_add_c_test(test_marker_exact SOURCES test_marker_exact.c LABELS cpu)
 target_include_directories(test_marker_exact PRIVATE ${CMAKE_SOURCE_DIR}/linalg/kpm)
 hm_add_test(test_marker_exact_cuda COMMAND $<TARGET_FILE:test_marker_exact> cuda NPROCS 1 LABELS gpu)
+# The optical conductivity from exact-trace moments: the dense Kubo formula, omega -> 0 = DC,
+# Kramers-Kronig, the f-sum rule (CPU; the GPU's moments into the same checks).
+hm_add_c_test(test_conductivity_optical SOURCES test_conductivity_optical.c LABELS cpu)
+hm_add_test(test_conductivity_optical_cuda COMMAND $<TARGET_FILE:test_conductivity_optical> cuda NPROCS 1 LABELS gpu)
