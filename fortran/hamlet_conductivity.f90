@@ -151,6 +151,17 @@ module hamlet_conductivity
       integer(c_int) :: status
     end function
 
+    ! Not collective. Blocks of the current {S, v}/2 of S = diag(weight) per cell (spin_z: +1 up, -1 down):
+    ! current_block = (weight_i + weight_j)/2 velocity_block, the layout of hm_velocity_blocks.
+    function hm_current_blocks(orbitals, nblocks, velocity_block, weight, current_block) result(status) &
+        bind(C, name="hm_current_blocks")
+      import :: c_int, c_double
+      integer(c_int), value :: orbitals, nblocks
+      real(c_double), intent(in) :: velocity_block(*), weight(*)
+      real(c_double), intent(out) :: current_block(*)
+      integer(c_int) :: status
+    end function
+
     ! Not collective. The optical conductivity from the same moments: sigma(2, nfreq, nenergy, ntemp, ncomp),
     ! sigma(1, ...) = Re, sigma(2, ...) = Im, units of hm_conductivity_sigma; freqs > 0, eta >= 0 (energy units).
     function hm_conductivity_optical(moments, ncomp, mu, scale, shift, kernel, lorentz_lambda, density, eta, nfreq, &

@@ -61,6 +61,15 @@ extern "C" {
 HM_API int hm_velocity_blocks(int orbitals, int nblocks, const int32_t *shift, const double *block, const double *lattice,
                        const double *positions, int direction, double *velocity_block);
 
+/* Not collective: the stencil blocks of the current J_a = {S, v_a} / 2 of an on-site operator S that is
+ * diagonal in the orbitals, S = diag(weight) in every cell (spin_z: +1 on spin-up, -1 on spin-down
+ * orbitals): current_block[b][i][j] = (weight_i + weight_j) / 2 velocity_block[b][i][j] (layout of
+ * hm_velocity_blocks). As the left operator of hm_conductivity_create (v_b on the right) it gives the
+ * Kubo-Bastin tensor of that current, e.g. the spin Hall conductivity in e^2/h with S's eigenvalues
+ * as given (+-1, not hbar / 2). */
+HM_API int hm_current_blocks(int orbitals, int nblocks, const double *velocity_block, const double *weight,
+                             double *current_block);
+
 /* Collective: the velocity operator V_ij = i (r_j - r_i)_direction H_ij of an assembled matrix whose
  * row (c, i) is orbital i of cell c = cx + nx (cy + ny cz) of cells[3] (the stencil numbering; the
  * TI's too), the displacement taken to the nearest image (cell differences wrapped into

@@ -28,3 +28,7 @@ hm_add_test(test_conductivity_optical_cuda COMMAND $<TARGET_FILE:test_conductivi
 # for 0.2 t < omega < 0.9 t and the van Hove peak at 2t (L = 384: N = 294912, M = 256, R = 1, eta = 0.2 t).
 hm_add_c_test(test_conductivity_graphene_optical SOURCES test_conductivity_graphene_optical.c ARGS 384 256 1 0.2 LABELS cpu)
 hm_add_test(test_conductivity_graphene_optical_cuda COMMAND $<TARGET_FILE:test_conductivity_graphene_optical> 384 256 1 0.2 cuda NPROCS 1 LABELS gpu)
+# The spin Hall conductivity of the Kane-Mele model: spin-current moments against the dense formula,
+# sigma^S_xy = 2 e^2/h in the quantum spin Hall phase, 0 in the trivial one (CPU and GPU).
+hm_add_c_test(test_conductivity_spin_hall SOURCES test_conductivity_spin_hall.c ARGS 24 512 6 LABELS cpu)
+hm_add_test(test_conductivity_spin_hall_cuda COMMAND $<TARGET_FILE:test_conductivity_spin_hall> 24 512 6 cuda NPROCS 1 LABELS gpu)
