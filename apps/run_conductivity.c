@@ -55,10 +55,15 @@ int run_conductivity_geometry(run_state *s, hm_matrix *H, const int64_t cells[3]
   const int C = d->conductivity.ncomp, M = d->conductivity.moments;
   run_mark m = {0};
   run_mark_now(s, &m);
-  hm_matrix *v[3] = {NULL, NULL, NULL}, *left[9], *right[9];
+  hm_matrix *v[3] = {NULL, NULL, NULL}, *J[3] = {NULL, NULL, NULL}, *left[9], *right[9];
   for (int c = 0; c < C; c++)
     for (int side = 0; side < 2; side++) {
       const int a = d->conductivity.comp[c][side];
+      if (side == 0 && d->conductivity.current) { /* the spin current {S_z, v_a} / 2 (model_lattice_velocity.c) */
+        if (!J[a]) J[a] = s->current[a], s->current[a] = NULL;
+        left[c] = J[a];
+        continue;
+      }
       if (!v[a] && s->velocity[a]) { /* made with the lattice's stencil (model_lattice_velocity.c) */
         v[a] = s->velocity[a];
         s->velocity[a] = NULL;
@@ -121,7 +126,7 @@ int run_conductivity_geometry(run_state *s, hm_matrix *H, const int64_t cells[3]
     snprintf(where, sizeof where, "after %d of %d start vectors", done, starts);
     free(m.joules);
     hm_conductivity_destroy(&cond);
-    for (int a = 0; a < 3; a++) hm_matrix_destroy(&v[a]);
+    for (int a = 0; a < 3; a++) hm_matrix_destroy(&v[a]), hm_matrix_destroy(&J[a]);
     return run_stopped(s, where);
   }
   APP_CALL(st);
@@ -189,6 +194,9 @@ int run_conductivity_geometry(run_state *s, hm_matrix *H, const int64_t cells[3]
     APP_CALL(hm_output_write_attribute_double(out, "/conductivity", "eta", d->conductivity.eta));
   }
   APP_CALL(hm_output_write_attribute(out, "/conductivity", "components", d->conductivity.components_text));
+  APP_CALL(hm_output_write_attribute(out, "/conductivity", "current",
+                                     d->conductivity.current ? "spin_z: {S_z, v_a} / 2, S_z = +1 up, -1 down (not hbar / 2)"
+                                                             : "charge"));
   APP_CALL(hm_output_write_attribute(out, "/conductivity", "unit", unit));
   APP_CALL(hm_output_write_attribute(out, "/conductivity", "kernel",
                                      d->conductivity.kernel == HM_KERNEL_LORENTZ ? "lorentz" : "jackson"));
@@ -213,7 +221,7 @@ int run_conductivity_geometry(run_state *s, hm_matrix *H, const int64_t cells[3]
   free(error);
   free(optical);
   hm_conductivity_destroy(&cond);
-  for (int a = 0; a < 3; a++) hm_matrix_destroy(&v[a]);
+  for (int a = 0; a < 3; a++) hm_matrix_destroy(&v[a]), hm_matrix_destroy(&J[a]);
   return HM_EXIT_OK;
 }
 
@@ -223,7 +231,9 @@ int run_conductivity(run_state *s, hm_matrix *H) {
   if (s->deck.model == HM_MODEL_LATTICE) {
     const int code = run_conductivity_geometry(s, H, cells, s->site_orbitals, s->lattice_cell, s->lattice_positions);
     free(s->lattice_positions);
+    free(s->current_weight);
     s->lattice_positions = NULL;
+    s->current_weight = NULL;
     return code;
   }
   /* the TI: a cubic lattice, its 4 orbitals at the cell origin */
