@@ -189,6 +189,7 @@ void run_build_lattice(run_state *s, hm_matrix **H) {
     hm_app_exit(HM_EXIT_USAGE);
   }
   run_lattice_keep_geometry(s, L.cell, L.orbitals, L.position);
+  run_lattice_keep_spin(s, L.orbitals, L.spin, d->lattice.file);
   hm_lattice_free(&L);
   /* auto: matrix-free for KPM on a GPU (measured faster there, and it holds 10^9 orbitals in 80 GB:
    * bench/RESULTS.md, session 26), assembled otherwise (the CPU's CSR step was faster than its

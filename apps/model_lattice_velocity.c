@@ -15,22 +15,41 @@ void run_lattice_keep_geometry(run_state *s, const double cell[3][3], int orbita
   memcpy(s->lattice_positions, positions, sizeof(double) * 3 * (size_t)orbitals);
 }
 
+/* current = spin_z: S_z of each orbital from the model file's labels; a file without any refused
+ * (exit 2, naming it) before the supercell is built. */
+void run_lattice_keep_spin(run_state *s, int orbitals, const int *spin, const char *file) {
+  if (s->deck.solver.method != HM_METHOD_CONDUCTIVITY || !s->deck.conductivity.current) return;
+  int labelled = 0;
+  for (int i = 0; i < orbitals; i++) labelled += spin[i] != 0;
+  if (!labelled) {
+    if (s->rank == 0)
+      fprintf(stderr, "hamlet: %s: [conductivity] current = spin_z: the lattice file %s labels no orbital up or "
+              "down (write 'orbital x y z up' and 'orbital x y z down' for each spin pair)\n", s->deck.name, file);
+    hm_app_exit(HM_EXIT_USAGE);
+  }
+  s->current_weight = malloc(sizeof(double) * (size_t)orbitals);
+  if (!s->current_weight) APP_CALL(HM_ERR_MEMORY);
+  for (int i = 0; i < orbitals; i++) s->current_weight[i] = spin[i]; /* +1 up, -1 down, 0 none */
+}
+
 void run_lattice_velocities(run_state *s, const hm_stencil *st, hm_stencil_storage storage) {
   const hm_deck *d = &s->deck;
   if (d->solver.method != HM_METHOD_CONDUCTIVITY) return;
   const size_t entries = 2 * (size_t)st->nblocks * (size_t)st->orbitals * (size_t)st->orbitals;
-  double *vblock = malloc(sizeof(double) * entries);
-  if (!vblock) APP_CALL(HM_ERR_MEMORY);
+  double *vblock = malloc(sizeof(double) * entries), *jblock = malloc(sizeof(double) * entries);
+  if (!vblock || !jblock) APP_CALL(HM_ERR_MEMORY);
   for (int c = 0; c < d->conductivity.ncomp; c++)
     for (int side = 0; side < 2; side++) {
-      const int a = d->conductivity.comp[c][side];
-      if (s->velocity[a]) continue;
+      const int a = d->conductivity.comp[c][side], spin = side == 0 && s->current_weight; /* J_a on the left */
+      if (spin ? s->current[a] != NULL : s->velocity[a] != NULL) continue;
       APP_CALL(hm_velocity_blocks(st->orbitals, st->nblocks, st->shift, st->block, s->lattice_cell,
                                   s->lattice_positions, a, vblock));
+      if (spin) APP_CALL(hm_current_blocks(st->orbitals, st->nblocks, vblock, s->current_weight, jblock));
       hm_stencil v = *st;
-      v.block = vblock;
+      v.block = spin ? jblock : vblock;
       v.disorder_w = 0;
-      APP_CALL(hm_matrix_create_stencil(s->ctx, &v, storage, &s->velocity[a]));
+      APP_CALL(hm_matrix_create_stencil(s->ctx, &v, storage, spin ? &s->current[a] : &s->velocity[a]));
     }
   free(vblock);
+  free(jblock);
 }

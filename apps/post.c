@@ -1,9 +1,9 @@
 /* hamlet post OUT.h5 [--energies Emin Emax count] [--temperatures T1,T2,...] [--kernel jackson|lorentz]
- *                    [--lambda L] [-o NEW.h5]
+ *                    [--lambda L] [--frequencies wmin wmax count] [--eta E] [-o NEW.h5]
  * (argument parsing here; the work in io/conductivity_post.c) recomputes /conductivity/sigma (and its error, where the per-vector moments are stored) from the
  * stored moments on new chemical potentials, temperatures or kernel, without the Hamiltonian. The
  * result goes to NEW.h5 (a copy of OUT.h5 with the new /conductivity/{energy,temperature,sigma,
- * error}), or replaces OUT.h5 through a temporary copy renamed when complete. Rank 0 works.
+ * error}, and the optical sigma_omega on new frequencies or the file's), or replaces OUT.h5 through a temporary copy renamed when complete. Rank 0 works.
  * A result of method = spectral gets A(k, E) anew instead (io/spectral_post.c: --energies, --kernel). */
 #include <math.h>
 #include <stdio.h>
@@ -15,7 +15,7 @@
 
 static int usage_error(const char *what) {
   fprintf(stderr, "hamlet post: %s\nusage: hamlet post OUT.h5 [--energies Emin Emax count] [--temperatures T1,T2,...] "
-          "[--kernel jackson|lorentz] [--lambda L] [-o NEW.h5]\n", what);
+          "[--kernel jackson|lorentz] [--lambda L] [--frequencies wmin wmax count] [--eta E] [-o NEW.h5]\n", what);
   return HM_EXIT_USAGE;
 }
 
@@ -29,6 +29,7 @@ static int parse(int argc, char **argv, hm_post_args *a) {
   memset(a, 0, sizeof *a);
   a->kernel = -1;
   a->lambda = 4;
+  a->eta = -1;
   char msg[512];
   for (int i = 2; i < argc; i++) {
     double c;
@@ -38,6 +39,14 @@ static int parse(int argc, char **argv, hm_post_args *a) {
         return usage_error("--energies needs Emin Emax count: Emin < Emax, count an integer in [1, 10^7]");
       a->nenergy = (int)c;
       i += 3;
+    } else if (!strcmp(argv[i], "--frequencies")) {
+      if (i + 3 >= argc || !number(argv[i + 1], &a->wmin) || !number(argv[i + 2], &a->wmax) || !number(argv[i + 3], &c) ||
+          c != floor(c) || c < 1 || c > 1e7 || !(a->wmin > 0 && a->wmin <= a->wmax) || (c > 1 && a->wmin == a->wmax))
+        return usage_error("--frequencies needs wmin wmax count: 0 < wmin < wmax, count an integer in [1, 10^7]");
+      a->nfreq = (int)c;
+      i += 3;
+    } else if (!strcmp(argv[i], "--eta") && i + 1 < argc) {
+      if (!number(argv[++i], &a->eta) || a->eta < 0) return usage_error("--eta must be a number >= 0");
     } else if (!strcmp(argv[i], "--temperatures") && i + 1 < argc) {
       char *copy = strdup(argv[++i]), *save = NULL;
       for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {

@@ -1,7 +1,8 @@
 /* method = conductivity: the Kubo-Bastin moments mu_nm^{ab} of the requested components
  * (linalg/kpm/conductivity.c) with velocity operators from the lattice's geometry, then
  * sigma_ab(mu, T) on the deck's chemical potentials and temperatures, with the error from the
- * spread over the random vectors -> /conductivity, with checkpoints and restart at chunk granularity
+ * spread over the random vectors (and, with [conductivity] frequencies, the optical sigma(omega)) ->
+ * /conductivity, with checkpoints and restart at chunk granularity
  * (run_conductivity_checkpoint.c). run_conductivity_geometry takes any lattice matrix with its cells,
  * orbitals, lattice vectors and orbital positions (the TI: cubic, all four orbitals at the cell
  * origin; model = lattice: its file's, with the velocities made from its stencil). */
@@ -54,10 +55,15 @@ int run_conductivity_geometry(run_state *s, hm_matrix *H, const int64_t cells[3]
   const int C = d->conductivity.ncomp, M = d->conductivity.moments;
   run_mark m = {0};
   run_mark_now(s, &m);
-  hm_matrix *v[3] = {NULL, NULL, NULL}, *left[9], *right[9];
+  hm_matrix *v[3] = {NULL, NULL, NULL}, *J[3] = {NULL, NULL, NULL}, *left[9], *right[9];
   for (int c = 0; c < C; c++)
     for (int side = 0; side < 2; side++) {
       const int a = d->conductivity.comp[c][side];
+      if (side == 0 && d->conductivity.current) { /* the spin current {S_z, v_a} / 2 (model_lattice_velocity.c) */
+        if (!J[a]) J[a] = s->current[a], s->current[a] = NULL;
+        left[c] = J[a];
+        continue;
+      }
       if (!v[a] && s->velocity[a]) { /* made with the lattice's stencil (model_lattice_velocity.c) */
         v[a] = s->velocity[a];
         s->velocity[a] = NULL;
@@ -120,7 +126,7 @@ int run_conductivity_geometry(run_state *s, hm_matrix *H, const int64_t cells[3]
     snprintf(where, sizeof where, "after %d of %d start vectors", done, starts);
     free(m.joules);
     hm_conductivity_destroy(&cond);
-    for (int a = 0; a < 3; a++) hm_matrix_destroy(&v[a]);
+    for (int a = 0; a < 3; a++) hm_matrix_destroy(&v[a]), hm_matrix_destroy(&J[a]);
     return run_stopped(s, where);
   }
   APP_CALL(st);
@@ -149,6 +155,12 @@ int run_conductivity_geometry(run_state *s, hm_matrix *H, const int64_t cells[3]
   APP_CALL(hm_conductivity_sigma(M, C, mu, scale, shift, d->conductivity.kernel, d->conductivity.lambda, density, E,
                                  d->conductivity.energies, T, d->conductivity.temps, sigma));
   if (R > 1) sigma_error(s, M, C, mu_vec, R, scale, shift, density, error);
+  const int F = d->conductivity.nfreqs;
+  double *optical = F ? malloc(sizeof(double) * 2 * ns * (size_t)F) : NULL;
+  if (F)
+    APP_CALL(hm_conductivity_optical(M, C, mu, scale, shift, d->conductivity.kernel, d->conductivity.lambda, density,
+                                     d->conductivity.eta, F, d->conductivity.freqs, E, d->conductivity.energies, T,
+                                     d->conductivity.temps, optical));
   run_phase_add(s, &m, PHASE_SIGMA);
 
   run_mark_now(s, &m);
@@ -172,7 +184,19 @@ int run_conductivity_geometry(run_state *s, hm_matrix *H, const int64_t cells[3]
                                  "Kubo-Bastin sigma_ab(mu, T) [component][temperature][energy]"));
   APP_CALL(hm_output_write_array(out, "/conductivity/error", HM_REAL, 3, ds, error, unit,
                                  "standard error of sigma over the random vectors (0: exact trace or one vector)"));
+  if (F) {
+    const int64_t df[1] = {F}, dso[4] = {C, T, E, F};
+    APP_CALL(hm_output_write_array(out, "/conductivity/frequency", HM_REAL, 1, df, d->conductivity.freqs,
+                                   "energy (units of t, hbar = 1)", "frequencies omega of the optical sigma"));
+    APP_CALL(hm_output_write_array(out, "/conductivity/sigma_omega", HM_COMPLEX, 4, dso, optical, unit,
+                                   "optical sigma_ab(omega; mu, T) [component][temperature][energy][frequency][re, im] "
+                                   "(Kubo, both Green's functions by Chebyshev series, broadening eta)"));
+    APP_CALL(hm_output_write_attribute_double(out, "/conductivity", "eta", d->conductivity.eta));
+  }
   APP_CALL(hm_output_write_attribute(out, "/conductivity", "components", d->conductivity.components_text));
+  APP_CALL(hm_output_write_attribute(out, "/conductivity", "current",
+                                     d->conductivity.current ? "spin_z: {S_z, v_a} / 2, S_z = +1 up, -1 down (not hbar / 2)"
+                                                             : "charge"));
   APP_CALL(hm_output_write_attribute(out, "/conductivity", "unit", unit));
   APP_CALL(hm_output_write_attribute(out, "/conductivity", "kernel",
                                      d->conductivity.kernel == HM_KERNEL_LORENTZ ? "lorentz" : "jackson"));
@@ -188,14 +212,16 @@ int run_conductivity_geometry(run_state *s, hm_matrix *H, const int64_t cells[3]
     printf("  moments      %d x %d, %d component(s), %s trace: %.3f s\n", M, M, C,
            opt.trace == HM_TRACE_EXACT ? "exact" : "random", s->seconds[PHASE_MOMENTS]);
     printf("  sigma        %d energies x %d temperatures in %s\n", E, T, unit);
+    if (F) printf("  sigma(omega) %d frequencies, eta = %g\n", F, d->conductivity.eta);
     run_print_timing(s);
   }
   free(mu);
   free(mu_vec);
   free(sigma);
   free(error);
+  free(optical);
   hm_conductivity_destroy(&cond);
-  for (int a = 0; a < 3; a++) hm_matrix_destroy(&v[a]);
+  for (int a = 0; a < 3; a++) hm_matrix_destroy(&v[a]), hm_matrix_destroy(&J[a]);
   return HM_EXIT_OK;
 }
 
@@ -205,7 +231,9 @@ int run_conductivity(run_state *s, hm_matrix *H) {
   if (s->deck.model == HM_MODEL_LATTICE) {
     const int code = run_conductivity_geometry(s, H, cells, s->site_orbitals, s->lattice_cell, s->lattice_positions);
     free(s->lattice_positions);
+    free(s->current_weight);
     s->lattice_positions = NULL;
+    s->current_weight = NULL;
     return code;
   }
   /* the TI: a cubic lattice, its 4 orbitals at the cell origin */

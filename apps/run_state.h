@@ -55,6 +55,10 @@ typedef struct {
   /* model = lattice: the Wannier90 seedname_wsvec.dat applied ("" if none) and a sentence saying why */
   char lattice_wsvec[HM_PATH_MAX], lattice_wsvec_note[HM_PATH_MAX + 256];
   hm_matrix *velocity[3];
+  /* [conductivity] current = spin_z: S_z per orbital (+1 up, -1 down, 0 unlabelled) and the currents
+   * {S_z, v_a} / 2 the components' left sides need */
+  double *current_weight;
+  hm_matrix *current[3];
   int64_t rows; /* N, the rows of H: the summary's host bytes per orbital */
 } run_state;
 
@@ -128,6 +132,7 @@ int run_marker(run_state *s, hm_matrix *H);
  * velocity operators of the components from the supercell's stencil (model_lattice_velocity.c). */
 void run_lattice_keep_geometry(run_state *s, const double cell[3][3], int orbitals, const double *positions);
 void run_lattice_velocities(run_state *s, const hm_stencil *st, hm_stencil_storage storage);
+void run_lattice_keep_spin(run_state *s, int orbitals, const int *spin, const char *file);
 
 /* Output, checkpoint and input files are distinct, their directories writable, stale .tmp files
  * removed (paths.c); collective; returns an exit code (2 when refused). */

@@ -1,6 +1,6 @@
 ! module hamlet_conductivity: the Kubo-Bastin conductivity by KPM for Fortran (conductivity.h):
 ! velocity blocks of a stencil from its geometry, the 2D moments mu(m, n, c) = Tr[v_a T_n v_b T_m]/N
-! (Fortran order of C's mu[c][n][m], complex) and sigma from them. Handles are type(c_ptr).
+! (Fortran order of C's mu[c][n][m], complex) and sigma, DC and optical, from them. Handles are type(c_ptr).
 module hamlet_conductivity
   use, intrinsic :: iso_c_binding
   use hamlet_types
@@ -147,6 +147,31 @@ module hamlet_conductivity
       complex(c_double_complex), intent(in) :: mu(*)
       real(c_double), value :: scale, shift, lorentz_lambda, density
       real(c_double), intent(in) :: energies(*), temps(*)
+      real(c_double), intent(out) :: sigma(*)
+      integer(c_int) :: status
+    end function
+
+    ! Not collective. Blocks of the current {S, v}/2 of S = diag(weight) per cell (spin_z: +1 up, -1 down):
+    ! current_block = (weight_i + weight_j)/2 velocity_block, the layout of hm_velocity_blocks.
+    function hm_current_blocks(orbitals, nblocks, velocity_block, weight, current_block) result(status) &
+        bind(C, name="hm_current_blocks")
+      import :: c_int, c_double
+      integer(c_int), value :: orbitals, nblocks
+      real(c_double), intent(in) :: velocity_block(*), weight(*)
+      real(c_double), intent(out) :: current_block(*)
+      integer(c_int) :: status
+    end function
+
+    ! Not collective. The optical conductivity from the same moments: sigma(2, nfreq, nenergy, ntemp, ncomp),
+    ! sigma(1, ...) = Re, sigma(2, ...) = Im, units of hm_conductivity_sigma; freqs > 0, eta >= 0 (energy units).
+    function hm_conductivity_optical(moments, ncomp, mu, scale, shift, kernel, lorentz_lambda, density, eta, nfreq, &
+                                     freqs, nenergy, energies, ntemp, temps, sigma) result(status) &
+        bind(C, name="hm_conductivity_optical")
+      import :: c_int, c_double, c_double_complex
+      integer(c_int), value :: moments, ncomp, kernel, nfreq, nenergy, ntemp
+      complex(c_double_complex), intent(in) :: mu(*)
+      real(c_double), value :: scale, shift, lorentz_lambda, density, eta
+      real(c_double), intent(in) :: freqs(*), energies(*), temps(*)
       real(c_double), intent(out) :: sigma(*)
       integer(c_int) :: status
     end function

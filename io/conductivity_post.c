@@ -1,6 +1,7 @@
 /* hamlet post for /conductivity (conductivity_post.h): reads the moments and their rescaling, evaluates
  * sigma (hm_conductivity_sigma) and the error from the per-vector moments where stored, and replaces
- * /conductivity/{energy, temperature, sigma, error} in a copy of the file. */
+ * /conductivity/{energy, temperature, sigma, error} in a copy of the file; with new frequencies, or
+ * where the file has them, the optical sigma (hm_conductivity_optical) too: frequency, sigma_omega, eta. */
 #include <hdf5.h>
 #include <math.h>
 #include <stdio.h>
@@ -86,6 +87,29 @@ int hm_conductivity_post(const hm_post_args *a, char *summary, size_t len) {
     }
     free(per), free(one), free(s1), free(s2);
   }
+  /* the optical sigma: on new frequencies, or anew on the file's where it has them */
+  int F = a->nfreq;
+  double *freq = NULL, *optical = NULL, eta = a->eta;
+  if (!st && !F && H5Lexists(g, "frequency", H5P_DEFAULT) > 0) {
+    hid_t d = H5Dopen2(g, "frequency", H5P_DEFAULT), s = H5Dget_space(d);
+    F = (int)H5Sget_simple_extent_npoints(s);
+    H5Sclose(s), H5Dclose(d);
+    freq = malloc(sizeof(double) * F);
+    hm_h5_read_small(g, "frequency", F, freq);
+  } else if (F) {
+    freq = malloc(sizeof(double) * F);
+    for (int i = 0; i < F; i++) freq[i] = F == 1 ? a->wmin : a->wmin + (a->wmax - a->wmin) * i / (F - 1);
+  }
+  if (!st && !F && eta >= 0)
+    st = hm_error_raise(HM_ERR_INPUT, __FILE__, __LINE__, __func__,
+                        "--eta is the optical sigma's broadening: %s has no /conductivity/frequency, so give "
+                        "--frequencies wmin wmax count too", a->in);
+  if (eta < 0 && (H5Aexists(g, "eta") <= 0 || hm_h5_read_attr_double(g, "eta", &eta))) eta = 0;
+  if (!st && F) {
+    optical = malloc(sizeof(double) * 2 * ns * F);
+    st = hm_conductivity_optical(M, C, mu, scale, shift, kernel, a->lambda, density, eta, F, freq, E, energy, T, temps,
+                                 optical);
+  }
   H5Gclose(g);
   H5Fclose(f);
   if (st) st = hm_error_trace(HM_ERR_INPUT, __FILE__, __LINE__, __func__);
@@ -112,6 +136,16 @@ int hm_conductivity_post(const hm_post_args *a, char *summary, size_t len) {
       bad = bad || hm_post_replace_dataset(self, wg, "error", 3, dsg, error, unit,
                                            "standard error of sigma over the random vectors (0: exact trace or one "
                                            "vector)");
+      if (F) {
+        const hsize_t df[1] = {(hsize_t)F}, dso[5] = {(hsize_t)C, (hsize_t)T, (hsize_t)E, (hsize_t)F, 2};
+        bad = bad || hm_post_replace_dataset(self, wg, "frequency", 1, df, freq, "energy (units of t, hbar = 1)",
+                                             "frequencies omega of the optical sigma");
+        bad = bad || hm_post_replace_dataset(self, wg, "sigma_omega", 5, dso, optical, unit,
+                                             "optical sigma_ab(omega; mu, T) [component][temperature][energy]"
+                                             "[frequency][re, im] (hamlet post)");
+        if (!bad && H5Aexists(wg, "eta") > 0) H5Adelete(wg, "eta");
+        bad = bad || hm_h5_attr_double(wg, "eta", eta);
+      }
       if (!bad) {
         H5Adelete(wg, "kernel");
         bad = hm_h5_attr_string(wg, "kernel", kernel == HM_KERNEL_LORENTZ ? "lorentz" : "jackson");
@@ -120,8 +154,10 @@ int hm_conductivity_post(const hm_post_args *a, char *summary, size_t len) {
       if (w >= 0 && H5Fclose(w) < 0) bad = 1;
       if (fapl >= 0) H5Pclose(fapl);
       if (!bad && rename(tmp, dest) == 0) {
-        snprintf(summary, len, "sigma of %d component(s) at %d energies x %d temperatures (%s kernel) -> %s", C, E, T,
-                 kernel == HM_KERNEL_LORENTZ ? "lorentz" : "jackson", dest);
+        char extra[96] = "";
+        if (F) snprintf(extra, sizeof extra, ", sigma(omega) at %d frequencies (eta = %g)", F, eta);
+        snprintf(summary, len, "sigma of %d component(s) at %d energies x %d temperatures (%s kernel)%s -> %s", C, E,
+                 T, kernel == HM_KERNEL_LORENTZ ? "lorentz" : "jackson", extra, dest);
       } else {
         remove(tmp);
         st = hm_error_raise(HM_ERR_IO, __FILE__, __LINE__, __func__, "could not write %s (%s)", dest,
@@ -130,7 +166,7 @@ int hm_conductivity_post(const hm_post_args *a, char *summary, size_t len) {
     }
     hm_context_destroy(&self);
   }
-  free(mu), free(energy), free(sigma), free(error), free(comps), free(kname), free(unit);
+  free(mu), free(energy), free(sigma), free(error), free(comps), free(kname), free(unit), free(freq), free(optical);
   return st;
 }
 

@@ -548,6 +548,32 @@ static void check_green(deck_state *st) {
   read_sites(st, sites, d->green.sites_text, d->green.sites, &d->green.nsites);
 }
 
+/* [conductivity] frequencies 'wmin wmax count' (0 < wmin <= wmax) of the optical sigma; eta only with them. */
+static void check_frequencies(deck_state *st) {
+  hm_deck *d = st->deck;
+  int key = key_index("conductivity", "frequencies"), eta = key_index("conductivity", "eta");
+  d->conductivity.nfreqs = 0;
+  if (!st->given[key]) {
+    if (st->given[eta])
+      fail(st, st->given[eta], "[conductivity] eta is the optical sigma's broadening: it needs [conductivity] "
+           "frequencies = 'wmin wmax count'");
+    return;
+  }
+  double g[3];
+  char bad[64];
+  int n = 0;
+  if (read_numbers(d->conductivity.frequencies_text, g, 3, &n, bad, sizeof bad) || n != 3 || g[2] != floor(g[2]) ||
+      g[2] < 1 || g[2] > HM_DECK_MAX_ENERGIES || !(g[0] > 0 && g[0] <= g[1]) || (g[2] > 1 && g[0] == g[1])) {
+    fail(st, st->given[key], "[conductivity] frequencies = %s: must be 'wmin wmax count' with 0 < wmin < wmax (energy "
+         "units) and count an integer in [1, %d]", d->conductivity.frequencies_text, HM_DECK_MAX_ENERGIES);
+    return;
+  }
+  d->conductivity.nfreqs = (int)g[2];
+  d->conductivity.freqs = malloc(sizeof(double) * (size_t)d->conductivity.nfreqs);
+  for (int i = 0; i < d->conductivity.nfreqs; i++)
+    d->conductivity.freqs[i] = d->conductivity.nfreqs == 1 ? g[0] : g[0] + (g[1] - g[0]) * i / (d->conductivity.nfreqs - 1);
+}
+
 /* [conductivity]: components, the chemical-potential grid and the temperatures. */
 static void check_conductivity(deck_state *st) {
   hm_deck *d = st->deck;
@@ -596,7 +622,14 @@ static void check_conductivity(deck_state *st) {
     return;
   }
   d->conductivity.ntemps = n;
-  numbers_outside_range(st, temps, d->conductivity.temps, n);
+  if (numbers_outside_range(st, temps, d->conductivity.temps, n)) return;
+  const int current = key_index("conductivity", "current");
+  if (d->conductivity.current && d->model != HM_MODEL_LATTICE) {
+    fail(st, st->given[current], "[conductivity] current = spin_z needs the spin labels (up, down) of a lattice file's "
+         "orbitals: model = lattice");
+    return;
+  }
+  check_frequencies(st);
 }
 
 /* [kpm] ldos_sites: the KPM LDOS at these sites (ti) or unit cells (lattice), one start vector per
@@ -980,6 +1013,7 @@ void hm_deck_free(hm_deck *deck) {
   deck->text = NULL;
   free(deck->green.energies);
   free(deck->conductivity.energies);
+  free(deck->conductivity.freqs);
   free(deck->marker.sites);
   free(deck->spectral.layers);
   deck->spectral.layers = NULL;

@@ -103,8 +103,11 @@ typedef struct {
   /* [conductivity] (method = conductivity): components as direction pairs (0 x, 1 y, 2 z), the
    * chemical potentials (a grid) and temperatures parsed from their text; [kpm] trace */
   struct {
-    char components_text[256], energies_text[256], temperatures_text[1024];
+    char components_text[256], energies_text[256], temperatures_text[1024], frequencies_text[256];
     int ncomp, comp[9][2];
+    int current;                 /* 0: charge; 1: spin_z = {S_z, v_a} / 2 on the lattice file's up/down orbitals */
+    int nfreqs;                  /* 0: DC only; else the optical sigma at freqs (malloc'd) with broadening eta */
+    double *freqs, eta;
     int nenergies, ntemps;
     double *energies;            /* malloc'd, nenergies */
     double temps[64];

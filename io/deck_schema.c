@@ -360,6 +360,18 @@ const hm_deck_key hm_deck_keys[] = {
     {.section = "conductivity", .key = "temperatures", .type = HM_KEY_STRING, .def = "0", RANGE(0, 1e100),
      .when_key = "solver.method", .when_word = "conductivity", AT(conductivity.temperatures_text),
      .help = "temperatures 'T1 T2 ...' in energy units (k_B = 1), 1 to 64 of them; 0 = a step Fermi function"},
+    {.section = "conductivity", .key = "current", .type = HM_KEY_WORD, .words = {"charge", "spin_z"}, .values = {0, 1},
+     .def = "charge", .when_key = "solver.method", .when_word = "conductivity", AT(conductivity.current),
+     .help = "the current J_a of sigma_ab: charge (v_a) or spin_z ({S_z, v_a} / 2, S_z = +1 on the lattice file's up, "
+             "-1 on its down orbitals; model = lattice)"},
+    {.section = "conductivity", .key = "frequencies", .type = HM_KEY_STRING, .has_min = 1, .min = 0,
+     .has_max = 1, .max = 1e100, .flags = HM_KEY_NONEMPTY | HM_KEY_MIN_OPEN,
+     .when_key = "solver.method", .when_word = "conductivity", AT(conductivity.frequencies_text),
+     .help = "'wmin wmax count' (energy units, wmin > 0): also the optical sigma_ab(omega) on this grid; absent: DC only"},
+    {.section = "conductivity", .key = "eta", .type = HM_KEY_DOUBLE, RANGE(0, 1e100), .def = "0",
+     .when_key = "solver.method", .when_word = "conductivity", AT(conductivity.eta),
+     .help = "broadening eta >= 0 of the optical sigma's Green's functions (energy units; 0: the kernel's only); "
+             "needs frequencies"},
     {.section = "conductivity", .key = "kernel", .type = HM_KEY_WORD, .words = {"jackson", "lorentz"},
      .values = {HM_KERNEL_JACKSON, HM_KERNEL_LORENTZ}, .def = "jackson", .when_key = "solver.method",
      .when_word = "conductivity", AT(conductivity.kernel), .help = "damping kernel of the moments (g_n g_m)"},

@@ -7,7 +7,8 @@
   random vectors); the title names the lattice and the KPM sizes (moments M, vectors R);
 - /ldos (Green's functions or KPM): the LDOS of each site against energy;
 - /conductivity (Kubo-Bastin KPM): sigma of each component and temperature against the chemical
-  potential, with a band of +-error;
+  potential, with a band of +-error; with /conductivity/sigma_omega, Re (solid) and Im (dashed) of the
+  optical sigma against the frequency instead;
 - /eigen (LOBPCG): the relative residual of each eigenpair against the iteration;
 - /solver (IDR(s)): the relative residual against the operator applications;
 - /marker (local Chern marker): a map over the cells of a layer, or C against x (sites = line) or
@@ -66,7 +67,20 @@ def site_label(f, site):
 def plot_other(f, args, plt):
     """LDOS per site, LOBPCG residual histories, or an IDR residual history."""
     fig, ax = plt.subplots(figsize=(7, 4.2))
-    if "conductivity" in f:
+    if "conductivity" in f and "sigma_omega" in f["/conductivity"]:
+        c = f["/conductivity"]
+        omega, so = c["frequency"][()], c["sigma_omega"][()]  # [component][T][mu][omega][re, im]
+        temps, energy, comps = c["temperature"][()], c["energy"][()], text(c.attrs["components"]).split()
+        curves = [(i, t, e) for i in range(len(comps)) for t in range(len(temps)) for e in range(len(energy))]
+        for i, t, e in curves[:6]:  # a few (mu, T) are readable; hamlet post picks others
+            line = ax.plot(omega, so[i, t, e, :, 0], label=f"Re σ_{comps[i]}, μ = {energy[e]:g}, T = {temps[t]:g}")[0]
+            ax.plot(omega, so[i, t, e, :, 1], linestyle="--", color=line.get_color(), label=f"Im σ_{comps[i]}")
+        ax.axhline(0, color="gray", linewidth=0.5)
+        ax.set_xlabel("frequency ω (units of t, ħ = 1)")
+        ax.set_ylabel(f"σ(ω) [{text(c.attrs['unit'])}]")
+        ax.set_title(f"{title_of(f, args.file)}; optical KPM, M = {c['moments'].shape[1]}, "
+                     f"η = {c.attrs.get('eta', 0):g}", fontsize=10)
+    elif "conductivity" in f:
         c = f["/conductivity"]
         energy, sigma, error = c["energy"][()], c["sigma"][()], c["error"][()]
         temps, comps = c["temperature"][()], text(c.attrs["components"]).split()

@@ -2,7 +2,8 @@
 ! hm_matrix_create_velocity of a TI lattice is Hermitian and not zero;
 ! exact-trace moments with H itself as both "velocity" operators on a small TI lattice against
 ! LAPACK eigenvalues: Tr[H T_n H T_m]/N = sum_k E_k^2 T_n(x_k) T_m(x_k) / N (1e-10); state and
-! restore; sigma from the moments is finite; bad inputs fail with their messages.
+! restore; sigma from the moments is finite and the optical sigma(omega -> 0) equals it; bad inputs
+! fail with their messages; the spin-current blocks of an up-down chain.
 program test_fortran_conductivity
   use, intrinsic :: iso_c_binding
   use mpi
@@ -18,7 +19,7 @@ program test_fortran_conductivity
   real(c_double), allocatable :: E(:)
   complex(c_double_complex) :: mu(M, M), mu2(M, M), sum(M, M)
   complex(c_double_complex), allocatable :: part(:, :, :)
-  real(c_double) :: scale, shift, ref, worst, x(2), sigma(2), temps(1), vblk(4)
+  real(c_double) :: scale, shift, ref, worst, x(2), sigma(2), temps(1), vblk(4), optical(2, 1, 2), cblk(8)
   integer(c_int32_t) :: shift3(6)
   real(c_double) :: blk(4), lattice(9), positions(3)
   integer(c_int) :: starts, done, chunks, block
@@ -37,6 +38,12 @@ program test_fortran_conductivity
   call test_assert(all(abs(vblk - [0d0, 1d0, 0d0, -1d0]) < 1d-15), "chain velocity blocks are not (0, i), (0, -i)")
   call test_fails(hm_velocity_blocks(1, 2, shift3, blk, lattice, positions, 5, vblk), HM_ERR_ARGUMENT, &
                   "allowed are 0 (x), 1 (y), 2 (z)", "hm_velocity_blocks direction 5")
+
+  ! The spin current of a chain of one up and one down orbital per cell: (s_i + s_j)/2 times v.
+  call test_ok(hm_current_blocks(2, 1, [(1d0, i = 1, 8)], [1d0, -1d0], cblk), "hm_current_blocks")
+  call test_assert(all(cblk == [1d0, 1d0, 0d0, 0d0, 0d0, 0d0, -1d0, -1d0]), "current blocks are not diag(1, -1) v")
+  call test_fails(hm_current_blocks(0, 1, [(1d0, i = 1, 8)], [1d0, -1d0], cblk), HM_ERR_ARGUMENT, "must be >= 1", &
+                  "hm_current_blocks orbitals 0")
 
   call test_ok(hm_ti_params_default(p), "hm_ti_params_default")
   p%nx = 3; p%ny = 2; p%nz = 2
@@ -103,6 +110,14 @@ program test_fortran_conductivity
   call test_assert(all(abs(sigma) < 1d6), "sigma is not finite")
   call test_fails(hm_conductivity_sigma(M, 1, mu, scale, shift, HM_KERNEL_JACKSON, 0d0, -1d0, 2, x, 1, temps, sigma), &
                   HM_ERR_ARGUMENT, "orbitals per cell", "hm_conductivity_sigma density -1")
+  ! The optical conductivity at a tiny frequency (eta = 0): Re is the DC sigma of the same moments.
+  call test_ok(hm_conductivity_optical(M, 1, mu, scale, shift, HM_KERNEL_JACKSON, 0d0, 1d0, 0d0, 1, [1d-7], 2, x, 1, &
+                                       temps, optical), "hm_conductivity_optical")
+  call test_assert(all(abs(optical(1, 1, :) - sigma) < 1d-5 * max(1d0, abs(sigma))) .and. maxval(abs(sigma)) > 1d-3, &
+                   "Re sigma(omega -> 0) is not the DC sigma")
+  call test_fails(hm_conductivity_optical(M, 1, mu, scale, shift, HM_KERNEL_JACKSON, 0d0, 1d0, 0d0, 1, [0d0], 2, x, 1, &
+                                          temps, optical), HM_ERR_ARGUMENT, "must be finite and > 0", &
+                  "hm_conductivity_optical frequency 0")
   opt%moments = 7
   call test_fails(hm_conductivity_create(H, 1, left, right, opt, c2), HM_ERR_ARGUMENT, "must be even", &
                   "hm_conductivity_create moments 7")

@@ -61,6 +61,15 @@ extern "C" {
 HM_API int hm_velocity_blocks(int orbitals, int nblocks, const int32_t *shift, const double *block, const double *lattice,
                        const double *positions, int direction, double *velocity_block);
 
+/* Not collective: the stencil blocks of the current J_a = {S, v_a} / 2 of an on-site operator S that is
+ * diagonal in the orbitals, S = diag(weight) in every cell (spin_z: +1 on spin-up, -1 on spin-down
+ * orbitals): current_block[b][i][j] = (weight_i + weight_j) / 2 velocity_block[b][i][j] (layout of
+ * hm_velocity_blocks). As the left operator of hm_conductivity_create (v_b on the right) it gives the
+ * Kubo-Bastin tensor of that current, e.g. the spin Hall conductivity in e^2/h with S's eigenvalues
+ * as given (+-1, not hbar / 2). */
+HM_API int hm_current_blocks(int orbitals, int nblocks, const double *velocity_block, const double *weight,
+                             double *current_block);
+
 /* Collective: the velocity operator V_ij = i (r_j - r_i)_direction H_ij of an assembled matrix whose
  * row (c, i) is orbital i of cell c = cx + nx (cy + ny cz) of cells[3] (the stencil numbering; the
  * TI's too), the displacement taken to the nearest image (cell differences wrapped into
@@ -117,6 +126,20 @@ HM_API int hm_conductivity_restore(hm_conductivity *c, int starts_done, int chun
 HM_API int hm_conductivity_sigma(int moments, int ncomp, const double *mu, double scale, double shift, hm_kpm_kernel kernel,
                           double lorentz_lambda, double density, int nenergy, const double *energies, int ntemp,
                           const double *temps, double *sigma);
+
+/* Not collective, pure arithmetic: the optical conductivity sigma_ab(omega) (complex; the units and
+ * density of hm_conductivity_sigma) from the same moments, both Green's functions by their Chebyshev
+ * series with the kernel's damping and the broadening eta (energy units, >= 0; 0: the kernel's only):
+ *   sigma_ab(omega) = (i / omega) [Pi_ab(omega) - Pi_ab(0)] density,
+ *   Pi_ab(omega) = Int dE f(E) Tr[v_a delta(E - H) v_b G+(E + omega) + v_a G-(E - omega) v_b delta(E - H)] / N,
+ * G+-(z) = (z -+ i eta - H)^-1: the diamagnetic term taken as -Pi(0) (no Drude weight), so omega -> 0
+ * is the DC tensor of hm_conductivity_sigma and Int_0^inf Re sigma_aa = -(pi / 2) Pi_aa(0) density.
+ * Frequencies freqs[w] > 0 (energy units, hbar = 1); sigma[(((c*ntemp + t)*nenergy + e)*nfreq + w)*2 + j],
+ * j = 0: Re, 1: Im. */
+HM_API int hm_conductivity_optical(int moments, int ncomp, const double *mu, double scale, double shift,
+                                   hm_kpm_kernel kernel, double lorentz_lambda, double density, double eta, int nfreq,
+                                   const double *freqs, int nenergy, const double *energies, int ntemp,
+                                   const double *temps, double *sigma);
 
 #ifdef __cplusplus
 }

@@ -15,7 +15,7 @@ static const int32_t qwz_shift[QWZ_BLOCKS * 3] = {0, 0, 0, 1, 0, 0, -1, 0, 0, 0,
 
 /* H(k) = sin kx sx + sin ky sy + (u + cos kx + cos ky) sz, plus an intra-cell hop t sx (0 for the
  * model itself): block[b][i][j] (2 x 2, complex pairs). */
-static void qwz_blocks(double u, double t, double *blk) {
+static inline void qwz_blocks(double u, double t, double *blk) {
   double complex B[QWZ_BLOCKS][2][2];
   memset(B, 0, sizeof B);
   B[0][0][0] = u;

@@ -20,3 +20,15 @@ hm_add_test(test_marker_cuda COMMAND $<TARGET_FILE:test_marker> cuda NPROCS 1 LA
 hm_add_c_test(test_marker_exact SOURCES test_marker_exact.c LABELS cpu)
 target_include_directories(test_marker_exact PRIVATE ${CMAKE_SOURCE_DIR}/linalg/kpm)
 hm_add_test(test_marker_exact_cuda COMMAND $<TARGET_FILE:test_marker_exact> cuda NPROCS 1 LABELS gpu)
+# The optical conductivity from exact-trace moments: the dense Kubo formula, omega -> 0 = DC,
+# Kramers-Kronig, the f-sum rule (CPU; the GPU's moments into the same checks).
+hm_add_c_test(test_conductivity_optical SOURCES test_conductivity_optical.c LABELS cpu)
+hm_add_test(test_conductivity_optical_cuda COMMAND $<TARGET_FILE:test_conductivity_optical> cuda NPROCS 1 LABELS gpu)
+# Clean graphene at its Dirac point: Re sigma_xx(omega) against the k-space interband sum within 3%
+# for 0.2 t < omega < 0.9 t and the van Hove peak at 2t (L = 384: N = 294912, M = 256, R = 1, eta = 0.2 t).
+hm_add_c_test(test_conductivity_graphene_optical SOURCES test_conductivity_graphene_optical.c ARGS 384 256 1 0.2 LABELS cpu)
+hm_add_test(test_conductivity_graphene_optical_cuda COMMAND $<TARGET_FILE:test_conductivity_graphene_optical> 384 256 1 0.2 cuda NPROCS 1 LABELS gpu)
+# The spin Hall conductivity of the Kane-Mele model: spin-current moments against the dense formula,
+# sigma^S_xy = 2 e^2/h in the quantum spin Hall phase, 0 in the trivial one (CPU and GPU).
+hm_add_c_test(test_conductivity_spin_hall SOURCES test_conductivity_spin_hall.c ARGS 24 512 6 LABELS cpu)
+hm_add_test(test_conductivity_spin_hall_cuda COMMAND $<TARGET_FILE:test_conductivity_spin_hall> 24 512 6 cuda NPROCS 1 LABELS gpu)

@@ -1,0 +1,63 @@
+# [conductivity] current = spin_z end to end on the Kane-Mele model (inputs/lattices/kane_mele.lattice):
+# the exact-trace moments of {S_z, v_x} / 2 against v_y and v_x equal numpy's from the formula (S_z = +1
+# on up, -1 on down orbitals; dense eigenpairs, 1e-10; against v_x the spins cancel) on 1 and 3 ranks, the output names the current, and
+# a lattice file without spin labels exits 2 naming it.
+. "$(dirname "$0")/common.sh"
+need_h5py
+export OMP_NUM_THREADS=1
+LAT=$SOURCE_DIR/inputs/lattices
+deck() { # deck NAME LATTICE-FILE
+  cat >"$1.ini" <<INI
+[hamiltonian]
+model = lattice
+lattice_file = $2
+nx = 6
+ny = 6
+nz = 1
+boundary = periodic periodic open
+[solver]
+method = conductivity
+[kpm]
+trace = exact
+bounds = gershgorin
+[conductivity]
+components = xy xx
+current = spin_z
+energies = 0 0 1
+moments = 24
+INI
+}
+deck km "$LAT/kane_mele.lattice"
+"$MPIEXEC" -n 1 "$HAMLET" run km.ini -o km1.h5 --quiet >km.log 2>&1 || fail "1 rank: $(cat km.log)"
+"$MPIEXEC" -n 3 "$HAMLET" run km.ini -o km3.h5 --quiet >km.log 2>&1 || fail "3 ranks: $(cat km.log)"
+"$HAMLET" compare km1.h5 km3.h5 --rtol 1e-10 --atol 1e-12 --only /conductivity/moments >cmp.txt ||
+  fail "spin-current moments differ between 1 and 3 ranks: $(cat cmp.txt)"
+PYTHONPATH=$SOURCE_DIR/tests/support "$PYTHON" - km1.h5 "$LAT/kane_mele.lattice" <<'PY' || fail "spin-current moments differ from numpy"
+import sys, h5py, numpy as np
+import lattice_model as lm, conductivity_reference as cr
+g = h5py.File(sys.argv[1], "r")["/conductivity"]
+current = g.attrs["current"]
+assert (current.decode() if isinstance(current, bytes) else current).startswith("spin_z"), current
+mu = lm.complex_array(g["moments"][:])
+cells = (6, 6, 1)
+no, blocks = lm.read_hamlet(sys.argv[2])
+H, _ = lm.supercell(no, blocks, cells, boundary=("periodic", "periodic", "open"))
+cell = [[1, 0, 0], [0.5, 3**0.5 / 2, 0], [0, 0, 1]]
+pos = [[0.5, 0.5 / 3**0.5, 0]] * 2 + [[1.0, 1 / 3**0.5, 0]] * 2
+v = [cr.velocity(H, no, cells, cell, pos, a) for a in (0, 1)]
+S = np.diag(np.tile([1.0, -1.0, 1.0, -1.0], len(H) // 4))
+J = (S @ v[0] + v[0] @ S) / 2
+scale = None
+for k, vb in enumerate([v[1], v[0]]):  # xx: the two spins' traces cancel (S_z conserved): zero moments
+    ref = cr.moments(H, J, vb, mu.shape[1], g.attrs["scale"], g.attrs["shift"])
+    scale = scale or np.abs(ref).max()
+    err = np.abs(ref - mu[k]).max() / scale
+    print("component", "xy xx".split()[k], "spin-current moments differ from numpy by", err, "of xy's largest")
+    assert err < 1e-10 and scale > 0.01, (k, err)
+PY
+deck graphene "$LAT/graphene.lattice"
+"$MPIEXEC" -n 1 "$HAMLET" run graphene.ini -o graphene.h5 --quiet >bad.log 2>&1
+code=$?
+[ "$code" -eq 2 ] && grep -qF "labels no orbital up or down" bad.log && grep -qF "graphene.lattice" bad.log ||
+  fail "spin_z on a lattice without spin labels: exit $code, $(cat bad.log)"
+finish
