@@ -65,7 +65,6 @@ static void spread_images(run_state *s, hm_lattice *L) {
     }
   } else {
     snprintf(path, sizeof path, "%s", w);
-    resolve(d->name, path, sizeof path);
   }
   if (!path[0]) {
     snprintf(s->lattice_wsvec_note, sizeof s->lattice_wsvec_note, "%s: hoppings at R as the file gives them "
