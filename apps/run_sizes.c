@@ -84,8 +84,8 @@ void run_check_size(run_state *s, int line, const char *what, double n, double b
     if (block > local_row_limit)
       refuse(s, line, "%s: N = %.4g rows, distributed in indivisible blocks of %.4g rows, more than one rank may own "
              "(local rows are 32-bit: at most %.0f); use a smaller model", what, n, block, local_row_limit);
-    refuse(s, line, "%s: N = %.4g rows; on %d rank%s one rank would own %.4g of them, but local rows are 32-bit (at most "
-           "%.0f per rank): use at least %.0f ranks, or a smaller model", what, n, s->size, s->size > 1 ? "s" : "",
+    refuse(s, line, "%s: N = %.4g rows; on %d rank%s one rank would own %.4g of them, but local rows are 32-bit "
+           "(at most %.0f per rank): use at least %.0f ranks, or a smaller model", what, n, s->size, s->size > 1 ? "s" : "",
            most, local_row_limit, ceil(n / local_row_limit));
   }
   check_nev(s, n, line, what);

@@ -350,8 +350,8 @@ static void check_storage(deck_state *st) {
   const int storage = key_index("hamiltonian", "storage"), method = key_index("solver", "method");
   const int transform = key_index("solver", "transform"), inner = key_index("solver", "inner");
   if (d->solver.method == HM_METHOD_DENSE)
-    fail(st, st->given[storage], "[hamiltonian] storage = matrix_free with [solver] method = dense (line %d): the dense "
-         "solvers need the matrix's entries, which matrix-free storage does not keep; use storage = assembled or auto",
+    fail(st, st->given[storage], "[hamiltonian] storage = matrix_free with [solver] method = dense (line %d): the "
+         "dense solvers need the matrix's entries, which matrix-free storage does not keep; use storage = assembled or auto",
          st->given[method]);
   else if (d->solver.method == HM_METHOD_LOBPCG && d->solver.transform == 1 && d->solver.inner != 2)
     fail(st, st->given[storage], "[hamiltonian] storage = matrix_free with [solver] transform = shift_invert (line %d) "
