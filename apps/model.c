@@ -20,6 +20,7 @@ void run_build_model(run_state *s, hm_matrix **H, hm_matrix **M) {
                           : d->solver.method == HM_METHOD_KPM      ? d->kpm.vectors
                           : d->solver.method == HM_METHOD_SPECTRAL ? HM_SPECTRAL_MAX_WIDTH
                                                                    : 0;
+      run_check_ti_size(s);
       APP_CALL(hm_ti_build(s->ctx, &d->ti, H));
       break;
     }
@@ -39,6 +40,7 @@ void run_build_model(run_state *s, hm_matrix **H, hm_matrix **M) {
       break;
     }
     case HM_MODEL_MTX:
+      run_check_mtx_size(s);
       APP_CALL(hm_mtx_read(s->ctx, d->matrix_file, H));
       if (d->mass_file[0]) APP_CALL(hm_mtx_read(s->ctx, d->mass_file, M));
       break;

@@ -172,6 +172,7 @@ void run_build_lattice(run_state *s, hm_matrix **H) {
   p.disorder_seed = d->ti.disorder_seed;
   p.vacancy_p = d->lattice.vacancies;
   p.vacancy_seed = d->lattice.vacancy_seed;
+  run_check_lattice_size(s, p.cells, L.orbitals, d->lattice.file);
   hm_lattice_stencil st;
   int made = hm_lattice_make_stencil(&L, &p, &st);
   name_deck_line(s, made);

@@ -342,6 +342,24 @@ static void check_pairs(deck_state *st) {
          "[run] checkpoint = %s is the output file too: a checkpoint would overwrite the results", ckpt);
 }
 
+/* storage = matrix_free keeps no entries: the dense solvers and the direct inner solves of
+ * shift-and-invert, which factor the matrix from its entries, cannot run on it. */
+static void check_storage(deck_state *st) {
+  const hm_deck *d = st->deck;
+  if (d->model != HM_MODEL_LATTICE || d->lattice.storage != 2) return;
+  const int storage = key_index("hamiltonian", "storage"), method = key_index("solver", "method");
+  const int transform = key_index("solver", "transform"), inner = key_index("solver", "inner");
+  if (d->solver.method == HM_METHOD_DENSE)
+    fail(st, st->given[storage], "[hamiltonian] storage = matrix_free with [solver] method = dense (line %d): the "
+         "dense solvers need the matrix's entries, which matrix-free storage does not keep; use storage = assembled or auto",
+         st->given[method]);
+  else if (d->solver.method == HM_METHOD_LOBPCG && d->solver.transform == 1 && d->solver.inner != 2)
+    fail(st, st->given[storage], "[hamiltonian] storage = matrix_free with [solver] transform = shift_invert (line %d) "
+         "and inner = %s: the direct inner solves factor A - shift B from its entries, which matrix-free storage does "
+         "not keep; use storage = assembled or auto, or inner = iterative (CG or MINRES on products)",
+         st->given[transform], st->given[inner] ? st->text[inner] : "auto");
+}
+
 /* Which potential words each model takes. */
 static void check_model(deck_state *st) {
   hm_deck *d = st->deck;
@@ -386,6 +404,7 @@ static void check_model(deck_state *st) {
     why = "a mass matrix (mass = ...) is used by method = lobpcg or dense only";
   if (why) fail(st, st->given[method] ? st->given[method] : st->given[model], "[solver] method = %s with model = %s: %s",
                 st->text[method], st->text[model], why);
+  check_storage(st);
   int block = key_index("solver", "block"), nev = key_index("solver", "nev");
   if (m == HM_METHOD_LOBPCG && d->solver.block && d->solver.block < d->solver.nev)
     fail(st, st->given[block], "[solver] block = %s is smaller than nev = %s: need block >= nev (or 0 = automatic)",

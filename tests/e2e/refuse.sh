@@ -1,0 +1,105 @@
+# shellcheck shell=bash source-path=SCRIPTDIR
+# What the deck and the files' headers decide is refused before any work: exit 2, the deck's file
+# and line named (and the model file's where one is involved), and no output file written.
+# shellcheck disable=SC1091 # common.sh is checked on its own
+. "$(dirname "$0")/common.sh"
+# refused NEEDLE... -- DECK: run DECK on 2 ranks; exit 2, every needle in stderr, no out.h5 (nor its .tmp).
+refused() {
+  local needles=()
+  while [ "$1" != "--" ]; do needles+=("$1"); shift; done
+  local deck=$2
+  rm -f out.h5 out.h5.tmp
+  run2 run "$deck" >out.txt 2>err.txt
+  local got=$?
+  [ "$got" -eq 2 ] || fail "$deck exited $got, expected 2: $(cat err.txt)"
+  for n in "${needles[@]}"; do grep -qF -- "$n" err.txt || fail "$deck: stderr lacks '$n': $(cat err.txt)"; done
+  if [ -e out.h5 ] || [ -e out.h5.tmp ]; then fail "$deck: refused, yet an output file was written"; fi
+}
+cp "$SOURCE_DIR/inputs/lattices/square.lattice" sq.lattice
+
+# storage = matrix_free keeps no entries: method = dense and shift-and-invert's direct inner solves
+# need them (the deck alone says so: refused at the storage line, naming the other key's line).
+cat > mf_dense.ini <<'INI'
+[run]
+output = out.h5
+[hamiltonian]
+model = lattice
+lattice_file = sq.lattice
+nx = 8
+ny = 8
+nz = 1
+storage = matrix_free
+[solver]
+method = dense
+INI
+refused "mf_dense.ini:9: [hamiltonian] storage = matrix_free with [solver] method = dense (line 11)" \
+  "use storage = assembled" -- mf_dense.ini
+sed 's/^method = dense$/method = lobpcg\nnev = 2\ntransform = shift_invert\nshift = 0.5/' mf_dense.ini > mf_si.ini
+refused "mf_si.ini:9: [hamiltonian] storage = matrix_free with [solver] transform = shift_invert (line 13)" \
+  "inner = auto" "inner = iterative" -- mf_si.ini
+sed 's/^shift = 0.5$/shift = 0.5\ninner = direct/' mf_si.ini > mf_si_direct.ini
+refused "mf_si_direct.ini:9:" "(line 13) and inner = direct" -- mf_si_direct.ini
+# The same decks with storage = assembled run (the refusal is the storage's, not the model's).
+sed 's/^storage = matrix_free$/storage = assembled/' mf_dense.ini > as_dense.ini
+run2 run as_dense.ini --quiet >as.log 2>&1 || fail "storage = assembled with method = dense: $(cat as.log)"
+
+# nev beyond what the matrix holds, from the deck's size (a lattice's cells x orbitals, the ti's 4
+# orbitals per site, a Matrix Market size line): LOBPCG needs 3 x block <= N with block = nev +
+# max(2, nev/4); Krylov-Schur nev < N. The largest nev the message allows does run.
+cat > nev_lat.ini <<'INI'
+[run]
+output = out.h5
+[hamiltonian]
+model = lattice
+lattice_file = sq.lattice
+nx = 4
+ny = 4
+nz = 1
+[solver]
+method = lobpcg
+nev = 20
+INI
+refused "nev_lat.ini:11: [solver] nev = 20" "N = 16 rows" "(from [hamiltonian] nx ny nz = 4 4 1" \
+  "line 6)" "nev at most 3 here" -- nev_lat.ini
+sed '/^nev = 20$/d' nev_lat.ini > nev_default.ini
+refused "nev_default.ini:10: [solver] nev = 4 (the default)" "nev at most 3 here" -- nev_default.ini
+printf '[run]\noutput = out.h5\n[hamiltonian]\nmodel = ti\nnx = 2\nny = 2\nnz = 2\n[solver]\nmethod = lobpcg\nnev = 9\n' > nev_ti.ini
+refused "nev_ti.ini:10: [solver] nev = 9" "N = 32 rows" "nev at most 8 here" -- nev_ti.ini
+sed 's/^nev = 9$/nev = 8/' nev_ti.ini > nev_ti8.ini
+run2 run nev_ti8.ini --quiet >ti8.log 2>&1; code=$?
+[ "$code" -eq 0 ] || [ "$code" -eq 3 ] || fail "nev = 8 of 32 rows is allowed, yet it exited $code: $(cat ti8.log)"
+{ printf '%%%%MatrixMarket matrix coordinate real symmetric\n10 10 10\n'
+  for i in $(seq 1 10); do echo "$i $i $i"; done; } > diag.mtx
+printf '[run]\noutput = out.h5\n[hamiltonian]\nmodel = mtx\nmatrix = diag.mtx\n[solver]\nmethod = lobpcg\nnev = 2\n' > nev_mtx.ini
+refused "nev_mtx.ini:8: [solver] nev = 2" "N = 10 rows (from [hamiltonian] matrix = diag.mtx: diag.mtx:2: the size line" \
+  "nev at most 1 here" -- nev_mtx.ini
+printf 'block = 4\n' >> nev_mtx.ini
+refused "nev_mtx.ini:9: [solver] block = 4" "block at most 3" -- nev_mtx.ini
+printf '[run]\noutput = out.h5\n[hamiltonian]\nmodel = mtx\nmatrix = diag.mtx\n[solver]\nmethod = lobpcg\nnev = 10\ntransform = shift_invert\nshift = 0.5\n' > nev_ks.ini
+refused "nev_ks.ini:8: [solver] nev = 10" "Krylov-Schur finds at most N - 1 = 9 eigenpairs" -- nev_ks.ini
+sed 's/^nev = 10$/nev = 9/' nev_ks.ini > nev_ks9.ini
+run2 run nev_ks9.ini --quiet >ks9.log 2>&1; code=$?
+[ "$code" -eq 0 ] || [ "$code" -eq 3 ] || fail "nev = 9 of 10 rows by Krylov-Schur is allowed, yet it exited $code: $(cat ks9.log)"
+
+# Sizes past the row limits, refused before anything is allocated: local rows are 32-bit (at most
+# 2^31 - 2 per rank), and a lattice is split in whole slabs (nx x ny cells across z).
+printf '[run]\noutput = out.h5\n[hamiltonian]\nmodel = lattice\nlattice_file = sq.lattice\nnx = 60000\nny = 60000\nnz = 60000\n' > huge.ini
+refused "huge.ini:6: [hamiltonian] nx ny nz = 60000 60000 60000 cells of 1 orbital" "N = 2.16e+14 rows" \
+  "blocks of 3.6e+09 rows" -- huge.ini
+# 4 x 10000 x 10000 x 1250 = 5e11 rows on one rank: ceil(5e11 / (2^31 - 2)) = 233 ranks needed.
+printf '[run]\noutput = out.h5\n[hamiltonian]\nmodel = ti\nnx = 10000\nny = 10000\nnz = 1250\n' > rows.ini
+rm -f out.h5
+"$MPIEXEC" -n 1 "$HAMLET" run rows.ini >out.txt 2>err.txt; code=$?
+[ "$code" -eq 2 ] || fail "5e11 rows on one rank exited $code, expected 2: $(cat err.txt)"
+grep -qF "rows.ini:5: [hamiltonian] nx ny nz = 10000 10000 1250 sites of 4 orbitals (model = ti): N = 5e+11 rows; on 1 rank one rank would own 5e+11" err.txt &&
+  grep -qF "use at least 233 ranks" err.txt || fail "5e11 rows on one rank: $(cat err.txt)"
+[ -e out.h5 ] && fail "5e11 rows on one rank: refused, yet an output file was written"
+refused "rows.ini:5:" "on 2 ranks one rank would own 2.5e+11" "use at least 233 ranks" -- rows.ini
+# A Matrix Market header of 10^12 rows: refused from the size line alone (the line after it is
+# no entry: it is never read).
+printf '%%%%MatrixMarket matrix coordinate real general\n%% comment\n1000000000000 1000000000000 1\nnot an entry\n' > big.mtx
+printf '[run]\noutput = out.h5\n[hamiltonian]\nmodel = mtx\nmatrix = big.mtx\n[solver]\nmethod = lobpcg\n' > big.ini
+refused "big.ini:5: [hamiltonian] matrix = big.mtx: big.mtx:3: the size line declares 1000000000000 x 1000000000000" \
+  "on 2 ranks one rank would own 5e+11" -- big.ini
+
+finish
