@@ -130,7 +130,12 @@ static double max_diff(int64_t n, const double *a, const double *b) {
 
 static int gpu_visible(void) {
   int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess) { cudaGetLastError(); return 0; }
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) { cudaGetLastError(); return 0; } /* no GPU here */
+  if (e != cudaSuccess) { /* any other failure is a broken driver or runtime, not "no GPU" */
+    fprintf(stderr, "the CUDA device query failed (not \"no device\"): %s\n", cudaGetErrorString(e));
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
   return count > 0;
 }
 

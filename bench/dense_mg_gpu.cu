@@ -18,7 +18,8 @@
  *   n=<n> type=<d|z> gpus=<G> dn_syevd_s=<t> mg_syevd_s=<t> speedup=<dn/mg> max_eig_diff=<x>
  *   resid_dn=<r> resid_mg=<r> best_tile=<T>
  * (diff and resid_mg are the worst over the tiles tried; lines starting with '#' give the detail).
- * Exits 0 when every check passes, 1 on a failed check or CUDA/cuSOLVER call, 77 without a GPU.
+ * Exits 0 when every check passes, 1 on a failed check or CUDA/cuSOLVER call or a failing device query
+ * (gpu_bench_device.h), 77 where no GPU is visible.
  *
  * Note: CUDA 13's cusolverMg.h marks the whole cusolverMg API deprecated (cuSOLVERMp is NVIDIA's
  * successor); the warnings are silenced here on purpose, but library code built on it would need a
@@ -38,6 +39,7 @@
 #include <cusolverMg.h>
 #include <string>
 #include <vector>
+#include "gpu_bench_device.h"
 
 [[noreturn]] static void fail(const char *file, int line, const char *call, const char *why, int status) {
   fprintf(stderr, "%s:%d: %s failed: %s (status %d)\n", file, line, call, why, status);
@@ -378,12 +380,9 @@ int main(int argc, char **argv) {
   }
   if (sizes.empty()) return usage("no matrix size given");
 
+  if (const int code = bench_gpu_missing()) return code;
   int visible = 0;
-  const cudaError_t de = cudaGetDeviceCount(&visible);
-  if (de != cudaSuccess || visible < 1) {
-    printf("no CUDA device visible (%s): skipped\n", de != cudaSuccess ? cudaGetErrorString(de) : "0 devices");
-    return 77;
-  }
+  CK_CUDA(cudaGetDeviceCount(&visible));
   if (gpus == 0) gpus = visible;
   if (gpus > visible) {
     fprintf(stderr, "bench_dense_mg: --gpus %d but only %d GPU(s) visible\n", gpus, visible);

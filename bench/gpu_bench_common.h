@@ -14,6 +14,7 @@
 #include <mpi.h>
 #include "hamlet.h"
 #include "../gpu/sell_cuda.h"
+#include "gpu_bench_device.h"
 
 [[noreturn]] static inline void die(const char *file, int line, const char *expr, const char *why) {
   fprintf(stderr, "%s:%d: %s failed: %s\n", file, line, expr, why);
@@ -67,14 +68,12 @@ __device__ __forceinline__ uint64_t mix64(uint64_t z) {
   return z ^ (z >> 31);
 }
 
-/* True (after MPI_Finalize, "skipped" printed) where no CUDA device is visible: exit 77 then. */
-static inline bool no_device() {
-  int devices = 0;
-  const cudaError_t de = cudaGetDeviceCount(&devices);
-  if (de == cudaSuccess && devices > 0) return false;
-  printf("no CUDA device visible (%s): skipped\n", de != cudaSuccess ? cudaGetErrorString(de) : "0 devices");
-  MPI_Finalize();
-  return true;
+/* 0 where a CUDA device is visible; else, after MPI_Finalize, the exit code: 77 (skip) where none is
+ * visible, 1 where the device query fails or HAMLET_TEST_REQUIRE names gpu (gpu_bench_device.h). */
+static inline int no_device() {
+  const int code = bench_gpu_missing();
+  if (code) MPI_Finalize();
+  return code;
 }
 
 /* Read + write bytes per second of a device-to-device cudaMemcpy of `bytes`, best of 5. */

@@ -648,7 +648,9 @@ int main(int argc, char **argv) {
     const long long d[3] = {200, 100, 40}, dc[3] = {8, 8, 4};
     for (int k = 0; k < 3; k++) ti[k] = C.check ? dc[k] : d[k];
   }
-  if (!C.host && no_device()) return 77;
+  if (!C.host) {
+    if (const int code = no_device()) return code;
+  }
 
   hm_context *ctx;
   CK_HM(hm_context_create(MPI_COMM_SELF, C.host ? HM_BACKEND_CPU : HM_BACKEND_CUDA, &ctx));

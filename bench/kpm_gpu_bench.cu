@@ -784,7 +784,7 @@ int main(int argc, char **argv) {
   }
   if (4 * p.nx * p.ny * p.nz > INT32_MAX) usage("the lattice has more than 2^31 - 1 rows (4 nx ny nz); one GPU holds 32-bit local rows");
 
-  if (no_device()) return 77;
+  if (const int code = no_device()) return code;
   if (!use_traversal.empty()) hm_cuda_csr_traversal(use_traversal[0], use_traversal[1], nullptr, nullptr);
   /* The CSR and SELL columns time each kernel family at every width (route); the library's own
    * routing (SELL up to a width, CSR above it) is taken from its defaults for the 'lib' figures. */

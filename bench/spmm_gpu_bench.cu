@@ -377,7 +377,7 @@ int main(int argc, char **argv) {
   }
   if (4.0 * p.nx * p.ny * p.nz > INT32_MAX) usage("the TI lattice has more than 2^31 - 1 rows (4 nx ny nz)");
 
-  if (no_device()) return 77;
+  if (const int code = no_device()) return code;
   {
     hm_sell_tuning t; /* the library's routing, before the columns change it (route_products) */
     hm_cuda_sell_tuning(nullptr, &t);

@@ -42,7 +42,7 @@ static void round_trip(double *mu) {
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  if (hm_test_no_gpu()) return 77;
+  HM_TEST_NEED_GPU();
   double first[M], second[M], third[M];
   round_trip(first);
   round_trip(second);

@@ -1,6 +1,6 @@
 /* Multi-shift IDR(s) on the CUDA backend against the CPU backend (the fused shift update kernel
  * idr_shift_update and the seed's kernels): a random complex Hermitian-like sparse matrix with
- * fresh random values each run (seed from the clock, printed), 3 right-hand sides x 40 shifts;
+ * fresh random values each run (seed printed; HAMLET_TEST_SEED replays it), 3 right-hand sides x 40 shifts;
  * every shift's true residual below tol on both, and the two solutions within 1e-7 relative: the
  * backends sum their reductions in different orders, so their iterations part at rounding level and
  * each solution is right only to its residual times the shift's condition number (the H100 measured
@@ -10,7 +10,6 @@
  * the batched polish, in groups by memory) on both backends: all polished, same bounds.
  * Skips without a GPU. */
 #include <string.h>
-#include <time.h>
 #include "idr_multishift_internal.h"
 #include "idr_testlib.h"
 #include "kernels.h"
@@ -120,9 +119,7 @@ static void kernel_on_both(void) {
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   HM_TEST_NEED_GPU();
-  seed_of_run = (uint64_t)time(NULL);
-  MPI_Bcast(&seed_of_run, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-  printf("seed %llu\n", (unsigned long long)seed_of_run);
+  seed_of_run = hm_test_seed();
   kernel_on_both();
   const size_t len = (size_t)N * KB * NS;
   double complex *xc = malloc(sizeof(double complex) * len), *xg = malloc(sizeof(double complex) * len);

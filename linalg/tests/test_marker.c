@@ -3,12 +3,11 @@
  * for u = 1 and u = -1 with opposite signs, and 0 for u = 3 (the Chern numbers), with the Fermi
  * projector (T = 0.1) as with the Jackson step; bad arguments fail
  * with their messages. cuda: the same code on the GPU backend against the CPU backend on a flake with
- * fresh random disorder (seed from the clock, printed), 1e-10 relative, for the marker of 64 rows and
+ * fresh random disorder (seed printed; HAMLET_TEST_SEED replays it), 1e-10 relative, for the marker of 64 rows and
  * for the projector applied to a random block, with the Jackson step and the Fermi function (T = 0.2).
  * The exact-projector test of the Fermi one: test_marker_exact.c. */
 #include <math.h>
 #include <string.h>
-#include <time.h>
 #include "conductivity_testlib.h"
 #include "hamlet/marker.h"
 
@@ -101,9 +100,7 @@ static void cpu_checks(hm_context *ctx) {
 static void gpu_checks(hm_context *cpu) {
   hm_context *gpu;
   HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, HM_BACKEND_CUDA, &gpu));
-  uint64_t seed = (uint64_t)time(NULL);
-  MPI_Bcast(&seed, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-  printf("disorder seed %llu\n", (unsigned long long)seed);
+  const uint64_t seed = hm_test_seed();
   const int L = 24, M = 300, n = 64;
   hm_matrix *Hc, *Hg;
   HM_TEST_OK(flake(cpu, L, -1.2, 1.5, seed, &Hc));

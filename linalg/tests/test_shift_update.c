@@ -1,5 +1,5 @@
 /* The multi-shift update kernel (idr_shift_update) of the CPU table against plain loops summed in
- * long double, on fresh random inputs (seed from the clock, printed): w = a v + sum_l c_l D_l,
+ * long double, on fresh random inputs (seed printed; HAMLET_TEST_SEED replays it): w = a v + sum_l c_l D_l,
  * D_new = w, x += w over blocks ncol wide (packed systems: column p is system cols[p], its v entry
  * cols[p] % nv), the newest direction written over one of the D_l (as the solver does). The packed
  * entries match to rounding; the memory past the n x ncol blocks stays bit for bit; m = 0 (the
@@ -9,7 +9,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "testing.h"
 #include "kernels.h"
 #include "random.h"
@@ -74,8 +73,7 @@ static void check(int ncol, const int *cols, int m) {
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  seed = (uint64_t)time(NULL);
-  printf("seed %llu\n", (unsigned long long)seed);
+  seed = hm_test_seed();
   int all[K], some[K], nsome = 0;
   for (int col = 0; col < K; col++) {
     all[col] = col;
