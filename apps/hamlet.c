@@ -86,7 +86,7 @@ static const char *plot_script(char *buf, size_t size) {
   return HAMLET_PLOT_SCRIPT;
 }
 
-/* The plot is drawn by scripts/plot_dos.py with Debian's python3 (h5py, matplotlib). */
+/* The plot is drawn by tools/plot_dos.py with Debian's python3 (h5py, matplotlib). */
 static int cmd_plot(int argc, char **argv, int rank) {
   const char *in = NULL, *out = "dos.png";
   for (int i = 2; i < argc; i++) {

@@ -193,7 +193,7 @@ void run_build_lattice(run_state *s, hm_matrix **H) {
   run_lattice_keep_spin(s, L.orbitals, L.spin, d->lattice.file);
   hm_lattice_free(&L);
   /* auto: matrix-free for KPM on a GPU (measured faster there, and it holds 10^9 orbitals in 80 GB:
-   * bench/RESULTS.md, session 26), assembled otherwise (the CPU's CSR step was faster than its
+   * bench/README.md), assembled otherwise (the CPU's CSR step was faster than its
    * matrix-free one; dense, shift-and-invert and Jacobi need entries). */
   hm_backend backend = HM_BACKEND_CPU;
   APP_CALL(hm_context_backend(s->ctx, &backend));

@@ -1,5 +1,5 @@
 # GPU KPM / SpMV benchmark (CUDA builds only): hamlet's CUDA kernels next to cuSPARSE + cuBLAS
-# compositions and the device memory roofline. Figures come from full runs (bench/RESULTS.md).
+# compositions and the device memory roofline. Figures come from full runs (bench/README.md).
 
 # hm_add_bad_options_test(TARGET "ARGS|MESSAGE"...): TARGET run with each ARGS exits 2 and prints
 # MESSAGE (bad_options.sh); the benchmarks parse their options before they look for a device.

@@ -642,7 +642,7 @@ int main(int argc, char **argv) {
       usage(msg);
     }
   }
-  /* sizes: 0 skips a matrix; the defaults are the issue's GPU sizes, small ones for --check */
+  /* sizes: 0 skips a matrix; the defaults are the benchmark case's GPU sizes, small ones for --check */
   if (cd_n < 0) cd_n = C.check ? 20 : 172;
   if (ti[0] < 0) {
     const long long d[3] = {200, 100, 40}, dc[3] = {8, 8, 4};

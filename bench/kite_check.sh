@@ -4,7 +4,7 @@
 #   bash bench/kite_check.sh selftest   no KITE needed: the models against hamlet's NumPy TI and the
 #                                       analytic bands, exact moments against dense diagonalization
 #   bash bench/kite_check.sh kite       KITEx ($KITEX, default .peers/kite/bundle/KITEx from
-#                                       scripts/build_kite.sh) on graphene and the TI; skipped (77) without it
+#                                       bench/kite_build.sh) on graphene and the TI; skipped (77) without it
 # Exact checks: SEED=deterministic (graphene, 2D only in KITE) gives <0|T_n(H)|0> of one orbital and
 # SEED=ones the k = 0 state's moments, both to 1e-9; random vectors give the DOS moments within
 # 6 standard deviations of the trace estimate (sqrt(2 / (N R)) each).
@@ -33,7 +33,7 @@ if [ "$mode" = selftest ]; then
 fi
 
 KITEX=${KITEX:-$SOURCE_DIR/.peers/kite/bundle/KITEx}
-[ -x "$KITEX" ] || { echo "no KITEx at $KITEX (bash scripts/build_kite.sh builds it): skipped"; exit 77; }
+[ -x "$KITEX" ] || { echo "no KITEx at $KITEX (bash bench/kite_build.sh builds it): skipped"; exit 77; }
 # run_kite NAME SEED: KITEx on NAME.h5 with the SEED given ('' = unset: random vectors)
 run_kite() {
   local name=$1 seed=$2

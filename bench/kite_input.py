@@ -39,7 +39,7 @@ import h5py
 import numpy as np
 
 TILE = 8  # KITEx's compile-time tile (Src/Generic.hpp)
-KITE_VERSION = "560a4c9"  # the snapshot scripts/build_kite.sh builds
+KITE_VERSION = "560a4c9"  # the snapshot bench/kite_build.sh builds
 
 
 class BadInput(Exception):

@@ -33,7 +33,7 @@ typedef enum {
  *  RELATIVE: ||r|| <= tol |lambda| ||Bx||  (||r|| <= tol ||Bx|| where lambda = 0).
  *  NORM:     ||r|| <= tol (nA + |lambda| nB) ||x||. The left side over (nA + |lambda| nB) ||x|| is
  *            the normwise backward error of the pair (Higham and Higham 1998): (lambda, x) is an
- *            exact pair of (A + E, B + F) with ||E|| <= tol nA, ||F|| <= tol nB. The issue's
+ *            exact pair of (A + E, B + F) with ||E|| <= tol nA, ||F|| <= tol nB. A test of
  *            tol nA ||x|| alone would drop the error of lambda B x, which dominates for pencils
  *            whose ||B|| |lambda| >> ||A|| (the largest eigenvalues of a nearly singular B). Right
  *            for graded matrices (condition 1e13) whose small eigenvalues are only defined to

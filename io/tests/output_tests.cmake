@@ -26,7 +26,7 @@ if(H5DUMP)
   set_tests_properties(test_output_h5dump PROPERTIES FIXTURES_REQUIRED output_file)
 endif()
 
-# scripts/plot_dos.py draws the DOS of that file (skipped without Debian's h5py and matplotlib).
-hm_add_test(test_plot_dos COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/test_plot_dos.sh ${CMAKE_SOURCE_DIR}/scripts/plot_dos.py
+# tools/plot_dos.py draws the DOS of that file (skipped without Debian's h5py and matplotlib).
+hm_add_test(test_plot_dos COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/test_plot_dos.sh ${CMAKE_SOURCE_DIR}/tools/plot_dos.py
             output_np1.h5 LABELS cpu)
 set_tests_properties(test_plot_dos PROPERTIES FIXTURES_REQUIRED output_file)

@@ -1,5 +1,5 @@
 #!/bin/bash
-# scripts/plot_dos.py: draws a PNG from a result file; a file without /dos is a clear error.
+# tools/plot_dos.py: draws a PNG from a result file; a file without /dos is a clear error.
 # Usage: test_plot_dos.sh plot_dos.py result.h5   (exit 77 = skipped: no h5py/matplotlib)
 set -u
 script=$1 result=$2

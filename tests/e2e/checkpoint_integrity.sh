@@ -1,4 +1,4 @@
-# Checkpoint integrity and bitwise restarts (issue 26): a restart on the same rank count ends
+# Checkpoint integrity and bitwise restarts: a restart on the same rank count ends
 # bitwise equal to the uninterrupted run for KPM DOS, KPM LDOS, LOBPCG (standard and generalized)
 # and IDR(s); a flipped bit in a stored vector, an edited /input and a zero LOBPCG block are refused.
 # The last checkpoint an uninterrupted run leaves is the state a run killed after it would restart

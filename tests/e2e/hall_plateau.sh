@@ -9,7 +9,7 @@
 #     (12% and 3 standard errors at this size: 24 x 24 x 6, M = 256, R = 8), and its part odd in Bz
 #     is within 4% of the reference over the top gap (|mu| <= 0.5): sigma_xy from the Bloch states'
 #     Berry curvature on the same k points (numpy, no broadening), 1/2 to 1e-3; hamlet plot and
-#     scripts/plot_hall.py draw it;
+#     tools/plot_hall.py draw it;
 # (d) zeeman_layers with conductivity and a z boundary other than open exits 2 with its message.
 . "$(dirname "$0")/common.sh"
 need_h5py
@@ -109,8 +109,8 @@ print("odd part for |mu| <= 0.5: %.4f .. %.4f" % (odd[gap].min(), odd[gap].max()
 assert np.abs(odd[gap] - ref[0]).max() < 0.02, odd[gap]
 PY
 "$HAMLET" plot plus.h5 -o plus.png >/dev/null 2>&1 && [ -s plus.png ] || fail "hamlet plot wrote no conductivity plot"
-"$PYTHON" "$SOURCE_DIR/scripts/plot_hall.py" plus.h5 minus.h5 -o both.png >/dev/null 2>&1 && [ -s both.png ] ||
-  fail "scripts/plot_hall.py wrote no plot"
+"$PYTHON" "$SOURCE_DIR/tools/plot_hall.py" plus.h5 minus.h5 -o both.png >/dev/null 2>&1 && [ -s both.png ] ||
+  fail "tools/plot_hall.py wrote no plot"
 # (d) bad deck
 printf '%s\n' "[hamiltonian]" "model = lattice" "lattice_file = $LAT/ti.lattice" "nx = 4" "ny = 4" "nz = 3" \
   "boundary = periodic periodic periodic" "zeeman = 0 0 0.6" "zeeman_layers = top" "[solver]" "method = conductivity" >bad.ini
