@@ -103,11 +103,12 @@ bitwise() {
 }
 for c in kpm ldos lobpcg gen idr; do for n in 1 2; do bitwise "$c" "$n"; done; done
 
-# refused CKPT PATTERN: a restart of CKPT fails (exit 2 once statuses map to exit codes) naming PATTERN.
+# refused CKPT PATTERN: a restart of CKPT is refused as a bad input (exit 2, not 1: no failure during
+# a run) naming PATTERN.
 refused() {
   "$MPIEXEC" -n 2 "$HAMLET" restart "$1" -o refused.h5 --quiet >refused.log 2>&1
   local rc=$?
-  [ "$rc" -ne 0 ] || fail "$1 was restarted (exit 0); expected a refusal naming $2"
+  [ "$rc" -eq 2 ] || fail "$1: a restart exited $rc; expected 2 (a refused input) naming $2: $(cat refused.log)"
   grep -q "$2" refused.log || fail "$1: the refusal does not name '$2': $(cat refused.log)"
   [ -e refused.h5 ] && fail "$1: a refused restart wrote its output"
   rm -f refused.h5
