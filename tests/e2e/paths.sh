@@ -66,7 +66,7 @@ cat > sq_hr.dat <<'DAT'
  0 -1  0  1  1  -1.0  0.0
 DAT
 printf '1\n centres\nX 0.0 0.0 0.0\n' > sq_centres.xyz
-{ echo '## written by hand'; for R in '0 0 0' '1 0 0' '-1 0 0' '0 1 0' '0 -1 0'; do
+{ echo '## written by hand with use_ws_distance=.true.'; for R in '0 0 0' '1 0 0' '-1 0 0' '0 1 0' '0 -1 0'; do
     printf '%s 1 1\n1\n0 0 0\n' "$R"; done; } > sq_wsvec.dat
 lattice_deck() { # lattice_deck FILE EXTRA-LINE
   printf '[run]\noutput = lat.h5\ncheckpoint_every = 4\n[hamiltonian]\nmodel = lattice\nlattice_file = %s\n' "$1"
