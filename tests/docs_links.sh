@@ -49,8 +49,10 @@ for page in pages:
                 failures.append(f"{page}:{n}: {target}: no such file")
             elif anchor and full.endswith(".md") and anchor not in anchors(full):
                 failures.append(f"{page}:{n}: {target}: no heading #{anchor} in {full}")
-    for m in re.finditer(r"\.\./shared", open(page, encoding="utf-8").read()):
-        failures.append(f"{page}: names ../shared, outside the repository")
+    # a path named in the text, not only in a link, must not climb out of the repository either
+    for m in re.finditer(r"(?:\.\./)+[\w.-][\w./-]*", open(page, encoding="utf-8").read()):
+        if not os.path.realpath(os.path.join(os.path.dirname(page), m.group(0))).startswith(root + os.sep):
+            failures.append(f"{page}: names {m.group(0)}, outside the repository")
 
 for f in failures:
     print("FAIL:", f)
