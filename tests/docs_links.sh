@@ -49,9 +49,11 @@ for page in pages:
                 failures.append(f"{page}:{n}: {target}: no such file")
             elif anchor and full.endswith(".md") and anchor not in anchors(full):
                 failures.append(f"{page}:{n}: {target}: no heading #{anchor} in {full}")
-    # a path named in the text, not only in a link, must not climb out of the repository either
+    # a path named in the text, not only in a link, must not climb out of the repository either, read
+    # from the page's folder or from the repository's root (where a user's commands run)
     for m in re.finditer(r"(?:\.\./)+[\w.-][\w./-]*", open(page, encoding="utf-8").read()):
-        if not os.path.realpath(os.path.join(os.path.dirname(page), m.group(0))).startswith(root + os.sep):
+        bases = (os.path.dirname(page), ".")
+        if any(not os.path.realpath(os.path.join(b, m.group(0))).startswith(root + os.sep) for b in bases):
             failures.append(f"{page}: names {m.group(0)}, outside the repository")
 
 for f in failures:
