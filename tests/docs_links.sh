@@ -49,11 +49,12 @@ for page in pages:
                 failures.append(f"{page}:{n}: {target}: no such file")
             elif anchor and full.endswith(".md") and anchor not in anchors(full):
                 failures.append(f"{page}:{n}: {target}: no heading #{anchor} in {full}")
-    # a path named in the text, not only in a link, must not climb out of the repository either, read
-    # from the page's folder or from the repository's root (where a user's commands run)
+    # a path named in the text, not only in a link, must not climb out of the repository either: read
+    # from the page's folder, or, where nothing is there, from the root (where a user's commands run)
     for m in re.finditer(r"(?:\.\./)+[\w.-][\w./-]*", open(page, encoding="utf-8").read()):
-        bases = (os.path.dirname(page), ".")
-        if any(not os.path.realpath(os.path.join(b, m.group(0))).startswith(root + os.sep) for b in bases):
+        here = os.path.realpath(os.path.join(os.path.dirname(page), m.group(0)))
+        where = here if os.path.exists(here) else os.path.realpath(m.group(0))
+        if not where.startswith(root + os.sep):
             failures.append(f"{page}: names {m.group(0)}, outside the repository")
 
 for f in failures:
