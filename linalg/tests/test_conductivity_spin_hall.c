@@ -7,7 +7,7 @@
  *      (spin-up and spin-down Chern numbers of opposite sign; H_SO = i lambda sum nu_ij c+_i s_z c_j with
  *      nu_ij = +1 for a left turn from j to i, Kane and Mele's form, and lambda > 0 give -2 in the sign
  *      convention of the DC tensor, whose spin-up sigma_xy is then -1), the charge sigma_xy vanishes
- *      (within the random vectors' error), and
+ *      (within the random vectors' error: four standard errors of the R single-vector estimates), and
  *      in the trivial phase (m = 1.5 > 3 sqrt(3) lambda) sigma^S_xy = 0. L = 24, M = 512: the Bastin
  *      series' truncation leaves about 1.2% (3% at M = 256); R = 6 random vectors keep the stochastic
  *      error near 0.01 (R = 2 gave up to 0.06 in sigma_xy, 0.06 in sigma^S_xy).
@@ -51,8 +51,9 @@ static void kane_mele_blocks(double lambda, double m, double *blk) {
 static const double km_lattice[9] = {1, 0, 0, 0.5, 0.86602540378443865, 0, 0, 0, 1};
 static const double km_tau[12] = {0, 0, 0, 0, 0, 0, 0.5, 0.28867513459481287, 0, 0.5, 0.28867513459481287, 0};
 
-/* sigma^S_xy (and the charge sigma_xy) at E = 0 of an L x L periodic lattice from R random vectors. */
-static void plateau(hm_context *ctx, int L, int M, int R, double lambda, double m, double *spin, double *charge) {
+/* sigma^S_xy (and the charge sigma_xy) at E = 0 of an L x L periodic lattice from R random vectors,
+ * with their standard errors from the spread of the R single-vector estimates (0 for R = 0). */
+static void plateau(hm_context *ctx, int L, int M, int R, double lambda, double m, double sigma[2], double error[2]) {
   double blk[KM_BLOCKS * KM_ORB * KM_ORB * 2], vx[sizeof blk / sizeof(double)], vy[sizeof blk / sizeof(double)];
   double jx[sizeof blk / sizeof(double)];
   kane_mele_blocks(lambda, m, blk);
@@ -75,13 +76,20 @@ static void plateau(hm_context *ctx, int L, int M, int R, double lambda, double 
   hm_conductivity *c;
   HM_TEST_OK(hm_conductivity_create(H, 2, left, right, &opt, &c));
   HM_TEST_OK(hm_conductivity_run(c));
-  double s, b, *mu = malloc(sizeof(double) * 2 * 2 * M * M), sigma[2];
+  const size_t per = (size_t)2 * 2 * M * M;
+  double s, b, *mu = malloc(sizeof(double) * per * (size_t)(R > 0 ? R + 1 : 1));
   HM_TEST_OK(hm_conductivity_info(c, NULL, NULL, NULL, NULL, NULL, &s, &b, NULL));
-  HM_TEST_OK(hm_conductivity_moments(c, mu, NULL));
+  HM_TEST_OK(hm_conductivity_moments(c, mu, R > 0 ? mu + per : NULL));
   const double zero = 0, density = KM_ORB / (sqrt(3) / 2);
   HM_TEST_OK(hm_conductivity_sigma(M, 2, mu, s, b, HM_KERNEL_JACKSON, 0, density, 1, &zero, 1, &zero, sigma));
-  *spin = sigma[0];
-  *charge = sigma[1];
+  double square[2] = {0, 0};
+  for (int r = 0; r < R; r++) { /* sigma is linear in mu: the mean of the single-vector sigmas is sigma */
+    double one[2];
+    HM_TEST_OK(hm_conductivity_sigma(M, 2, mu + per * (size_t)(r + 1), s, b, HM_KERNEL_JACKSON, 0, density, 1, &zero, 1,
+                                     &zero, one));
+    for (int k = 0; k < 2; k++) square[k] += (one[k] - sigma[k]) * (one[k] - sigma[k]);
+  }
+  for (int k = 0; k < 2; k++) error[k] = R > 1 ? sqrt(square[k] / (R - 1) / R) : 0;
   hm_conductivity_destroy(&c);
   hm_matrix_destroy(&H), hm_matrix_destroy(&Vx), hm_matrix_destroy(&Vy), hm_matrix_destroy(&Jx);
   free(mu);
@@ -153,18 +161,21 @@ int main(int argc, char **argv) {
   const double bad_weight[4] = {1, NAN, 1, -1};
   HM_TEST_FAILS(hm_current_blocks(KM_ORB, KM_BLOCKS, vx, bad_weight, jx), HM_ERR_ARGUMENT, "must be finite");
 
-  /* (b) the plateau */
-  double spin, charge;
-  plateau(ctx, L, M, R, 0.1, 0, &spin, &charge);
-  printf("(b) quantum spin Hall phase, L = %d, M = %d, R = %d: sigma^S_xy = %.5f, sigma_xy = %.5f e^2/h\n", L, M, R,
-         spin, charge);
-  /* the charge sigma_xy = 1 - 1 of the two spins is the noisier (up to 0.06 seen at R = 2) */
-  HM_TEST_ASSERT(fabs(spin + 2) < 0.04 && fabs(charge) < 0.15, "QSH phase: sigma^S_xy = %g (want -2), sigma_xy = %g (want 0)",
-                 spin, charge);
-  plateau(ctx, L, M, R, 0.1, 1.5, &spin, &charge);
-  printf("(b) trivial phase: sigma^S_xy = %.5f, sigma_xy = %.5f e^2/h\n", spin, charge);
-  HM_TEST_ASSERT(fabs(spin) < 0.04 && fabs(charge) < 0.04, "trivial phase: sigma^S_xy = %g, sigma_xy = %g (want 0)", spin,
-                 charge);
+  /* (b) the plateau: within the series' truncation (0.025) plus four standard errors of the R vectors */
+  double sigma[2], error[2];
+  plateau(ctx, L, M, R, 0.1, 0, sigma, error);
+  printf("(b) quantum spin Hall phase, L = %d, M = %d, R = %d: sigma^S_xy = %.5f +- %.5f, sigma_xy = %.5f +- %.5f e^2/h\n",
+         L, M, R, sigma[0], error[0], sigma[1], error[1]);
+  HM_TEST_ASSERT(fabs(sigma[0] + 2) < 0.025 + 4 * error[0] && fabs(sigma[1]) < 0.025 + 4 * error[1],
+                 "QSH phase: sigma^S_xy = %g +- %g (want -2), sigma_xy = %g +- %g (want 0)", sigma[0], error[0], sigma[1],
+                 error[1]);
+  HM_TEST_ASSERT(error[0] < 0.05 && error[1] < 0.1, "QSH phase: standard errors %g, %g too large to test anything",
+                 error[0], error[1]);
+  plateau(ctx, L, M, R, 0.1, 1.5, sigma, error);
+  printf("(b) trivial phase: sigma^S_xy = %.5f +- %.5f, sigma_xy = %.5f +- %.5f e^2/h\n", sigma[0], error[0], sigma[1],
+         error[1]);
+  HM_TEST_ASSERT(fabs(sigma[0]) < 0.025 + 4 * error[0] && fabs(sigma[1]) < 0.025 + 4 * error[1],
+                 "trivial phase: sigma^S_xy = %g +- %g, sigma_xy = %g +- %g (want 0)", sigma[0], error[0], sigma[1], error[1]);
   hm_context_destroy(&ctx);
   return hm_test_finish();
 }

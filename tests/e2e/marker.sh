@@ -268,5 +268,5 @@ zeeman_layers = sides" "[hamiltonian] zeeman_layers = sides"
 expect2 "$base
 boundary = open open open
 zeeman_layers = both
-vacancies = 0.1" "not with ldos_sites, problem = green, spectral or vacancies"
+vacancies = 0.1" "not with ldos_sites, problem = green, spectral, evolution or vacancies"
 finish
