@@ -8,6 +8,7 @@
 # HAMLET_TEST_BACKEND=cuda runs the same on the GPU (scripts/device_eigen.sh).
 . "$(dirname "$0")/common.sh"
 need_h5py
+need scipy "no scipy for $PYTHON" python_has scipy
 "$PYTHON" "$SOURCE_DIR/tests/support/hard_spectra.py" . || fail "could not generate the matrices"
 cases="graded:smallest:jacobi pencil:smallest:jacobi penalty:largest:none penalty:smallest:jacobi
 hermitian:smallest:none hermitian:largest:none singular:smallest:none indefinite:smallest:none indefinite:largest:none"
