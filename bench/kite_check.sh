@@ -33,7 +33,7 @@ if [ "$mode" = selftest ]; then
 fi
 
 KITEX=${KITEX:-$SOURCE_DIR/.peers/kite/bundle/KITEx}
-[ -x "$KITEX" ] || { echo "no KITEx at $KITEX (bash bench/kite_build.sh builds it): skipped"; exit 77; }
+need kite "no KITEx at $KITEX (bash bench/kite_build.sh builds it)" test -x "$KITEX"
 # run_kite NAME SEED: KITEx on NAME.h5 with the SEED given ('' = unset: random vectors)
 run_kite() {
   local name=$1 seed=$2

@@ -20,7 +20,7 @@ for f in "${sources[@]}"; do
 done
 # Scripts: the clock only as the default of HAMLET_TEST_SEED.
 while IFS= read -r hit; do
-  # shellcheck disable=SC2016 # the literal text ${HAMLET_TEST_SEED:- is what is searched for
+  # shellcheck disable=SC2016 # the literal text ${HAMLET_TEST_SEED:- is looked for
   case $hit in *'${HAMLET_TEST_SEED:-'*) ;; *) echo "FAIL: $hit: a seed from the clock that HAMLET_TEST_SEED cannot replay"; failed=$((failed + 1)) ;; esac
 done < <(grep -rnE 'seed.*\$\(date|\$\(date \+%s.*seed' tests bench/*.sh 2>/dev/null)
 # At run time: the seed set is the seed used.

@@ -1,9 +1,12 @@
 # The Debian package `shellcheck` run on every shell script of the repository: each *.sh
 # (tracked or new, build folders excluded) and .ci/run, with the settings of .shellcheckrc.
-# Skipped (77) only where shellcheck is not installed (scripts/setup_debian.sh installs it).
+# Skipped (77) only where shellcheck is not installed (scripts/setup_debian.sh installs it), failed then
+# where HAMLET_TEST_REQUIRE names shellcheck.
 set -u
 cd "$SOURCE_DIR" || exit 1
-command -v shellcheck >/dev/null || { echo "shellcheck is not installed: skipped"; exit 77; }
+# shellcheck source=tests/e2e/need.sh
+. "$SOURCE_DIR/tests/e2e/need.sh"
+need shellcheck "shellcheck is not installed" commands_exist shellcheck
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   mapfile -t scripts < <(git ls-files --cached --others --exclude-standard -- '*.sh' .ci/run | sort -u)
 else

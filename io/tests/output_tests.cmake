@@ -19,12 +19,9 @@ foreach(t test_output_np1 test_output_np2 test_checkpoint_np1 test_checkpoint_np
 endforeach()
 set_tests_properties(test_output_np1 PROPERTIES FIXTURES_SETUP output_file)
 
-# The result file is readable by the standard HDF5 tools.
-find_program(H5DUMP h5dump)
-if(H5DUMP)
-  hm_add_test(test_output_h5dump COMMAND ${H5DUMP} -H output_np1.h5 LABELS cpu)
-  set_tests_properties(test_output_h5dump PROPERTIES FIXTURES_REQUIRED output_file)
-endif()
+# The result file is readable by the standard HDF5 tools (skipped without h5dump, failed where required).
+hm_add_test(test_output_h5dump COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/h5dump_header.sh output_np1.h5 LABELS cpu)
+set_tests_properties(test_output_h5dump PROPERTIES FIXTURES_REQUIRED output_file)
 
 # tools/plot_dos.py draws the DOS of that file (skipped without Debian's h5py and matplotlib).
 hm_add_test(test_plot_dos COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/test_plot_dos.sh ${CMAKE_SOURCE_DIR}/tools/plot_dos.py

@@ -1,15 +1,15 @@
 #!/bin/bash
 # tools/plot_dos.py: draws a PNG from a result file; a file without /dos is a clear error.
-# Usage: test_plot_dos.sh plot_dos.py result.h5   (exit 77 = skipped: no h5py/matplotlib)
+# Usage: test_plot_dos.sh plot_dos.py result.h5
+# Skipped without h5py or matplotlib; failed then where HAMLET_TEST_REQUIRE names them.
 set -u
 script=$1 result=$2
 py=${HAMLET_TEST_PYTHON:-/usr/bin/python3}
 fail() { echo "FAIL: $*"; exit 1; }
-if ! "$py" -c "import h5py" 2>/dev/null; then
-  case ",${HAMLET_TEST_REQUIRE:-}," in *,h5py,*) fail "no h5py for $py, but HAMLET_TEST_REQUIRE requires it" ;; esac
-  echo "no h5py for $py: skipped"; exit 77
-fi
-"$py" -c "import matplotlib" 2>/dev/null || { echo "no matplotlib for $py: skipped"; exit 77; }
+# shellcheck source=tests/e2e/need.sh
+. "$HAMLET_SOURCE_DIR/tests/e2e/need.sh"
+need h5py "no h5py for $py" python_has h5py
+need matplotlib "no matplotlib for $py" python_has matplotlib
 
 rm -f plot_dos_test.png
 "$py" "$script" "$result" -o plot_dos_test.png || fail "plot_dos.py exited $?"

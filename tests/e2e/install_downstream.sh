@@ -5,8 +5,8 @@
 # build tree. Arguments: BUILD_DIR FORTRAN(ON/OFF) CUDA(ON/OFF).
 . "$(dirname "$0")/common.sh"
 BUILD=$1 FORTRAN=$2 CUDA=$3
-need() { command -v "$1" >/dev/null || { echo "no $1: skipped"; exit 77; }; }
-need pkg-config; need make; need readelf
+need toolchain "no cc, pkg-config, make or readelf" commands_exist cc pkg-config make readelf
+[ "$FORTRAN" = ON ] && need toolchain "no gfortran" commands_exist gfortran
 unset LD_LIBRARY_PATH
 # Anything that names the source or the build tree is a leak.
 leaks() { grep -lE "$SOURCE_DIR|$BUILD" "$@" 2>/dev/null; }
@@ -121,7 +121,7 @@ if [ "$FORTRAN" = ON ]; then
   cmp_h5 fortran-cmake.h5 fortran-make.h5
 fi
 # an independent check of the DOS: it integrates to the number of states (8 x 8 x 4 sites, 4 orbitals)
-if "$PYTHON" -c "import h5py" 2>/dev/null; then
+if have h5py "no h5py/numpy for $PYTHON: the DOS integral check" python_has "h5py, numpy"; then
   "$PYTHON" - c-cmake.h5 <<'PY' || fail "the DOS does not integrate to 1024 states"
 import sys, h5py, numpy as np
 with h5py.File(sys.argv[1]) as f:

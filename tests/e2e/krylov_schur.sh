@@ -7,7 +7,7 @@
 # (the default) chooses; verify_copies = no; its bad inputs. Checkpoints and restarts: e2e_krylov_schur_restart.
 . "$(dirname "$0")/common.sh"
 need_h5py
-"$PYTHON" -c "import scipy" 2>/dev/null || { echo "no scipy for $PYTHON: skipped"; exit 77; }
+need scipy "no scipy for $PYTHON" python_has scipy
 "$PYTHON" "$SOURCE_DIR/tests/support/shift_invert_matrices.py" . || fail "could not write the matrices"
 deck() { # name outer [extra solver lines]
   local mass=""

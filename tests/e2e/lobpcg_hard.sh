@@ -11,6 +11,7 @@
 # HAMLET_TEST_BACKEND=cuda runs the same on the GPU.
 . "$(dirname "$0")/common.sh"
 need_h5py
+need scipy "no scipy for $PYTHON" python_has scipy
 "$PYTHON" "$SOURCE_DIR/tests/support/hard_spectra.py" . || fail "could not generate the matrices"
 cases="graded:smallest:jacobi:3 pencil:smallest:jacobi:0 penalty:largest:none:3 penalty:smallest:jacobi:0
 hermitian:smallest:none:0 hermitian:largest:none:0 singular:smallest:none:0 indefinite:smallest:none:0

@@ -5,7 +5,7 @@
 # outer = lobpcg (named: the default, auto, is krylov_schur, which e2e_krylov_schur tests).
 . "$(dirname "$0")/common.sh"
 need_h5py
-"$PYTHON" -c "import scipy" 2>/dev/null || { echo "no scipy for $PYTHON: skipped"; exit 77; }
+need scipy "no scipy for $PYTHON" python_has scipy
 "$PYTHON" "$SOURCE_DIR/tests/support/shift_invert_matrices.py" . || fail "could not write the matrices"
 deck() { # name [extra solver lines]
   local mass=""

@@ -7,7 +7,7 @@
 # bad inner keys (exit 2).
 . "$(dirname "$0")/common.sh"
 need_h5py
-"$PYTHON" -c "import scipy" 2>/dev/null || { echo "no scipy for $PYTHON: skipped"; exit 77; }
+need scipy "no scipy for $PYTHON" python_has scipy
 "$PYTHON" "$SOURCE_DIR/tests/support/shift_invert_matrices.py" . >/dev/null || fail "could not write the matrices"
 backend="[run]
 backend = ${HAMLET_TEST_BACKEND:-cpu}"

@@ -190,7 +190,7 @@ PY
 code=$?
 [ "$code" -eq 2 ] && grep -qF -- "--temperatures applies to conductivities only" bad.log ||
   fail "post --temperatures on a spectral result: exit $code, want 2 with its message: $(cat bad.log)"
-if "$PYTHON" -c "import matplotlib" 2>/dev/null; then
+if have matplotlib "no matplotlib for $PYTHON: hamlet plot of a spectral result" python_has matplotlib; then
   "$HAMLET" plot slab.h5 -o slab.png >plot.log 2>&1 && [ -s slab.png ] || fail "hamlet plot: $(cat plot.log)"
 fi
 
