@@ -93,8 +93,16 @@ static const char *const boundary_words[] = {"periodic", "open", "twisted"};
  * Zeeman field on the chosen layers (lattice_layers.c) and *folded = 1 (nz cells become 1). */
 static void read_model(run_state *s, int with_zeeman, hm_lattice *L, int *folded) {
   hm_deck *d = &s->deck;
-  APP_CALL(hm_lattice_read(d->lattice.file, (hm_lattice_format)d->lattice.format,
-                           d->lattice.cell_given ? (const double(*)[3])d->lattice.cell : NULL, d->lattice.centres, L));
+  const int st_read = hm_lattice_read(d->lattice.file, (hm_lattice_format)d->lattice.format,
+                                      d->lattice.cell_given ? (const double(*)[3])d->lattice.cell : NULL,
+                                      d->lattice.centres, L);
+  if (st_read && s->rank == 0) { /* the file's own line is in the message below; the deck's is here */
+    const int centres = d->lattice.centres[0] && strstr(hm_error_message(), d->lattice.centres);
+    fprintf(stderr, "hamlet: %s:%d: [hamiltonian] %s = %s: refused (see below)\n", d->name,
+            key_line(d->text, centres ? "centres" : "lattice_file"), centres ? "centres" : "lattice_file",
+            centres ? d->lattice.centres : d->lattice.file);
+  }
+  APP_CALL(st_read);
   spread_images(s, L);
   *folded = d->lattice.zeeman_layers != HM_ZEEMAN_ALL;
   if (!*folded) return;

@@ -480,6 +480,43 @@ static int numbers_outside_range(deck_state *st, int key, const double *v, int n
 
 /* model = lattice: the 'x y z' triples, twists only on twisted directions, vacancies below 1;
  * model = ti: no twisted boundary. */
+/* The format the lattice reader will take (lattice_format, or auto by the file's name). */
+static int lattice_file_format(const hm_deck *d) {
+  const char *f = d->lattice.file;
+  const size_t n = strlen(f);
+  if (d->lattice.format) return d->lattice.format;
+  if (n >= 7 && !strcmp(f + n - 7, "_hr.dat")) return 2;
+  if (n >= 7 && !strcmp(f + n - 7, "_tb.dat")) return 3;
+  return 1;
+}
+
+/* Keys that only some model files take: a1 a2 a3 complete a _hr.dat (a _tb.dat and hamlet's format
+ * give their own vectors), centres a Wannier90 file (hamlet's orbital lines give the positions).
+ * Refused here, at the deck's line, before the file is read; nonzero where refused. */
+static int check_model_file_keys(deck_state *st) {
+  const hm_deck *d = st->deck;
+  const int format = lattice_file_format(d), file = key_index("hamiltonian", "lattice_file");
+  const char *what = format == 3 ? "a Wannier90 seedname_tb.dat, whose lines 2-4 give the lattice vectors"
+                                 : "in hamlet's format, whose a1 a2 a3 lines give the lattice vectors";
+  static const char *const cell[] = {"a1", "a2", "a3"};
+  for (int k = 0; k < 3 && format != 2; k++) {
+    const int key = key_index("hamiltonian", cell[k]);
+    if (!st->given[key]) continue;
+    fail(st, st->given[key], "[hamiltonian] %s = %s: lattice vectors in the deck complete a Wannier90 seedname_hr.dat "
+         "only; lattice_file = %s (line %d) is %s: remove a1 a2 a3 from the deck", cell[k], st->text[key],
+         d->lattice.file, st->given[file], what);
+    return 1;
+  }
+  const int centres = key_index("hamiltonian", "centres");
+  if (format == 1 && st->given[centres]) {
+    fail(st, st->given[centres], "[hamiltonian] centres = %s: Wannier centres apply to Wannier90 files (_hr.dat, "
+         "_tb.dat); lattice_file = %s (line %d) is in hamlet's format, whose orbital lines give each position: remove "
+         "centres from the deck", st->text[centres], d->lattice.file, st->given[file]);
+    return 1;
+  }
+  return 0;
+}
+
 static void check_lattice(deck_state *st) {
   hm_deck *d = st->deck;
   int boundary = key_index("hamiltonian", "boundary");
@@ -512,6 +549,7 @@ static void check_lattice(deck_state *st) {
     }
     if (k < 3) d->lattice.cell_given = 1;
   }
+  if (check_model_file_keys(st)) return;
   static const char axis[3] = {'x', 'y', 'z'};
   int twist = key_index("hamiltonian", "twist");
   for (int a = 0; a < 3; a++) {

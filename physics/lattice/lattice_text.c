@@ -6,14 +6,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "error_macros.h"
 #include "lattice_internal.h"
 
 int hm_text_open(const char *file, hm_text *t) {
   memset(t, 0, sizeof *t);
   t->file = file;
+  struct stat info;
+  HM_CHECK(stat(file, &info) == 0, HM_ERR_INPUT, "%s: cannot open the file: %s", file, strerror(errno));
+  HM_CHECK(!S_ISDIR(info.st_mode), HM_ERR_INPUT, "%s: is a directory, not a model file", file);
   FILE *f = fopen(file, "rb");
-  HM_CHECK(f, HM_ERR_INPUT, "%s: cannot open the lattice file: %s", file, strerror(errno));
+  HM_CHECK(f, HM_ERR_INPUT, "%s: cannot open the file: %s", file, strerror(errno));
   size_t cap = 1 << 16, n = 0, got;
   char *buf = malloc(cap);
   while (buf && (got = fread(buf + n, 1, cap - 1 - n, f)) > 0) {
@@ -25,10 +29,16 @@ int hm_text_open(const char *file, hm_text *t) {
       cap *= 2;
     }
   }
+  const int read_error = ferror(f);
   fclose(f);
-  HM_CHECK(buf, HM_ERR_MEMORY, "%s: cannot hold the lattice file in memory", file);
+  HM_CHECK(buf, HM_ERR_MEMORY, "%s: cannot hold the file in memory", file);
   buf[n] = '\0';
-  HM_CHECK(strlen(buf) == n, HM_ERR_INPUT, "%s: the file holds a NUL byte: a lattice file is text", file);
+  const char *why = read_error ? "cannot be read" : strlen(buf) != n ? "holds a NUL byte: a model file is text" : NULL;
+  if (!why && buf[strspn(buf, " \t\r\n")] == '\0') why = n ? "holds only blanks: the file is empty" : "is empty (0 bytes)";
+  if (why) {
+    free(buf);
+    return hm_error_raise(HM_ERR_INPUT, __FILE__, __LINE__, __func__, "%s: %s", file, why);
+  }
   t->text = t->next = buf;
   return HM_SUCCESS;
 }

@@ -162,6 +162,8 @@ typedef struct {
 } bad_file;
 
 static const bad_file bad_files[] = {
+    {"empty.lattice", "", 0, "is empty (0 bytes)"},
+    {"blank_hr.dat", " \n\t\n", 0, "holds only blanks: the file is empty"},
     {"no_orbital.lattice", "a1 1 0 0\n", 1, "no 'orbital' line: a model needs at least one orbital"},
     {"hop_first.lattice", "hop 1 0 0 0 0 1\n", 1, "'hop' before any 'orbital' line"},
     {"range.lattice", "orbital 0 0 0\norbital 0 0 0\nhop 1 0 0 0 2 1\n", 3, "orbital index j '2' is not an integer in 0..1"},
@@ -258,7 +260,11 @@ static void bad_inputs(void) {
   }
   hm_lattice L;
   HM_TEST_FAILS(hm_lattice_read(temp_path("absent.lattice"), HM_LATTICE_AUTO, NULL, NULL, &L), HM_ERR_INPUT,
-                "cannot open the lattice file");
+                "cannot open the file: No such file or directory");
+  const char *folder = temp_path("folder.lattice");
+  HM_TEST_ASSERT(mkdir(folder, 0700) == 0, "cannot make %s", folder);
+  HM_TEST_FAILS(hm_lattice_read(folder, HM_LATTICE_AUTO, NULL, NULL, &L), HM_ERR_INPUT, "is a directory, not a model file");
+  rmdir(folder);
   double cell[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
   HM_TEST_FAILS(hm_lattice_read(LATTICE_DIR "/ti.lattice", HM_LATTICE_AUTO, cell, NULL, &L), HM_ERR_INPUT,
                 "apply to a Wannier90 _hr.dat only");

@@ -102,4 +102,26 @@ printf '[run]\noutput = out.h5\n[hamiltonian]\nmodel = mtx\nmatrix = big.mtx\n[s
 refused "big.ini:5: [hamiltonian] matrix = big.mtx: big.mtx:3: the size line declares 1000000000000 x 1000000000000" \
   "on 2 ranks one rank would own 5e+11" -- big.ini
 
+# Keys a model file does not take: lattice vectors beside a _tb.dat or hamlet's format (both give
+# their own), Wannier centres beside hamlet's format (its orbital lines give the positions); refused
+# at the key's line, naming the model file and its line, before the file is read.
+printf '[run]\noutput = out.h5\n[hamiltonian]\nmodel = lattice\nlattice_file = sq.lattice\na1 = 1 0 0\nnx = 2\nny = 2\nnz = 1\n' > a1_hamlet.ini
+refused "a1_hamlet.ini:6: [hamiltonian] a1 = 1 0 0: lattice vectors in the deck complete a Wannier90 seedname_hr.dat only" \
+  "lattice_file = sq.lattice (line 5) is in hamlet's format" -- a1_hamlet.ini
+printf 'not read: refused from the deck\n' > model_tb.dat
+printf '[run]\noutput = out.h5\n[hamiltonian]\nmodel = lattice\nlattice_file = model_tb.dat\na3 = 0 0 4\nnx = 2\nny = 2\nnz = 1\n' > a3_tb.ini
+refused "a3_tb.ini:6: [hamiltonian] a3 = 0 0 4:" "lattice_file = model_tb.dat (line 5) is a Wannier90 seedname_tb.dat" \
+  -- a3_tb.ini
+printf '[run]\noutput = out.h5\n[hamiltonian]\nmodel = lattice\ncentres = c.xyz\nlattice_file = sq.lattice\nnx = 2\nny = 2\nnz = 1\n' > centres.ini
+refused "centres.ini:5: [hamiltonian] centres = c.xyz: Wannier centres apply to Wannier90 files" \
+  "lattice_file = sq.lattice (line 6) is in hamlet's format" -- centres.ini
+# A model file that is empty, blank or a directory says so (not "no 'orbital' line").
+: > empty.lattice
+printf ' \n\n' > blank.lattice
+mkdir -p folder.lattice
+for m in empty.lattice:"is empty (0 bytes)" blank.lattice:"holds only blanks" folder.lattice:"is a directory, not a model file"; do
+  printf '[run]\noutput = out.h5\n[hamiltonian]\nmodel = lattice\nlattice_file = %s\nnx = 2\nny = 2\nnz = 1\n' "${m%%:*}" > model.ini
+  refused "model.ini:5: [hamiltonian] lattice_file = ${m%%:*}: refused (see below)" "${m%%:*}: ${m#*:}" -- model.ini
+done
+
 finish
