@@ -20,7 +20,7 @@ void run_build_model(run_state *s, hm_matrix **H, hm_matrix **M) {
                           : d->solver.method == HM_METHOD_KPM      ? d->kpm.vectors
                           : d->solver.method == HM_METHOD_SPECTRAL ? HM_SPECTRAL_MAX_WIDTH
                                                                    : 0;
-      run_check_ti_size(s);
+      run_check_ti_size(s, backend == HM_BACKEND_CUDA ? 0 : 7); /* CSR on the host: 7 sites' entries per row at the least */
       APP_CALL(hm_ti_build(s->ctx, &d->ti, H));
       break;
     }

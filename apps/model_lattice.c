@@ -180,7 +180,17 @@ void run_build_lattice(run_state *s, hm_matrix **H) {
   p.disorder_seed = d->ti.disorder_seed;
   p.vacancy_p = d->lattice.vacancies;
   p.vacancy_seed = d->lattice.vacancy_seed;
-  run_check_lattice_size(s, p.cells, L.orbitals, d->lattice.file);
+  /* auto: matrix-free for KPM on a GPU (measured faster there, and it holds 10^9 orbitals in 80 GB:
+   * bench/README.md), assembled otherwise (the CPU's CSR step was faster than its
+   * matrix-free one; dense, shift-and-invert and Jacobi need entries). */
+  hm_backend backend = HM_BACKEND_CPU;
+  APP_CALL(hm_context_backend(s->ctx, &backend));
+  const int matrix_free = d->lattice.storage == 2 || (d->lattice.storage == 0 && (d->lattice.arithmetic == 1 ||
+      (backend == HM_BACKEND_CUDA && d->solver.method == HM_METHOD_KPM)));
+  double host_entries = 0; /* per row, where the entries are assembled on the host */
+  for (int64_t k = 0; !matrix_free && backend == HM_BACKEND_CPU && k < (int64_t)L.nblocks * L.orbitals * L.orbitals; k++)
+    host_entries += L.block[k] != 0;
+  run_check_lattice_size(s, p.cells, L.orbitals, d->lattice.file, host_entries / L.orbitals);
   hm_lattice_stencil st;
   int made = hm_lattice_make_stencil(&L, &p, &st);
   name_deck_line(s, made);
@@ -200,13 +210,6 @@ void run_build_lattice(run_state *s, hm_matrix **H) {
   run_lattice_keep_geometry(s, L.cell, L.orbitals, L.position);
   run_lattice_keep_spin(s, L.orbitals, L.spin, d->lattice.file);
   hm_lattice_free(&L);
-  /* auto: matrix-free for KPM on a GPU (measured faster there, and it holds 10^9 orbitals in 80 GB:
-   * bench/README.md), assembled otherwise (the CPU's CSR step was faster than its
-   * matrix-free one; dense, shift-and-invert and Jacobi need entries). */
-  hm_backend backend = HM_BACKEND_CPU;
-  APP_CALL(hm_context_backend(s->ctx, &backend));
-  const int matrix_free = d->lattice.storage == 2 || (d->lattice.storage == 0 && (d->lattice.arithmetic == 1 ||
-      (backend == HM_BACKEND_CUDA && d->solver.method == HM_METHOD_KPM)));
   hm_stencil_storage storage = matrix_free ? HM_STENCIL_MATRIX_FREE : HM_STENCIL_ASSEMBLED;
   run_lattice_velocities(s, &st.stencil, storage);
   int status = hm_matrix_create_stencil(s->ctx, &st.stencil, real_arithmetic(s, &st.stencil, matrix_free) ?

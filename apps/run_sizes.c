@@ -1,10 +1,12 @@
 /* The size the deck implies (its lattice, or a Matrix Market file's size line), checked before
  * anything is built: the rows one rank would own against the 32-bit local row limit (linalg/core/
- * dist.c), and nev against what the eigensolver can hold in that many rows. A refusal names the
+ * dist.c) and against the host memory its matrix and two vectors need at the least, and nev against
+ * what the eigensolver can hold in that many rows. A refusal names the
  * deck's line (and the model file's) and ends every rank with exit 2; every rank decides the same. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include "dense_internal.h"
 #include "mtx_internal.h"
 #include "run_eigen_transform.h"
 #include "run_state.h"
@@ -76,7 +78,31 @@ static void check_nev(const run_state *s, double n, int size_line, const char *w
          given ? "" : " (the default)", 3 * block, block, n, where, allowed);
 }
 
-void run_check_size(run_state *s, int line, const char *what, double n, double block) {
+/* The host memory the largest rank's rows need at the least: its stored entries (8-byte value and
+ * 4-byte column each; complex ones take more) and two complex vectors (every method holds more),
+ * against what the node has available for each of its ranks (HAMLET_DENSE_MEMORY_LIMIT caps it, as
+ * for the dense solvers). The smallest share on any rank decides, so every rank decides the same. */
+static void check_host_memory(const run_state *s, int line, const char *what, double most, double entries_per_row) {
+  MPI_Comm comm, node;
+  APP_CALL(hm_context_comm(s->ctx, &comm));
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int on_node = 1;
+  MPI_Comm_size(node, &on_node);
+  MPI_Comm_free(&node);
+  double avail = (double)hm_dense_host_available(on_node);
+  MPI_Allreduce(MPI_IN_PLACE, &avail, 1, MPI_DOUBLE, MPI_MIN, comm);
+  const double need = most * (12.0 * entries_per_row + 2 * 16.0);
+  if (need <= avail) return;
+  char need_text[32], avail_text[32];
+  refuse(s, line, "%s: one rank's %.4g rows need at least %s of host memory (%s), but %s is available to each of the "
+         "%d rank%s on a node: use more nodes, %s", what, most, hm_dense_bytes_text(need, need_text),
+         entries_per_row > 0 ? "the matrix's entries and two vectors" : "two vectors of the matrix-free operator",
+         hm_dense_bytes_text(avail, avail_text), on_node, on_node > 1 ? "s" : "",
+         entries_per_row > 0 && s->deck.model == HM_MODEL_LATTICE ? "storage = matrix_free, or a smaller model"
+                                                                  : "or a smaller model");
+}
+
+void run_check_size(run_state *s, int line, const char *what, double n, double block, double entries_per_row) {
   if (!(n < global_row_limit))
     refuse(s, line, "%s: N = %.4g rows, more than hamlet can index (2^62): use a smaller model", what, n);
   const double most = largest_share(s, n, block);
@@ -88,6 +114,7 @@ void run_check_size(run_state *s, int line, const char *what, double n, double b
            "(at most %.0f per rank): use at least %.0f ranks, or a smaller model", what, n, s->size, s->size > 1 ? "s" : "",
            most, local_row_limit, ceil(n / local_row_limit));
   }
+  check_host_memory(s, line, what, most, entries_per_row);
   check_nev(s, n, line, what);
 }
 
@@ -98,7 +125,8 @@ static int largest_dimension_line(const hm_deck *d) {
   return line ? line : hm_deck_line(d, "hamiltonian", "model");
 }
 
-void run_check_lattice_size(run_state *s, const int64_t cells[3], int orbitals, const char *model) {
+void run_check_lattice_size(run_state *s, const int64_t cells[3], int orbitals, const char *model,
+                            double entries_per_row) {
   const hm_deck *d = &s->deck;
   const int slow = cells[2] > 1 ? 2 : cells[1] > 1 ? 1 : 0; /* whole slabs across it per rank (stencil storage) */
   double slab = orbitals;
@@ -107,16 +135,16 @@ void run_check_lattice_size(run_state *s, const int64_t cells[3], int orbitals, 
   snprintf(what, sizeof what, "[hamiltonian] nx ny nz = %lld %lld %lld cells of %d orbital%s (%s)", (long long)d->ti.nx,
            (long long)d->ti.ny, (long long)d->ti.nz, orbitals, orbitals > 1 ? "s" : "", model);
   run_check_size(s, largest_dimension_line(d), what, (double)cells[0] * (double)cells[1] * (double)cells[2] * orbitals,
-                 slab);
+                 slab, entries_per_row);
 }
 
-void run_check_ti_size(run_state *s) {
+void run_check_ti_size(run_state *s, double entries_per_row) {
   const hm_deck *d = &s->deck;
   char what[160];
   snprintf(what, sizeof what, "[hamiltonian] nx ny nz = %lld %lld %lld sites of 4 orbitals (model = ti)",
            (long long)d->ti.nx, (long long)d->ti.ny, (long long)d->ti.nz);
   run_check_size(s, largest_dimension_line(d), what, 4.0 * (double)d->ti.nx * (double)d->ti.ny * (double)d->ti.nz,
-                 4);
+                 4, entries_per_row);
 }
 
 /* From the size line alone; a file whose header is malformed is left to the reader's own message. */
@@ -131,5 +159,7 @@ void run_check_mtx_size(run_state *s) {
   char what[2 * HM_PATH_MAX + 160];
   snprintf(what, sizeof what, "[hamiltonian] matrix = %s: %s:%lld: the size line declares %lld x %lld", d->matrix_file,
            d->matrix_file, (long long)f.size_line, (long long)f.rows, (long long)f.cols);
-  run_check_size(s, hm_deck_line(d, "hamiltonian", "matrix"), what, (double)f.rows, 1);
+  /* stored entries: at least the file's per row (a symmetric file's other triangle not counted) */
+  run_check_size(s, hm_deck_line(d, "hamiltonian", "matrix"), what, (double)f.rows, 1,
+                 f.rows > 0 ? (double)f.entries / (double)f.rows : 0);
 }

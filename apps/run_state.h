@@ -121,11 +121,13 @@ void run_write_model(run_state *s, hm_output *out, const hm_matrix *H);
 /* model = lattice (model_lattice.c). */
 void run_build_lattice(run_state *s, hm_matrix **H);
 /* Before a model is built (run_sizes.c): its size from the deck (a lattice's cells and orbitals, the
- * ti's sites, a Matrix Market size line) against the rows one rank may own, and nev against it;
- * a refusal names the deck's line and ends every rank with exit 2. Collective. */
-void run_check_size(run_state *s, int line, const char *what, double n, double block);
-void run_check_lattice_size(run_state *s, const int64_t cells[3], int orbitals, const char *model);
-void run_check_ti_size(run_state *s);
+ * ti's sites, a Matrix Market size line) against the rows one rank may own and the host memory they
+ * need at the least (entries_per_row: entries stored on the host per row, 0 where none are), and nev
+ * against it; a refusal names the deck's line and ends every rank with exit 2. Collective. */
+void run_check_size(run_state *s, int line, const char *what, double n, double block, double entries_per_row);
+void run_check_lattice_size(run_state *s, const int64_t cells[3], int orbitals, const char *model,
+                            double entries_per_row);
+void run_check_ti_size(run_state *s, double entries_per_row);
 void run_check_mtx_size(run_state *s);
 void run_write_lattice(run_state *s, hm_output *out, const hm_matrix *H);
 void run_print_lattice(const run_state *s);

@@ -124,4 +124,23 @@ for m in empty.lattice:"is empty (0 bytes)" blank.lattice:"holds only blanks" fo
   refused "model.ini:5: [hamiltonian] lattice_file = ${m%%:*}: refused (see below)" "${m%%:*}: ${m#*:}" -- model.ini
 done
 
+# Host memory, from the deck and the headers before any allocation: the rows of the largest rank
+# need their stored entries (12 bytes each at the least) and two vectors. HAMLET_DENSE_MEMORY_LIMIT
+# caps what a rank may take: 4 MB. 400 x 400 cells of the square lattice on 2 ranks: 8e4 rows x (4 x
+# 12 + 32) B = 6.1 MiB assembled is refused; matrix-free, 8e4 x 32 B = 2.4 MiB runs.
+printf '[run]\noutput = out.h5\n[hamiltonian]\nmodel = lattice\nlattice_file = sq.lattice\nnx = 400\nny = 400\nnz = 1
+storage = assembled\n[kpm]\nmoments = 16\nvectors = 1\n' > memory.ini
+export HAMLET_DENSE_MEMORY_LIMIT=4000000
+refused "memory.ini:6: [hamiltonian] nx ny nz = 400 400 1 cells of 1 orbital (sq.lattice): one rank's 8e+04 rows need" \
+  "at least 6.10 MiB of host memory (the matrix's entries and two vectors), but 3.81 MiB is available" \
+  "storage = matrix_free" -- memory.ini
+sed 's/^storage = assembled$/storage = matrix_free/' memory.ini > memory_free.ini
+run2 run memory_free.ini --quiet >free.log 2>&1 || fail "the matrix-free operator within the limit was refused: $(cat free.log)"
+# A Matrix Market header of 10^7 rows and 10^8 entries: 5e6 rows per rank x (10 x 12 + 32) B.
+printf '%%%%MatrixMarket matrix coordinate real general\n10000000 10000000 100000000\n1 1 1\n' > wide.mtx
+printf '[run]\noutput = out.h5\n[hamiltonian]\nmodel = mtx\nmatrix = wide.mtx\n' > wide.ini
+refused "wide.ini:5: [hamiltonian] matrix = wide.mtx: wide.mtx:2: the size line declares 10000000 x 10000000" \
+  "one rank's 5e+06 rows need at least 724.79 MiB" "use more nodes, or a smaller model" -- wide.ini
+unset HAMLET_DENSE_MEMORY_LIMIT
+
 finish
