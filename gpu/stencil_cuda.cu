@@ -20,6 +20,7 @@
 #include "stencil_small_cuda.h"
 #include "stencil_mma_cuda.h"
 #include "stencil_box_cuda.h"
+#include "stencil_kernel_count.h"
 #include "stencil_staged_cuda.h"
 
 namespace {
@@ -269,28 +270,34 @@ int stencil_run(bool kpm, hm_scalar type, const hm_stencil_exec *E, int k, const
            "a matrix-free product was given a row list; it takes only the matrix's interior or boundary slabs");
   if (hm_cuda_stencil_staged_applies(E, k, x, y)) { // 2 and 4 vectors, or HAMLET_STENCIL_KERNEL=staged
     HM_CALL(hm_cuda_stencil_staged_run(kpm, E, list, k, s, b, x, y, dots));
+    hm_stencil_kernel_served(HM_STENCIL_KERNEL_STAGED);
     return HM_SUCCESS;
   }
   if (hm_cuda_stencil_box_applies(E, k, x, y)) { // 1 and 2 orbitals, hops within one cell, 8 k vectors
     HM_CALL(hm_cuda_stencil_box_run(kpm, E, list, k, s, b, x, y, dots));
+    hm_stencil_kernel_served(HM_STENCIL_KERNEL_BOX);
     return HM_SUCCESS;
   }
   if (kpm && hm_cuda_stencil_mma_applies(E, k)) {
     HM_CALL(hm_cuda_stencil_mma_kpm_step(E, list, k, s, b, x, y, dots));
+    hm_stencil_kernel_served(HM_STENCIL_KERNEL_MMA);
     return HM_SUCCESS;
   }
   if (hm_cuda_stencil_small_applies(E, k)) { // forced, one rank (stencil_small_cuda.h)
     HM_CALL(hm_cuda_stencil_small_run(kpm, E, list, k, s, b, x, y, dots));
+    hm_stencil_kernel_served(HM_STENCIL_KERNEL_SMALL);
     return HM_SUCCESS;
   }
   const int o = E->orbitals;
   const size_t site_shared = sizeof(double) * 2 * E->nblocks * o * o + sizeof(int64_t) * E->nblocks;
   if (!E->has_peierls && (o == 1 || o == 2 || o == 4 || o == 8) && kThreads % k == 0 && site_shared <= 40 * 1024) {
     HM_CALL(run_per_site(kpm, E, list, k, s, b, x, y, dots, site_shared));
+    hm_stencil_kernel_served(HM_STENCIL_KERNEL_SITE);
     return HM_SUCCESS;
   }
   const Launch L = stencil_plan(*E, list, k, o);
   if (L.slabs == 0) return HM_SUCCESS;
+  hm_stencil_kernel_served(HM_STENCIL_KERNEL_GENERIC);
   const int nh = E->nhops;
   size_t shared = sizeof(hm_stencil_hop) * nh + sizeof(int64_t) * E->nblocks + sizeof(int32_t) * (E->orbitals + 1);
   if (kpm && shared < sizeof(double) * 2 * kThreads) shared = sizeof(double) * 2 * kThreads;

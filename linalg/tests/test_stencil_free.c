@@ -27,6 +27,7 @@
 #include <string.h>
 #include "random.h"
 #include "stencil_free.h"
+#include "stencil_forced.h"
 #include "stencil_shift_pairs.h"
 #include "testing.h"
 
@@ -609,6 +610,10 @@ int main(int argc, char **argv) {
     hm_matrix_destroy(&ref);
     hm_dist_destroy(&cdist);
   }
+  long long served;
+  if (cuda && !only && forced_kernel(&served) >= 0)
+    HM_TEST_ASSERT(served > 0, "HAMLET_STENCIL_KERNEL=%s forced, yet that kernel served no product (it fell back)",
+                   getenv("HAMLET_STENCIL_KERNEL"));
   draw_count = draws_before_new_kinds; /* the wrap check's description as before trials 30..37 came */
   check_wrap_hermitian(ctx);
   hm_context_destroy(&ctx);

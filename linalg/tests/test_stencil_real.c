@@ -20,6 +20,7 @@
 #include <string.h>
 #include "random.h"
 #include "stencil_free.h"
+#include "stencil_forced.h"
 #include "stencil_shift_pairs.h"
 #include "testing.h"
 
@@ -300,6 +301,13 @@ int main(int argc, char **argv) {
     hm_matrix_destroy(&Ar);
     hm_matrix_destroy(&Ac);
   }
+  long long served;
+  const int forced = cuda ? forced_kernel(&served) : -1;
+  if (forced == HM_STENCIL_KERNEL_SMALL) /* the few-orbital kernel declines real operators, forced or not */
+    HM_TEST_ASSERT(served == 0, "HAMLET_STENCIL_KERNEL=small served %lld real products; it declines them", served);
+  else if (forced >= 0)
+    HM_TEST_ASSERT(served > 0, "HAMLET_STENCIL_KERNEL=%s forced, yet that kernel served no product (it fell back)",
+                   getenv("HAMLET_STENCIL_KERNEL"));
   check_refusals(ctx);
   hm_context_destroy(&ctx);
   hm_context_destroy(&cpu);
