@@ -216,6 +216,7 @@ void run_build_lattice(run_state *s, hm_matrix **H) {
                                         HM_STENCIL_MATRIX_FREE_REAL : storage, H);
   hm_lattice_stencil_free(&st);
   APP_CALL(status);
+  if (matrix_free && d->lattice.gpu_kernel) APP_CALL(hm_matrix_set_stencil_kernel(*H, (hm_stencil_kernel)d->lattice.gpu_kernel));
 }
 
 void run_write_lattice(run_state *s, hm_output *out, const hm_matrix *H) {
@@ -231,6 +232,8 @@ void run_write_lattice(run_state *s, hm_output *out, const hm_matrix *H) {
   APP_CALL(hm_output_write_attribute(out, g, "wsvec", s->lattice_wsvec[0] ? s->lattice_wsvec : "none"));
   if (s->lattice_wsvec_note[0]) APP_CALL(hm_output_write_attribute(out, g, "wsvec_note", s->lattice_wsvec_note));
   APP_CALL(hm_output_write_attribute(out, g, "storage", storage_words[d->lattice.storage]));
+  static const char *const kernel_words[] = {"auto", "staged", "box", "mma", "small", "site"};
+  APP_CALL(hm_output_write_attribute(out, g, "gpu_kernel", kernel_words[d->lattice.gpu_kernel]));
   hm_scalar type;
   APP_CALL(hm_matrix_info(H, NULL, NULL, &type));
   APP_CALL(hm_output_write_attribute(out, g, "arithmetic", type == HM_REAL ? "real" : "complex"));

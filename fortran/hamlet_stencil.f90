@@ -13,6 +13,9 @@ module hamlet_stencil
   integer(c_int), parameter :: HM_STENCIL_ASSEMBLED = 0
   integer(c_int), parameter :: HM_STENCIL_MATRIX_FREE = 1
   integer(c_int), parameter :: HM_STENCIL_MATRIX_FREE_REAL = 2   ! real description only
+  ! hm_stencil_kernel: a matrix-free operator's GPU kernel (auto, or forced where it can serve)
+  integer(c_int), parameter :: HM_STENCIL_KERNEL_AUTO = 0, HM_STENCIL_KERNEL_STAGED = 1, HM_STENCIL_KERNEL_BOX = 2, &
+                               HM_STENCIL_KERNEL_MMA = 3, HM_STENCIL_KERNEL_SMALL = 4, HM_STENCIL_KERNEL_SITE = 5
 
   ! hm_stencil (stencil.h). Fill with hm_stencil_init, then set the fields.
   type, bind(C) :: hm_stencil
@@ -42,6 +45,20 @@ module hamlet_stencil
       type(hm_stencil), intent(in) :: s
       integer(c_int), value :: storage
       type(c_ptr), intent(out) :: A
+      integer(c_int) :: status
+    end function
+    ! Not collective: the GPU kernel of a matrix-free operator's products (HM_STENCIL_KERNEL_*).
+    function hm_matrix_set_stencil_kernel(A, kernel) result(status) bind(C, name="hm_matrix_set_stencil_kernel")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: A
+      integer(c_int), value :: kernel
+      integer(c_int) :: status
+    end function
+    ! Not collective: the kernel a word names (auto, staged, box, mma, small, site; a C string).
+    function hm_stencil_kernel_from_word(word, kernel) result(status) bind(C, name="hm_stencil_kernel_from_word")
+      import :: c_int, c_char
+      character(kind=c_char), intent(in) :: word(*)
+      integer(c_int), intent(out) :: kernel
       integer(c_int) :: status
     end function
     ! Not collective: vacant sites of the whole box.

@@ -329,16 +329,15 @@ int run_cell(const hm_stencil_exec *E, int list, int k, double s, double b, cons
                : launch_width<Kpm, O, false, false>(E, list, k, s, b, x, y, dots);
 }
 
-// HAMLET_STENCIL_KERNEL unset or "box": the box kernel wherever it serves; any other value: never.
-bool chosen() {
-  const char *v = getenv("HAMLET_STENCIL_KERNEL");
-  return !v || !*v || !strcmp(v, "box");
+// The operator's kernel choice auto or box: the box kernel wherever it serves; any other: never.
+bool chosen(const hm_stencil_exec *E) {
+  return E->kernel == HM_STENCIL_KERNEL_AUTO || E->kernel == HM_STENCIL_KERNEL_BOX;
 }
 
 } // namespace
 
 bool hm_cuda_stencil_box_applies(const hm_stencil_exec *E, int k, const double *x, const double *y) {
-  if (!chosen() || E->real || !E->box_sums || E->has_peierls || E->vacancy_p > 0) return false;
+  if (!chosen(E) || E->real || !E->box_sums || E->has_peierls || E->vacancy_p > 0) return false;
   if (!(E->slow == 1 || E->slow == 2) || !(E->orbitals == 1 || E->orbitals == 2)) return false;
   for (int a = 0; a < 3; a++)
     if (E->boundary[a] == 2) return false; // twisted: a phase on the wrapped neighbour's values

@@ -7,8 +7,8 @@
 #define HAMLET_STENCIL_BOX_CUDA_H
 #include "stencil_exec.h"
 
-// Whether the box kernel serves E at width k with these vectors: where chosen (HAMLET_STENCIL_KERNEL
-// unset or "box"), complex vectors, 1 or 2 orbitals, every shift within one cell per axis and slabs
+// Whether the box kernel serves E at width k with these vectors: where chosen (the operator's kernel choice,
+// auto or box), complex vectors, 1 or 2 orbitals, every shift within one cell per axis and slabs
 // along z or y (E->box_sums set), no field, no vacancies, no twisted boundary, k a multiple of 8,
 // x and y 16-byte aligned, a slab of vector rows under 2 GiB; else the existing choice serves.
 bool hm_cuda_stencil_box_applies(const hm_stencil_exec *E, int k, const double *x, const double *y);

@@ -176,17 +176,18 @@ int launch(const hm_stencil_exec *E, int list, int k, double s, double b, const 
   return HM_SUCCESS;
 }
 
-// HAMLET_STENCIL_KERNEL: "site" or "small" (never this path), "mma" (at every width it serves),
+// The operator's kernel choice: site or small (never this path), mma (at every width it serves),
 // else auto.
-int kernel_choice() {
-  const char *v = getenv("HAMLET_STENCIL_KERNEL");
-  return v && (!strcmp(v, "site") || !strcmp(v, "small")) ? 0 : v && !strcmp(v, "mma") ? 2 : 1;
+int kernel_choice(const hm_stencil_exec *E) {
+  return E->kernel == HM_STENCIL_KERNEL_SITE || E->kernel == HM_STENCIL_KERNEL_SMALL ? 0
+         : E->kernel == HM_STENCIL_KERNEL_MMA                                     ? 2
+                                                                                  : 1;
 }
 
 } // namespace
 
 bool hm_cuda_stencil_mma_applies(const hm_stencil_exec *E, int k) {
-  const int choice = kernel_choice();
+  const int choice = kernel_choice(E);
   if (choice == 0 || E->real || E->orbitals != 4 || /* complex vectors only */ E->has_peierls || E->vacancy_p > 0 || E->nblocks > kMaxBlocks || k % 8)
     return false;
   for (int a = 0; a < 3; a++)

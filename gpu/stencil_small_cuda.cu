@@ -227,12 +227,11 @@ int launch(bool kpm, const hm_stencil_exec *E, int list, int k, double s, double
   return HM_SUCCESS;
 }
 
-// HAMLET_STENCIL_KERNEL: "small" (this kernel wherever it can serve), "site" or "mma" (never), else
+// The operator's kernel choice: small (this kernel wherever it can serve), site or mma (never), else
 // auto (1 and 2 orbitals: hm_small_serves).
-int kernel_choice() {
-  const char *v = getenv("HAMLET_STENCIL_KERNEL");
-  if (v && !strcmp(v, "small")) return HM_SMALL_FORCED;
-  if (v && (!strcmp(v, "site") || !strcmp(v, "mma"))) return HM_SMALL_NEVER;
+int kernel_choice(const hm_stencil_exec *E) {
+  if (E->kernel == HM_STENCIL_KERNEL_SMALL) return HM_SMALL_FORCED;
+  if (E->kernel == HM_STENCIL_KERNEL_SITE || E->kernel == HM_STENCIL_KERNEL_MMA) return HM_SMALL_NEVER;
   return HM_SMALL_AUTO;
 }
 
@@ -240,7 +239,7 @@ int kernel_choice() {
 
 // Complex vectors only: a real operator takes the per-site kernel (stencil_cuda.cu).
 bool hm_cuda_stencil_small_applies(const hm_stencil_exec *E, int k) {
-  return !E->real && hm_small_serves(E, k, kernel_choice());
+  return !E->real && hm_small_serves(E, k, kernel_choice(E));
 }
 
 int hm_cuda_stencil_small_run(bool kpm, const hm_stencil_exec *E, int list, int k, double s, double b,

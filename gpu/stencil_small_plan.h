@@ -10,8 +10,8 @@
 #include "stencil_exec.h"
 
 enum { HM_SMALL_THREADS = 256, HM_SMALL_WANT_BLOCKS = 4096, HM_SMALL_MAX_TABLE_BYTES = 40 * 1024 };
-/* HAMLET_STENCIL_KERNEL as the kernel reads it: never (site, mma), automatic (unset: 1 and 2
- * orbitals), forced (small: also 4). */
+/* The operator's kernel choice (hm_matrix_set_stencil_kernel) as this kernel reads it: never (site,
+ * mma), automatic (auto: 1 and 2 orbitals), forced (small: also 4). */
 enum { HM_SMALL_NEVER = 0, HM_SMALL_AUTO = 1, HM_SMALL_FORCED = 2 };
 
 /* Shared memory of the cell's tables: blocks [nblocks][O][O] complex, row offsets [nblocks] (int64),
@@ -24,7 +24,7 @@ HM_STENCIL_FN size_t hm_small_table_bytes(int nblocks, int orbitals) {
 /* Whether the kernel serves E at width k (else the per-site kernel does), where the box kernel
  * (stencil_box_cuda.h: hops within one cell, a multiple of 8 vectors) does not: chosen automatically for
  * 1 and 2 orbitals (graphene 1.29x and wannier30 1.26x faster than the per-site kernel at R = 32,
- * H200), for 4 only where forced (HAMLET_STENCIL_KERNEL=small: the TI's per-site and
+ * H200), for 4 only where forced (kernel = small: the TI's per-site and
  * tensor-core kernels are faster); no field, k dividing the block size, the tables within
  * HM_SMALL_MAX_TABLE_BYTES. Any slab split: a rank's halo slabs are found through slab_row (the
  * 2-rank GPU runs that timed out were 2 x 16 OpenMP threads on 16 cores, not the

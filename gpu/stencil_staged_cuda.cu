@@ -478,18 +478,16 @@ int run_width(const hm_stencil_exec *E, int list, int k, double s, double b, con
   return launch_width<Kpm, Cplx, false>(E, list, k, s, b, x, y, dots);
 }
 
-// HAMLET_STENCIL_KERNEL unset or "staged": the staged kernel at every width it serves (faster than the
-// per-site and tensor-core kernels at each, bench/README.md); any other value
-// (site, small, mma): never.
-bool chosen() {
-  const char *v = getenv("HAMLET_STENCIL_KERNEL");
-  return !v || !*v || !strcmp(v, "staged");
+// The operator's kernel choice auto or staged: the staged kernel at every width it serves (faster
+// than the per-site and tensor-core kernels at each, bench/README.md); any other: never.
+bool chosen(const hm_stencil_exec *E) {
+  return E->kernel == HM_STENCIL_KERNEL_AUTO || E->kernel == HM_STENCIL_KERNEL_STAGED;
 }
 
 } // namespace
 
 bool hm_cuda_stencil_staged_applies(const hm_stencil_exec *E, int k, const double *x, const double *y) {
-  if (!chosen() || E->orbitals != kOrbitals || E->has_peierls || E->vacancy_p > 0 || !E->face_hops || E->slow != 2)
+  if (!chosen(E) || E->orbitals != kOrbitals || E->has_peierls || E->vacancy_p > 0 || !E->face_hops || E->slow != 2)
     return false;
   for (int a = 0; a < 3; a++)
     if (E->boundary[a] == 2) return false; // twisted: a phase on the wrapped neighbour's values

@@ -5,8 +5,8 @@
 #define HAMLET_STENCIL_STAGED_CUDA_H
 #include "stencil_exec.h"
 
-// Whether the staged kernel serves E at width k with these vectors: where chosen (HAMLET_STENCIL_KERNEL
-// unset or "staged"), 4 orbitals, no field, no vacancies, no twisted boundary, every block's shift 0
+// Whether the staged kernel serves E at width k with these vectors: where chosen (the operator's kernel choice,
+// auto or staged), 4 orbitals, no field, no vacancies, no twisted boundary, every block's shift 0
 // or a unit face step (E->face_hops), slabs along z (a 3D box), k = 1, 2, 4, 8 or a multiple of 16,
 // x and y 16-byte aligned, a slab of vector rows under 2 GiB; else the existing choice serves.
 bool hm_cuda_stencil_staged_applies(const hm_stencil_exec *E, int k, const double *x, const double *y);

@@ -346,6 +346,13 @@ static void check_pairs(deck_state *st) {
  * shift-and-invert, which factor the matrix from its entries, cannot run on it. */
 static void check_storage(deck_state *st) {
   const hm_deck *d = st->deck;
+  const int kernel = key_index("hamiltonian", "gpu_kernel");
+  if (d->model == HM_MODEL_LATTICE && d->lattice.storage == 1 && d->lattice.gpu_kernel) {
+    fail(st, st->given[kernel], "[hamiltonian] gpu_kernel = %s with storage = assembled (line %d): the kernel is the "
+         "matrix-free operator's; use storage = matrix_free (or auto), or gpu_kernel = auto", st->text[kernel],
+         st->given[key_index("hamiltonian", "storage")]);
+    return;
+  }
   if (d->model != HM_MODEL_LATTICE || d->lattice.storage != 2) return;
   const int storage = key_index("hamiltonian", "storage"), method = key_index("solver", "method");
   const int transform = key_index("solver", "transform"), inner = key_index("solver", "inner");

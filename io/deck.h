@@ -57,6 +57,7 @@ typedef struct {
     char file[HM_PATH_MAX], centres[HM_PATH_MAX];
     char wsvec[HM_PATH_MAX];     /* auto, none or Wannier90's seedname_wsvec.dat (model_lattice.c) */
     int format, storage;         /* hm_lattice_format; 0 auto, 1 assembled, 2 matrix_free */
+    int gpu_kernel;              /* hm_stencil_kernel of a matrix-free operator (0 auto) */
     int arithmetic;              /* 0 auto, 1 real, 2 complex (model_lattice.c decides auto) */
     char a_text[3][256], twist_text[256], zeeman_text[256], field_text[256];
     int cell_given;

@@ -109,7 +109,7 @@ void hm_deck_schema_markdown(FILE *f) {
       char summary[512], help[2048], escaped[1024];
       key_summary(k, 1, summary, sizeof summary);
       markdown_escape(k->help, help, sizeof help);
-      char line[2600];
+      char line[6144]; /* room for every part at its largest: no truncation */
       /* the summary's own words escaped, its default kept as code */
       const char *tick = strstr(summary, "; default `");
       if (tick) {

@@ -124,6 +124,11 @@ const hm_deck_key hm_deck_keys[] = {
      .values = {0, 1, 2}, .def = "auto", .when_key = "model", .when_word = "lattice", AT(lattice.storage),
      .help = "assembled = CSR (every method); matrix_free = products from the cell's blocks; auto = "
              "matrix_free for KPM on a GPU, assembled otherwise"},
+    {.section = "hamiltonian", .key = "gpu_kernel", .type = HM_KEY_WORD,
+     .words = {"auto", "staged", "box", "mma", "small", "site"}, .values = {0, 1, 2, 3, 4, 5}, .def = "auto",
+     .when_key = "model", .when_word = "lattice", AT(lattice.gpu_kernel),
+     .help = "the GPU kernel of matrix-free products; auto chooses by the model and the vectors, the others are "
+             "used wherever they can serve (benchmarks, tests; docs/architecture.md lists them)"},
     {.section = "hamiltonian", .key = "arithmetic", .type = HM_KEY_WORD, .words = {"auto", "real", "complex"},
      .values = {0, 1, 2}, .def = "auto", .when_key = "model", .when_word = "lattice", AT(lattice.arithmetic),
      .help = "real = the matrix-free operator in real arithmetic with real random vectors (half the vector memory; "

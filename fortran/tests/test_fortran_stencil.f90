@@ -20,7 +20,7 @@ program test_fortran_stencil
   real(c_double) :: w(2 * L), want(2 * L), q
   integer(c_int64_t) :: layout(19), mine(19), vacant
   integer :: ierr, k, zero_rows
-  integer(c_int) :: is_complex
+  integer(c_int) :: is_complex, kernel
   character(kind=c_char, len=200) :: term
   interface
     subroutine hm_stencil_abi_layout(out) bind(C, name="hm_stencil_abi_layout")
@@ -69,6 +69,13 @@ program test_fortran_stencil
   call test_ok(hm_stencil_complex_term(s, is_complex, term, int(len(term), c_size_t)), "hm_stencil_complex_term real")
   call test_assert(is_complex == 0, "a real description is called complex")
   call test_ok(hm_matrix_create_stencil(ctx, s, HM_STENCIL_MATRIX_FREE_REAL, H), "hm_matrix_create_stencil real")
+  ! The GPU kernel: a word read, a value set on the matrix-free operator, an unknown one refused.
+  call test_ok(hm_stencil_kernel_from_word("site" // c_null_char, kernel), "hm_stencil_kernel_from_word site")
+  call test_assert(kernel == HM_STENCIL_KERNEL_SITE, "'site' is not HM_STENCIL_KERNEL_SITE")
+  call test_fails(hm_stencil_kernel_from_word("quick" // c_null_char, kernel), HM_ERR_ARGUMENT, "allowed are auto", &
+                  "an unknown kernel word")
+  call test_ok(hm_matrix_set_stencil_kernel(H, kernel), "hm_matrix_set_stencil_kernel site")
+  call test_fails(hm_matrix_set_stencil_kernel(H, 9_c_int), HM_ERR_ARGUMENT, "is unknown", "kernel 9")
   call test_ok(hm_matrix_destroy(H), "hm_matrix_destroy real")
   block(2, 1, 1) = d; block(1, 2, 1) = conjg(d)
   s%twist(1) = theta

@@ -47,6 +47,19 @@ typedef enum {
                                      memory and traffic); only for a real description (hm_stencil_complex_term) */
 } hm_stencil_storage;
 
+/* The GPU kernel of a matrix-free operator's products (hm_matrix_set_stencil_kernel). auto chooses
+ * by the model and the number of vectors (docs/architecture.md's kernel table); the others are used
+ * wherever they can serve the product (the per-site kernel elsewhere), for benchmarks and tests.
+ * The default is auto, or HAMLET_STENCIL_KERNEL (the same words) where set. No effect on the CPU. */
+typedef enum {
+  HM_STENCIL_KERNEL_AUTO = 0,
+  HM_STENCIL_KERNEL_STAGED = 1, /* 4 orbitals, face hops (the TI's shape): slabs staged in shared memory */
+  HM_STENCIL_KERNEL_BOX = 2,    /* 1 and 2 orbitals, hops within one cell, multiples of 8 vectors */
+  HM_STENCIL_KERNEL_MMA = 3,    /* 4 orbitals, KPM steps on FP64 tensor cores, multiples of 8 vectors */
+  HM_STENCIL_KERNEL_SMALL = 4,  /* 1, 2 (and 4) orbitals: the few-orbital kernel */
+  HM_STENCIL_KERNEL_SITE = 5    /* the per-site kernel (any model without a field) */
+} hm_stencil_kernel;
+
 typedef struct {
   int64_t cells[3];           /* nx, ny, nz >= 1 */
   int orbitals;               /* per cell, >= 1 */
@@ -75,6 +88,11 @@ HM_API int hm_stencil_init(hm_stencil *s);
 /* Collective: the matrix of the description on ctx (arrays are copied; s may be freed after).
  * Errors: sizes, a non-Hermitian description, a field with a hop longer than the supercell. */
 HM_API int hm_matrix_create_stencil(hm_context *ctx, const hm_stencil *s, hm_stencil_storage storage, hm_matrix **A);
+/* Not collective: the GPU kernel of A's products (A matrix-free; an unknown value is an error). */
+HM_API int hm_matrix_set_stencil_kernel(hm_matrix *A, hm_stencil_kernel kernel);
+/* Not collective: the kernel named by word (auto, staged, box, mma, small, site); an error naming
+ * the allowed words otherwise. */
+HM_API int hm_stencil_kernel_from_word(const char *word, hm_stencil_kernel *kernel);
 /* Not collective: whether the description has a complex term (*is_complex = 1, and term names it
  * in at most len bytes): a block entry with a non-zero imaginary part, a field (peierls), or a twist
  * other than 0 on a twisted boundary. Otherwise *is_complex = 0: every product term is real. */

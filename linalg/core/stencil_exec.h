@@ -12,6 +12,7 @@
 #ifndef HAMLET_STENCIL_EXEC_H
 #define HAMLET_STENCIL_EXEC_H
 #include <stdint.h>
+#include "hamlet/stencil.h"
 #include "random.h"
 
 #ifdef __CUDACC__
@@ -43,6 +44,7 @@ typedef struct hm_stencil_exec {
   uint64_t vacancy_seed, vacancy_stream;
   int has_peierls;
   int real;                 /* 1: real blocks, no twist, no phases: vectors of real columns */
+  int kernel;               /* hm_stencil_kernel: the GPU kernel chosen (auto) or forced */
   /* Backend memory (device pointers on CUDA). */
   const int32_t *shift;     /* [nblocks][3] */
   const double *block;      /* [nblocks][orbitals][orbitals] complex */

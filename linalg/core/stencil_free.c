@@ -8,6 +8,7 @@
 #include "error_macros.h"
 #include "halo.h"
 #include "stencil_free.h"
+#include "stencil_kernel_count.h"
 
 /* Host copies of the description's arrays (the caller may free its own). */
 static int copy_description(struct hm_stencil_part *P, const hm_stencil *s) {
@@ -322,6 +323,9 @@ static int create(hm_context *ctx, const hm_stencil *s, int real, hm_matrix **A)
   if (!st) st = copy_description(M->stencil, s);
   if (!st) st = lay_out(M);
   M->stencil->exec.real = real;
+  hm_stencil_kernel kernel = HM_STENCIL_KERNEL_AUTO;
+  if (!st) st = hm_stencil_kernel_default(&kernel);
+  if (!st) M->stencil->exec.kernel = (int)kernel;
   if (!st) st = place_exec(M);
   if (!st) st = hm_stencil_wrap_defect(M); /* the blocks were checked; the wrapping hops are here */
   if (st) {

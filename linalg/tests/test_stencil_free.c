@@ -378,6 +378,30 @@ static void check_refusals(hm_matrix *A) {
   HM_TEST_OK(hm_matrix_set_format(A, HM_FORMAT_CSR, 0));
 }
 
+/* The GPU kernel choice is validated in one place: words, values, matrices that store entries, and
+ * HAMLET_STENCIL_KERNEL (the default of a new operator: an unknown word fails the create). */
+static void check_kernel_choice(hm_context *ctx, const hm_stencil *s, hm_matrix *A, hm_matrix *assembled) {
+  hm_stencil_kernel k = HM_STENCIL_KERNEL_AUTO;
+  HM_TEST_OK(hm_stencil_kernel_from_word("box", &k));
+  HM_TEST_ASSERT(k == HM_STENCIL_KERNEL_BOX, "'box' read as kernel %d", (int)k);
+  HM_TEST_FAILS(hm_stencil_kernel_from_word("fast", &k), HM_ERR_ARGUMENT,
+                "'fast' is unknown: allowed are auto, staged, box, mma, small, site");
+  HM_TEST_FAILS(hm_matrix_set_stencil_kernel(A, (hm_stencil_kernel)6), HM_ERR_ARGUMENT, "allowed are 0 (auto) to 5");
+  HM_TEST_FAILS(hm_matrix_set_stencil_kernel(assembled, HM_STENCIL_KERNEL_BOX), HM_ERR_ARGUMENT,
+                "applies to a matrix-free operator");
+  HM_TEST_OK(hm_matrix_set_stencil_kernel(A, HM_STENCIL_KERNEL_AUTO));
+  const char *was = getenv("HAMLET_STENCIL_KERNEL");
+  char saved[32] = "";
+  if (was) snprintf(saved, sizeof saved, "%s", was);
+  setenv("HAMLET_STENCIL_KERNEL", "fastest", 1);
+  hm_matrix *B = NULL;
+  HM_TEST_FAILS(hm_stencil_matrix_free_create(ctx, s, &B), HM_ERR_ARGUMENT,
+                "HAMLET_STENCIL_KERNEL=fastest: allowed are auto, staged, box, mma, small, site");
+  HM_TEST_ASSERT(B == NULL, "a refused operator was returned");
+  if (was) setenv("HAMLET_STENCIL_KERNEL", saved, 1);
+  else unsetenv("HAMLET_STENCIL_KERNEL");
+}
+
 /* Wrap phases that pair every wrapping hop with its partner's conjugate are accepted; constants that
  * differ between a block and its partner break the pairing only on the wrapping hops: the
  * matrix-free storage must find the defect the assembled CSR has, at the same entry, and KPM must
@@ -604,7 +628,10 @@ int main(int argc, char **argv) {
       const int vectors[6] = {1, 2, 4, 8, 16, 32};
       for (int v = 0; v < 6; v++) compare_kpm(A, ref, lo, hi, vectors[v], what);
     }
-    if (trial == 0) check_refusals(A);
+    if (trial == 0) {
+      check_refusals(A);
+      check_kernel_choice(ctx, &d.s, A, ref);
+    }
     if (progress) report_progress(what, t0);
     hm_matrix_destroy(&A);
     hm_matrix_destroy(&ref);

@@ -143,4 +143,18 @@ refused "wide.ini:5: [hamiltonian] matrix = wide.mtx: wide.mtx:2: the size line 
   "one rank's 5e+06 rows need at least 724.79 MiB" "use more nodes, or a smaller model" -- wide.ini
 unset HAMLET_DENSE_MEMORY_LIMIT
 
+# The matrix-free operator's GPU kernel is one deck key: with assembled storage it is refused, an
+# unknown word is refused with the allowed ones, and on the CPU a forced kernel runs (no effect there).
+printf '[run]\noutput = out.h5\n[hamiltonian]\nmodel = lattice\nlattice_file = sq.lattice\nnx = 8\nny = 8\nnz = 1
+storage = assembled\ngpu_kernel = box\n[kpm]\nmoments = 16\n' > kernel.ini
+refused "kernel.ini:10: [hamiltonian] gpu_kernel = box with storage = assembled (line 9)" -- kernel.ini
+sed 's/^gpu_kernel = box$/gpu_kernel = fastest/; s/^storage = assembled$/storage = matrix_free/' kernel.ini > kernel_word.ini
+refused "kernel_word.ini:10:" "fastest" "auto, staged, box, mma, small, site" -- kernel_word.ini
+sed 's/^storage = assembled$/storage = matrix_free/' kernel.ini > kernel_free.ini
+run2 run kernel_free.ini --quiet >kernel.log 2>&1 || fail "gpu_kernel = box, matrix-free, on the CPU: $(cat kernel.log)"
+if have h5py "no h5py for the attribute check" python_has "h5py, numpy"; then
+  "$PYTHON" -c "import h5py,sys; v=h5py.File('out.h5','r')['hamiltonian'].attrs['gpu_kernel']
+sys.exit(0 if (v.decode() if isinstance(v, bytes) else str(v)) == 'box' else 1)" || fail "/hamiltonian gpu_kernel is not box"
+fi
+
 finish
