@@ -1,90 +1,22 @@
 /* hamlet run / hamlet restart: the harness every method shares: deck (read on rank 0, parsed
- * everywhere), context, energy meters, phase timing, the Hamiltonian, and the common groups of the
- * result file (/input, /provenance, /hamiltonian, /timing, /energy), written atomically. The
- * method (run_<method>.c) does the solving and writes its own groups. A failure prints hamlet's
- * message and ends every rank. */
+ * everywhere), paths, context, energy meters, the Hamiltonian and its identity, then the method of the
+ * deck from the table below (run_<method>.c), which solves and writes its groups with the services of
+ * run_services.c. A failure prints hamlet's message and ends every rank. */
 #include <string.h>
-#include <omp.h>
 #include "checkpoint_identity.h"
 #include "checkpoint_state.h"
 #include "deck_files.h"
 #include "run_state.h"
 
-void run_mark_now(run_state *s, run_mark *m) {
-  m->t = MPI_Wtime();
-  if (!m->joules) m->joules = calloc((size_t)s->nmeters + 1, sizeof(double));
-  APP_CALL(m->joules == NULL || hm_energy_read(s->energy, m->joules));
-}
-
-void run_phase_add(run_state *s, const run_mark *m, int phase) {
-  s->seconds[phase] += MPI_Wtime() - m->t;
-  APP_CALL(hm_energy_add_since(s->energy, m->joules, s->joules + (size_t)phase * s->nmeters));
-}
-
-void run_checkpoint_done(run_state *s, run_mark *m, int phase) {
-  run_phase_add(s, m, phase);
-  free(m->joules);
-  m->joules = NULL;
-  run_stop_checkpoint_took(&s->stop, MPI_Wtime() - m->t);
-  s->checkpoints_written++;
-}
-
-void run_phase_exclude(run_state *s, int outer, int inner) {
-  s->seconds[outer] -= s->seconds[inner];
-  for (int i = 0; i < s->nmeters; i++) s->joules[outer * s->nmeters + i] -= s->joules[inner * s->nmeters + i];
-}
-
-void run_set_phases(run_state *s, int n, const char *const *names) {
-  /* The build ran before the method named its phases: it stays phase 0 ("build" in every method). */
-  s->nphases = n < RUN_MAX_PHASES ? n : RUN_MAX_PHASES;
-  s->phase_name = names;
-}
-
-/* After an agreed failure: the unfinished result file goes, the previous result stays. */
-static void remove_unfinished_output(void *user) {
-  run_state *s = user;
-  if (s->open_output && *s->open_output) hm_output_destroy(s->open_output);
-}
-
-void run_output_open(run_state *s, const hm_matrix *H, hm_output **out) {
-  APP_CALL(hm_output_create(s->ctx, s->output, out));
-  s->open_output = out;
-  hm_app_on_failure(remove_unfinished_output, s);
-  APP_CALL(hm_output_write_input(*out, s->deck.text));
-  APP_CALL(hm_output_write_provenance(*out));
-  run_write_model(s, *out, H);
-}
-
-void run_output_commit(run_state *s, hm_output **out, const run_mark *io_start, int io_phase) {
-  run_phase_add(s, io_start, io_phase);
-  char name[64];
-  for (int i = 0; i < s->nphases; i++) {
-    snprintf(name, sizeof name, "/timing/%s", s->phase_name[i]);
-    APP_CALL(hm_output_write_scalar(*out, name, s->seconds[i], "s"));
-  }
-  APP_CALL(hm_energy_write(*out, s->energy, s->nphases, (const char **)s->phase_name, s->joules));
-  run_memory_write(s, *out);
-  s->open_output = NULL; /* a failed commit removes its .tmp itself */
-  APP_CALL(hm_output_commit(out));
-}
-
-
-void run_print_header(const run_state *s, const char *title, const hm_matrix *H) {
-  printf("hamlet %s: %s\n", hm_version(), title);
-  run_print_model(s, H);
-  printf("  parallel     %d rank%s x %d thread%s, backend %s\n", s->size, s->size > 1 ? "s" : "",
-         omp_get_max_threads(), omp_get_max_threads() > 1 ? "s" : "", s->backend_text);
-  run_print_binding(s);
-}
-
-void run_print_timing(const run_state *s) {
-  printf("  timing      ");
-  for (int i = 0; i < s->nphases; i++)
-    printf(" %s %.3f s%s", s->phase_name[i], s->seconds[i], i + 1 < s->nphases ? "," : "\n");
-  run_print_memory(s);
-  if (s->checkpoints_written) printf("  checkpoints  %d written to %s\n", s->checkpoints_written, s->checkpoint_path);
-  printf("  output       %s\n", s->output);
-}
+/* The methods: each names its phases, solves, writes its groups and returns an exit code. */
+static const struct {
+  int method; /* hm_deck_method */
+  int (*run)(run_state *s, hm_matrix *H, hm_matrix *M);
+} run_methods[] = {
+    {HM_METHOD_KPM, run_kpm},           {HM_METHOD_LOBPCG, run_lobpcg},         {HM_METHOD_DENSE, run_dense},
+    {HM_METHOD_IDR, run_idr},           {HM_METHOD_CONDUCTIVITY, run_conductivity}, {HM_METHOD_MARKER, run_marker},
+    {HM_METHOD_SPECTRAL, run_spectral}, {HM_METHOD_INTERIOR, run_interior},     {HM_METHOD_EVOLUTION, run_evolution},
+};
 
 /* Rank 0 reads the deck file and broadcasts its text; every rank parses the same text. */
 static int load_deck(run_state *s, const char *path, const char *text_in) {
@@ -124,15 +56,6 @@ static int read_restart_header(run_state *s, char **saved_deck) {
   if (st && s->rank == 0) fprintf(stderr, "hamlet: %s", hm_error_message());
   hm_context_destroy(&ctx0);
   return st;
-}
-
-int run_stopped(run_state *s, const char *where) {
-  if (s->rank == 0) {
-    fprintf(stderr, "hamlet: stopped by %s %s; continue with: hamlet restart %s\n", run_stop_reason(&s->stop), where,
-            s->checkpoint_path);
-    fflush(stderr);
-  }
-  return HM_EXIT_STOPPED;
 }
 
 /* Checkpoints carry the identity of H; a restart refuses one of another Hamiltonian. */
@@ -200,17 +123,8 @@ int hm_app_run(const hm_run_args *args) {
   if (check_hamiltonian_identity(s, H)) return HM_EXIT_USAGE;
 
   int code = HM_EXIT_FAIL;
-  switch (d->solver.method) {
-    case HM_METHOD_KPM: code = run_kpm(s, H); break;
-    case HM_METHOD_LOBPCG: code = run_lobpcg(s, H, M); break;
-    case HM_METHOD_DENSE: code = run_dense(s, H, M); break;
-    case HM_METHOD_IDR: code = run_idr(s, H); break;
-    case HM_METHOD_CONDUCTIVITY: code = run_conductivity(s, H); break;
-    case HM_METHOD_MARKER: code = run_marker(s, H); break;
-    case HM_METHOD_SPECTRAL: code = run_spectral(s, H); break;
-    case HM_METHOD_INTERIOR: code = run_interior(s, H); break;
-    case HM_METHOD_EVOLUTION: code = run_evolution(s, H); break;
-  }
+  for (size_t i = 0; i < sizeof run_methods / sizeof run_methods[0]; i++)
+    if (run_methods[i].method == d->solver.method) code = run_methods[i].run(s, H, M);
 
   hm_matrix_destroy(&M);
   hm_matrix_destroy(&H);

@@ -225,7 +225,8 @@ int run_conductivity_geometry(run_state *s, hm_matrix *H, const int64_t cells[3]
   return HM_EXIT_OK;
 }
 
-int run_conductivity(run_state *s, hm_matrix *H) {
+int run_conductivity(run_state *s, hm_matrix *H, hm_matrix *mass) {
+  (void)mass; /* none: a standard problem */
   const hm_ti_params *p = &s->deck.ti; /* nx, ny, nz: the TI's sites or the lattice's cells */
   const int64_t cells[3] = {p->nx, p->ny, p->nz};
   if (s->deck.model == HM_MODEL_LATTICE) {

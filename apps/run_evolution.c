@@ -77,7 +77,8 @@ static void moments_of(run_state *s, hm_evolution *ev, hm_mvec *psi, double comp
   free(m);
 }
 
-int run_evolution(run_state *s, hm_matrix *H) {
+int run_evolution(run_state *s, hm_matrix *H, hm_matrix *mass) {
+  (void)mass; /* none: a standard problem */
   hm_deck *d = &s->deck;
   run_set_phases(s, PHASES, phase_name);
   hm_evolution_options opt;

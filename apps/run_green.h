@@ -1,5 +1,6 @@
-/* The Green's-function run (run_idr.c): what it keeps per energy, and its checkpoints per finished
- * energy (run_green_checkpoint.c). */
+/* The Green's-function run (run_green.c, method = idr with problem = green): what it keeps per
+ * energy, its checkpoints per finished energy (run_green_checkpoint.c), and the IDR(s) options it
+ * shares with the linear systems of run_idr.c. */
 #ifndef HAMLET_RUN_GREEN_H
 #define HAMLET_RUN_GREEN_H
 #include <complex.h>
@@ -18,6 +19,14 @@ typedef struct {
   int multishift; /* solved by multi-shift IDR(s) (green_multishift_chosen) */
 } green_results;
 
+/* The deck's IDR(s) options (run_idr.c; the preconditioner is set by the caller), and Jacobi with
+ * diag, a one-column block holding the operator's diagonal. */
+void run_idr_options(run_state *s, hm_idr_options *opt);
+void run_idr_jacobi(hm_mvec *diag, hm_idr_options *opt);
+/* /solver's attributes of the deck's solver options and whether every system converged. */
+void run_idr_write_solver(run_state *s, hm_output *out, int converged);
+/* Collective: the Green's functions of the deck's energies and sites, written; an exit code. */
+int run_green(run_state *s, hm_matrix *H);
 /* Collective: checkpoint the energies 0 .. done-1 (their results as computed, bit for bit). */
 int green_checkpoint_write(run_state *s, const green_results *g, int done);
 /* Collective: the finished energies of the checkpoint s->args->checkpoint_path into g; *done of them. */

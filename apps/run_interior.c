@@ -62,7 +62,8 @@ static void write_interior(run_state *s, hm_output *out, hm_interior *in, hm_mat
   free(res);
 }
 
-int run_interior(run_state *s, hm_matrix *H) {
+int run_interior(run_state *s, hm_matrix *H, hm_matrix *mass) {
+  (void)mass; /* none: a standard problem */
   const hm_deck *d = &s->deck;
   run_set_phases(s, PHASES, phase_name);
   run_mark m = {0};

@@ -108,7 +108,8 @@ static void write_ldos(run_state *s, hm_output *out, int points, const double *e
   free(sites);
 }
 
-int run_kpm(run_state *s, hm_matrix *H) {
+int run_kpm(run_state *s, hm_matrix *H, hm_matrix *mass) {
+  (void)mass; /* none: a standard problem */
   hm_deck *d = &s->deck;
   run_set_phases(s, PHASES, phase_name);
   hm_kpm_options opt = d->kpm;

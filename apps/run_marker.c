@@ -179,7 +179,8 @@ static void print_projector(const hm_deck *d, double emin, double emax) {
          tail > 1e-6 ? ", TOO FEW moments for this T" : "", needed);
 }
 
-int run_marker(run_state *s, hm_matrix *H) {
+int run_marker(run_state *s, hm_matrix *H, hm_matrix *mass) {
+  (void)mass; /* none: a standard problem */
   hm_deck *d = &s->deck;
   run_set_phases(s, PHASES, phase_name);
   geometry g;

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include "dense_internal.h"
 #include "mtx_internal.h"
-#include "run_eigen_transform.h"
+#include "run_lobpcg_transform.h"
 #include "run_state.h"
 
 /* hm_dist_create refuses local >= INT32_MAX; beyond 2^62 rows even the global indices overflow. */

@@ -343,7 +343,8 @@ static int checkpoint_due(run_state *s, int done, double t_last) {
   return due;
 }
 
-int run_spectral(run_state *s, hm_matrix *H) {
+int run_spectral(run_state *s, hm_matrix *H, hm_matrix *mass) {
+  (void)mass; /* none: a standard problem */
   hm_deck *d = &s->deck;
   run_set_phases(s, PHASES, phase_name);
   geometry geo;

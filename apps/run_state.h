@@ -136,7 +136,7 @@ void run_print_lattice(const run_state *s);
  * = nz x the model's), *layer_orbitals = the model's orbitals, else 0. */
 void run_lattice_geometry(run_state *s, int64_t cells[3], int *orbitals, double lattice[9], double **positions,
                           int *layer_orbitals);
-int run_marker(run_state *s, hm_matrix *H);
+int run_marker(run_state *s, hm_matrix *H, hm_matrix *M);
 /* model = lattice with method = conductivity (else no-ops): keep the cell's geometry, then make the
  * velocity operators of the components from the supercell's stencil (model_lattice_velocity.c). */
 void run_lattice_keep_geometry(run_state *s, const double cell[3][3], int orbitals, const double *positions);
@@ -155,14 +155,14 @@ void run_memory_write(run_state *s, hm_output *out);
 void run_print_memory(const run_state *s);
 
 /* The methods; each writes its result file and returns an exit code. */
-int run_kpm(run_state *s, hm_matrix *H);
+int run_kpm(run_state *s, hm_matrix *H, hm_matrix *M);
 int run_lobpcg(run_state *s, hm_matrix *H, hm_matrix *M);
 int run_dense(run_state *s, hm_matrix *H, hm_matrix *M);
-int run_idr(run_state *s, hm_matrix *H);
-int run_conductivity(run_state *s, hm_matrix *H);
-int run_interior(run_state *s, hm_matrix *H); /* window eigenpairs by ChebFD (run_interior.c) */
-int run_spectral(run_state *s, hm_matrix *H); /* A(k, E) of model = ti or lattice (run_spectral.c) */
-int run_evolution(run_state *s, hm_matrix *H); /* states propagated in time (run_evolution.c) */
+int run_idr(run_state *s, hm_matrix *H, hm_matrix *M);
+int run_conductivity(run_state *s, hm_matrix *H, hm_matrix *M);
+int run_interior(run_state *s, hm_matrix *H, hm_matrix *M); /* window eigenpairs by ChebFD (run_interior.c) */
+int run_spectral(run_state *s, hm_matrix *H, hm_matrix *M); /* A(k, E) of model = ti or lattice (run_spectral.c) */
+int run_evolution(run_state *s, hm_matrix *H, hm_matrix *M); /* states propagated in time (run_evolution.c) */
 /* The conductivity of any lattice matrix whose rows are (cell, orbital) of cells[3], with its
  * lattice vectors (lattice[3k + d]) and orbital positions (positions[3i + d]); the TI calls it. */
 int run_conductivity_geometry(run_state *s, hm_matrix *H, const int64_t cells[3], int orbitals,

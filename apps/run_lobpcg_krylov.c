@@ -8,9 +8,9 @@
 #include <string.h>
 #include "checkpoint_state.h"
 #include "krylov_schur.h"
-#include "run_eigen_transform.h"
+#include "run_lobpcg_transform.h"
 
-enum { PHASE_BUILD, PHASE_SETUP, PHASE_SOLVE, PHASE_CHECKPOINT, PHASE_IO, PHASES }; /* run_eigen.c's */
+enum { PHASE_BUILD, PHASE_SETUP, PHASE_SOLVE, PHASE_CHECKPOINT, PHASE_IO, PHASES }; /* run_lobpcg.c's */
 
 /* lambda = shift + 1 / theta ascending, and the true residuals of A x = lambda B x of X's columns
  * reordered the same way into V (nev columns). */

@@ -1,6 +1,6 @@
 /* method = lobpcg with transform = shift_invert: the results of the original pencil in /eigen. */
-#ifndef HAMLET_RUN_EIGEN_TRANSFORM_H
-#define HAMLET_RUN_EIGEN_TRANSFORM_H
+#ifndef HAMLET_RUN_LOBPCG_TRANSFORM_H
+#define HAMLET_RUN_LOBPCG_TRANSFORM_H
 #include "hamlet/lobpcg.h"
 #include "run_state.h"
 #include "shift_invert.h"
@@ -28,6 +28,6 @@ void run_print_transform_summary(const run_state *s, const run_transform_info *t
 /* Whether the deck's outer (krylov_schur, lobpcg or auto; a restart: its checkpoint's method) runs Krylov-Schur. */
 int run_outer_is_krylov_schur(const run_state *s);
 /* Thick-restart Lanczos on the transform si (destroyed here), the setup phase begun at m (freed
- * here; the caller set the phases of run_eigen.c): /eigen written, returns the exit status. */
+ * here; the caller set the phases of run_lobpcg.c): /eigen written, returns the exit status. */
 int run_krylov_schur(run_state *s, hm_matrix *H, hm_shift_invert *si, run_mark *m);
 #endif

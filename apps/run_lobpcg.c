@@ -1,9 +1,9 @@
-/* method = lobpcg (extreme eigenpairs) and method = dense (all eigenvalues): -> /eigen. */
+/* method = lobpcg: extreme eigenpairs (optionally by shift-and-invert) -> /eigen. */
 #include <math.h>
 #include <string.h>
 #include "checkpoint_state.h"
 #include "lobpcg_checkpoint.h"
-#include "run_eigen_transform.h"
+#include "run_lobpcg_transform.h"
 #include "lanczos.h"
 #include "lobpcg_report.h"
 #include "run_state.h"
@@ -215,7 +215,7 @@ int run_lobpcg(run_state *s, hm_matrix *H, hm_matrix *M) {
   if (d->solver.transform) {
     APP_CALL(hm_shift_invert_create_inner(H, M, d->solver.shift, (hm_shift_invert_inner)d->solver.inner,
                                           d->solver.inner_maxit, &si));
-    if (run_outer_is_krylov_schur(s)) { /* outer = krylov_schur, or auto (run_eigen_krylov.c) */
+    if (run_outer_is_krylov_schur(s)) { /* outer = krylov_schur, or auto (run_lobpcg_krylov.c) */
       hm_operator_destroy(&B);
       hm_operator_destroy(&A);
       return run_krylov_schur(s, H, si, &m);
@@ -306,42 +306,4 @@ int run_lobpcg(run_state *s, hm_matrix *H, hm_matrix *M) {
   hm_operator_destroy(&A);
   hm_shift_invert_destroy(&si);
   return reason == HM_LOBPCG_CONVERGED ? HM_EXIT_OK : HM_EXIT_NOT_CONVERGED;
-}
-
-int run_dense(run_state *s, hm_matrix *H, hm_matrix *M) {
-  const hm_deck *d = &s->deck;
-  run_set_phases(s, PHASES, phase_name);
-  int64_t n;
-  hm_scalar type;
-  const hm_dist *dist;
-  APP_CALL(hm_matrix_info(H, &n, NULL, &type));
-  APP_CALL(hm_matrix_dist(H, &dist));
-  double *w = malloc(sizeof(double) * (size_t)n);
-  hm_mvec *Z = NULL;
-  run_mark m = {0};
-  run_mark_now(s, &m);
-  if (d->solver.vectors) APP_CALL(hm_mvec_create(s->ctx, dist, type, (int)n, &Z));
-  run_phase_add(s, &m, PHASE_SETUP);
-  run_mark_now(s, &m);
-  APP_CALL(hm_dense_eigh_matrix(H, M, d->solver.vectors, (hm_dense_method)d->solver.dense_solver, w, Z));
-  run_phase_add(s, &m, PHASE_SOLVE);
-
-  run_mark_now(s, &m);
-  hm_output *out;
-  run_output_open(s, H, &out);
-  APP_CALL(hm_output_write_array(out, "/eigen/values", HM_REAL, 1, &n, w, energy_unit, "all eigenvalues, ascending"));
-  static const char *const solver_word[] = {"auto", "lapack", "cusolver", "scalapack"};
-  APP_CALL(hm_output_write_attribute(out, "/eigen", "method", "dense"));
-  APP_CALL(hm_output_write_attribute(out, "/eigen", "dense_solver", solver_word[d->solver.dense_solver]));
-  if (Z) APP_CALL(hm_output_write_mvec(out, "/eigen/vectors", Z, "1", "eigenvectors (column j: eigenvalue j)"));
-  run_output_commit(s, &out, &m, PHASE_IO);
-  free(m.joules);
-  if (s->rank == 0) {
-    run_print_header(s, "all eigenvalues (dense)", H);
-    printf("  eigenvalues  %lld from %.10g to %.10g\n", (long long)n, w[0], w[n - 1]);
-    run_print_timing(s);
-  }
-  hm_mvec_destroy(&Z);
-  free(w);
-  return HM_EXIT_OK;
 }

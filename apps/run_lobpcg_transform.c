@@ -3,7 +3,7 @@
  * convergence on the transformed operator (which decides the exit status). */
 #include <math.h>
 #include "lobpcg_report.h"
-#include "run_eigen_transform.h"
+#include "run_lobpcg_transform.h"
 
 static const char *const energy_unit = "energy (units of the Hamiltonian)";
 
