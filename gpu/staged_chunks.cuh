@@ -9,14 +9,15 @@
 #define HAMLET_STAGED_CHUNKS_CUH
 #include <cstdlib>
 #include "stencil_exec.h"
+#include "tuning.cuh"
 
 namespace {
 
 constexpr int64_t kStagedWantBlocks = 1024; // long chunks where the tiles are few
 
-// A positive integer from the environment (benchmarks, tests), else `fallback`.
+// A positive integer from a tuning variable (tuning.cuh: benchmarks, tests), else `fallback`.
 inline int64_t staged_setting(const char *name, int64_t fallback) {
-  const char *v = getenv(name);
+  const char *v = hm_tuning_variable(name);
   const long long n = v ? atoll(v) : 0;
   return n >= 1 && n <= (1 << 24) ? n : fallback;
 }

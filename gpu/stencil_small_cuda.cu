@@ -29,6 +29,7 @@
 #include "stencil_device.cuh"
 #include "stencil_launch.cuh"
 #include "stencil_small_cuda.h"
+#include "tuning.cuh"
 #include "stencil_small_plan.h"
 
 namespace {
@@ -41,7 +42,7 @@ hm_device_buffers scratch_buffer; // per device
 using Shape = hm_small_shape;
 
 Shape shape_for(const hm_stencil_exec &E, int list, int k) {
-  const char *v = getenv("HAMLET_STENCIL_TILE");
+  const char *v = hm_tuning_variable("HAMLET_STENCIL_TILE");
   return hm_small_shape_for(&E, list, k, v && !strcmp(v, "linear"));
 }
 

@@ -417,7 +417,7 @@ __global__ void __launch_bounds__(kThreads, min_blocks<Cplx, K>())
 
 // The TI's kinds compiled in where E's entries are among them, unless HAMLET_STENCIL_STAGED_KINDS=generic.
 bool want_ti_kinds(const hm_stencil_exec *E) {
-  const char *v = getenv("HAMLET_STENCIL_STAGED_KINDS");
+  const char *v = hm_tuning_variable("HAMLET_STENCIL_STAGED_KINDS");
   return !E->real && !(v && !strcmp(v, "generic")) && has_ti_kinds(E);
 }
 

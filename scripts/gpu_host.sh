@@ -33,7 +33,7 @@ build_tree() {
   log="$OUT/build_$(basename "$dir").log"
   if [ ! -f "$dir/CMakeCache.txt" ]; then
     # shellcheck disable=SC2086 # the flag list splits into words on purpose
-    cmake -S "$src" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHAMLET_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=native \
+    cmake -S "$src" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHAMLET_CUDA=ON -DHAMLET_TUNING=ON -DCMAKE_CUDA_ARCHITECTURES=native \
       $HAMLET_DEVICE_CMAKE_FLAGS >"$log" 2>&1 || { tail -20 "$log"; return 1; }
   fi
   cmake --build "$dir" -j "$(nproc)" ${1:+--target "$@"} >>"$log" 2>&1 || { grep -E "error|Error" "$log" | head -20; return 1; }
