@@ -11,6 +11,7 @@
 #include "error_macros.h"
 #include "hamlet/interior.h"
 #include "hamlet/kpm.h"
+#include "interior_checkpoint.h"
 #include "interior_filter.h"
 #include "lanczos.h"
 #include "mvec_block.h"
@@ -32,6 +33,16 @@ struct hm_interior_s {
   double *lock_values, *lock_res;        /* as locked */
   int *order;                            /* ascending order of the locked values */
   double t_filter, t_other, vector_steps; /* this rank's seconds in the filter and the rest; columns x degree */
+  /* the pass loop's progress marks (a checkpoint keeps them) */
+  int stalled, sure_stalled, last_maybe, last_sure, restored;
+  double mark;
+  /* checkpoints and the stop request (interior_checkpoint.h) */
+  hm_interior_checkpoint_fn checkpoint;
+  void *checkpoint_user;
+  int checkpoint_every;
+  double checkpoint_seconds, last_checkpoint;
+  int (*stop)(void *);
+  void *stop_user;
 };
 
 int hm_interior_options_default(hm_interior_options *opt) {
@@ -418,9 +429,26 @@ static int sort_locked(hm_interior *s) {
   return HM_SUCCESS;
 }
 
-int hm_interior_run(hm_interior *s) {
-  HM_CHECK(s, HM_ERR_ARGUMENT, "NULL solver");
-  HM_CHECK(s->passes == 0, HM_ERR_ARGUMENT, "hm_interior_run was called already on this solver");
+/* After a pass: a checkpoint where one is due (every `every` passes, or `seconds` by rank 0's clock),
+ * then HM_ERR_STOPPED where the stop request says so. */
+static int after_pass(hm_interior *s) {
+  int due = s->checkpoint && s->checkpoint_every > 0 && s->passes % s->checkpoint_every == 0;
+  if (s->checkpoint && s->checkpoint_seconds > 0) {
+    int late = MPI_Wtime() - s->last_checkpoint >= s->checkpoint_seconds;
+    HM_CALL_MPI(MPI_Bcast(&late, 1, MPI_INT, 0, s->H->ctx->comm));
+    due = due || late;
+  }
+  if (due) {
+    HM_CALL(s->checkpoint(s, s->checkpoint_user));
+    s->last_checkpoint = MPI_Wtime();
+  }
+  HM_CHECK(!(s->stop && s->stop(s->stop_user)), HM_ERR_STOPPED, "stopped after filter pass %d", s->passes);
+  return HM_SUCCESS;
+}
+
+/* The bounds, the count estimate, the degree and the start block of a new run; *none where the
+ * window misses the spectrum. */
+static int start(hm_interior *s, int *none) {
   const hm_interior_options *o = &s->opt;
   HM_CALL(hm_lanczos_bounds(s->H, o->lanczos_steps, o->seed, 0.05, &s->lo, &s->hi));
   s->scale = 2.0 / (s->hi - s->lo);
@@ -428,8 +456,8 @@ int hm_interior_run(hm_interior *s) {
   s->spectral = fmax(fabs(s->lo), fabs(s->hi));
   s->a = fmax((o->emin - s->shift) * s->scale, -1.0);
   s->b = fmin((o->emax - s->shift) * s->scale, 1.0);
-  s->converged = 1;
-  if (s->a >= 1 || s->b <= -1) return sort_locked(s); /* the window misses the spectrum: none */
+  *none = s->a >= 1 || s->b <= -1;
+  if (*none) return HM_SUCCESS;
   HM_CALL(count_estimate(s));
   s->degree = o->degree ? o->degree : hm_interior_filter_degree(s->a, s->b);
   const int est = (int)ceil(s->estimate);
@@ -437,13 +465,30 @@ int hm_interior_run(hm_interior *s) {
   if (ns > s->n_global) ns = (int)s->n_global;
   s->margin = ns / 10 > 2 ? ns / 10 : 2;
   HM_CALL(check_memory(s, ns));
+  HM_CALL(grow(s, ns));
+  s->stalled = s->sure_stalled = 0;
+  s->last_maybe = s->last_sure = -1;
+  s->mark = 0;
+  return HM_SUCCESS;
+}
+
+int hm_interior_run(hm_interior *s) {
+  HM_CHECK(s, HM_ERR_ARGUMENT, "NULL solver");
+  HM_CHECK(s->passes == 0 || s->restored, HM_ERR_ARGUMENT, "hm_interior_run was called already on this solver");
+  const hm_interior_options *o = &s->opt;
+  if (!s->restored) {
+    int none = 0;
+    s->converged = 1;
+    HM_CALL(start(s, &none));
+    if (none) return sort_locked(s); /* the window misses the spectrum: none */
+  }
+  s->restored = 0;
   HM_MALLOC(s->coef, s->degree + 1);
   HM_CALL(hm_interior_filter_coefficients(s->a, s->b, s->degree, s->coef));
-  HM_CALL(grow(s, ns));
+  s->last_checkpoint = MPI_Wtime();
   pass_work p;
   memset(&p, 0, sizeof p);
-  int st = HM_SUCCESS, stalled = 0, sure_stalled = 0, last_maybe = -1, last_sure = -1;
-  double mark = 0;
+  int st = HM_SUCCESS;
   s->converged = 0;
   while (s->passes < o->max_passes && s->X) {
     pass_result r;
@@ -452,35 +497,115 @@ int hm_interior_run(hm_interior *s) {
      * eigenvalue could be left outside it. */
     const int inside = s->nlock + r.sure;
     /* Pairs surely inside that do not converge: their level is cut at the search space's end. */
-    sure_stalled = r.sure > 0 && r.locked_now == 0 && r.sure == last_sure ? sure_stalled + 1 : 0;
-    last_sure = r.sure;
-    if ((inside + s->margin > s->search || sure_stalled >= 4) && s->search < s->n_global) {
+    s->sure_stalled = r.sure > 0 && r.locked_now == 0 && r.sure == s->last_sure ? s->sure_stalled + 1 : 0;
+    s->last_sure = r.sure;
+    if ((inside + s->margin > s->search || s->sure_stalled >= 4) && s->search < s->n_global) {
       int want = (int)fmin(fmax(ceil(1.5 * inside), 1.25 * s->search) + s->margin, (double)s->n_global);
       s->margin = want / 10 > 2 ? want / 10 : 2;
       HM_CALL_GOTO(st, done, grow(s, want - s->nlock));
-      stalled = sure_stalled = 0;
-      last_maybe = -1;
-      continue;
-    }
-    /* Unresolved pairs make progress while their residuals fall (by half since the mark) or their
-     * number changes; mixtures of outside vectors make none. */
-    if (r.locked_now > 0 || r.maybe != last_maybe || r.log_res < mark - log(2.0)) {
-      stalled = 0;
-      mark = r.log_res;
+      s->stalled = s->sure_stalled = 0;
+      s->last_maybe = -1;
     } else {
-      stalled++;
+      /* Unresolved pairs make progress while their residuals fall (by half since the mark) or their
+       * number changes; mixtures of outside vectors make none. */
+      if (r.locked_now > 0 || r.maybe != s->last_maybe || r.log_res < s->mark - log(2.0)) {
+        s->stalled = 0;
+        s->mark = r.log_res;
+      } else {
+        s->stalled++;
+      }
+      s->last_maybe = r.maybe;
+      if (r.sure == 0 && r.locked_now == 0 && s->passes >= 2 && (r.maybe == 0 || s->stalled >= 3)) {
+        s->converged = 1;
+        break;
+      }
     }
-    last_maybe = r.maybe;
-    if (r.sure == 0 && r.locked_now == 0 && s->passes >= 2 && (r.maybe == 0 || stalled >= 3)) {
-      s->converged = 1;
-      break;
-    }
+    if (s->X && s->passes < o->max_passes) HM_CALL_GOTO(st, done, after_pass(s));
   }
   if (!s->X) s->converged = 1; /* the whole space locked (tiny matrices) */
 done:
   pass_work_free(&p);
   if (st) return st;
   return sort_locked(s);
+}
+
+int hm_interior_set_checkpoint(hm_interior *s, int every, double seconds, hm_interior_checkpoint_fn fn, void *user,
+                               int (*stop)(void *), void *stop_user) {
+  HM_CHECK(s, HM_ERR_ARGUMENT, "NULL solver");
+  HM_CHECK(every >= 0 && seconds >= 0, HM_ERR_ARGUMENT, "every = %d, seconds = %g: must be >= 0", every, seconds);
+  s->checkpoint = fn;
+  s->checkpoint_user = user;
+  s->checkpoint_every = every;
+  s->checkpoint_seconds = seconds;
+  s->stop = stop;
+  s->stop_user = stop_user;
+  return HM_SUCCESS;
+}
+
+enum { SCALARS_FIXED = 26, CHECKPOINT_VERSION = 1 };
+
+int hm_interior_checkpoint_state(hm_interior *s, int *nblocks, hm_mvec *blocks[2], int *nscalars, double **scalars) {
+  HM_CHECK(s && nblocks && blocks && nscalars && scalars, HM_ERR_ARGUMENT, "NULL argument");
+  const int xk = s->X ? s->X->k : 0;
+  *nblocks = 0;
+  if (xk) blocks[(*nblocks)++] = s->X;
+  if (s->nlock) blocks[(*nblocks)++] = s->Q;
+  *nscalars = SCALARS_FIXED + 2 * s->nlock;
+  double *v;
+  HM_MALLOC(v, *nscalars);
+  const double fixed[SCALARS_FIXED] = {
+      CHECKPOINT_VERSION, (double)s->n_global, s->type, s->opt.emin, s->opt.emax, s->opt.tol,
+      (double)(s->opt.seed >> 32), (double)(s->opt.seed & 0xffffffffu), s->lo, s->hi, s->estimate, s->degree,
+      s->search, s->passes, s->margin, s->nlock, xk, s->stalled, s->sure_stalled, s->last_maybe, s->last_sure,
+      s->mark, s->t_filter, s->t_other, s->vector_steps, s->converged};
+  memcpy(v, fixed, sizeof fixed);
+  for (int i = 0; i < s->nlock; i++) {
+    v[SCALARS_FIXED + i] = s->lock_values[i];
+    v[SCALARS_FIXED + s->nlock + i] = s->lock_res[i];
+  }
+  *scalars = v;
+  return HM_SUCCESS;
+}
+
+int hm_interior_checkpoint_restore(hm_interior *s, int nscalars, const double *v, int *nblocks, hm_mvec *blocks[2]) {
+  HM_CHECK(s && v && nblocks && blocks, HM_ERR_ARGUMENT, "NULL argument");
+  HM_CHECK(s->passes == 0 && !s->X && !s->Q, HM_ERR_ARGUMENT, "restore a checkpoint into a solver that has not run");
+  HM_CHECK(nscalars >= SCALARS_FIXED && v[0] == CHECKPOINT_VERSION, HM_ERR_INPUT,
+           "not an interior checkpoint of this version (%d scalars)", nscalars);
+  const double seed_hi = (double)(s->opt.seed >> 32), seed_lo = (double)(s->opt.seed & 0xffffffffu);
+  HM_CHECK(v[1] == (double)s->n_global && v[2] == s->type, HM_ERR_INPUT,
+           "the checkpoint is of a matrix of %.0f rows, type %.0f; this one has %lld rows, type %d", v[1], v[2],
+           (long long)s->n_global, (int)s->type);
+  HM_CHECK(v[3] == s->opt.emin && v[4] == s->opt.emax && v[5] == s->opt.tol && v[6] == seed_hi && v[7] == seed_lo,
+           HM_ERR_INPUT, "the checkpoint is of window [%.17g, %.17g], tol %g; this run has [%.17g, %.17g], tol %g "
+           "(or another seed)", v[3], v[4], v[5], s->opt.emin, s->opt.emax, s->opt.tol);
+  const int nlock = (int)v[15], xk = (int)v[16];
+  HM_CHECK(nlock >= 0 && xk >= 1 && nlock + xk <= s->n_global && nscalars == SCALARS_FIXED + 2 * nlock &&
+               v[11] >= 1 && v[13] >= 1,
+           HM_ERR_INPUT, "the checkpoint's sizes do not fit (%d locked, %d active of %lld rows, %d scalars)", nlock, xk,
+           (long long)s->n_global, nscalars);
+  s->lo = v[8], s->hi = v[9], s->estimate = v[10], s->degree = (int)v[11], s->search = (int)v[12];
+  s->passes = (int)v[13], s->margin = (int)v[14], s->nlock = nlock;
+  s->stalled = (int)v[17], s->sure_stalled = (int)v[18], s->last_maybe = (int)v[19], s->last_sure = (int)v[20];
+  s->mark = v[21], s->t_filter = v[22], s->t_other = v[23], s->vector_steps = v[24], s->converged = (int)v[25];
+  s->scale = 2.0 / (s->hi - s->lo);
+  s->shift = 0.5 * (s->hi + s->lo);
+  s->spectral = fmax(fabs(s->lo), fabs(s->hi));
+  s->a = fmax((s->opt.emin - s->shift) * s->scale, -1.0);
+  s->b = fmin((s->opt.emax - s->shift) * s->scale, 1.0);
+  HM_MALLOC(s->lock_values, nlock + 1);
+  HM_MALLOC(s->lock_res, nlock + 1);
+  for (int i = 0; i < nlock; i++) {
+    s->lock_values[i] = v[SCALARS_FIXED + i];
+    s->lock_res[i] = v[SCALARS_FIXED + nlock + i];
+  }
+  HM_CALL(new_block(s, xk, &s->X));
+  if (nlock) HM_CALL(new_block(s, nlock, &s->Q));
+  *nblocks = 0;
+  blocks[(*nblocks)++] = s->X;
+  if (nlock) blocks[(*nblocks)++] = s->Q;
+  s->restored = 1;
+  return HM_SUCCESS;
 }
 
 int hm_interior_info(const hm_interior *s, int *found, double *estimate, int *degree, int *search, int *passes,

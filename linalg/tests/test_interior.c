@@ -8,6 +8,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "error_macros.h"
+#include "interior_checkpoint.h"
 #include "testing.h"
 
 static hm_backend backend = HM_BACKEND_CPU;
@@ -124,6 +126,94 @@ static int check_window(const char *name, hm_matrix *H, double emin, double emax
   return found;
 }
 
+/* A checkpoint kept in memory: the scalars and copies of the blocks after pass `at`. */
+typedef struct {
+  int at, nblocks, nscalars, taken;
+  double *scalars;
+  hm_mvec *blocks[2];
+} saved_state;
+
+static int save_at(hm_interior *in, void *user) {
+  saved_state *c = user;
+  int passes;
+  hm_interior_info(in, NULL, NULL, NULL, NULL, &passes, NULL);
+  if (passes != c->at) return HM_SUCCESS;
+  hm_mvec *blocks[2];
+  HM_CALL(hm_interior_checkpoint_state(in, &c->nblocks, blocks, &c->nscalars, &c->scalars));
+  for (int b = 0; b < c->nblocks; b++) {
+    const hm_dist *dist;
+    int k;
+    hm_scalar type;
+    hm_context *ctx;
+    HM_CALL(hm_mvec_dist(blocks[b], &dist));
+    HM_CALL(hm_mvec_size(blocks[b], NULL, &k));
+    HM_CALL(hm_mvec_type(blocks[b], &type));
+    HM_CALL(hm_mvec_context(blocks[b], &ctx));
+    HM_CALL(hm_mvec_create(ctx, dist, type, k, &c->blocks[b]));
+    HM_CALL(hm_mvec_copy_columns(blocks[b], 0, c->blocks[b], 0, k));
+  }
+  c->taken = 1;
+  return HM_SUCCESS;
+}
+
+static int stop_after_save(void *user) { return ((saved_state *)user)->taken; }
+
+/* A run stopped after pass 2 (HM_ERR_STOPPED) and restored from its checkpoint into a new solver
+ * ends at the eigenvalues, residuals and pass count of an uninterrupted run, bit for bit; a
+ * checkpoint of another window is refused. */
+static void check_restart(hm_matrix *H, double emin, double emax) {
+  hm_interior_options opt;
+  hm_interior_options_default(&opt);
+  opt.emin = emin;
+  opt.emax = emax;
+  opt.tol = 1e-10;
+  hm_interior *whole, *first, *second, *other;
+  HM_TEST_OK(hm_interior_create(H, &opt, &whole));
+  HM_TEST_OK(hm_interior_run(whole));
+  saved_state c = {.at = 2};
+  HM_TEST_OK(hm_interior_create(H, &opt, &first));
+  HM_TEST_OK(hm_interior_set_checkpoint(first, 1, 0, save_at, &c, stop_after_save, &c));
+  HM_TEST_FAILS(hm_interior_run(first), HM_ERR_STOPPED, "stopped after filter pass 2");
+  HM_TEST_ASSERT(c.taken, "no checkpoint was taken at pass 2");
+  hm_interior_destroy(&first);
+  HM_TEST_OK(hm_interior_create(H, &opt, &second));
+  int nblocks;
+  hm_mvec *blocks[2];
+  HM_TEST_OK(hm_interior_checkpoint_restore(second, c.nscalars, c.scalars, &nblocks, blocks));
+  HM_TEST_ASSERT(nblocks == c.nblocks, "the restore made %d blocks, the checkpoint has %d", nblocks, c.nblocks);
+  for (int b = 0; b < nblocks && b < c.nblocks; b++) {
+    int k;
+    hm_mvec_size(c.blocks[b], NULL, &k);
+    HM_TEST_OK(hm_mvec_copy_columns(c.blocks[b], 0, blocks[b], 0, k));
+  }
+  HM_TEST_OK(hm_interior_run(second));
+  int n1, n2, p1, p2;
+  HM_TEST_OK(hm_interior_info(whole, &n1, NULL, NULL, NULL, &p1, NULL));
+  HM_TEST_OK(hm_interior_info(second, &n2, NULL, NULL, NULL, &p2, NULL));
+  HM_TEST_ASSERT(n1 == n2 && p1 == p2 && n1 > 0, "restarted: %d pairs in %d passes, uninterrupted %d in %d", n2, p2, n1,
+                 p1);
+  if (n1 == n2 && n1 > 0) {
+    double *v1 = malloc(sizeof(double) * (size_t)n1 * 4), *v2 = v1 + n1, *r1 = v1 + 2 * n1, *r2 = v1 + 3 * n1;
+    HM_TEST_OK(hm_interior_values(whole, v1));
+    HM_TEST_OK(hm_interior_values(second, v2));
+    HM_TEST_OK(hm_interior_residuals(whole, r1));
+    HM_TEST_OK(hm_interior_residuals(second, r2));
+    HM_TEST_ASSERT(!memcmp(v1, v2, sizeof(double) * (size_t)n1) && !memcmp(r1, r2, sizeof(double) * (size_t)n1),
+                   "restarted values or residuals differ from the uninterrupted run's (first %.17g vs %.17g)", v2[0],
+                   v1[0]);
+    free(v1);
+  }
+  opt.emax = emax + 0.01;
+  HM_TEST_OK(hm_interior_create(H, &opt, &other));
+  HM_TEST_FAILS(hm_interior_checkpoint_restore(other, c.nscalars, c.scalars, &nblocks, blocks), HM_ERR_INPUT,
+                "the checkpoint is of window");
+  hm_interior_destroy(&other);
+  hm_interior_destroy(&second);
+  hm_interior_destroy(&whole);
+  for (int b = 0; b < c.nblocks; b++) hm_mvec_destroy(&c.blocks[b]);
+  free(c.scalars);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   if (argc > 1 && strcmp(argv[1], "cuda") == 0) {
@@ -171,6 +261,7 @@ int main(int argc, char **argv) {
   HM_TEST_OK(hm_test_eigh(n, dense, w, NULL));
   free(dense);
   check_window("disordered", H, -0.3, 0.3);
+  check_restart(H, -0.3, 0.3);
   const int i0 = (int)n / 2 - 6, i1 = (int)n / 2 + 6;
   check_window("edges inside", H, w[i0] - 1e-7, w[i1] + 1e-7);
   check_window("edges outside", H, w[i0] + 1e-7, w[i1] - 1e-7);
