@@ -3,10 +3,47 @@
  * estimate, the filter degree, the search space and the passes as attributes. */
 #include <stdio.h>
 #include <stdlib.h>
+#include "checkpoint_state.h"
+#include "interior_checkpoint.h"
 #include "run_state.h"
 
-enum { PHASE_BUILD, PHASE_SETUP, PHASE_SOLVE, PHASE_IO, PHASES };
-static const char *const phase_name[PHASES] = {"build", "setup", "solve", "io"};
+enum { PHASE_BUILD, PHASE_SETUP, PHASE_SOLVE, PHASE_CHECKPOINT, PHASE_IO, PHASES };
+static const char *const phase_name[PHASES] = {"build", "setup", "solve", "checkpoint", "io"};
+
+/* Checkpoint after a filter pass: everything the next pass reads (interior_checkpoint.h). */
+static int on_checkpoint(hm_interior *in, void *user) {
+  run_state *s = user;
+  run_mark m = {0};
+  run_mark_now(s, &m);
+  hm_mvec *blocks[2];
+  int nblocks, nscalars;
+  double *scalars = NULL;
+  int st = hm_interior_checkpoint_state(in, &nblocks, blocks, &nscalars, &scalars);
+  if (!st)
+    st = hm_state_checkpoint_write(s->ctx, s->checkpoint_path, s->deck.text, "interior", nblocks, blocks, nscalars,
+                                   scalars, run_identity(s));
+  free(scalars);
+  run_checkpoint_done(s, &m, PHASE_CHECKPOINT);
+  return st;
+}
+
+/* Continue from a checkpoint: its scalars checked against this run, then its blocks. Collective, so
+ * every rank returns the same refusal. */
+static int restore(run_state *s, hm_interior *in) {
+  const char *path = s->args->checkpoint_path;
+  int n, nblocks;
+  double *scalars;
+  hm_mvec *blocks[2];
+  APP_CALL_INPUT(hm_state_checkpoint_read_scalars(s->ctx, path, "interior", &n, &scalars));
+  int st = hm_interior_checkpoint_restore(in, n, scalars, &nblocks, blocks);
+  free(scalars);
+  if (st) {
+    if (s->rank == 0) fprintf(stderr, "hamlet: checkpoint '%s' refused: %s", path, hm_error_message());
+    return st;
+  }
+  APP_CALL_INPUT(hm_state_checkpoint_read_blocks(s->ctx, path, nblocks, blocks));
+  return HM_SUCCESS;
+}
 
 static void write_interior(run_state *s, hm_output *out, hm_interior *in, hm_matrix *H) {
   const hm_deck *d = &s->deck;
@@ -77,10 +114,30 @@ int run_interior(run_state *s, hm_matrix *H, hm_matrix *mass) {
   opt.degree = d->interior.degree;
   hm_interior *in;
   APP_CALL(hm_interior_create(H, &opt, &in));
+  APP_CALL(hm_interior_set_checkpoint(in, d->checkpoint_every, d->checkpoint_seconds, on_checkpoint, s, run_stop_poll,
+                                      &s->stop));
+  if (s->args->checkpoint_path && restore(s, in)) {
+    hm_interior_destroy(&in);
+    return HM_EXIT_USAGE;
+  }
   run_phase_add(s, &m, PHASE_SETUP);
   run_mark_now(s, &m);
-  APP_CALL(hm_interior_run(in));
+  const int st = hm_interior_run(in);
+  if (st == HM_ERR_STOPPED) { /* signal or walltime: the blocks after the last pass are a complete state */
+    hm_error_clear();
+    hm_progress_finish(&s->progress);
+    APP_CALL(on_checkpoint(in, s));
+    int passes = 0;
+    APP_CALL(hm_interior_info(in, NULL, NULL, NULL, NULL, &passes, NULL));
+    char where[64];
+    snprintf(where, sizeof where, "after filter pass %d", passes);
+    free(m.joules);
+    hm_interior_destroy(&in);
+    return run_stopped(s, where);
+  }
+  APP_CALL(st);
   run_phase_add(s, &m, PHASE_SOLVE);
+  run_phase_exclude(s, PHASE_SOLVE, PHASE_CHECKPOINT); /* checkpoints ran inside the solve */
   hm_progress_finish(&s->progress);
   run_mark_now(s, &m);
   hm_output *out;

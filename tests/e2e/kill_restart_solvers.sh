@@ -1,6 +1,6 @@
-# LOBPCG and IDR(s) runs killed with SIGKILL mid-way restart from their last checkpoint and reach
-# the answer of an uninterrupted run (the converged eigenvalues, the solution), on the same and on
-# another rank count.
+# LOBPCG, IDR(s) and ChebFD (method = interior) runs killed with SIGKILL mid-way restart from their
+# last checkpoint and reach the answer of an uninterrupted run (the converged eigenvalues, the
+# solution; ChebFD's bit for bit on the same ranks), on the same and on another rank count.
 . "$(dirname "$0")/common.sh"
 need_h5py
 cat > lobpcg.ini <<'INI'
@@ -41,6 +41,23 @@ tol = 1e-10
 maxit = 3000
 vectors = yes
 INI
+cat > interior.ini <<'INI'
+[run]
+output = interior.h5
+checkpoint = interior_ckpt.h5
+checkpoint_every = 1
+[hamiltonian]
+model = ti
+nx = 6
+ny = 6
+nz = 6
+boundary = periodic periodic open
+[solver]
+method = interior
+[interior]
+window = 0.3 1.2
+tol = 1e-9
+INI
 # kill_mid DECK CKPT DELAY_US: start slowed in its own process group, kill after the first checkpoint.
 kill_mid() {
   rm -f "$2"
@@ -57,7 +74,7 @@ close() { # close A B DATASET RTOL: the datasets agree to RTOL (relative to the 
 a, b = (h5py.File(x, 'r')[sys.argv[3]][()] for x in sys.argv[1:3])
 d = np.abs(a - b).max() / np.abs(b).max(); print(sys.argv[3], 'differs by', d); sys.exit(int(not d <= float(sys.argv[4])))" "$@"
 }
-for m in lobpcg idr; do
+for m in lobpcg idr interior; do
   run2 run $m.ini -o ${m}_full.h5 --quiet >${m}_full.log 2>&1 || fail "$m uninterrupted: $(cat ${m}_full.log)"
 done
 kill_mid lobpcg.ini lobpcg_ckpt.h5 100000
@@ -73,6 +90,14 @@ close idr_full.h5 idr_restarted.h5 /solution/x 1e-8 || fail "idr: restarted solu
 close idr_full.h5 idr_restarted.h5 /solver/iterations 0 || fail "idr: restarted run took another number of iterations"
 "$MPIEXEC" -n 1 "$HAMLET" restart idr_ckpt1.h5 -o idr_restarted1.h5 --quiet >r1.log 2>&1 || fail "idr restart on 1 rank: $(cat r1.log)"
 close idr_full.h5 idr_restarted1.h5 /solution/x 1e-8 || fail "idr: 1-rank restarted solution differs"
+kill_mid interior.ini interior_ckpt.h5 300000
+cp interior_ckpt.h5 interior_ckpt1.h5
+run2 restart interior_ckpt.h5 -o interior_restarted.h5 --quiet >r.log 2>&1 || fail "interior restart: $(cat r.log)"
+close interior_full.h5 interior_restarted.h5 /eigen/values 0 || fail "interior: restarted eigenvalues differ"
+close interior_full.h5 interior_restarted.h5 /eigen/residuals 0 || fail "interior: restarted residuals differ"
+"$MPIEXEC" -n 1 "$HAMLET" restart interior_ckpt1.h5 -o interior_restarted1.h5 --quiet >r1.log 2>&1 ||
+  fail "interior restart on 1 rank: $(cat r1.log)"
+close interior_full.h5 interior_restarted1.h5 /eigen/values 1e-10 || fail "interior: 1-rank restarted eigenvalues differ"
 # A checkpoint that is not there is bad input.
 "$MPIEXEC" -n 1 "$HAMLET" restart not_there.h5 >missing.log 2>&1; [ $? -eq 2 ] || fail "a missing checkpoint must exit 2"
 finish
