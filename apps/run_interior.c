@@ -27,6 +27,13 @@ static int on_checkpoint(hm_interior *in, void *user) {
   return st;
 }
 
+/* After every filter pass: the agreed stop request of signals and the walltime (stop.h). */
+static int stop_after_pass(void *user) {
+  run_state *s = user;
+  RUN_TEST_DELAY(s);
+  return run_stop_poll(&s->stop);
+}
+
 /* Continue from a checkpoint: its scalars checked against this run, then its blocks. Collective, so
  * every rank returns the same refusal. */
 static int restore(run_state *s, hm_interior *in) {
@@ -114,8 +121,8 @@ int run_interior(run_state *s, hm_matrix *H, hm_matrix *mass) {
   opt.degree = d->interior.degree;
   hm_interior *in;
   APP_CALL(hm_interior_create(H, &opt, &in));
-  APP_CALL(hm_interior_set_checkpoint(in, d->checkpoint_every, d->checkpoint_seconds, on_checkpoint, s, run_stop_poll,
-                                      &s->stop));
+  APP_CALL(hm_interior_set_checkpoint(in, d->checkpoint_every, d->checkpoint_seconds, on_checkpoint, s,
+                                      stop_after_pass, s));
   if (s->args->checkpoint_path && restore(s, in)) {
     hm_interior_destroy(&in);
     return HM_EXIT_USAGE;

@@ -1,7 +1,7 @@
 # Scheduler signals and the walltime: SIGTERM sent to mpiexec only (Hydra forwards it) or to every
-# process stops KPM, LOBPCG, IDR(s) and Green's-function runs at a step boundary with exit 4 and a
-# checkpoint; `hamlet restart` then reaches the uninterrupted result (bitwise where the method
-# restarts bitwise: Green's functions; else the restart tolerance of kill_restart*.sh). A walltime
+# process stops KPM, LOBPCG, IDR(s), Green's-function and ChebFD (interior) runs at a step boundary
+# with exit 4 and a checkpoint; `hamlet restart` then reaches the uninterrupted result (bitwise where
+# the method restarts bitwise: Green's functions, interior on the same ranks; else the restart tolerance of kill_restart*.sh). A walltime
 # shorter than the run stops it the same way; dense refuses checkpoint keys (exit 2).
 . "$(dirname "$0")/common.sh"
 need_h5py
@@ -73,6 +73,20 @@ energies = -0.5 0.5 12
 eta = 0.1
 sites = 3 3 0
 INI
+cat > interior.ini <<'INI'
+[run]
+checkpoint = interior_ckpt.h5
+[hamiltonian]
+model = ti
+nx = 6
+ny = 6
+nz = 6
+boundary = periodic periodic open
+[solver]
+method = interior
+[interior]
+window = 0.3 1.2
+INI
 # ranks_of PID: the hamlet processes started as PID (itself alone, or mpiexec's proxies' children).
 ranks_of() {
   local proxy children
@@ -114,7 +128,7 @@ restart_same() {
   "$HAMLET" compare "${name}_full.h5" "${name}_restarted.h5" "$@" >cmp.txt ||
     fail "$name: the restart differs from the uninterrupted run: $(tail -3 cmp.txt)"
 }
-for m in kpm lobpcg idr green; do
+for m in kpm lobpcg idr green interior; do
   "$MPIEXEC" -n 2 "$HAMLET" run "$m.ini" -o "${m}_full.h5" --quiet >full.log 2>&1 || fail "$m uninterrupted: $(cat full.log)"
   [ "$m" = kpm ] || "$MPIEXEC" -n 1 "$HAMLET" run "$m.ini" -o "${m}_full1.h5" --quiet >full.log 2>&1 ||
     fail "$m uninterrupted on 1 rank: $(cat full.log)"
@@ -136,6 +150,8 @@ restart_same green 2 --only /green,/ldos --rtol 0 --atol 0
 stop_mid green 1 mpiexec 1000000
 mv green_full1.h5 green_full.h5
 restart_same green 1 --only /green,/ldos --rtol 0 --atol 0
+stop_mid interior 2 all 1000000
+restart_same interior 2 --only /eigen/values,/eigen/residuals --rtol 0 --atol 0
 
 # The walltime: 2 s for a run slowed to about 20 s stops with exit 4 and a checkpoint.
 sed 's/^checkpoint = kpm_ckpt.h5$/checkpoint = kpm_ckpt.h5\nwalltime = 00:00:03/' kpm.ini >wall.ini
