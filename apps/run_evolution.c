@@ -5,10 +5,89 @@
  * boundary for its spread to mean a distance. */
 #include <complex.h>
 #include <math.h>
+#include <string.h>
+#include "checkpoint_state.h"
 #include "run_state.h"
 
-enum { PHASE_BUILD, PHASE_BOUNDS, PHASE_STEPS, PHASE_IO, PHASES };
-static const char *const phase_name[PHASES] = {"build", "bounds", "steps", "io"};
+enum { PHASE_BUILD, PHASE_BOUNDS, PHASE_STEPS, PHASE_CHECKPOINT, PHASE_IO, PHASES };
+static const char *const phase_name[PHASES] = {"build", "bounds", "steps", "checkpoint", "io"};
+
+/* What the run keeps per time row t = 0 .. steps: its time, every column's norm, the mean position
+ * and the spread. */
+typedef struct {
+  int R, T;
+  double *time, *norm, *position, *spread; /* [T + 1], [T + 1][R], [T + 1][3], [T + 1][3] */
+} evolution_rows;
+
+enum { CHECKPOINT_VERSION = 1, HEAD = 6 }; /* version, t, emin, emax, R, T; then rows 0 .. t */
+
+/* Collective: the state after step t (psi) and rows 0 .. t, with the interval, so that a restart
+ * propagates with the same coefficients: bit for bit. */
+static int checkpoint_write(run_state *s, hm_evolution *ev, hm_mvec *psi, const evolution_rows *r, int t) {
+  run_mark m = {0};
+  run_mark_now(s, &m);
+  double emin, emax;
+  int st = hm_evolution_interval(ev, &emin, &emax);
+  if (!st) st = hm_evolution_get_state(ev, psi);
+  const int rows = t + 1, n = HEAD + rows * (1 + r->R + 6);
+  double *v = malloc(sizeof *v * (size_t)n);
+  if (!st && !v) st = HM_ERR_MEMORY;
+  if (!st) {
+    const double head[HEAD] = {CHECKPOINT_VERSION, t, emin, emax, r->R, r->T};
+    memcpy(v, head, sizeof head);
+    double *p = v + HEAD;
+    memcpy(p, r->time, sizeof *p * rows), p += rows;
+    memcpy(p, r->norm, sizeof *p * (size_t)rows * r->R), p += (size_t)rows * r->R;
+    memcpy(p, r->position, sizeof *p * 3 * rows), p += 3 * rows;
+    memcpy(p, r->spread, sizeof *p * 3 * rows);
+    hm_mvec *blocks[1] = {psi};
+    st = hm_state_checkpoint_write(s->ctx, s->checkpoint_path, s->deck.text, "evolution", 1, blocks, n, v,
+                                   run_identity(s));
+  }
+  free(v);
+  run_checkpoint_done(s, &m, PHASE_CHECKPOINT);
+  return st;
+}
+
+/* Collective: a checkpoint's interval, rows and step; the state is read into psi by the caller.
+ * Refused (exit 2) where it does not fit this deck's vectors and steps. */
+static int checkpoint_read(run_state *s, evolution_rows *r, int *t, double *emin, double *emax) {
+  const char *path = s->args->checkpoint_path;
+  int n;
+  double *v;
+  APP_CALL_INPUT(hm_state_checkpoint_read_scalars(s->ctx, path, "evolution", &n, &v));
+  const int ok = n >= HEAD && v[0] == CHECKPOINT_VERSION && v[4] == r->R && v[5] == r->T && v[1] >= 0 &&
+                 v[1] <= r->T && n == HEAD + (int)(v[1] + 1) * (1 + r->R + 6);
+  if (!ok) {
+    if (s->rank == 0)
+      fprintf(stderr, "hamlet: checkpoint '%s' refused: not an evolution checkpoint of %d vectors and %d steps\n",
+              path, r->R, r->T);
+    free(v);
+    return HM_EXIT_USAGE;
+  }
+  *t = (int)v[1], *emin = v[2], *emax = v[3];
+  const int rows = *t + 1;
+  const double *p = v + HEAD;
+  memcpy(r->time, p, sizeof *p * rows), p += rows;
+  memcpy(r->norm, p, sizeof *p * (size_t)rows * r->R), p += (size_t)rows * r->R;
+  memcpy(r->position, p, sizeof *p * 3 * rows), p += 3 * rows;
+  memcpy(r->spread, p, sizeof *p * 3 * rows);
+  free(v);
+  return HM_SUCCESS;
+}
+
+/* After step t: a checkpoint every checkpoint_every steps or checkpoint_seconds (rank 0's clock). */
+static int checkpoint_due(run_state *s, int t, double *last) {
+  const hm_deck *d = &s->deck;
+  int due = d->checkpoint_every > 0 && t % d->checkpoint_every == 0;
+  if (d->checkpoint_seconds > 0) {
+    int late = MPI_Wtime() - *last >= d->checkpoint_seconds;
+    MPI_Bcast(&late, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    due = due || late;
+  }
+  if (due) *last = MPI_Wtime();
+  return due;
+}
 
 /* The start block: R random-phase columns normalised to 1, or the unit vector of the deck's orbital. */
 static void make_start(run_state *s, hm_matrix *H, hm_mvec **psi) {
@@ -89,10 +168,19 @@ int run_evolution(run_state *s, hm_matrix *H, hm_matrix *mass) {
   opt.lanczos_steps = d->kpm.lanczos_steps;
   opt.bounds_margin = d->kpm.bounds_margin;
   const int R = d->evolution.vectors, T = d->evolution.steps;
+  evolution_rows r = {R, T, malloc(sizeof(double) * (T + 1)), malloc(sizeof(double) * (size_t)(T + 1) * R),
+                      malloc(sizeof(double) * 3 * (T + 1)), malloc(sizeof(double) * 3 * (T + 1))};
+  if (!r.time || !r.norm || !r.position || !r.spread) APP_CALL(HM_ERR_MEMORY);
+  int t0 = -1; /* the last row a checkpoint holds (-1: none) */
+  if (s->args->checkpoint_path) { /* the interval of the checkpoint, given: the same coefficients */
+    if (checkpoint_read(s, &r, &t0, &opt.emin, &opt.emax)) return HM_EXIT_USAGE;
+    opt.bounds = HM_BOUNDS_GIVEN;
+  }
   run_mark m = {0};
   run_mark_now(s, &m);
   hm_mvec *psi;
   make_start(s, H, &psi);
+  if (t0 >= 0) APP_CALL_INPUT(hm_state_checkpoint_read_blocks(s->ctx, s->args->checkpoint_path, 1, &psi));
   hm_evolution *ev;
   APP_CALL(hm_evolution_create(H, R, &opt, &ev));
   APP_CALL(hm_evolution_set_state(ev, psi));
@@ -104,16 +192,30 @@ int run_evolution(run_state *s, hm_matrix *H, hm_matrix *mass) {
   APP_CALL(hm_matrix_dist(H, &dist));
   APP_CALL(hm_dist_range(dist, &first, &local, NULL));
   double complex *rows = malloc(sizeof *rows * (size_t)(local * R + 1));
-  double *time = malloc(sizeof *time * (T + 1)), *norm = malloc(sizeof *norm * (size_t)(T + 1) * R);
-  double *position = malloc(sizeof *position * 3 * (T + 1)), *spread = malloc(sizeof *spread * 3 * (T + 1));
-  for (int t = 0; t <= T; t++) {
+  double *time = r.time, *norm = r.norm, *position = r.position, *spread = r.spread, last = MPI_Wtime();
+  for (int t = t0 + 1; t <= T; t++) {
     if (t > 0) APP_CALL(hm_evolution_step(ev, 1));
     time[t] = t * opt.dt;
     moments_of(s, ev, psi, rows, first, local, norm + (size_t)t * R, position + 3 * t, spread + 3 * t);
     hm_progress_update(&s->progress, t, T);
+    RUN_TEST_DELAY(s);
+    if (t == T) break;
+    if (checkpoint_due(s, t, &last)) APP_CALL(checkpoint_write(s, ev, psi, &r, t));
+    if (run_stop_poll(&s->stop)) { /* signal or walltime: the state after step t and rows 0 .. t */
+      hm_progress_finish(&s->progress);
+      APP_CALL(checkpoint_write(s, ev, psi, &r, t));
+      char where[64];
+      snprintf(where, sizeof where, "after time step %d of %d", t, T);
+      free(m.joules);
+      free(rows), free(time), free(norm), free(position), free(spread);
+      hm_evolution_destroy(&ev);
+      hm_mvec_destroy(&psi);
+      return run_stopped(s, where);
+    }
   }
   hm_progress_finish(&s->progress);
   run_phase_add(s, &m, PHASE_STEPS);
+  run_phase_exclude(s, PHASE_STEPS, PHASE_CHECKPOINT); /* checkpoints ran inside the steps */
 
   run_mark_now(s, &m);
   hm_output *out;

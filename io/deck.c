@@ -928,12 +928,7 @@ static void check_run(deck_state *st) {
   if (d->solver.method == HM_METHOD_DENSE && (st->given[every] || st->given[seconds])) {
     const int at = st->given[every] ? every : seconds;
     fail(st, st->given[at], "[run] %s = %s: method = dense has no steps to checkpoint; remove the key (checkpoints "
-         "serve kpm, lobpcg and idr)", hm_deck_keys[at].key, st->text[at]);
-  }
-  if (d->solver.method == HM_METHOD_EVOLUTION && (st->given[every] || st->given[seconds])) {
-    const int at = st->given[every] ? every : seconds;
-    fail(st, st->given[at], "[run] %s = %s: method = evolution does not checkpoint yet; remove the key",
-         hm_deck_keys[at].key, st->text[at]);
+         "serve the iterative methods)", hm_deck_keys[at].key, st->text[at]);
   }
 }
 

@@ -1,6 +1,7 @@
-# LOBPCG, IDR(s) and ChebFD (method = interior) runs killed with SIGKILL mid-way restart from their
-# last checkpoint and reach the answer of an uninterrupted run (the converged eigenvalues, the
-# solution; ChebFD's bit for bit on the same ranks), on the same and on another rank count.
+# LOBPCG, IDR(s), ChebFD (method = interior) and time-evolution runs killed with SIGKILL mid-way
+# restart from their last checkpoint and reach the answer of an uninterrupted run (the converged
+# eigenvalues, the solution, the spreads; ChebFD's and the evolution's bit for bit on the same
+# ranks), on the same and on another rank count.
 . "$(dirname "$0")/common.sh"
 need_h5py
 cat > lobpcg.ini <<'INI'
@@ -58,6 +59,27 @@ method = interior
 window = 0.3 1.2
 tol = 1e-9
 INI
+cat > evolution.ini <<INI
+[run]
+output = evolution.h5
+checkpoint = evolution_ckpt.h5
+checkpoint_every = 1
+[hamiltonian]
+model = lattice
+lattice_file = $SOURCE_DIR/inputs/lattices/square.lattice
+nx = 101
+ny = 1
+nz = 1
+boundary = open open open
+[solver]
+method = evolution
+[evolution]
+dt = 0.7
+steps = 30
+start = random
+vectors = 3
+seed = 4
+INI
 # kill_mid DECK CKPT DELAY_US: start slowed in its own process group, kill after the first checkpoint.
 kill_mid() {
   rm -f "$2"
@@ -74,7 +96,7 @@ close() { # close A B DATASET RTOL: the datasets agree to RTOL (relative to the 
 a, b = (h5py.File(x, 'r')[sys.argv[3]][()] for x in sys.argv[1:3])
 d = np.abs(a - b).max() / np.abs(b).max(); print(sys.argv[3], 'differs by', d); sys.exit(int(not d <= float(sys.argv[4])))" "$@"
 }
-for m in lobpcg idr interior; do
+for m in lobpcg idr interior evolution; do
   run2 run $m.ini -o ${m}_full.h5 --quiet >${m}_full.log 2>&1 || fail "$m uninterrupted: $(cat ${m}_full.log)"
 done
 kill_mid lobpcg.ini lobpcg_ckpt.h5 100000
@@ -98,6 +120,15 @@ close interior_full.h5 interior_restarted.h5 /eigen/residuals 0 || fail "interio
 "$MPIEXEC" -n 1 "$HAMLET" restart interior_ckpt1.h5 -o interior_restarted1.h5 --quiet >r1.log 2>&1 ||
   fail "interior restart on 1 rank: $(cat r1.log)"
 close interior_full.h5 interior_restarted1.h5 /eigen/values 1e-10 || fail "interior: 1-rank restarted eigenvalues differ"
+kill_mid evolution.ini evolution_ckpt.h5 200000
+cp evolution_ckpt.h5 evolution_ckpt1.h5
+run2 restart evolution_ckpt.h5 -o evolution_restarted.h5 --quiet >r.log 2>&1 || fail "evolution restart: $(cat r.log)"
+for k in spread norm position; do
+  close evolution_full.h5 evolution_restarted.h5 /evolution/$k 0 || fail "evolution: restarted $k differs"
+done
+"$MPIEXEC" -n 1 "$HAMLET" restart evolution_ckpt1.h5 -o evolution_restarted1.h5 --quiet >r1.log 2>&1 ||
+  fail "evolution restart on 1 rank: $(cat r1.log)"
+close evolution_full.h5 evolution_restarted1.h5 /evolution/spread 1e-10 || fail "evolution: 1-rank restarted spread differs"
 # A checkpoint that is not there is bad input.
 "$MPIEXEC" -n 1 "$HAMLET" restart not_there.h5 >missing.log 2>&1; [ $? -eq 2 ] || fail "a missing checkpoint must exit 2"
 finish
