@@ -81,10 +81,16 @@ static void check_nev(const run_state *s, double n, int size_line, const char *w
 /* The host memory the largest rank's rows need at the least: its stored entries (8-byte value and
  * 4-byte column each; complex ones take more) and two complex vectors (every method holds more),
  * against what the node has available for each of its ranks (HAMLET_DENSE_MEMORY_LIMIT caps it, as
- * for the dense solvers). The smallest share on any rank decides, so every rank decides the same. */
+ * for the dense solvers). The smallest share on any rank decides, so every rank decides the same.
+ * GPU ranks keep their vectors and operators on the device: they are not counted here. */
 static void check_host_memory(const run_state *s, int line, const char *what, double most, double entries_per_row) {
   MPI_Comm comm, node;
+  hm_backend backend;
+  APP_CALL(hm_context_backend(s->ctx, &backend));
+  int on_gpu = backend == HM_BACKEND_CUDA, all_gpu = 0;
   APP_CALL(hm_context_comm(s->ctx, &comm));
+  MPI_Allreduce(&on_gpu, &all_gpu, 1, MPI_INT, MPI_MIN, comm);
+  if (all_gpu) return;
   MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
   int on_node = 1;
   MPI_Comm_size(node, &on_node);
