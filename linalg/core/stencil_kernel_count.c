@@ -34,6 +34,14 @@ int hm_stencil_kernel_from_word(const char *word, hm_stencil_kernel *kernel) {
   HM_RAISE(HM_ERR_ARGUMENT, "stencil kernel '%s' is unknown: allowed are auto, staged, box, mma, small, site", word);
 }
 
+int hm_stencil_tuning_compiled(void) {
+#ifdef HAMLET_TUNING
+  return 1;
+#else
+  return 0;
+#endif
+}
+
 int hm_stencil_kernel_default(hm_stencil_kernel *kernel) {
   const char *v = getenv("HAMLET_STENCIL_KERNEL");
   *kernel = HM_STENCIL_KERNEL_AUTO;

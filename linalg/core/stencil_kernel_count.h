@@ -11,6 +11,8 @@ enum { HM_STENCIL_KERNEL_GENERIC = HM_STENCIL_KERNEL_SITE + 1, HM_STENCIL_KERNEL
 void hm_stencil_kernel_served(int kernel);
 long long hm_stencil_kernel_products(int kernel);
 const char *hm_stencil_kernel_name(int kernel);
+/* 1 where the library reads the GPU kernels' tuning variables (configured with -DHAMLET_TUNING=ON). */
+int hm_stencil_tuning_compiled(void);
 /* The kernel of a new matrix-free operator: HAMLET_STENCIL_KERNEL where set (an unknown word is an
  * error), else auto. */
 int hm_stencil_kernel_default(hm_stencil_kernel *kernel);

@@ -8,6 +8,25 @@
 #include "stencil_kernel_count.h"
 #include "testing.h"
 
+/* A variant that sets a tuning variable (HAMLET_STENCIL_STAGED_BLOCKS, ...) tests nothing where the
+ * library does not read them: after MPI_Finalize, 77 (skipped, said why) or 1 where HAMLET_TEST_REQUIRE
+ * names tuning; 0 where it can run. */
+static int tuning_missing(void) {
+  static const char *const knobs[] = {"HAMLET_STENCIL_TILE", "HAMLET_STENCIL_STAGED_KINDS", "HAMLET_STENCIL_STAGED_BLOCKS",
+                                      "HAMLET_STENCIL_STAGED_CHUNK"};
+  const char *set = NULL;
+  for (int i = 0; i < 4; i++)
+    if (getenv(knobs[i])) set = knobs[i];
+  if (!set || hm_stencil_tuning_compiled()) return 0;
+  MPI_Finalize();
+  if (hm_test_requires("tuning")) {
+    printf("FAIL: %s is set, but this build does not read it (configure with -DHAMLET_TUNING=ON)\n", set);
+    return 1;
+  }
+  printf("%s is set, but this build does not read it (-DHAMLET_TUNING=ON does): skipped\n", set);
+  return 77;
+}
+
 /* The forced kernel (-1: none forced, or auto); *served: its products summed over the ranks; the counts of
  * every kernel printed by rank 0. */
 static int forced_kernel(long long *served) {

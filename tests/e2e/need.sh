@@ -7,8 +7,9 @@
 # shellcheck disable=SC2034 # read by the scripts that source this file
 HM_TEST_INSTALLED="h5py scipy matplotlib shellcheck toolchain h5dump"
 HM_TEST_INSTALLED_LIST=${HM_TEST_INSTALLED// /,} # as HAMLET_TEST_REQUIRE spells it
-# What the machine may or may not offer: a CUDA device, a tmpfs mount, KITE (bench/kite_build.sh).
-HM_TEST_MACHINE="gpu tmpfs kite"
+# What the machine may or may not offer: a CUDA device, a tmpfs mount, KITE (bench/kite_build.sh), a
+# build that reads the GPU tuning variables (-DHAMLET_TUNING=ON; checked by the C tests).
+HM_TEST_MACHINE="gpu tmpfs kite tuning"
 # requires NAME: does HAMLET_TEST_REQUIRE name NAME?
 requires() { case ",${HAMLET_TEST_REQUIRE:-}," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 # have NAME WHAT CHECK...: is NAME usable (CHECK succeeds)? Where not: a failure of the whole test
