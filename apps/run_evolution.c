@@ -76,19 +76,6 @@ static int checkpoint_read(run_state *s, evolution_rows *r, int *t, double *emin
   return HM_SUCCESS;
 }
 
-/* After step t: a checkpoint every checkpoint_every steps or checkpoint_seconds (rank 0's clock). */
-static int checkpoint_due(run_state *s, int t, double *last) {
-  const hm_deck *d = &s->deck;
-  int due = d->checkpoint_every > 0 && t % d->checkpoint_every == 0;
-  if (d->checkpoint_seconds > 0) {
-    int late = MPI_Wtime() - *last >= d->checkpoint_seconds;
-    MPI_Bcast(&late, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    due = due || late;
-  }
-  if (due) *last = MPI_Wtime();
-  return due;
-}
-
 /* The start block: R random-phase columns normalised to 1, or the unit vector of the deck's orbital. */
 static void make_start(run_state *s, hm_matrix *H, hm_mvec **psi) {
   const hm_deck *d = &s->deck;
@@ -200,7 +187,10 @@ int run_evolution(run_state *s, hm_matrix *H, hm_matrix *mass) {
     hm_progress_update(&s->progress, t, T);
     RUN_TEST_DELAY(s);
     if (t == T) break;
-    if (checkpoint_due(s, t, &last)) APP_CALL(checkpoint_write(s, ev, psi, &r, t));
+    if (run_checkpoint_due(s, t, last)) {
+      APP_CALL(checkpoint_write(s, ev, psi, &r, t));
+      last = MPI_Wtime();
+    }
     if (run_stop_poll(&s->stop)) { /* signal or walltime: the state after step t and rows 0 .. t */
       hm_progress_finish(&s->progress);
       APP_CALL(checkpoint_write(s, ev, psi, &r, t));

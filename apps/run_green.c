@@ -171,7 +171,7 @@ int run_green(run_state *s, hm_matrix *H) {
       done = e + 1;
       hm_progress_update(&s->progress, done, g.ne);
       if (done == g.ne) break;
-      if (green_checkpoint_due(s, done, t_checkpoint)) {
+      if (run_checkpoint_due(s, done, t_checkpoint)) {
         APP_CALL(green_checkpoint_write(s, &g, done));
         t_checkpoint = MPI_Wtime();
       }

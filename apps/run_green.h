@@ -31,9 +31,6 @@ int run_green(run_state *s, hm_matrix *H);
 int green_checkpoint_write(run_state *s, const green_results *g, int done);
 /* Collective: the finished energies of the checkpoint s->args->checkpoint_path into g; *done of them. */
 void green_checkpoint_restore(run_state *s, green_results *g, int *done);
-/* Collective: is a checkpoint due after `done` finished energies (every checkpoint_every energies,
- * or checkpoint_seconds since *t_last by rank 0's clock)? */
-int green_checkpoint_due(run_state *s, int done, double t_last);
 /* Does this run solve all energies by one multi-shift IDR(s) ([solver] multishift; not with a
  * preconditioner: says so on rank 0 where multishift = yes)? */
 int green_multishift_chosen(run_state *s);

@@ -68,14 +68,3 @@ void green_checkpoint_restore(run_state *s, green_results *g, int *done) {
   }
   free(v);
 }
-
-int green_checkpoint_due(run_state *s, int done, double t_last) {
-  const hm_deck *d = &s->deck;
-  int due = d->checkpoint_every > 0 && done % d->checkpoint_every == 0;
-  if (d->checkpoint_seconds > 0) {
-    int late = MPI_Wtime() - t_last >= d->checkpoint_seconds;
-    MPI_Bcast(&late, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    due |= late;
-  }
-  return due;
-}

@@ -122,17 +122,6 @@ static int restore(run_state *s, double *emin, double *emax, double *C) {
   return done;
 }
 
-static int checkpoint_due(const run_state *s, int batches, double t_last) {
-  const hm_deck *d = &s->deck;
-  int due = d->checkpoint_every > 0 && batches % d->checkpoint_every == 0;
-  if (d->checkpoint_seconds > 0) {
-    int late = MPI_Wtime() - t_last >= d->checkpoint_seconds;
-    MPI_Bcast(&late, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    due |= late;
-  }
-  return due;
-}
-
 static void write_result(run_state *s, hm_matrix *H, const geometry *g, double emin, double emax, const double *C,
                          run_mark *m) {
   const hm_deck *d = &s->deck;
@@ -225,7 +214,7 @@ int run_marker(run_state *s, hm_matrix *H, hm_matrix *mass) {
       free(m.joules);
       return run_stopped(s, where);
     }
-    if (checkpoint_due(s, batches, t_last)) {
+    if (run_checkpoint_due(s, batches, t_last)) {
       APP_CALL(write_checkpoint(s, emin, emax, done, C));
       t_last = MPI_Wtime();
     }

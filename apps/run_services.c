@@ -87,3 +87,14 @@ int run_stopped(run_state *s, const char *where) {
   }
   return HM_EXIT_STOPPED;
 }
+
+int run_checkpoint_due(const run_state *s, int done, double t_last) {
+  const hm_deck *d = &s->deck;
+  int due = d->checkpoint_every > 0 && done % d->checkpoint_every == 0;
+  if (d->checkpoint_seconds > 0) {
+    int late = MPI_Wtime() - t_last >= d->checkpoint_seconds;
+    MPI_Bcast(&late, 1, MPI_INT, 0, MPI_COMM_WORLD); /* rank 0's clock decides for every rank */
+    due |= late;
+  }
+  return due;
+}

@@ -332,17 +332,6 @@ static int checkpoint_restore(run_state *s, int batches, int items, int per_batc
   return done;
 }
 
-static int checkpoint_due(run_state *s, int done, double t_last) {
-  const hm_deck *d = &s->deck;
-  int due = d->checkpoint_every > 0 && done % d->checkpoint_every == 0;
-  if (d->checkpoint_seconds > 0) {
-    int late = MPI_Wtime() - t_last >= d->checkpoint_seconds;
-    MPI_Bcast(&late, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    due |= late;
-  }
-  return due;
-}
-
 int run_spectral(run_state *s, hm_matrix *H, hm_matrix *mass) {
   (void)mass; /* none: a standard problem */
   hm_deck *d = &s->deck;
@@ -382,7 +371,7 @@ int run_spectral(run_state *s, hm_matrix *H, hm_matrix *mass) {
       free(geo.positions);
       return run_stopped(s, where);
     }
-    if (b + 1 < batches && checkpoint_due(s, b + 1, t_checkpoint)) {
+    if (b + 1 < batches && run_checkpoint_due(s, b + 1, t_checkpoint)) {
       APP_CALL(checkpoint_write(s, b + 1, batches, p.items, per_batch, M, no, &opt, &pu, mu));
       t_checkpoint = MPI_Wtime();
     }

@@ -103,6 +103,9 @@ void run_phase_add(run_state *s, const run_mark *m, int phase);
 void run_checkpoint_done(run_state *s, run_mark *m, int phase);
 /* Move what phase `inner` got out of phase `outer` (e.g. checkpoints written during the solve). */
 void run_phase_exclude(run_state *s, int outer, int inner);
+/* Collective: is a checkpoint due after `done` units of work (every checkpoint_every of them, or
+ * checkpoint_seconds since t_last by rank 0's clock)? */
+int run_checkpoint_due(const run_state *s, int done, double t_last);
 /* The method's phases (names live as long as the run). */
 void run_set_phases(run_state *s, int n, const char *const *names);
 /* Open the result file with /input, /provenance and /hamiltonian written. */
