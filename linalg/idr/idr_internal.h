@@ -47,7 +47,4 @@ struct hm_idr_s {
 
 /* Blocks and small state for k systems (reallocated when k changes; all zero). */
 int hm_idr_alloc_state(hm_idr *idr, int k);
-/* Collective: whether a checkpoint is due after outer iteration `outer` (every checkpoint_every
- * iterations, or checkpoint_seconds after t_last by rank 0's clock). */
-int hm_idr_checkpoint_due(const hm_idr_options *opt, int outer, MPI_Comm comm, const double *t_last, int *due);
 #endif

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "checkpoint_due.h"
 #include "blas_threads.h"
 #include "error_macros.h"
 #include "idr_multishift_internal.h"
@@ -675,7 +676,8 @@ static int solve(hm_idr_multishift *o, hm_mvec *b, hm_mvec *x) {
     if (!any_active(o)) break;
     HM_CALL(hm_idr_multishift_repack(o));
     int due = 0;
-    HM_CALL(hm_idr_checkpoint_due(&o->base->opt, o->outer, o->base->ctx->comm, &t_checkpoint, &due));
+    HM_CALL(hm_checkpoint_due(o->base->ctx->comm, o->outer, o->base->opt.checkpoint_every,
+                              o->base->opt.checkpoint_seconds, t_checkpoint, &due));
     if (due) {
       HM_CALL(hm_idr_multishift_unpack(o));
       const int st = o->checkpoint(o, o->checkpoint_user);

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "checkpoint_due.h"
 #include "blas_threads.h"
 #include "error_macros.h"
 #include "idr_internal.h"
@@ -444,16 +445,6 @@ static int confirm_convergence(hm_idr *o, hm_mvec *b, const int *was_running) {
   return HM_SUCCESS;
 }
 
-int hm_idr_checkpoint_due(const hm_idr_options *opt, int outer, MPI_Comm comm, const double *t_last, int *due) {
-  *due = opt->checkpoint_every && outer % opt->checkpoint_every == 0;
-  if (opt->checkpoint_seconds > 0) {
-    int late = MPI_Wtime() - *t_last >= opt->checkpoint_seconds;
-    HM_CALL_MPI(MPI_Bcast(&late, 1, MPI_INT, 0, comm));
-    *due |= late;
-  }
-  return HM_SUCCESS;
-}
-
 static int solve(hm_idr *o, hm_mvec *b, hm_mvec *x) {
   HM_CHECK(b != x, HM_ERR_ARGUMENT, "b and x must be distinct blocks (x is overwritten, b is read to the end)");
   HM_CHECK(b->k == x->k && b->k >= 1, HM_ERR_ARGUMENT, "b and x have %d and %d columns; they must be equal", b->k,
@@ -482,7 +473,8 @@ static int solve(hm_idr *o, hm_mvec *b, hm_mvec *x) {
       HM_CALL(replace_residual(o, b));
     if (!any_running(o)) break;
     int due = 0;
-    HM_CALL(hm_idr_checkpoint_due(&o->opt, o->outer, o->ctx->comm, &t_checkpoint, &due));
+    HM_CALL(hm_checkpoint_due(o->ctx->comm, o->outer, o->opt.checkpoint_every, o->opt.checkpoint_seconds, t_checkpoint,
+                              &due));
     if (due) {
       HM_CALL(flush_smoothing(o));
       const int st = o->opt.checkpoint(o, o->opt.checkpoint_user);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "checkpoint_due.h"
 #include "../lobpcg/lobpcg_small.h"
 #include "device_memory.h"
 #include "error_macros.h"
@@ -432,12 +433,10 @@ static int sort_locked(hm_interior *s) {
 /* After a pass: a checkpoint where one is due (every `every` passes, or `seconds` by rank 0's clock),
  * then HM_ERR_STOPPED where the stop request says so. */
 static int after_pass(hm_interior *s) {
-  int due = s->checkpoint && s->checkpoint_every > 0 && s->passes % s->checkpoint_every == 0;
-  if (s->checkpoint && s->checkpoint_seconds > 0) {
-    int late = MPI_Wtime() - s->last_checkpoint >= s->checkpoint_seconds;
-    HM_CALL_MPI(MPI_Bcast(&late, 1, MPI_INT, 0, s->H->ctx->comm));
-    due = due || late;
-  }
+  int due = 0;
+  if (s->checkpoint)
+    HM_CALL(hm_checkpoint_due(s->H->ctx->comm, s->passes, s->checkpoint_every, s->checkpoint_seconds,
+                              s->last_checkpoint, &due));
   if (due) {
     HM_CALL(s->checkpoint(s, s->checkpoint_user));
     s->last_checkpoint = MPI_Wtime();

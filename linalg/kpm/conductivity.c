@@ -15,6 +15,7 @@
 #include <math.h>
 #include <string.h>
 #include <unistd.h>
+#include "checkpoint_due.h"
 #include "conductivity_timing.h"
 #include "device_memory.h"
 #include "error_macros.h"
@@ -399,16 +400,6 @@ static int hm_allreduce_sum(const hm_conductivity *c, const double *src, double 
   return HM_SUCCESS;
 }
 
-static int checkpoint_due(hm_conductivity *c, int chunks, double t_last, int *due) {
-  const hm_conductivity_options *o = &c->opt;
-  *due = o->checkpoint_every > 0 && chunks % o->checkpoint_every == 0;
-  if (o->checkpoint_seconds > 0) {
-    int late = MPI_Wtime() - t_last >= o->checkpoint_seconds;
-    HM_CALL_MPI(MPI_Bcast(&late, 1, MPI_INT, 0, c->ctx->comm));
-    *due |= late;
-  }
-  return HM_SUCCESS;
-}
 
 int hm_conductivity_run(hm_conductivity *c) {
   HM_CHECK(c, HM_ERR_ARGUMENT, "c is NULL");
@@ -443,7 +434,8 @@ int hm_conductivity_run(hm_conductivity *c) {
     }
     if (c->starts_done == c->starts) break;
     int due;
-    HM_CALL(checkpoint_due(c, ++chunks, t_last, &due));
+    HM_CALL(hm_checkpoint_due(c->ctx->comm, ++chunks, c->opt.checkpoint_every, c->opt.checkpoint_seconds, t_last,
+                              &due));
     if (due && c->opt.checkpoint) {
       HM_CALL(c->opt.checkpoint(c, c->opt.checkpoint_user));
       t_last = MPI_Wtime();

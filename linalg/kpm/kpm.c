@@ -8,6 +8,7 @@
  * pass after the other through the same two blocks; the moments are those of a single pass. */
 #include <math.h>
 #include <string.h>
+#include "checkpoint_due.h"
 #include "error_macros.h"
 #include "halo.h"
 #include "hamlet/kpm.h"
@@ -299,16 +300,11 @@ static int step(hm_kpm *k) {
   return HM_SUCCESS;
 }
 
-/* Collective decision whether a checkpoint is due (rank 0's clock decides for time-based ones). */
+/* Collective decision whether a checkpoint is due; the clock is asked every 8 steps (a broadcast). */
 static int checkpoint_due(hm_kpm *k, int steps, double t_last, int *due) {
   const hm_kpm_options *o = &k->opt;
-  *due = o->checkpoint_every > 0 && steps % o->checkpoint_every == 0;
-  if (o->checkpoint_seconds > 0 && steps % 8 == 0) { /* one tiny broadcast every 8 steps */
-    int late = MPI_Wtime() - t_last >= o->checkpoint_seconds;
-    HM_CALL_MPI(MPI_Bcast(&late, 1, MPI_INT, 0, k->H->ctx->comm));
-    *due |= late;
-  }
-  return HM_SUCCESS;
+  return hm_checkpoint_due(k->H->ctx->comm, steps, o->checkpoint_every, steps % 8 == 0 ? o->checkpoint_seconds : 0,
+                           t_last, due);
 }
 
 static int check_growth(hm_kpm *k, int passes_done, double *worst, int *at);

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "checkpoint_due.h"
 #include "error_macros.h"
 #include "lobpcg_internal.h"
 #include "lobpcg_small.h"
@@ -398,15 +399,12 @@ static int rayleigh_ritz(hm_lobpcg *L, int nw) {
   return HM_SUCCESS;
 }
 
-/* Collective decision whether a checkpoint is due (rank 0's clock decides time-based ones). */
+/* Collective decision whether a checkpoint is due, never twice at one iteration (a restored run). */
 static int checkpoint_due(hm_lobpcg *L, int *due) {
   const hm_lobpcg_options *o = &L->opt;
-  *due = L->iteration > L->last_checkpoint && o->checkpoint_every > 0 && L->iteration % o->checkpoint_every == 0;
-  if (o->checkpoint_seconds > 0) {
-    int late = MPI_Wtime() - L->t_checkpoint >= o->checkpoint_seconds;
-    HM_CALL_MPI(MPI_Bcast(&late, 1, MPI_INT, 0, L->ctx->comm));
-    *due |= late && L->iteration > L->last_checkpoint;
-  }
+  HM_CALL(hm_checkpoint_due(L->ctx->comm, L->iteration, o->checkpoint_every, o->checkpoint_seconds, L->t_checkpoint,
+                            due));
+  *due = *due && L->iteration > L->last_checkpoint;
   return HM_SUCCESS;
 }
 

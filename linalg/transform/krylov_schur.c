@@ -8,6 +8,7 @@
 #include <string.h>
 #include <cblas.h>
 #include <lapacke.h>
+#include "checkpoint_due.h"
 #include "error_macros.h"
 #include "krylov_schur.h"
 #include "mvec_block.h"
@@ -483,12 +484,9 @@ typedef struct {
 
 static int at_boundary(lanczos *L, const hm_krylov_schur_options *opt, int64_t n, int keep, int restarts, int j0,
                        boundary_clock *clock, int *stopped) {
-  int due = opt->checkpoint_every > 0 && restarts % opt->checkpoint_every == 0;
-  if (opt->checkpoint_seconds > 0) {
-    int late = MPI_Wtime() - clock->t_checkpoint >= opt->checkpoint_seconds;
-    HM_CALL_MPI(MPI_Bcast(&late, 1, MPI_INT, 0, L->comm));
-    due |= late;
-  }
+  int due;
+  HM_CALL(hm_checkpoint_due(L->comm, restarts, opt->checkpoint_every, opt->checkpoint_seconds, clock->t_checkpoint,
+                            &due));
   *stopped = opt->stop && opt->stop(opt->stop_user);
   if ((due || *stopped) && opt->checkpoint && clock->last_checkpoint != restarts) {
     HM_CALL(save_state(L, opt, n, keep, restarts, j0));
