@@ -77,6 +77,7 @@ int hm_app_run(const hm_run_args *args) {
 #ifdef HAMLET_TEST_HOOKS
   const char *delay = getenv("HAMLET_TEST_STEP_DELAY_US");
   s->test_delay_us = delay ? (useconds_t)atol(delay) : 0;
+  s->test_step_file = getenv("HAMLET_TEST_STEP_FILE");
 #endif
 
   char *saved_deck = NULL;

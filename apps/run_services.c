@@ -88,6 +88,17 @@ int run_stopped(run_state *s, const char *where) {
   return HM_EXIT_STOPPED;
 }
 
+#ifdef HAMLET_TEST_HOOKS
+void run_test_delay(run_state *s) {
+  if (s->test_delay_us) usleep(s->test_delay_us);
+  if (s->test_step_file && s->rank == 0) {
+    FILE *f = fopen(s->test_step_file, "w");
+    if (f) fclose(f);
+  }
+  s->test_step_file = NULL; /* once */
+}
+#endif
+
 int run_checkpoint_due(const run_state *s, int done, double t_last) {
   const hm_deck *d = &s->deck;
   int due = d->checkpoint_every > 0 && done % d->checkpoint_every == 0;

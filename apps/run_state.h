@@ -33,7 +33,9 @@ typedef struct {
   hm_progress progress;
   run_stop stop;            /* signals and walltime: the solvers' stop callback */
 #ifdef HAMLET_TEST_HOOKS
-  useconds_t test_delay_us; /* HAMLET_TEST_STEP_DELAY_US: slows steps so tests can stop a run mid-way */
+  useconds_t test_delay_us;   /* HAMLET_TEST_STEP_DELAY_US: slows steps so tests can stop a run mid-way */
+  const char *test_step_file; /* HAMLET_TEST_STEP_FILE: made by rank 0 once a slowed step is done, the event a
+                               * test waits for before it signals the run */
 #endif
   hm_output **open_output;  /* the result file being written: removed (its .tmp) when the run fails */
   /* restart: what the checkpoint header gave */
@@ -82,7 +84,8 @@ static inline const hm_ham_identity *run_identity(const run_state *s) {
 
 /* Only the hamlet_testhooks build (tests) can slow its steps; hamlet has no hook. */
 #ifdef HAMLET_TEST_HOOKS
-#define RUN_TEST_DELAY(s) do { if ((s)->test_delay_us) usleep((s)->test_delay_us); } while (0)
+void run_test_delay(run_state *s);
+#define RUN_TEST_DELAY(s) run_test_delay(s)
 #else
 #define RUN_TEST_DELAY(s) ((void)(s))
 #endif

@@ -21,7 +21,7 @@ hm_add_test(test_solver_stop_mpi2 COMMAND $<TARGET_FILE:test_solver_stop> NPROCS
 hm_add_c_test(test_idr_multishift SOURCES test_idr_multishift.c LABELS cpu)
 target_include_directories(test_idr_multishift PRIVATE ${CMAKE_SOURCE_DIR}/linalg/idr)
 hm_add_test(test_idr_multishift_mpi2 COMMAND $<TARGET_FILE:test_idr_multishift> quick NPROCS 2 LABELS cpu)
-hm_add_test(test_idr_multishift_mpi3 COMMAND $<TARGET_FILE:test_idr_multishift> quick NPROCS 3 LABELS cpu slow)
+hm_add_test(test_idr_multishift_mpi3 COMMAND $<TARGET_FILE:test_idr_multishift> ranks NPROCS 3 LABELS cpu slow)
 hm_add_c_test(test_idr_multishift_gpu SOURCES test_idr_multishift_gpu.c LABELS gpu)
 target_include_directories(test_idr_multishift_gpu PRIVATE ${CMAKE_SOURCE_DIR}/linalg/idr)
 # IDR(s) on shift-and-invert's indefinite systems (no preconditioner) through shell and matrix operators,

@@ -214,8 +214,11 @@ static void check_restart(hm_matrix *H, double emin, double emax) {
   free(c.scalars);
 }
 
+/* Arguments: [cuda | ranks] ("ranks": 3 ranks, oversubscribed on small machines, where each
+ * reduction waits for a time slice: the slab, the disordered window and the restart only). */
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
+  const int ranks = argc > 1 && strcmp(argv[1], "ranks") == 0;
   if (argc > 1 && strcmp(argv[1], "cuda") == 0) {
     HM_TEST_NEED_GPU();
     backend = HM_BACKEND_CUDA;
@@ -233,12 +236,14 @@ int main(int argc, char **argv) {
 
   /* Periodic cubic lattice 6^3: levels -2 (cos kx + cos ky + cos kz), degenerate up to 24 fold. */
   HM_TEST_OK(lattice(ctx, 3, 6, 0.0, seed, &H));
-  int zero = check_window("cubic lattice E = 0", H, -0.5, 0.5);
-  HM_TEST_ASSERT(zero >= 20, "cubic lattice: %d copies at E = 0", zero);
-  check_window("cubic lattice E = -1, 1", H, -1.2, 1.3);
-  /* Empty: no level between 0 and 1. */
-  int none = check_window("cubic lattice empty", H, 0.2, 0.8);
-  HM_TEST_ASSERT(none == 0, "empty window: %d found", none);
+  if (!ranks) {
+    int zero = check_window("cubic lattice E = 0", H, -0.5, 0.5);
+    HM_TEST_ASSERT(zero >= 20, "cubic lattice: %d copies at E = 0", zero);
+    check_window("cubic lattice E = -1, 1", H, -1.2, 1.3);
+    /* Empty: no level between 0 and 1. */
+    int none = check_window("cubic lattice empty", H, 0.2, 0.8);
+    HM_TEST_ASSERT(none == 0, "empty window: %d found", none);
+  }
 
   /* A search space above the memory limit is refused with the estimate and the bytes needed. */
   hm_interior_options opt;
@@ -263,8 +268,10 @@ int main(int argc, char **argv) {
   check_window("disordered", H, -0.3, 0.3);
   check_restart(H, -0.3, 0.3);
   const int i0 = (int)n / 2 - 6, i1 = (int)n / 2 + 6;
-  check_window("edges inside", H, w[i0] - 1e-7, w[i1] + 1e-7);
-  check_window("edges outside", H, w[i0] + 1e-7, w[i1] - 1e-7);
+  if (!ranks) {
+    check_window("edges inside", H, w[i0] - 1e-7, w[i1] + 1e-7);
+    check_window("edges outside", H, w[i0] + 1e-7, w[i1] - 1e-7);
+  }
   free(w);
   hm_matrix_destroy(&H);
   hm_context_destroy(&ctx);

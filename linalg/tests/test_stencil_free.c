@@ -536,29 +536,14 @@ static void make_mixed_kinds(description *d) {
   s->vacancy_p = 0;
 }
 
-/* Whether `trial` is in the list "a-b,c-d,..." (NULL: every trial). The skipped trials are still
- * drawn, so a selected trial is the same lattice as in a full run of the same seed. */
-static int selected(const char *list, int trial) {
-  if (!list) return 1;
-  for (const char *p = list; *p;) {
-    char *end;
-    const long a = strtol(p, &end, 10);
-    long b = a;
-    if (*end == '-') b = strtol(end + 1, &end, 10);
-    if (trial >= a && trial <= b) return 1;
-    p = *end == ',' ? end + 1 : end + strlen(end);
-  }
-  return 0;
-}
-
 static void report_progress(const char *what, double t0) {
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank == 0) fprintf(stderr, "%s: done at %.1f s\n", what, MPI_Wtime() - t0);
 }
 
-/* Arguments: [cuda] [TRIALS] (TRIALS as "24-29,38-49": only those trials are compared; a quicker
- * run under compute-sanitizer). */
+/* Arguments: [cuda | cpu] [TRIALS] (TRIALS as "24-29,38-49": only those trials are compared; a quicker
+ * run under compute-sanitizer or on oversubscribed ranks). */
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   const int cuda = argc > 1 && strcmp(argv[1], "cuda") == 0;
@@ -596,7 +581,7 @@ int main(int argc, char **argv) {
     else if (trial >= 50) make_ti_shaped(&d, trial);
     else make_description(&d, dims, peierls, large, faces, few ? 1 + trial % 2 : 0);
     if ((large || graphene || wannier) && trial % 2 == 0) d.s.vacancy_p = 0; /* vacancies take the general path everywhere */
-    if (!selected(only, trial)) continue;
+    if (!hm_test_selected(only, trial)) continue; /* skipped trials are still drawn: the same lattices */
     char what[200];
     snprintf(what, sizeof what, "trial %d (seed %llu): %lld x %lld x %lld cells, %d orbitals, %d blocks, bc %d%d%d, "
              "w %.2f%s, p %.2f%s", trial, (unsigned long long)seed, (long long)d.s.cells[0], (long long)d.s.cells[1],

@@ -258,9 +258,12 @@ static void check_refusals(hm_context *ctx) {
                 "HM_STENCIL_MATRIX_FREE_REAL (2)");
 }
 
+/* Arguments: [cuda | cpu] [TRIALS] (TRIALS as "0-2,24": only those trials are compared; a quicker run
+ * on oversubscribed ranks). */
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   const int cuda = argc > 1 && strcmp(argv[1], "cuda") == 0;
+  const char *only = argc > 2 ? argv[2] : NULL;
   if (cuda) HM_TEST_NEED_GPU();
   const int untuned = cuda ? tuning_missing() : 0; /* a tuning variant in a build that does not read it */
   if (untuned) return untuned;
@@ -275,6 +278,7 @@ int main(int argc, char **argv) {
     if (trial >= 24) make_real_ti(&d); /* 24..27: the TI's shape */
     else make_real(&d, dims, large);
     if (large && trial % 2 == 0) d.s.vacancy_p = 0; /* vacancies take the general path everywhere */
+    if (!hm_test_selected(only, trial)) continue; /* skipped trials are still drawn: the same lattices */
     char what[200];
     snprintf(what, sizeof what, "trial %d (seed %llu): %lld x %lld x %lld cells, %d orbitals, %d blocks, bc %d%d%d, "
              "w %.2f%s, p %.2f", trial, (unsigned long long)seed, (long long)d.s.cells[0], (long long)d.s.cells[1],
@@ -304,7 +308,7 @@ int main(int argc, char **argv) {
     hm_matrix_destroy(&Ac);
   }
   long long served;
-  const int forced = cuda ? forced_kernel(&served) : -1;
+  const int forced = cuda && !only ? forced_kernel(&served) : -1;
   if (forced == HM_STENCIL_KERNEL_SMALL) /* the few-orbital kernel declines real operators, forced or not */
     HM_TEST_ASSERT(served == 0, "HAMLET_STENCIL_KERNEL=small served %lld real products; it declines them", served);
   else if (forced >= 0)

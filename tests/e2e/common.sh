@@ -8,6 +8,15 @@ cd "$WORK" || exit 1
 FAILURES=0
 fail() { echo "FAIL: $*"; FAILURES=$((FAILURES + 1)); }
 run2() { "$MPIEXEC" -n 2 "$HAMLET" "$@"; }
+# wait_step FILE PID: wait until the slowed run PID (HAMLET_TEST_STEP_FILE=FILE) has done a step, or
+# ended, or 120 s passed: the event to signal it on, not a guess of its speed.
+wait_step() {
+  local tries=0
+  while [ ! -e "$1" ] && kill -0 "$2" 2>/dev/null && [ "$tries" -lt 2400 ]; do
+    sleep 0.05
+    tries=$((tries + 1))
+  done
+}
 # The checks read HDF5 with Debian's python3-h5py (installed by scripts/setup_debian.sh); where
 # HAMLET_TEST_REQUIRE names h5py (CI and the device scripts set it) a missing h5py fails instead of skipping.
 # The Python that has numpy and h5py: Debian's /usr/bin/python3 here and in CI; the device scripts

@@ -76,12 +76,12 @@ ranks_of() {
   local proxy
   for proxy in $(pgrep -P "$1"); do pgrep -P "$proxy"; done
 }
-rm -f random_ckpt.h5
-HAMLET_TEST_STEP_DELAY_US=500000 setsid "$MPIEXEC" -n 2 "$HAMLET_TESTHOOKS" run random.ini -o stopped.h5 --quiet \
+rm -f random_ckpt.h5 step.done
+HAMLET_TEST_STEP_FILE=step.done HAMLET_TEST_STEP_DELAY_US=500000 setsid "$MPIEXEC" -n 2 "$HAMLET_TESTHOOKS" run random.ini -o stopped.h5 --quiet \
   >stop.log 2>&1 &
 pid=$!
 code=0
-sleep 2
+wait_step step.done "$pid"
 # shellcheck disable=SC2046 # one pid per word
 kill -TERM $(ranks_of "$pid")
 wait "$pid" || code=$?

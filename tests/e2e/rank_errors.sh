@@ -1,12 +1,13 @@
 # shellcheck shell=bash
 # Bad input on 2 and 3 ranks: every run exits 2 and every failing rank's message is printed, in
-# each of 12 repetitions (HAMLET_ERROR_REPEATS overrides): before the ranks agreed on the exit, one
-# rank's MPI_Abort killed the others before they printed in about 1 run of 10, so the 96 runs of the
-# repeated cases miss such a race with probability 0.9^96 < 1e-4. Each run is ~0.7 s of start-up.
+# each of 6 repetitions (HAMLET_ERROR_REPEATS overrides): before the ranks agreed on the exit, one
+# rank's MPI_Abort killed the others before they printed in about 1 run of 10, so the 48 runs of the
+# repeated cases miss such a race with probability 0.9^48 < 0.01 per CI run. Each run is ~0.7 s of
+# start-up (1.7 s on 3 ranks sharing 2 cores).
 # shellcheck disable=SC1091 # common.sh is checked on its own
 . "$(dirname "$0")/common.sh"
 need_h5py
-REPEATS=${HAMLET_ERROR_REPEATS:-12}
+REPEATS=${HAMLET_ERROR_REPEATS:-6}
 printf '%%%%MatrixMarket matrix coordinate real symmetric\n3 3 3\n1 1 1.0\n2 x 1.0\n3 3 1.0\n' > bad.mtx
 printf '[run]\noutput = m.h5\n[hamiltonian]\nmodel = mtx\nmatrix = bad.mtx\n[solver]\nmethod = dense\n' > malformed.ini
 sed 's/bad.mtx/no_such.mtx/' malformed.ini > missing.ini

@@ -94,19 +94,19 @@ ranks_of() {
   [ -z "$children" ] && { echo "$1"; return; }
   for proxy in $children; do pgrep -P "$proxy"; done
 }
-# stop_mid NAME RANKS TARGET DELAY_US: run slowed, SIGTERM after 3 s to the launched process
+# stop_mid NAME RANKS TARGET DELAY_US: run slowed, SIGTERM once a step is done to the launched process
 # (TARGET = mpiexec: mpiexec on 2 ranks) or to every process (TARGET = all); expect exit 4, the
 # message and the checkpoint.
 stop_mid() {
-  rm -f "$1_ckpt.h5" stopped.h5
+  rm -f "$1_ckpt.h5" stopped.h5 step.done
   # On 1 rank the program runs alone (an MPI singleton): Hydra's mpiexec -n 1 reports exit 0 for a
   # child that exited 4 after a forwarded SIGTERM (seen with MPICH 4.0), which would hide the code.
   local launch=("$MPIEXEC" -n "$2")
   [ "$2" -eq 1 ] && launch=()
-  HAMLET_TEST_STEP_DELAY_US=$4 setsid "${launch[@]}" "$HAMLET_TESTHOOKS" run "$1.ini" -o stopped.h5 --quiet \
+  HAMLET_TEST_STEP_FILE=step.done HAMLET_TEST_STEP_DELAY_US=$4 setsid "${launch[@]}" "$HAMLET_TESTHOOKS" run "$1.ini" -o stopped.h5 --quiet \
     >"$1.log" 2>&1 &
   local pid=$! code=0
-  sleep 3
+  wait_step step.done "$pid"
   # all: every rank gets it (not mpiexec), as srun signals its tasks.
   # shellcheck disable=SC2046 # one pid per word
   if [ "$3" = all ]; then kill -TERM $(ranks_of "$pid"); else kill -TERM "$pid"; fi

@@ -18,6 +18,19 @@ uint64_t hm_test_seed(void) {
   return seed;
 }
 
+int hm_test_selected(const char *list, int trial) {
+  if (!list) return 1;
+  for (const char *p = list; *p;) {
+    char *end;
+    const long a = strtol(p, &end, 10);
+    long b = a;
+    if (*end == '-') b = strtol(end + 1, &end, 10);
+    if (trial >= a && trial <= b) return 1;
+    p = *end == ',' ? end + 1 : end + strlen(end);
+  }
+  return 0;
+}
+
 void hm_test_expect_failure(int status, int code, const char *needle, const char *expr, const char *file, int line) {
   const char *msg = hm_error_message();
   if (status != code) {

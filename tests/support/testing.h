@@ -51,6 +51,9 @@ int hm_test_requires(const char *what);
 /* Collective: the seed of a test's fresh random inputs, HAMLET_TEST_SEED where set (a replay),
  * else the clock; rank 0's value on every rank, printed by rank 0 so a failure can be replayed. */
 uint64_t hm_test_seed(void);
+/* Whether `trial` is in the list "a-b,c,..." (NULL: every trial): a test's subset of its random
+ * trials, for a quicker run (compute-sanitizer, oversubscribed ranks). */
+int hm_test_selected(const char *list, int trial);
 /* Sum failures over MPI_COMM_WORLD, print PASS/FAIL on rank 0, MPI_Finalize; returns exit code. */
 int hm_test_finish(void);
 /* Dense n x n column-major copy of A (complex; real matrices widened) on every rank. n <= 4096. */
