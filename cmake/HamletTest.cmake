@@ -37,12 +37,18 @@ function(hm_add_c_test name)
   hm_add_test(${name} COMMAND $<TARGET_FILE:${name}> ${T_ARGS} NPROCS ${T_NPROCS} LABELS ${T_LABELS})
 endfunction()
 
-# hm_add_script_test(NAME SCRIPT file [ARGS ...] [LABELS ...]): a bash test that drives the hamlet
-# program itself (it launches mpiexec as it needs). Gets HAMLET (the program), MPIEXEC, SOURCE_DIR.
+# hm_add_script_test(NAME SCRIPT file [ARGS ...] [LABELS ...] [PROCESSORS n]): a bash test that drives
+# the hamlet program itself (it launches mpiexec as it needs). Gets HAMLET (the program), MPIEXEC,
+# SOURCE_DIR. PROCESSORS: the most processes it runs at once (default 2); ctest never runs tests
+# beside it beyond -j, since MPI ranks that share a core wait a time slice for every message.
 function(hm_add_script_test name)
-  cmake_parse_arguments(T "" "SCRIPT" "ARGS;LABELS" ${ARGN})
+  cmake_parse_arguments(T "" "SCRIPT;PROCESSORS" "ARGS;LABELS" ${ARGN})
+  if(NOT T_PROCESSORS)
+    set(T_PROCESSORS 2)
+  endif()
   add_test(NAME ${name} COMMAND bash ${T_SCRIPT} ${T_ARGS} WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
-  set_tests_properties(${name} PROPERTIES LABELS "${T_LABELS}" SKIP_RETURN_CODE 77 PROCESSORS 2
+  set_tests_properties(${name} PROPERTIES LABELS "${T_LABELS}" SKIP_RETURN_CODE 77
+                       PROCESSORS ${T_PROCESSORS}
                        ENVIRONMENT "${HM_TEST_BLAS_ENV};OMP_NUM_THREADS=1;HAMLET=$<TARGET_FILE:hamlet_app>;HAMLET_TESTHOOKS=$<TARGET_FILE:hamlet_testhooks>;MPIEXEC=${MPIEXEC_EXECUTABLE};SOURCE_DIR=${CMAKE_SOURCE_DIR}")
 endfunction()
 
