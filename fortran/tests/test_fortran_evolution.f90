@@ -1,7 +1,8 @@
 ! Time evolution from Fortran: a state on the middle site of a clean chain (hopping 1, 101 sites)
 ! has amplitudes i^n J_n(2t) at distance n until its front reaches the ends; checked against
 ! Fortran's own bessel_jn to 1e-10 after 20 steps of 0.5, with the norm 1 to 1e-12, the info and
-! interval accessors, bad options refused, and hm_evolution_options laid out as in C.
+! interval accessors, bad options refused, and hm_evolution_options laid out as in C. With the
+! commutator C = [X, H] carried along, ||[X, U(t)] psi||^2 = 2 t^2, and its state set and read back.
 program test_fortran_evolution
   use, intrinsic :: iso_c_binding
   use mpi
@@ -15,12 +16,12 @@ program test_fortran_evolution
       integer(c_int64_t), intent(out) :: out(9)
     end subroutine
   end interface
-  type(c_ptr) :: ctx, d, H, psi, ev
+  type(c_ptr) :: ctx, d, H, psi, ev, C, chi
   type(hm_evolution_options), target :: opt
   integer(c_int64_t) :: first, local, i, g, m
   integer(c_int64_t), allocatable :: rowptr(:), cols(:)
-  real(c_double), allocatable :: vals(:)
-  complex(c_double_complex), allocatable :: amp(:, :)
+  real(c_double), allocatable :: vals(:), cvals(:)
+  complex(c_double_complex), allocatable :: amp(:, :), camp(:, :)
   complex(c_double_complex) :: ref
   real(c_double) :: t, worst, norms(1), emin, emax, time
   integer(c_int) :: vectors, steps_done, order
@@ -36,16 +37,16 @@ program test_fortran_evolution
   call test_ok(hm_context_create(MPI_COMM_WORLD, HM_BACKEND_CPU, ctx), "hm_context_create")
   call test_ok(hm_dist_create(ctx, int(L, c_int64_t), 1_c_int64_t, 1.0_c_double, d), "hm_dist_create")
   call test_ok(hm_dist_range(d, first, local), "hm_dist_range")
-  allocate(rowptr(0:local), cols(2 * local), vals(2 * local), amp(1, local))
+  allocate(rowptr(0:local), cols(2 * local), vals(2 * local), cvals(2 * local), amp(1, local), camp(1, local))
   m = 0
   rowptr(0) = 0
   do i = 0, local - 1
     g = first + i
     if (g > 0) then
-      m = m + 1; cols(m) = g - 1; vals(m) = -1
+      m = m + 1; cols(m) = g - 1; vals(m) = -1; cvals(m) = -1 ! C_ij = (i - j) H_ij
     end if
     if (g < L - 1) then
-      m = m + 1; cols(m) = g + 1; vals(m) = -1
+      m = m + 1; cols(m) = g + 1; vals(m) = -1; cvals(m) = 1
     end if
     rowptr(i + 1) = m
   end do
@@ -85,6 +86,32 @@ program test_fortran_evolution
   call test_assert(worst < 1e-10_c_double, "amplitudes off i^n J_n(2t)")
 
   call test_ok(hm_evolution_destroy(ev), "hm_evolution_destroy")
+
+  ! the commutator: ||[X, U(t)] psi||^2 = sum_n n^2 J_n(2t)^2 = 2 t^2 for one site of the chain
+  call test_ok(hm_matrix_create_csr(ctx, d, HM_REAL, rowptr, cols, cvals, C), "hm_matrix_create_csr C")
+  call test_ok(hm_mvec_create(ctx, d, HM_COMPLEX, 1_c_int, chi), "hm_mvec_create chi")
+  amp = 0
+  if (CENTRE >= first .and. CENTRE < first + local) amp(1, CENTRE - first + 1) = 1
+  call test_ok(hm_mvec_set(psi, amp), "hm_mvec_set")
+  call test_ok(hm_evolution_create(H, 1_c_int, opt, ev), "hm_evolution_create")
+  call test_fails(hm_evolution_get_commutator_state(ev, chi), HM_ERR_ARGUMENT, "no commutator", &
+                  "hm_evolution_get_commutator_state without a commutator")
+  call test_ok(hm_evolution_set_commutator(ev, C), "hm_evolution_set_commutator")
+  call test_ok(hm_evolution_set_state(ev, psi), "hm_evolution_set_state")
+  call test_ok(hm_evolution_step(ev, int(STEPS, c_int)), "hm_evolution_step")
+  call test_ok(hm_evolution_get_commutator_state(ev, chi), "hm_evolution_get_commutator_state")
+  call test_ok(hm_mvec_norms(chi, norms), "hm_mvec_norms")
+  call test_assert(abs(norms(1)**2 / (2 * t * t) - 1) < 1e-10_c_double, "||[X, U(t)] psi||^2 is not 2 t^2")
+  call test_ok(hm_mvec_get(chi, camp), "hm_mvec_get chi")
+  call test_ok(hm_evolution_set_commutator_state(ev, psi), "hm_evolution_set_commutator_state")
+  call test_ok(hm_evolution_get_commutator_state(ev, chi), "hm_evolution_get_commutator_state")
+  call test_ok(hm_mvec_get(chi, camp), "hm_mvec_get chi")
+  worst = maxval(abs(camp - amp))
+  call MPI_Allreduce(MPI_IN_PLACE, worst, 1, MPI_DOUBLE_PRECISION, MPI_MAX, MPI_COMM_WORLD, ierr)
+  call test_assert(worst == 0, "the commutator state read back differs from the one set")
+  call test_ok(hm_evolution_destroy(ev), "hm_evolution_destroy")
+  call test_ok(hm_mvec_destroy(chi), "hm_mvec_destroy chi")
+  call test_ok(hm_matrix_destroy(C), "hm_matrix_destroy C")
   call test_ok(hm_mvec_destroy(psi), "hm_mvec_destroy")
   call test_ok(hm_matrix_destroy(H), "hm_matrix_destroy")
   call test_ok(hm_dist_destroy(d), "hm_dist_destroy")

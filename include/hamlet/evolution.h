@@ -45,6 +45,21 @@ HM_API int hm_evolution_interval(const hm_evolution *ev, double *emin, double *e
 /* Collective: norms[j] = ||psi_j|| of the current state (`vectors` doubles), the unitarity check. */
 HM_API int hm_evolution_norms(const hm_evolution *ev, double *norms);
 
+/* Collective: from now on each step also advances chi(t) = [X, U(t)] psi(0), the commutator of an
+ * operator X (a position, for the Kubo-Greenwood mean-square displacement) with the propagator, given
+ * C = [X, H] (for a position: C = i v with the velocity v = i[H, X]; anti-Hermitian, H's type and
+ * distribution; it must outlive ev):
+ *   chi(t + dt) = U(dt) chi(t) + [X, U(dt)] psi(t),
+ *   [X, U(dt)] = sum_n c_n [X, T_n(Ht)], [X, T_{n+1}] = 2 [X, Ht] T_n + 2 Ht [X, T_n] - [X, T_{n-1}],
+ * with [X, Ht] = C scaled as Ht is. X itself is never formed, so periodic boundaries need no care.
+ * Each term costs two more products with H and one with C. chi is zero after this call and after
+ * hm_evolution_set_state (the clock at 0). */
+HM_API int hm_evolution_set_commutator(hm_evolution *ev, hm_matrix *C);
+/* chi := the given block (a restart: after hm_evolution_set_state); shaped as the state. */
+HM_API int hm_evolution_set_commutator_state(hm_evolution *ev, const hm_mvec *chi);
+/* chi := the current [X, U(t)] psi(0) (a complex block shaped as the state). */
+HM_API int hm_evolution_get_commutator_state(const hm_evolution *ev, hm_mvec *chi);
+
 #ifdef __cplusplus
 }
 #endif

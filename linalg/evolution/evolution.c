@@ -3,7 +3,10 @@
  * matrix-free operator alike) and one complex axpy per term into the accumulator.
  * A real H acts on the real and imaginary parts alike: a complex block of k columns is then
  * multiplied as the real block of 2k columns that has the same memory (row-major, re/im adjacent),
- * and the complex coefficients are added with the complex axpby on that memory. */
+ * and the complex coefficients are added with the complex axpby on that memory.
+ * With a commutator C = [X, H] (hm_evolution_set_commutator) the step also carries chi = [X, U] psi:
+ * the chain T_n chi beside T_n psi, and D_n = [X, T_n(Ht)] psi by its own recurrence, whose source
+ * term is C T_{n-1} psi. */
 #include <complex.h>
 #include <math.h>
 #include <string.h>
@@ -25,6 +28,8 @@ struct hm_evolution_s {
   int steps_done;
   struct hm_mvec_s *psi, *t1, *acc; /* blocks of H's type, kk columns, with halo rows */
   double *dots;             /* kpm_step's dot products (backend memory; not used) */
+  hm_matrix *C;             /* [X, H], or NULL: no commutator */
+  struct hm_mvec_s *chi, *chi_t1, *chi_acc, *d_a, *d_b, *w; /* the commutator's blocks (as psi's) */
 };
 
 int hm_evolution_options_default(hm_evolution_options *opt) {
@@ -121,14 +126,27 @@ int hm_evolution_create(hm_matrix *H, int vectors, const hm_evolution_options *o
 int hm_evolution_destroy(hm_evolution **ev) {
   if (!ev || !*ev) return HM_SUCCESS;
   hm_evolution *e = *ev;
-  hm_mvec_destroy(&e->psi);
-  hm_mvec_destroy(&e->t1);
-  hm_mvec_destroy(&e->acc);
+  struct hm_mvec_s **blocks[9] = {&e->psi, &e->t1, &e->acc, &e->chi, &e->chi_t1, &e->chi_acc,
+                                  &e->d_a, &e->d_b, &e->w};
+  for (int i = 0; i < 9; i++) hm_mvec_destroy(blocks[i]);
   if (e->dots) e->H->ctx->kernels->release(e->dots);
   free(e->c);
   free(e);
   *ev = NULL;
   return HM_SUCCESS;
+}
+
+/* y := a x + b y, the same real a and b for every column (H's type; b = 0 zeroes finite y). */
+static int scale_add(hm_evolution *e, double a, const double *x, double b, double *y) {
+  const int kk = e->kk, t = e->H->type;
+  double alpha[2 * kk], beta[2 * kk];
+  memset(alpha, 0, sizeof alpha);
+  memset(beta, 0, sizeof beta);
+  for (int j = 0; j < kk; j++) {
+    alpha[j * t] = a;
+    beta[j * t] = b;
+  }
+  return e->H->ctx->kernels->axpby(e->H->type, e->H->dist.local, kk, alpha, x, beta, y);
 }
 
 /* psi must be a complex block of the state's width over H's rows. */
@@ -149,6 +167,7 @@ int hm_evolution_set_state(hm_evolution *e, const hm_mvec *psi) {
   HM_CHECK(e && psi, HM_ERR_ARGUMENT, "ev or psi is NULL");
   HM_CALL(check_state_block(e, psi, "psi"));
   HM_CALL(e->H->ctx->kernels->copy(e->psi->data, psi->data, sizeof(double) * 2 * (size_t)e->k * (size_t)psi->dist.local));
+  if (e->C) HM_CALL(scale_add(e, 0, e->chi->data, 0, e->chi->data)); /* [X, U(0)] = 0 */
   e->steps_done = 0;
   return HM_SUCCESS;
 }
@@ -183,26 +202,49 @@ static int chebyshev_step(hm_evolution *e, struct hm_mvec_s *V, struct hm_mvec_s
   return HM_SUCCESS;
 }
 
-/* psi := sum_n c_n T_n(Ht) psi. */
+/* dst := T_1 = scale (H - shift) src. */
+static int first_term(hm_evolution *e, struct hm_mvec_s *src, struct hm_mvec_s *dst) {
+  HM_CALL(hm_matrix_apply(e->H, src, dst));
+  return scale_add(e, -e->scale * e->shift, src->data, e->scale, dst->data);
+}
+
+/* D_n := 2 Ht D_{n-1} - D_{n-2} + 2 scale C T_{n-1} psi into dprev (which held D_{n-2});
+ * tpsi = T_{n-1} psi, dcur = D_{n-1}. */
+static int commutator_term(hm_evolution *e, struct hm_mvec_s *tpsi, struct hm_mvec_s *dcur,
+                           struct hm_mvec_s *dprev) {
+  HM_CALL(hm_matrix_apply(e->C, tpsi, e->w));
+  HM_CALL(chebyshev_step(e, dcur, dprev));
+  return scale_add(e, 2 * e->scale, e->w->data, 1, dprev->data);
+}
+
+/* psi := sum_n c_n T_n(Ht) psi; with a commutator also chi := sum_n c_n (T_n(Ht) chi + D_n). */
 static int one_step(hm_evolution *e) {
-  hm_matrix *H = e->H;
-  const hm_kernels *K = H->ctx->kernels;
-  const int kk = e->kk, t = H->type;
+  const int comm = e->C != NULL;
   HM_CALL(add_term(e, e->c[0], e->psi->data, 0, e->acc->data));
-  /* T_1 = scale (H - shift) psi */
-  HM_CALL(hm_matrix_apply(H, e->psi, e->t1));
-  double alpha[2 * kk], beta[2 * kk];
-  memset(alpha, 0, sizeof alpha);
-  memset(beta, 0, sizeof beta);
-  for (int j = 0; j < kk; j++) {
-    alpha[j * t] = -e->scale * e->shift;
-    beta[j * t] = e->scale;
-  }
-  HM_CALL(K->axpby(H->type, H->dist.local, kk, alpha, e->psi->data, beta, e->t1->data));
+  HM_CALL(first_term(e, e->psi, e->t1));
   HM_CALL(add_term(e, e->c[1], e->t1->data, 1, e->acc->data));
-  /* T_0 = psi is not needed after the first recurrence step: its block takes T_2. */
-  struct hm_mvec_s *prev = e->psi, *cur = e->t1;
+  /* D_0 = 0 (d_a), D_1 = scale C psi (d_b) */
+  struct hm_mvec_s *dprev = e->d_a, *dcur = e->d_b;
+  if (comm) {
+    HM_CALL(add_term(e, e->c[0], e->chi->data, 0, e->chi_acc->data));
+    HM_CALL(first_term(e, e->chi, e->chi_t1));
+    HM_CALL(add_term(e, e->c[1], e->chi_t1->data, 1, e->chi_acc->data));
+    HM_CALL(scale_add(e, 0, dprev->data, 0, dprev->data));
+    HM_CALL(hm_matrix_apply(e->C, e->psi, dcur));
+    HM_CALL(scale_add(e, 0, dcur->data, e->scale, dcur->data));
+    HM_CALL(add_term(e, e->c[1], dcur->data, 1, e->chi_acc->data));
+  }
+  /* T_0 = psi is not needed after the first recurrence step: its block takes T_2 (and likewise chi's). */
+  struct hm_mvec_s *prev = e->psi, *cur = e->t1, *cprev = e->chi, *ccur = e->chi_t1;
   for (int n = 2; n < e->order; n++) {
+    if (comm) {
+      HM_CALL(commutator_term(e, cur, dcur, dprev)); /* dprev := D_n, from T_{n-1} psi (cur) */
+      HM_CALL(add_term(e, e->c[n], dprev->data, 1, e->chi_acc->data));
+      HM_CALL(chebyshev_step(e, ccur, cprev)); /* cprev := T_n chi */
+      HM_CALL(add_term(e, e->c[n], cprev->data, 1, e->chi_acc->data));
+      struct hm_mvec_s *s = dprev; dprev = dcur; dcur = s;
+      s = cprev; cprev = ccur; ccur = s;
+    }
     HM_CALL(chebyshev_step(e, cur, prev)); /* prev := T_n */
     HM_CALL(add_term(e, e->c[n], prev->data, 1, e->acc->data));
     struct hm_mvec_s *s = prev; prev = cur; cur = s;
@@ -210,6 +252,11 @@ static int one_step(hm_evolution *e) {
   struct hm_mvec_s *state = e->acc; /* the accumulator becomes the state, the old state scratch */
   e->acc = e->psi;
   e->psi = state;
+  if (comm) {
+    state = e->chi_acc;
+    e->chi_acc = e->chi;
+    e->chi = state;
+  }
   e->steps_done++;
   return HM_SUCCESS;
 }
@@ -218,6 +265,43 @@ int hm_evolution_step(hm_evolution *e, int steps) {
   HM_CHECK(e, HM_ERR_ARGUMENT, "ev is NULL");
   HM_CHECK(steps >= 0, HM_ERR_ARGUMENT, "steps = %d, must be >= 0", steps);
   for (int s = 0; s < steps; s++) HM_CALL(one_step(e));
+  return HM_SUCCESS;
+}
+
+int hm_evolution_set_commutator(hm_evolution *e, hm_matrix *C) {
+  HM_CHECK(e && C, HM_ERR_ARGUMENT, "ev or C is NULL");
+  HM_CHECK(C->type == e->H->type, HM_ERR_ARGUMENT, "C is %s and H %s: C = [X, H] must have H's type",
+           C->type == HM_REAL ? "real" : "complex", e->H->type == HM_REAL ? "real" : "complex");
+  HM_CHECK(C->dist.n_global == e->H->dist.n_global && C->dist.first == e->H->dist.first &&
+               C->dist.local == e->H->dist.local,
+           HM_ERR_ARGUMENT, "C is distributed differently from H (rows %lld from %lld of %lld, H has %lld from %lld)",
+           (long long)C->dist.local, (long long)C->dist.first, (long long)C->dist.n_global, (long long)e->H->dist.local,
+           (long long)e->H->dist.first);
+  HM_CHECK(C->ctx == e->H->ctx, HM_ERR_ARGUMENT, "C and H belong to different contexts");
+  struct hm_mvec_s **blocks[6] = {&e->chi, &e->chi_t1, &e->chi_acc, &e->d_a, &e->d_b, &e->w};
+  for (int i = 0; i < 6; i++)
+    if (!*blocks[i])
+      HM_CALL(hm_mvec_create_with_halo(e->H->ctx, &e->H->dist, e->H->type, e->kk, e->H->halo.nhalo, blocks[i]));
+  e->C = C;
+  HM_CALL(scale_add(e, 0, e->chi->data, 0, e->chi->data));
+  return HM_SUCCESS;
+}
+
+int hm_evolution_set_commutator_state(hm_evolution *e, const hm_mvec *chi) {
+  HM_CHECK(e && chi, HM_ERR_ARGUMENT, "ev or chi is NULL");
+  HM_CHECK(e->C, HM_ERR_ARGUMENT, "no commutator: call hm_evolution_set_commutator first");
+  HM_CALL(check_state_block(e, chi, "chi"));
+  const size_t bytes = sizeof(double) * 2 * (size_t)e->k * (size_t)chi->dist.local;
+  HM_CALL(e->H->ctx->kernels->copy(e->chi->data, chi->data, bytes));
+  return HM_SUCCESS;
+}
+
+int hm_evolution_get_commutator_state(const hm_evolution *e, hm_mvec *chi) {
+  HM_CHECK(e && chi, HM_ERR_ARGUMENT, "ev or chi is NULL");
+  HM_CHECK(e->C, HM_ERR_ARGUMENT, "no commutator: call hm_evolution_set_commutator first");
+  HM_CALL(check_state_block(e, chi, "chi"));
+  const size_t bytes = sizeof(double) * 2 * (size_t)e->k * (size_t)chi->dist.local;
+  HM_CALL(e->H->ctx->kernels->copy(chi->data, e->chi->data, bytes));
   return HM_SUCCESS;
 }
 

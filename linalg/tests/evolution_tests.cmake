@@ -11,3 +11,7 @@ hm_add_c_test(test_evolution_gpu SOURCES test_evolution_gpu.c LABELS gpu)
 # The time-dependent Kubo-Greenwood mean-square displacement (evolution + KPM): ballistic clean chain, saturation under disorder.
 hm_add_c_test(test_evolution_msd SOURCES test_evolution_msd.c LABELS cpu)
 hm_add_test(test_evolution_msd_mpi2 COMMAND $<TARGET_FILE:test_evolution_msd> NPROCS 2 LABELS cpu)
+# The commutator [X, U(t)] psi carried beside the state: against two propagated states, the ring's 2 t^2, restart.
+hm_add_c_test(test_evolution_commutator SOURCES test_evolution_commutator.c LABELS cpu)
+hm_add_test(test_evolution_commutator_mpi2 COMMAND $<TARGET_FILE:test_evolution_commutator> NPROCS 2 LABELS cpu)
+hm_add_test(test_evolution_commutator_cuda COMMAND $<TARGET_FILE:test_evolution_commutator> cuda NPROCS 1 LABELS gpu)
