@@ -3,12 +3,16 @@
  * i times its bond's displacement (hm_velocity_blocks: the nearest image across periodic and
  * twisted boundaries is the bond's own), with the same boundaries, twists, vacancies and Peierls
  * phases, no disorder (on-site terms commute with X), and H's storage (matrix-free on a GPU). The
- * geometry (lattice vectors, orbital positions) is kept for the conductivity's density N / Omega. */
+ * geometry (lattice vectors, orbital positions) is kept for the conductivity's density N / Omega.
+ * method = evolution with msd: the velocities v_a = i[H, X_a] that give the evolution its commutators
+ * [X_a, U(t)] (hm_evolution_set_commutator). */
 #include <string.h>
 #include "run_state.h"
 
 void run_lattice_keep_geometry(run_state *s, const double cell[3][3], int orbitals, const double *positions) {
-  if (s->deck.solver.method != HM_METHOD_CONDUCTIVITY) return;
+  if (s->deck.solver.method != HM_METHOD_CONDUCTIVITY &&
+      !(s->deck.solver.method == HM_METHOD_EVOLUTION && s->deck.evolution.msd))
+    return;
   memcpy(s->lattice_cell, cell, sizeof s->lattice_cell);
   s->lattice_positions = malloc(sizeof(double) * 3 * (size_t)orbitals);
   if (!s->lattice_positions) APP_CALL(HM_ERR_MEMORY);
@@ -52,4 +56,22 @@ void run_lattice_velocities(run_state *s, const hm_stencil *st, hm_stencil_stora
     }
   free(vblock);
   free(jblock);
+}
+
+void run_lattice_commutators(run_state *s, const hm_stencil *st, hm_stencil_storage storage) {
+  const hm_deck *d = &s->deck;
+  if (d->solver.method != HM_METHOD_EVOLUTION || !d->evolution.msd) return;
+  const size_t entries = (size_t)st->nblocks * (size_t)st->orbitals * (size_t)st->orbitals;
+  double *vblock = malloc(sizeof(double) * 2 * entries);
+  if (!vblock) APP_CALL(HM_ERR_MEMORY);
+  for (int a = 0; a < 3; a++) {
+    if (!(d->evolution.msd & (1 << a))) continue;
+    APP_CALL(hm_velocity_blocks(st->orbitals, st->nblocks, st->shift, st->block, s->lattice_cell,
+                                s->lattice_positions, a, vblock));
+    hm_stencil c = *st;
+    c.block = vblock;
+    c.disorder_w = 0; /* on-site terms commute with X */
+    APP_CALL(hm_matrix_create_stencil(s->ctx, &c, storage, &s->commutator[a]));
+  }
+  free(vblock);
 }

@@ -76,10 +76,10 @@ module hamlet_evolution
       real(c_double), intent(out) :: norms(*)
       integer(c_int) :: status
     end function
-    ! Collective: also carry chi(t) = [X, U(t)] psi(0), given C = [X, H] (H's type; it must outlive ev).
-    function hm_evolution_set_commutator(ev, C) result(status) bind(C, name="hm_evolution_set_commutator")
+    ! Collective: also carry chi(t) = [X, U(t)] psi(0), given V = i[H, X] (complex, Hermitian; outlives ev).
+    function hm_evolution_set_commutator(ev, V) result(status) bind(C, name="hm_evolution_set_commutator")
       import :: c_int, c_ptr
-      type(c_ptr), value :: ev, C
+      type(c_ptr), value :: ev, V
       integer(c_int) :: status
     end function
     ! chi: a complex hm_mvec shaped as the state (a restart, after hm_evolution_set_state).

@@ -638,6 +638,25 @@ static void check_frequencies(deck_state *st) {
     d->conductivity.freqs[i] = d->conductivity.nfreqs == 1 ? g[0] : g[0] + (g[1] - g[0]) * i / (d->conductivity.nfreqs - 1);
 }
 
+/* A key's 'Emin Emax count' grid (Emin < Emax, or Emin = Emax with count 1): *values, *count; 1 if
+ * refused (the message given). */
+static int energy_grid(deck_state *st, int key, const char *text, int *count, double **values) {
+  double g[3];
+  char bad[64];
+  int n = 0;
+  if (read_numbers(text, g, 3, &n, bad, sizeof bad) || n != 3 || g[2] != floor(g[2]) || g[2] < 1 ||
+      g[2] > HM_DECK_MAX_ENERGIES || !(g[0] <= g[1]) || (g[2] > 1 && g[0] == g[1])) {
+    fail(st, st->given[key], "[%s] %s = %s: must be 'Emin Emax count' with Emin < Emax and count an integer in "
+         "[1, %d]", hm_deck_keys[key].section, hm_deck_keys[key].key, text, HM_DECK_MAX_ENERGIES);
+    return 1;
+  }
+  if (numbers_outside_range(st, key, g, 2)) return 1;
+  *count = (int)g[2];
+  *values = malloc(sizeof(double) * (size_t)*count);
+  for (int i = 0; i < *count; i++) (*values)[i] = *count == 1 ? g[0] : g[0] + (g[1] - g[0]) * i / (*count - 1);
+  return 0;
+}
+
 /* [conductivity]: components, the chemical-potential grid and the temperatures. */
 static void check_conductivity(deck_state *st) {
   hm_deck *d = st->deck;
@@ -664,21 +683,10 @@ static void check_conductivity(deck_state *st) {
     fail(st, st->given[comp], "[conductivity] components is empty: give 1 to 9 of xx xy xz yx yy yz zx zy zz");
     return;
   }
-  double g[3];
+  if (energy_grid(st, grid, d->conductivity.energies_text, &d->conductivity.nenergies, &d->conductivity.energies))
+    return;
   char bad[64];
   int n = 0;
-  if (read_numbers(d->conductivity.energies_text, g, 3, &n, bad, sizeof bad) || n != 3 || g[2] != floor(g[2]) ||
-      g[2] < 1 || g[2] > HM_DECK_MAX_ENERGIES || !(g[0] <= g[1]) || (g[2] > 1 && g[0] == g[1])) {
-    fail(st, st->given[grid], "[conductivity] energies = %s: must be 'Emin Emax count' with Emin < Emax and count an "
-         "integer in [1, %d]", d->conductivity.energies_text, HM_DECK_MAX_ENERGIES);
-    return;
-  }
-  if (numbers_outside_range(st, grid, g, 2)) return;
-  d->conductivity.nenergies = (int)g[2];
-  d->conductivity.energies = malloc(sizeof(double) * (size_t)d->conductivity.nenergies);
-  for (int i = 0; i < d->conductivity.nenergies; i++)
-    d->conductivity.energies[i] =
-        d->conductivity.nenergies == 1 ? g[0] : g[0] + (g[1] - g[0]) * i / (d->conductivity.nenergies - 1);
   if (read_numbers(d->conductivity.temperatures_text, d->conductivity.temps, 64, &n, bad, sizeof bad) || n < 1 ||
       n > 64) {
     fail(st, st->given[temps], "[conductivity] temperatures = %s: must be 1 to 64 numbers >= 0",
@@ -974,6 +982,19 @@ static void check_evolution(deck_state *st) {
   d->evolution.vectors = 1;
 }
 
+/* [evolution] msd: model = lattice (the commutators [X_a, H] come from its bonds), the energy grid. */
+static void check_evolution_msd(deck_state *st) {
+  hm_deck *d = st->deck;
+  if (d->solver.method != HM_METHOD_EVOLUTION || !d->evolution.msd) return;
+  const int msd = key_index("evolution", "msd"), grid = key_index("evolution", "energies");
+  if (d->model != HM_MODEL_LATTICE) {
+    fail(st, st->given[msd], "[evolution] msd = %s needs the bond displacements of a lattice model: model = lattice "
+         "(the TI as a lattice file: inputs/lattices/ti.lattice)", st->text[msd]);
+    return;
+  }
+  energy_grid(st, grid, d->evolution.energies_text, &d->evolution.nenergies, &d->evolution.energies);
+}
+
 int hm_deck_parse_walltime(const char *text, double *seconds) {
   unsigned h = 0, m = 0, s = 0;
   int used = 0;
@@ -1008,6 +1029,7 @@ static int parse(deck_state *st, const char *text) {
   if (st->err_line == INT_MAX) check_zeeman_layers(st);
   if (st->err_line == INT_MAX) check_spectral(st);
   if (st->err_line == INT_MAX) check_evolution(st);
+  if (st->err_line == INT_MAX) check_evolution_msd(st);
   if (st->err_line == INT_MAX) check_run(st);
   for (int i = 0; i < hm_deck_nkeys; i++) {
     int when;
@@ -1072,6 +1094,8 @@ void hm_deck_free(hm_deck *deck) {
   deck->text = NULL;
   free(deck->green.energies);
   free(deck->conductivity.energies);
+  free(deck->evolution.energies);
+  deck->evolution.energies = NULL;
   free(deck->conductivity.freqs);
   free(deck->marker.sites);
   free(deck->spectral.layers);

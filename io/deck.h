@@ -152,6 +152,10 @@ typedef struct {
     int start_site;              /* 0 random, 1 site */
     int64_t site[3];
     int orbital;
+    int msd;                     /* directions of the mean-square displacement: bits 1 x, 2 y, 4 z */
+    char energies_text[256];
+    int moments, nenergies;
+    double *energies;            /* [nenergies], from energies_text */
   } evolution;
   /* [rhs] (problem = linear) */
   struct {

@@ -446,6 +446,16 @@ const hm_deck_key hm_deck_keys[] = {
      .help = "random-phase start vectors (start = random)"},
     {.section = "evolution", .key = "seed", .type = HM_KEY_UINT64, .def = "1", .when_key = "solver.method",
      .when_word = "evolution", AT(evolution.seed), .help = "seed of the random-phase start vectors (start = random)"},
+    {.section = "evolution", .key = "msd", .type = HM_KEY_WORD_SET, .words = {"none", "x", "y", "z"},
+     .values = {0, 1, 2, 4}, .def = "none", .when_key = "solver.method", .when_word = "evolution", AT(evolution.msd),
+     .help = "directions of the Kubo-Greenwood mean-square displacement Delta X_a^2(E, t) = Tr[delta(E - H) |[X_a, "
+             "U(t)]|^2] / Tr[delta(E - H)] over the start vectors (cartesian, the model file's length unit; model = "
+             "lattice)"},
+    {.section = "evolution", .key = "energies", .type = HM_KEY_STRING, .def = "-1 1 11", ENERGY, .when_key = "msd",
+     AT(evolution.energies_text), .help = "'Emin Emax count': the energies E of Delta X^2(E, t) (a uniform grid)"},
+    {.section = "evolution", .key = "moments", .type = HM_KEY_INT, RANGE(2, 65536), .def = "256", .when_key = "msd",
+     AT(evolution.moments), .help = "Chebyshev moments of delta(E - H) (Jackson kernel; resolution about pi (Emax - "
+             "Emin) / (2 M) of the spectral interval)"},
     /* [spectral] (method = spectral) */
     {.section = "spectral", .key = "k_path", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY | HM_KEY_TEXT,
      .need = HM_KEY_REQUIRED_WHEN, .when_key = "solver.method", .when_word = "spectral", AT(spectral.path_text),

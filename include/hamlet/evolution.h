@@ -47,14 +47,14 @@ HM_API int hm_evolution_norms(const hm_evolution *ev, double *norms);
 
 /* Collective: from now on each step also advances chi(t) = [X, U(t)] psi(0), the commutator of an
  * operator X (a position, for the Kubo-Greenwood mean-square displacement) with the propagator, given
- * C = [X, H] (for a position: C = i v with the velocity v = i[H, X]; anti-Hermitian, H's type and
- * distribution; it must outlive ev):
+ * V = i[H, X] (for a position: the velocity; Hermitian, complex also for a real H, H's distribution;
+ * it must outlive ev), so that [X, H] = i V:
  *   chi(t + dt) = U(dt) chi(t) + [X, U(dt)] psi(t),
  *   [X, U(dt)] = sum_n c_n [X, T_n(Ht)], [X, T_{n+1}] = 2 [X, Ht] T_n + 2 Ht [X, T_n] - [X, T_{n-1}],
- * with [X, Ht] = C scaled as Ht is. X itself is never formed, so periodic boundaries need no care.
- * Each term costs two more products with H and one with C. chi is zero after this call and after
+ * with [X, Ht] = i V scaled as Ht is. X itself is never formed, so periodic boundaries need no care.
+ * Each term costs two more products with H and one with V. chi is zero after this call and after
  * hm_evolution_set_state (the clock at 0). */
-HM_API int hm_evolution_set_commutator(hm_evolution *ev, hm_matrix *C);
+HM_API int hm_evolution_set_commutator(hm_evolution *ev, hm_matrix *V);
 /* chi := the given block (a restart: after hm_evolution_set_state); shaped as the state. */
 HM_API int hm_evolution_set_commutator_state(hm_evolution *ev, const hm_mvec *chi);
 /* chi := the current [X, U(t)] psi(0) (a complex block shaped as the state). */

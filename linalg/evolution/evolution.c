@@ -4,9 +4,9 @@
  * A real H acts on the real and imaginary parts alike: a complex block of k columns is then
  * multiplied as the real block of 2k columns that has the same memory (row-major, re/im adjacent),
  * and the complex coefficients are added with the complex axpby on that memory.
- * With a commutator C = [X, H] (hm_evolution_set_commutator) the step also carries chi = [X, U] psi:
- * the chain T_n chi beside T_n psi, and D_n = [X, T_n(Ht)] psi by its own recurrence, whose source
- * term is C T_{n-1} psi. */
+ * With V = i[H, X] (hm_evolution_set_commutator) the step also carries chi = [X, U] psi: the chain
+ * T_n chi beside T_n psi, and D_n = [X, T_n(Ht)] psi by its own recurrence, whose source term is
+ * i V T_{n-1} psi (V complex: applied to complex copies, which a real H's blocks are in memory). */
 #include <complex.h>
 #include <math.h>
 #include <string.h>
@@ -28,8 +28,9 @@ struct hm_evolution_s {
   int steps_done;
   struct hm_mvec_s *psi, *t1, *acc; /* blocks of H's type, kk columns, with halo rows */
   double *dots;             /* kpm_step's dot products (backend memory; not used) */
-  hm_matrix *C;             /* [X, H], or NULL: no commutator */
-  struct hm_mvec_s *chi, *chi_t1, *chi_acc, *d_a, *d_b, *w; /* the commutator's blocks (as psi's) */
+  hm_matrix *V;             /* i[H, X], or NULL: no commutator */
+  struct hm_mvec_s *chi, *chi_t1, *chi_acc, *d_a, *d_b; /* the commutator's blocks (as psi's) */
+  struct hm_mvec_s *vin, *w;                             /* complex, k columns: V's input and output */
 };
 
 int hm_evolution_options_default(hm_evolution_options *opt) {
@@ -126,9 +127,9 @@ int hm_evolution_create(hm_matrix *H, int vectors, const hm_evolution_options *o
 int hm_evolution_destroy(hm_evolution **ev) {
   if (!ev || !*ev) return HM_SUCCESS;
   hm_evolution *e = *ev;
-  struct hm_mvec_s **blocks[9] = {&e->psi, &e->t1, &e->acc, &e->chi, &e->chi_t1, &e->chi_acc,
-                                  &e->d_a, &e->d_b, &e->w};
-  for (int i = 0; i < 9; i++) hm_mvec_destroy(blocks[i]);
+  struct hm_mvec_s **blocks[10] = {&e->psi, &e->t1, &e->acc, &e->chi, &e->chi_t1, &e->chi_acc,
+                                   &e->d_a, &e->d_b, &e->vin, &e->w};
+  for (int i = 0; i < 10; i++) hm_mvec_destroy(blocks[i]);
   if (e->dots) e->H->ctx->kernels->release(e->dots);
   free(e->c);
   free(e);
@@ -167,7 +168,7 @@ int hm_evolution_set_state(hm_evolution *e, const hm_mvec *psi) {
   HM_CHECK(e && psi, HM_ERR_ARGUMENT, "ev or psi is NULL");
   HM_CALL(check_state_block(e, psi, "psi"));
   HM_CALL(e->H->ctx->kernels->copy(e->psi->data, psi->data, sizeof(double) * 2 * (size_t)e->k * (size_t)psi->dist.local));
-  if (e->C) HM_CALL(scale_add(e, 0, e->chi->data, 0, e->chi->data)); /* [X, U(0)] = 0 */
+  if (e->V) HM_CALL(scale_add(e, 0, e->chi->data, 0, e->chi->data)); /* [X, U(0)] = 0 */
   e->steps_done = 0;
   return HM_SUCCESS;
 }
@@ -208,30 +209,36 @@ static int first_term(hm_evolution *e, struct hm_mvec_s *src, struct hm_mvec_s *
   return scale_add(e, -e->scale * e->shift, src->data, e->scale, dst->data);
 }
 
-/* D_n := 2 Ht D_{n-1} - D_{n-2} + 2 scale C T_{n-1} psi into dprev (which held D_{n-2});
+/* w := V x (x a block of the state's shape, copied to V's complex input). */
+static int apply_velocity(hm_evolution *e, const struct hm_mvec_s *x) {
+  HM_CALL(e->H->ctx->kernels->copy(e->vin->data, x->data, sizeof(double) * 2 * (size_t)e->k * (size_t)e->H->dist.local));
+  return hm_matrix_apply(e->V, e->vin, e->w);
+}
+
+/* D_n := 2 Ht D_{n-1} - D_{n-2} + 2 scale i V T_{n-1} psi into dprev (which held D_{n-2});
  * tpsi = T_{n-1} psi, dcur = D_{n-1}. */
 static int commutator_term(hm_evolution *e, struct hm_mvec_s *tpsi, struct hm_mvec_s *dcur,
                            struct hm_mvec_s *dprev) {
-  HM_CALL(hm_matrix_apply(e->C, tpsi, e->w));
+  HM_CALL(apply_velocity(e, tpsi));
   HM_CALL(chebyshev_step(e, dcur, dprev));
-  return scale_add(e, 2 * e->scale, e->w->data, 1, dprev->data);
+  return add_term(e, 2 * e->scale * I, e->w->data, 1, dprev->data);
 }
 
 /* psi := sum_n c_n T_n(Ht) psi; with a commutator also chi := sum_n c_n (T_n(Ht) chi + D_n). */
 static int one_step(hm_evolution *e) {
-  const int comm = e->C != NULL;
+  const int comm = e->V != NULL;
   HM_CALL(add_term(e, e->c[0], e->psi->data, 0, e->acc->data));
   HM_CALL(first_term(e, e->psi, e->t1));
   HM_CALL(add_term(e, e->c[1], e->t1->data, 1, e->acc->data));
-  /* D_0 = 0 (d_a), D_1 = scale C psi (d_b) */
+  /* D_0 = 0 (d_a), D_1 = scale i V psi (d_b) */
   struct hm_mvec_s *dprev = e->d_a, *dcur = e->d_b;
   if (comm) {
     HM_CALL(add_term(e, e->c[0], e->chi->data, 0, e->chi_acc->data));
     HM_CALL(first_term(e, e->chi, e->chi_t1));
     HM_CALL(add_term(e, e->c[1], e->chi_t1->data, 1, e->chi_acc->data));
     HM_CALL(scale_add(e, 0, dprev->data, 0, dprev->data));
-    HM_CALL(hm_matrix_apply(e->C, e->psi, dcur));
-    HM_CALL(scale_add(e, 0, dcur->data, e->scale, dcur->data));
+    HM_CALL(apply_velocity(e, e->psi));
+    HM_CALL(add_term(e, e->scale * I, e->w->data, 0, dcur->data));
     HM_CALL(add_term(e, e->c[1], dcur->data, 1, e->chi_acc->data));
   }
   /* T_0 = psi is not needed after the first recurrence step: its block takes T_2 (and likewise chi's). */
@@ -268,28 +275,31 @@ int hm_evolution_step(hm_evolution *e, int steps) {
   return HM_SUCCESS;
 }
 
-int hm_evolution_set_commutator(hm_evolution *e, hm_matrix *C) {
-  HM_CHECK(e && C, HM_ERR_ARGUMENT, "ev or C is NULL");
-  HM_CHECK(C->type == e->H->type, HM_ERR_ARGUMENT, "C is %s and H %s: C = [X, H] must have H's type",
-           C->type == HM_REAL ? "real" : "complex", e->H->type == HM_REAL ? "real" : "complex");
-  HM_CHECK(C->dist.n_global == e->H->dist.n_global && C->dist.first == e->H->dist.first &&
-               C->dist.local == e->H->dist.local,
-           HM_ERR_ARGUMENT, "C is distributed differently from H (rows %lld from %lld of %lld, H has %lld from %lld)",
-           (long long)C->dist.local, (long long)C->dist.first, (long long)C->dist.n_global, (long long)e->H->dist.local,
+int hm_evolution_set_commutator(hm_evolution *e, hm_matrix *V) {
+  HM_CHECK(e && V, HM_ERR_ARGUMENT, "ev or V is NULL");
+  HM_CHECK(V->type == HM_COMPLEX, HM_ERR_ARGUMENT, "V is real: V = i[H, X] is complex (imaginary for a real H)");
+  HM_CHECK(V->dist.n_global == e->H->dist.n_global && V->dist.first == e->H->dist.first &&
+               V->dist.local == e->H->dist.local,
+           HM_ERR_ARGUMENT, "V is distributed differently from H (rows %lld from %lld of %lld, H has %lld from %lld)",
+           (long long)V->dist.local, (long long)V->dist.first, (long long)V->dist.n_global, (long long)e->H->dist.local,
            (long long)e->H->dist.first);
-  HM_CHECK(C->ctx == e->H->ctx, HM_ERR_ARGUMENT, "C and H belong to different contexts");
-  struct hm_mvec_s **blocks[6] = {&e->chi, &e->chi_t1, &e->chi_acc, &e->d_a, &e->d_b, &e->w};
-  for (int i = 0; i < 6; i++)
+  HM_CHECK(V->ctx == e->H->ctx, HM_ERR_ARGUMENT, "V and H belong to different contexts");
+  HM_CALL(hm_matrix_require_hermitian(V, "the commutator's V = i[H, X]"));
+  struct hm_mvec_s **blocks[5] = {&e->chi, &e->chi_t1, &e->chi_acc, &e->d_a, &e->d_b};
+  for (int i = 0; i < 5; i++)
     if (!*blocks[i])
       HM_CALL(hm_mvec_create_with_halo(e->H->ctx, &e->H->dist, e->H->type, e->kk, e->H->halo.nhalo, blocks[i]));
-  e->C = C;
+  hm_mvec_destroy(&e->vin); /* sized for this V's halo */
+  HM_CALL(hm_mvec_create_with_halo(e->H->ctx, &e->H->dist, HM_COMPLEX, e->k, V->halo.nhalo, &e->vin));
+  if (!e->w) HM_CALL(hm_mvec_create_with_halo(e->H->ctx, &e->H->dist, HM_COMPLEX, e->k, 0, &e->w));
+  e->V = V;
   HM_CALL(scale_add(e, 0, e->chi->data, 0, e->chi->data));
   return HM_SUCCESS;
 }
 
 int hm_evolution_set_commutator_state(hm_evolution *e, const hm_mvec *chi) {
   HM_CHECK(e && chi, HM_ERR_ARGUMENT, "ev or chi is NULL");
-  HM_CHECK(e->C, HM_ERR_ARGUMENT, "no commutator: call hm_evolution_set_commutator first");
+  HM_CHECK(e->V, HM_ERR_ARGUMENT, "no commutator: call hm_evolution_set_commutator first");
   HM_CALL(check_state_block(e, chi, "chi"));
   const size_t bytes = sizeof(double) * 2 * (size_t)e->k * (size_t)chi->dist.local;
   HM_CALL(e->H->ctx->kernels->copy(e->chi->data, chi->data, bytes));
@@ -298,7 +308,7 @@ int hm_evolution_set_commutator_state(hm_evolution *e, const hm_mvec *chi) {
 
 int hm_evolution_get_commutator_state(const hm_evolution *e, hm_mvec *chi) {
   HM_CHECK(e && chi, HM_ERR_ARGUMENT, "ev or chi is NULL");
-  HM_CHECK(e->C, HM_ERR_ARGUMENT, "no commutator: call hm_evolution_set_commutator first");
+  HM_CHECK(e->V, HM_ERR_ARGUMENT, "no commutator: call hm_evolution_set_commutator first");
   HM_CALL(check_state_block(e, chi, "chi"));
   const size_t bytes = sizeof(double) * 2 * (size_t)e->k * (size_t)chi->dist.local;
   HM_CALL(e->H->ctx->kernels->copy(chi->data, e->chi->data, bytes));

@@ -1,12 +1,12 @@
 /* The commutator chi(t) = [X, U(t)] psi(0) that hm_evolution carries beside the state once given
- * C = [X, H] (hm_evolution_set_commutator):
+ * V = i[H, X] (hm_evolution_set_commutator; complex for real H too):
  * - against X U(t) psi - U(t) X psi, the two states propagated by the plain evolution (X the row
  *   index of a random band matrix, complex and real, open: X is defined), to 1e-10 relative, over
  *   steps of two sizes;
- * - one site of a clean ring (hopping 1; C from minimum-image displacements, where X itself is not
+ * - one site of a clean ring (hopping 1; V from minimum-image displacements, where X itself is not
  *   defined) has ||chi(t)||^2 = sum_n n^2 J_n(2t)^2 = 2 t^2 until its front nears the far side;
  * - a restart (state and commutator after 3 steps on a fresh evolution, 2 more steps) is bitwise the
- *   5 steps; hm_evolution_set_state zeroes chi; refusals without a commutator or of another type.
+ *   5 steps; hm_evolution_set_state zeroes chi; refusals: no commutator, a real or non-Hermitian V.
  * Argument "cuda": the GPU backend. Run on 1 and 2 ranks. */
 #include <string.h>
 #include "evolution_testlib.h"
@@ -16,15 +16,16 @@ enum { R = 3 };
 
 static hm_backend backend = HM_BACKEND_CPU;
 
-/* C = [X, H] of a dense H: C_ij = d(i, j) H_ij with d = i - j, or on a ring of n sites its minimum image. */
-static double complex *commutator_dense(int64_t n, const double complex *h, int ring) {
+/* V = i[H, X] = -i [X, H] of a dense H: V_ij = -i d(i, j) H_ij with d = i - j, or on a ring of n sites
+ * its minimum image. */
+static double complex *velocity_dense(int64_t n, const double complex *h, int ring) {
   double complex *c = calloc((size_t)(n * n), sizeof *c);
   for (int64_t j = 0; j < n; j++)
     for (int64_t i = 0; i < n; i++) {
       int64_t d = i - j;
       if (ring && d > n / 2) d -= n;
       if (ring && d < -n / 2) d += n;
-      c[j * n + i] = (double)d * h[j * n + i];
+      c[j * n + i] = -I * (double)d * h[j * n + i];
     }
   return c;
 }
@@ -57,10 +58,10 @@ static double block_difference(hm_mvec *A, hm_mvec *B, int64_t local, int k) {
 /* chi after `steps` steps of dt against X U psi - U X psi. */
 static void check_against_two_states(hm_context *ctx, hm_scalar type, double dt, int steps, uint64_t seed) {
   const int64_t n = 90;
-  double complex *h = evo_random_band(n, 3, 2.0, type, seed), *c = commutator_dense(n, h, 0);
+  double complex *h = evo_random_band(n, 3, 2.0, type, seed), *c = velocity_dense(n, h, 0);
   hm_matrix *H, *C;
   HM_TEST_OK(evo_matrix_from_dense(ctx, n, type, h, &H));
-  HM_TEST_OK(evo_matrix_from_dense(ctx, n, type, c, &C));
+  HM_TEST_OK(evo_matrix_from_dense(ctx, n, HM_COMPLEX, c, &C));
   const hm_dist *dist;
   hm_matrix_dist(H, &dist);
   int64_t first, local;
@@ -119,10 +120,10 @@ static void check_ring(hm_context *ctx, hm_scalar type) {
   const int64_t n = 240, site = 17;
   double complex *h = calloc((size_t)(n * n), sizeof *h);
   for (int64_t i = 0; i < n; i++) h[((i + 1) % n) * n + i] = h[i * n + (i + 1) % n] = 1;
-  double complex *c = commutator_dense(n, h, 1);
+  double complex *c = velocity_dense(n, h, 1);
   hm_matrix *H, *C;
   HM_TEST_OK(evo_matrix_from_dense(ctx, n, type, h, &H));
-  HM_TEST_OK(evo_matrix_from_dense(ctx, n, type, c, &C));
+  HM_TEST_OK(evo_matrix_from_dense(ctx, n, HM_COMPLEX, c, &C));
   const hm_dist *dist;
   hm_matrix_dist(H, &dist);
   int64_t first, local;
@@ -161,11 +162,13 @@ static void check_ring(hm_context *ctx, hm_scalar type) {
 /* 3 steps, then the state and chi on a fresh evolution, 2 more: bitwise the uninterrupted 5. */
 static void check_restart(hm_context *ctx, uint64_t seed) {
   const int64_t n = 60;
-  double complex *h = evo_random_band(n, 2, 1.0, HM_COMPLEX, seed), *c = commutator_dense(n, h, 0);
-  hm_matrix *H, *C, *Creal;
+  double complex *h = evo_random_band(n, 2, 1.0, HM_COMPLEX, seed), *c = velocity_dense(n, h, 0);
+  hm_matrix *H, *C, *Creal, *Canti;
   HM_TEST_OK(evo_matrix_from_dense(ctx, n, HM_COMPLEX, h, &H));
   HM_TEST_OK(evo_matrix_from_dense(ctx, n, HM_COMPLEX, c, &C));
   HM_TEST_OK(evo_matrix_from_dense(ctx, n, HM_REAL, c, &Creal));
+  for (int64_t i = 0; i < n * n; i++) c[i] *= I; /* [X, H] itself: anti-Hermitian */
+  HM_TEST_OK(evo_matrix_from_dense(ctx, n, HM_COMPLEX, c, &Canti));
   const hm_dist *dist;
   hm_matrix_dist(H, &dist);
   int64_t first, local;
@@ -184,7 +187,8 @@ static void check_restart(hm_context *ctx, uint64_t seed) {
   hm_evolution *whole, *first_part, *second;
   HM_TEST_OK(hm_evolution_create(H, R, &opt, &whole));
   HM_TEST_FAILS(hm_evolution_get_commutator_state(whole, chi), HM_ERR_ARGUMENT, "no commutator");
-  HM_TEST_FAILS(hm_evolution_set_commutator(whole, Creal), HM_ERR_ARGUMENT, "must have H's type");
+  HM_TEST_FAILS(hm_evolution_set_commutator(whole, Creal), HM_ERR_ARGUMENT, "V is real");
+  HM_TEST_FAILS(hm_evolution_set_commutator(whole, Canti), HM_ERR_INPUT, "needs a Hermitian matrix");
   HM_TEST_OK(hm_evolution_set_commutator(whole, C));
   HM_TEST_OK(hm_evolution_set_state(whole, psi));
   HM_TEST_OK(hm_evolution_step(whole, 5));
@@ -207,7 +211,7 @@ static void check_restart(hm_context *ctx, uint64_t seed) {
                  "uninterrupted one");
   hm_evolution_destroy(&whole), hm_evolution_destroy(&first_part), hm_evolution_destroy(&second);
   hm_mvec_destroy(&psi), hm_mvec_destroy(&chi);
-  hm_matrix_destroy(&H), hm_matrix_destroy(&C), hm_matrix_destroy(&Creal);
+  hm_matrix_destroy(&H), hm_matrix_destroy(&C), hm_matrix_destroy(&Creal), hm_matrix_destroy(&Canti);
   free(h), free(c), free(rows), free(again);
 }
 
