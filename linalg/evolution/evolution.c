@@ -137,7 +137,8 @@ int hm_evolution_destroy(hm_evolution **ev) {
   return HM_SUCCESS;
 }
 
-/* y := a x + b y, the same real a and b for every column (H's type; b = 0 zeroes finite y). */
+/* y := a x + b y, the same real a and b for every column (H's type). With b = 0, y is not read (the
+ * kernels follow BLAS), so a = b = 0 with a finite x zeroes y even where its memory was never set. */
 static int scale_add(hm_evolution *e, double a, const double *x, double b, double *y) {
   const int kk = e->kk, t = e->H->type;
   double alpha[2 * kk], beta[2 * kk];
@@ -168,7 +169,7 @@ int hm_evolution_set_state(hm_evolution *e, const hm_mvec *psi) {
   HM_CHECK(e && psi, HM_ERR_ARGUMENT, "ev or psi is NULL");
   HM_CALL(check_state_block(e, psi, "psi"));
   HM_CALL(e->H->ctx->kernels->copy(e->psi->data, psi->data, sizeof(double) * 2 * (size_t)e->k * (size_t)psi->dist.local));
-  if (e->V) HM_CALL(scale_add(e, 0, e->chi->data, 0, e->chi->data)); /* [X, U(0)] = 0 */
+  if (e->V) HM_CALL(scale_add(e, 0, e->psi->data, 0, e->chi->data)); /* [X, U(0)] = 0 */
   e->steps_done = 0;
   return HM_SUCCESS;
 }
@@ -236,7 +237,7 @@ static int one_step(hm_evolution *e) {
     HM_CALL(add_term(e, e->c[0], e->chi->data, 0, e->chi_acc->data));
     HM_CALL(first_term(e, e->chi, e->chi_t1));
     HM_CALL(add_term(e, e->c[1], e->chi_t1->data, 1, e->chi_acc->data));
-    HM_CALL(scale_add(e, 0, dprev->data, 0, dprev->data));
+    HM_CALL(scale_add(e, 0, e->psi->data, 0, dprev->data));
     HM_CALL(apply_velocity(e, e->psi));
     HM_CALL(add_term(e, e->scale * I, e->w->data, 0, dcur->data));
     HM_CALL(add_term(e, e->c[1], dcur->data, 1, e->chi_acc->data));
@@ -293,7 +294,7 @@ int hm_evolution_set_commutator(hm_evolution *e, hm_matrix *V) {
   HM_CALL(hm_mvec_create_with_halo(e->H->ctx, &e->H->dist, HM_COMPLEX, e->k, V->halo.nhalo, &e->vin));
   if (!e->w) HM_CALL(hm_mvec_create_with_halo(e->H->ctx, &e->H->dist, HM_COMPLEX, e->k, 0, &e->w));
   e->V = V;
-  HM_CALL(scale_add(e, 0, e->chi->data, 0, e->chi->data));
+  HM_CALL(scale_add(e, 0, e->psi->data, 0, e->chi->data)); /* 0 x psi; hm_evolution_set_state zeroes it too */
   return HM_SUCCESS;
 }
 
