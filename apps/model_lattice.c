@@ -212,7 +212,7 @@ void run_build_lattice(run_state *s, hm_matrix **H) {
   hm_lattice_free(&L);
   hm_stencil_storage storage = matrix_free ? HM_STENCIL_MATRIX_FREE : HM_STENCIL_ASSEMBLED;
   run_lattice_velocities(s, &st.stencil, storage);
-  run_lattice_commutators(s, &st.stencil, storage);
+  run_lattice_msd_velocities(s, &st.stencil, storage);
   int status = hm_matrix_create_stencil(s->ctx, &st.stencil, real_arithmetic(s, &st.stencil, matrix_free) ?
                                         HM_STENCIL_MATRIX_FREE_REAL : storage, H);
   hm_lattice_stencil_free(&st);

@@ -58,7 +58,7 @@ void run_lattice_velocities(run_state *s, const hm_stencil *st, hm_stencil_stora
   free(jblock);
 }
 
-void run_lattice_commutators(run_state *s, const hm_stencil *st, hm_stencil_storage storage) {
+void run_lattice_msd_velocities(run_state *s, const hm_stencil *st, hm_stencil_storage storage) {
   const hm_deck *d = &s->deck;
   if (d->solver.method != HM_METHOD_EVOLUTION || !d->evolution.msd) return;
   const size_t entries = (size_t)st->nblocks * (size_t)st->orbitals * (size_t)st->orbitals;
@@ -71,7 +71,7 @@ void run_lattice_commutators(run_state *s, const hm_stencil *st, hm_stencil_stor
     hm_stencil c = *st;
     c.block = vblock;
     c.disorder_w = 0; /* on-site terms commute with X */
-    APP_CALL(hm_matrix_create_stencil(s->ctx, &c, storage, &s->commutator[a]));
+    APP_CALL(hm_matrix_create_stencil(s->ctx, &c, storage, &s->msd_velocity[a]));
   }
   free(vblock);
 }

@@ -5,8 +5,8 @@
  * boundary for its spread to mean a distance.
  * [evolution] msd: per direction a the Kubo-Greenwood mean-square displacement
  *   Delta X_a^2(E, t) = sum_r <chi_r|delta(E - H)|chi_r> / sum_r <phi_r|delta(E - H)|phi_r>,
- * chi_r = [X_a, U(t)] phi_r carried by the evolution beside the state (C_a = [X_a, H] from the
- * lattice's bonds: cartesian, no wrap at periodic boundaries), delta(E - H) by the Jackson-damped
+ * chi_r = [X_a, U(t)] phi_r carried by the evolution beside the state (from the lattice's velocity
+ * v_a = i[H, X_a]: cartesian bond vectors, no wrap at periodic boundaries), delta(E - H) by the Jackson-damped
  * Chebyshev series of each block (KPM); its error from the spread of the start vectors' ratios. */
 #include <complex.h>
 #include <math.h>
@@ -237,11 +237,11 @@ static void moments_of(run_state *s, hm_evolution *ev, hm_mvec *psi, double comp
   free(m);
 }
 
-/* Frees what a run holds (a finished or stopped one), the lattice's commutators included. */
+/* Frees what a run holds (a finished or stopped one), the msd velocities included. */
 static void release(run_state *s, evolution_rows *r, hm_evolution **ev, hm_mvec **chi, hm_mvec **psi,
                     double complex *rows, double *den) {
   free(r->time), free(r->norm), free(r->position), free(r->spread), free(r->msd), free(r->msd_error);
-  for (int a = 0; a < 3; a++) hm_matrix_destroy(&s->commutator[a]);
+  for (int a = 0; a < 3; a++) hm_matrix_destroy(&s->msd_velocity[a]);
   free(s->lattice_positions);
   s->lattice_positions = NULL;
   for (int a = 0; a < 3; a++) hm_evolution_destroy(&ev[a]), hm_mvec_destroy(&chi[a]);
@@ -320,7 +320,7 @@ int run_evolution(run_state *s, hm_matrix *H, hm_matrix *mass) {
   APP_CALL(hm_matrix_dist(H, &dist));
   for (int a = 0; a < nd; a++) {
     if (a) APP_CALL(hm_evolution_create(H, R, &opt, &ev[a]));
-    APP_CALL(hm_evolution_set_commutator(ev[a], s->commutator[dir[a]]));
+    APP_CALL(hm_evolution_set_commutator(ev[a], s->msd_velocity[dir[a]]));
     APP_CALL(hm_mvec_create(s->ctx, dist, HM_COMPLEX, R, &chi[a]));
   }
   if (nd) { /* the denominators from the start vectors themselves (delta(E - H) commutes with U) */

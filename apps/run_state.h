@@ -62,7 +62,7 @@ typedef struct {
   double *current_weight;
   hm_matrix *current[3];
   /* [evolution] msd (model_lattice_velocity.c): the velocities v_a = i[H, X_a] of the directions it names */
-  hm_matrix *commutator[3];
+  hm_matrix *msd_velocity[3];
   int64_t rows; /* N, the rows of H: the summary's host bytes per orbital */
 } run_state;
 
@@ -149,7 +149,7 @@ int run_marker(run_state *s, hm_matrix *H, hm_matrix *M);
  * velocity operators of the components from the supercell's stencil (model_lattice_velocity.c). */
 void run_lattice_keep_geometry(run_state *s, const double cell[3][3], int orbitals, const double *positions);
 void run_lattice_velocities(run_state *s, const hm_stencil *st, hm_stencil_storage storage);
-void run_lattice_commutators(run_state *s, const hm_stencil *st, hm_stencil_storage storage);
+void run_lattice_msd_velocities(run_state *s, const hm_stencil *st, hm_stencil_storage storage);
 void run_lattice_keep_spin(run_state *s, int orbitals, const int *spin, const char *file);
 
 /* Output, checkpoint and input files are distinct, their directories writable, stale .tmp files
