@@ -107,11 +107,11 @@ print("%s the images matter on this supercell: max |E_ws - E_plain| = %.2f eV" %
 ok &= bool(gap > 0.1)
 raise SystemExit(0 if ok else 1)
 PY
-# Wannier90's band path: one cell, twisted boundaries, twist = 2 pi k (every 12th point and the last)
+# Wannier90's band path: one cell, twisted boundaries, twist = 2 pi k (every 24th point and the last)
 PYTHONPATH=$SOURCE_DIR/tests/support "$PYTHON" -c "
 import numpy as np, wannier90_files as w
 K = w.read_band_kpt('silicon_band.kpt')
-for i in list(range(0, len(K), 12)) + [len(K) - 1]:
+for i in list(range(0, len(K), 24)) + [len(K) - 1]:
     print(i, *('%.17g' % (2 * np.pi * x) for x in K[i]))" >points.txt || fail "cannot read silicon_band.kpt"
 while read -r i tx ty tz; do
   printf '[hamiltonian]\nmodel = lattice\nlattice_file = silicon_hr.dat\nnx = 1\nny = 1\nnz = 1\nboundary = twisted twisted twisted\ntwist = %s %s %s\n[solver]\nmethod = dense\n' \
