@@ -94,7 +94,7 @@ endif()
 list(JOIN MPI_Fortran_LIBRARIES " " HAMLET_PC_MPI_FORTRAN_LIBS)
 set(HAMLET_PC_CUDA_LIBS "")
 if(HAMLET_CUDA)
-  set(HAMLET_PC_CUDA_LIBS "-L${CUDAToolkit_LIBRARY_DIR} -lcudart -lcublas -lcusolver -lstdc++")
+  set(HAMLET_PC_CUDA_LIBS "-L${CUDAToolkit_LIBRARY_DIR} -lcudart -ldl -lstdc++") # cuBLAS, cuSOLVER: dlopen
 endif()
 list(JOIN HDF5_C_LIBRARIES " " HAMLET_PC_HDF5_LIBS)
 list(JOIN LAPACK_LIBRARIES " " HAMLET_PC_LAPACK_LIBS)

@@ -2,12 +2,12 @@
 // reduction and the tridiagonal solve run there (cusolverDnXsyevd; cusolverDn{D,Z}sygvd / hegvd for
 // generalized problems), eigenvalues and vectors come back. Every call is checked; every device and
 // host buffer is released on every path (one cleanup label).
-#include <cusolverDn.h>
 #include <cstdint>
 #include <cstdlib>
 #include <cstdio>
 #include "gpu_state.h"
 #include "cuda_check.h"
+#include "cuda_libs.h"
 #include "../linalg/dense/dense_gpu.h"
 
 namespace {
@@ -39,11 +39,13 @@ int device_handle(cusolverDnHandle_t *h, cusolverDnParams_t *p) {
   HM_CHECK(device >= 0 && device < max_devices, HM_ERR_CUDA, "CUDA device %d beyond the %d this path handles", device,
            max_devices);
   if (!handles[device]) {
-    cusolverStatus_t s = cusolverDnCreate(&handles[device]);
+    const hm_cuda_libs *lib = hm_cuda_solver();
+    if (!lib) return HM_ERR_CUDA; /* raised by the loader */
+    cusolverStatus_t s = lib->cusolverDnCreate(&handles[device]);
     HM_CHECK(s == CUSOLVER_STATUS_SUCCESS, HM_ERR_CUDA, "cusolverDnCreate failed: %s", solver_status_name(s));
-    s = cusolverDnCreateParams(&params[device]);
+    s = lib->cusolverDnCreateParams(&params[device]);
     if (s != CUSOLVER_STATUS_SUCCESS) {
-      cusolverDnDestroy(handles[device]);
+      lib->cusolverDnDestroy(handles[device]);
       handles[device] = nullptr;
       HM_RAISE(HM_ERR_CUDA, "cusolverDnCreateParams failed: %s", solver_status_name(s));
     }
@@ -103,14 +105,14 @@ extern "C" int hm_dense_cuda_eigh(int type, int64_t n, void *A, int64_t lda, voi
   HM_CALL(device_handle(&h, &p));
   // Workspace sizes (the queries read no array), then the memory check, then allocations.
   if (!generalized) {
-    SOLVER_GOTO(cusolverDnXsyevd_bufferSize(h, p, jobz, lower, n, dt, nullptr, n, CUDA_R_64F, nullptr, dt, &dev_work,
+    SOLVER_GOTO(hm_cuda_solver()->cusolverDnXsyevd_bufferSize(h, p, jobz, lower, n, dt, nullptr, n, CUDA_R_64F, nullptr, dt, &dev_work,
                                             &host_work));
   } else if (!complex_) {
-    SOLVER_GOTO(cusolverDnDsygvd_bufferSize(h, CUSOLVER_EIG_TYPE_1, jobz, lower, (int)n, nullptr, (int)n, nullptr,
+    SOLVER_GOTO(hm_cuda_solver()->cusolverDnDsygvd_bufferSize(h, CUSOLVER_EIG_TYPE_1, jobz, lower, (int)n, nullptr, (int)n, nullptr,
                                             (int)n, nullptr, &lwork));
     dev_work = (size_t)lwork * elt;
   } else {
-    SOLVER_GOTO(cusolverDnZhegvd_bufferSize(h, CUSOLVER_EIG_TYPE_1, jobz, lower, (int)n, nullptr, (int)n, nullptr,
+    SOLVER_GOTO(hm_cuda_solver()->cusolverDnZhegvd_bufferSize(h, CUSOLVER_EIG_TYPE_1, jobz, lower, (int)n, nullptr, (int)n, nullptr,
                                             (int)n, nullptr, &lwork));
     dev_work = (size_t)lwork * elt;
   }
@@ -140,13 +142,13 @@ extern "C" int hm_dense_cuda_eigh(int type, int64_t n, void *A, int64_t lda, voi
   if (generalized) CUDA_GOTO(cudaMemcpy2D(dB, n * elt, B, (size_t)ldb * elt, n * elt, (size_t)n, cudaMemcpyHostToDevice));
 
   if (!generalized) {
-    SOLVER_GOTO(cusolverDnXsyevd(h, p, jobz, lower, n, dt, dA, n, CUDA_R_64F, dW, dt, dwork, dev_work, hwork, host_work,
+    SOLVER_GOTO(hm_cuda_solver()->cusolverDnXsyevd(h, p, jobz, lower, n, dt, dA, n, CUDA_R_64F, dW, dt, dwork, dev_work, hwork, host_work,
                                  dinfo));
   } else if (!complex_) {
-    SOLVER_GOTO(cusolverDnDsygvd(h, CUSOLVER_EIG_TYPE_1, jobz, lower, (int)n, (double *)dA, (int)n, (double *)dB, (int)n,
+    SOLVER_GOTO(hm_cuda_solver()->cusolverDnDsygvd(h, CUSOLVER_EIG_TYPE_1, jobz, lower, (int)n, (double *)dA, (int)n, (double *)dB, (int)n,
                                  dW, (double *)dwork, lwork, dinfo));
   } else {
-    SOLVER_GOTO(cusolverDnZhegvd(h, CUSOLVER_EIG_TYPE_1, jobz, lower, (int)n, (cuDoubleComplex *)dA, (int)n,
+    SOLVER_GOTO(hm_cuda_solver()->cusolverDnZhegvd(h, CUSOLVER_EIG_TYPE_1, jobz, lower, (int)n, (cuDoubleComplex *)dA, (int)n,
                                  (cuDoubleComplex *)dB, (int)n, dW, (cuDoubleComplex *)dwork, lwork, dinfo));
   }
   CUDA_GOTO(cudaMemcpy(&info, dinfo, sizeof(int), cudaMemcpyDeviceToHost));
@@ -185,8 +187,8 @@ done:
 void hm_dense_cuda_release_state() {
   int d = 0;
   if (cudaGetDevice(&d) != cudaSuccess || d < 0 || d >= max_devices) return;
-  if (params[d]) cusolverDnDestroyParams(params[d]);
-  if (handles[d]) cusolverDnDestroy(handles[d]);
+  if (params[d]) hm_cuda_solver()->cusolverDnDestroyParams(params[d]);
+  if (handles[d]) hm_cuda_solver()->cusolverDnDestroy(handles[d]);
   params[d] = nullptr;
   handles[d] = nullptr;
 }

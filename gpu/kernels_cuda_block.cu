@@ -3,12 +3,12 @@
 // its column-major transpose G^T = Y^T conj(X), and Y = beta Y + X C as Y^T = C^T X^T + beta Y^T.
 // The small factors (G, C) travel between host and device; everything n-sized stays on the device.
 #include <climits>
-#include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include "gpu_state.h"
 #include "async_upload.cuh"
 #include "column_sums.cuh"
 #include "cuda_check.h"
+#include "cuda_libs.h"
 #include "device_buffer.cuh"
 #include "kernels_cuda_block.h"
 
@@ -17,7 +17,7 @@
     cublasStatus_t hm_s_ = (expr);                                                               \
     if (hm_s_ != CUBLAS_STATUS_SUCCESS)                                                          \
       return hm_error_raise(HM_ERR_CUDA, __FILE__, __LINE__, __func__, "%s failed: %s (%d)", #expr, \
-                            cublasGetStatusString(hm_s_), (int)hm_s_);                           \
+                            hm_cuda_blas()->cublasGetStatusString(hm_s_), (int)hm_s_);           \
   } while (0)
 
 namespace {
@@ -32,7 +32,11 @@ hm_device_buffers residual_buffer; // ritz_residual: lambda, block partials, sum
 
 int blas(cublasHandle_t *h) {
   cublasHandle_t &handle = handles.here();
-  if (!handle) HM_CALL_CUBLAS(cublasCreate(&handle));
+  if (!handle) {
+    const hm_cuda_libs *lib = hm_cuda_blas();
+    if (!lib) return HM_ERR_CUDA; /* raised by the loader */
+    HM_CALL_CUBLAS(lib->cublasCreate(&handle));
+  }
   *h = handle;
   return HM_SUCCESS;
 }
@@ -130,11 +134,11 @@ int hm_cuda_gram_columns(hm_scalar type, int64_t n, int kx, const double *X, int
   HM_CALL(small_at_least(len));
   if (type == HM_COMPLEX) {
     const cuDoubleComplex one = {1, 0}, zero = {0, 0};
-    HM_CALL_CUBLAS(cublasZgemm(h, CUBLAS_OP_N, CUBLAS_OP_C, ny, kx, (int)n, &one, (const cuDoubleComplex *)Yc, ky,
+    HM_CALL_CUBLAS(hm_cuda_blas()->cublasZgemm(h, CUBLAS_OP_N, CUBLAS_OP_C, ny, kx, (int)n, &one, (const cuDoubleComplex *)Yc, ky,
                                (const cuDoubleComplex *)X, kx, &zero, (cuDoubleComplex *)small, ny));
   } else {
     const double one = 1, zero = 0;
-    HM_CALL_CUBLAS(cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_T, ny, kx, (int)n, &one, Yc, ky, X, kx, &zero, small, ny));
+    HM_CALL_CUBLAS(hm_cuda_blas()->cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_T, ny, kx, (int)n, &one, Yc, ky, X, kx, &zero, small, ny));
   }
   HM_CALL_CUDA(cudaMemcpy(G, small, len * sizeof(double), cudaMemcpyDeviceToHost));
   return HM_SUCCESS;
@@ -156,11 +160,11 @@ int hm_cuda_block_update(hm_scalar type, int64_t n, int kx, const double *X, int
   HM_CALL(upload_async(small, C, len));
   if (type == HM_COMPLEX) {
     const cuDoubleComplex one = {1, 0};
-    HM_CALL_CUBLAS(cublasZgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, ky, (int)n, kx, &one, (const cuDoubleComplex *)small, ky,
+    HM_CALL_CUBLAS(hm_cuda_blas()->cublasZgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, ky, (int)n, kx, &one, (const cuDoubleComplex *)small, ky,
                                (const cuDoubleComplex *)X, kx, (const cuDoubleComplex *)beta, (cuDoubleComplex *)Y, ky));
   } else {
     const double one = 1;
-    HM_CALL_CUBLAS(cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, ky, (int)n, kx, &one, small, ky, X, kx, beta, Y, ky));
+    HM_CALL_CUBLAS(hm_cuda_blas()->cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, ky, (int)n, kx, &one, small, ky, X, kx, beta, Y, ky));
   }
   return HM_SUCCESS;
 }
@@ -207,7 +211,7 @@ int hm_cuda_ritz_residual(hm_scalar type, int64_t n, int ka, const double *AX, i
 
 void hm_kernels_cuda_block_release_state() {
   cublasHandle_t &handle = handles.here();
-  if (handle) cublasDestroy(handle);
+  if (handle) hm_cuda_blas()->cublasDestroy(handle);
   handle = nullptr;
   hm_device_buffer_free(&small_buffer);
   small = nullptr;

@@ -1,0 +1,27 @@
+// cuBLAS and cuSOLVER, opened when a CUDA context first needs them (dlopen), not linked: linked,
+// libcublasLt's static initialisation cost every process 0.4 s at start, CPU runs and `hamlet
+// --version` included (a no-op program linked with it: 0.40 s; with cudart alone: 0.00 s).
+// hm_cuda_blas() / hm_cuda_solver() load on first call and return the table (NULL and an error raised
+// where the library cannot be opened); the members have the libraries' own names and types.
+#ifndef HAMLET_CUDA_LIBS_H
+#define HAMLET_CUDA_LIBS_H
+#include <cublas_v2.h>
+#include <cusolverDn.h>
+
+#define HM_CUBLAS_FUNCTIONS(X) X(cublasCreate) X(cublasDestroy) X(cublasGetStatusString) X(cublasDgemm) X(cublasZgemm)
+#define HM_CUSOLVER_FUNCTIONS(X)                                                                              \
+  X(cusolverDnCreate) X(cusolverDnDestroy) X(cusolverDnCreateParams) X(cusolverDnDestroyParams)               \
+  X(cusolverDnXsyevd_bufferSize) X(cusolverDnXsyevd) X(cusolverDnDsygvd_bufferSize) X(cusolverDnDsygvd)       \
+  X(cusolverDnZhegvd_bufferSize) X(cusolverDnZhegvd)
+
+struct hm_cuda_libs {
+#define HM_CUDA_LIBS_MEMBER(f) decltype(&::f) f;
+  HM_CUBLAS_FUNCTIONS(HM_CUDA_LIBS_MEMBER)
+  HM_CUSOLVER_FUNCTIONS(HM_CUDA_LIBS_MEMBER)
+#undef HM_CUDA_LIBS_MEMBER
+};
+
+const hm_cuda_libs *hm_cuda_blas();
+const hm_cuda_libs *hm_cuda_solver();
+
+#endif
