@@ -75,7 +75,9 @@ if [ -x /usr/bin/time ]; then
 import h5py, sys
 mine = float(h5py.File(sys.argv[1], "r")["memory/host_peak_max"][()])
 outside = float(open(sys.argv[2]).read().split()[-1]) * 1024
-assert 0.5 * outside <= mine <= outside * 1.001, f"hamlet says {mine:.0f} B, GNU time {outside:.0f} B"
+# the kernel counts resident pages per thread and adds them up lazily (up to 64 pages a thread), so
+# the two readings of one high-water mark differ by a few hundred kB either way
+assert 0.5 * outside <= mine <= outside * 1.001 + 2**20, f"hamlet says {mine:.0f} B, GNU time {outside:.0f} B"
 PY
 fi
 
