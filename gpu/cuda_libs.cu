@@ -34,28 +34,37 @@ int find_symbol(void *lib, const char *soname, const char *name, void **fn) {
   return HM_SUCCESS;
 }
 
-int load_blas() {
-  const char *soname = "libcublas.so." HM_CUDA_LIBS_STR(CUBLAS_VER_MAJOR);
-  HM_CALL(open_library(soname, &blas_lib));
-#define HM_CUDA_LIBS_FIND(f) HM_CALL(find_symbol(blas_lib, soname, HM_CUDA_LIBS_STR(f), (void **)&table.f));
-  HM_CUBLAS_FUNCTIONS(HM_CUDA_LIBS_FIND)
-#undef HM_CUDA_LIBS_FIND
-  blas_ready = true;
+/* Opens soname once and fills slots[i] with its names[i]; *ready once every name resolved. */
+int load(const char *soname, void **lib, const char *const *names, void **const *slots, int count, bool *ready) {
+  HM_CALL(open_library(soname, lib));
+  for (int i = 0; i < count; i++) HM_CALL(find_symbol(*lib, soname, names[i], slots[i]));
+  *ready = true;
   return HM_SUCCESS;
 }
 
-int load_solver() {
-  const char *soname = "libcusolver.so." HM_CUDA_LIBS_STR(CUSOLVER_VER_MAJOR);
-  HM_CALL(open_library(soname, &solver_lib));
-#define HM_CUDA_LIBS_FIND(f) HM_CALL(find_symbol(solver_lib, soname, HM_CUDA_LIBS_STR(f), (void **)&table.f));
-  HM_CUSOLVER_FUNCTIONS(HM_CUDA_LIBS_FIND)
-#undef HM_CUDA_LIBS_FIND
-  solver_ready = true;
-  return HM_SUCCESS;
-}
+#define HM_CUDA_LIBS_NAME(f) HM_CUDA_LIBS_STR(f),
+#define HM_CUDA_LIBS_SLOT(f) (void **)&table.f,
+const char *const blas_names[] = {HM_CUBLAS_FUNCTIONS(HM_CUDA_LIBS_NAME)};
+void **const blas_slots[] = {HM_CUBLAS_FUNCTIONS(HM_CUDA_LIBS_SLOT)};
+const char *const solver_names[] = {HM_CUSOLVER_FUNCTIONS(HM_CUDA_LIBS_NAME)};
+void **const solver_slots[] = {HM_CUSOLVER_FUNCTIONS(HM_CUDA_LIBS_SLOT)};
+#undef HM_CUDA_LIBS_NAME
+#undef HM_CUDA_LIBS_SLOT
 
 } // namespace
 
-const hm_cuda_libs *hm_cuda_blas() { return blas_ready || load_blas() == HM_SUCCESS ? &table : nullptr; }
+const hm_cuda_libs *hm_cuda_blas() {
+  const int count = sizeof blas_names / sizeof *blas_names;
+  return blas_ready || load("libcublas.so." HM_CUDA_LIBS_STR(CUBLAS_VER_MAJOR), &blas_lib, blas_names, blas_slots,
+                            count, &blas_ready) == HM_SUCCESS
+             ? &table
+             : nullptr;
+}
 
-const hm_cuda_libs *hm_cuda_solver() { return solver_ready || load_solver() == HM_SUCCESS ? &table : nullptr; }
+const hm_cuda_libs *hm_cuda_solver() {
+  const int count = sizeof solver_names / sizeof *solver_names;
+  return solver_ready || load("libcusolver.so." HM_CUDA_LIBS_STR(CUSOLVER_VER_MAJOR), &solver_lib, solver_names,
+                              solver_slots, count, &solver_ready) == HM_SUCCESS
+             ? &table
+             : nullptr;
+}
