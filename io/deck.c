@@ -572,6 +572,32 @@ static void check_lattice(deck_state *st) {
          st->text[vac]);
 }
 
+/* The count = g[2] points from g[0] to g[1] (g[0] alone where count is 1). */
+static double *uniform_grid(const double g[3]) {
+  const int count = (int)g[2];
+  double *v = malloc(sizeof(double) * (size_t)count);
+  for (int i = 0; i < count && v; i++) v[i] = count == 1 ? g[0] : g[0] + (g[1] - g[0]) * i / (count - 1);
+  return v;
+}
+
+/* A key's 'Emin Emax count' grid (Emin < Emax, or Emin = Emax with count 1): *values, *count; 1 if
+ * refused (the message given). */
+static int energy_grid(deck_state *st, int key, const char *text, int *count, double **values) {
+  double g[3];
+  char bad[64];
+  int n = 0;
+  if (read_numbers(text, g, 3, &n, bad, sizeof bad) || n != 3 || g[2] != floor(g[2]) || g[2] < 1 ||
+      g[2] > HM_DECK_MAX_ENERGIES || !(g[0] <= g[1]) || (g[2] > 1 && g[0] == g[1])) {
+    fail(st, st->given[key], "[%s] %s = %s: must be 'Emin Emax count' with Emin < Emax and count an integer in "
+         "[1, %d]", hm_deck_keys[key].section, hm_deck_keys[key].key, text, HM_DECK_MAX_ENERGIES);
+    return 1;
+  }
+  if (numbers_outside_range(st, key, g, 2)) return 1;
+  *count = (int)g[2];
+  *values = uniform_grid(g);
+  return 0;
+}
+
 /* [green]: the energies (a grid or a list) and the sites inside the lattice. */
 static void check_green(deck_state *st) {
   hm_deck *d = st->deck;
@@ -586,18 +612,7 @@ static void check_green(deck_state *st) {
     return;
   }
   if (st->given[grid]) {
-    double g[3];
-    if (read_numbers(d->green.energies_text, g, 3, &n, bad, sizeof bad) || n != 3 || g[2] != floor(g[2]) ||
-        g[2] < 1 || g[2] > HM_DECK_MAX_ENERGIES || !(g[0] <= g[1]) || (g[2] > 1 && g[0] == g[1])) {
-      fail(st, st->given[grid], "[green] energies = %s: must be 'Emin Emax count' with Emin < Emax and count an "
-           "integer in [1, %d]", st->text[grid], HM_DECK_MAX_ENERGIES);
-      return;
-    }
-    if (numbers_outside_range(st, grid, g, 2)) return; /* Emin, Emax; count is checked above */
-    d->green.nenergies = (int)g[2];
-    d->green.energies = malloc(sizeof(double) * (size_t)d->green.nenergies);
-    for (int i = 0; i < d->green.nenergies; i++)
-      d->green.energies[i] = d->green.nenergies == 1 ? g[0] : g[0] + (g[1] - g[0]) * i / (d->green.nenergies - 1);
+    if (energy_grid(st, grid, d->green.energies_text, &d->green.nenergies, &d->green.energies)) return;
   } else {
     if (read_numbers(d->green.list_text, NULL, 0, &n, bad, sizeof bad) || n < 1 || n > HM_DECK_MAX_ENERGIES) {
       fail(st, st->given[list], "[green] energy_list = %s: must be 1 to %d numbers", st->text[list],
@@ -633,28 +648,7 @@ static void check_frequencies(deck_state *st) {
     return;
   }
   d->conductivity.nfreqs = (int)g[2];
-  d->conductivity.freqs = malloc(sizeof(double) * (size_t)d->conductivity.nfreqs);
-  for (int i = 0; i < d->conductivity.nfreqs; i++)
-    d->conductivity.freqs[i] = d->conductivity.nfreqs == 1 ? g[0] : g[0] + (g[1] - g[0]) * i / (d->conductivity.nfreqs - 1);
-}
-
-/* A key's 'Emin Emax count' grid (Emin < Emax, or Emin = Emax with count 1): *values, *count; 1 if
- * refused (the message given). */
-static int energy_grid(deck_state *st, int key, const char *text, int *count, double **values) {
-  double g[3];
-  char bad[64];
-  int n = 0;
-  if (read_numbers(text, g, 3, &n, bad, sizeof bad) || n != 3 || g[2] != floor(g[2]) || g[2] < 1 ||
-      g[2] > HM_DECK_MAX_ENERGIES || !(g[0] <= g[1]) || (g[2] > 1 && g[0] == g[1])) {
-    fail(st, st->given[key], "[%s] %s = %s: must be 'Emin Emax count' with Emin < Emax and count an integer in "
-         "[1, %d]", hm_deck_keys[key].section, hm_deck_keys[key].key, text, HM_DECK_MAX_ENERGIES);
-    return 1;
-  }
-  if (numbers_outside_range(st, key, g, 2)) return 1;
-  *count = (int)g[2];
-  *values = malloc(sizeof(double) * (size_t)*count);
-  for (int i = 0; i < *count; i++) (*values)[i] = *count == 1 ? g[0] : g[0] + (g[1] - g[0]) * i / (*count - 1);
-  return 0;
+  d->conductivity.freqs = uniform_grid(g);
 }
 
 /* [conductivity]: components, the chemical-potential grid and the temperatures. */
