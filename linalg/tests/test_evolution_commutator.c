@@ -31,6 +31,18 @@ static double complex *velocity_dense(int64_t n, const double complex *h, int ri
 }
 
 /* The local rows (row-major, k columns) of a random complex block; X psi where scaled. */
+/* H and V = i[H, X] of a dense H (V complex), and H's local rows. */
+static void make_operators(hm_context *ctx, int64_t n, hm_scalar type, const double complex *h, int ring, hm_matrix **H,
+                           hm_matrix **V, int64_t *first, int64_t *local) {
+  double complex *v = velocity_dense(n, h, ring);
+  HM_TEST_OK(evo_matrix_from_dense(ctx, n, type, h, H));
+  HM_TEST_OK(evo_matrix_from_dense(ctx, n, HM_COMPLEX, v, V));
+  free(v);
+  const hm_dist *dist;
+  hm_matrix_dist(*H, &dist);
+  hm_dist_range(dist, first, local, NULL);
+}
+
 static void random_rows(int64_t first, int64_t local, int k, uint64_t seed, int times_x, double complex *rows) {
   for (int64_t i = 0; i < local; i++)
     for (int j = 0; j < k; j++) {
@@ -58,14 +70,12 @@ static double block_difference(hm_mvec *A, hm_mvec *B, int64_t local, int k) {
 /* chi after `steps` steps of dt against X U psi - U X psi. */
 static void check_against_two_states(hm_context *ctx, hm_scalar type, double dt, int steps, uint64_t seed) {
   const int64_t n = 90;
-  double complex *h = evo_random_band(n, 3, 2.0, type, seed), *c = velocity_dense(n, h, 0);
+  double complex *h = evo_random_band(n, 3, 2.0, type, seed);
   hm_matrix *H, *C;
-  HM_TEST_OK(evo_matrix_from_dense(ctx, n, type, h, &H));
-  HM_TEST_OK(evo_matrix_from_dense(ctx, n, HM_COMPLEX, c, &C));
+  int64_t first, local;
+  make_operators(ctx, n, type, h, 0, &H, &C, &first, &local);
   const hm_dist *dist;
   hm_matrix_dist(H, &dist);
-  int64_t first, local;
-  hm_dist_range(dist, &first, &local, NULL);
   double complex *rows = malloc(sizeof *rows * (size_t)(local * 2 * R + 1));
   double complex *half = malloc(sizeof *half * (size_t)(local * R + 1));
   hm_mvec *psi, *both, *chi, *ref;
@@ -112,7 +122,7 @@ static void check_against_two_states(hm_context *ctx, hm_scalar type, double dt,
   hm_evolution_destroy(&ev), hm_evolution_destroy(&pair);
   hm_mvec_destroy(&psi), hm_mvec_destroy(&both), hm_mvec_destroy(&chi), hm_mvec_destroy(&ref);
   hm_matrix_destroy(&H), hm_matrix_destroy(&C);
-  free(h), free(c), free(rows), free(half);
+  free(h), free(rows), free(half);
 }
 
 /* One site of a clean ring of 240 sites: ||chi(t)||^2 = 2 t^2 while the front (2t) is far from 120. */
@@ -120,14 +130,11 @@ static void check_ring(hm_context *ctx, hm_scalar type) {
   const int64_t n = 240, site = 17;
   double complex *h = calloc((size_t)(n * n), sizeof *h);
   for (int64_t i = 0; i < n; i++) h[((i + 1) % n) * n + i] = h[i * n + (i + 1) % n] = 1;
-  double complex *c = velocity_dense(n, h, 1);
   hm_matrix *H, *C;
-  HM_TEST_OK(evo_matrix_from_dense(ctx, n, type, h, &H));
-  HM_TEST_OK(evo_matrix_from_dense(ctx, n, HM_COMPLEX, c, &C));
+  int64_t first, local;
+  make_operators(ctx, n, type, h, 1, &H, &C, &first, &local);
   const hm_dist *dist;
   hm_matrix_dist(H, &dist);
-  int64_t first, local;
-  hm_dist_range(dist, &first, &local, NULL);
   double complex *rows = calloc((size_t)local + 1, sizeof *rows);
   if (site >= first && site < first + local) rows[site - first] = 1;
   hm_mvec *psi, *chi;
@@ -156,7 +163,7 @@ static void check_ring(hm_context *ctx, hm_scalar type) {
   hm_evolution_destroy(&ev);
   hm_mvec_destroy(&psi), hm_mvec_destroy(&chi);
   hm_matrix_destroy(&H), hm_matrix_destroy(&C);
-  free(h), free(c), free(rows);
+  free(h), free(rows);
 }
 
 /* 3 steps, then the state and chi on a fresh evolution, 2 more: bitwise the uninterrupted 5. */

@@ -8,11 +8,17 @@ LAT=$SOURCE_DIR/inputs/lattices
 chain() { printf '[hamiltonian]\nmodel = lattice\nlattice_file = %s/square.lattice\nnx = 301\nny = 1\nnz = 1\nboundary = open open open\n[solver]\nmethod = evolution\n[evolution]\n%s\n' "$LAT" "$2" >"$1.ini"; }
 chain site $'dt = 0.5\nsteps = 120\nstart = site 150 0 0'
 chain random $'dt = 0.7\nsteps = 20\nstart = random\nvectors = 3\nseed = 4'
-for c in site random; do
-  for np in 1 2; do
-    "$MPIEXEC" -n "$np" "$HAMLET" run "$c.ini" -o "$c.$np.h5" >"$c.$np.log" 2>&1 || fail "$c on $np ranks: exit $? $(cat "$c.$np.log")"
+# run_ranks NAME...: each deck on 1 and 2 ranks, into NAME.1.h5 and NAME.2.h5
+run_ranks() {
+  local c np
+  for c in "$@"; do
+    for np in 1 2; do
+      "$MPIEXEC" -n "$np" "$HAMLET" run "$c.ini" -o "$c.$np.h5" >"$c.$np.log" 2>&1 ||
+        fail "$c on $np ranks: exit $? $(cat "$c.$np.log")"
+    done
   done
-done
+}
+run_ranks site random
 "$PYTHON" - <<'PY' || fail "the evolution results are wrong"
 import h5py, numpy as np
 ok = True
@@ -43,11 +49,7 @@ PY
 ring() { printf '[hamiltonian]\nmodel = lattice\nlattice_file = %s/square.lattice\nnx = 600\nny = 1\nnz = 1\nboundary = periodic open open\n%s\n[solver]\nmethod = evolution\n[evolution]\nvectors = 4\nseed = 3\nmsd = x y\nmoments = 384\n%s\n' "$LAT" "$2" "$3" >"$1.ini"; }
 ring clean '' $'dt = 10\nsteps = 3\nenergies = -1.5 1.5 4'
 ring dirty $'potential = disorder\ndisorder_w = 6' $'dt = 20\nsteps = 4\nenergies = -0.6 0.6 4'
-for c in clean dirty; do
-  for np in 1 2; do
-    "$MPIEXEC" -n "$np" "$HAMLET" run "$c.ini" -o "$c.$np.h5" >"$c.$np.log" 2>&1 || fail "$c on $np ranks: exit $? $(cat "$c.$np.log")"
-  done
-done
+run_ranks clean dirty
 "$PYTHON" - <<'PY' || fail "the mean-square displacements are wrong"
 import h5py, numpy as np
 ok = True
