@@ -5,7 +5,9 @@
  * phases, no disorder (on-site terms commute with X), and H's storage (matrix-free on a GPU). The
  * geometry (lattice vectors, orbital positions) is kept for the conductivity's density N / Omega.
  * method = evolution with msd: the velocities v_a = i[H, X_a] that give the evolution its commutators
- * [X_a, U(t)] (hm_evolution_set_commutator). */
+ * [X_a, U(t)] (hm_evolution_set_commutator). run_lattice_density: the orbitals per area or volume that
+ * turn a density of states per orbital into sigma's e^2/h units (conductivity and evolution alike). */
+#include <math.h>
 #include <string.h>
 #include "run_state.h"
 
@@ -74,4 +76,20 @@ void run_lattice_msd_velocities(run_state *s, const hm_stencil *st, hm_stencil_s
     APP_CALL(hm_matrix_create_stencil(s->ctx, &c, storage, &s->msd_velocity[a]));
   }
   free(vblock);
+}
+
+double run_lattice_density(const run_state *s, const int64_t cells[3], int orbitals, const double lattice[9],
+                           int64_t rows, const char **unit) {
+  /* N / Omega: orbitals per cell volume in 3D; per area of the a1-a2 plane for one layer (nz = 1) and
+   * for a slab (open along z), whose sigma is then the sheet conductance of all its layers together
+   * (sigma_3D times the thickness: what a surface's e^2/2h adds to). N / (nx ny |a1 x a2|) counts
+   * the slab's orbitals whether its layers are cells along z or folded into one cell. */
+  const int slab = s->deck.ti.boundary[2] == HM_BC_OPEN && cells[2] > 1, layer = cells[2] == 1 || slab;
+  const double *a0 = lattice, *a1 = lattice + 3, *a2 = lattice + 6;
+  const double cross[3] = {a0[1] * a1[2] - a0[2] * a1[1], a0[2] * a1[0] - a0[0] * a1[2], a0[0] * a1[1] - a0[1] * a1[0]};
+  const double area = sqrt(cross[0] * cross[0] + cross[1] * cross[1] + cross[2] * cross[2]);
+  *unit = slab ? "e^2/h (whole slab)" : layer ? "e^2/h (per layer)" : "e^2/(h a)";
+  return slab    ? (double)rows / ((double)cells[0] * (double)cells[1] * area)
+         : layer ? orbitals / area
+                 : orbitals / fabs(cross[0] * a2[0] + cross[1] * a2[1] + cross[2] * a2[2]);
 }

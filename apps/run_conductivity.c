@@ -141,17 +141,8 @@ int run_conductivity_geometry(run_state *s, hm_matrix *H, const int64_t cells[3]
   APP_CALL(hm_conductivity_moments(cond, mu, mu_vec));
   double scale, shift;
   APP_CALL(hm_conductivity_info(cond, NULL, NULL, NULL, NULL, NULL, &scale, &shift, NULL));
-  /* N / Omega: orbitals per cell volume in 3D; per area of the x-y plane for one layer (nz = 1) and
-   * for a slab (open along z), whose sigma is then the sheet conductance of all its layers together
-   * (sigma_3D times the thickness: what a surface's e^2/2h adds to). N / (nx ny |a1 x a2|) counts
-   * the slab's orbitals whether its layers are cells along z or folded into one cell. */
-  const int slab = d->ti.boundary[2] == HM_BC_OPEN && cells[2] > 1, layer = cells[2] == 1 || slab;
-  const double *a0 = lattice, *a1 = lattice + 3, *a2 = lattice + 6;
-  const double cross[3] = {a0[1] * a1[2] - a0[2] * a1[1], a0[2] * a1[0] - a0[0] * a1[2], a0[0] * a1[1] - a0[1] * a1[0]};
-  const double area = sqrt(cross[0] * cross[0] + cross[1] * cross[1] + cross[2] * cross[2]);
-  const double density = slab    ? (double)n / ((double)cells[0] * (double)cells[1] * area)
-                         : layer ? orbitals / area
-                                 : orbitals / fabs(cross[0] * a2[0] + cross[1] * a2[1] + cross[2] * a2[2]);
+  const char *unit;
+  const double density = run_lattice_density(s, cells, orbitals, lattice, n, &unit);
   APP_CALL(hm_conductivity_sigma(M, C, mu, scale, shift, d->conductivity.kernel, d->conductivity.lambda, density, E,
                                  d->conductivity.energies, T, d->conductivity.temps, sigma));
   if (R > 1) sigma_error(s, M, C, mu_vec, R, scale, shift, density, error);
@@ -166,7 +157,6 @@ int run_conductivity_geometry(run_state *s, hm_matrix *H, const int64_t cells[3]
   run_mark_now(s, &m);
   hm_output *out;
   run_output_open(s, H, &out);
-  const char *unit = slab ? "e^2/h (whole slab)" : layer ? "e^2/h (per layer)" : "e^2/(h a)";
   const int64_t dm[3] = {C, M, M}, de[1] = {E}, dt[1] = {T}, ds[3] = {C, T, E};
   APP_CALL(hm_output_write_array(out, "/conductivity/moments", HM_COMPLEX, 3, dm, mu, "1",
                                  "mu_nm = Tr[v_a T_n(H~) v_b T_m(H~)] / N per component [component][n][m], "

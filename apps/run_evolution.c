@@ -1,35 +1,28 @@
-/* method = evolution: a start state (random-phase vectors, or one orbital of one cell) propagated by
- * exp(-i H dt) for `steps` steps; per step its norm, mean position and spread (variance) along the
- * lattice's three cell axes -> /evolution. Positions are cell indices (x, y, z of the cell a row's
- * orbital belongs to, rows numbered orbitals x cell + orbital): a packet must not cross a periodic
- * boundary for its spread to mean a distance.
+/* method = evolution: a start state (random-phase vectors, one orbital of one cell, a Gaussian wave
+ * packet or a file's vector: run_evolution_start.c) propagated by exp(-i H dt) for `steps` steps; per
+ * step its norm, mean position and spread (variance) along x, y, z -> /evolution. Positions are
+ * cartesian (each row's cell origin plus its orbital's position, no wrap): a packet must not cross a
+ * periodic boundary for its spread to mean a distance.
  * [evolution] msd: per direction a the Kubo-Greenwood mean-square displacement
  *   Delta X_a^2(E, t) = sum_r <chi_r|delta(E - H)|chi_r> / sum_r <phi_r|delta(E - H)|phi_r>,
  * chi_r = [X_a, U(t)] phi_r carried by the evolution beside the state (from the lattice's velocity
  * v_a = i[H, X_a]: cartesian bond vectors, no wrap at periodic boundaries), delta(E - H) by the Jackson-damped
- * Chebyshev series of each block (KPM); its error from the spread of the start vectors' ratios. */
+ * Chebyshev series of each block (KPM); its error from the spread of the start vectors' ratios. The
+ * transport it gives (sigma, mean free path, localization length): run_evolution_transport.c. */
 #include <complex.h>
 #include <math.h>
 #include <string.h>
 #include "checkpoint_state.h"
-#include "run_state.h"
+#include "run_evolution.h"
 
 enum { PHASE_BUILD, PHASE_BOUNDS, PHASE_STEPS, PHASE_CHECKPOINT, PHASE_IO, PHASES };
 static const char *const phase_name[PHASES] = {"build", "bounds", "steps", "checkpoint", "io"};
 
-/* What the run keeps per time row t = 0 .. steps: its time, every column's norm, the mean position
- * and the spread; with msd, per direction and energy Delta X^2 and its error. */
-typedef struct {
-  int R, T, nd, ne;                        /* nd msd directions, ne energies */
-  double *time, *norm, *position, *spread; /* [T + 1], [T + 1][R], [T + 1][3], [T + 1][3] */
-  double *msd, *msd_error;                 /* [nd][T + 1][ne] each */
-} evolution_rows;
-
-/* version, t, emin, emax, R, T, nd, ne; then rows 0 .. t, then the msd and its error (all rows) */
-enum { CHECKPOINT_VERSION = 2, HEAD = 8 };
+/* version, t, emin, emax, R, T, nd, ne; then rows 0 .. t, then the msd, its error and sigma's (all rows) */
+enum { CHECKPOINT_VERSION = 3, HEAD = 8 };
 
 static int checkpoint_scalars(const evolution_rows *r, int t) {
-  return HEAD + (t + 1) * (1 + r->R + 6) + 2 * r->nd * (r->T + 1) * r->ne;
+  return HEAD + (t + 1) * (1 + r->R + 6) + 3 * r->nd * (r->T + 1) * r->ne;
 }
 
 /* Collective: the state after step t (psi) and rows 0 .. t, with the interval, so that a restart
@@ -54,7 +47,8 @@ static int checkpoint_write(run_state *s, hm_evolution *const *ev, hm_mvec *psi,
     memcpy(p, r->position, sizeof *p * 3 * rows), p += 3 * rows;
     memcpy(p, r->spread, sizeof *p * 3 * rows), p += 3 * rows;
     memcpy(p, r->msd, sizeof *p * grid), p += grid;
-    memcpy(p, r->msd_error, sizeof *p * grid);
+    memcpy(p, r->msd_error, sizeof *p * grid), p += grid;
+    memcpy(p, r->sigma_error, sizeof *p * grid);
     hm_mvec *blocks[4] = {psi, chi[0], chi[1], chi[2]};
     st = hm_state_checkpoint_write(s->ctx, s->checkpoint_path, s->deck.text, "evolution", 1 + r->nd, blocks, n, v,
                                    run_identity(s));
@@ -89,15 +83,18 @@ static int checkpoint_read(run_state *s, evolution_rows *r, int *t, double *emin
   memcpy(r->spread, p, sizeof *p * 3 * rows), p += 3 * rows;
   const int grid = r->nd * (r->T + 1) * r->ne;
   memcpy(r->msd, p, sizeof *p * grid), p += grid;
-  memcpy(r->msd_error, p, sizeof *p * grid);
+  memcpy(r->msd_error, p, sizeof *p * grid), p += grid;
+  memcpy(r->sigma_error, p, sizeof *p * grid);
   free(v);
   return HM_SUCCESS;
 }
 
 /* Collective: out[r][e] = <v_r|v_r> sum_n (2 - delta_n0) g_n mu_n(v_r) T_n(x_e), the start vectors' pi
- * sqrt(1 - x^2) <v_r|delta(E - H)|v_r> (x_e = E_e on the interval's scale; 0 outside it); zero
- * columns give 0 (KPM takes non-zero columns only). */
-static void delta_sums(const run_state *s, hm_matrix *H, hm_mvec *V, double emin, double emax, double *out) {
+ * sqrt(1 - x^2) <v_r|delta(E - H)|v_r> / scale (x_e = E_e on the interval's scale; 0 outside it);
+ * zero columns give 0 (KPM takes non-zero columns only). to_dos (or NULL): scale / (pi sqrt(1 - x_e^2)),
+ * which turns such a sum into <v|delta(E - H)|v> per unit of energy. */
+static void delta_sums(const run_state *s, hm_matrix *H, hm_mvec *V, double emin, double emax, double *out,
+                       double *to_dos) {
   const hm_deck *d = &s->deck;
   const int M = d->evolution.moments, R = d->evolution.vectors, ne = d->evolution.nenergies;
   double norms[R];
@@ -107,6 +104,8 @@ static void delta_sums(const run_state *s, hm_matrix *H, hm_mvec *V, double emin
     if (norms[r] > 0) col[live++] = r;
     for (int e = 0; e < ne; e++) out[r * ne + e] = 0;
   }
+  if (to_dos)
+    for (int e = 0; e < ne; e++) to_dos[e] = 0;
   if (!live) return;
   const hm_dist *dist;
   hm_mvec *W = V;
@@ -136,6 +135,7 @@ static void delta_sums(const run_state *s, hm_matrix *H, hm_mvec *V, double emin
     const double x = scale * (d->evolution.energies[e] - shift);
     if (!(fabs(x) < 1)) continue;
     const double theta = acos(x);
+    if (to_dos) to_dos[e] = scale / (M_PI * sqrt(1 - x * x));
     for (int j = 0; j < live; j++) {
       double acc = 0;
       for (int n = 0; n < M; n++) acc += (n ? 2 : 1) * g[n] * mu_vec[(size_t)j * M + n] * cos(n * theta);
@@ -148,16 +148,18 @@ static void delta_sums(const run_state *s, hm_matrix *H, hm_mvec *V, double emin
 }
 
 /* Row t of the msd: for each direction its chi's delta sums over the start vectors' (den[R][ne]), the
- * ratio of the sums and its standard error from the vectors' spread (delta method; 0 for one vector). */
+ * ratio of the sums and its standard error from the vectors' spread (delta method; 0 for one vector);
+ * sigma's error from the spread of the numerators. */
 static void msd_row(const run_state *s, hm_matrix *H, hm_evolution *const *ev, hm_mvec *const *chi,
-                    const double *den, double emin, double emax, evolution_rows *r, int t) {
+                    const double *den, double emin, double emax, const evolution_transport *x, evolution_rows *r,
+                    int t) {
   const int R = r->R, ne = r->ne;
   double *num = malloc(sizeof *num * (size_t)R * ne);
   if (!num) APP_CALL(HM_ERR_MEMORY);
   for (int a = 0; a < r->nd; a++) {
     double *msd = r->msd + ((size_t)a * (r->T + 1) + t) * ne, *err = r->msd_error + ((size_t)a * (r->T + 1) + t) * ne;
     APP_CALL(hm_evolution_get_commutator_state(ev[a], chi[a]));
-    delta_sums(s, H, chi[a], emin, emax, num);
+    delta_sums(s, H, chi[a], emin, emax, num, NULL);
     for (int e = 0; e < ne; e++) {
       double sa = 0, sb = 0, spread = 0;
       for (int q = 0; q < R; q++) sa += num[q * ne + e], sb += den[q * ne + e];
@@ -166,55 +168,24 @@ static void msd_row(const run_state *s, hm_matrix *H, hm_evolution *const *ev, h
       msd[e] = ratio;
       err[e] = R > 1 && sb > 0 ? sqrt(spread / ((double)R * (R - 1))) * R / sb : 0;
     }
+    evolution_sigma_error(x, r, a, t, num);
   }
   free(num);
 }
 
-/* The start block: R random-phase columns normalised to 1, or the unit vector of the deck's orbital. */
-static void make_start(run_state *s, hm_matrix *H, hm_mvec **psi) {
-  const hm_deck *d = &s->deck;
-  const hm_dist *dist;
-  int64_t first, local, n;
-  APP_CALL(hm_matrix_dist(H, &dist));
-  APP_CALL(hm_dist_range(dist, &first, &local, &n));
-  const int R = d->evolution.vectors;
-  APP_CALL(hm_mvec_create(s->ctx, dist, HM_COMPLEX, R, psi));
-  if (!d->evolution.start_site) {
-    APP_CALL(hm_mvec_random_phase(*psi, d->evolution.seed));
-    double complex *scale = malloc(sizeof *scale * R), *zero = calloc((size_t)R, sizeof *zero);
-    for (int j = 0; j < R; j++) scale[j] = 1 / sqrt((double)n);
-    APP_CALL(hm_mvec_axpby(*psi, scale, *psi, zero));
-    free(scale);
-    free(zero);
-    return;
-  }
-  const int no = s->site_orbitals;
-  if (d->evolution.orbital >= no) {
-    if (s->rank == 0)
-      fprintf(stderr, "hamlet: %s: [evolution] start = %s: orbital %d, but the model has %d orbital%s per cell "
-              "(0 to %d)\n", d->name, d->evolution.start_text, d->evolution.orbital, no, no == 1 ? "" : "s", no - 1);
-    hm_app_exit(HM_EXIT_USAGE);
-  }
-  const int64_t *c = d->evolution.site;
-  const int64_t row = no * (c[0] + d->ti.nx * (c[1] + d->ti.ny * c[2])) + d->evolution.orbital;
-  double complex *e = calloc((size_t)local + 1, sizeof *e);
-  if (row >= first && row < first + local) e[row - first] = 1;
-  APP_CALL(hm_mvec_set(*psi, e));
-  free(e);
-}
-
-/* Collective: norm^2, <x_a> and <x_a^2> (cell indices) summed over this rank's rows, then over ranks,
+/* Collective: norm^2, <x_a> and <x_a^2> (cartesian) summed over this rank's rows, then over ranks,
  * of every column; position and spread averaged over the columns. */
-static void moments_of(run_state *s, hm_evolution *ev, hm_mvec *psi, double complex *rows, int64_t first,
-                       int64_t local, double *norm, double position[3], double spread[3]) {
+static void moments_of(run_state *s, const evolution_geometry *g, hm_evolution *ev, hm_mvec *psi,
+                       double complex *rows, int64_t first, int64_t local, double *norm, double position[3],
+                       double spread[3]) {
   const hm_deck *d = &s->deck;
-  const int R = d->evolution.vectors, no = s->site_orbitals;
+  const int R = d->evolution.vectors;
   APP_CALL(hm_evolution_get_state(ev, psi));
   APP_CALL(hm_mvec_get(psi, rows));
   double *m = calloc((size_t)7 * R, sizeof *m); /* per column: |psi|^2, x, y, z, x^2, y^2, z^2 */
   for (int64_t i = 0; i < local; i++) {
-    int64_t cell = (first + i) / no;
-    double xyz[3] = {(double)(cell % d->ti.nx), (double)(cell / d->ti.nx % d->ti.ny), (double)(cell / d->ti.nx / d->ti.ny)};
+    double xyz[3];
+    evolution_position(g, first + i, xyz);
     for (int j = 0; j < R; j++) {
       double p = creal(rows[i * R + j] * conj(rows[i * R + j]));
       m[7 * j] += p;
@@ -237,48 +208,51 @@ static void moments_of(run_state *s, hm_evolution *ev, hm_mvec *psi, double comp
   free(m);
 }
 
+/* What the transport needs from the start vectors phi (den: their delta sums): the density of states,
+ * <v_a^2>(E) from the delta sums of v_a phi (chi as scratch: it is set before the first step), and the
+ * lattice's orbitals per area or volume and dimension. */
+static void transport_start(const run_state *s, const evolution_geometry *g, hm_matrix *H, hm_mvec *psi,
+                            hm_mvec *const *chi, const double *den, double emin, double emax, const int *dir,
+                            const evolution_rows *r, evolution_transport *x) {
+  const int R = r->R, ne = r->ne;
+  const int64_t *cells = g->cells;
+  int64_t n;
+  APP_CALL(hm_matrix_info(H, &n, NULL, NULL));
+  x->density = run_lattice_density(s, cells, g->orbitals, g->lattice, n, &x->unit);
+  x->dimension = (cells[0] > 1) + (cells[1] > 1) + (cells[2] > 1);
+  if (!x->dimension) x->dimension = 1;
+  double sb[ne], *num = malloc(sizeof *num * (size_t)R * ne);
+  if (!num) APP_CALL(HM_ERR_MEMORY);
+  for (int e = 0; e < ne; e++) {
+    sb[e] = 0;
+    for (int q = 0; q < R; q++) sb[e] += den[q * ne + e];
+    x->dos[e] = x->to_dos[e] * sb[e] / R; /* the start vectors have norm 1 */
+  }
+  for (int a = 0; a < r->nd; a++) {
+    x->dirs[a] = dir[a];
+    APP_CALL(hm_matrix_apply(s->msd_velocity[dir[a]], psi, chi[a]));
+    delta_sums(s, H, chi[a], emin, emax, num, NULL);
+    for (int e = 0; e < ne; e++) {
+      double sa = 0;
+      for (int q = 0; q < R; q++) sa += num[q * ne + e];
+      x->velocity2[a * ne + e] = sb[e] > 0 ? sa / sb[e] : 0;
+    }
+  }
+  free(num);
+}
+
 /* Frees what a run holds (a finished or stopped one), the msd velocities included. */
-static void release(run_state *s, evolution_rows *r, hm_evolution **ev, hm_mvec **chi, hm_mvec **psi,
-                    double complex *rows, double *den) {
+static void release(run_state *s, evolution_rows *r, evolution_transport *x, evolution_geometry *g,
+                    hm_evolution **ev, hm_mvec **chi, hm_mvec **psi, double complex *rows, double *den) {
+  free(g->positions);
   free(r->time), free(r->norm), free(r->position), free(r->spread), free(r->msd), free(r->msd_error);
+  free(r->sigma_error), free(x->to_dos), free(x->dos), free(x->velocity2);
   for (int a = 0; a < 3; a++) hm_matrix_destroy(&s->msd_velocity[a]);
   free(s->lattice_positions);
   s->lattice_positions = NULL;
   for (int a = 0; a < 3; a++) hm_evolution_destroy(&ev[a]), hm_mvec_destroy(&chi[a]);
   hm_mvec_destroy(psi);
   free(rows), free(den);
-}
-
-/* The msd's datasets: energies, Delta X^2 with its error, and D = Delta X^2 / (2 t). */
-static void write_msd(const run_state *s, hm_output *out, const evolution_rows *r) {
-  const hm_deck *d = &s->deck;
-  const int64_t de[1] = {r->ne}, dm[3] = {r->nd, r->T + 1, r->ne};
-  const size_t grid = (size_t)r->nd * (r->T + 1) * r->ne;
-  double *diff = malloc(sizeof *diff * grid);
-  if (!diff) APP_CALL(HM_ERR_MEMORY);
-  for (int a = 0; a < r->nd; a++)
-    for (int t = 0; t <= r->T; t++)
-      for (int e = 0; e < r->ne; e++) {
-        const size_t i = ((size_t)a * (r->T + 1) + t) * r->ne + e;
-        diff[i] = t ? r->msd[i] / (2 * r->time[t]) : 0;
-      }
-  char dirs[8] = "";
-  for (int a = 0; a < 3; a++)
-    if (d->evolution.msd & (1 << a)) snprintf(dirs + strlen(dirs), sizeof dirs - strlen(dirs), "%s%c", *dirs ? " " : "",
-                                              'x' + a);
-  APP_CALL(hm_output_write_array(out, "/evolution/energy", HM_REAL, 1, de, d->evolution.energies, "energy",
-                                 "the energies E of the mean-square displacement"));
-  APP_CALL(hm_output_write_array(out, "/evolution/msd", HM_REAL, 3, dm, r->msd, "length^2",
-                                 "Delta X_a^2(E, t) = Tr[delta(E - H) |[X_a, U(t)]|^2] / Tr[delta(E - H)] "
-                                 "[direction][time][energy] (cartesian, the model file's length unit)"));
-  APP_CALL(hm_output_write_array(out, "/evolution/msd_error", HM_REAL, 3, dm, r->msd_error, "length^2",
-                                 "standard error of msd from the spread of the start vectors (0 for one vector)"));
-  APP_CALL(hm_output_write_array(out, "/evolution/diffusivity", HM_REAL, 3, dm, diff, "length^2 x energy (hbar = 1)",
-                                 "D_a(E, t) = Delta X_a^2 / (2 t), the Einstein diffusivity at long times (row 0: 0)"));
-  APP_CALL(hm_output_write_attribute(out, "/evolution", "msd_directions", dirs));
-  APP_CALL(hm_output_write_attribute_double(out, "/evolution", "msd_moments", d->evolution.moments));
-  APP_CALL(hm_output_write_attribute(out, "/evolution", "msd_kernel", "jackson"));
-  free(diff);
 }
 
 int run_evolution(run_state *s, hm_matrix *H, hm_matrix *mass) {
@@ -300,8 +274,13 @@ int run_evolution(run_state *s, hm_matrix *H, hm_matrix *mass) {
   const size_t grid = (size_t)nd * (T + 1) * ne;
   evolution_rows r = {R, T, nd, ne, malloc(sizeof(double) * (T + 1)), malloc(sizeof(double) * (size_t)(T + 1) * R),
                       malloc(sizeof(double) * 3 * (T + 1)), malloc(sizeof(double) * 3 * (T + 1)),
-                      calloc(grid + 1, sizeof(double)), calloc(grid + 1, sizeof(double))};
-  if (!r.time || !r.norm || !r.position || !r.spread || !r.msd || !r.msd_error) APP_CALL(HM_ERR_MEMORY);
+                      calloc(grid + 1, sizeof(double)), calloc(grid + 1, sizeof(double)),
+                      calloc(grid + 1, sizeof(double))};
+  evolution_transport x = {.random = d->evolution.start_kind == HM_START_RANDOM, .to_dos = calloc(ne + 1, sizeof(double)),
+                           .dos = calloc(ne + 1, sizeof(double)), .velocity2 = calloc((size_t)nd * ne + 1, sizeof(double))};
+  if (!r.time || !r.norm || !r.position || !r.spread || !r.msd || !r.msd_error || !r.sigma_error || !x.to_dos ||
+      !x.dos || !x.velocity2)
+    APP_CALL(HM_ERR_MEMORY);
   int t0 = -1; /* the last row a checkpoint holds (-1: none) */
   if (s->args->checkpoint_path) { /* the interval of the checkpoint, given: the same coefficients */
     if (checkpoint_read(s, &r, &t0, &opt.emin, &opt.emax)) return HM_EXIT_USAGE;
@@ -311,7 +290,9 @@ int run_evolution(run_state *s, hm_matrix *H, hm_matrix *mass) {
   run_mark_now(s, &m);
   hm_mvec *psi, *chi[3] = {NULL, NULL, NULL};
   hm_evolution *ev[3] = {NULL, NULL, NULL};
-  make_start(s, H, &psi);
+  evolution_geometry g;
+  evolution_geometry_of(s, &g);
+  evolution_make_start(s, H, &g, &psi);
   APP_CALL(hm_evolution_create(H, R, &opt, &ev[0]));
   double emin, emax, *den = NULL; /* every direction propagates the state anew, on the first one's interval */
   APP_CALL(hm_evolution_interval(ev[0], &emin, &emax));
@@ -326,7 +307,8 @@ int run_evolution(run_state *s, hm_matrix *H, hm_matrix *mass) {
   if (nd) { /* the denominators from the start vectors themselves (delta(E - H) commutes with U) */
     den = malloc(sizeof *den * (size_t)R * ne);
     if (!den) APP_CALL(HM_ERR_MEMORY);
-    delta_sums(s, H, psi, emin, emax, den);
+    delta_sums(s, H, psi, emin, emax, den, x.to_dos);
+    transport_start(s, &g, H, psi, chi, den, emin, emax, dir, &r, &x);
   }
   if (t0 >= 0) {
     hm_mvec *blocks[4] = {psi, chi[0], chi[1], chi[2]};
@@ -346,8 +328,8 @@ int run_evolution(run_state *s, hm_matrix *H, hm_matrix *mass) {
   for (int t = t0 + 1; t <= T; t++) {
     for (int a = 0; a < (nd ? nd : 1) && t > 0; a++) APP_CALL(hm_evolution_step(ev[a], 1));
     time[t] = t * opt.dt;
-    moments_of(s, ev[0], psi, rows, first, local, norm + (size_t)t * R, position + 3 * t, spread + 3 * t);
-    if (nd && t > 0) msd_row(s, H, ev, chi, den, emin, emax, &r, t);
+    moments_of(s, &g, ev[0], psi, rows, first, local, norm + (size_t)t * R, position + 3 * t, spread + 3 * t);
+    if (nd && t > 0) msd_row(s, H, ev, chi, den, emin, emax, &x, &r, t);
     hm_progress_update(&s->progress, t, T);
     RUN_TEST_DELAY(s);
     if (t == T) break;
@@ -361,7 +343,7 @@ int run_evolution(run_state *s, hm_matrix *H, hm_matrix *mass) {
       char where[64];
       snprintf(where, sizeof where, "after time step %d of %d", t, T);
       free(m.joules);
-      release(s, &r, ev, chi, &psi, rows, den);
+      release(s, &r, &x, &g, ev, chi, &psi, rows, den);
       return run_stopped(s, where);
     }
   }
@@ -376,11 +358,12 @@ int run_evolution(run_state *s, hm_matrix *H, hm_matrix *mass) {
   APP_CALL(hm_output_write_array(out, "/evolution/time", HM_REAL, 1, dt, time, "1/energy (hbar = 1)",
                                  "time t of each row (step x dt; row 0 is the start)"));
   APP_CALL(hm_output_write_array(out, "/evolution/norm", HM_REAL, 2, dn, norm, "1", "||psi_r(t)|| of each start vector"));
-  APP_CALL(hm_output_write_array(out, "/evolution/position", HM_REAL, 2, d3, position, "lattice cells",
-                                 "<x>, <y>, <z> (cell indices along a1, a2, a3), averaged over the start vectors"));
-  APP_CALL(hm_output_write_array(out, "/evolution/spread", HM_REAL, 2, d3, spread, "lattice cells^2",
-                                 "<x^2> - <x>^2 and likewise for y, z (cell indices), averaged over the start vectors"));
-  if (nd) write_msd(s, out, &r);
+  APP_CALL(hm_output_write_array(out, "/evolution/position", HM_REAL, 2, d3, position, "length",
+                                 "<x>, <y>, <z> (cartesian, the model file's length unit; the TI's cells are unit "
+                                 "cubes), averaged over the start vectors"));
+  APP_CALL(hm_output_write_array(out, "/evolution/spread", HM_REAL, 2, d3, spread, "length^2",
+                                 "<x^2> - <x>^2 and likewise for y, z (cartesian), averaged over the start vectors"));
+  if (nd) evolution_write_transport(s, out, &r, &x);
   int order;
   APP_CALL(hm_evolution_info(ev[0], NULL, NULL, NULL, &order));
   APP_CALL(hm_output_write_attribute(out, "/evolution", "method", "chebyshev"));
@@ -398,11 +381,9 @@ int run_evolution(run_state *s, hm_matrix *H, hm_matrix *mass) {
     printf("  steps        %d of dt = %g (%d terms each, accuracy %g), %d vector%s: %.3f s\n", T, opt.dt, order,
            opt.accuracy, R, R == 1 ? "" : "s", s->seconds[PHASE_STEPS]);
     printf("  final        t = %g, spread %.6g %.6g %.6g\n", time[T], spread[3 * T], spread[3 * T + 1], spread[3 * T + 2]);
-    if (nd)
-      printf("  msd          %d direction%s at %d energies in [%g, %g], %d moments (/evolution/msd)\n", nd,
-             nd == 1 ? "" : "s", ne, d->evolution.energies[0], d->evolution.energies[ne - 1], d->evolution.moments);
+    if (nd) evolution_print_transport(s, &r, &x);
     run_print_timing(s);
   }
-  release(s, &r, ev, chi, &psi, rows, den);
+  release(s, &r, &x, &g, ev, chi, &psi, rows, den);
   return HM_EXIT_OK;
 }

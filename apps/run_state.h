@@ -151,6 +151,10 @@ void run_lattice_keep_geometry(run_state *s, const double cell[3][3], int orbita
 void run_lattice_velocities(run_state *s, const hm_stencil *st, hm_stencil_storage storage);
 void run_lattice_msd_velocities(run_state *s, const hm_stencil *st, hm_stencil_storage storage);
 void run_lattice_keep_spin(run_state *s, int orbitals, const int *spin, const char *file);
+/* N / Omega of a lattice of cells[3] with `rows` rows: orbitals per area (one layer, or a slab open
+ * along z: its sheet) or per volume, and sigma's unit then (e^2/h per layer, whole slab, or e^2/(h a)). */
+double run_lattice_density(const run_state *s, const int64_t cells[3], int orbitals, const double lattice[9],
+                           int64_t rows, const char **unit);
 
 /* Output, checkpoint and input files are distinct, their directories writable, stale .tmp files
  * removed (paths.c); collective; returns an exit code (2 when refused). */

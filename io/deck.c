@@ -934,26 +934,16 @@ static void check_run(deck_state *st) {
   }
 }
 
-/* [evolution] start: random, or site X Y Z [ORBITAL] inside the lattice (model = ti or lattice; the
- * orbital is checked against the model's orbitals by the app). */
-static void check_evolution(deck_state *st) {
+/* [evolution] start = site X Y Z [ORBITAL]: a cell inside the lattice (the orbital is checked against
+ * the model's orbitals by the app). */
+static void start_site(deck_state *st, int start, const char *text) {
   hm_deck *d = st->deck;
-  if (d->solver.method != HM_METHOD_EVOLUTION) return;
-  const int start = key_index("evolution", "start"), vectors = key_index("evolution", "vectors");
-  const int seed = key_index("evolution", "seed");
-  const char *text = d->evolution.start_text;
-  d->evolution.start_site = 0;
-  if (!strcmp(text, "random")) return;
   double v[5];
   int n = 0;
   char bad[64] = "";
-  if (strncmp(text, "site ", 5) || read_numbers(text + 5, v, 5, &n, bad, sizeof bad) || n < 3 || n > 4) {
-    fail(st, st->given[start], "[evolution] start = %s: must be random or site X Y Z [ORBITAL] (0-based cell "
-         "indices and orbital)", text);
-    return;
-  }
-  if (d->model != HM_MODEL_TI && d->model != HM_MODEL_LATTICE) {
-    fail(st, st->given[start], "[evolution] start = %s needs lattice sites: model = ti or lattice", text);
+  if (read_numbers(text + 5, v, 5, &n, bad, sizeof bad) || n < 3 || n > 4) {
+    fail(st, st->given[start], "[evolution] start = %s: site takes X Y Z [ORBITAL] (0-based cell indices and "
+         "orbital)", text);
     return;
   }
   const int64_t size[3] = {d->ti.nx, d->ti.ny, d->ti.nz};
@@ -964,9 +954,78 @@ static void check_evolution(deck_state *st) {
       return;
     }
   }
-  d->evolution.start_site = 1;
+  d->evolution.start_kind = HM_START_SITE;
   for (int a = 0; a < 3; a++) d->evolution.site[a] = (int64_t)v[a];
   d->evolution.orbital = n == 4 ? (int)v[3] : 0;
+}
+
+/* [evolution] start = gaussian X Y Z WIDTH [KX KY KZ]: cartesian centre, width > 0, wave vector. */
+static void start_gaussian(deck_state *st, int start, const char *text) {
+  hm_deck *d = st->deck;
+  double v[8] = {0};
+  int n = 0;
+  char bad[64] = "";
+  if (read_numbers(text + 9, v, 8, &n, bad, sizeof bad) || (n != 4 && n != 7)) {
+    fail(st, st->given[start], "[evolution] start = %s: gaussian takes X Y Z WIDTH [KX KY KZ] (cartesian centre "
+         "and width in the model file's length unit, wave vector in 1/length)", text);
+    return;
+  }
+  if (!(v[3] > 0)) {
+    fail(st, st->given[start], "[evolution] start = %s: the width %.15g must be > 0", text, v[3]);
+    return;
+  }
+  d->evolution.start_kind = HM_START_GAUSSIAN;
+  for (int a = 0; a < 3; a++) d->evolution.centre[a] = v[a], d->evolution.momentum[a] = v[4 + a];
+  d->evolution.width = v[3];
+}
+
+/* [evolution] start = file PATH: a Matrix Market vector (read by the app, its size checked there). */
+static void start_file(deck_state *st, int start, const char *text) {
+  hm_deck *d = st->deck;
+  const char *path = text + 5;
+  path += strspn(path, " \t");
+  if (!*path || strlen(path) >= sizeof d->evolution.start_file) {
+    fail(st, st->given[start], "[evolution] start = %s: file takes the path of a Matrix Market vector", text);
+    return;
+  }
+  d->evolution.start_kind = HM_START_FILE;
+  snprintf(d->evolution.start_file, sizeof d->evolution.start_file, "%s", path);
+}
+
+/* [evolution] start: random, site, gaussian (model = ti or lattice: cells and positions) or file; vectors
+ * and seed only with random, spinor only with gaussian. */
+static void check_evolution(deck_state *st) {
+  hm_deck *d = st->deck;
+  if (d->solver.method != HM_METHOD_EVOLUTION) return;
+  const int start = key_index("evolution", "start"), vectors = key_index("evolution", "vectors");
+  const int seed = key_index("evolution", "seed"), spinor = key_index("evolution", "spinor");
+  const char *text = d->evolution.start_text;
+  d->evolution.start_kind = HM_START_RANDOM;
+  if (!strncmp(text, "site ", 5)) start_site(st, start, text);
+  else if (!strncmp(text, "gaussian ", 9)) start_gaussian(st, start, text);
+  else if (!strncmp(text, "file ", 5)) start_file(st, start, text);
+  else if (strcmp(text, "random"))
+    fail(st, st->given[start], "[evolution] start = %s: must be random, site X Y Z [ORBITAL], gaussian X Y Z WIDTH "
+         "[KX KY KZ] or file PATH", text);
+  if (st->err_line != INT_MAX) return;
+  const int kind = d->evolution.start_kind;
+  if ((kind == HM_START_SITE || kind == HM_START_GAUSSIAN) && d->model != HM_MODEL_TI && d->model != HM_MODEL_LATTICE) {
+    fail(st, st->given[start], "[evolution] start = %s needs lattice sites: model = ti or lattice", text);
+    return;
+  }
+  if (st->given[spinor] && kind != HM_START_GAUSSIAN) {
+    fail(st, st->given[spinor], "[evolution] spinor is given with start = %s: it applies to start = gaussian only; "
+         "remove it", text);
+    return;
+  }
+  char bad[64] = "";
+  if (read_numbers(d->evolution.spinor_text, d->evolution.spinor, 2 * HM_DECK_MAX_SPINOR, &d->evolution.nspinor, bad,
+                   sizeof bad) || d->evolution.nspinor > 2 * HM_DECK_MAX_SPINOR) {
+    fail(st, st->given[spinor], "[evolution] spinor = %s: at most %d numbers (the orbitals' amplitudes, real or "
+         "re im pairs)", d->evolution.spinor_text, 2 * HM_DECK_MAX_SPINOR);
+    return;
+  }
+  if (kind == HM_START_RANDOM) return;
   if (st->given[vectors] || st->given[seed]) {
     const int at = st->given[vectors] ? vectors : seed;
     fail(st, st->given[at], "[evolution] %s is given with start = %s: it applies to start = random only; remove it",

@@ -6,6 +6,8 @@
 #include "hamlet.h"
 
 enum { HM_PATH_MAX = 4096, HM_DECK_MAX_SITES = 64, HM_DECK_MAX_ENERGIES = 100000, HM_DECK_MAX_PATH = 32 };
+/* [evolution] start: what the state at t = 0 is (io/deck.c parses the text) */
+enum { HM_START_RANDOM, HM_START_SITE, HM_START_GAUSSIAN, HM_START_FILE, HM_DECK_MAX_SPINOR = 64 };
 /* Room for the schema's keys (deck_schema.c); the parser refuses a schema that outgrows it. */
 enum { HM_DECK_MAX_KEYS = 192 };
 
@@ -148,10 +150,15 @@ typedef struct {
     double dt, accuracy;
     int steps, vectors;
     uint64_t seed;
-    char start_text[256];
-    int start_site;              /* 0 random, 1 site */
-    int64_t site[3];
+    char start_text[HM_PATH_MAX];
+    int start_kind;              /* HM_START_RANDOM, _SITE, _GAUSSIAN or _FILE */
+    int64_t site[3];             /* site: the cell and orbital */
     int orbital;
+    double centre[3], width, momentum[3]; /* gaussian: cartesian centre, width and wave vector */
+    char start_file[HM_PATH_MAX];         /* file: a Matrix Market vector, resolved from the deck's folder */
+    char spinor_text[256];       /* gaussian: the orbitals' amplitudes, real or (re, im) pairs */
+    int nspinor;
+    double spinor[2 * HM_DECK_MAX_SPINOR];
     int msd;                     /* directions of the mean-square displacement: bits 1 x, 2 y, 4 z */
     char energies_text[256];
     int moments, nenergies;

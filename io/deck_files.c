@@ -1,7 +1,7 @@
 /* The files a deck names. The schema knows which keys name files (hm_deck_key_is_file) and which
  * of those the run writes (HM_KEY_WRITTEN); everything else it names is an input, so a new file key
- * is protected without being listed here. Inputs a deck implies without a key come from one
- * function, implied_inputs. */
+ * is protected without being listed here. Inputs a deck implies without a file key (a Wannier90
+ * model's _wsvec.dat, [evolution] start = file PATH) come from one function, implied_inputs. */
 #define _DEFAULT_SOURCE
 #include <string.h>
 #include <unistd.h>
@@ -37,9 +37,8 @@ static int ends_with(const char *s, const char *tail) {
   return n >= m && !strcmp(s + n - m, tail);
 }
 
-/* Files a deck reads without a key naming them: beside a Wannier90 seedname_hr.dat or
- * seedname_tb.dat, its seedname_wsvec.dat when it exists and wsvec = auto (the Wigner-Seitz images). */
-static int implied_inputs(const hm_deck *deck, hm_deck_input *in, int max) {
+/* A Wannier90 model's seedname_wsvec.dat, where it exists and wsvec = auto. */
+static int implied_wsvec(const hm_deck *deck, hm_deck_input *in, int max) {
   const int file = hm_deck_key_find("hamiltonian", "lattice_file");
   const char *model = deck->lattice.file;
   const int wannier90 = deck->lattice.format == 2 || deck->lattice.format == 3 || deck->lattice.format == 0;
@@ -52,6 +51,24 @@ static int implied_inputs(const hm_deck *deck, hm_deck_input *in, int max) {
   key_role(deck, file, "Wannier90 _wsvec.dat beside ", in[0].role, sizeof in[0].role);
   snprintf(in[0].path, sizeof in[0].path, "%s", wsvec);
   return 1;
+}
+
+/* [evolution] start = file PATH names its file inside the start's text. */
+static int start_file_input(const hm_deck *deck) {
+  return deck->solver.method == HM_METHOD_EVOLUTION && deck->evolution.start_kind == HM_START_FILE &&
+         deck->key_applies[hm_deck_key_find("evolution", "start")];
+}
+
+/* Files a deck reads without a file key naming them: the start state of [evolution] start = file PATH;
+ * beside a Wannier90 seedname_hr.dat or seedname_tb.dat, its seedname_wsvec.dat when it exists and
+ * wsvec = auto (the Wigner-Seitz images). */
+static int implied_inputs(const hm_deck *deck, hm_deck_input *in, int max) {
+  if (max >= 1 && start_file_input(deck)) {
+    key_role(deck, hm_deck_key_find("evolution", "start"), "", in[0].role, sizeof in[0].role);
+    snprintf(in[0].path, sizeof in[0].path, "%s", deck->evolution.start_file);
+    return 1 + implied_wsvec(deck, in + 1, max - 1);
+  }
+  return implied_wsvec(deck, in, max);
 }
 
 int hm_deck_inputs(const hm_deck *deck, hm_deck_input *in, int max) {
@@ -75,4 +92,9 @@ void hm_deck_resolve_inputs(hm_deck *deck) {
     snprintf(joined, sizeof joined, "%.*s/%s", (int)(slash - deck->name), deck->name, path);
     if (access(joined, F_OK) == 0 && strlen(joined) < hm_deck_keys[i].size) memcpy(path, joined, strlen(joined) + 1);
   }
+  char *start = deck->evolution.start_file, joined[2 * HM_PATH_MAX];
+  if (!start_file_input(deck) || start[0] == '/' || access(start, F_OK) == 0) return;
+  snprintf(joined, sizeof joined, "%.*s/%s", (int)(slash - deck->name), deck->name, start);
+  if (access(joined, F_OK) == 0 && strlen(joined) < sizeof deck->evolution.start_file)
+    memcpy(start, joined, strlen(joined) + 1);
 }

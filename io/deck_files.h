@@ -13,7 +13,8 @@ typedef struct {
 
 /* The deck's input files: the value of every file key of the schema that applies, is not empty
  * and is not written by the run (HM_KEY_WRITTEN), then the files those imply (a Wannier90 model's
- * seedname_wsvec.dat). Returns how many were stored in in[0..max). */
+ * seedname_wsvec.dat) and the start state of [evolution] start = file PATH. Returns how many were
+ * stored in in[0..max). */
 int hm_deck_inputs(const hm_deck *deck, hm_deck_input *in, int max);
 /* Every input file key's relative name that is not found from the working directory but is found
  * from the deck's directory is replaced by that path (decks in inputs/ find inputs/lattices/). */

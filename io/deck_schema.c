@@ -439,8 +439,14 @@ const hm_deck_key hm_deck_keys[] = {
      .help = "bound on the neglected Chebyshev tail per step (the expansion order follows from it)"},
     {.section = "evolution", .key = "start", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY | HM_KEY_TEXT,
      .def = "random", .when_key = "solver.method", .when_word = "evolution", AT(evolution.start_text),
-     .help = "random (random-phase vectors, normalised) or site X Y Z [ORBITAL] (one orbital of one cell, "
-             "0-based; orbital 0 by default)"},
+     .help = "random (random-phase vectors, normalised), site X Y Z [ORBITAL] (one orbital of one cell, "
+             "0-based; orbital 0 by default), gaussian X Y Z WIDTH [KX KY KZ] (a wave packet exp(-|r - r0|^2 / "
+             "(2 WIDTH^2) + i k.(r - r0)) times the spinor, r the orbitals' cartesian positions, the nearest "
+             "periodic image) or file PATH (a Matrix Market vector of the model's rows, normalised)"},
+    {.section = "evolution", .key = "spinor", .type = HM_KEY_STRING, ENERGY, .def = "", .when_key = "solver.method",
+     .when_word = "evolution", AT(evolution.spinor_text),
+     .help = "start = gaussian: each orbital's amplitude, one real number per orbital or a re im pair per "
+             "orbital (default: 1 on every orbital)"},
     {.section = "evolution", .key = "vectors", .type = HM_KEY_INT, RANGE(1, 100000), .def = "1",
      .when_key = "solver.method", .when_word = "evolution", AT(evolution.vectors),
      .help = "random-phase start vectors (start = random)"},

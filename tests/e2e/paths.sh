@@ -95,6 +95,16 @@ for case in "lat_hamlet.ini sq.lattice input [hamiltonian] lattice_file (lat_ham
   cmp -s "$file" "$file.orig" || fail "a refused run changed $file"
 done
 [ ! -e lat.h5 ] || fail "a refused run wrote lat.h5"
+# The start state of [evolution] start = file PATH, named inside the start's text, is protected too.
+{ printf '%%%%MatrixMarket matrix array real general\n16 1\n'; for _ in $(seq 16); do echo 1; done; } > st.mtx
+cp st.mtx st.orig
+ln -sf st.mtx soft_st.h5
+printf '[hamiltonian]\nmodel = lattice\nlattice_file = sq.lattice\nnx = 4\nny = 4\nnz = 1\n[solver]\nmethod = evolution\n[evolution]\nstart = file st.mtx\nsteps = 2\n' > ev.ini
+for target in st.mtx soft_st.h5; do
+  expect 2 "the input [evolution] start (ev.ini:10) and the output (-o) are the same file" -- run2 run ev.ini -o "$target"
+done
+cmp -s st.mtx st.orig || fail "a refused run changed st.mtx"
+run2 run ev.ini -o ev.h5 --quiet >ok.log 2>&1 || fail "ev.ini does not run: $(cat ok.log)"
 # The same decks run where nothing collides (the refusals above were about the files alone).
 for deck in lat_hamlet.ini lat_w90.ini; do
   run2 run "$deck" --quiet >ok.log 2>&1 || fail "$deck does not run: $(cat ok.log)"
