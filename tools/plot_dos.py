@@ -14,6 +14,8 @@
 - /marker (local Chern marker): a map over the cells of a layer, or C against x (sites = line) or
   against the layer (layers).
 - /spectral (A(k, E) by KPM): the ARPES-like image, one panel per layer (plot_spectral.py).
+- /evolution (time evolution): sigma(E, t) and D(E, t) against t, or a wave packet's spread and
+  position (plot_evolution.py).
 Uses Debian's python3-h5py and python3-matplotlib (Agg backend: no display needed).
 """
 import argparse
@@ -201,6 +203,10 @@ def main():
     with f:
         if "marker" in f:
             plot_marker(f, args, plt)
+            return
+        if "evolution" in f:  # method = evolution: sigma(E, t) or a packet's spread (plot_evolution.py)
+            from plot_evolution import plot_evolution
+            plot_evolution(f, args, plt, fail)
             return
         if "spectral" in f:  # method = spectral: the ARPES-like image (plot_spectral.py)
             from plot_spectral import plot_spectral

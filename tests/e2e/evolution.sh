@@ -119,6 +119,9 @@ for np_ in (1, 2):
     ok &= good
 raise SystemExit(0 if ok else 1)
 PY
+if have matplotlib "no matplotlib for $PYTHON: hamlet plot of a wave packet" python_has matplotlib; then
+  "$HAMLET" plot packet.1.h5 -o packet.png >plot.log 2>&1 && [ -s packet.png ] || fail "hamlet plot: $(cat plot.log)"
+fi
 # A packet on periodic graphene (8 x 8 cells) centred near a corner: its nearest periodic images and
 # two orbitals' positions and spinor (1, i) as NumPy makes them, read by start = file, evolve alike.
 graphene() { printf '[hamiltonian]\nmodel = lattice\nlattice_file = %s/graphene.lattice\nnx = 8\nny = 8\nnz = 1\nboundary = periodic periodic open\n[solver]\nmethod = evolution\n[evolution]\ndt = 0.5\nsteps = 4\n%s\n' "$LAT" "$2" >"$1.ini"; }

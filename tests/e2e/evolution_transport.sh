@@ -57,4 +57,10 @@ for c in ("diffusive", "localized"):
     ok &= good
 raise SystemExit(0 if ok else 1)
 PY
+# hamlet plot draws sigma(E, t) of the msd run and the spread of a site start
+if have matplotlib "no matplotlib for $PYTHON: hamlet plot of an evolution result" python_has matplotlib; then
+  "$HAMLET" plot msd.h5 -o msd.png >plot.log 2>&1 && [ -s msd.png ] || fail "hamlet plot msd.h5: $(cat plot.log)"
+  "$HAMLET" plot localized.h5 -o localized.png >plot.log 2>&1 && [ -s localized.png ] ||
+    fail "hamlet plot localized.h5: $(cat plot.log)"
+fi
 finish
