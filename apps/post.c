@@ -4,13 +4,16 @@
  * stored moments on new chemical potentials, temperatures or kernel, without the Hamiltonian. The
  * result goes to NEW.h5 (a copy of OUT.h5 with the new /conductivity/{energy,temperature,sigma,
  * error}, and the optical sigma_omega on new frequencies or the file's), or replaces OUT.h5 through a temporary copy renamed when complete. Rank 0 works.
- * A result of method = spectral gets A(k, E) anew instead (io/spectral_post.c: --energies, --kernel). */
+ * A result of method = spectral gets A(k, E) anew instead (io/spectral_post.c: --energies, --kernel), one
+ * of method = evolution its mean-square displacement and sigma(E, t) (io/evolution_post.c: --energies,
+ * --kernel, --lambda). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "app.h"
 #include "conductivity_post.h"
+#include "evolution_post.h"
 #include "spectral_post.h"
 
 static int usage_error(const char *what) {
@@ -90,8 +93,9 @@ int hm_app_post(int argc, char **argv, int rank) {
     code = parse(argc, argv, &a);
     char summary[4400] = "";
     if (code == HM_EXIT_OK) {
-      int st = hm_spectral_post_applies(a.in) ? hm_spectral_post(&a, summary, sizeof summary)
-                                              : hm_conductivity_post(&a, summary, sizeof summary);
+      int st = hm_spectral_post_applies(a.in)    ? hm_spectral_post(&a, summary, sizeof summary)
+               : hm_evolution_post_applies(a.in) ? hm_evolution_post(&a, summary, sizeof summary)
+                                                 : hm_conductivity_post(&a, summary, sizeof summary);
       if (st) fprintf(stderr, "hamlet post: %s", hm_error_message());
       else printf("hamlet post: %s\n", summary);
       code = st ? hm_app_exit_code(st) : HM_EXIT_OK;

@@ -6,9 +6,10 @@
  * [evolution] msd: per direction a the Kubo-Greenwood mean-square displacement
  *   Delta X_a^2(E, t) = sum_r <chi_r|delta(E - H)|chi_r> / sum_r <phi_r|delta(E - H)|phi_r>,
  * chi_r = [X_a, U(t)] phi_r carried by the evolution beside the state (from the lattice's velocity
- * v_a = i[H, X_a]: cartesian bond vectors, no wrap at periodic boundaries), delta(E - H) by the Jackson-damped
- * Chebyshev series of each block (KPM); its error from the spread of the start vectors' ratios. The
- * transport it gives (sigma, mean free path, localization length): run_evolution_transport.c. */
+ * v_a = i[H, X_a]: cartesian bond vectors, no wrap at periodic boundaries), delta(E - H) by the
+ * Jackson-damped Chebyshev series of each block: the run keeps the moments <chi_r|T_n|chi_r> of every
+ * row, and the transport they give (sigma, mean free path, localization length; io/evolution_transport.c)
+ * is made from them at the end, as hamlet post makes it anew. */
 #include <complex.h>
 #include <math.h>
 #include <string.h>
@@ -18,11 +19,12 @@
 enum { PHASE_BUILD, PHASE_BOUNDS, PHASE_STEPS, PHASE_CHECKPOINT, PHASE_IO, PHASES };
 static const char *const phase_name[PHASES] = {"build", "bounds", "steps", "checkpoint", "io"};
 
-/* version, t, emin, emax, R, T, nd, ne; then rows 0 .. t, then the msd, its error and sigma's (all rows) */
-enum { CHECKPOINT_VERSION = 3, HEAD = 8 };
+/* version, t, emin, emax, R, T, nd, M; then rows 0 .. t, then the chi moments (all rows) */
+enum { CHECKPOINT_VERSION = 4, HEAD = 8 };
+#define CHECKPOINT_MAX ((size_t)1 << 30) /* scalars: an int counts them */
 
-static int checkpoint_scalars(const evolution_rows *r, int t) {
-  return HEAD + (t + 1) * (1 + r->R + 6) + 3 * r->nd * (r->T + 1) * r->ne;
+static size_t checkpoint_scalars(const evolution_rows *r, int t) {
+  return HEAD + (size_t)(t + 1) * (1 + r->R + 6) + (size_t)r->nd * (r->T + 1) * r->R * r->M;
 }
 
 /* Collective: the state after step t (psi) and rows 0 .. t, with the interval, so that a restart
@@ -35,23 +37,21 @@ static int checkpoint_write(run_state *s, hm_evolution *const *ev, hm_mvec *psi,
   int st = hm_evolution_interval(ev[0], &emin, &emax);
   if (!st) st = hm_evolution_get_state(ev[0], psi);
   for (int a = 0; a < r->nd && !st; a++) st = hm_evolution_get_commutator_state(ev[a], chi[a]);
-  const int rows = t + 1, n = checkpoint_scalars(r, t), grid = r->nd * (r->T + 1) * r->ne;
-  double *v = malloc(sizeof *v * (size_t)n);
+  const size_t rows = t + 1, n = checkpoint_scalars(r, t), grid = (size_t)r->nd * (r->T + 1) * r->R * r->M;
+  double *v = malloc(sizeof *v * n);
   if (!st && !v) st = HM_ERR_MEMORY;
   if (!st) {
-    const double head[HEAD] = {CHECKPOINT_VERSION, t, emin, emax, r->R, r->T, r->nd, r->ne};
+    const double head[HEAD] = {CHECKPOINT_VERSION, t, emin, emax, r->R, r->T, r->nd, r->M};
     memcpy(v, head, sizeof head);
     double *p = v + HEAD;
     memcpy(p, r->time, sizeof *p * rows), p += rows;
-    memcpy(p, r->norm, sizeof *p * (size_t)rows * r->R), p += (size_t)rows * r->R;
+    memcpy(p, r->norm, sizeof *p * rows * r->R), p += rows * r->R;
     memcpy(p, r->position, sizeof *p * 3 * rows), p += 3 * rows;
     memcpy(p, r->spread, sizeof *p * 3 * rows), p += 3 * rows;
-    memcpy(p, r->msd, sizeof *p * grid), p += grid;
-    memcpy(p, r->msd_error, sizeof *p * grid), p += grid;
-    memcpy(p, r->sigma_error, sizeof *p * grid);
+    memcpy(p, r->chi, sizeof *p * grid);
     hm_mvec *blocks[4] = {psi, chi[0], chi[1], chi[2]};
-    st = hm_state_checkpoint_write(s->ctx, s->checkpoint_path, s->deck.text, "evolution", 1 + r->nd, blocks, n, v,
-                                   run_identity(s));
+    st = hm_state_checkpoint_write(s->ctx, s->checkpoint_path, s->deck.text, "evolution", 1 + r->nd, blocks, (int)n,
+                                   v, run_identity(s));
   }
   free(v);
   run_checkpoint_done(s, &m, PHASE_CHECKPOINT);
@@ -59,53 +59,45 @@ static int checkpoint_write(run_state *s, hm_evolution *const *ev, hm_mvec *psi,
 }
 
 /* Collective: a checkpoint's interval, rows and step; the state is read into psi by the caller.
- * Refused (exit 2) where it does not fit this deck's vectors and steps. */
+ * Refused (exit 2) where it does not fit this deck's vectors, steps, directions and moments. */
 static int checkpoint_read(run_state *s, evolution_rows *r, int *t, double *emin, double *emax) {
   const char *path = s->args->checkpoint_path;
   int n;
   double *v;
   APP_CALL_INPUT(hm_state_checkpoint_read_scalars(s->ctx, path, "evolution", &n, &v));
   const int ok = n >= HEAD && v[0] == CHECKPOINT_VERSION && v[4] == r->R && v[5] == r->T && v[6] == r->nd &&
-                 v[7] == r->ne && v[1] >= 0 && v[1] <= r->T && n == checkpoint_scalars(r, (int)v[1]);
+                 v[7] == r->M && v[1] >= 0 && v[1] <= r->T && (size_t)n == checkpoint_scalars(r, (int)v[1]);
   if (!ok) {
     if (s->rank == 0)
       fprintf(stderr, "hamlet: checkpoint '%s' refused: not an evolution checkpoint of %d vectors, %d steps, %d msd "
-              "directions and %d energies\n", path, r->R, r->T, r->nd, r->ne);
+              "directions and %d moments\n", path, r->R, r->T, r->nd, r->M);
     free(v);
     return HM_EXIT_USAGE;
   }
   *t = (int)v[1], *emin = v[2], *emax = v[3];
-  const int rows = *t + 1;
+  const size_t rows = *t + 1;
   const double *p = v + HEAD;
   memcpy(r->time, p, sizeof *p * rows), p += rows;
-  memcpy(r->norm, p, sizeof *p * (size_t)rows * r->R), p += (size_t)rows * r->R;
+  memcpy(r->norm, p, sizeof *p * rows * r->R), p += rows * r->R;
   memcpy(r->position, p, sizeof *p * 3 * rows), p += 3 * rows;
   memcpy(r->spread, p, sizeof *p * 3 * rows), p += 3 * rows;
-  const int grid = r->nd * (r->T + 1) * r->ne;
-  memcpy(r->msd, p, sizeof *p * grid), p += grid;
-  memcpy(r->msd_error, p, sizeof *p * grid), p += grid;
-  memcpy(r->sigma_error, p, sizeof *p * grid);
+  memcpy(r->chi, p, sizeof *p * (size_t)r->nd * (r->T + 1) * r->R * r->M);
   free(v);
   return HM_SUCCESS;
 }
 
-/* Collective: out[r][e] = <v_r|v_r> sum_n (2 - delta_n0) g_n mu_n(v_r) T_n(x_e), the start vectors' pi
- * sqrt(1 - x^2) <v_r|delta(E - H)|v_r> / scale (x_e = E_e on the interval's scale; 0 outside it);
- * zero columns give 0 (KPM takes non-zero columns only). to_dos (or NULL): scale / (pi sqrt(1 - x_e^2)),
- * which turns such a sum into <v|delta(E - H)|v> per unit of energy. */
-static void delta_sums(const run_state *s, hm_matrix *H, hm_mvec *V, double emin, double emax, double *out,
-                       double *to_dos) {
-  const hm_deck *d = &s->deck;
-  const int M = d->evolution.moments, R = d->evolution.vectors, ne = d->evolution.nenergies;
+/* Collective: out[r][n] = <v_r|T_n(H~)|v_r> of every column of V (zero columns give 0: KPM takes
+ * non-zero columns only), on the interval [emin, emax]; scale and shift of H~ = scale (H - shift). */
+static void block_moments(const run_state *s, hm_matrix *H, hm_mvec *V, double emin, double emax, double *out,
+                          double *scale, double *shift) {
+  const int M = s->deck.evolution.moments, R = s->deck.evolution.vectors;
   double norms[R];
   APP_CALL(hm_mvec_norms(V, norms));
   int live = 0, col[R];
   for (int r = 0; r < R; r++) {
     if (norms[r] > 0) col[live++] = r;
-    for (int e = 0; e < ne; e++) out[r * ne + e] = 0;
+    for (int n = 0; n < M; n++) out[(size_t)r * M + n] = 0;
   }
-  if (to_dos)
-    for (int e = 0; e < ne; e++) to_dos[e] = 0;
   if (!live) return;
   const hm_dist *dist;
   hm_mvec *W = V;
@@ -125,52 +117,15 @@ static void delta_sums(const run_state *s, hm_matrix *H, hm_mvec *V, double emin
   APP_CALL(hm_kpm_create(H, &o, &k));
   APP_CALL(hm_kpm_set_start(k, W));
   APP_CALL(hm_kpm_run(k));
-  double *mu = malloc(sizeof *mu * M), *mu_vec = malloc(sizeof *mu_vec * (size_t)M * live), *g = malloc(sizeof *g * M);
-  if (!mu || !mu_vec || !g) APP_CALL(HM_ERR_MEMORY);
-  APP_CALL(hm_kpm_moments(k, mu, mu_vec));
-  APP_CALL(hm_kpm_kernel_factors(HM_KERNEL_JACKSON, 0, M, g));
-  double scale, shift;
-  APP_CALL(hm_kpm_info(k, NULL, NULL, NULL, &scale, &shift, NULL));
-  for (int e = 0; e < ne; e++) {
-    const double x = scale * (d->evolution.energies[e] - shift);
-    if (!(fabs(x) < 1)) continue;
-    const double theta = acos(x);
-    if (to_dos) to_dos[e] = scale / (M_PI * sqrt(1 - x * x));
-    for (int j = 0; j < live; j++) {
-      double acc = 0;
-      for (int n = 0; n < M; n++) acc += (n ? 2 : 1) * g[n] * mu_vec[(size_t)j * M + n] * cos(n * theta);
-      out[col[j] * ne + e] = norms[col[j]] * norms[col[j]] * acc;
-    }
-  }
-  free(mu), free(mu_vec), free(g);
+  double *mu = malloc(sizeof *mu * M), *mu_vec = malloc(sizeof *mu_vec * (size_t)M * live);
+  if (!mu || !mu_vec) APP_CALL(HM_ERR_MEMORY);
+  APP_CALL(hm_kpm_moments(k, mu, mu_vec)); /* per column, divided by its norm^2 */
+  APP_CALL(hm_kpm_info(k, NULL, NULL, NULL, scale, shift, NULL));
+  for (int j = 0; j < live; j++)
+    for (int n = 0; n < M; n++) out[(size_t)col[j] * M + n] = norms[col[j]] * norms[col[j]] * mu_vec[(size_t)j * M + n];
+  free(mu), free(mu_vec);
   hm_kpm_destroy(&k);
   if (W != V) hm_mvec_destroy(&W);
-}
-
-/* Row t of the msd: for each direction its chi's delta sums over the start vectors' (den[R][ne]), the
- * ratio of the sums and its standard error from the vectors' spread (delta method; 0 for one vector);
- * sigma's error from the spread of the numerators. */
-static void msd_row(const run_state *s, hm_matrix *H, hm_evolution *const *ev, hm_mvec *const *chi,
-                    const double *den, double emin, double emax, const evolution_transport *x, evolution_rows *r,
-                    int t) {
-  const int R = r->R, ne = r->ne;
-  double *num = malloc(sizeof *num * (size_t)R * ne);
-  if (!num) APP_CALL(HM_ERR_MEMORY);
-  for (int a = 0; a < r->nd; a++) {
-    double *msd = r->msd + ((size_t)a * (r->T + 1) + t) * ne, *err = r->msd_error + ((size_t)a * (r->T + 1) + t) * ne;
-    APP_CALL(hm_evolution_get_commutator_state(ev[a], chi[a]));
-    delta_sums(s, H, chi[a], emin, emax, num, NULL);
-    for (int e = 0; e < ne; e++) {
-      double sa = 0, sb = 0, spread = 0;
-      for (int q = 0; q < R; q++) sa += num[q * ne + e], sb += den[q * ne + e];
-      const double ratio = sb > 0 ? sa / sb : 0;
-      for (int q = 0; q < R; q++) spread += pow(num[q * ne + e] - ratio * den[q * ne + e], 2);
-      msd[e] = ratio;
-      err[e] = R > 1 && sb > 0 ? sqrt(spread / ((double)R * (R - 1))) * R / sb : 0;
-    }
-    evolution_sigma_error(x, r, a, t, num);
-  }
-  free(num);
 }
 
 /* Collective: norm^2, <x_a> and <x_a^2> (cartesian) summed over this rank's rows, then over ranks,
@@ -208,51 +163,37 @@ static void moments_of(run_state *s, const evolution_geometry *g, hm_evolution *
   free(m);
 }
 
-/* What the transport needs from the start vectors phi (den: their delta sums): the density of states,
- * <v_a^2>(E) from the delta sums of v_a phi (chi as scratch: it is set before the first step), and the
- * lattice's orbitals per area or volume and dimension. */
+/* What the transport needs besides the rows, from the start vectors phi before the first step: their
+ * moments, those of v_a phi (chi as scratch: it is set before the first step), the expansion's scale
+ * and shift, and the lattice's orbitals per area or volume and dimension. */
 static void transport_start(const run_state *s, const evolution_geometry *g, hm_matrix *H, hm_mvec *psi,
-                            hm_mvec *const *chi, const double *den, double emin, double emax, const int *dir,
-                            const evolution_rows *r, evolution_transport *x) {
-  const int R = r->R, ne = r->ne;
+                            hm_mvec *const *chi, double emin, double emax, const int *dir, hm_evolution_moments *m,
+                            const char **unit) {
   const int64_t *cells = g->cells;
   int64_t n;
   APP_CALL(hm_matrix_info(H, &n, NULL, NULL));
-  x->density = run_lattice_density(s, cells, g->orbitals, g->lattice, n, &x->unit);
-  x->dimension = (cells[0] > 1) + (cells[1] > 1) + (cells[2] > 1);
-  if (!x->dimension) x->dimension = 1;
-  double sb[ne], *num = malloc(sizeof *num * (size_t)R * ne);
-  if (!num) APP_CALL(HM_ERR_MEMORY);
-  for (int e = 0; e < ne; e++) {
-    sb[e] = 0;
-    for (int q = 0; q < R; q++) sb[e] += den[q * ne + e];
-    x->dos[e] = x->to_dos[e] * sb[e] / R; /* the start vectors have norm 1 */
-  }
-  for (int a = 0; a < r->nd; a++) {
-    x->dirs[a] = dir[a];
+  m->density = run_lattice_density(s, cells, g->orbitals, g->lattice, n, unit);
+  m->dimension = (cells[0] > 1) + (cells[1] > 1) + (cells[2] > 1);
+  if (!m->dimension) m->dimension = 1;
+  block_moments(s, H, psi, emin, emax, (double *)m->start, &m->scale, &m->shift);
+  for (int a = 0; a < m->nd; a++) {
     APP_CALL(hm_matrix_apply(s->msd_velocity[dir[a]], psi, chi[a]));
-    delta_sums(s, H, chi[a], emin, emax, num, NULL);
-    for (int e = 0; e < ne; e++) {
-      double sa = 0;
-      for (int q = 0; q < R; q++) sa += num[q * ne + e];
-      x->velocity2[a * ne + e] = sb[e] > 0 ? sa / sb[e] : 0;
-    }
+    block_moments(s, H, chi[a], emin, emax, (double *)m->velocity + (size_t)a * m->R * m->M, &m->scale, &m->shift);
   }
-  free(num);
 }
 
 /* Frees what a run holds (a finished or stopped one), the msd velocities included. */
-static void release(run_state *s, evolution_rows *r, evolution_transport *x, evolution_geometry *g,
-                    hm_evolution **ev, hm_mvec **chi, hm_mvec **psi, double complex *rows, double *den) {
+static void release(run_state *s, evolution_rows *r, hm_evolution_moments *x, evolution_geometry *g,
+                    hm_evolution **ev, hm_mvec **chi, hm_mvec **psi, double complex *rows) {
+  free(r->time), free(r->norm), free(r->position), free(r->spread), free(r->chi);
+  free((double *)x->start), free((double *)x->velocity);
   free(g->positions);
-  free(r->time), free(r->norm), free(r->position), free(r->spread), free(r->msd), free(r->msd_error);
-  free(r->sigma_error), free(x->to_dos), free(x->dos), free(x->velocity2);
   for (int a = 0; a < 3; a++) hm_matrix_destroy(&s->msd_velocity[a]);
   free(s->lattice_positions);
   s->lattice_positions = NULL;
   for (int a = 0; a < 3; a++) hm_evolution_destroy(&ev[a]), hm_mvec_destroy(&chi[a]);
   hm_mvec_destroy(psi);
-  free(rows), free(den);
+  free(rows);
 }
 
 int run_evolution(run_state *s, hm_matrix *H, hm_matrix *mass) {
@@ -270,17 +211,22 @@ int run_evolution(run_state *s, hm_matrix *H, hm_matrix *mass) {
   int dir[3], nd = 0;
   for (int a = 0; a < 3; a++)
     if (d->evolution.msd & (1 << a)) dir[nd++] = a;
-  const int ne = nd ? d->evolution.nenergies : 0;
-  const size_t grid = (size_t)nd * (T + 1) * ne;
-  evolution_rows r = {R, T, nd, ne, malloc(sizeof(double) * (T + 1)), malloc(sizeof(double) * (size_t)(T + 1) * R),
+  const int M = nd ? d->evolution.moments : 0;
+  evolution_rows r = {R, T, nd, M, malloc(sizeof(double) * (T + 1)), malloc(sizeof(double) * (size_t)(T + 1) * R),
                       malloc(sizeof(double) * 3 * (T + 1)), malloc(sizeof(double) * 3 * (T + 1)),
-                      calloc(grid + 1, sizeof(double)), calloc(grid + 1, sizeof(double)),
-                      calloc(grid + 1, sizeof(double))};
-  evolution_transport x = {.random = d->evolution.start_kind == HM_START_RANDOM, .to_dos = calloc(ne + 1, sizeof(double)),
-                           .dos = calloc(ne + 1, sizeof(double)), .velocity2 = calloc((size_t)nd * ne + 1, sizeof(double))};
-  if (!r.time || !r.norm || !r.position || !r.spread || !r.msd || !r.msd_error || !r.sigma_error || !x.to_dos ||
-      !x.dos || !x.velocity2)
-    APP_CALL(HM_ERR_MEMORY);
+                      calloc((size_t)nd * (T + 1) * R * M + 1, sizeof(double))};
+  hm_evolution_moments x = {.nd = nd, .T = T, .R = R, .M = M, .ne = nd ? d->evolution.nenergies : 0,
+                            .time = r.time, .chi = r.chi, .start = calloc((size_t)R * M + 1, sizeof(double)),
+                            .velocity = calloc((size_t)nd * R * M + 1, sizeof(double)), .kernel = HM_KERNEL_JACKSON,
+                            .lambda = 4, .energies = d->evolution.energies,
+                            .random = d->evolution.start_kind == HM_START_RANDOM};
+  if (!r.time || !r.norm || !r.position || !r.spread || !r.chi || !x.start || !x.velocity) APP_CALL(HM_ERR_MEMORY);
+  if ((d->checkpoint_every || d->checkpoint_seconds) && checkpoint_scalars(&r, T) > CHECKPOINT_MAX) {
+    if (s->rank == 0)
+      fprintf(stderr, "hamlet: %s: checkpoints of %d steps x %d vectors x %d moments x %d directions exceed 2^30 "
+              "values: fewer steps, vectors or moments, or no checkpoint keys\n", d->name, T, R, M, nd);
+    return HM_EXIT_USAGE;
+  }
   int t0 = -1; /* the last row a checkpoint holds (-1: none) */
   if (s->args->checkpoint_path) { /* the interval of the checkpoint, given: the same coefficients */
     if (checkpoint_read(s, &r, &t0, &opt.emin, &opt.emax)) return HM_EXIT_USAGE;
@@ -294,7 +240,7 @@ int run_evolution(run_state *s, hm_matrix *H, hm_matrix *mass) {
   evolution_geometry_of(s, &g);
   evolution_make_start(s, H, &g, &psi);
   APP_CALL(hm_evolution_create(H, R, &opt, &ev[0]));
-  double emin, emax, *den = NULL; /* every direction propagates the state anew, on the first one's interval */
+  double emin, emax; /* every direction propagates the state anew, on the first one's interval */
   APP_CALL(hm_evolution_interval(ev[0], &emin, &emax));
   opt.bounds = HM_BOUNDS_GIVEN, opt.emin = emin, opt.emax = emax;
   const hm_dist *dist;
@@ -304,12 +250,8 @@ int run_evolution(run_state *s, hm_matrix *H, hm_matrix *mass) {
     APP_CALL(hm_evolution_set_commutator(ev[a], s->msd_velocity[dir[a]]));
     APP_CALL(hm_mvec_create(s->ctx, dist, HM_COMPLEX, R, &chi[a]));
   }
-  if (nd) { /* the denominators from the start vectors themselves (delta(E - H) commutes with U) */
-    den = malloc(sizeof *den * (size_t)R * ne);
-    if (!den) APP_CALL(HM_ERR_MEMORY);
-    delta_sums(s, H, psi, emin, emax, den, x.to_dos);
-    transport_start(s, &g, H, psi, chi, den, emin, emax, dir, &r, &x);
-  }
+  const char *unit = "";
+  if (nd) transport_start(s, &g, H, psi, chi, emin, emax, dir, &x, &unit); /* delta(E - H) commutes with U */
   if (t0 >= 0) {
     hm_mvec *blocks[4] = {psi, chi[0], chi[1], chi[2]};
     APP_CALL_INPUT(hm_state_checkpoint_read_blocks(s->ctx, s->args->checkpoint_path, 1 + nd, blocks));
@@ -329,7 +271,10 @@ int run_evolution(run_state *s, hm_matrix *H, hm_matrix *mass) {
     for (int a = 0; a < (nd ? nd : 1) && t > 0; a++) APP_CALL(hm_evolution_step(ev[a], 1));
     time[t] = t * opt.dt;
     moments_of(s, &g, ev[0], psi, rows, first, local, norm + (size_t)t * R, position + 3 * t, spread + 3 * t);
-    if (nd && t > 0) msd_row(s, H, ev, chi, den, emin, emax, &x, &r, t);
+    for (int a = 0; a < nd && t > 0; a++) { /* row 0: chi = [X, 1] phi = 0 */
+      APP_CALL(hm_evolution_get_commutator_state(ev[a], chi[a]));
+      block_moments(s, H, chi[a], emin, emax, r.chi + ((size_t)a * (T + 1) + t) * R * M, &x.scale, &x.shift);
+    }
     hm_progress_update(&s->progress, t, T);
     RUN_TEST_DELAY(s);
     if (t == T) break;
@@ -343,7 +288,7 @@ int run_evolution(run_state *s, hm_matrix *H, hm_matrix *mass) {
       char where[64];
       snprintf(where, sizeof where, "after time step %d of %d", t, T);
       free(m.joules);
-      release(s, &r, &x, &g, ev, chi, &psi, rows, den);
+      release(s, &r, &x, &g, ev, chi, &psi, rows);
       return run_stopped(s, where);
     }
   }
@@ -363,7 +308,11 @@ int run_evolution(run_state *s, hm_matrix *H, hm_matrix *mass) {
                                  "cubes), averaged over the start vectors"));
   APP_CALL(hm_output_write_array(out, "/evolution/spread", HM_REAL, 2, d3, spread, "length^2",
                                  "<x^2> - <x>^2 and likewise for y, z (cartesian), averaged over the start vectors"));
-  if (nd) evolution_write_transport(s, out, &r, &x);
+  hm_evolution_transport transport = {0};
+  if (nd) {
+    APP_CALL(hm_evolution_transport_compute(&x, &transport));
+    evolution_write_transport(s, out, &x, &transport, unit, dir);
+  }
   int order;
   APP_CALL(hm_evolution_info(ev[0], NULL, NULL, NULL, &order));
   APP_CALL(hm_output_write_attribute(out, "/evolution", "method", "chebyshev"));
@@ -381,9 +330,10 @@ int run_evolution(run_state *s, hm_matrix *H, hm_matrix *mass) {
     printf("  steps        %d of dt = %g (%d terms each, accuracy %g), %d vector%s: %.3f s\n", T, opt.dt, order,
            opt.accuracy, R, R == 1 ? "" : "s", s->seconds[PHASE_STEPS]);
     printf("  final        t = %g, spread %.6g %.6g %.6g\n", time[T], spread[3 * T], spread[3 * T + 1], spread[3 * T + 2]);
-    if (nd) evolution_print_transport(s, &r, &x);
+    if (nd) evolution_print_transport(&x, &transport, unit, dir);
     run_print_timing(s);
   }
-  release(s, &r, &x, &g, ev, chi, &psi, rows, den);
+  hm_evolution_transport_free(&transport);
+  release(s, &r, &x, &g, ev, chi, &psi, rows);
   return HM_EXIT_OK;
 }

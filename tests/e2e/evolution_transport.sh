@@ -8,6 +8,7 @@
 #   its maximum up to t = 60 (diffusive); above it (W = 21) it falls (D(60) / D(20) < 0.7 at every
 #   energy, measured 0.55 .. 0.63, against 0.80 .. 0.87 at W = 12; D ~ 1 / t once localized) and a
 #   localization length of 1 to 4 sites is written at every energy.
+# - hamlet post and hamlet plot of these results.
 . "$(dirname "$0")/common.sh"
 need_h5py
 export OMP_NUM_THREADS=1
@@ -57,6 +58,33 @@ for c in ("diffusive", "localized"):
     ok &= good
 raise SystemExit(0 if ok else 1)
 PY
+# hamlet post redoes the transport from the stored moments: on the run's own grid bit for bit, on a
+# sub-grid equal to the run at those energies, with the Lorentz kernel different and said; arguments of
+# other methods and a result without msd refused (exit 2)
+"$HAMLET" post msd.h5 -o same.h5 >post.log 2>&1 || fail "hamlet post: $(cat post.log)"
+"$HAMLET" post msd.h5 --energies -1 1 5 -o five.h5 >post.log 2>&1 || fail "hamlet post --energies: $(cat post.log)"
+"$HAMLET" post msd.h5 --kernel lorentz --lambda 3 -o lorentz.h5 >post.log 2>&1 || fail "hamlet post --kernel: $(cat post.log)"
+"$PYTHON" - <<'PY' || fail "hamlet post of an evolution result is wrong"
+import h5py, numpy as np
+a, same, five, lor = (h5py.File(n + ".h5", "r")["/evolution"] for n in ("msd", "same", "five", "lorentz"))
+names = ("msd", "msd_error", "diffusivity", "sigma", "sigma_error", "sigma_sc", "dos", "velocity_squared",
+         "mean_free_path", "localization_length")
+identical = all(np.array_equal(a[k][:], same[k][:]) for k in names)
+sub = np.abs(a["sigma"][:, :, 1:6] - five["sigma"][:]).max() <= 1e-13 * np.abs(a["sigma"][:]).max()
+changed = lor.attrs["msd_kernel"] == b"lorentz" and np.abs(lor["sigma"][:] - a["sigma"][:]).max() > 1e-3
+ok = identical and sub and changed and np.allclose(five["energy"][:], [-1, -0.5, 0, 0.5, 1])
+print("%s hamlet post: same grid identical %s, sub-grid %s, lorentz differs %s" % (
+    "PASS" if ok else "FAIL", identical, sub, changed))
+raise SystemExit(0 if ok else 1)
+PY
+"$HAMLET" post msd.h5 --temperatures 0.1 -o t.h5 >post.log 2>&1
+[ $? -eq 2 ] && grep -qF -- "holds a time evolution: --temperatures, --frequencies and --eta apply to conductivities only" post.log ||
+  fail "hamlet post --temperatures of an evolution: $(cat post.log)"
+printf '[hamiltonian]\nmodel = lattice\nlattice_file = cubic.lattice\nnx = 8\nny = 1\nnz = 1\n[solver]\nmethod = evolution\n' >plain.ini
+"$HAMLET" run plain.ini -o plain.h5 >plain.log 2>&1 || fail "plain: $(cat plain.log)"
+"$HAMLET" post plain.h5 -o p.h5 >post.log 2>&1
+[ $? -eq 2 ] && grep -qF "plain.h5: /evolution holds no mean-square displacement to redo" post.log ||
+  fail "hamlet post of an evolution without msd: $(cat post.log)"
 # hamlet plot draws sigma(E, t) of the msd run and the spread of a site start
 if have matplotlib "no matplotlib for $PYTHON: hamlet plot of an evolution result" python_has matplotlib; then
   "$HAMLET" plot msd.h5 -o msd.png >plot.log 2>&1 && [ -s msd.png ] || fail "hamlet plot msd.h5: $(cat plot.log)"
