@@ -99,6 +99,14 @@ elif "/spectral" in f:  # A(k, E): finite, >= 0; mu_0 = orbitals per point; a su
     if A.shape[1] > 1:
         gap = np.abs(E) < 0.5
         assert A[:, 0, gap].sum() > 3 * A[:, 1, gap].sum(), (A[:, 0, gap].sum(), A[:, 1, gap].sum())
+elif "/evolution" in f:  # time evolution: norms 1; msd finite, >= 0 (to its error), 0 at t = 0; sigma's error >= 0
+    g = f["/evolution"]
+    assert np.abs(g["norm"][:] - 1).max() < 1e-10
+    if "msd" in g:
+        m, e = g["msd"][:], g["msd_error"][:]
+        assert np.all(np.isfinite(m)) and np.all(m[:, 0] == 0) and np.all(m > -4 * e - 1e-12), m.min()
+        assert np.all(np.isfinite(g["sigma"][:])) and np.all(g["sigma_error"][:] >= 0)
+        assert np.all(g["velocity_squared"][:] > 0) and np.all(g["mean_free_path"][:] > 0)
 else:
     raise AssertionError("no result group")
 PY
