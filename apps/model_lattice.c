@@ -124,7 +124,7 @@ static void read_model(run_state *s, int with_zeeman, hm_lattice *L, int *folded
 }
 
 void run_lattice_geometry(run_state *s, int64_t cells[3], int *orbitals, double lattice[9], double **positions,
-                          int *layer_orbitals) {
+                          int *layer_orbitals, int **spin) {
   hm_lattice L;
   int folded;
   read_model(s, 0, &L, &folded);
@@ -136,6 +136,7 @@ void run_lattice_geometry(run_state *s, int64_t cells[3], int *orbitals, double 
     for (int a = 0; a < 3; a++) lattice[3 * k + a] = L.cell[k][a];
   *positions = L.position;
   L.position = NULL;
+  if (spin) *spin = L.spin, L.spin = NULL;
   hm_lattice_free(&L);
 }
 

@@ -19,12 +19,13 @@
 enum { PHASE_BUILD, PHASE_BOUNDS, PHASE_STEPS, PHASE_CHECKPOINT, PHASE_IO, PHASES };
 static const char *const phase_name[PHASES] = {"build", "bounds", "steps", "checkpoint", "io"};
 
-/* version, t, emin, emax, R, T, nd, M; then rows 0 .. t, then the chi moments (all rows) */
-enum { CHECKPOINT_VERSION = 4, HEAD = 8 };
+/* version, t, emin, emax, R, T, nd, M; then rows 0 .. t (time, norms, position, spread, S_z), the
+ * snapshots (all), the chi moments (all rows) */
+enum { CHECKPOINT_VERSION = 5, HEAD = 8 };
 #define CHECKPOINT_MAX ((size_t)1 << 30) /* scalars: an int counts them */
 
 static size_t checkpoint_scalars(const evolution_rows *r, int t) {
-  return HEAD + (size_t)(t + 1) * (1 + r->R + 6) + (size_t)r->nd * (r->T + 1) * r->R * r->M;
+  return HEAD + (size_t)(t + 1) * (1 + r->R + 7) + (size_t)r->S * r->cells + (size_t)r->nd * (r->T + 1) * r->R * r->M;
 }
 
 /* Collective: the state after step t (psi) and rows 0 .. t, with the interval, so that a restart
@@ -48,6 +49,8 @@ static int checkpoint_write(run_state *s, hm_evolution *const *ev, hm_mvec *psi,
     memcpy(p, r->norm, sizeof *p * rows * r->R), p += rows * r->R;
     memcpy(p, r->position, sizeof *p * 3 * rows), p += 3 * rows;
     memcpy(p, r->spread, sizeof *p * 3 * rows), p += 3 * rows;
+    memcpy(p, r->spin, sizeof *p * rows), p += rows;
+    memcpy(p, r->density, sizeof *p * (size_t)r->S * r->cells), p += (size_t)r->S * r->cells;
     memcpy(p, r->chi, sizeof *p * grid);
     hm_mvec *blocks[4] = {psi, chi[0], chi[1], chi[2]};
     st = hm_state_checkpoint_write(s->ctx, s->checkpoint_path, s->deck.text, "evolution", 1 + r->nd, blocks, (int)n,
@@ -81,6 +84,8 @@ static int checkpoint_read(run_state *s, evolution_rows *r, int *t, double *emin
   memcpy(r->norm, p, sizeof *p * rows * r->R), p += rows * r->R;
   memcpy(r->position, p, sizeof *p * 3 * rows), p += 3 * rows;
   memcpy(r->spread, p, sizeof *p * 3 * rows), p += 3 * rows;
+  memcpy(r->spin, p, sizeof *p * rows), p += rows;
+  memcpy(r->density, p, sizeof *p * (size_t)r->S * r->cells), p += (size_t)r->S * r->cells;
   memcpy(r->chi, p, sizeof *p * (size_t)r->nd * (r->T + 1) * r->R * r->M);
   free(v);
   return HM_SUCCESS;
@@ -128,37 +133,50 @@ static void block_moments(const run_state *s, hm_matrix *H, hm_mvec *V, double e
   if (W != V) hm_mvec_destroy(&W);
 }
 
-/* Collective: norm^2, <x_a> and <x_a^2> (cartesian) summed over this rank's rows, then over ranks,
- * of every column; position and spread averaged over the columns. */
-static void moments_of(run_state *s, const evolution_geometry *g, hm_evolution *ev, hm_mvec *psi,
-                       double complex *rows, int64_t first, int64_t local, double *norm, double position[3],
-                       double spread[3]) {
+/* Collective: row t of the state: per column norm^2, <x_a>, <x_a^2> (cartesian) and <S_z> summed over
+ * this rank's rows, then over ranks; position, spread and <S_z> averaged over the columns; on a snapshot
+ * step, the density of the snapshot layer's cells (summed over orbitals, averaged over the columns). */
+static void state_row(run_state *s, const evolution_geometry *g, hm_evolution *ev, hm_mvec *psi,
+                      double complex *rows, int64_t first, int64_t local, evolution_rows *r, int t) {
   const hm_deck *d = &s->deck;
-  const int R = d->evolution.vectors;
+  const int R = r->R, no = g->orbitals;
   APP_CALL(hm_evolution_get_state(ev, psi));
   APP_CALL(hm_mvec_get(psi, rows));
-  double *m = calloc((size_t)7 * R, sizeof *m); /* per column: |psi|^2, x, y, z, x^2, y^2, z^2 */
+  double *m = calloc((size_t)8 * R, sizeof *m); /* per column: |psi|^2, x, y, z, x^2, y^2, z^2, S_z */
+  const int snapshot = r->every && t % r->every == 0;
+  double *density = snapshot ? r->density + (size_t)(t / r->every) * r->cells : NULL;
+  if (!m) APP_CALL(HM_ERR_MEMORY);
+  if (density)
+    for (int64_t c = 0; c < r->cells; c++) density[c] = 0;
   for (int64_t i = 0; i < local; i++) {
     double xyz[3];
     evolution_position(g, first + i, xyz);
+    const int64_t cell = (first + i) / no, layer = density ? cell / r->cells : -1;
+    const int spin = g->spin ? g->spin[(first + i) % no] : 0;
     for (int j = 0; j < R; j++) {
       double p = creal(rows[i * R + j] * conj(rows[i * R + j]));
-      m[7 * j] += p;
+      m[8 * j] += p;
       for (int a = 0; a < 3; a++) {
-        m[7 * j + 1 + a] += p * xyz[a];
-        m[7 * j + 4 + a] += p * xyz[a] * xyz[a];
+        m[8 * j + 1 + a] += p * xyz[a];
+        m[8 * j + 4 + a] += p * xyz[a] * xyz[a];
       }
+      m[8 * j + 7] += p * spin;
+      if (density && layer == d->evolution.snapshot_layer) density[cell % r->cells] += p / R;
     }
   }
-  MPI_Allreduce(MPI_IN_PLACE, m, 7 * R, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, m, 8 * R, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  if (density) MPI_Allreduce(MPI_IN_PLACE, density, (int)r->cells, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  double *position = r->position + 3 * t, *spread = r->spread + 3 * t;
   for (int a = 0; a < 3; a++) position[a] = spread[a] = 0;
+  r->spin[t] = 0;
   for (int j = 0; j < R; j++) {
-    norm[j] = sqrt(m[7 * j]);
+    r->norm[(size_t)t * R + j] = sqrt(m[8 * j]);
     for (int a = 0; a < 3; a++) {
-      double mean = m[7 * j + 1 + a] / m[7 * j];
+      double mean = m[8 * j + 1 + a] / m[8 * j];
       position[a] += mean / R;
-      spread[a] += (m[7 * j + 4 + a] / m[7 * j] - mean * mean) / R;
+      spread[a] += (m[8 * j + 4 + a] / m[8 * j] - mean * mean) / R;
     }
+    r->spin[t] += m[8 * j + 7] / m[8 * j] / R;
   }
   free(m);
 }
@@ -185,9 +203,9 @@ static void transport_start(const run_state *s, const evolution_geometry *g, hm_
 /* Frees what a run holds (a finished or stopped one), the msd velocities included. */
 static void release(run_state *s, evolution_rows *r, hm_evolution_moments *x, evolution_geometry *g,
                     hm_evolution **ev, hm_mvec **chi, hm_mvec **psi, double complex *rows) {
-  free(r->time), free(r->norm), free(r->position), free(r->spread), free(r->chi);
+  free(r->time), free(r->norm), free(r->position), free(r->spread), free(r->spin), free(r->density), free(r->chi);
   free((double *)x->start), free((double *)x->velocity);
-  free(g->positions);
+  free(g->positions), free(g->spin);
   for (int a = 0; a < 3; a++) hm_matrix_destroy(&s->msd_velocity[a]);
   free(s->lattice_positions);
   s->lattice_positions = NULL;
@@ -212,15 +230,25 @@ int run_evolution(run_state *s, hm_matrix *H, hm_matrix *mass) {
   for (int a = 0; a < 3; a++)
     if (d->evolution.msd & (1 << a)) dir[nd++] = a;
   const int M = nd ? d->evolution.moments : 0;
+  const int every = d->evolution.snapshots, S = every ? T / every + 1 : 0;
+  const int64_t cells = every ? d->ti.nx * d->ti.ny : 0;
+  if ((double)S * cells > (double)((size_t)1 << 27)) {
+    if (s->rank == 0)
+      fprintf(stderr, "hamlet: %s: [evolution] snapshots = %d: %d snapshots of %lld cells exceed 2^27 values (1 GiB): "
+              "take them less often\n", d->name, every, S, (long long)cells);
+    return HM_EXIT_USAGE;
+  }
   evolution_rows r = {R, T, nd, M, malloc(sizeof(double) * (T + 1)), malloc(sizeof(double) * (size_t)(T + 1) * R),
                       malloc(sizeof(double) * 3 * (T + 1)), malloc(sizeof(double) * 3 * (T + 1)),
+                      calloc(T + 1, sizeof(double)), every, S, cells, calloc((size_t)S * cells + 1, sizeof(double)),
                       calloc((size_t)nd * (T + 1) * R * M + 1, sizeof(double))};
   hm_evolution_moments x = {.nd = nd, .T = T, .R = R, .M = M, .ne = nd ? d->evolution.nenergies : 0,
                             .time = r.time, .chi = r.chi, .start = calloc((size_t)R * M + 1, sizeof(double)),
                             .velocity = calloc((size_t)nd * R * M + 1, sizeof(double)), .kernel = HM_KERNEL_JACKSON,
                             .lambda = 4, .energies = d->evolution.energies,
                             .random = d->evolution.start_kind == HM_START_RANDOM};
-  if (!r.time || !r.norm || !r.position || !r.spread || !r.chi || !x.start || !x.velocity) APP_CALL(HM_ERR_MEMORY);
+  if (!r.time || !r.norm || !r.position || !r.spread || !r.spin || !r.density || !r.chi || !x.start || !x.velocity)
+    APP_CALL(HM_ERR_MEMORY);
   if ((d->checkpoint_every || d->checkpoint_seconds) && checkpoint_scalars(&r, T) > CHECKPOINT_MAX) {
     if (s->rank == 0)
       fprintf(stderr, "hamlet: %s: checkpoints of %d steps x %d vectors x %d moments x %d directions exceed 2^30 "
@@ -238,6 +266,12 @@ int run_evolution(run_state *s, hm_matrix *H, hm_matrix *mass) {
   hm_evolution *ev[3] = {NULL, NULL, NULL};
   evolution_geometry g;
   evolution_geometry_of(s, &g);
+  if (every && g.cells[2] == 1 && d->ti.nz > 1) { /* zeeman_layers folded the layers into one cell */
+    if (s->rank == 0)
+      fprintf(stderr, "hamlet: %s: [evolution] snapshots: zeeman_layers folds the %lld layers into one cell; snapshots "
+              "take the layers of an unfolded lattice\n", d->name, (long long)d->ti.nz);
+    hm_app_exit(HM_EXIT_USAGE);
+  }
   evolution_make_start(s, H, &g, &psi);
   APP_CALL(hm_evolution_create(H, R, &opt, &ev[0]));
   double emin, emax; /* every direction propagates the state anew, on the first one's interval */
@@ -270,7 +304,7 @@ int run_evolution(run_state *s, hm_matrix *H, hm_matrix *mass) {
   for (int t = t0 + 1; t <= T; t++) {
     for (int a = 0; a < (nd ? nd : 1) && t > 0; a++) APP_CALL(hm_evolution_step(ev[a], 1));
     time[t] = t * opt.dt;
-    moments_of(s, &g, ev[0], psi, rows, first, local, norm + (size_t)t * R, position + 3 * t, spread + 3 * t);
+    state_row(s, &g, ev[0], psi, rows, first, local, &r, t);
     for (int a = 0; a < nd && t > 0; a++) { /* row 0: chi = [X, 1] phi = 0 */
       APP_CALL(hm_evolution_get_commutator_state(ev[a], chi[a]));
       block_moments(s, H, chi[a], emin, emax, r.chi + ((size_t)a * (T + 1) + t) * R * M, &x.scale, &x.shift);
@@ -308,6 +342,23 @@ int run_evolution(run_state *s, hm_matrix *H, hm_matrix *mass) {
                                  "cubes), averaged over the start vectors"));
   APP_CALL(hm_output_write_array(out, "/evolution/spread", HM_REAL, 2, d3, spread, "length^2",
                                  "<x^2> - <x>^2 and likewise for y, z (cartesian), averaged over the start vectors"));
+  if (g.spin)
+    APP_CALL(hm_output_write_array(out, "/evolution/spin_z", HM_REAL, 1, dt, r.spin, "1 (hbar / 2)",
+                                   "<S_z> = sum |psi_i|^2 s_i / sum |psi_i|^2 (s = +1 up, -1 down, 0 unlabelled "
+                                   "orbitals of the model file), averaged over the start vectors"));
+  if (every) {
+    const int64_t dsn[3] = {S, d->ti.ny, d->ti.nx}, dst[1] = {S};
+    double *st = malloc(sizeof *st * S);
+    if (!st) APP_CALL(HM_ERR_MEMORY);
+    for (int k = 0; k < S; k++) st[k] = (double)k * every * opt.dt;
+    APP_CALL(hm_output_write_array(out, "/evolution/snapshot_time", HM_REAL, 1, dst, st, "1/energy (hbar = 1)",
+                                   "the times of the density snapshots (every `snapshots` steps from t = 0)"));
+    APP_CALL(hm_output_write_array(out, "/evolution/density", HM_REAL, 3, dsn, r.density, "1",
+                                   "|psi|^2 summed over each cell's orbitals in layer snapshot_layer [snapshot][y][x], "
+                                   "averaged over the start vectors"));
+    APP_CALL(hm_output_write_attribute_double(out, "/evolution", "snapshot_layer", d->evolution.snapshot_layer));
+    free(st);
+  }
   hm_evolution_transport transport = {0};
   if (nd) {
     APP_CALL(hm_evolution_transport_compute(&x, &transport));

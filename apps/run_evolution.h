@@ -5,11 +5,16 @@
 #include "evolution_transport.h"
 #include "run_state.h"
 
-/* Per time row t = 0 .. T: its time, every column's norm, the mean position and the spread; with msd,
- * per direction the Chebyshev moments <chi_r|T_n(H~)|chi_r> of the commutator states. */
+/* Per time row t = 0 .. T: its time, every column's norm, the mean position, the spread and <S_z>;
+ * every `every` steps the density of one layer (S snapshots of `cells` cells); with msd, per direction
+ * the Chebyshev moments <chi_r|T_n(H~)|chi_r> of the commutator states. */
 typedef struct {
   int R, T, nd, M;                         /* R start vectors, nd msd directions, M moments */
   double *time, *norm, *position, *spread; /* [T + 1], [T + 1][R], [T + 1][3], [T + 1][3] */
+  double *spin;                            /* [T + 1] */
+  int every, S;                            /* snapshots: every `every` steps (0: none), S of them */
+  int64_t cells;                           /* cells of the snapshot layer (nx ny) */
+  double *density;                         /* [S][cells] */
   double *chi;                             /* [nd][T + 1][R][M] */
 } evolution_rows;
 
@@ -20,6 +25,7 @@ typedef struct {
   int orbitals;
   double lattice[9];
   double *positions; /* [orbitals][3], malloc'd */
+  int *spin;         /* [orbitals]: +1 up, -1 down, 0 none (malloc'd); NULL where no orbital is labelled */
 } evolution_geometry;
 
 /* The geometry of model = lattice (its file's) or of the TI (cubic, 4 orbitals at the cell origin). */

@@ -10,13 +10,17 @@ void evolution_geometry_of(run_state *s, evolution_geometry *g) {
   const hm_deck *d = &s->deck;
   if (d->model == HM_MODEL_LATTICE) {
     int layer_orbitals;
-    run_lattice_geometry(s, g->cells, &g->orbitals, g->lattice, &g->positions, &layer_orbitals);
+    run_lattice_geometry(s, g->cells, &g->orbitals, g->lattice, &g->positions, &layer_orbitals, &g->spin);
+    int labelled = 0;
+    for (int o = 0; o < g->orbitals; o++) labelled |= g->spin[o] != 0;
+    if (!labelled) free(g->spin), g->spin = NULL;
     return;
   }
   g->cells[0] = d->ti.nx, g->cells[1] = d->ti.ny, g->cells[2] = d->ti.nz; /* the TI: cubic, 4 orbitals at 0 */
   g->orbitals = s->site_orbitals;
   for (int k = 0; k < 9; k++) g->lattice[k] = k % 4 == 0;
   g->positions = calloc(3 * (size_t)g->orbitals, sizeof(double));
+  g->spin = NULL;
   if (!g->positions) APP_CALL(HM_ERR_MEMORY);
 }
 

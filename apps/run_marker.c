@@ -26,7 +26,7 @@ static void geometry_of(run_state *s, geometry *g) {
   const hm_deck *d = &s->deck;
   if (d->model == HM_MODEL_LATTICE) {
     int layer_orbitals;
-    run_lattice_geometry(s, g->cells, &g->orbitals, g->lattice, &g->positions, &layer_orbitals);
+    run_lattice_geometry(s, g->cells, &g->orbitals, g->lattice, &g->positions, &layer_orbitals, NULL);
     g->folded = layer_orbitals > 0;
     g->site_orbitals = g->folded ? layer_orbitals : g->orbitals;
   } else { /* the TI: unit cubic cells, four orbitals at the site */

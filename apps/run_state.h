@@ -141,9 +141,10 @@ void run_write_lattice(run_state *s, hm_output *out, const hm_matrix *H);
 void run_print_lattice(const run_state *s);
 /* The geometry of model = lattice's rows: cells, orbitals per cell, lattice vectors (lattice[3k + d])
  * and orbital positions (malloc'd [orbitals][3]); with zeeman_layers folded (cells[2] = 1, orbitals
- * = nz x the model's), *layer_orbitals = the model's orbitals, else 0. */
+ * = nz x the model's), *layer_orbitals = the model's orbitals, else 0; spin (or NULL): the orbitals'
+ * labels (malloc'd [orbitals]: +1 up, -1 down, 0 none). */
 void run_lattice_geometry(run_state *s, int64_t cells[3], int *orbitals, double lattice[9], double **positions,
-                          int *layer_orbitals);
+                          int *layer_orbitals, int **spin);
 int run_marker(run_state *s, hm_matrix *H, hm_matrix *M);
 /* model = lattice with method = conductivity (else no-ops): keep the cell's geometry, then make the
  * velocity operators of the components from the supercell's stencil (model_lattice_velocity.c). */

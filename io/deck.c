@@ -1025,6 +1025,17 @@ static void check_evolution(deck_state *st) {
          "re im pairs)", d->evolution.spinor_text, 2 * HM_DECK_MAX_SPINOR);
     return;
   }
+  const int layer = key_index("evolution", "snapshot_layer");
+  if (d->evolution.snapshots && d->evolution.snapshot_layer >= d->ti.nz) {
+    fail(st, st->given[layer], "[evolution] snapshot_layer = %d is outside the lattice's layers 0 .. %lld",
+         d->evolution.snapshot_layer, (long long)d->ti.nz - 1);
+    return;
+  }
+  if (d->evolution.snapshots && d->model != HM_MODEL_TI && d->model != HM_MODEL_LATTICE) {
+    fail(st, st->given[key_index("evolution", "snapshots")], "[evolution] snapshots = %d needs lattice cells: model = "
+         "ti or lattice", d->evolution.snapshots);
+    return;
+  }
   if (kind == HM_START_RANDOM) return;
   if (st->given[vectors] || st->given[seed]) {
     const int at = st->given[vectors] ? vectors : seed;

@@ -160,6 +160,7 @@ typedef struct {
     int nspinor;
     double spinor[2 * HM_DECK_MAX_SPINOR];
     int msd;                     /* directions of the mean-square displacement: bits 1 x, 2 y, 4 z */
+    int snapshots, snapshot_layer; /* the density of layer z = snapshot_layer every `snapshots` steps */
     char energies_text[256];
     int moments, nenergies;
     double *energies;            /* [nenergies], from energies_text */

@@ -462,6 +462,12 @@ const hm_deck_key hm_deck_keys[] = {
     {.section = "evolution", .key = "moments", .type = HM_KEY_INT, RANGE(2, 65536), .def = "256", .when_key = "msd",
      AT(evolution.moments), .help = "Chebyshev moments of delta(E - H) (Jackson kernel; resolution about pi (Emax - "
              "Emin) / (2 M) of the spectral interval)"},
+    {.section = "evolution", .key = "snapshots", .type = HM_KEY_INT, RANGE(0, 1e8), .def = "0",
+     .when_key = "solver.method", .when_word = "evolution", AT(evolution.snapshots),
+     .help = "every how many steps the density of one layer is kept (/evolution/density [snapshot][y][x], summed "
+             "over each cell's orbitals, averaged over the start vectors; t = 0 included); 0 = none"},
+    {.section = "evolution", .key = "snapshot_layer", .type = HM_KEY_INT, RANGE(0, 1e9), .def = "0",
+     .when_key = "snapshots", AT(evolution.snapshot_layer), .help = "the layer (cell index z, 0-based) of the snapshots"},
     /* [spectral] (method = spectral) */
     {.section = "spectral", .key = "k_path", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY | HM_KEY_TEXT,
      .need = HM_KEY_REQUIRED_WHEN, .when_key = "solver.method", .when_word = "spectral", AT(spectral.path_text),

@@ -99,7 +99,7 @@ with open("packet.mtx", "w") as f:
     f.write("%%MatrixMarket matrix array complex general\n301 1\n")
     f.writelines("%.17g %.17g\n" % (z.real * 3, z.imag * 3) for z in psi)
 PY
-chain file $'dt = 2\nsteps = 35\nstart = file packet.mtx'
+chain file $'dt = 2\nsteps = 35\nstart = file packet.mtx\nsnapshots = 5'
 run_ranks packet file
 "$PYTHON" - <<'PY' || fail "the Gaussian wave packet is wrong"
 import h5py, numpy as np
@@ -113,9 +113,16 @@ for np_ in (1, 2):
     ex, es = np.abs(x[:, 0] - 100 - v * t).max(), np.abs(s[:, 0] - w * w / 2 - var_v * t * t).max()
     g = h5py.File("file.%d.h5" % np_, "r")
     same = max(np.abs(g["/evolution/" + q][:] - f["/evolution/" + q][:]).max() for q in ("position", "spread", "norm"))
-    good = ex < 1e-9 * t[-1] and es < 1e-9 * w * w and np.abs(n - 1).max() < 1e-11 and same < 1e-9
-    print("%s packet, %d ranks: |<x> - x0 - <v> t| %.2g, |spread - (w^2/2 + Var(v) t^2)| %.2g, file start %.2g" % (
-        "PASS" if good else "FAIL", np_, ex, es, same))
+    # the density snapshots (every 5 steps) hold the norm and the spread of the packet at their times
+    rho, ts = g["/evolution/density"][:, 0, :], g["/evolution/snapshot_time"][:]
+    xs, p = np.arange(rho.shape[1]), rho / rho.sum(1)[:, None]  # the spread is of the normalised state
+    mean = (p * xs).sum(1)
+    var = (p * xs ** 2).sum(1) - mean ** 2
+    snaps = rho.shape == (8, 301) and np.allclose(ts, t[::5]) and np.abs(rho.sum(1) - 1).max() < 1e-11 \
+        and np.abs(var - g["/evolution/spread"][::5, 0]).max() < 1e-8 and "spin_z" not in g["/evolution"]
+    good = ex < 1e-9 * t[-1] and es < 1e-9 * w * w and np.abs(n - 1).max() < 1e-11 and same < 1e-9 and snaps
+    print("%s packet, %d ranks: |<x> - x0 - <v> t| %.2g, |spread - (w^2/2 + Var(v) t^2)| %.2g, file start %.2g, "
+          "snapshots %s" % ("PASS" if good else "FAIL", np_, ex, es, same, snaps))
     ok &= good
 raise SystemExit(0 if ok else 1)
 PY
@@ -152,6 +159,19 @@ d = max(np.abs(a["/evolution/" + q][:] - b["/evolution/" + q][:]).max() for q in
 print("%s graphene corner packet against NumPy's: %.2g" % ("PASS" if d < 1e-10 else "FAIL", d))
 raise SystemExit(0 if d < 1e-10 else 1)
 PY
+# <S_z> of a spin-up electron on a chain of spin pairs in a transverse field B_x = 0.3: the Zeeman term
+# commutes with the hopping, so <sigma_z>(t) = cos(2 B t) exactly (to the propagator's accuracy).
+printf 'a1 1 0 0\na2 0 1 0\na3 0 0 1\norbital 0 0 0 up\norbital 0 0 0 down\nhop 1 0 0  0 0  -1\nhop 1 0 0  1 1  -1\n' >spin.lattice
+printf '[hamiltonian]\nmodel = lattice\nlattice_file = spin.lattice\nnx = 40\nny = 1\nnz = 1\nzeeman = 0.3 0 0\n[solver]\nmethod = evolution\n[evolution]\ndt = 0.25\nsteps = 40\nstart = site 20 0 0 0\n' >spin.ini
+"$HAMLET" run spin.ini -o spin.h5 >spin.log 2>&1 || fail "spin: $(cat spin.log)"
+"$PYTHON" - <<'PY' || fail "<S_z> of a spin in a transverse field is wrong"
+import h5py, numpy as np
+g = h5py.File("spin.h5", "r")["/evolution"]
+t, sz = g["time"][:], g["spin_z"][:]
+err = np.abs(sz - np.cos(2 * 0.3 * t)).max()
+print("%s <S_z>(t) against cos(2 B t): %.2g" % ("PASS" if err < 1e-10 else "FAIL", err))
+raise SystemExit(0 if err < 1e-10 else 1)
+PY
 bad() { # NAME EVOLUTION_LINES EXPECTED_MESSAGE
   chain "$1" "$2"
   "$HAMLET" run "$1.ini" -o "$1.h5" >"$1.log" 2>&1
@@ -173,5 +193,6 @@ bad far $'start = gaussian 150 0 0 1e-3\nspinor = 0' "[evolution] start = gaussi
 bad dt $'dt = -1' "dt"
 bad vectors $'start = site 3 0 0\nvectors = 2' "vectors is given with start = site 3 0 0"
 bad msd_words $'msd = x w' "[evolution] msd = x w"
+bad layer $'snapshots = 2\nsnapshot_layer = 1' "layer.ini:12: [evolution] snapshot_layer = 1 is outside the lattice's layers 0 .. 0"
 bad msd_grid $'msd = x\nenergies = 0 1' "[evolution] energies = 0 1: must be 'Emin Emax count'"
 finish
