@@ -8,6 +8,7 @@ typedef struct {
   const char *checkpoint_path; /* restart: the checkpoint */
   const char *output;          /* -o, overrides the deck's output */
   int quiet;
+  int export_only;             /* export: write the deck's H (and mass) as Matrix Market files to output */
 } hm_run_args;
 
 /* Exit codes the program uses. */

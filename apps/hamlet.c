@@ -4,6 +4,7 @@
  *   hamlet compare A.h5 B.h5 [--rtol R] [--atol A] [--only /PATH,...]   dataset by dataset; exit 0 equal, 1 different
  *   hamlet plot OUT.h5 [-o dos.png]             plot the DOS (or sigma) with its error band
  *   hamlet post OUT.h5 [--energies ..] [--temperatures ..] [--kernel ..] [-o NEW.h5]   sigma anew from stored moments
+ *   hamlet export DECK -o H.mtx                 the deck's Hamiltonian (and mass) as Matrix Market files
  *   hamlet info                                 backends compiled in, GPUs and energy meters each rank sees
  *   hamlet help deck [SECTION|--markdown]      every deck key: type, allowed values, default, when it applies
  *   hamlet --version                            version and build configuration
@@ -27,6 +28,7 @@ static void usage(FILE *f) {
           "       hamlet compare A.h5 B.h5 [--rtol R] [--atol A] [--only /PATH,...]\n"
           "       hamlet plot OUT.h5 [-o dos.png]\n"
           "       hamlet post OUT.h5 [--energies Emin Emax count] [--temperatures T1,T2,...] [--kernel K] [-o NEW.h5]\n"
+          "       hamlet export DECK.ini -o H.mtx\n"
           "       hamlet info\n"
           "       hamlet help deck [SECTION | --markdown]\n"
           "       hamlet --version\n");
@@ -130,6 +132,27 @@ static int cmd_run(int argc, char **argv, int rank, int restart) {
   return hm_app_run(&args);
 }
 
+/* hamlet export DECK -o H.mtx: the deck's model built as a run builds it, written instead of solved. */
+static int cmd_export(int argc, char **argv, int rank) {
+  hm_run_args args = {.export_only = 1, .quiet = 1};
+  for (int i = 2; i < argc; i++) {
+    if (!strcmp(argv[i], "-o") && i + 1 < argc) args.output = argv[++i];
+    else if (!args.deck_path && argv[i][0] != '-') args.deck_path = argv[i];
+    else {
+      if (rank == 0) fprintf(stderr, "hamlet export: unexpected argument '%s'\n", argv[i]);
+      return HM_EXIT_USAGE;
+    }
+  }
+  const size_t n = args.output ? strlen(args.output) : 0;
+  if (!args.deck_path || n < 5 || strcmp(args.output + n - 4, ".mtx")) {
+    if (rank == 0)
+      fprintf(stderr, "hamlet export: usage: hamlet export DECK.ini -o H.mtx (a Matrix Market file: its name ends in "
+              ".mtx)\n");
+    return HM_EXIT_USAGE;
+  }
+  return hm_app_run(&args);
+}
+
 /* hamlet help deck [SECTION | --markdown]: the deck reference from the schema (io/deck_reference.c). */
 static int cmd_help(int argc, char **argv, int rank) {
   if (strcmp(argv[2], "deck") || argc > 4) {
@@ -182,9 +205,10 @@ int main(int argc, char **argv) {
   else if (!strcmp(cmd, "compare")) code = cmd_compare(argc, argv, rank);
   else if (!strcmp(cmd, "plot")) code = cmd_plot(argc, argv, rank);
   else if (!strcmp(cmd, "post")) code = hm_app_post(argc, argv, rank);
+  else if (!strcmp(cmd, "export")) code = cmd_export(argc, argv, rank);
   else if (!strcmp(cmd, "info")) code = hm_app_info(argc, argv);
   else if (rank == 0) {
-    if (*cmd) fprintf(stderr, "hamlet: unknown subcommand '%s' (allowed: run, restart, compare, plot, post, info, help, --version)\n", cmd);
+    if (*cmd) fprintf(stderr, "hamlet: unknown subcommand '%s' (allowed: run, restart, compare, plot, post, export, info, help, --version)\n", cmd);
     usage(stderr);
   }
   hm_app_fail_free();

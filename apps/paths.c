@@ -69,6 +69,8 @@ static int collect_roles(const run_state *s, file_role *r) {
   char *role = add_role(r, &n, 1, s->output);
   if (s->args->output) snprintf(role, len, "output (-o)");
   else written_role(d, "output", "output", role, len);
+  if (s->args->export_only && run_export_has_mass(d))
+    snprintf(add_role(r, &n, 1, s->export_mass), len, "mass matrix's export (-o's name with _mass)");
   /* A restart reads the checkpoint it was given and writes its later checkpoints there. */
   if (s->args->checkpoint_path)
     snprintf(add_role(r, &n, 2, s->checkpoint_path), len, "checkpoint given to restart");

@@ -88,6 +88,13 @@ int hm_app_run(const hm_run_args *args) {
   hm_deck *d = &s->deck;
   hm_deck_resolve_inputs(d); /* before the paths are checked: the files protected are the files read */
   s->output = args->output ? args->output : d->output;
+  if (args->export_only) { /* the entries, whatever storage and arithmetic the deck's methods would use */
+    const char *dot = strrchr(s->output, '.');
+    snprintf(s->export_mass, sizeof s->export_mass, "%.*s_mass.mtx", dot ? (int)(dot - s->output) : (int)strlen(s->output),
+             s->output);
+    d->lattice.storage = 1;
+    d->lattice.arithmetic = 0;
+  }
   hm_deck_checkpoint_path(d, s->checkpoint_path, sizeof s->checkpoint_path);
   if (args->checkpoint_path) /* a restart continues its own checkpoint, never another run's */
     snprintf(s->checkpoint_path, sizeof s->checkpoint_path, "%s", args->checkpoint_path);
@@ -124,8 +131,10 @@ int hm_app_run(const hm_run_args *args) {
   if (check_hamiltonian_identity(s, H)) return HM_EXIT_USAGE;
 
   int code = HM_EXIT_FAIL;
-  for (size_t i = 0; i < sizeof run_methods / sizeof run_methods[0]; i++)
-    if (run_methods[i].method == d->solver.method) code = run_methods[i].run(s, H, M);
+  if (args->export_only) code = run_export(s, H, M);
+  else
+    for (size_t i = 0; i < sizeof run_methods / sizeof run_methods[0]; i++)
+      if (run_methods[i].method == d->solver.method) code = run_methods[i].run(s, H, M);
 
   hm_matrix_destroy(&M);
   hm_matrix_destroy(&H);

@@ -22,6 +22,7 @@ typedef struct {
   int rank, size;
   char backend_text[64];    /* "cpu", "cuda" or "mixed (g on GPUs, c on CPUs)" */
   const char *output;       /* result file (-o or the deck's) */
+  char export_mass[HM_PATH_MAX]; /* hamlet export: where the mass matrix goes (-o's name with _mass) */
   char checkpoint_path[HM_PATH_MAX];
   int nphases;
   const char *const *phase_name;
@@ -156,6 +157,12 @@ void run_lattice_keep_spin(run_state *s, int orbitals, const int *spin, const ch
  * along z: its sheet) or per volume, and sigma's unit then (e^2/h per layer, whole slab, or e^2/(h a)). */
 double run_lattice_density(const run_state *s, const int64_t cells[3], int orbitals, const double lattice[9],
                            int64_t rows, const char **unit);
+
+/* hamlet export (run_export.c): the deck's H, and its mass matrix where the model has one, as Matrix
+ * Market files (every entry, as every method of the deck uses them; lattices built assembled). */
+int run_export(run_state *s, hm_matrix *H, hm_matrix *M);
+/* Whether the deck's model may have a mass matrix (FEM, a Matrix Market pencil). */
+int run_export_has_mass(const hm_deck *d);
 
 /* Output, checkpoint and input files are distinct, their directories writable, stale .tmp files
  * removed (paths.c); collective; returns an exit code (2 when refused). */

@@ -4,12 +4,13 @@
 !   hm_mtx_read(ctx, path, A)                                   collective
 !   hm_mtx_info(ctx, path [, rows, cols, entries, type, symmetry])  not collective
 !   hm_mtx_read_vector(ctx, path, dist, b)                      collective, b has k = 1 column
+!   hm_mtx_write(A, path)                                       collective, every entry of a stored matrix
 module hamlet_mtx
   use, intrinsic :: iso_c_binding
   use hamlet_types
   implicit none
   private
-  public :: hm_mtx_read, hm_mtx_info, hm_mtx_read_vector
+  public :: hm_mtx_read, hm_mtx_info, hm_mtx_read_vector, hm_mtx_write
   public :: HM_MTX_GENERAL, HM_MTX_SYMMETRIC, HM_MTX_SKEW_SYMMETRIC, HM_MTX_HERMITIAN
 
   ! hm_mtx_symmetry
@@ -38,6 +39,12 @@ module hamlet_mtx
       type(c_ptr), value :: ctx, dist
       character(kind=c_char), intent(in) :: path(*)
       type(c_ptr), intent(out) :: b
+      integer(c_int) :: status
+    end function
+    function hm_mtx_write_c(A, path) result(status) bind(C, name="hm_mtx_write")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: A
+      character(kind=c_char), intent(in) :: path(*)
       integer(c_int) :: status
     end function
   end interface
@@ -77,4 +84,12 @@ contains
     integer(c_int) :: status
     status = hm_mtx_read_vector_c(ctx, to_c(path), dist, b)
   end function hm_mtx_read_vector
+
+  ! Collective. Every entry of a stored matrix as a coordinate file (general, 1-based, 17 digits).
+  function hm_mtx_write(A, path) result(status)
+    type(c_ptr), intent(in) :: A
+    character(*), intent(in) :: path
+    integer(c_int) :: status
+    status = hm_mtx_write_c(A, to_c(path))
+  end function hm_mtx_write
 end module hamlet_mtx

@@ -3,7 +3,8 @@
 ! triangle, a complex right-hand side); every rank reads them with hm_mtx_read /
 ! hm_mtx_read_vector, and the entries, seen through hm_matrix_apply on the unit vectors
 ! (test_dense), must equal the matrices the test built; hm_mtx_info reports the headers; a file
-! with an index out of range fails with a message that names file, line and the allowed range.
+! with an index out of range fails with a message that names file, line and the allowed range;
+! hm_mtx_write writes the Hermitian matrix back (every entry), read again exactly.
 program test_fortran_mtx
   use, intrinsic :: iso_c_binding
   use mpi
@@ -110,6 +111,16 @@ program test_fortran_mtx
   call test_ok(hm_mtx_read(ctx, herm_file, A), "hm_mtx_read hermitian")
   call test_dense(ctx, A, dense)
   call test_assert(maxval(abs(dense - ref_herm)) < 1d-15, "Hermitian matrix read differs from the written one")
+
+  ! Written back by hm_mtx_write (every entry, general) and read again: the same matrix, exactly.
+  call test_ok(hm_mtx_write(A, "test_fortran_mtx_written.mtx"), "hm_mtx_write")
+  call test_ok(hm_mtx_info(ctx, "test_fortran_mtx_written.mtx", rows, cols, entries, type, symmetry), "written header")
+  call test_assert(rows == NH .and. entries == count(ref_herm /= 0) .and. type == HM_COMPLEX .and. &
+                   symmetry == HM_MTX_GENERAL, "written header: sizes, every entry, complex, general")
+  call test_ok(hm_matrix_destroy(A), "hm_matrix_destroy")
+  call test_ok(hm_mtx_read(ctx, "test_fortran_mtx_written.mtx", A), "hm_mtx_read written")
+  call test_dense(ctx, A, dense)
+  call test_assert(maxval(abs(dense - ref_herm)) == 0, "the written matrix read back differs")
 
   ! The right-hand side over the matrix's distribution.
   call test_ok(hm_matrix_dist(A, dist), "hm_matrix_dist")

@@ -41,6 +41,10 @@ HM_API int hm_mtx_info(hm_context *ctx, const char *path, int64_t *rows, int64_t
 /* Collective. One column over dist (its global size must equal the file's row count); a block of
  * k = 1 vector, HM_REAL (real or integer file) or HM_COMPLEX. On failure *b is NULL. */
 HM_API int hm_mtx_read_vector(hm_context *ctx, const char *path, const hm_dist *dist, hm_mvec **b);
+/* Collective. A stored matrix (not a matrix-free operator) as a coordinate file of every entry
+ * (general symmetry, 1-based global indices, 17 digits: read back exactly), written atomically
+ * (path.tmp renamed when complete). */
+HM_API int hm_mtx_write(hm_matrix *A, const char *path);
 
 #ifdef __cplusplus
 }
