@@ -7,6 +7,7 @@
  * method = evolution with msd: the velocities v_a = i[H, X_a] that give the evolution its commutators
  * [X_a, U(t)] (hm_evolution_set_commutator). run_lattice_density: the orbitals per area or volume that
  * turn a density of states per orbital into sigma's e^2/h units (conductivity and evolution alike). */
+#include <complex.h>
 #include <math.h>
 #include <string.h>
 #include "run_state.h"
@@ -21,21 +22,43 @@ void run_lattice_keep_geometry(run_state *s, const double cell[3][3], int orbita
   memcpy(s->lattice_positions, positions, sizeof(double) * 3 * (size_t)orbitals);
 }
 
-/* current = spin_z: S_z of each orbital from the model file's labels; a file without any refused
- * (exit 2, naming it) before the supercell is built. */
+/* A spin current's S per cell from the model file's labels (complex [orbitals][orbitals]): spin_z =
+ * diag(+1 up, -1 down, 0 unlabelled); spin_x and spin_y the Pauli matrices on the pairs of the k-th up
+ * and the k-th down orbital (as the Zeeman term pairs them). A file without labels, or for spin_x and
+ * spin_y without as many up as down orbitals, is refused (exit 2, naming it) before the supercell is
+ * built. */
 void run_lattice_keep_spin(run_state *s, int orbitals, const int *spin, const char *file) {
-  if (s->deck.solver.method != HM_METHOD_CONDUCTIVITY || !s->deck.conductivity.current) return;
-  int labelled = 0;
-  for (int i = 0; i < orbitals; i++) labelled += spin[i] != 0;
-  if (!labelled) {
+  const int which = s->deck.conductivity.current; /* 1 spin_z, 2 spin_x, 3 spin_y */
+  if (s->deck.solver.method != HM_METHOD_CONDUCTIVITY || !which) return;
+  const char *name = which == 1 ? "spin_z" : which == 2 ? "spin_x" : "spin_y";
+  int up = 0, down = 0;
+  for (int i = 0; i < orbitals; i++) up += spin[i] > 0, down += spin[i] < 0;
+  if (!up && !down) {
     if (s->rank == 0)
-      fprintf(stderr, "hamlet: %s: [conductivity] current = spin_z: the lattice file %s labels no orbital up or "
-              "down (write 'orbital x y z up' and 'orbital x y z down' for each spin pair)\n", s->deck.name, file);
+      fprintf(stderr, "hamlet: %s: [conductivity] current = %s: the lattice file %s labels no orbital up or "
+              "down (write 'orbital x y z up' and 'orbital x y z down' for each spin pair)\n", s->deck.name, name, file);
     hm_app_exit(HM_EXIT_USAGE);
   }
-  s->current_weight = malloc(sizeof(double) * (size_t)orbitals);
-  if (!s->current_weight) APP_CALL(HM_ERR_MEMORY);
-  for (int i = 0; i < orbitals; i++) s->current_weight[i] = spin[i]; /* +1 up, -1 down, 0 none */
+  if (which > 1 && up != down) {
+    if (s->rank == 0)
+      fprintf(stderr, "hamlet: %s: [conductivity] current = %s pairs the k-th up with the k-th down orbital: the "
+              "lattice file %s has %d up and %d down\n", s->deck.name, name, file, up, down);
+    hm_app_exit(HM_EXIT_USAGE);
+  }
+  double complex *S = calloc((size_t)orbitals * orbitals, sizeof *S);
+  if (!S) APP_CALL(HM_ERR_MEMORY);
+  for (int u = 0, d = 0; u < orbitals; u++, d++) {
+    if (which == 1) {
+      S[u * orbitals + u] = spin[u];
+      continue;
+    }
+    while (u < orbitals && spin[u] <= 0) u++;
+    while (d < orbitals && spin[d] >= 0) d++;
+    if (u == orbitals || d == orbitals) break;
+    S[u * orbitals + d] = which == 2 ? 1 : -I; /* sigma_x, sigma_y in the (up, down) basis */
+    S[d * orbitals + u] = which == 2 ? 1 : I;
+  }
+  s->current_operator = (double *)S;
 }
 
 void run_lattice_velocities(run_state *s, const hm_stencil *st, hm_stencil_storage storage) {
@@ -46,11 +69,11 @@ void run_lattice_velocities(run_state *s, const hm_stencil *st, hm_stencil_stora
   if (!vblock || !jblock) APP_CALL(HM_ERR_MEMORY);
   for (int c = 0; c < d->conductivity.ncomp; c++)
     for (int side = 0; side < 2; side++) {
-      const int a = d->conductivity.comp[c][side], spin = side == 0 && s->current_weight; /* J_a on the left */
+      const int a = d->conductivity.comp[c][side], spin = side == 0 && s->current_operator; /* J_a on the left */
       if (spin ? s->current[a] != NULL : s->velocity[a] != NULL) continue;
       APP_CALL(hm_velocity_blocks(st->orbitals, st->nblocks, st->shift, st->block, s->lattice_cell,
                                   s->lattice_positions, a, vblock));
-      if (spin) APP_CALL(hm_current_blocks(st->orbitals, st->nblocks, vblock, s->current_weight, jblock));
+      if (spin) APP_CALL(hm_current_blocks_operator(st->orbitals, st->nblocks, vblock, s->current_operator, jblock));
       hm_stencil v = *st;
       v.block = spin ? jblock : vblock;
       v.disorder_w = 0;

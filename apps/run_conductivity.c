@@ -59,7 +59,7 @@ int run_conductivity_geometry(run_state *s, hm_matrix *H, const int64_t cells[3]
   for (int c = 0; c < C; c++)
     for (int side = 0; side < 2; side++) {
       const int a = d->conductivity.comp[c][side];
-      if (side == 0 && d->conductivity.current) { /* the spin current {S_z, v_a} / 2 (model_lattice_velocity.c) */
+      if (side == 0 && d->conductivity.current) { /* the spin current {S, v_a} / 2 (model_lattice_velocity.c) */
         if (!J[a]) J[a] = s->current[a], s->current[a] = NULL;
         left[c] = J[a];
         continue;
@@ -184,9 +184,11 @@ int run_conductivity_geometry(run_state *s, hm_matrix *H, const int64_t cells[3]
     APP_CALL(hm_output_write_attribute_double(out, "/conductivity", "eta", d->conductivity.eta));
   }
   APP_CALL(hm_output_write_attribute(out, "/conductivity", "components", d->conductivity.components_text));
-  APP_CALL(hm_output_write_attribute(out, "/conductivity", "current",
-                                     d->conductivity.current ? "spin_z: {S_z, v_a} / 2, S_z = +1 up, -1 down (not hbar / 2)"
-                                                             : "charge"));
+  static const char *const current[4] = {
+      "charge", "spin_z: {S_z, v_a} / 2, S_z = +1 up, -1 down (not hbar / 2)",
+      "spin_x: {S_x, v_a} / 2, S_x the Pauli matrix on the (k-th up, k-th down) pairs (not hbar / 2)",
+      "spin_y: {S_y, v_a} / 2, S_y the Pauli matrix on the (k-th up, k-th down) pairs (not hbar / 2)"};
+  APP_CALL(hm_output_write_attribute(out, "/conductivity", "current", current[d->conductivity.current]));
   APP_CALL(hm_output_write_attribute(out, "/conductivity", "unit", unit));
   APP_CALL(hm_output_write_attribute(out, "/conductivity", "kernel",
                                      d->conductivity.kernel == HM_KERNEL_LORENTZ ? "lorentz" : "jackson"));
@@ -222,9 +224,9 @@ int run_conductivity(run_state *s, hm_matrix *H, hm_matrix *mass) {
   if (s->deck.model == HM_MODEL_LATTICE) {
     const int code = run_conductivity_geometry(s, H, cells, s->site_orbitals, s->lattice_cell, s->lattice_positions);
     free(s->lattice_positions);
-    free(s->current_weight);
+    free(s->current_operator);
     s->lattice_positions = NULL;
-    s->current_weight = NULL;
+    s->current_operator = NULL;
     return code;
   }
   /* the TI: a cubic lattice, its 4 orbitals at the cell origin */

@@ -60,7 +60,7 @@ typedef struct {
   hm_matrix *velocity[3];
   /* [conductivity] current = spin_z: S_z per orbital (+1 up, -1 down, 0 unlabelled) and the currents
    * {S_z, v_a} / 2 the components' left sides need */
-  double *current_weight;
+  double *current_operator; /* S per cell, complex [orbitals][orbitals] (hm_current_blocks_operator) */
   hm_matrix *current[3];
   /* [evolution] msd (model_lattice_velocity.c): the velocities v_a = i[H, X_a] of the directions it names */
   hm_matrix *msd_velocity[3];

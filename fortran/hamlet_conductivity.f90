@@ -162,6 +162,17 @@ module hamlet_conductivity
       integer(c_int) :: status
     end function
 
+    ! Not collective. Blocks of {S, v}/2 for any Hermitian on-site S(orbitals, orbitals) (complex; C's S[i][j]
+    ! is Fortran's S(j, i)): current_block(:, :, b) = (S V_b + V_b S)/2 in C's row-major block layout.
+    function hm_current_blocks_operator(orbitals, nblocks, velocity_block, S, current_block) result(status) &
+        bind(C, name="hm_current_blocks_operator")
+      import :: c_int, c_double_complex
+      integer(c_int), value :: orbitals, nblocks
+      complex(c_double_complex), intent(in) :: velocity_block(*), S(*)
+      complex(c_double_complex), intent(out) :: current_block(*)
+      integer(c_int) :: status
+    end function
+
     ! Not collective. The optical conductivity from the same moments: sigma(2, nfreq, nenergy, ntemp, ncomp),
     ! sigma(1, ...) = Re, sigma(2, ...) = Im, units of hm_conductivity_sigma; freqs > 0, eta >= 0 (energy units).
     function hm_conductivity_optical(moments, ncomp, mu, scale, shift, kernel, lorentz_lambda, density, eta, nfreq, &

@@ -691,8 +691,8 @@ static void check_conductivity(deck_state *st) {
   if (numbers_outside_range(st, temps, d->conductivity.temps, n)) return;
   const int current = key_index("conductivity", "current");
   if (d->conductivity.current && d->model != HM_MODEL_LATTICE) {
-    fail(st, st->given[current], "[conductivity] current = spin_z needs the spin labels (up, down) of a lattice file's "
-         "orbitals: model = lattice");
+    fail(st, st->given[current], "[conductivity] current = %s needs the spin labels (up, down) of a lattice file's "
+         "orbitals: model = lattice", st->text[current]);
     return;
   }
   check_frequencies(st);

@@ -365,10 +365,12 @@ const hm_deck_key hm_deck_keys[] = {
     {.section = "conductivity", .key = "temperatures", .type = HM_KEY_STRING, .def = "0", RANGE(0, 1e100),
      .when_key = "solver.method", .when_word = "conductivity", AT(conductivity.temperatures_text),
      .help = "temperatures 'T1 T2 ...' in energy units (k_B = 1), 1 to 64 of them; 0 = a step Fermi function"},
-    {.section = "conductivity", .key = "current", .type = HM_KEY_WORD, .words = {"charge", "spin_z"}, .values = {0, 1},
-     .def = "charge", .when_key = "solver.method", .when_word = "conductivity", AT(conductivity.current),
-     .help = "the current J_a of sigma_ab: charge (v_a) or spin_z ({S_z, v_a} / 2, S_z = +1 on the lattice file's up, "
-             "-1 on its down orbitals; model = lattice)"},
+    {.section = "conductivity", .key = "current", .type = HM_KEY_WORD, .words = {"charge", "spin_z", "spin_x", "spin_y"},
+     .values = {0, 1, 2, 3}, .def = "charge", .when_key = "solver.method", .when_word = "conductivity",
+     AT(conductivity.current),
+     .help = "the current J_a of sigma_ab: charge (v_a) or a spin current {S, v_a} / 2 with S a Pauli matrix: spin_z "
+             "(+1 on the lattice file's up, -1 on its down orbitals), spin_x or spin_y (on the pairs of the k-th up "
+             "and the k-th down orbital); model = lattice"},
     {.section = "conductivity", .key = "frequencies", .type = HM_KEY_STRING, .has_min = 1, .min = 0,
      .has_max = 1, .max = 1e100, .flags = HM_KEY_NONEMPTY | HM_KEY_MIN_OPEN,
      .when_key = "solver.method", .when_word = "conductivity", AT(conductivity.frequencies_text),

@@ -20,6 +20,7 @@ program test_fortran_conductivity
   complex(c_double_complex) :: mu(M, M), mu2(M, M), sum(M, M)
   complex(c_double_complex), allocatable :: part(:, :, :)
   real(c_double) :: scale, shift, ref, worst, x(2), sigma(2), temps(1), vblk(4), optical(2, 1, 2), cblk(8)
+  complex(c_double_complex) :: zblk(4)
   integer(c_int32_t) :: shift3(6)
   real(c_double) :: blk(4), lattice(9), positions(3)
   integer(c_int) :: starts, done, chunks, block
@@ -44,6 +45,18 @@ program test_fortran_conductivity
   call test_assert(all(cblk == [1d0, 1d0, 0d0, 0d0, 0d0, 0d0, -1d0, -1d0]), "current blocks are not diag(1, -1) v")
   call test_fails(hm_current_blocks(0, 1, [(1d0, i = 1, 8)], [1d0, -1d0], cblk), HM_ERR_ARGUMENT, "must be >= 1", &
                   "hm_current_blocks orbitals 0")
+  ! Any Hermitian S: sigma_x on the pair, v = [[1, 2], [3, 4]] (row-major): (S v + v S)/2 = [[2.5, 2.5], [2.5, 2.5]];
+  ! S = diag(1, -1) gives hm_current_blocks' blocks; a non-Hermitian S is refused.
+  call test_ok(hm_current_blocks_operator(2, 1, [(1d0, 0d0), (2d0, 0d0), (3d0, 0d0), (4d0, 0d0)], &
+                                          [(0d0, 0d0), (1d0, 0d0), (1d0, 0d0), (0d0, 0d0)], zblk), &
+               "hm_current_blocks_operator")
+  call test_assert(all(abs(zblk - (2.5d0, 0d0)) < 1d-15), "{sigma_x, v}/2 blocks are wrong")
+  call test_ok(hm_current_blocks_operator(2, 1, [((1d0, 1d0), i = 1, 4)], [(1d0, 0d0), (0d0, 0d0), (0d0, 0d0), &
+                                          (-1d0, 0d0)], zblk), "hm_current_blocks_operator diag")
+  call test_assert(all(zblk == [(1d0, 1d0), (0d0, 0d0), (0d0, 0d0), (-1d0, -1d0)]), &
+                   "diagonal S differs from hm_current_blocks")
+  call test_fails(hm_current_blocks_operator(2, 1, [((1d0, 0d0), i = 1, 4)], [(0d0, 0d0), (1d0, 0d0), (0d0, 0d0), &
+                  (0d0, 0d0)], zblk), HM_ERR_ARGUMENT, "S is not Hermitian", "hm_current_blocks_operator non-Hermitian")
 
   call test_ok(hm_ti_params_default(p), "hm_ti_params_default")
   p%nx = 3; p%ny = 2; p%nz = 2

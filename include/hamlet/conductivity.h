@@ -69,6 +69,12 @@ HM_API int hm_velocity_blocks(int orbitals, int nblocks, const int32_t *shift, c
  * as given (+-1, not hbar / 2). */
 HM_API int hm_current_blocks(int orbitals, int nblocks, const double *velocity_block, const double *weight,
                              double *current_block);
+/* Not collective: as hm_current_blocks for any Hermitian on-site operator S given per cell as a
+ * complex matrix S[i][j] (interleaved re, im; orbitals x orbitals), e.g. spin_x and spin_y on up/down
+ * pairs: current_block[b] = (S velocity_block[b] + velocity_block[b] S) / 2 (current_block must not
+ * alias velocity_block). HM_ERR_ARGUMENT where S is not finite or not Hermitian (1e-12 relative). */
+HM_API int hm_current_blocks_operator(int orbitals, int nblocks, const double *velocity_block, const double *S,
+                                      double *current_block);
 
 /* Collective: the velocity operator V_ij = i (r_j - r_i)_direction H_ij of an assembled matrix whose
  * row (c, i) is orbital i of cell c = cx + nx (cy + ny cz) of cells[3] (the stencil numbering; the
