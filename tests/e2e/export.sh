@@ -6,7 +6,8 @@
 #   equal those of method = dense on the same deck (1e-10 relative);
 # - refusals (exit 2, nothing written): -o not a .mtx name, -o or the mass export on an input file.
 . "$(dirname "$0")/common.sh"
-need_scipy
+need_h5py
+need scipy "no scipy for $PYTHON" python_has scipy
 export OMP_NUM_THREADS=1
 cat >sheet.ini <<INI
 [hamiltonian]
