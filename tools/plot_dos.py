@@ -86,13 +86,15 @@ def plot_other(f, args, plt):
         c = f["/conductivity"]
         energy, sigma, error = c["energy"][()], c["sigma"][()], c["error"][()]
         temps, comps = c["temperature"][()], text(c.attrs["components"]).split()
+        spin = text(c.attrs.get("current", "charge")).split(":")[0]  # charge, or spin_z / spin_x / spin_y
+        which = "" if spin == "charge" else "^S" + spin[-1]
         for i, name in enumerate(comps):
             for t, temp in enumerate(temps):
-                line = ax.plot(energy, sigma[i, t], label=f"σ_{name}, T = {temp:g}")[0]
+                line = ax.plot(energy, sigma[i, t], label=f"σ{which}_{name}, T = {temp:g}")[0]
                 ax.fill_between(energy, sigma[i, t] - error[i, t], sigma[i, t] + error[i, t],
                                 color=line.get_color(), alpha=0.25)
         ax.axhline(0, color="gray", linewidth=0.5)
-        if text(c.attrs["unit"]).startswith("e^2/h") and any(n[0] != n[1] for n in comps):
+        if spin == "charge" and text(c.attrs["unit"]).startswith("e^2/h") and any(n[0] != n[1] for n in comps):
             for half in (0.5, -0.5):  # a gapped TI surface's half-quantized Hall conductance
                 ax.axhline(half, color="gray", linestyle="--", linewidth=0.8,
                            label="±e²/2h" if half > 0 else None)
