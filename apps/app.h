@@ -9,6 +9,7 @@ typedef struct {
   const char *output;          /* -o, overrides the deck's output */
   int quiet;
   int export_only;             /* export: write the deck's H (and mass) as Matrix Market files to output */
+  int export_velocity;         /* export --velocity: the velocities v_a to write, bits 1 x, 2 y, 4 z */
 } hm_run_args;
 
 /* Exit codes the program uses. */

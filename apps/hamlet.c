@@ -28,7 +28,7 @@ static void usage(FILE *f) {
           "       hamlet compare A.h5 B.h5 [--rtol R] [--atol A] [--only /PATH,...]\n"
           "       hamlet plot OUT.h5 [-o dos.png]\n"
           "       hamlet post OUT.h5 [--energies Emin Emax count] [--temperatures T1,T2,...] [--kernel K] [-o NEW.h5]\n"
-          "       hamlet export DECK.ini -o H.mtx\n"
+          "       hamlet export DECK.ini -o H.mtx [--velocity x,y,z]\n"
           "       hamlet info\n"
           "       hamlet help deck [SECTION | --markdown]\n"
           "       hamlet --version\n");
@@ -137,7 +137,16 @@ static int cmd_export(int argc, char **argv, int rank) {
   hm_run_args args = {.export_only = 1, .quiet = 1};
   for (int i = 2; i < argc; i++) {
     if (!strcmp(argv[i], "-o") && i + 1 < argc) args.output = argv[++i];
-    else if (!args.deck_path && argv[i][0] != '-') args.deck_path = argv[i];
+    else if (!strcmp(argv[i], "--velocity") && i + 1 < argc) {
+      for (const char *p = argv[++i]; *p; p++) {
+        if (*p == ',') continue;
+        if (*p < 'x' || *p > 'z') {
+          if (rank == 0) fprintf(stderr, "hamlet export: --velocity %s: a list of x, y, z (e.g. x,y)\n", argv[i]);
+          return HM_EXIT_USAGE;
+        }
+        args.export_velocity |= 1 << (*p - 'x');
+      }
+    } else if (!args.deck_path && argv[i][0] != '-') args.deck_path = argv[i];
     else {
       if (rank == 0) fprintf(stderr, "hamlet export: unexpected argument '%s'\n", argv[i]);
       return HM_EXIT_USAGE;
@@ -146,8 +155,8 @@ static int cmd_export(int argc, char **argv, int rank) {
   const size_t n = args.output ? strlen(args.output) : 0;
   if (!args.deck_path || n < 5 || strcmp(args.output + n - 4, ".mtx")) {
     if (rank == 0)
-      fprintf(stderr, "hamlet export: usage: hamlet export DECK.ini -o H.mtx (a Matrix Market file: its name ends in "
-              ".mtx)\n");
+      fprintf(stderr, "hamlet export: usage: hamlet export DECK.ini -o H.mtx [--velocity x,y,z] (Matrix Market files: "
+              "-o's name ends in .mtx)\n");
     return HM_EXIT_USAGE;
   }
   return hm_app_run(&args);

@@ -90,8 +90,10 @@ int hm_app_run(const hm_run_args *args) {
   s->output = args->output ? args->output : d->output;
   if (args->export_only) { /* the entries, whatever storage and arithmetic the deck's methods would use */
     const char *dot = strrchr(s->output, '.');
-    snprintf(s->export_mass, sizeof s->export_mass, "%.*s_mass.mtx", dot ? (int)(dot - s->output) : (int)strlen(s->output),
-             s->output);
+    const int stem = dot ? (int)(dot - s->output) : (int)strlen(s->output);
+    snprintf(s->export_mass, sizeof s->export_mass, "%.*s_mass.mtx", stem, s->output);
+    for (int a = 0; a < 3; a++)
+      snprintf(s->export_velocity[a], sizeof s->export_velocity[a], "%.*s_v%c.mtx", stem, s->output, 'x' + a);
     d->lattice.storage = 1;
     d->lattice.arithmetic = 0;
   }

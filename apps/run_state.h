@@ -23,6 +23,7 @@ typedef struct {
   char backend_text[64];    /* "cpu", "cuda" or "mixed (g on GPUs, c on CPUs)" */
   const char *output;       /* result file (-o or the deck's) */
   char export_mass[HM_PATH_MAX]; /* hamlet export: where the mass matrix goes (-o's name with _mass) */
+  char export_velocity[3][HM_PATH_MAX]; /* and the velocities v_x, v_y, v_z (-o's name with _vx, _vy, _vz) */
   char checkpoint_path[HM_PATH_MAX];
   int nphases;
   const char *const *phase_name;
