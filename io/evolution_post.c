@@ -34,48 +34,26 @@ static int dims_of(hid_t g, const char *name, int ndim, hsize_t *dims) {
   return !ok;
 }
 
-static int replace_attr(hid_t g, const char *name, const char *text, double value) {
-  if (H5Aexists(g, name) > 0 && H5Adelete(g, name) < 0) return 1;
-  return text ? hm_h5_attr_string(g, name, text) : hm_h5_attr_double(g, name, value);
-}
+/* The transport's datasets and the kernel's attributes (hm_post_rewrite's fill). */
+typedef struct {
+  const hm_evolution_moments *m;
+  const hm_evolution_transport *x;
+  const char *unit;
+} evolution_result;
 
-/* The new datasets into a copy of the input, renamed onto the destination when complete. */
-static int write_result(const hm_post_args *a, const hm_evolution_moments *m, const hm_evolution_transport *x,
-                        const char *unit) {
-  char tmp[4200];
-  const char *dest = a->out ? a->out : a->in;
-  snprintf(tmp, sizeof tmp, "%s.post.tmp", dest);
-  hm_context *self = NULL;
-  HM_CALL(hm_post_copy_file(a->in, tmp));
-  int st = hm_context_create(MPI_COMM_SELF, HM_BACKEND_CPU, &self);
-  if (st) {
-    remove(tmp);
-    HM_CALL(st);
-  }
-  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS); /* the writers use collective MPI-IO transfers */
-  if (fapl >= 0) H5Pset_fapl_mpio(fapl, MPI_COMM_SELF, MPI_INFO_NULL);
-  hid_t w = H5Fopen(tmp, H5F_ACC_RDWR, fapl), g = w < 0 ? -1 : H5Gopen2(w, "evolution", H5P_DEFAULT);
+static int fill(hm_context *self, hid_t g, void *user) {
+  const evolution_result *r = user;
   hm_evolution_dataset list[HM_EVOLUTION_DATASETS];
-  const int n = hm_evolution_transport_datasets(m, x, unit, list);
-  int bad = g < 0;
-  for (int i = 0; i < n && !bad; i++) {
+  const int n = hm_evolution_transport_datasets(r->m, r->x, r->unit, list);
+  for (int i = 0; i < n; i++) {
     hsize_t dims[3];
     for (int k = 0; k < list[i].ndim; k++) dims[k] = (hsize_t)list[i].dims[k];
-    bad = hm_post_replace_dataset(self, g, list[i].name, list[i].ndim, dims, list[i].data, list[i].unit,
-                                  list[i].description);
+    if (hm_post_replace_dataset(self, g, list[i].name, list[i].ndim, dims, list[i].data, list[i].unit,
+                                list[i].description))
+      return 1;
   }
-  bad = bad || replace_attr(g, "msd_kernel", m->kernel == HM_KERNEL_LORENTZ ? "lorentz" : "jackson", 0) ||
-        replace_attr(g, "msd_lambda", NULL, m->lambda);
-  if (g >= 0) H5Gclose(g);
-  if (w >= 0 && H5Fclose(w) < 0) bad = 1;
-  if (fapl >= 0) H5Pclose(fapl);
-  hm_context_destroy(&self);
-  if (bad || rename(tmp, dest) != 0) {
-    remove(tmp);
-    return hm_error_raise(HM_ERR_IO, __FILE__, __LINE__, __func__, "could not write %s (%s)", dest,
-                          bad ? "writing /evolution" : "renaming the temporary copy");
-  }
-  return HM_SUCCESS;
+  return hm_post_replace_attr(g, "msd_kernel", r->m->kernel == HM_KERNEL_LORENTZ ? "lorentz" : "jackson", 0) ||
+         hm_post_replace_attr(g, "msd_lambda", NULL, r->m->lambda);
 }
 
 /* The file's moments, times, energies and attributes into m (its arrays malloc'd); the kernel and
@@ -135,7 +113,8 @@ int hm_evolution_post(const hm_post_args *a, char *summary, size_t len) {
   H5Fclose(f);
   hm_evolution_transport x = {0};
   if (!st) st = hm_evolution_transport_compute(&m, &x);
-  if (!st) st = write_result(a, &m, &x, unit);
+  evolution_result result = {&m, &x, unit};
+  if (!st) st = hm_post_rewrite(a->in, a->out ? a->out : a->in, "evolution", fill, &result);
   if (!st)
     snprintf(summary, len, "Delta X^2 and sigma of %d direction(s) x %d times at %d energies (%s kernel) -> %s", m.nd,
              m.T + 1, m.ne, m.kernel == HM_KERNEL_LORENTZ ? "lorentz" : "jackson", a->out ? a->out : a->in);

@@ -23,46 +23,26 @@ int hm_spectral_post_applies(const char *path) {
   return yes;
 }
 
-static int replace_attr(hid_t g, const char *name, const char *text, double value) {
-  if (H5Aexists(g, name) > 0 && H5Adelete(g, name) < 0) return 1;
-  return text ? hm_h5_attr_string(g, name, text) : hm_h5_attr_double(g, name, value);
-}
+/* The new grid and A, with the kernel and grid attributes (hm_post_rewrite's fill). */
+typedef struct {
+  const hsize_t *dm;
+  int P;
+  const double *energy, *A;
+  const hm_dos_options *opt;
+} spectral_result;
 
-/* The new A into a copy of the input, renamed onto the destination when complete. */
-static int write_result(const hm_post_args *a, const hsize_t dm[3], int P, const double *energy, const double *A,
-                        const hm_dos_options *opt) {
-  char tmp[4200];
-  const char *dest = a->out ? a->out : a->in;
-  snprintf(tmp, sizeof tmp, "%s.post.tmp", dest);
-  hm_context *self = NULL;
-  HM_CALL(hm_post_copy_file(a->in, tmp));
-  int st = hm_context_create(MPI_COMM_SELF, HM_BACKEND_CPU, &self);
-  if (st) {
-    remove(tmp);
-    HM_CALL(st);
-  }
-  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS); /* the writers use collective MPI-IO transfers */
-  if (fapl >= 0) H5Pset_fapl_mpio(fapl, MPI_COMM_SELF, MPI_INFO_NULL);
-  hid_t w = H5Fopen(tmp, H5F_ACC_RDWR, fapl), g = w < 0 ? -1 : H5Gopen2(w, "spectral", H5P_DEFAULT);
-  const hsize_t de[1] = {(hsize_t)P}, da[3] = {dm[0], dm[1], (hsize_t)P};
-  int bad = g < 0;
-  bad = bad || hm_post_replace_dataset(self, g, "energy", 1, de, energy, "energy (units of t)", "energies E");
-  bad = bad || hm_post_replace_dataset(self, g, "A", 3, da, A, "states/energy (units of 1/t)",
-                                       "A(k, E) = sum_o <k,o|delta(E - H)|k,o> [k][layer][E] (kernel-broadened; "
-                                       "hamlet post)");
-  bad = bad || replace_attr(g, "kernel", opt->kernel == HM_KERNEL_LORENTZ ? "lorentz" : "jackson", 0) ||
-        replace_attr(g, "lambda", NULL, opt->lorentz_lambda) || replace_attr(g, "grid_points", NULL, opt->points) ||
-        replace_attr(g, "grid_emin", NULL, opt->emin) || replace_attr(g, "grid_emax", NULL, opt->emax);
-  if (g >= 0) H5Gclose(g);
-  if (w >= 0 && H5Fclose(w) < 0) bad = 1;
-  if (fapl >= 0) H5Pclose(fapl);
-  hm_context_destroy(&self);
-  if (bad || rename(tmp, dest) != 0) {
-    remove(tmp);
-    return hm_error_raise(HM_ERR_IO, __FILE__, __LINE__, __func__, "could not write %s (%s)", dest,
-                          bad ? "writing /spectral" : "renaming the temporary copy");
-  }
-  return HM_SUCCESS;
+static int fill(hm_context *self, hid_t g, void *user) {
+  const spectral_result *r = user;
+  const hm_dos_options *opt = r->opt;
+  const hsize_t de[1] = {(hsize_t)r->P}, da[3] = {r->dm[0], r->dm[1], (hsize_t)r->P};
+  return hm_post_replace_dataset(self, g, "energy", 1, de, r->energy, "energy (units of t)", "energies E") ||
+         hm_post_replace_dataset(self, g, "A", 3, da, r->A, "states/energy (units of 1/t)",
+                                 "A(k, E) = sum_o <k,o|delta(E - H)|k,o> [k][layer][E] (kernel-broadened; "
+                                 "hamlet post)") ||
+         hm_post_replace_attr(g, "kernel", opt->kernel == HM_KERNEL_LORENTZ ? "lorentz" : "jackson", 0) ||
+         hm_post_replace_attr(g, "lambda", NULL, opt->lorentz_lambda) ||
+         hm_post_replace_attr(g, "grid_points", NULL, opt->points) ||
+         hm_post_replace_attr(g, "grid_emin", NULL, opt->emin) || hm_post_replace_attr(g, "grid_emax", NULL, opt->emax);
 }
 
 int hm_spectral_post(const hm_post_args *a, char *summary, size_t len) {
@@ -114,7 +94,8 @@ int hm_spectral_post(const hm_post_args *a, char *summary, size_t len) {
     st = hm_spectral_reconstruct(M, count, (int)orbitals, mu, scale, shift, &opt, energy, A);
     if (st) st = hm_error_trace(HM_ERR_INPUT, __FILE__, __LINE__, __func__);
   }
-  if (!st) st = write_result(a, dm, P, energy, A, &opt);
+  spectral_result result = {dm, P, energy, A, &opt};
+  if (!st) st = hm_post_rewrite(a->in, a->out ? a->out : a->in, "spectral", fill, &result);
   if (!st)
     snprintf(summary, len, "A(k, E) of %d k points x %d layer(s) at %d energies (%s kernel) -> %s", (int)dm[0],
              (int)dm[1], P, opt.kernel == HM_KERNEL_LORENTZ ? "lorentz" : "jackson", a->out ? a->out : a->in);
