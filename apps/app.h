@@ -21,6 +21,8 @@ int hm_app_mpi_init(int *argc, char ***argv);
 int hm_app_run(const hm_run_args *args); /* collective; returns an exit code */
 /* hamlet post: sigma anew from a result's stored conductivity moments (post.c); an exit code. */
 int hm_app_post(int argc, char **argv, int rank);
+/* hamlet structure tbg ...: a structure file written (structure_cli.c); an exit code on every rank. */
+int hm_app_structure(int argc, char **argv, int rank);
 
 /* The exit code of a library status: HM_ERR_DECK, HM_ERR_INPUT -> 2; HM_ERR_NOT_CONVERGED -> 3;
  * HM_ERR_STOPPED -> 4; any other failure -> 1. */

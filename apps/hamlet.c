@@ -5,6 +5,7 @@
  *   hamlet plot OUT.h5 [-o dos.png]             plot the DOS (or sigma) with its error band
  *   hamlet post OUT.h5 [--energies ..] [--temperatures ..] [--kernel ..] [-o NEW.h5]   sigma anew from stored moments
  *   hamlet export DECK -o H.mtx                 the deck's Hamiltonian (and mass) as Matrix Market files
+ *   hamlet structure tbg M R -o FILE.xyz        a twisted bilayer graphene cell for model = structure
  *   hamlet info                                 backends compiled in, GPUs and energy meters each rank sees
  *   hamlet help deck [SECTION|--markdown]      every deck key: type, allowed values, default, when it applies
  *   hamlet --version                            version and build configuration
@@ -29,6 +30,7 @@ static void usage(FILE *f) {
           "       hamlet plot OUT.h5 [-o dos.png]\n"
           "       hamlet post OUT.h5 [--energies Emin Emax count] [--temperatures T1,T2,...] [--kernel K] [-o NEW.h5]\n"
           "       hamlet export DECK.ini -o H.mtx [--velocity x,y,z]\n"
+          "       hamlet structure tbg M R -o FILE.xyz [--a A] [--distance D] [--vacuum C]\n"
           "       hamlet info\n"
           "       hamlet help deck [SECTION | --markdown]\n"
           "       hamlet --version\n");
@@ -215,9 +217,10 @@ int main(int argc, char **argv) {
   else if (!strcmp(cmd, "plot")) code = cmd_plot(argc, argv, rank);
   else if (!strcmp(cmd, "post")) code = hm_app_post(argc, argv, rank);
   else if (!strcmp(cmd, "export")) code = cmd_export(argc, argv, rank);
+  else if (!strcmp(cmd, "structure")) code = hm_app_structure(argc, argv, rank);
   else if (!strcmp(cmd, "info")) code = hm_app_info(argc, argv);
   else if (rank == 0) {
-    if (*cmd) fprintf(stderr, "hamlet: unknown subcommand '%s' (allowed: run, restart, compare, plot, post, export, info, help, --version)\n", cmd);
+    if (*cmd) fprintf(stderr, "hamlet: unknown subcommand '%s' (allowed: run, restart, compare, plot, post, export, structure, info, help, --version)\n", cmd);
     usage(stderr);
   }
   hm_app_fail_free();

@@ -4,7 +4,7 @@
 #include "run_spectral.h" /* HM_SPECTRAL_MAX_WIDTH */
 #include "run_state.h"
 
-static const char *const model_name[] = {"ti", "fem", "mtx", "convdiff", "lattice"};
+static const char *const model_name[] = {"ti", "fem", "mtx", "convdiff", "lattice", "structure"};
 
 void run_build_model(run_state *s, hm_matrix **H, hm_matrix **M) {
   hm_deck *d = &s->deck;
@@ -50,6 +50,9 @@ void run_build_model(run_state *s, hm_matrix **H, hm_matrix **M) {
     case HM_MODEL_LATTICE:
       run_build_lattice(s, H);
       break;
+    case HM_MODEL_STRUCTURE:
+      run_build_structure(s, H);
+      break;
   }
   APP_CALL(hm_matrix_set_format(*H, (hm_format)d->gpu_format, d->sell_sigma)); /* the default keeps the copy made */
   if (*M) APP_CALL(hm_matrix_set_format(*M, (hm_format)d->gpu_format, d->sell_sigma));
@@ -68,6 +71,10 @@ void run_write_model(run_state *s, hm_output *out, const hm_matrix *H) {
   }
   if (d->model == HM_MODEL_LATTICE) {
     run_write_lattice(s, out, H);
+    return;
+  }
+  if (d->model == HM_MODEL_STRUCTURE) {
+    run_write_structure(s, out, H);
     return;
   }
   int64_t n, nnz;
@@ -114,6 +121,8 @@ void run_print_model(const run_state *s, const hm_matrix *H) {
            bc[p->boundary[0]], bc[p->boundary[1]], bc[p->boundary[2]], p->t, p->m);
   } else if (d->model == HM_MODEL_LATTICE) {
     run_print_lattice(s);
+  } else if (d->model == HM_MODEL_STRUCTURE) {
+    run_print_structure(s);
   } else if (d->model == HM_MODEL_FEM) {
     const hm_fem_params *f = &d->fem;
     printf("fem %lld x %lld x %lld elements on %g x %g x %g", (long long)f->ex, (long long)f->ey, (long long)f->ez,

@@ -59,6 +59,9 @@ typedef struct {
   /* model = lattice: the Wannier90 seedname_wsvec.dat applied ("" if none) and a sentence saying why */
   char lattice_wsvec[HM_PATH_MAX], lattice_wsvec_note[HM_PATH_MAX + 256];
   hm_matrix *velocity[3];
+  /* model = structure (model_structure.c): atoms per cell, bonds in the cell, the shortest and longest */
+  int64_t structure_atoms, structure_bonds;
+  double structure_bond_range[2];
   /* [conductivity] current = spin_z: S_z per orbital (+1 up, -1 down, 0 unlabelled) and the currents
    * {S_z, v_a} / 2 the components' left sides need */
   double *current_operator; /* S per cell, complex [orbitals][orbitals] (hm_current_blocks_operator) */
@@ -141,6 +144,10 @@ void run_check_ti_size(run_state *s, double entries_per_row);
 void run_check_mtx_size(run_state *s);
 void run_write_lattice(run_state *s, hm_output *out, const hm_matrix *H);
 void run_print_lattice(const run_state *s);
+/* model = structure (model_structure.c). */
+void run_build_structure(run_state *s, hm_matrix **H);
+void run_write_structure(run_state *s, hm_output *out, const hm_matrix *H);
+void run_print_structure(const run_state *s);
 /* The geometry of model = lattice's rows: cells, orbitals per cell, lattice vectors (lattice[3k + d])
  * and orbital positions (malloc'd [orbitals][3]); with zeeman_layers folded (cells[2] = 1, orbitals
  * = nz x the model's), *layer_orbitals = the model's orbitals, else 0; spin (or NULL): the orbitals'

@@ -375,9 +375,9 @@ static void check_model(deck_state *st) {
   static const int allowed[] = {[HM_MODEL_TI] = HM_POTENTIAL_DOTS | HM_POTENTIAL_DISORDER,
                                 [HM_MODEL_FEM] = HM_POTENTIAL_HARMONIC | HM_POTENTIAL_WELL | HM_POTENTIAL_GRID,
                                 [HM_MODEL_MTX] = 0, [HM_MODEL_CONVDIFF] = 0,
-                                [HM_MODEL_LATTICE] = HM_POTENTIAL_DISORDER};
+                                [HM_MODEL_LATTICE] = HM_POTENTIAL_DISORDER, [HM_MODEL_STRUCTURE] = 0};
   static const char *const words[] = {"dots or disorder (or both)", "one of harmonic, well, grid", "only none",
-                                      "only none", "only disorder (Anderson, per orbital)"};
+                                      "only none", "only disorder (Anderson, per orbital)", "only none"};
   int extra = d->potential & ~allowed[d->model], fem = d->potential & allowed[HM_MODEL_FEM];
   if (extra || (fem & (fem - 1)))
     fail(st, st->given[pot], "[hamiltonian] potential = %s does not fit model = %s, which takes %s", st->text[pot],

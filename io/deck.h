@@ -11,7 +11,8 @@ enum { HM_START_RANDOM, HM_START_SITE, HM_START_GAUSSIAN, HM_START_FILE, HM_DECK
 /* Room for the schema's keys (deck_schema.c); the parser refuses a schema that outgrows it. */
 enum { HM_DECK_MAX_KEYS = 192 };
 
-typedef enum { HM_MODEL_TI = 0, HM_MODEL_FEM = 1, HM_MODEL_MTX = 2, HM_MODEL_CONVDIFF = 3, HM_MODEL_LATTICE = 4 } hm_deck_model;
+typedef enum { HM_MODEL_TI = 0, HM_MODEL_FEM = 1, HM_MODEL_MTX = 2, HM_MODEL_CONVDIFF = 3, HM_MODEL_LATTICE = 4,
+               HM_MODEL_STRUCTURE = 5 } hm_deck_model;
 typedef enum {
   HM_METHOD_KPM = 0, HM_METHOD_LOBPCG = 1, HM_METHOD_DENSE = 2, HM_METHOD_IDR = 3, HM_METHOD_CONDUCTIVITY = 4,
   HM_METHOD_MARKER = 5,
@@ -69,6 +70,12 @@ typedef struct {
     int zeeman_layers;           /* HM_ZEEMAN_* : which z layers get the zeeman term */
     int zeeman_sign;             /* zeeman_layers = both: 0 parallel, 1 antiparallel (bottom gets -B) */
   } lattice;
+  struct {                       /* model = structure (nx ny nz, boundary in ti's fields) */
+    char file[HM_PATH_MAX];      /* extended XYZ */
+    char table[HM_PATH_MAX];     /* hopping = table: lines "distance hopping" */
+    int hopping;                 /* hm_hopping_kind of physics/lattice/structure.h */
+    double cutoff, onsite, vpp_pi, vpp_sigma, a0, d0, delta0;
+  } structure;
   /* [solver] */
   struct {
     int method;                  /* hm_deck_method */

@@ -1,0 +1,80 @@
+/* Models from atomic structures: atom positions in a periodic cell (extended XYZ), one p_z orbital
+ * per atom, hoppings from a distance rule found by a cell-list neighbour search over the periodic
+ * images, and the matrix of a supercell of nx x ny x nz such cells. Also the commensurate twisted
+ * bilayer graphene cells that `hamlet structure tbg` writes. Lengths in angstrom, energies in eV. */
+#ifndef HAMLET_STRUCTURE_H
+#define HAMLET_STRUCTURE_H
+#include <stdint.h>
+#include "hamlet.h"
+
+enum { HM_SPECIES_LEN = 8 };
+
+typedef struct {
+  int64_t natoms;
+  double cell[3][3];              /* rows: the lattice vectors a1, a2, a3 */
+  int pbc[3];                     /* periodic along a_k (extended XYZ's pbc, default T T T) */
+  double *pos;                    /* [natoms][3] cartesian */
+  char (*species)[HM_SPECIES_LEN];
+} hm_structure;
+
+/* Not collective. Extended XYZ: a count line, a comment line with Lattice="9 numbers" (required),
+ * pbc="T T F" (optional) and Properties (if given: species:S:1:pos:R:3), then one line per atom:
+ * species x y z. Errors are HM_ERR_INPUT "file:line: what is wrong, what is allowed". */
+int hm_structure_read(const char *path, hm_structure *s);
+/* Not collective: the file written as path.tmp and renamed (a reader never sees half a file). */
+int hm_structure_write(const char *path, const hm_structure *s, const char *comment);
+void hm_structure_free(hm_structure *s);
+
+/* Commensurate twisted bilayer graphene (m, r >= 1): cos theta = (3m^2 + 3mr + r^2/2) / (3m^2 + 3mr
+ * + r^2), cell t1 = m a1 + (m + r) a2 of the bottom layer, t2 = t1 turned by 60 degrees, 4 (3m^2 +
+ * 3mr + r^2) atoms (for r a multiple of 3 the cell is three times the primitive one), AA stacking at
+ * the origin. Interlayer distance d(r) = d_ab + (d_aa - d_ab) (1/3 + 2/9 sum_j cos(G_j . r)), G_j
+ * the moire cell's three shortest reciprocal vectors: d_aa in AA regions, d_ab in AB/BA regions. */
+typedef struct {
+  double a;          /* graphene's lattice constant (2.46) */
+  double d_aa, d_ab; /* interlayer distances (3.35 both: flat layers) */
+  double vacuum;     /* the cell's height along z (20) */
+} hm_tbg_params;
+void hm_tbg_params_default(hm_tbg_params *p);
+int hm_structure_tbg(int m, int r, const hm_tbg_params *p, hm_structure *s, double *theta_degrees);
+
+/* Hopping rules t(d) for bonds of length 0 < |d| < cutoff (d the bond vector). */
+typedef enum { HM_HOPPING_SLATER_KOSTER_PZ = 0, HM_HOPPING_TABLE = 1 } hm_hopping_kind;
+typedef struct {
+  int kind;                       /* hm_hopping_kind */
+  double cutoff;
+  double onsite;                  /* every atom's energy */
+  /* Slater-Koster p_z: t = V_pi (1 - n_z^2) + V_sigma n_z^2, n_z = d_z / |d|,
+   * V_pi = vpp_pi exp(-(|d| - a0) / delta0), V_sigma = vpp_sigma exp(-(|d| - d0) / delta0) */
+  double vpp_pi, vpp_sigma, a0, d0, delta0;
+  /* table: t(|d|) linear between its points (distances increasing); a bond outside them is an error */
+  int npoints;
+  const double *table_d, *table_t;
+  const char *table_file;         /* named in errors */
+} hm_hopping_rule;
+void hm_hopping_rule_default(hm_hopping_rule *rule);
+/* Not collective: distances and hoppings of a table file (lines "distance hopping", '#' comments). */
+int hm_hopping_table_read(const char *path, double **d, double **t, int *npoints);
+
+/* The bonds of every atom i: j, the image R (cells) and t, for start[i] <= b < start[i + 1];
+ * bond vector pos[j] + R . cell - pos[i]. Both directions of each bond are listed. */
+typedef struct {
+  int64_t natoms, nbonds;
+  int64_t *start;
+  int64_t *j;
+  int32_t (*image)[3];
+  double *t;
+  double shortest, longest;       /* over the bonds kept */
+} hm_bonds;
+/* Not collective (every rank finds the same bonds): cell lists of width >= cutoff in the
+ * fractional coordinates, so the search is O(natoms * neighbours). Two atoms closer than 1e-3
+ * are an error naming both. */
+int hm_structure_bonds(const hm_structure *s, const hm_hopping_rule *rule, hm_bonds *b);
+void hm_bonds_free(hm_bonds *b);
+
+/* Collective: the supercell of cells[0] x cells[1] x cells[2] structure cells (row = atom + natoms *
+ * (cx + nx (cy + ny cz))), periodic or open per direction (HM_BC_PERIODIC / HM_BC_OPEN; a direction
+ * that the structure does not repeat (pbc F) must be one cell and open), assembled and real. */
+int hm_structure_matrix(hm_context *ctx, const hm_structure *s, const hm_bonds *b, const hm_hopping_rule *rule,
+                        const int64_t cells[3], const int boundary[3], hm_matrix **H);
+#endif

@@ -1,0 +1,288 @@
+/* The bonds of a periodic structure within the cutoff and their hoppings. Atoms are sorted into
+ * cell lists over the fractional coordinates (wrapped into the cell where periodic), each list at
+ * least the cutoff wide across its planes, so only the 27 (or, for a cell thinner than the cutoff,
+ * more) neighbouring lists of an atom are searched. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "error_macros.h"
+#include "lattice_internal.h"
+#include "structure.h"
+
+void hm_hopping_rule_default(hm_hopping_rule *rule) {
+  memset(rule, 0, sizeof *rule);
+  rule->kind = HM_HOPPING_SLATER_KOSTER_PZ;
+  rule->vpp_pi = -2.7; /* graphene's p_z parameters as used for twisted bilayers (Moon and Koshino) */
+  rule->vpp_sigma = 0.48;
+  rule->a0 = 2.46 / sqrt(3);
+  rule->d0 = 3.35;
+  rule->delta0 = 0.184 * 2.46;
+}
+
+void hm_bonds_free(hm_bonds *b) {
+  free(b->start);
+  free(b->j);
+  free(b->image);
+  free(b->t);
+  memset(b, 0, sizeof *b);
+}
+
+int hm_hopping_table_read(const char *path, double **d, double **t, int *npoints) {
+  *d = *t = NULL;
+  *npoints = 0;
+  hm_text txt;
+  HM_CALL(hm_text_open(path, &txt));
+  int st = HM_SUCCESS, cap = 0;
+  while (hm_text_next(&txt, 1)) {
+    double x, y;
+    if (txt.nfields != 2) {
+      st = hm_error_raise(HM_ERR_INPUT, __FILE__, __LINE__, __func__,
+                          "%s:%d: a hopping table line is 'distance hopping' (angstrom, eV); this one has %d fields",
+                          path, txt.line, txt.nfields);
+      break;
+    }
+    if ((st = hm_text_double(&txt, 0, "distance", &x)) || (st = hm_text_double(&txt, 1, "hopping", &y))) break;
+    if (x < 0 || (*npoints && x <= (*d)[*npoints - 1])) {
+      st = hm_error_raise(HM_ERR_INPUT, __FILE__, __LINE__, __func__,
+                          "%s:%d: distance %g: the distances must be >= 0 and increase line by line", path, txt.line, x);
+      break;
+    }
+    if (*npoints == cap) {
+      cap = cap ? 2 * cap : 64;
+      double *nd = realloc(*d, sizeof(double) * cap), *nt = nd ? realloc(*t, sizeof(double) * cap) : NULL;
+      if (nd) *d = nd;
+      if (nt) *t = nt;
+      if (!nd || !nt) {
+        st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "%s: the table does not fit", path);
+        break;
+      }
+    }
+    (*d)[*npoints] = x;
+    (*t)[(*npoints)++] = y;
+  }
+  if (!st && *npoints < 2)
+    st = hm_error_raise(HM_ERR_INPUT, __FILE__, __LINE__, __func__,
+                        "%s: a hopping table needs at least two points (distance hopping); it has %d", path, *npoints);
+  hm_text_close(&txt);
+  if (st) {
+    free(*d);
+    free(*t);
+    *d = *t = NULL;
+    *npoints = 0;
+  }
+  return st;
+}
+
+/* t of a bond vector v of length len: the rule's value; HM_ERR_INPUT where a table does not reach. */
+static int hopping(const hm_hopping_rule *rule, const double v[3], double len, double *t) {
+  if (rule->kind == HM_HOPPING_SLATER_KOSTER_PZ) {
+    const double nz2 = v[2] * v[2] / (len * len);
+    *t = rule->vpp_pi * exp(-(len - rule->a0) / rule->delta0) * (1 - nz2) +
+         rule->vpp_sigma * exp(-(len - rule->d0) / rule->delta0) * nz2;
+    return HM_SUCCESS;
+  }
+  const double *d = rule->table_d, *tt = rule->table_t;
+  const int n = rule->npoints;
+  HM_CHECK(len >= d[0] && len <= d[n - 1], HM_ERR_INPUT,
+           "%s: a bond of %.6g A is outside the table's distances [%g, %g]: extend the table or lower cutoff",
+           rule->table_file ? rule->table_file : "hopping table", len, d[0], d[n - 1]);
+  int lo = 0, hi = n - 1;
+  while (hi - lo > 1) {
+    const int mid = (lo + hi) / 2;
+    if (d[mid] <= len) lo = mid;
+    else hi = mid;
+  }
+  const double w = (len - d[lo]) / (d[hi] - d[lo]);
+  *t = (1 - w) * tt[lo] + w * tt[hi];
+  return HM_SUCCESS;
+}
+
+/* The inverse of the cell (rows a_k): frac = x . inv. */
+static void invert(const double a[3][3], double inv[3][3]) {
+  const double det = a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) -
+                     a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) +
+                     a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) {
+      const int i1 = (j + 1) % 3, i2 = (j + 2) % 3, j1 = (i + 1) % 3, j2 = (i + 2) % 3;
+      inv[i][j] = (a[i1][j1] * a[i2][j2] - a[i1][j2] * a[i2][j1]) / det;
+    }
+}
+
+typedef struct {
+  int nb[3], reach[3];
+  double lo[3], width[3];   /* fractional range of the lists */
+  double inv[3][3];         /* the cell's inverse: fractional = x . inv */
+  int64_t *first, *atom;    /* atoms of list l: atom[first[l] .. first[l + 1]) */
+  double *wrapped;          /* [natoms][3] cartesian, folded into the cell where periodic */
+  int32_t (*fold)[3];       /* pos = wrapped + fold . cell */
+} cell_lists;
+
+static int make_lists(const hm_structure *s, double cutoff, cell_lists *c) {
+  memset(c, 0, sizeof *c);
+  const int64_t n = s->natoms;
+  double(*inv)[3] = c->inv, (*f)[3] = malloc(sizeof(double) * 3 * (size_t)n);
+  c->wrapped = malloc(sizeof(double) * 3 * (size_t)n);
+  c->fold = malloc(sizeof *c->fold * (size_t)n);
+  int64_t *list = malloc(sizeof(int64_t) * (size_t)n);
+  HM_CHECK(f && c->wrapped && c->fold && list, HM_ERR_MEMORY, "cell lists of %lld atoms", (long long)n);
+  invert(s->cell, inv);
+  double hi[3] = {0, 0, 0};
+  for (int k = 0; k < 3; k++) c->lo[k] = 0, hi[k] = 1;
+  for (int64_t a = 0; a < n; a++)
+    for (int k = 0; k < 3; k++) {
+      const double *x = s->pos + 3 * a;
+      double v = x[0] * inv[0][k] + x[1] * inv[1][k] + x[2] * inv[2][k];
+      c->fold[a][k] = 0;
+      if (s->pbc[k]) {
+        const double w = floor(v);
+        c->fold[a][k] = (int32_t)w;
+        v -= w;
+        if (v >= 1) v = 0, c->fold[a][k]++;
+      }
+      f[a][k] = v;
+    }
+  for (int k = 0; k < 3; k++) {
+    if (s->pbc[k]) continue;
+    c->lo[k] = hi[k] = f[0][k];
+    for (int64_t a = 1; a < n; a++) c->lo[k] = fmin(c->lo[k], f[a][k]), hi[k] = fmax(hi[k], f[a][k]);
+    hi[k] += 1e-9;
+  }
+  /* the spacing of the planes of a_k: volume / |a_k+1 x a_k+2| = 1 / |column k of inv| */
+  int64_t lists = 1;
+  for (int k = 0; k < 3; k++) {
+    const double spacing = 1 / sqrt(inv[0][k] * inv[0][k] + inv[1][k] * inv[1][k] + inv[2][k] * inv[2][k]);
+    const double extent = (hi[k] - c->lo[k]) * spacing;
+    c->nb[k] = (int)fmin(fmax(1, floor(extent / cutoff)), 1024);
+    c->width[k] = (hi[k] - c->lo[k]) / c->nb[k];
+    c->reach[k] = (int)ceil(cutoff / (c->width[k] * spacing) - 1e-12);
+    if (!s->pbc[k]) c->reach[k] = c->reach[k] < c->nb[k] ? c->reach[k] : c->nb[k];
+    lists *= c->nb[k];
+  }
+  c->first = calloc((size_t)lists + 1, sizeof(int64_t));
+  c->atom = malloc(sizeof(int64_t) * (size_t)n);
+  HM_CHECK(c->first && c->atom, HM_ERR_MEMORY, "cell lists of %lld atoms", (long long)n);
+  for (int64_t a = 0; a < n; a++) {
+    int64_t l = 0;
+    for (int k = 2; k >= 0; k--) {
+      int b = (int)((f[a][k] - c->lo[k]) / c->width[k]);
+      b = b < 0 ? 0 : b >= c->nb[k] ? c->nb[k] - 1 : b;
+      l = l * c->nb[k] + b;
+    }
+    list[a] = l;
+    c->first[l + 1]++;
+    const double *x = s->pos + 3 * a;
+    for (int k = 0; k < 3; k++)
+      c->wrapped[3 * a + k] = x[k] - c->fold[a][0] * s->cell[0][k] - c->fold[a][1] * s->cell[1][k] -
+                              c->fold[a][2] * s->cell[2][k];
+  }
+  for (int64_t l = 0; l < lists; l++) c->first[l + 1] += c->first[l];
+  int64_t *fill = malloc(sizeof(int64_t) * (size_t)lists);
+  HM_CHECK(fill, HM_ERR_MEMORY, "cell lists");
+  memcpy(fill, c->first, sizeof(int64_t) * (size_t)lists);
+  for (int64_t a = 0; a < n; a++) c->atom[fill[list[a]]++] = a;
+  free(fill);
+  free(list);
+  free(f);
+  return HM_SUCCESS;
+}
+
+static void free_lists(cell_lists *c) {
+  free(c->first);
+  free(c->atom);
+  free(c->wrapped);
+  free(c->fold);
+}
+
+/* Append bond (j, image, t) to b (growing its arrays). */
+static int push(hm_bonds *b, int64_t *cap, int64_t j, const int32_t image[3], double t) {
+  if (b->nbonds == *cap) {
+    *cap = *cap ? 2 * *cap : 1024;
+    int64_t *nj = realloc(b->j, sizeof(int64_t) * (size_t)*cap);
+    if (nj) b->j = nj;
+    int32_t(*ni)[3] = nj ? realloc(b->image, sizeof *ni * (size_t)*cap) : NULL;
+    if (ni) b->image = ni;
+    double *nt = ni ? realloc(b->t, sizeof(double) * (size_t)*cap) : NULL;
+    if (nt) b->t = nt;
+    HM_CHECK(nt, HM_ERR_MEMORY, "%lld bonds do not fit in memory", (long long)*cap);
+  }
+  b->j[b->nbonds] = j;
+  memcpy(b->image[b->nbonds], image, sizeof(int32_t) * 3);
+  b->t[b->nbonds++] = t;
+  return HM_SUCCESS;
+}
+
+/* Bonds of atom i: every atom of the lists within reach of i's list, over the images they wrap to. */
+static int bonds_of(const hm_structure *s, const hm_hopping_rule *rule, const cell_lists *c, int64_t i, hm_bonds *b,
+                    int64_t *cap) {
+  const double *xi = c->wrapped + 3 * i;
+  int home[3];
+  for (int k = 0; k < 3; k++) {
+    const double f = xi[0] * c->inv[0][k] + xi[1] * c->inv[1][k] + xi[2] * c->inv[2][k];
+    int h = (int)((f - c->lo[k]) / c->width[k]);
+    home[k] = h < 0 ? 0 : h >= c->nb[k] ? c->nb[k] - 1 : h;
+  }
+  const double cut2 = rule->cutoff * rule->cutoff;
+  for (int o2 = -c->reach[2]; o2 <= c->reach[2]; o2++)
+    for (int o1 = -c->reach[1]; o1 <= c->reach[1]; o1++)
+      for (int o0 = -c->reach[0]; o0 <= c->reach[0]; o0++) {
+        const int off[3] = {o0, o1, o2};
+        int bin[3], wrap[3];
+        int skip = 0;
+        for (int k = 0; k < 3; k++) {
+          const int q = home[k] + off[k];
+          wrap[k] = (int)floor((double)q / c->nb[k]);
+          bin[k] = q - wrap[k] * c->nb[k];
+          if (!s->pbc[k] && wrap[k] != 0) skip = 1;
+        }
+        if (skip) continue;
+        const int64_t l = ((int64_t)bin[2] * c->nb[1] + bin[1]) * c->nb[0] + bin[0];
+        double shift[3];
+        for (int k = 0; k < 3; k++) shift[k] = wrap[0] * s->cell[0][k] + wrap[1] * s->cell[1][k] + wrap[2] * s->cell[2][k];
+        for (int64_t q = c->first[l]; q < c->first[l + 1]; q++) {
+          const int64_t j = c->atom[q];
+          const double *xj = c->wrapped + 3 * j;
+          const double v[3] = {xj[0] + shift[0] - xi[0], xj[1] + shift[1] - xi[1], xj[2] + shift[2] - xi[2]};
+          const double d2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+          if (d2 >= cut2) continue;
+          if (j == i && !wrap[0] && !wrap[1] && !wrap[2]) continue;
+          HM_CHECK(d2 > 1e-6, HM_ERR_INPUT, "atoms %lld and %lld (counted from 1) are %.3g A apart: two atoms at one place",
+                   (long long)i + 1, (long long)j + 1, sqrt(d2));
+          const double len = sqrt(d2);
+          double t = 0;
+          HM_CALL(hopping(rule, v, len, &t));
+          const int32_t image[3] = {wrap[0] + c->fold[j][0] - c->fold[i][0], wrap[1] + c->fold[j][1] - c->fold[i][1],
+                                    wrap[2] + c->fold[j][2] - c->fold[i][2]};
+          HM_CALL(push(b, cap, j, image, t));
+          b->shortest = fmin(b->shortest, len);
+          b->longest = fmax(b->longest, len);
+        }
+      }
+  return HM_SUCCESS;
+}
+
+int hm_structure_bonds(const hm_structure *s, const hm_hopping_rule *rule, hm_bonds *b) {
+  memset(b, 0, sizeof *b);
+  HM_CHECK(rule->cutoff > 0 && isfinite(rule->cutoff), HM_ERR_ARGUMENT, "cutoff %g: want a positive length",
+           rule->cutoff);
+  HM_CHECK(rule->kind != HM_HOPPING_SLATER_KOSTER_PZ || rule->delta0 > 0, HM_ERR_ARGUMENT,
+           "delta0 %g: want a positive decay length", rule->delta0);
+  HM_CHECK(rule->kind != HM_HOPPING_TABLE || (rule->npoints >= 2 && rule->table_d && rule->table_t), HM_ERR_ARGUMENT,
+           "a hopping table needs at least two points");
+  cell_lists c;
+  int st = make_lists(s, rule->cutoff, &c);
+  int64_t cap = 0;
+  b->natoms = s->natoms;
+  b->shortest = INFINITY;
+  b->start = malloc(sizeof(int64_t) * (size_t)(s->natoms + 1));
+  if (!st && !b->start) st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "bonds");
+  for (int64_t i = 0; !st && i < s->natoms; i++) {
+    b->start[i] = b->nbonds;
+    st = bonds_of(s, rule, &c, i, b, &cap);
+  }
+  if (!st) b->start[s->natoms] = b->nbonds;
+  free_lists(&c);
+  if (st) hm_bonds_free(b);
+  return st;
+}

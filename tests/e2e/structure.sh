@@ -1,0 +1,116 @@
+# model = structure and hamlet structure tbg:
+# - the twisted bilayer cells at 21.79 (m = 1) and 13.17 degrees (m = 2) checked from their geometry
+#   alone (atom count, both layers on graphene's lattice, the top one turned by theta, the cell a
+#   lattice vector of both; tests/support/structure_reference.py);
+# - the exported supercell H (2 x 1 cells of m = 1, Slater-Koster p_z, cutoff 6 A) equal entry by entry
+#   to NumPy's from a brute-force search over the images (1e-12), from 1 and 2 ranks; method = dense's
+#   eigenvalues equal NumPy's (1e-10); a hopping table (m = 2, open along y) the same way;
+# - a structure that is not periodic along z with nz = 2, and bad files: exit 2 naming file and line.
+. "$(dirname "$0")/common.sh"
+need_h5py
+need scipy "no scipy for $PYTHON" python_has scipy
+export OMP_NUM_THREADS=1
+"$HAMLET" structure tbg 1 1 -o tbg1.xyz >tbg1.log 2>&1 || fail "structure tbg 1 1: $(cat tbg1.log)"
+"$HAMLET" structure tbg 2 1 -o tbg2.xyz --distance-aa 3.6 --distance-ab 3.35 >tbg2.log 2>&1 ||
+  fail "structure tbg 2 1: $(cat tbg2.log)"
+PYTHONPATH=$SOURCE_DIR/tests/support "$PYTHON" - <<'PY' || fail "the twisted bilayer cells are wrong"
+import numpy as np, structure_reference as sr
+for path, m, want in (("tbg1.xyz", 1, 21.786789), ("tbg2.xyz", 2, 13.173551)):
+    theta = sr.check_tbg(path, m, 1)
+    print("%s: theta = %.6f degrees, geometry checked" % (path, theta))
+    assert abs(theta - want) < 1e-6
+cell, pbc, pos = sr.read_xyz("tbg2.xyz")
+z = pos[pos[:, 2] > 10, 2] - pos[pos[:, 2] < 10, 2].mean()
+gap = pos[pos[:, 2] > 10, 2] - 10
+print("modulated distances of m = 2: %.4f .. %.4f A" % (2 * gap.min(), 2 * gap.max()))
+assert 3.35 - 1e-9 <= 2 * gap.min() and 2 * gap.max() <= 3.6 + 1e-9 and 2 * gap.max() - 2 * gap.min() > 0.1
+PY
+deck() { # NAME FILE NX NY BOUNDARY METHOD [EXTRA LINES]
+  cat >"$1.ini" <<INI
+[hamiltonian]
+model = structure
+structure_file = $2
+nx = $3
+ny = $4
+nz = 1
+boundary = $5
+cutoff = 6.0
+$7
+[solver]
+method = $6
+[run]
+output = $1.h5
+INI
+}
+deck sk tbg1.xyz 2 1 "periodic periodic open" dense "onsite = 0.1"
+for np in 1 2; do
+  "$MPIEXEC" -n "$np" "$HAMLET" export sk.ini -o "sk$np.mtx" >"sk_export$np.log" 2>&1 || fail "export on $np: $(cat "sk_export$np.log")"
+done
+cmp -s sk1.mtx sk2.mtx || fail "the structure exported from 1 and 2 ranks differs"
+run2 run sk.ini --quiet >sk.log 2>&1 || fail "dense run of the structure: $(cat sk.log)"
+printf '# distance hopping\n1.0 -3.0\n2.0 -0.5\n4.0 -0.1\n6.5 0.0\n' >table.dat
+deck table tbg2.xyz 1 2 "periodic open open" dense "hopping = table
+hopping_table = table.dat"
+"$HAMLET" export table.ini -o table.mtx >table_export.log 2>&1 || fail "export of the table rule: $(cat table_export.log)"
+run2 run table.ini --quiet >table.log 2>&1 || fail "dense run with a table: $(cat table.log)"
+PYTHONPATH=$SOURCE_DIR/tests/support "$PYTHON" - <<'PY' || fail "the structure's H differs from NumPy's"
+import h5py, numpy as np, scipy.io, structure_reference as sr
+cell, pbc, pos = sr.read_xyz("tbg1.xyz")
+H, bonds = sr.supercell(cell, pbc, pos, (2, 1, 1), 6.0, sr.slater_koster_pz, onsite=0.1,
+                        boundary=("periodic", "periodic", "open"))
+table = np.loadtxt("table.dat")
+cell2, pbc2, pos2 = sr.read_xyz("tbg2.xyz")
+T, _ = sr.supercell(cell2, pbc2, pos2, (1, 2, 1), 6.0, lambda v: np.interp(np.linalg.norm(v), *table.T),
+                    boundary=("periodic", "open", "open"))
+for name, ref in (("sk", H), ("table", T)):
+    A = scipy.io.mmread(name + ("1.mtx" if name == "sk" else ".mtx")).toarray()
+    err = np.abs(A - ref).max()
+    w = np.linalg.eigvalsh(ref)
+    v = np.sort(h5py.File(name + ".h5", "r")["/eigen/values"][:])
+    ew = np.abs(w - v).max()
+    print("%s: N = %d, %d entries, exported H off NumPy's by %.2g, dense eigenvalues by %.2g (of %.3g .. %.3g)"
+          % (name, len(ref), np.count_nonzero(ref), err, ew, w[0], w[-1]))
+    assert A.shape == ref.shape and err < 1e-12 and len(v) == len(w) and ew < 1e-10
+attrs = h5py.File("sk.h5", "r")["/hamiltonian"].attrs
+assert attrs["atoms_per_cell"] == 28 and attrs["bonds_per_cell"] == bonds, (attrs["bonds_per_cell"], bonds)
+PY
+refused() { # DECK EXPECTED_MESSAGE
+  "$HAMLET" run "$1" --quiet >refused.log 2>&1
+  code=$?
+  [ "$code" -eq 2 ] && grep -qF -- "$2" refused.log || fail "run $1: exit $code, want 2 with '$2': $(cat refused.log)"
+}
+deck thick tbg1.xyz 1 1 "periodic periodic open" kpm ""
+sed -i 's/^nz = 1$/nz = 2/' thick.ini
+refused thick.ini "2 cells along a3 (nz), but the structure is not periodic along it (pbc F): want 1"
+printf '3\nProperties=species:S:1:pos:R:3\nC 0 0 0\nC 1 0 0\nC 2 0 0\n' >nocell.xyz
+deck nocell nocell.xyz 1 1 "periodic periodic periodic" kpm ""
+refused nocell.ini "nocell.xyz:2: no Lattice="
+printf '3\nLattice="3 0 0 0 3 0 0 0 3"\nC 0 0 0\nC 1 0 0\n' >short.xyz
+deck short short.xyz 1 1 "periodic periodic periodic" kpm ""
+refused short.ini "short.xyz: ends after 2 atom lines; its first line announces 3"
+printf '2\nLattice="3 0 0 0 3 0 0 0 3"\nC 0 0 0\nC 1 0 x\n' >bad.xyz
+deck bad bad.xyz 1 1 "periodic periodic periodic" kpm ""
+refused bad.ini "bad.xyz:4: z 'x' is not a number"
+printf '2\nLattice="3 0 0 0 3 0 0 0 3"\nC 0 0 0\nC 3 0 0\n' >same.xyz
+deck same same.xyz 1 1 "periodic periodic periodic" kpm ""
+refused same.ini "atoms 1 and 2 (counted from 1) are 0 A apart"
+printf '1.0 -3.0\n0.5 -1\n' >down.dat
+deck down tbg1.xyz 1 1 "periodic periodic open" kpm "hopping = table
+hopping_table = down.dat"
+refused down.ini "down.dat:2: distance 0.5: the distances must be >= 0 and increase"
+printf '1.0 -3.0\n2.0 -1\n' >short.dat
+deck reach tbg1.xyz 1 1 "periodic periodic open" kpm "hopping = table
+hopping_table = short.dat"
+refused reach.ini "is outside the table's distances [1, 2]: extend the table or lower cutoff"
+deck twist tbg1.xyz 1 1 "twisted periodic open" kpm ""
+refused twist.ini "boundary along a1 (nx) must be periodic or open"
+deck over tbg1.xyz 1 1 "periodic periodic open" kpm ""
+sed -i 's/^output = .*$/output = tbg1.xyz/' over.ini
+cp tbg1.xyz keep.xyz
+refused over.ini "structure_file"
+cmp -s tbg1.xyz keep.xyz || fail "a run whose output is its structure file changed the file"
+"$HAMLET" structure tbg 0 1 -o x.xyz >gen.log 2>&1
+[ $? -eq 2 ] && grep -qF "M = 0: want an integer from 1 to 2000" gen.log || fail "structure tbg 0 1: $(cat gen.log)"
+"$HAMLET" structure tbg 1 1 >gen.log 2>&1
+[ $? -eq 2 ] && grep -qF -- "-o FILE.xyz is required" gen.log || fail "structure tbg without -o: $(cat gen.log)"
+finish
