@@ -2,7 +2,7 @@
  *   hamlet run DECK [-o OUT.h5] [--quiet]       solve the deck (KPM DOS, LOBPCG, dense, IDR(s) / Green's functions)
  *   hamlet restart CHECKPOINT.h5 [-o OUT.h5]    continue a checkpointed run to the same result
  *   hamlet compare A.h5 B.h5 [--rtol R] [--atol A] [--only /PATH,...]   dataset by dataset; exit 0 equal, 1 different
- *   hamlet plot OUT.h5 [-o dos.png]             plot the DOS (or sigma) with its error band
+ *   hamlet plot OUT.h5 [-o dos.png] [--window EMIN EMAX]   plot the DOS (or sigma) with its error band
  *   hamlet post OUT.h5 [--energies ..] [--temperatures ..] [--kernel ..] [-o NEW.h5]   sigma anew from stored moments
  *   hamlet export DECK -o H.mtx                 the deck's Hamiltonian (and mass) as Matrix Market files
  *   hamlet structure tbg M R -o FILE.xyz        a twisted bilayer graphene cell for model = structure
@@ -27,7 +27,7 @@ static void usage(FILE *f) {
           "usage: hamlet run DECK.ini [-o OUT.h5] [--quiet]\n"
           "       hamlet restart CHECKPOINT.h5 [-o OUT.h5] [--quiet]\n"
           "       hamlet compare A.h5 B.h5 [--rtol R] [--atol A] [--only /PATH,...]\n"
-          "       hamlet plot OUT.h5 [-o dos.png]\n"
+          "       hamlet plot OUT.h5 [-o dos.png] [--window EMIN EMAX]\n"
           "       hamlet post OUT.h5 [--energies Emin Emax count] [--temperatures T1,T2,...] [--kernel K] [-o NEW.h5]\n"
           "       hamlet export DECK.ini -o H.mtx [--velocity x,y,z]\n"
           "       hamlet structure tbg M R -o FILE.xyz [--a A] [--distance D] [--vacuum C]\n"
@@ -92,9 +92,10 @@ static const char *plot_script(char *buf, size_t size) {
 
 /* The plot is drawn by tools/plot_dos.py with Debian's python3 (h5py, matplotlib). */
 static int cmd_plot(int argc, char **argv, int rank) {
-  const char *in = NULL, *out = "dos.png";
+  const char *in = NULL, *out = "dos.png", *window[2] = {NULL, NULL};
   for (int i = 2; i < argc; i++) {
     if (!strcmp(argv[i], "-o") && i + 1 < argc) out = argv[++i];
+    else if (!strcmp(argv[i], "--window") && i + 2 < argc) window[0] = argv[++i], window[1] = argv[++i];
     else if (!in) in = argv[i];
     else { if (rank == 0) usage(stderr); return HM_EXIT_USAGE; }
   }
@@ -105,7 +106,8 @@ static int cmd_plot(int argc, char **argv, int rank) {
     const char *script = plot_script(buf, sizeof buf);
     pid_t pid = fork();
     if (pid == 0) {
-      execl("/usr/bin/python3", "python3", script, in, "-o", out, (char *)NULL);
+      if (window[0]) execl("/usr/bin/python3", "python3", script, in, "-o", out, "--window", window[0], window[1], (char *)NULL);
+      else execl("/usr/bin/python3", "python3", script, in, "-o", out, (char *)NULL);
       fprintf(stderr, "hamlet plot: cannot run /usr/bin/python3 %s: %s\n", script, strerror(errno));
       _exit(127);
     }

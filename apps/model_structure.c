@@ -65,6 +65,7 @@ void run_write_structure(run_state *s, hm_output *out, const hm_matrix *H) {
   APP_CALL(hm_output_write_attribute(out, g, "description",
                                      "one p_z orbital per atom of a structure file, hoppings by bond length, on a "
                                      "supercell of its cells (angstrom, eV)"));
+  APP_CALL(hm_output_write_attribute(out, g, "energy_unit", "eV")); /* every energy of the result; lengths in A */
   APP_CALL(hm_output_write_attribute(out, g, "structure_file", d->structure.file));
   APP_CALL(hm_output_write_attribute(out, g, "hopping", d->structure.hopping ? "table" : "slater_koster_pz"));
   if (d->structure.hopping) APP_CALL(hm_output_write_attribute(out, g, "hopping_table", d->structure.table));

@@ -188,7 +188,11 @@ def main():
     parser = argparse.ArgumentParser(description="Plot the DOS stored in a hamlet HDF5 result file.")
     parser.add_argument("file", help="hamlet result file (HDF5) with a /dos group")
     parser.add_argument("-o", "--output", default="dos.png", help="image to write (default dos.png)")
+    parser.add_argument("--window", nargs=2, type=float, metavar=("EMIN", "EMAX"),
+                        help="draw the DOS between these energies only")
     args = parser.parse_args()
+    if args.window and not args.window[0] < args.window[1]:
+        fail(f"--window {args.window[0]:g} {args.window[1]:g}: want EMIN < EMAX")
 
     try:
         import h5py
@@ -203,6 +207,8 @@ def main():
     except OSError as e:
         fail(f"cannot open '{args.file}' as an HDF5 file: {e}")
     with f:
+        if args.window and "dos" not in f:
+            fail(f"--window applies to a density of states; '{args.file}' has no /dos group")
         if "marker" in f:
             plot_marker(f, args, plt)
             return
@@ -228,8 +234,20 @@ def main():
         error = dos["error"][()] if "error" in dos else None
         e_unit = text(dos["energy"].attrs.get("unit", "energy"))
         rho_unit = text(dos["rho"].attrs.get("unit", ""))
+        ham = f["hamiltonian"].attrs if "hamiltonian" in f else {}
+        if "energy_unit" in ham:  # a model in physical units (model = structure: eV)
+            unit = text(ham["energy_unit"])
+            e_unit = unit
+            rho_unit = (f"states/{unit}" if rho_unit.startswith("states") else f"1/{unit}") if rho_unit else ""
         norm = text(dos.attrs.get("normalization", ""))
         title = title_of(f, args.file)
+    if args.window:
+        keep = (energy >= args.window[0]) & (energy <= args.window[1])
+        if keep.sum() < 2:
+            fail(f"--window {args.window[0]:g} {args.window[1]:g} holds fewer than two of the DOS's energies "
+                 f"({energy.min():g} .. {energy.max():g})")
+        energy, rho = energy[keep], rho[keep]
+        error = error[keep] if error is not None else None
 
     fig, ax = plt.subplots(figsize=(7, 4.2))
     if error is not None:

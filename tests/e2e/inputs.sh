@@ -1,7 +1,7 @@
 # Every deck in inputs/ runs on 2 ranks and writes a result that passes its method's checks (a DOS
 # that integrates to N, converged eigenpairs, a converged solve, a surface LDOS above the bulk one in
 # the gap, a finite conductivity with sigma_xx >= 0, a surface spectral function above the centre's in
-# the gap); the default deck is also plotted, and a run compared with itself passes while a different deck's result fails.
+# the gap); the default deck is also plotted (and the twisted bilayer's DOS in a --window), and a run compared with itself passes while a different deck's result fails.
 . "$(dirname "$0")/common.sh"
 need_h5py
 for deck in "$SOURCE_DIR"/inputs/*.ini; do
@@ -113,6 +113,11 @@ PY
 done
 "$HAMLET" plot ti_dos.h5 -o ti_dos.png >/dev/null 2>&1 && [ -s ti_dos.png ] || fail "hamlet plot wrote no PNG"
 "$HAMLET" plot ti_green_ldos_scan.h5 -o ldos_scan.png >/dev/null 2>&1 && [ -s ldos_scan.png ] || fail "hamlet plot wrote no PNG of the LDOS scan"
+"$HAMLET" plot tbg_dos.h5 -o tbg.png --window 0.3 1.3 >plot.log 2>&1 && [ -s tbg.png ] || fail "plot --window: $(cat plot.log)"
+"$HAMLET" plot tbg_dos.h5 -o bad.png --window 1.3 0.3 >plot.log 2>&1
+[ $? -eq 1 ] && grep -qF "want EMIN < EMAX" plot.log && [ ! -e bad.png ] || fail "plot --window 1.3 0.3: $(cat plot.log)"
+"$HAMLET" plot ti_green_ldos_scan.h5 -o bad.png --window 0 1 >plot.log 2>&1
+[ $? -eq 1 ] && grep -qF "applies to a density of states" plot.log || fail "plot --window of an LDOS: $(cat plot.log)"
 "$HAMLET" compare ti_dos.h5 ti_dos.h5 >cmp.txt || fail "a file differs from itself: $(cat cmp.txt)"
 other=$(find . -maxdepth 1 -name "*.h5" ! -name ti_dos.h5 | sort | head -1)
 "$HAMLET" compare ti_dos.h5 "$other" >cmp.txt
