@@ -198,6 +198,16 @@ module hamlet_c
       integer(c_int), intent(out), optional :: type
       integer(c_int) :: status
     end function
+    ! Collective: this rank's rows with global column indices (0-based, C's numbering): local rows and nnz
+    ! entries; with rowptr(local + 1), cols(nnz), values(nnz, or 2 nnz where complex) also the entries.
+    function hm_matrix_local_csr(A, local, nnz, rowptr, cols, values) result(status) bind(C, name="hm_matrix_local_csr")
+      import :: c_int, c_ptr, c_int64_t, c_double
+      type(c_ptr), value :: A
+      integer(c_int64_t), intent(out) :: local, nnz
+      integer(c_int64_t), intent(out), optional :: rowptr(*), cols(*)
+      real(c_double), intent(out), optional :: values(*)
+      integer(c_int) :: status
+    end function
     ! dist is owned by A (do not destroy it); valid while A lives.
     function hm_matrix_dist(A, dist) result(status) bind(C, name="hm_matrix_dist")
       import :: c_int, c_ptr

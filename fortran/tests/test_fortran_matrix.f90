@@ -173,9 +173,10 @@ contains
     integer(c_int), intent(in) :: type
     integer, intent(in) :: k
     type(c_ptr) :: d, A, x, y, z, Ad
-    integer(c_int64_t) :: first, local, i, q, n_got, nnz, nnz_ref, f2, l2
-    integer(c_int64_t), allocatable :: rowptr(:), cols(:)
-    real(c_double), allocatable :: vr(:)
+    integer(c_int64_t) :: first, local, i, q, n_got, nnz, nnz_ref, f2, l2, nnz_local
+    integer(c_int64_t), allocatable :: rowptr(:), cols(:), rp(:), cl(:)
+    real(c_double), allocatable :: vr(:), vl(:)
+    complex(c_double_complex), allocatable :: row(:)
     complex(c_double_complex), allocatable :: vc(:), xv(:, :), yv(:, :), xl(:, :), xg(:, :), ref(:, :)
     complex(c_double_complex), allocatable :: dense(:, :)
     real(c_double) :: worst, lo, hi, glo, ghi, radius
@@ -218,6 +219,25 @@ contains
     call test_ok(hm_matrix_dist(A, Ad), "hm_matrix_dist")
     call test_ok(hm_dist_range(Ad, f2, l2), "hm_dist_range of matrix")
     call test_assert(f2 == first .and. l2 == local, "hm_matrix_dist differs from the dist it was made with")
+    ! The stored rows read back with global columns: each equals the dense matrix's row (duplicates summed).
+    call test_ok(hm_matrix_local_csr(A, l2, nnz_local), "hm_matrix_local_csr sizes")
+    call test_assert(l2 == local, "hm_matrix_local_csr: local rows")
+    allocate(rp(0:l2), cl(max(nnz_local, 1_c_int64_t)), vl(2 * max(nnz_local, 1_c_int64_t)), row(N))
+    call test_ok(hm_matrix_local_csr(A, l2, nnz_local, rp, cl, vl), "hm_matrix_local_csr")
+    worst = 0
+    do i = 0, local - 1
+      row = 0
+      do q = rp(i), rp(i + 1) - 1
+        if (type == HM_REAL) then
+          row(cl(q + 1) + 1) = row(cl(q + 1) + 1) + vl(q + 1)
+        else
+          row(cl(q + 1) + 1) = row(cl(q + 1) + 1) + cmplx(vl(2 * q + 1), vl(2 * q + 2), c_double_complex)
+        end if
+      end do
+      worst = max(worst, maxval(abs(row - dense(first + i + 1, :))))
+    end do
+    call test_assert(worst == 0 .and. rp(0) == 0, "hm_matrix_local_csr differs from the rows given: " // trim(what))
+    deallocate(rp, cl, vl, row)
 
     ! y = A x against the dense product with x gathered from all ranks.
     call test_ok(hm_mvec_create(ctx, d, type, int(k, c_int), x), "hm_mvec_create x")

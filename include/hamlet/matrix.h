@@ -31,6 +31,13 @@ HM_API int hm_matrix_create_csr(hm_context *ctx, const hm_dist *dist, hm_scalar 
                          const int64_t *rowptr, const int64_t *cols, const void *values,
                          hm_matrix **A);
 HM_API int hm_matrix_destroy(hm_matrix **A);
+/* Collective (every rank passes the three arrays, or every rank passes none): this rank's rows of a
+ * stored (not matrix-free) matrix. *local rows and *nnz entries always; with the arrays (sized from a
+ * first call without them) also rowptr[local + 1] (rowptr[0] = 0), the global column index of each
+ * entry and its value (double, or real and imaginary where complex), as stored (columns in storage
+ * order within a row). */
+HM_API int hm_matrix_local_csr(hm_matrix *A, int64_t *local, int64_t *nnz, int64_t *rowptr, int64_t *cols,
+                               double *values);
 /* Global size and number of stored nonzeros, scalar type. */
 HM_API int hm_matrix_info(const hm_matrix *A, int64_t *n_global, int64_t *nnz_global, hm_scalar *type);
 /* The row distribution (owned by A; valid while A lives). */

@@ -8,29 +8,8 @@
 #include "error_macros.h"
 #include "hamlet/mtx.h"
 #include "mpi_waitall.h"
+#include "matrix_local_csr.h"
 #include "objects.h"
-
-/* global[j] = the global index of halo slot j (nhalo of them), from the halo plan. */
-static int halo_globals(const hm_matrix *A, int64_t *global) {
-  const hm_halo *h = &A->halo;
-  const int nsend = h->send_start ? h->send_start[h->nsend_ranks] : 0;
-  int64_t *out = malloc(sizeof *out * ((size_t)nsend + 1));
-  MPI_Request *req = malloc(sizeof *req * ((size_t)h->nsend_ranks + h->nrecv_ranks + 1));
-  HM_CHECK(out && req, HM_ERR_MEMORY, "no memory for %d halo indices", nsend);
-  for (int i = 0; i < nsend; i++) out[i] = A->dist.first + h->send_rows[i];
-  int n = 0;
-  for (int i = 0; i < h->nrecv_ranks; i++)
-    MPI_Irecv(global + h->recv_start[i], h->recv_start[i + 1] - h->recv_start[i], MPI_INT64_T, h->recv_rank[i], 71,
-              A->ctx->comm, &req[n++]);
-  for (int i = 0; i < h->nsend_ranks; i++)
-    MPI_Isend(out + h->send_start[i], h->send_start[i + 1] - h->send_start[i], MPI_INT64_T, h->send_rank[i], 71,
-              A->ctx->comm, &req[n++]);
-  const int st = hm_mpi_waitall(n, req);
-  free(out);
-  free(req);
-  HM_CHECK(st == MPI_SUCCESS, HM_ERR_MPI, "exchanging the halo's global indices failed");
-  return HM_SUCCESS;
-}
 
 /* This rank's rows appended to f. */
 static int append_rows(const hm_matrix *A, const int64_t *global, FILE *f) {
@@ -58,7 +37,7 @@ int hm_mtx_write(hm_matrix *A, const char *path) {
   MPI_Comm_size(A->ctx->comm, &size);
   int64_t *global = malloc(sizeof *global * ((size_t)A->halo.nhalo + 1));
   HM_CHECK(global, HM_ERR_MEMORY, "no memory for %d halo indices", (int)A->halo.nhalo);
-  int st = halo_globals(A, global);
+  int st = hm_matrix_halo_globals(A, global);
   char tmp[4200];
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
   int bad = st != HM_SUCCESS;
