@@ -4,7 +4,7 @@
  *   hamlet compare A.h5 B.h5 [--rtol R] [--atol A] [--only /PATH,...]   dataset by dataset; exit 0 equal, 1 different
  *   hamlet plot OUT.h5 [-o dos.png] [--window EMIN EMAX]   plot the DOS (or sigma) with its error band
  *   hamlet post OUT.h5 [--energies ..] [--temperatures ..] [--kernel ..] [-o NEW.h5]   sigma anew from stored moments
- *   hamlet export DECK -o H.mtx                 the deck's Hamiltonian (and mass) as Matrix Market files
+ *   hamlet export DECK -o H.mtx|H.h5            the deck's Hamiltonian (and mass) as Matrix Market or HDF5
  *   hamlet structure tbg M R -o FILE.xyz        a twisted bilayer graphene cell for model = structure
  *   hamlet info                                 backends compiled in, GPUs and energy meters each rank sees
  *   hamlet help deck [SECTION|--markdown]      every deck key: type, allowed values, default, when it applies
@@ -29,7 +29,7 @@ static void usage(FILE *f) {
           "       hamlet compare A.h5 B.h5 [--rtol R] [--atol A] [--only /PATH,...]\n"
           "       hamlet plot OUT.h5 [-o dos.png] [--window EMIN EMAX]\n"
           "       hamlet post OUT.h5 [--energies Emin Emax count] [--temperatures T1,T2,...] [--kernel K] [-o NEW.h5]\n"
-          "       hamlet export DECK.ini -o H.mtx [--velocity x,y,z]\n"
+          "       hamlet export DECK.ini -o H.mtx|H.h5 [--velocity x,y,z]\n"
           "       hamlet structure tbg M R -o FILE.xyz [--a A] [--distance D] [--vacuum C]\n"
           "       hamlet info\n"
           "       hamlet help deck [SECTION | --markdown]\n"
@@ -157,10 +157,10 @@ static int cmd_export(int argc, char **argv, int rank) {
     }
   }
   const size_t n = args.output ? strlen(args.output) : 0;
-  if (!args.deck_path || n < 5 || strcmp(args.output + n - 4, ".mtx")) {
+  if (!args.deck_path || n < 4 || (strcmp(args.output + n - 4, ".mtx") && strcmp(args.output + n - 3, ".h5"))) {
     if (rank == 0)
-      fprintf(stderr, "hamlet export: usage: hamlet export DECK.ini -o H.mtx [--velocity x,y,z] (Matrix Market files: "
-              "-o's name ends in .mtx)\n");
+      fprintf(stderr, "hamlet export: usage: hamlet export DECK.ini -o H.mtx|H.h5 [--velocity x,y,z] (-o's name ends "
+              "in .mtx: Matrix Market files; in .h5: one HDF5 file)\n");
     return HM_EXIT_USAGE;
   }
   return hm_app_run(&args);

@@ -69,10 +69,10 @@ static int collect_roles(const run_state *s, file_role *r) {
   char *role = add_role(r, &n, 1, s->output);
   if (s->args->output) snprintf(role, len, "output (-o)");
   else written_role(d, "output", "output", role, len);
-  if (s->args->export_only && run_export_has_mass(d))
+  if (s->args->export_only && !s->export_h5 && run_export_has_mass(d))
     snprintf(add_role(r, &n, 1, s->export_mass), len, "mass matrix's export (-o's name with _mass)");
   for (int a = 0; a < 3; a++)
-    if (s->args->export_only && (s->args->export_velocity & (1 << a)))
+    if (s->args->export_only && !s->export_h5 && (s->args->export_velocity & (1 << a)))
       snprintf(add_role(r, &n, 1, s->export_velocity[a]), len, "velocity v_%c's export (-o's name with _v%c)", 'x' + a,
                'x' + a);
   /* A restart reads the checkpoint it was given and writes its later checkpoints there. */

@@ -96,6 +96,7 @@ int hm_app_run(const hm_run_args *args) {
       snprintf(s->export_velocity[a], sizeof s->export_velocity[a], "%.*s_v%c.mtx", stem, s->output, 'x' + a);
     d->lattice.storage = 1;
     d->lattice.arithmetic = 0;
+    s->export_h5 = dot && !strcmp(dot, ".h5");
   }
   hm_deck_checkpoint_path(d, s->checkpoint_path, sizeof s->checkpoint_path);
   if (args->checkpoint_path) /* a restart continues its own checkpoint, never another run's */

@@ -24,6 +24,7 @@ typedef struct {
   const char *output;       /* result file (-o or the deck's) */
   char export_mass[HM_PATH_MAX]; /* hamlet export: where the mass matrix goes (-o's name with _mass) */
   char export_velocity[3][HM_PATH_MAX]; /* and the velocities v_x, v_y, v_z (-o's name with _vx, _vy, _vz) */
+  int export_h5;                 /* hamlet export -o *.h5: one HDF5 file holds them all (and the rows' geometry) */
   char checkpoint_path[HM_PATH_MAX];
   int nphases;
   const char *const *phase_name;

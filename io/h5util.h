@@ -59,9 +59,13 @@ int hm_h5_read_text(hid_t loc, const char *name, char **text);
 int hm_h5_read_small(hid_t loc, const char *name, size_t count, double *data);
 
 /* Collective: rows [first, first + local) of a dataset [n_global][k] (type 1, real) or
- * [n_global][k][2] (type 2, complex: real, imaginary); data row-major, local*k*type doubles. */
+ * [n_global][k][2] (type 2, complex: real, imaginary); data row-major, local*k*type doubles.
+ * k = 0 writes [n_global] (or [n_global][2]): one number a row. */
 int hm_h5_write_rows(hm_context *ctx, hid_t loc, const char *name, int64_t n_global, int64_t first, int64_t local,
                      int k, int type, const double *data, const char *unit, const char *description);
+/* The same for 64-bit integers (real shape only). */
+int hm_h5_write_rows_int64(hm_context *ctx, hid_t loc, const char *name, int64_t n_global, int64_t first, int64_t local,
+                           int k, const int64_t *data, const char *unit, const char *description);
 int hm_h5_write_rows_checksum(hm_context *ctx, hid_t loc, const char *name, int64_t n_global, int64_t first, int64_t local, int k,
                               int type, const double *data, const char *unit, const char *description);
 /* The dataset must have exactly that shape; any rows may be read (another rank count). */

@@ -182,11 +182,12 @@ done:
 }
 
 /* The dataset shape of a row block and this rank's hyperslab of it (local = 0 selects nothing). */
+/* [n][k] or [n][k][2]; k = 0: [n] or [n][2] */
 static void row_shape(int64_t n_global, int k, int type, hsize_t dims[3], int *ndim) {
   dims[0] = (hsize_t)n_global;
-  dims[1] = (hsize_t)k;
+  dims[1] = k ? (hsize_t)k : 2;
   dims[2] = 2;
-  *ndim = type == HM_COMPLEX ? 3 : 2;
+  *ndim = (type == HM_COMPLEX ? 3 : 2) - (k == 0);
 }
 
 static int select_rows(hid_t fspace, int64_t first, int64_t local, const hsize_t dims[3]) {
@@ -206,9 +207,10 @@ static int memory_space(int64_t local, const hsize_t dims[3], int ndim, hid_t *m
   return HM_SUCCESS;
 }
 
+/* data: doubles, or int64_t where integer (type then HM_REAL) */
 static int write_rows(hm_context *ctx, hid_t loc, const char *name, int64_t n_global, int64_t first, int64_t local, int k, int type,
-                      const double *data, const char *unit, const char *description, int checksum) {
-  HM_CHECK(name && k >= 1 && (type == HM_REAL || type == HM_COMPLEX) && first >= 0 && local >= 0 &&
+                      const void *data, const char *unit, const char *description, int checksum, int integer) {
+  HM_CHECK(name && k >= 0 && (type == HM_REAL || (type == HM_COMPLEX && !integer)) && first >= 0 && local >= 0 &&
                first + local <= n_global && (data || local == 0),
            HM_ERR_ARGUMENT, "bad row block for '%s': rows [%lld, +%lld) of %lld, k = %d, type = %d", name ? name : "?",
            (long long)first, (long long)local, (long long)n_global, k, type);
@@ -221,13 +223,14 @@ static int write_rows(hm_context *ctx, hid_t loc, const char *name, int64_t n_gl
   if (checksum) HM_CALL_GOTO(st, done, checksum_dcpl(ndim, dims, &dcpl));
   if (dcpl < 0) HM_H5_GOTO(st, done, dcpl = H5Pcreate(H5P_DATASET_CREATE));
   HM_H5_GOTO(st, done, H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER)); /* every row is written next */
-  const uint64_t bytes = sizeof(double) * (uint64_t)n_global * (uint64_t)k * (uint64_t)type;
+  const uint64_t bytes = sizeof(double) * (uint64_t)n_global * (uint64_t)(k ? k : 1) * (uint64_t)type;
   HM_CALL_GOTO(st, done, hm_h5_reserve(ctx, loc, bytes)); /* before the create allocates it */
-  HM_H5_GOTO(st, done, dset = H5Dcreate2(loc, name, H5T_IEEE_F64LE, fspace, H5P_DEFAULT, dcpl, H5P_DEFAULT));
+  HM_H5_GOTO(st, done, dset = H5Dcreate2(loc, name, integer ? H5T_STD_I64LE : H5T_IEEE_F64LE, fspace, H5P_DEFAULT,
+                                         dcpl, H5P_DEFAULT));
   HM_CALL_GOTO(st, done, select_rows(fspace, first, local, dims));
   HM_CALL_GOTO(st, done, memory_space(local, dims, ndim, &mspace));
   HM_H5_GOTO(st, done, dxpl = collective_dxpl());
-  if (H5Dwrite(dset, H5T_NATIVE_DOUBLE, mspace, fspace, dxpl, data) < 0)
+  if (H5Dwrite(dset, integer ? H5T_NATIVE_INT64 : H5T_NATIVE_DOUBLE, mspace, fspace, dxpl, data) < 0)
     st = hm_error_raise_hdf5("H5Dwrite", __FILE__, __LINE__, __func__);
   HM_CALL_GOTO(st, done, hm_h5_agree(ctx, st, name)); /* before the next collective call */
   HM_CALL_GOTO(st, done, describe(dset, unit, description));
@@ -243,13 +246,19 @@ done:
 
 int hm_h5_write_rows(hm_context *ctx, hid_t loc, const char *name, int64_t n_global, int64_t first, int64_t local, int k, int type,
                      const double *data, const char *unit, const char *description) {
-  HM_CALL(write_rows(ctx, loc, name, n_global, first, local, k, type, data, unit, description, 0));
+  HM_CALL(write_rows(ctx, loc, name, n_global, first, local, k, type, data, unit, description, 0, 0));
+  return HM_SUCCESS;
+}
+
+int hm_h5_write_rows_int64(hm_context *ctx, hid_t loc, const char *name, int64_t n_global, int64_t first, int64_t local,
+                           int k, const int64_t *data, const char *unit, const char *description) {
+  HM_CALL(write_rows(ctx, loc, name, n_global, first, local, k, HM_REAL, data, unit, description, 0, 1));
   return HM_SUCCESS;
 }
 
 int hm_h5_write_rows_checksum(hm_context *ctx, hid_t loc, const char *name, int64_t n_global, int64_t first, int64_t local, int k,
                               int type, const double *data, const char *unit, const char *description) {
-  HM_CALL(write_rows(ctx, loc, name, n_global, first, local, k, type, data, unit, description, 1));
+  HM_CALL(write_rows(ctx, loc, name, n_global, first, local, k, type, data, unit, description, 1, 0));
   return HM_SUCCESS;
 }
 

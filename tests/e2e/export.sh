@@ -5,7 +5,8 @@
 # - the FEM box, a generalized problem: H.mtx and H_mass.mtx, whose generalized eigenvalues (SciPy)
 #   equal those of method = dense on the same deck (1e-10 relative);
 # - --velocity x,y: the velocities v_x, v_y of the sheet equal NumPy's (vel_vx.mtx, vel_vy.mtx);
-# - refusals (exit 2, nothing written): -o not a .mtx name, a bad --velocity, --velocity without a
+# - -o H.h5: the same matrices in CSR with each row's cell, orbital and position (1 and 2 ranks alike);
+# - refusals (exit 2, nothing written): -o neither .mtx nor .h5, a bad --velocity, --velocity without a
 #   lattice, -o or the mass export on an input file.
 . "$(dirname "$0")/common.sh"
 need_h5py
@@ -77,6 +78,62 @@ err = np.abs(w - v).max() / np.abs(v).max()
 print("generalized eigenvalues of the exported pencil against method = dense: %.2g relative, N = %d" % (err, len(w)))
 assert len(w) == len(v) and err < 1e-10
 PY
+# -o H.h5: the same matrices in one HDF5 file (CSR) with every row's cell, orbital and position; the same
+# file's datasets from 1 and 2 ranks; the FEM pencil's mass matrix; a structure's atoms and species.
+for np in 1 2; do
+  "$MPIEXEC" -n "$np" "$HAMLET" export sheet.ini -o "sheet$np.h5" --velocity x,y >"h5_$np.log" 2>&1 ||
+    fail "export -o sheet$np.h5 on $np ranks: $(cat "h5_$np.log")"
+done
+"$MPIEXEC" -n 2 "$HAMLET" export box.ini -o box.h5 >box_h5.log 2>&1 || fail "export of the FEM box to HDF5: $(cat box_h5.log)"
+"$HAMLET" structure tbg 1 1 -o tbg.xyz >/dev/null 2>&1 || fail "structure tbg 1 1"
+printf '[hamiltonian]\nmodel = structure\nstructure_file = tbg.xyz\nnx = 2\nny = 1\nnz = 1\ncutoff = 5\n[solver]\nmethod = kpm\n' >tbg.ini
+"$MPIEXEC" -n 2 "$HAMLET" export tbg.ini -o tbg.h5 >tbg_h5.log 2>&1 || fail "export of a structure to HDF5: $(cat tbg_h5.log)"
+PYTHONPATH=$SOURCE_DIR/tests/support "$PYTHON" - <<'PY' || fail "the HDF5 export differs from the Matrix Market one or from NumPy's geometry"
+import h5py, numpy as np, scipy.io, scipy.sparse as sp
+import structure_reference as sr
+def csr(f, group):
+    g = f[group]
+    v = g["value"][:]
+    v = v[:, 0] + 1j * v[:, 1] if v.ndim == 2 else v
+    n = int(g.attrs["N"])
+    assert g["row_start"][0] == 0 and g["row_start"][-1] == g.attrs["nnz"] == len(v)
+    return sp.csr_matrix((v, g["column"][:], g["row_start"][:]), shape=(n, n)).toarray()
+f1, f2 = h5py.File("sheet1.h5", "r"), h5py.File("sheet2.h5", "r")
+def walk(a, b, path="/"):
+    for k in a:
+        if isinstance(a[k], h5py.Group):
+            walk(a[k], b[k], path + k + "/")
+        else:
+            assert np.array_equal(a[k][()], b[k][()]), path + k
+walk(f1, f2)
+checks = [("/matrix", "sheet1.mtx"), ("/velocity_x", "vel_vx.mtx"), ("/velocity_y", "vel_vy.mtx")]
+for group, mtx in checks:
+    err = np.abs(csr(f1, group) - scipy.io.mmread(mtx).toarray()).max()
+    assert err == 0, (group, err)
+assert "/velocity_z" not in f1
+cell = [[1, 0, 0], [0.5, 3**0.5 / 2, 0], [0, 0, 1]]
+pos = np.array([[0.5, 0.5 / 3**0.5, 0], [1.0, 1 / 3**0.5, 0]])
+rows = f1["/rows"]
+c, o = rows["cell"][:], rows["orbital"][:]
+ref = pos[o] + c @ np.array(cell)
+assert len(o) == 70 and np.array_equal(o, np.arange(70) % 2) and np.array_equal(c[:, 0], (np.arange(70) // 2) % 7)
+assert np.abs(rows["position"][:] - ref).max() < 1e-14
+assert np.array_equal(f1["/lattice/cells"][:], [7, 5, 1])
+box = h5py.File("box.h5", "r")
+for group, mtx in (("/matrix", "box.mtx"), ("/mass", "box_mass.mtx")):
+    assert np.abs(csr(box, group) - scipy.io.mmread(mtx).toarray()).max() == 0, group
+assert "/rows" not in box
+t = h5py.File("tbg.h5", "r")
+lat, pbc, p = sr.read_xyz("tbg.xyz")
+H, _ = sr.supercell(lat, pbc, p, (2, 1, 1), 5.0, sr.slater_koster_pz)
+assert np.abs(csr(t, "/matrix") - H).max() < 1e-12
+r = t["/rows"]
+ref = p[r["orbital"][:]] + r["cell"][:] @ lat
+assert np.abs(r["position"][:] - ref).max() < 1e-12
+labels = t["/lattice/labels"][()].decode().split()
+assert labels == ["C"] * 28, labels
+print("HDF5 exports: the sheet (1 and 2 ranks, H, v_x, v_y), the FEM pencil and the structure as expected")
+PY
 refused() { # EXPECTED_MESSAGE -- ARGS...
   local want=$1
   shift 2
@@ -84,7 +141,7 @@ refused() { # EXPECTED_MESSAGE -- ARGS...
   code=$?
   [ "$code" -eq 2 ] && grep -qF -- "$want" refused.log || fail "hamlet export $*: exit $code, want 2 with '$want': $(cat refused.log)"
 }
-refused "name ends in .mtx" -- sheet.ini -o sheet.h5
+refused "name ends in .mtx: Matrix Market files; in .h5: one HDF5 file" -- sheet.ini -o sheet.txt
 refused "name ends in .mtx" -- sheet.ini
 refused "--velocity w: a list of x, y, z" -- sheet.ini -o w.mtx --velocity w
 refused "--velocity needs lattice cells and positions: model = ti or lattice" -- box.ini -o boxv.mtx --velocity x
