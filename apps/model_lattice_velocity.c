@@ -111,7 +111,9 @@ double run_lattice_density(const run_state *s, const int64_t cells[3], int orbit
   const double *a0 = lattice, *a1 = lattice + 3, *a2 = lattice + 6;
   const double cross[3] = {a0[1] * a1[2] - a0[2] * a1[1], a0[2] * a1[0] - a0[0] * a1[2], a0[0] * a1[1] - a0[1] * a1[0]};
   const double area = sqrt(cross[0] * cross[0] + cross[1] * cross[1] + cross[2] * cross[2]);
-  *unit = slab ? "e^2/h (whole slab)" : layer ? "e^2/h (per layer)" : "e^2/(h a)";
+  const int sheet = s->deck.model == HM_MODEL_STRUCTURE; /* a structure's cell is the whole sheet (a bilayer) */
+  *unit = slab ? "e^2/h (whole slab)" : layer ? (sheet ? "e^2/h (the structure's sheet)" : "e^2/h (per layer)")
+                                              : "e^2/(h a)";
   return slab    ? (double)rows / ((double)cells[0] * (double)cells[1] * area)
          : layer ? orbitals / area
                  : orbitals / fabs(cross[0] * a2[0] + cross[1] * a2[1] + cross[2] * a2[2]);

@@ -48,7 +48,19 @@ void run_build_structure(run_state *s, hm_matrix **H) {
   s->structure_bonds = b.nbonds / 2;
   s->structure_bond_range[0] = b.nbonds ? b.shortest : 0;
   s->structure_bond_range[1] = b.nbonds ? b.longest : 0;
-  const int status = hm_structure_matrix(s->ctx, &st, &b, &rule, cells, d->ti.boundary, H);
+  /* the conductivity: complex arithmetic, the velocities from the bond vectors, the cell for N / Omega */
+  const int conductivity = d->solver.method == HM_METHOD_CONDUCTIVITY;
+  int status = hm_structure_matrix(s->ctx, &st, &b, &rule, cells, d->ti.boundary, conductivity ? HM_COMPLEX : HM_REAL, H);
+  for (int c = 0; conductivity && !status && c < d->conductivity.ncomp; c++)
+    for (int side = 0; side < 2 && !status; side++) {
+      const int a = d->conductivity.comp[c][side];
+      if (!s->velocity[a]) status = hm_structure_velocity(s->ctx, &st, &b, cells, d->ti.boundary, a, &s->velocity[a]);
+    }
+  if (conductivity && !status) {
+    for (int k = 0; k < 9; k++) s->lattice_cell[k] = st.cell[k / 3][k % 3];
+    s->lattice_positions = st.pos; /* kept for run_conductivity (freed there) */
+    st.pos = NULL;
+  }
   hm_bonds_free(&b);
   hm_structure_free(&st);
   free(table_d);

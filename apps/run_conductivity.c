@@ -221,7 +221,7 @@ int run_conductivity(run_state *s, hm_matrix *H, hm_matrix *mass) {
   (void)mass; /* none: a standard problem */
   const hm_ti_params *p = &s->deck.ti; /* nx, ny, nz: the TI's sites or the lattice's cells */
   const int64_t cells[3] = {p->nx, p->ny, p->nz};
-  if (s->deck.model == HM_MODEL_LATTICE) {
+  if (s->deck.model == HM_MODEL_LATTICE || s->deck.model == HM_MODEL_STRUCTURE) {
     const int code = run_conductivity_geometry(s, H, cells, s->site_orbitals, s->lattice_cell, s->lattice_positions);
     free(s->lattice_positions);
     free(s->current_operator);

@@ -4,31 +4,34 @@
 #include "error_macros.h"
 #include "structure.h"
 
-int hm_structure_matrix(hm_context *ctx, const hm_structure *s, const hm_bonds *b, const hm_hopping_rule *rule,
-                        const int64_t cells[3], const int boundary[3], hm_matrix **H) {
+/* H (axis < 0; real or complex type) or the velocity v_axis = i[H, X_axis]: i (x_j + R . cell - x_i)_axis t on
+ * every bond (complex, no on-site term). */
+static int assemble(hm_context *ctx, const hm_structure *s, const hm_bonds *b, const hm_hopping_rule *rule,
+                    const int64_t cells[3], const int boundary[3], hm_scalar type, int axis, hm_matrix **H) {
   *H = NULL;
-  static const char *const axis[3] = {"a1 (nx)", "a2 (ny)", "a3 (nz)"};
+  static const char *const direction[3] = {"a1 (nx)", "a2 (ny)", "a3 (nz)"};
   for (int k = 0; k < 3; k++) {
     HM_CHECK(cells[k] >= 1, HM_ERR_ARGUMENT, "structure supercell: %lld cells along %s; want >= 1",
-             (long long)cells[k], axis[k]);
+             (long long)cells[k], direction[k]);
     HM_CHECK(s->pbc[k] || cells[k] == 1, HM_ERR_DECK,
              "structure supercell: %lld cells along %s, but the structure is not periodic along it (pbc F): want 1",
-             (long long)cells[k], axis[k]);
+             (long long)cells[k], direction[k]);
     HM_CHECK(boundary[k] == HM_BC_PERIODIC || boundary[k] == HM_BC_OPEN, HM_ERR_DECK,
-             "structure supercell: boundary along %s must be periodic or open", axis[k]);
+             "structure supercell: boundary along %s must be periodic or open", direction[k]);
   }
   const int64_t sites = cells[0] * cells[1] * cells[2], n = s->natoms * sites;
   hm_dist *dist;
   HM_CALL(hm_dist_create(ctx, n, 1, 1.0, &dist));
   int64_t first, local;
   hm_dist_range(dist, &first, &local, NULL);
+  const int onsite = axis < 0 && rule->onsite != 0, w = type == HM_COMPLEX ? 2 : 1;
   int64_t nnz = 0;
   for (int64_t g = first; g < first + local; g++) {
     const int64_t i = g % s->natoms;
-    nnz += b->start[i + 1] - b->start[i] + (rule->onsite != 0);
+    nnz += b->start[i + 1] - b->start[i] + onsite;
   }
   int64_t *rowptr = malloc(sizeof(int64_t) * (size_t)(local + 1)), *cols = malloc(sizeof(int64_t) * (size_t)(nnz + 1));
-  double *vals = malloc(sizeof(double) * (size_t)(nnz + 1));
+  double *vals = calloc((size_t)w * (size_t)(nnz + 1), sizeof(double));
   int st = HM_SUCCESS;
   if (!rowptr || !cols || !vals) {
     st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "%lld entries of the structure's rows",
@@ -40,7 +43,7 @@ int hm_structure_matrix(hm_context *ctx, const hm_structure *s, const hm_bonds *
   for (int64_t r = 0; r < local; r++) {
     const int64_t g = first + r, i = g % s->natoms, site = g / s->natoms;
     const int64_t c[3] = {site % cells[0], (site / cells[0]) % cells[1], site / (cells[0] * cells[1])};
-    if (rule->onsite != 0) cols[e] = g, vals[e++] = rule->onsite;
+    if (onsite) cols[e] = g, vals[w * e++] = rule->onsite;
     for (int64_t q = b->start[i]; q < b->start[i + 1]; q++) {
       int64_t target = 0, stride = 1, keep = 1;
       for (int k = 0; k < 3; k++) {
@@ -55,15 +58,36 @@ int hm_structure_matrix(hm_context *ctx, const hm_structure *s, const hm_bonds *
       }
       if (!keep) continue;
       cols[e] = b->j[q] + s->natoms * target;
-      vals[e++] = b->t[q];
+      if (axis < 0) {
+        vals[w * e++] = b->t[q];
+        continue;
+      }
+      const int64_t j = b->j[q];
+      const double d = s->pos[3 * j + axis] - s->pos[3 * i + axis] + b->image[q][0] * s->cell[0][axis] +
+                       b->image[q][1] * s->cell[1][axis] + b->image[q][2] * s->cell[2][axis];
+      vals[2 * e++ + 1] = d * b->t[q]; /* i d t */
     }
     rowptr[r + 1] = e;
   }
-  st = hm_matrix_create_csr(ctx, dist, HM_REAL, rowptr, cols, vals, H);
+  st = hm_matrix_create_csr(ctx, dist, type, rowptr, cols, vals, H);
 done:
   free(rowptr);
   free(cols);
   free(vals);
   hm_dist_destroy(&dist);
   return st;
+}
+
+int hm_structure_matrix(hm_context *ctx, const hm_structure *s, const hm_bonds *b, const hm_hopping_rule *rule,
+                        const int64_t cells[3], const int boundary[3], hm_scalar type, hm_matrix **H) {
+  HM_CHECK(type == HM_REAL || type == HM_COMPLEX, HM_ERR_ARGUMENT, "type %d: want HM_REAL or HM_COMPLEX", (int)type);
+  return assemble(ctx, s, b, rule, cells, boundary, type, -1, H);
+}
+
+int hm_structure_velocity(hm_context *ctx, const hm_structure *s, const hm_bonds *b, const int64_t cells[3],
+                          const int boundary[3], int axis, hm_matrix **V) {
+  HM_CHECK(axis >= 0 && axis < 3, HM_ERR_ARGUMENT, "axis %d: want 0, 1 or 2 (x, y, z)", axis);
+  hm_hopping_rule none;
+  hm_hopping_rule_default(&none);
+  return assemble(ctx, s, b, &none, cells, boundary, HM_COMPLEX, axis, V);
 }

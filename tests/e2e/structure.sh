@@ -5,6 +5,7 @@
 # - the exported supercell H (2 x 1 cells of m = 1, Slater-Koster p_z, cutoff 6 A) equal entry by entry
 #   to NumPy's from a brute-force search over the images (1e-12), from 1 and 2 ranks; method = dense's
 #   eigenvalues equal NumPy's (1e-10); a hopping table (m = 2, open along y) the same way;
+# - method = conductivity: the exact-trace moments against NumPy's with velocities from the bond vectors;
 # - a structure that is not periodic along z with nz = 2, and bad files: exit 2 naming file and line.
 . "$(dirname "$0")/common.sh"
 need_h5py
@@ -73,6 +74,27 @@ for name, ref in (("sk", H), ("table", T)):
     assert A.shape == ref.shape and err < 1e-12 and len(v) == len(w) and ew < 1e-10
 attrs = h5py.File("sk.h5", "r")["/hamiltonian"].attrs
 assert attrs["atoms_per_cell"] == 28 and attrs["bonds_per_cell"] == bonds, (attrs["bonds_per_cell"], bonds)
+PY
+# method = conductivity: exact-trace moments Tr[v_a T_n v_b T_m] / N equal the dense reference with NumPy's
+# velocities i d_a t from the brute-force bonds (2 x 1 cells of the 21.79 degree cell: every bond crosses images)
+deck cond tbg1.xyz 2 1 "periodic periodic open" conductivity "onsite = 0.1"
+printf '[kpm]\ntrace = exact\nbounds = gershgorin\n[conductivity]\ncomponents = xx xy\nenergies = -1 1 3\nmoments = 24\n' >>cond.ini
+run2 run cond.ini --quiet >cond.log 2>&1 || fail "conductivity of the structure: $(cat cond.log)"
+PYTHONPATH=$SOURCE_DIR/tests/support "$PYTHON" - <<'PY' || fail "the structure's conductivity moments differ from NumPy's"
+import h5py, numpy as np, structure_reference as sr, conductivity_reference as cr, lattice_model as lm
+cell, pbc, pos = sr.read_xyz("tbg1.xyz")
+args = (cell, pbc, pos, (2, 1, 1), 6.0, sr.slater_koster_pz)
+H, _ = sr.supercell(*args, onsite=0.1)
+vx, _ = sr.supercell(*args, axis=0)
+vy, _ = sr.supercell(*args, axis=1)
+g = h5py.File("cond.h5", "r")["/conductivity"]
+mu = lm.complex_array(g["moments"][:])
+for k, (va, vb) in enumerate([(vx, vx), (vx, vy)]):
+    ref = cr.moments(H, va, vb, mu.shape[1], g.attrs["scale"], g.attrs["shift"])
+    err = np.abs(ref - mu[k]).max() / np.abs(ref).max()
+    print("structure conductivity moments", "xx xy".split()[k], "off NumPy's by %.2g" % err)
+    assert err < 1e-12
+assert "sheet" in h5py.File("cond.h5", "r")["/conductivity/sigma"].attrs["unit"].decode()
 PY
 refused() { # DECK EXPECTED_MESSAGE
   "$HAMLET" run "$1" --quiet >refused.log 2>&1

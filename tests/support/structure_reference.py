@@ -23,11 +23,12 @@ def slater_koster_pz(v, vpp_pi=-2.7, vpp_sigma=0.48, a0=2.46 / 3**0.5, d0=3.35, 
     return vpp_pi * np.exp(-(d - a0) / delta0) * (1 - nz2) + vpp_sigma * np.exp(-(d - d0) / delta0) * nz2
 
 
-def supercell(cell, pbc, pos, cells, cutoff, rule, onsite=0.0, boundary=("periodic",) * 3):
-    """H of cells[0] x cells[1] x cells[2] structure cells, row = atom + natoms * (cx + nx (cy + ny cz))."""
+def supercell(cell, pbc, pos, cells, cutoff, rule, onsite=0.0, boundary=("periodic",) * 3, axis=None):
+    """H of cells[0] x cells[1] x cells[2] structure cells, row = atom + natoms * (cx + nx (cy + ny cz));
+    with axis, the velocity i[H, X_axis] instead: i d_axis t on each bond of vector d."""
     na = len(pos)
     sites = int(np.prod(cells))
-    H = np.zeros((na * sites, na * sites))
+    H = np.zeros((na * sites, na * sites), dtype=float if axis is None else complex)
     reach = [int(np.ceil(cutoff / (abs(np.linalg.det(cell)) / np.linalg.norm(np.cross(cell[(k + 1) % 3],
              cell[(k + 2) % 3]))))) + 1 if pbc[k] else 0 for k in range(3)]
     bonds = []
@@ -37,10 +38,12 @@ def supercell(cell, pbc, pos, cells, cutoff, rule, onsite=0.0, boundary=("period
             v = pos + shift - pos[i]
             d = np.linalg.norm(v, axis=1)
             for j in np.nonzero((d < cutoff) & (d > 1e-6))[0]:
-                bonds.append((i, j, R, rule(v[j])))
+                t = rule(v[j])
+                bonds.append((i, j, R, t if axis is None else 1j * v[j][axis] * t))
     for s in range(sites):
         c = (s % cells[0], (s // cells[0]) % cells[1], s // (cells[0] * cells[1]))
-        H[na * s:na * (s + 1), na * s:na * (s + 1)] += onsite * np.eye(na)
+        if axis is None:
+            H[na * s:na * (s + 1), na * s:na * (s + 1)] += onsite * np.eye(na)
         for i, j, R, t in bonds:
             x = [c[k] + R[k] for k in range(3)]
             if any((x[k] < 0 or x[k] >= cells[k]) and boundary[k] == "open" for k in range(3)):
