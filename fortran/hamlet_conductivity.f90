@@ -186,5 +186,20 @@ module hamlet_conductivity
       real(c_double), intent(out) :: sigma(*)
       integer(c_int) :: status
     end function
+
+    ! Collective: sigma_aa(E) at T = 0 by the single-shot Kubo-Greenwood expansion (no M x M moments);
+    ! error and bounds (emin, emax) optional.
+    function hm_conductivity_single_shot(H, V, opt, kernel, lorentz_lambda, density, nenergy, energies, sigma, error, &
+                                         bounds) result(status) bind(C, name="hm_conductivity_single_shot")
+      import :: c_int, c_ptr, c_double, hm_conductivity_options
+      type(c_ptr), value :: H, V
+      type(hm_conductivity_options), intent(in) :: opt
+      integer(c_int), value :: kernel, nenergy
+      real(c_double), value :: lorentz_lambda, density
+      real(c_double), intent(in) :: energies(*)
+      real(c_double), intent(out) :: sigma(*)
+      real(c_double), intent(out), optional :: error(*), bounds(2)
+      integer(c_int) :: status
+    end function
   end interface
 end module hamlet_conductivity

@@ -3,7 +3,8 @@
 ! exact-trace moments with H itself as both "velocity" operators on a small TI lattice against
 ! LAPACK eigenvalues: Tr[H T_n H T_m]/N = sum_k E_k^2 T_n(x_k) T_m(x_k) / N (1e-10); state and
 ! restore; sigma from the moments is finite and the optical sigma(omega -> 0) equals it; bad inputs
-! fail with their messages; the spin-current blocks of an up-down chain.
+! fail with their messages; the spin-current blocks of an up-down chain; the single-shot sigma with V = H
+! against the eigenvalue sum.
 program test_fortran_conductivity
   use, intrinsic :: iso_c_binding
   use mpi
@@ -20,6 +21,8 @@ program test_fortran_conductivity
   complex(c_double_complex) :: mu(M, M), mu2(M, M), sum(M, M)
   complex(c_double_complex), allocatable :: part(:, :, :)
   real(c_double) :: scale, shift, ref, worst, x(2), sigma(2), temps(1), vblk(4), optical(2, 1, 2), cblk(8)
+  real(c_double) :: single(2), bounds(2), dk, g
+  real(c_double), parameter :: pi = 3.141592653589793d0
   complex(c_double_complex) :: zblk(4)
   integer(c_int32_t) :: shift3(6)
   real(c_double) :: blk(4), lattice(9), positions(3)
@@ -131,6 +134,29 @@ program test_fortran_conductivity
   call test_fails(hm_conductivity_optical(M, 1, mu, scale, shift, HM_KERNEL_JACKSON, 0d0, 1d0, 0d0, 1, [0d0], 2, x, 1, &
                                           temps, optical), HM_ERR_ARGUMENT, "must be finite and > 0", &
                   "hm_conductivity_optical frequency 0")
+  ! Single shot with V = H (exact trace, the same interval): 2 pi^2 sum_k E_k^2 delta_M(x - E_k)^2, delta_M the
+  ! Jackson-damped series of the DOS.
+  call test_ok(hm_conductivity_single_shot(H, H, opt, HM_KERNEL_JACKSON, 0d0, 1d0, 2, x, single, bounds=bounds), &
+               "hm_conductivity_single_shot")
+  call test_assert(abs(bounds(1) - opt%emin) + abs(bounds(2) - opt%emax) == 0, "single shot's interval is not the given one")
+  do j = 1, 2
+    ref = 0
+    do k = 1, int(N)
+      dk = 0
+      do i = 0, M - 1
+        g = ((M - i + 1) * cos(pi / (M + 1) * i) + sin(pi / (M + 1) * i) / tan(pi / (M + 1))) / (M + 1)
+        dk = dk + merge(1d0, 2d0, i == 0) * g * cos(i * acos(scale * (x(j) - shift))) * &
+             cos(i * acos(scale * (E(k) - shift)))
+      end do
+      dk = dk * scale / (pi * sqrt(1 - (scale * (x(j) - shift))**2))
+      ref = ref + E(k)**2 * dk**2
+    end do
+    ref = 2 * pi**2 * ref / N
+    call test_assert(abs(single(j) - ref) < 1d-10 * max(1d0, abs(ref)) .and. abs(ref) > 1d-3, &
+                     "single shot off the eigenvalue sum")
+  end do
+  call test_fails(hm_conductivity_single_shot(H, H, opt, HM_KERNEL_JACKSON, 0d0, 1d0, 0, x, single), HM_ERR_ARGUMENT, &
+                  "nenergy >= 1", "hm_conductivity_single_shot nenergy 0")
   opt%moments = 7
   call test_fails(hm_conductivity_create(H, 1, left, right, opt, c2), HM_ERR_ARGUMENT, "must be even", &
                   "hm_conductivity_create moments 7")

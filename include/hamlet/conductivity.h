@@ -133,6 +133,20 @@ HM_API int hm_conductivity_sigma(int moments, int ncomp, const double *mu, doubl
                           double lorentz_lambda, double density, int nenergy, const double *energies, int ntemp,
                           const double *temps, double *sigma);
 
+/* Collective: sigma_aa(E) at T = 0 and nenergy Fermi energies by the single-shot Kubo-Greenwood
+ * expansion, for lattices too large for M x M moments:
+ *   sigma(E) = 2 pi^2 (density / N) Tr[V delta_M(E - H) V delta_M(E - H)]   (e^2/h, as hm_conductivity_sigma)
+ * with delta_M the kernel-damped M-term Chebyshev series of the DOS. Each start vector r (opt's trace,
+ * vectors and seed: the same random phases as hm_conductivity's) costs 2M products with H; memory is
+ * 6 + 3 nenergy vectors of N. It equals the Greenwood sum over the moments of hm_conductivity with the
+ * same options to rounding, and the Kubo-Bastin sigma_aa of hm_conductivity_sigma at T = 0 to the
+ * latter's quadrature. Of opt: moments, vectors, seed, trace (exact: N <= 10^5), bounds, lanczos_steps,
+ * bounds_margin, emin, emax, stop. H and V complex. sigma[e], error[e] (standard error over the random
+ * vectors, or NULL), bounds (or NULL): the interval used, emin and emax. */
+HM_API int hm_conductivity_single_shot(hm_matrix *H, hm_matrix *V, const hm_conductivity_options *opt, hm_kpm_kernel kernel,
+                                       double lorentz_lambda, double density, int nenergy, const double *energies,
+                                       double *sigma, double *error, double *bounds);
+
 /* Not collective, pure arithmetic: the optical conductivity sigma_ab(omega) (complex; the units and
  * density of hm_conductivity_sigma) from the same moments, both Green's functions by their Chebyshev
  * series with the kernel's damping and the broadening eta (energy units, >= 0; 0: the kernel's only):

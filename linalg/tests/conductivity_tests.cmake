@@ -32,3 +32,8 @@ hm_add_test(test_conductivity_graphene_optical_cuda COMMAND $<TARGET_FILE:test_c
 # sigma^S_xy = 2 e^2/h in the quantum spin Hall phase, 0 in the trivial one (CPU and GPU).
 hm_add_c_test(test_conductivity_spin_hall SOURCES test_conductivity_spin_hall.c ARGS 24 512 6 LABELS cpu)
 hm_add_test(test_conductivity_spin_hall_cuda COMMAND $<TARGET_FILE:test_conductivity_spin_hall> 24 512 6 cuda NPROCS 1 LABELS gpu)
+# Single-shot sigma_xx(E): equal to the Greenwood sum over the moments of the same start vectors (exact
+# and random traces) and to the Kubo-Bastin sigma_xx within its quadrature; 1 and 3 ranks; GPU.
+hm_add_c_test(test_conductivity_single_shot SOURCES test_conductivity_single_shot.c LABELS cpu)
+hm_add_test(test_conductivity_single_shot_mpi3 COMMAND $<TARGET_FILE:test_conductivity_single_shot> cpu 4 2 NPROCS 3 LABELS cpu)
+hm_add_test(test_conductivity_single_shot_cuda COMMAND $<TARGET_FILE:test_conductivity_single_shot> cuda NPROCS 1 LABELS gpu)

@@ -1,0 +1,183 @@
+/* Single-shot Kubo-Greenwood sigma_aa(E) (conductivity.h): for each start vector r, one Chebyshev
+ * recursion on r and one on V r accumulate b_e = delta_M(E_e - H) r and a_e = delta_M(E_e - H) V r for
+ * every energy at once, and <r| V delta V delta |r> = <a_e| V |b_e>. Memory: the two recursions' six
+ * vectors and 2 nenergy accumulators of N, whatever M: no M x M moments. The start vectors are
+ * hm_conductivity's (the same seed gives the same random phases, column r), so the result equals the
+ * Greenwood sum over that run's moments to rounding. */
+#include <complex.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "error_macros.h"
+#include "hamlet/conductivity.h"
+#include "lanczos.h"
+
+typedef struct {
+  hm_mvec *x[3], *y[3]; /* T_{n-1}, T_n, T_{n+1} of r and of V r */
+  hm_mvec *a, *b, *t;   /* [nenergy] accumulators and V b */
+  double complex *zeros; /* nenergy of them (axpby's per-column scalars) */
+} single_shot_vectors;
+
+static void free_vectors(single_shot_vectors *w) {
+  for (int i = 0; i < 3; i++) hm_mvec_destroy(&w->x[i]), hm_mvec_destroy(&w->y[i]);
+  hm_mvec_destroy(&w->a);
+  hm_mvec_destroy(&w->b);
+  hm_mvec_destroy(&w->t);
+  free(w->zeros);
+}
+
+/* next = 2 scale (H - shift) cur - prev (first: scale (H - shift) cur, prev unused). */
+static int chebyshev_step(hm_matrix *H, double scale, double shift, hm_mvec *prev, hm_mvec *cur, hm_mvec *next, int first) {
+  HM_CALL(hm_matrix_apply(H, cur, next));
+  const double f = first ? 1 : 2;
+  const double complex alpha = f * scale, gamma = -f * scale * shift, minus_one = -1, one = 1;
+  HM_CALL(hm_mvec_axpby(next, &gamma, cur, &alpha)); /* next = alpha H cur + gamma cur */
+  if (!first) HM_CALL(hm_mvec_axpby(next, &minus_one, prev, &one));
+  return HM_SUCCESS;
+}
+
+/* The block accumulators: acc += v c (c: 1 x nenergy, the coefficients of this T_n). */
+static int accumulate(hm_mvec *acc, const hm_mvec *v, const double complex *c) {
+  const double complex one = 1;
+  HM_CALL(hm_mvec_update(acc, &one, v, c));
+  return HM_SUCCESS;
+}
+
+/* sum_e[e] += Re <a_e| V |b_e> for one start vector. */
+static int one_start(hm_matrix *H, hm_matrix *V, double scale, double shift, int M, int nenergy,
+                     const double complex *coef, single_shot_vectors *w, double *value) {
+  HM_CALL(hm_matrix_apply(V, w->x[0], w->y[0]));
+  HM_CALL(hm_mvec_axpby(w->a, w->zeros, w->a, w->zeros)); /* cleared (NaN-safe) */
+  HM_CALL(hm_mvec_axpby(w->b, w->zeros, w->b, w->zeros));
+  for (int n = 0; n < M; n++) {
+    const int cur = n % 3, prev = (n + 2) % 3, next = (n + 1) % 3;
+    HM_CALL(accumulate(w->b, w->x[cur], coef + (size_t)n * nenergy));
+    HM_CALL(accumulate(w->a, w->y[cur], coef + (size_t)n * nenergy));
+    if (n + 1 == M) break;
+    HM_CALL(chebyshev_step(H, scale, shift, w->x[prev], w->x[cur], w->x[next], n == 0));
+    HM_CALL(chebyshev_step(H, scale, shift, w->y[prev], w->y[cur], w->y[next], n == 0));
+  }
+  HM_CALL(hm_matrix_apply(V, w->b, w->t));
+  double complex *dots = malloc(sizeof *dots * (size_t)nenergy);
+  HM_CHECK(dots, HM_ERR_MEMORY, "%d dots", nenergy);
+  const int st = hm_mvec_dot(w->a, w->t, dots);
+  for (int e = 0; !st && e < nenergy; e++) value[e] = creal(dots[e]);
+  free(dots);
+  return st;
+}
+
+static int interval(hm_matrix *H, const hm_conductivity_options *o, double *emin, double *emax) {
+  if (o->bounds == HM_BOUNDS_GIVEN) {
+    *emin = o->emin;
+    *emax = o->emax;
+  } else if (o->bounds == HM_BOUNDS_LANCZOS) {
+    HM_CALL(hm_lanczos_bounds(H, o->lanczos_steps, o->seed, o->bounds_margin, emin, emax));
+  } else {
+    double lo, hi;
+    HM_CALL(hm_matrix_gershgorin(H, &lo, &hi));
+    *emin = lo - o->bounds_margin * (hi - lo);
+    *emax = hi + o->bounds_margin * (hi - lo);
+  }
+  if (!(*emax - *emin > 1e-300)) *emin -= 1, *emax += 1;
+  return HM_SUCCESS;
+}
+
+/* coef[n][e]: scale (2 - delta_n0) g_n T_n(x_e) / (pi sqrt(1 - x_e^2)), x_e = scale (E_e - shift): the
+ * damped series of delta(E_e - H) in T_n(H~); 0 outside the interval. */
+static int coefficients(int M, hm_kpm_kernel kernel, double lambda, double scale, double shift, int nenergy,
+                        const double *energies, double complex *coef) {
+  double *g = malloc(sizeof(double) * (size_t)M);
+  HM_CHECK(g, HM_ERR_MEMORY, "%d kernel factors", M);
+  const int st = hm_kpm_kernel_factors(kernel, lambda, M, g);
+  for (int e = 0; !st && e < nenergy; e++) {
+    const double x = scale * (energies[e] - shift);
+    const int inside = fabs(x) < 1;
+    const double th = inside ? acos(x) : 0, w = inside ? scale / (M_PI * sqrt(1 - x * x)) : 0;
+    for (int n = 0; n < M; n++) coef[(size_t)n * nenergy + e] = w * (n ? 2 : 1) * g[n] * cos(n * th);
+  }
+  free(g);
+  return st;
+}
+
+int hm_conductivity_single_shot(hm_matrix *H, hm_matrix *V, const hm_conductivity_options *opt, hm_kpm_kernel kernel,
+                                double lorentz_lambda, double density, int nenergy, const double *energies,
+                                double *sigma, double *error, double *bounds) {
+  HM_CHECK(H && V && opt && energies && sigma && nenergy >= 1, HM_ERR_ARGUMENT,
+           "H, V, opt, energies and sigma are required, nenergy >= 1 (got %d)", nenergy);
+  const int M = opt->moments;
+  HM_CHECK(M >= 2 && (opt->trace == HM_TRACE_EXACT || opt->vectors >= 1), HM_ERR_ARGUMENT,
+           "moments = %d (>= 2) and vectors = %d (>= 1) are required", M, opt->vectors);
+  int64_t n, nv;
+  hm_scalar th, tv;
+  HM_CALL(hm_matrix_info(H, &n, NULL, &th));
+  HM_CALL(hm_matrix_info(V, &nv, NULL, &tv));
+  HM_CHECK(th == HM_COMPLEX && tv == HM_COMPLEX && nv == n, HM_ERR_ARGUMENT,
+           "H and V must be complex matrices of one size (N = %lld and %lld)", (long long)n, (long long)nv);
+  HM_CHECK(opt->trace == HM_TRACE_RANDOM || n <= 100000, HM_ERR_ARGUMENT,
+           "trace = exact runs one start vector per row: N = %lld is too large (at most 10^5; use random)", (long long)n);
+  double emin, emax;
+  HM_CALL(interval(H, opt, &emin, &emax));
+  const double scale = 2.0 / (emax - emin), shift = 0.5 * (emax + emin);
+  if (bounds) bounds[0] = emin, bounds[1] = emax;
+  hm_context *ctx;
+  const hm_dist *dist;
+  HM_CALL(hm_matrix_context(H, &ctx));
+  HM_CALL(hm_matrix_dist(H, &dist));
+  int64_t first, local;
+  HM_CALL(hm_dist_range(dist, &first, &local, NULL));
+  const int starts = opt->trace == HM_TRACE_RANDOM ? opt->vectors : (int)n;
+  double complex *coef = malloc(sizeof *coef * (size_t)M * nenergy), *unit = NULL;
+  double *value = malloc(sizeof(double) * nenergy), *sum = calloc((size_t)nenergy, sizeof(double));
+  double *sum2 = calloc((size_t)nenergy, sizeof(double));
+  single_shot_vectors w = {0};
+  hm_mvec *phases = NULL;
+  int st = coef && value && sum && sum2 ? HM_SUCCESS : hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "buffers");
+  if (!st) st = coefficients(M, kernel, lorentz_lambda, scale, shift, nenergy, energies, coef);
+  for (int i = 0; i < 3 && !st; i++) {
+    st = hm_mvec_create(ctx, dist, HM_COMPLEX, 1, &w.x[i]);
+    if (!st) st = hm_mvec_create(ctx, dist, HM_COMPLEX, 1, &w.y[i]);
+  }
+  if (!st) st = hm_mvec_create(ctx, dist, HM_COMPLEX, nenergy, &w.a);
+  if (!st) st = hm_mvec_create(ctx, dist, HM_COMPLEX, nenergy, &w.b);
+  if (!st) st = hm_mvec_create(ctx, dist, HM_COMPLEX, nenergy, &w.t);
+  if (!st && !(w.zeros = calloc((size_t)nenergy, sizeof *w.zeros)))
+    st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "%d scalars", nenergy);
+  if (!st && opt->trace == HM_TRACE_RANDOM) {
+    st = hm_mvec_create(ctx, dist, HM_COMPLEX, opt->vectors, &phases);
+    if (!st) st = hm_mvec_random_phase(phases, opt->seed);
+  } else if (!st && !(unit = calloc((size_t)local + 1, sizeof *unit))) {
+    st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "a unit vector");
+  }
+  for (int r = 0; r < starts && !st; r++) {
+    if (phases) {
+      st = hm_mvec_copy_columns(phases, r, w.x[0], 0, 1);
+    } else { /* the unit vector of row r */
+      if (r - 1 >= first && r - 1 < first + local) unit[r - 1 - first] = 0;
+      if (r >= first && r < first + local) unit[r - first] = 1;
+      st = hm_mvec_set(w.x[0], unit);
+    }
+    if (!st) st = one_start(H, V, scale, shift, M, nenergy, coef, &w, value);
+    for (int e = 0; !st && e < nenergy; e++) sum[e] += value[e], sum2[e] += value[e] * value[e];
+    if (!st && opt->stop && opt->stop(opt->stop_user))
+      st = hm_error_raise(HM_ERR_STOPPED, __FILE__, __LINE__, __func__, "stopped after %d of %d start vectors", r + 1,
+                          starts);
+  }
+  /* sigma = 2 pi^2 (density / N) Tr[V delta V delta]: the trace is the sum over unit vectors, or N times
+   * the mean over random phases (|r|^2 = N) */
+  const int R = opt->trace == HM_TRACE_RANDOM ? opt->vectors : 0;
+  const double factor = 2 * M_PI * M_PI * density / (double)n;
+  for (int e = 0; !st && e < nenergy; e++) {
+    const double mean = R ? sum[e] / R : sum[e];
+    sigma[e] = factor * mean;
+    const double var = R > 1 ? fmax(0, (sum2[e] - R * mean * mean) / (R - 1)) : 0;
+    if (error) error[e] = R > 1 ? factor * sqrt(var / R) : 0;
+  }
+  free_vectors(&w);
+  hm_mvec_destroy(&phases);
+  free(coef);
+  free(unit);
+  free(value);
+  free(sum);
+  free(sum2);
+  return st;
+}

@@ -1,0 +1,101 @@
+/* Single-shot sigma_xx(E) (hm_conductivity_single_shot) on a 6 x 5 Qi-Wu-Zhang lattice (with an
+ * intra-cell hop, periodic), M = 48, at 7 Fermi energies:
+ *  (a) exact trace: equal to the Greenwood sum 2 pi^2 density sum_nm c_n(E) c_m(E) mu_nm over the
+ *      exact-trace moments of hm_conductivity (c_n the damped delta coefficients, written here) to 1e-10;
+ *  (b) random trace with the same seed and vectors: equal to the same sum over hm_conductivity's
+ *      random moments to 1e-10 (the same start vectors), with an error bar;
+ *  (c) the Kubo-Bastin sigma_xx of hm_conductivity_sigma at T = 0 within 2% (its energy quadrature);
+ *  (d) bad inputs. Arguments: backend (cpu | cuda) [LX LY] (default 6 5). Run on 1 and 3 ranks (there 4 x 2:
+ *  an exact trace is N sequential starts of 2M products, each with a halo exchange). */
+#include "conductivity_testlib.h"
+
+enum { M = 48, NE = 7 };
+static const double density = 2.0;
+
+/* 2 pi^2 density sum_nm c_n c_m mu_nm, c_n = scale (2 - delta_n0) g_n T_n(x) / (pi sqrt(1 - x^2)) */
+static double greenwood(const double complex *mu, double scale, double shift, double E) {
+  double g[M], c[M];
+  hm_kpm_kernel_factors(HM_KERNEL_JACKSON, 0, M, g);
+  const double x = scale * (E - shift), th = acos(x);
+  for (int n = 0; n < M; n++) c[n] = scale * (n ? 2 : 1) * g[n] * cos(n * th) / (M_PI * sqrt(1 - x * x));
+  double complex acc = 0;
+  for (int n = 0; n < M; n++)
+    for (int m = 0; m < M; m++) acc += c[n] * c[m] * mu[n * M + m];
+  return 2 * M_PI * M_PI * density * creal(acc);
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  const int cuda = argc > 1 && !strcmp(argv[1], "cuda");
+  const int64_t LX = argc > 3 ? atoi(argv[2]) : 6, LY = argc > 3 ? atoi(argv[3]) : 5;
+  if (cuda) HM_TEST_NEED_GPU();
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  hm_context *ctx;
+  HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, cuda ? HM_BACKEND_CUDA : HM_BACKEND_CPU, &ctx));
+  double blk[QWZ_BLOCKS * 8], vx[QWZ_BLOCKS * 8];
+  qwz_blocks(-1.2, 0.3, blk);
+  const double lattice[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, tau[6] = {0, 0, 0, 0.3, 0.2, 0};
+  HM_TEST_OK(hm_velocity_blocks(2, QWZ_BLOCKS, qwz_shift, blk, lattice, tau, 0, vx));
+  hm_matrix *H, *V;
+  HM_TEST_OK(stencil_matrix_periodic(ctx, LX, LY, 2, QWZ_BLOCKS, qwz_shift, blk, &H));
+  HM_TEST_OK(stencil_matrix_periodic(ctx, LX, LY, 2, QWZ_BLOCKS, qwz_shift, vx, &V));
+  double energies[NE];
+  for (int e = 0; e < NE; e++) energies[e] = -2.4 + 0.8 * e;
+  for (int random = 0; random <= 1; random++) {
+    hm_conductivity_options opt;
+    hm_conductivity_options_default(&opt);
+    opt.moments = M;
+    opt.trace = random ? HM_TRACE_RANDOM : HM_TRACE_EXACT;
+    opt.vectors = 3;
+    opt.seed = hm_test_seed();
+    opt.bounds = HM_BOUNDS_GERSHGORIN;
+    hm_conductivity *c;
+    HM_TEST_OK(hm_conductivity_create(H, 1, &V, &V, &opt, &c));
+    HM_TEST_OK(hm_conductivity_run(c));
+    double complex *mu = malloc(sizeof(double complex) * M * M);
+    double scale, shift, sigma[NE], error[NE], bastin[NE], bounds[2];
+    HM_TEST_OK(hm_conductivity_moments(c, (double *)mu, NULL));
+    HM_TEST_OK(hm_conductivity_info(c, NULL, NULL, NULL, NULL, NULL, &scale, &shift, NULL));
+    HM_TEST_OK(hm_conductivity_single_shot(H, V, &opt, HM_KERNEL_JACKSON, 0, density, NE, energies, sigma, error, bounds));
+    HM_TEST_ASSERT(fabs(2 / (bounds[1] - bounds[0]) - scale) < 1e-14 * scale, "single shot's interval differs");
+    const double zero = 0;
+    HM_TEST_OK(hm_conductivity_sigma(M, 1, (double *)mu, scale, shift, HM_KERNEL_JACKSON, 0, density, NE, energies, 1,
+                                     &zero, bastin));
+    double worst = 0, worst_bastin = 0, largest = 0;
+    for (int e = 0; e < NE; e++) largest = fmax(largest, fabs(greenwood(mu, scale, shift, energies[e])));
+    for (int e = 0; e < NE; e++) {
+      const double ref = greenwood(mu, scale, shift, energies[e]);
+      worst = fmax(worst, fabs(sigma[e] - ref) / largest);
+      worst_bastin = fmax(worst_bastin, fabs(sigma[e] - bastin[e]) / largest);
+      if (rank == 0)
+        printf("%s E = %5.2f: single shot %.10f +- %.2g, Greenwood over moments %.10f, Bastin %.6f\n",
+                  random ? "random" : "exact ", energies[e], sigma[e], error[e], ref, bastin[e]);
+    }
+    HM_TEST_ASSERT(largest > 0.05, "sigma_xx vanishes everywhere (%g): no test", largest);
+    HM_TEST_ASSERT(worst < 1e-10, "%s trace: single shot off the moments' Greenwood sum by %.2g", random ? "random" : "exact",
+                   worst);
+    HM_TEST_ASSERT(worst_bastin < 0.02, "single shot off the Kubo-Bastin sigma_xx by %.2g of its largest", worst_bastin);
+    if (random) {
+      int any = 0;
+      for (int e = 0; e < NE; e++) any |= error[e] > 0;
+      HM_TEST_ASSERT(any, "three random vectors give no error bar");
+    }
+    free(mu);
+    hm_conductivity_destroy(&c);
+  }
+  /* bad inputs */
+  hm_conductivity_options opt;
+  hm_conductivity_options_default(&opt);
+  opt.moments = M;
+  double s[1];
+  HM_TEST_FAILS(hm_conductivity_single_shot(H, V, &opt, HM_KERNEL_JACKSON, 0, density, 0, energies, s, NULL, NULL),
+                HM_ERR_ARGUMENT, "nenergy >= 1");
+  opt.moments = 1;
+  HM_TEST_FAILS(hm_conductivity_single_shot(H, V, &opt, HM_KERNEL_JACKSON, 0, density, 1, energies, s, NULL, NULL),
+                HM_ERR_ARGUMENT, "moments = 1 (>= 2)");
+  hm_matrix_destroy(&H);
+  hm_matrix_destroy(&V);
+  hm_context_destroy(&ctx);
+  return hm_test_finish();
+}
