@@ -9,7 +9,6 @@
 #include <math.h>
 #include "run_conductivity.h"
 
-enum { PHASE_BUILD, PHASE_BOUNDS, PHASE_MOMENTS, PHASE_SIGMA, PHASE_CHECKPOINT, PHASE_IO, PHASES };
 static const char *const phase_name[PHASES] = {"build", "bounds", "moments", "sigma", "checkpoint", "io"};
 
 static int on_checkpoint(hm_conductivity *c, void *user) {
@@ -71,6 +70,11 @@ int run_conductivity_geometry(run_state *s, hm_matrix *H, const int64_t cells[3]
       if (!v[a]) APP_CALL(hm_matrix_create_velocity(H, cells, orbitals, lattice, positions, a, &v[a]));
       (side ? right : left)[c] = v[a];
     }
+  if (d->conductivity.single_shot) {
+    const int code = run_conductivity_single_shot(s, H, v, cells, orbitals, lattice, &m);
+    for (int a = 0; a < 3; a++) hm_matrix_destroy(&v[a]), hm_matrix_destroy(&J[a]);
+    return code;
+  }
   hm_conductivity_options opt;
   hm_conductivity_options_default(&opt);
   opt.moments = M;

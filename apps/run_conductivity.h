@@ -1,7 +1,15 @@
-/* method = conductivity: its checkpoints (run_conductivity_checkpoint.c). */
+/* method = conductivity: its phases, checkpoints (run_conductivity_checkpoint.c) and the single-shot expansion. */
 #ifndef HAMLET_RUN_CONDUCTIVITY_H
 #define HAMLET_RUN_CONDUCTIVITY_H
 #include "run_state.h"
+
+/* The phases of a conductivity run (run_conductivity.c names them). */
+enum { PHASE_BUILD, PHASE_BOUNDS, PHASE_MOMENTS, PHASE_SIGMA, PHASE_CHECKPOINT, PHASE_IO, PHASES };
+
+/* expansion = single_shot (run_conductivity_single_shot.c): sigma_aa(E) at T = 0 of the deck's components
+ * with the velocities v[a], into /conductivity; m: the phase mark to continue from. An exit code. */
+int run_conductivity_single_shot(run_state *s, hm_matrix *H, hm_matrix *const v[3], const int64_t cells[3],
+                                 int orbitals, const double lattice[9], run_mark *m);
 
 /* What a restart reads: the interval and the hm_conductivity_restore arguments (pointers into
  * values, which the caller frees). */

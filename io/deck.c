@@ -653,6 +653,25 @@ static void check_frequencies(deck_state *st) {
 }
 
 /* [conductivity]: components, the chemical-potential grid and the temperatures. */
+/* expansion = single_shot: diagonal charge components at T = 0, no frequencies, no checkpoints. */
+static void check_single_shot(deck_state *st) {
+  hm_deck *d = st->deck;
+  if (!d->conductivity.single_shot) return;
+  const int exp = key_index("conductivity", "expansion");
+  const char *why = NULL;
+  for (int c = 0; c < d->conductivity.ncomp; c++)
+    if (d->conductivity.comp[c][0] != d->conductivity.comp[c][1]) why = "components must be xx, yy or zz";
+  for (int t = 0; t < d->conductivity.ntemps; t++)
+    if (d->conductivity.temps[t] != 0) why = "temperatures must be 0 (sigma_aa(E) at T = 0)";
+  if (d->conductivity.nfreqs) why = "no frequencies: sigma(omega) needs the moments";
+  if (d->conductivity.current) why = "current must be charge";
+  if (d->checkpoint_every || d->checkpoint_seconds) why = "it takes no checkpoints yet: remove checkpoint_every and "
+                                                          "checkpoint_seconds";
+  if (why)
+    fail(st, st->given[exp], "[conductivity] expansion = single_shot: %s (expansion = moments computes the rest)",
+         why);
+}
+
 static void check_conductivity(deck_state *st) {
   hm_deck *d = st->deck;
   if (d->solver.method != HM_METHOD_CONDUCTIVITY) return;
@@ -697,6 +716,7 @@ static void check_conductivity(deck_state *st) {
     return;
   }
   check_frequencies(st);
+  check_single_shot(st);
 }
 
 /* [kpm] ldos_sites: the KPM LDOS at these sites (ti) or unit cells (lattice), one start vector per

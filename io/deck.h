@@ -122,6 +122,7 @@ typedef struct {
     double *energies;            /* malloc'd, nenergies */
     double temps[64];
     int kernel, moments, vectors, chunk, trace;
+    int single_shot;             /* [conductivity] expansion = single_shot: sigma_aa(E) at T = 0, no moments */
     double lambda;
     uint64_t seed;
   } conductivity;

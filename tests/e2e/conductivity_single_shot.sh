@@ -1,0 +1,84 @@
+# [conductivity] expansion = single_shot: sigma_xx and sigma_yy(E) at T = 0 of a disordered graphene
+# sheet (8 x 6 cells, Anderson W = 1, M = 64) from 2 ranks equal the Kubo-Greenwood sum over the
+# moments that expansion = moments stores for the same deck (the same start vectors: exact trace
+# and 4 random vectors; 1e-10), and, exact, the moments' Kubo-Bastin sigma within 2% of its largest value;
+# the refusals of components, temperatures, frequencies and checkpoints that it does not compute.
+. "$(dirname "$0")/common.sh"
+need_h5py
+export OMP_NUM_THREADS=1
+deck() { # NAME EXPANSION TRACE [EXTRA CONDUCTIVITY LINES]
+  cat >"$1.ini" <<INI
+[hamiltonian]
+model = lattice
+lattice_file = $SOURCE_DIR/inputs/lattices/graphene.lattice
+nx = 8
+ny = 6
+nz = 1
+boundary = periodic periodic open
+potential = disorder
+disorder_w = 1
+disorder_seed = 3
+[solver]
+method = conductivity
+[kpm]
+trace = $3
+bounds = gershgorin
+[conductivity]
+expansion = $2
+components = xx yy
+energies = -2.5 2.5 11
+moments = 64
+${4:-}
+INI
+}
+for trace in exact random; do
+  extra=""
+  [ "$trace" = random ] && extra=$'vectors = 4\nseed = 7'
+  deck "mom_$trace" moments "$trace" "$extra"
+  deck "ss_$trace" single_shot "$trace" "$extra"
+  for name in "mom_$trace" "ss_$trace"; do
+    run2 run "$name.ini" -o "$name.h5" --quiet >"$name.log" 2>&1 || fail "$name: $(cat "$name.log")"
+  done
+done
+PYTHONPATH=$SOURCE_DIR/tests/support "$PYTHON" - <<'PY' || fail "single shot differs from the moments' Greenwood sum"
+import h5py, numpy as np, lattice_model as lm
+def jackson(M):
+    n, a = np.arange(M), np.pi / (M + 1)
+    return ((M - n + 1) * np.cos(a * n) + np.sin(a * n) / np.tan(a)) / (M + 1)
+for trace in ("exact", "random"):
+    mom = h5py.File("mom_%s.h5" % trace, "r")["/conductivity"]
+    ss = h5py.File("ss_%s.h5" % trace, "r")["/conductivity"]
+    mu = lm.complex_array(mom["moments"][:])
+    M, scale, shift, density = mu.shape[1], mom.attrs["scale"], mom.attrs["shift"], mom.attrs["density"]
+    assert ss.attrs["expansion"].decode() == "single_shot" and "moments" not in ss
+    assert abs(ss.attrs["scale"] - scale) < 1e-14 * scale and ss.attrs["density"] == density
+    E = ss["energy"][:]
+    x = scale * (E - shift)
+    c = scale * np.where(np.arange(M) == 0, 1, 2)[:, None] * jackson(M)[:, None] * np.cos(np.outer(np.arange(M), np.arccos(x)))
+    c /= np.pi * np.sqrt(1 - x**2)
+    ref = np.array([2 * np.pi**2 * density * np.einsum("n,nm,m->", c[:, e], mu[k], c[:, e]).real
+                    for k in range(2) for e in range(len(E))]).reshape(2, len(E))
+    sigma, bastin = ss["sigma"][:, 0, :], mom["sigma"][:, 0, :]
+    err, berr = np.abs(sigma - ref).max() / np.abs(ref).max(), np.abs(sigma - bastin).max() / np.abs(ref).max()
+    print("%s trace: single shot off the moments' Greenwood sum by %.2g, off Kubo-Bastin by %.2g (largest %.3g)"
+          % (trace, err, berr, np.abs(ref).max()))
+    assert np.abs(ref).max() > 0.1 and err < 1e-10
+    assert trace == "random" or berr < 0.02  # Bastin = Greenwood for exact, symmetric moments (not random ones)
+    if trace == "random":
+        assert np.all(ss["error"][:] > 0)
+PY
+refused() { # NAME COMPONENTS EXTRA-LINES EXPECTED
+  deck "$1" single_shot random "$3"
+  sed -i "s/^components = xx yy$/components = $2/" "$1.ini"
+  "$HAMLET" run "$1.ini" --quiet >"$1.log" 2>&1
+  code=$?
+  [ "$code" -eq 2 ] && grep -qF -- "$4" "$1.log" || fail "$1: exit $code, want 2 with '$4': $(cat "$1.log")"
+}
+refused offdiag "xx xy" "" "expansion = single_shot: components must be xx, yy or zz"
+refused warm xx "temperatures = 0.1" "temperatures must be 0"
+refused optical xx "frequencies = 0.1 1 4" "no frequencies"
+sed_ckpt() { deck ckpt single_shot random; printf '[run]\ncheckpoint_every = 2\n' >>ckpt.ini; }
+sed_ckpt
+"$HAMLET" run ckpt.ini --quiet >ckpt.log 2>&1
+[ $? -eq 2 ] && grep -qF "it takes no checkpoints yet" ckpt.log || fail "single shot with checkpoints: $(cat ckpt.log)"
+finish
