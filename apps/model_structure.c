@@ -48,14 +48,15 @@ void run_build_structure(run_state *s, hm_matrix **H) {
   s->structure_bonds = b.nbonds / 2;
   s->structure_bond_range[0] = b.nbonds ? b.shortest : 0;
   s->structure_bond_range[1] = b.nbonds ? b.longest : 0;
-  /* the conductivity: complex arithmetic, the velocities from the bond vectors, the cell for N / Omega */
-  const int conductivity = d->solver.method == HM_METHOD_CONDUCTIVITY;
+  /* the conductivity: complex arithmetic, the velocities from the bond vectors, the cell for N / Omega;
+   * hamlet export --velocity: those it names */
+  const int export_only = s->args->export_only, conductivity = !export_only && d->solver.method == HM_METHOD_CONDUCTIVITY;
   int status = hm_structure_matrix(s->ctx, &st, &b, &rule, cells, d->ti.boundary, conductivity ? HM_COMPLEX : HM_REAL, H);
-  for (int c = 0; conductivity && !status && c < d->conductivity.ncomp; c++)
-    for (int side = 0; side < 2 && !status; side++) {
-      const int a = d->conductivity.comp[c][side];
-      if (!s->velocity[a]) status = hm_structure_velocity(s->ctx, &st, &b, cells, d->ti.boundary, a, &s->velocity[a]);
-    }
+  int wanted = export_only ? s->args->export_velocity : 0;
+  for (int c = 0; conductivity && c < d->conductivity.ncomp; c++)
+    wanted |= 1 << d->conductivity.comp[c][0] | 1 << d->conductivity.comp[c][1];
+  for (int a = 0; a < 3 && !status; a++)
+    if (wanted & (1 << a)) status = hm_structure_velocity(s->ctx, &st, &b, cells, d->ti.boundary, a, &s->velocity[a]);
   if (conductivity && !status) {
     for (int k = 0; k < 9; k++) s->lattice_cell[k] = st.cell[k / 3][k % 3];
     s->lattice_positions = st.pos; /* kept for run_conductivity (freed there) */

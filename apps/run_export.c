@@ -60,20 +60,24 @@ static void model_geometry(run_state *s, geometry *out) {
   g->labels = out->labels;
 }
 
-/* --velocity: v_a = i[H, X_a] of the assembled H (hm_matrix_create_velocity, the conductivity's), over the
- * model's cells, orbitals and positions. */
+/* --velocity: v_a = i[H, X_a]: a structure's from its bonds (made with H), else of the assembled H
+ * (hm_matrix_create_velocity, the conductivity's) over the model's cells, orbitals and positions. */
 static int make_velocities(run_state *s, hm_matrix *H, const hm_export_geometry *g, hm_matrix *V[3]) {
   int st = HM_SUCCESS;
-  for (int a = 0; a < 3 && !st; a++)
-    if (s->args->export_velocity & (1 << a))
-      st = hm_matrix_create_velocity(H, g->cells, g->orbitals, g->lattice, g->positions, a, &V[a]);
+  for (int a = 0; a < 3 && !st; a++) {
+    if (!(s->args->export_velocity & (1 << a))) continue;
+    V[a] = s->velocity[a];
+    s->velocity[a] = NULL;
+    if (!V[a]) st = hm_matrix_create_velocity(H, g->cells, g->orbitals, g->lattice, g->positions, a, &V[a]);
+  }
   return st;
 }
 
 int run_export(run_state *s, hm_matrix *H, hm_matrix *M) {
-  if (s->args->export_velocity && s->deck.model != HM_MODEL_LATTICE && s->deck.model != HM_MODEL_TI) {
+  const int model = s->deck.model;
+  if (s->args->export_velocity && model != HM_MODEL_LATTICE && model != HM_MODEL_TI && model != HM_MODEL_STRUCTURE) {
     if (s->rank == 0)
-      fprintf(stderr, "hamlet export: --velocity needs lattice cells and positions: model = ti or lattice\n");
+      fprintf(stderr, "hamlet export: --velocity needs lattice cells and positions: model = ti, lattice or structure\n");
     return HM_EXIT_USAGE;
   }
   int64_t n, nnz;

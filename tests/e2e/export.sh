@@ -87,7 +87,8 @@ done
 "$MPIEXEC" -n 2 "$HAMLET" export box.ini -o box.h5 >box_h5.log 2>&1 || fail "export of the FEM box to HDF5: $(cat box_h5.log)"
 "$HAMLET" structure tbg 1 1 -o tbg.xyz >/dev/null 2>&1 || fail "structure tbg 1 1"
 printf '[hamiltonian]\nmodel = structure\nstructure_file = tbg.xyz\nnx = 2\nny = 1\nnz = 1\ncutoff = 5\n[solver]\nmethod = kpm\n' >tbg.ini
-"$MPIEXEC" -n 2 "$HAMLET" export tbg.ini -o tbg.h5 >tbg_h5.log 2>&1 || fail "export of a structure to HDF5: $(cat tbg_h5.log)"
+"$MPIEXEC" -n 2 "$HAMLET" export tbg.ini -o tbg.h5 --velocity x,y >tbg_h5.log 2>&1 ||
+  fail "export of a structure to HDF5: $(cat tbg_h5.log)"
 PYTHONPATH=$SOURCE_DIR/tests/support "$PYTHON" - <<'PY' || fail "the HDF5 export differs from the Matrix Market one or from NumPy's geometry"
 import h5py, numpy as np, scipy.io, scipy.sparse as sp
 import structure_reference as sr
@@ -127,6 +128,9 @@ t = h5py.File("tbg.h5", "r")
 lat, pbc, p = sr.read_xyz("tbg.xyz")
 H, _ = sr.supercell(lat, pbc, p, (2, 1, 1), 5.0, sr.slater_koster_pz)
 assert np.abs(csr(t, "/matrix") - H).max() < 1e-12
+for a, name in enumerate("xy"):  # i d_a t on each bond, from the bond vectors (not nearest images)
+    V, _ = sr.supercell(lat, pbc, p, (2, 1, 1), 5.0, sr.slater_koster_pz, axis=a)
+    assert np.abs(csr(t, "/velocity_" + name) - V).max() < 1e-12 and np.abs(V).max() > 0.1
 r = t["/rows"]
 ref = p[r["orbital"][:]] + r["cell"][:] @ lat
 assert np.abs(r["position"][:] - ref).max() < 1e-12
@@ -144,7 +148,7 @@ refused() { # EXPECTED_MESSAGE -- ARGS...
 refused "name ends in .mtx: Matrix Market files; in .h5: one HDF5 file" -- sheet.ini -o sheet.txt
 refused "name ends in .mtx" -- sheet.ini
 refused "--velocity w: a list of x, y, z" -- sheet.ini -o w.mtx --velocity w
-refused "--velocity needs lattice cells and positions: model = ti or lattice" -- box.ini -o boxv.mtx --velocity x
+refused "--velocity needs lattice cells and positions: model = ti, lattice or structure" -- box.ini -o boxv.mtx --velocity x
 cp box.mtx K.mtx
 cp box_mass.mtx M_mass.mtx
 printf '[hamiltonian]\nmodel = mtx\nmatrix = K.mtx\nmass = M_mass.mtx\n[solver]\nmethod = dense\n' >pencil.ini
