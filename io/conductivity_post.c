@@ -13,6 +13,36 @@
 #include "post_files.h"
 #include "hamlet.h"
 
+/* What the recomputation replaces in /conductivity. */
+typedef struct {
+  int C, T, E, F, kernel;
+  double eta;
+  const double *energy, *temps, *sigma, *error, *freq, *optical;
+  const char *unit;
+} post_result;
+
+static int write_result(hm_context *self, hid_t g, void *user) {
+  const post_result *r = user;
+  const hsize_t de[1] = {(hsize_t)r->E}, dt[1] = {(hsize_t)r->T}, dsg[3] = {(hsize_t)r->C, (hsize_t)r->T, (hsize_t)r->E};
+  int bad = hm_post_replace_dataset(self, g, "energy", 1, de, r->energy, "energy (units of t)", "chemical potentials mu");
+  bad = bad || hm_post_replace_dataset(self, g, "temperature", 1, dt, r->temps, "energy (units of t, k_B = 1)",
+                                       "temperatures T");
+  bad = bad || hm_post_replace_dataset(self, g, "sigma", 3, dsg, r->sigma, r->unit,
+                                       "Kubo-Bastin sigma_ab(mu, T) [component][temperature][energy] (hamlet post)");
+  bad = bad || hm_post_replace_dataset(self, g, "error", 3, dsg, r->error, r->unit,
+                                       "standard error of sigma over the random vectors (0: exact trace or one vector)");
+  if (r->F) {
+    const hsize_t df[1] = {(hsize_t)r->F}, dso[5] = {(hsize_t)r->C, (hsize_t)r->T, (hsize_t)r->E, (hsize_t)r->F, 2};
+    bad = bad || hm_post_replace_dataset(self, g, "frequency", 1, df, r->freq, "energy (units of t, hbar = 1)",
+                                         "frequencies omega of the optical sigma");
+    bad = bad || hm_post_replace_dataset(self, g, "sigma_omega", 5, dso, r->optical, r->unit,
+                                         "optical sigma_ab(omega; mu, T) [component][temperature][energy]"
+                                         "[frequency][re, im] (hamlet post)");
+    bad = bad || hm_post_replace_attr(g, "eta", NULL, r->eta);
+  }
+  return bad || hm_post_replace_attr(g, "kernel", r->kernel == HM_KERNEL_LORENTZ ? "lorentz" : "jackson", 0);
+}
+
 int hm_conductivity_post(const hm_post_args *a, char *summary, size_t len) {
   hid_t f, g;
   int st = hm_h5_open_serial(a->in, &f);
@@ -22,6 +52,12 @@ int hm_conductivity_post(const hm_post_args *a, char *summary, size_t len) {
     HM_RAISE(HM_ERR_INPUT, "%s has no /conductivity group (a result of method = conductivity is needed)", a->in);
   }
   g = H5Gopen2(f, "conductivity", H5P_DEFAULT);
+  if (H5Aexists(g, "expansion") > 0) { /* expansion = single_shot: sigma at the run's energies, no moments */
+    H5Gclose(g);
+    H5Fclose(f);
+    HM_RAISE(HM_ERR_INPUT, "%s holds a single-shot sigma (expansion = single_shot) and no moments to recompute it "
+             "from: run the deck again with new energies, or with expansion = moments", a->in);
+  }
   double scale, shift, density, vectors = 0;
   char *comps = NULL, *kname = NULL, *unit = NULL;
   st = hm_h5_read_attr_double(g, "scale", &scale) || hm_h5_read_attr_double(g, "shift", &shift) ||
@@ -114,57 +150,15 @@ int hm_conductivity_post(const hm_post_args *a, char *summary, size_t len) {
   H5Fclose(f);
   if (st) st = hm_error_trace(HM_ERR_INPUT, __FILE__, __LINE__, __func__);
   else {
-    char tmp[4200];
     const char *dest = a->out ? a->out : a->in;
-    snprintf(tmp, sizeof tmp, "%s.post.tmp", dest);
-    hm_context *self = NULL;
-    st = hm_post_copy_file(a->in, tmp);
-    if (!st) st = hm_context_create(MPI_COMM_SELF, HM_BACKEND_CPU, &self);
+    const post_result r = {C, T, E, F, kernel, eta, energy, temps, sigma, error, freq, optical, unit};
+    st = hm_post_rewrite(a->in, dest, "conductivity", write_result, (void *)&r);
     if (!st) {
-      /* the writers use collective MPI-IO transfers: open with the MPI-IO driver on this process alone */
-      hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-      if (fapl >= 0) H5Pset_fapl_mpio(fapl, MPI_COMM_SELF, MPI_INFO_NULL);
-      hid_t w = H5Fopen(tmp, H5F_ACC_RDWR, fapl), wg = w < 0 ? -1 : H5Gopen2(w, "conductivity", H5P_DEFAULT);
-      const hsize_t de[1] = {(hsize_t)E}, dt[1] = {(hsize_t)T}, dsg[3] = {(hsize_t)C, (hsize_t)T, (hsize_t)E};
-      int bad = wg < 0;
-      bad = bad || hm_post_replace_dataset(self, wg, "energy", 1, de, energy, "energy (units of t)",
-                                           "chemical potentials mu");
-      bad = bad || hm_post_replace_dataset(self, wg, "temperature", 1, dt, temps, "energy (units of t, k_B = 1)",
-                                           "temperatures T");
-      bad = bad || hm_post_replace_dataset(self, wg, "sigma", 3, dsg, sigma, unit,
-                                           "Kubo-Bastin sigma_ab(mu, T) [component][temperature][energy] (hamlet post)");
-      bad = bad || hm_post_replace_dataset(self, wg, "error", 3, dsg, error, unit,
-                                           "standard error of sigma over the random vectors (0: exact trace or one "
-                                           "vector)");
-      if (F) {
-        const hsize_t df[1] = {(hsize_t)F}, dso[5] = {(hsize_t)C, (hsize_t)T, (hsize_t)E, (hsize_t)F, 2};
-        bad = bad || hm_post_replace_dataset(self, wg, "frequency", 1, df, freq, "energy (units of t, hbar = 1)",
-                                             "frequencies omega of the optical sigma");
-        bad = bad || hm_post_replace_dataset(self, wg, "sigma_omega", 5, dso, optical, unit,
-                                             "optical sigma_ab(omega; mu, T) [component][temperature][energy]"
-                                             "[frequency][re, im] (hamlet post)");
-        if (!bad && H5Aexists(wg, "eta") > 0) H5Adelete(wg, "eta");
-        bad = bad || hm_h5_attr_double(wg, "eta", eta);
-      }
-      if (!bad) {
-        H5Adelete(wg, "kernel");
-        bad = hm_h5_attr_string(wg, "kernel", kernel == HM_KERNEL_LORENTZ ? "lorentz" : "jackson");
-      }
-      if (wg >= 0) H5Gclose(wg);
-      if (w >= 0 && H5Fclose(w) < 0) bad = 1;
-      if (fapl >= 0) H5Pclose(fapl);
-      if (!bad && rename(tmp, dest) == 0) {
-        char extra[96] = "";
-        if (F) snprintf(extra, sizeof extra, ", sigma(omega) at %d frequencies (eta = %g)", F, eta);
-        snprintf(summary, len, "sigma of %d component(s) at %d energies x %d temperatures (%s kernel)%s -> %s", C, E,
-                 T, kernel == HM_KERNEL_LORENTZ ? "lorentz" : "jackson", extra, dest);
-      } else {
-        remove(tmp);
-        st = hm_error_raise(HM_ERR_IO, __FILE__, __LINE__, __func__, "could not write %s (%s)", dest,
-                            bad ? "writing /conductivity" : "renaming the temporary copy");
-      }
+      char extra[96] = "";
+      if (F) snprintf(extra, sizeof extra, ", sigma(omega) at %d frequencies (eta = %g)", F, eta);
+      snprintf(summary, len, "sigma of %d component(s) at %d energies x %d temperatures (%s kernel)%s -> %s", C, E, T,
+               kernel == HM_KERNEL_LORENTZ ? "lorentz" : "jackson", extra, dest);
     }
-    hm_context_destroy(&self);
   }
   free(mu), free(energy), free(sigma), free(error), free(comps), free(kname), free(unit), free(freq), free(optical);
   return st;

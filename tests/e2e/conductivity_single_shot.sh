@@ -2,7 +2,8 @@
 # sheet (8 x 6 cells, Anderson W = 1, M = 64) from 2 ranks equal the Kubo-Greenwood sum over the
 # moments that expansion = moments stores for the same deck (the same start vectors: exact trace
 # and 4 random vectors; 1e-10), and, exact, the moments' Kubo-Bastin sigma within 2% of its largest value;
-# the refusals of components, temperatures, frequencies and checkpoints that it does not compute.
+# the refusals of components, temperatures, frequencies and checkpoints that it does not compute, and of
+# hamlet post (no moments to recompute from).
 . "$(dirname "$0")/common.sh"
 need_h5py
 export OMP_NUM_THREADS=1
@@ -67,6 +68,8 @@ for trace in ("exact", "random"):
     if trace == "random":
         assert np.all(ss["error"][:] > 0)
 PY
+"$HAMLET" post ss_exact.h5 --energies -1 1 3 -o post.h5 >post.log 2>&1
+[ $? -eq 2 ] && grep -qF "holds a single-shot sigma" post.log && [ ! -e post.h5 ] || fail "post of a single shot: $(cat post.log)"
 refused() { # NAME COMPONENTS EXTRA-LINES EXPECTED
   deck "$1" single_shot random "$3"
   sed -i "s/^components = xx yy$/components = $2/" "$1.ini"
