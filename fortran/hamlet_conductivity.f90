@@ -201,5 +201,34 @@ module hamlet_conductivity
       real(c_double), intent(out), optional :: error(*), bounds(2)
       integer(c_int) :: status
     end function
+
+    ! Collective: start vectors [first, last) of a single-shot run added to sums(2 nenergy); done, bounds out.
+    function hm_conductivity_single_shot_part(H, V, opt, kernel, lorentz_lambda, nenergy, energies, first, last, sums, &
+                                              done, bounds) result(status) bind(C, name="hm_conductivity_single_shot_part")
+      import :: c_int, c_ptr, c_double, hm_conductivity_options
+      type(c_ptr), value :: H, V
+      type(hm_conductivity_options), intent(in) :: opt
+      integer(c_int), value :: kernel, nenergy, first, last
+      real(c_double), value :: lorentz_lambda
+      real(c_double), intent(in) :: energies(*)
+      real(c_double), intent(inout) :: sums(*)
+      integer(c_int), intent(out) :: done
+      real(c_double), intent(out) :: bounds(2)
+      integer(c_int) :: status
+    end function
+
+    ! Not collective: sigma (and error, optional) from the sums of every start vector, n rows.
+    function hm_conductivity_single_shot_sigma(opt, n, density, nenergy, sums, sigma, error) result(status) &
+        bind(C, name="hm_conductivity_single_shot_sigma")
+      import :: c_int, c_int64_t, c_double, hm_conductivity_options
+      type(hm_conductivity_options), intent(in) :: opt
+      integer(c_int64_t), value :: n
+      real(c_double), value :: density
+      integer(c_int), value :: nenergy
+      real(c_double), intent(in) :: sums(*)
+      real(c_double), intent(out) :: sigma(*)
+      real(c_double), intent(out), optional :: error(*)
+      integer(c_int) :: status
+    end function
   end interface
 end module hamlet_conductivity

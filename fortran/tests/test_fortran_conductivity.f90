@@ -21,7 +21,7 @@ program test_fortran_conductivity
   complex(c_double_complex) :: mu(M, M), mu2(M, M), sum(M, M)
   complex(c_double_complex), allocatable :: part(:, :, :)
   real(c_double) :: scale, shift, ref, worst, x(2), sigma(2), temps(1), vblk(4), optical(2, 1, 2), cblk(8)
-  real(c_double) :: single(2), bounds(2), dk, g
+  real(c_double) :: single(2), bounds(2), dk, g, sums(4), parts(2)
   real(c_double), parameter :: pi = 3.141592653589793d0
   complex(c_double_complex) :: zblk(4)
   integer(c_int32_t) :: shift3(6)
@@ -157,6 +157,17 @@ program test_fortran_conductivity
   end do
   call test_fails(hm_conductivity_single_shot(H, H, opt, HM_KERNEL_JACKSON, 0d0, 1d0, 0, x, single), HM_ERR_ARGUMENT, &
                   "nenergy >= 1", "hm_conductivity_single_shot nenergy 0")
+  ! The same in two parts (a checkpointed run's pieces) and _sigma: the same sigma.
+  sums = 0
+  call test_ok(hm_conductivity_single_shot_part(H, H, opt, HM_KERNEL_JACKSON, 0d0, 2, x, 0, 5, sums, done, bounds), &
+               "hm_conductivity_single_shot_part 0-5")
+  call test_assert(done == 5, "the first part did not do its 5 start vectors")
+  call test_ok(hm_conductivity_single_shot_part(H, H, opt, HM_KERNEL_JACKSON, 0d0, 2, x, 5, int(N, c_int), sums, done, &
+                                                bounds), "hm_conductivity_single_shot_part 5-N")
+  call test_ok(hm_conductivity_single_shot_sigma(opt, N, 1d0, 2, sums, parts), "hm_conductivity_single_shot_sigma")
+  call test_assert(all(abs(parts - single) <= 1d-12 * maxval(abs(single))), "two parts differ from one single shot")
+  call test_fails(hm_conductivity_single_shot_part(H, H, opt, HM_KERNEL_JACKSON, 0d0, 2, x, 5, 4, sums, done, bounds), &
+                  HM_ERR_ARGUMENT, "want 0 <= first <= last", "hm_conductivity_single_shot_part 5-4")
   opt%moments = 7
   call test_fails(hm_conductivity_create(H, 1, left, right, opt, c2), HM_ERR_ARGUMENT, "must be even", &
                   "hm_conductivity_create moments 7")

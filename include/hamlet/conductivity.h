@@ -146,6 +146,18 @@ HM_API int hm_conductivity_sigma(int moments, int ncomp, const double *mu, doubl
 HM_API int hm_conductivity_single_shot(hm_matrix *H, hm_matrix *V, const hm_conductivity_options *opt, hm_kpm_kernel kernel,
                                        double lorentz_lambda, double density, int nenergy, const double *energies,
                                        double *sigma, double *error, double *bounds);
+/* Collective: the resumable pieces of it, for runs that checkpoint. _part runs the start vectors [first,
+ * last) of opt's trace (R random phases or N unit vectors), adding each one's Re <r| V delta V delta |r>
+ * at energy e to sums[e] and its square to sums[nenergy + e]; *done = the start after the last one
+ * completed (last, unless opt->stop asked to stop: HM_ERR_STOPPED with sums consistent); bounds: the
+ * interval used (emin, emax): give it to the later parts of one run with opt->bounds = HM_BOUNDS_GIVEN.
+ * _sigma (not collective): sigma and error (or NULL) from the sums of every start, N rows. */
+HM_API int hm_conductivity_single_shot_part(hm_matrix *H, hm_matrix *V, const hm_conductivity_options *opt,
+                                            hm_kpm_kernel kernel, double lorentz_lambda, int nenergy,
+                                            const double *energies, int first, int last, double *sums, int *done,
+                                            double *bounds);
+HM_API int hm_conductivity_single_shot_sigma(const hm_conductivity_options *opt, int64_t n, double density, int nenergy,
+                                             const double *sums, double *sigma, double *error);
 
 /* Not collective, pure arithmetic: the optical conductivity sigma_ab(omega) (complex; the units and
  * density of hm_conductivity_sigma) from the same moments, both Green's functions by their Chebyshev

@@ -99,11 +99,17 @@ static int coefficients(int M, hm_kpm_kernel kernel, double lambda, double scale
   return st;
 }
 
-int hm_conductivity_single_shot(hm_matrix *H, hm_matrix *V, const hm_conductivity_options *opt, hm_kpm_kernel kernel,
-                                double lorentz_lambda, double density, int nenergy, const double *energies,
-                                double *sigma, double *error, double *bounds) {
-  HM_CHECK(H && V && opt && energies && sigma && nenergy >= 1, HM_ERR_ARGUMENT,
-           "H, V, opt, energies and sigma are required, nenergy >= 1 (got %d)", nenergy);
+/* The start vectors of opt's trace: R random phases or N unit vectors. */
+static int start_count(const hm_conductivity_options *opt, int64_t n) {
+  return opt->trace == HM_TRACE_RANDOM ? opt->vectors : (int)n;
+}
+
+int hm_conductivity_single_shot_part(hm_matrix *H, hm_matrix *V, const hm_conductivity_options *opt, hm_kpm_kernel kernel,
+                                     double lorentz_lambda, int nenergy, const double *energies, int first, int last,
+                                     double *sums, int *done, double *bounds) {
+  HM_CHECK(H && V && opt && energies && sums && done && bounds && nenergy >= 1, HM_ERR_ARGUMENT,
+           "H, V, opt, energies, sums, done and bounds are required, nenergy >= 1 (got %d)", nenergy);
+  *done = first;
   const int M = opt->moments;
   HM_CHECK(M >= 2 && (opt->trace == HM_TRACE_EXACT || opt->vectors >= 1), HM_ERR_ARGUMENT,
            "moments = %d (>= 2) and vectors = %d (>= 1) are required", M, opt->vectors);
@@ -115,23 +121,24 @@ int hm_conductivity_single_shot(hm_matrix *H, hm_matrix *V, const hm_conductivit
            "H and V must be complex matrices of one size (N = %lld and %lld)", (long long)n, (long long)nv);
   HM_CHECK(opt->trace == HM_TRACE_RANDOM || n <= 100000, HM_ERR_ARGUMENT,
            "trace = exact runs one start vector per row: N = %lld is too large (at most 10^5; use random)", (long long)n);
+  const int starts = start_count(opt, n);
+  HM_CHECK(first >= 0 && first <= last && last <= starts, HM_ERR_ARGUMENT,
+           "start vectors [%d, %d): want 0 <= first <= last <= %d", first, last, starts);
   double emin, emax;
   HM_CALL(interval(H, opt, &emin, &emax));
   const double scale = 2.0 / (emax - emin), shift = 0.5 * (emax + emin);
-  if (bounds) bounds[0] = emin, bounds[1] = emax;
+  bounds[0] = emin, bounds[1] = emax;
   hm_context *ctx;
   const hm_dist *dist;
   HM_CALL(hm_matrix_context(H, &ctx));
   HM_CALL(hm_matrix_dist(H, &dist));
-  int64_t first, local;
-  HM_CALL(hm_dist_range(dist, &first, &local, NULL));
-  const int starts = opt->trace == HM_TRACE_RANDOM ? opt->vectors : (int)n;
+  int64_t row0, local;
+  HM_CALL(hm_dist_range(dist, &row0, &local, NULL));
   double complex *coef = malloc(sizeof *coef * (size_t)M * nenergy), *unit = NULL;
-  double *value = malloc(sizeof(double) * nenergy), *sum = calloc((size_t)nenergy, sizeof(double));
-  double *sum2 = calloc((size_t)nenergy, sizeof(double));
+  double *value = malloc(sizeof(double) * nenergy);
   single_shot_vectors w = {0};
   hm_mvec *phases = NULL;
-  int st = coef && value && sum && sum2 ? HM_SUCCESS : hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "buffers");
+  int st = coef && value ? HM_SUCCESS : hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "buffers");
   if (!st) st = coefficients(M, kernel, lorentz_lambda, scale, shift, nenergy, energies, coef);
   for (int i = 0; i < 3 && !st; i++) {
     st = hm_mvec_create(ctx, dist, HM_COMPLEX, 1, &w.x[i]);
@@ -142,42 +149,66 @@ int hm_conductivity_single_shot(hm_matrix *H, hm_matrix *V, const hm_conductivit
   if (!st) st = hm_mvec_create(ctx, dist, HM_COMPLEX, nenergy, &w.t);
   if (!st && !(w.zeros = calloc((size_t)nenergy, sizeof *w.zeros)))
     st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "%d scalars", nenergy);
-  if (!st && opt->trace == HM_TRACE_RANDOM) {
+  if (!st && opt->trace == HM_TRACE_RANDOM) { /* all R columns, as hm_conductivity makes them */
     st = hm_mvec_create(ctx, dist, HM_COMPLEX, opt->vectors, &phases);
     if (!st) st = hm_mvec_random_phase(phases, opt->seed);
   } else if (!st && !(unit = calloc((size_t)local + 1, sizeof *unit))) {
     st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "a unit vector");
   }
-  for (int r = 0; r < starts && !st; r++) {
+  for (int r = first; r < last && !st; r++) {
     if (phases) {
       st = hm_mvec_copy_columns(phases, r, w.x[0], 0, 1);
     } else { /* the unit vector of row r */
-      if (r - 1 >= first && r - 1 < first + local) unit[r - 1 - first] = 0;
-      if (r >= first && r < first + local) unit[r - first] = 1;
+      memset(unit, 0, sizeof *unit * (size_t)local);
+      if (r >= row0 && r < row0 + local) unit[r - row0] = 1;
       st = hm_mvec_set(w.x[0], unit);
     }
     if (!st) st = one_start(H, V, scale, shift, M, nenergy, coef, &w, value);
-    for (int e = 0; !st && e < nenergy; e++) sum[e] += value[e], sum2[e] += value[e] * value[e];
-    if (!st && opt->stop && opt->stop(opt->stop_user))
+    for (int e = 0; !st && e < nenergy; e++) sums[e] += value[e], sums[nenergy + e] += value[e] * value[e];
+    if (!st) *done = r + 1;
+    if (!st && r + 1 < last && opt->stop && opt->stop(opt->stop_user))
       st = hm_error_raise(HM_ERR_STOPPED, __FILE__, __LINE__, __func__, "stopped after %d of %d start vectors", r + 1,
                           starts);
-  }
-  /* sigma = 2 pi^2 (density / N) Tr[V delta V delta]: the trace is the sum over unit vectors, or N times
-   * the mean over random phases (|r|^2 = N) */
-  const int R = opt->trace == HM_TRACE_RANDOM ? opt->vectors : 0;
-  const double factor = 2 * M_PI * M_PI * density / (double)n;
-  for (int e = 0; !st && e < nenergy; e++) {
-    const double mean = R ? sum[e] / R : sum[e];
-    sigma[e] = factor * mean;
-    const double var = R > 1 ? fmax(0, (sum2[e] - R * mean * mean) / (R - 1)) : 0;
-    if (error) error[e] = R > 1 ? factor * sqrt(var / R) : 0;
   }
   free_vectors(&w);
   hm_mvec_destroy(&phases);
   free(coef);
   free(unit);
   free(value);
-  free(sum);
-  free(sum2);
+  return st;
+}
+
+int hm_conductivity_single_shot_sigma(const hm_conductivity_options *opt, int64_t n, double density, int nenergy,
+                                      const double *sums, double *sigma, double *error) {
+  HM_CHECK(opt && sums && sigma && n >= 1 && nenergy >= 1, HM_ERR_ARGUMENT,
+           "opt, sums and sigma are required, n >= 1 and nenergy >= 1 (got %lld, %d)", (long long)n, nenergy);
+  /* sigma = 2 pi^2 (density / N) Tr[V delta V delta]: the trace is the sum over unit vectors, or N times
+   * the mean over random phases (|r|^2 = N) */
+  const int R = opt->trace == HM_TRACE_RANDOM ? opt->vectors : 0;
+  const double factor = 2 * M_PI * M_PI * density / (double)n;
+  for (int e = 0; e < nenergy; e++) {
+    const double mean = R ? sums[e] / R : sums[e];
+    sigma[e] = factor * mean;
+    const double var = R > 1 ? fmax(0, (sums[nenergy + e] - R * mean * mean) / (R - 1)) : 0;
+    if (error) error[e] = R > 1 ? factor * sqrt(var / R) : 0;
+  }
+  return HM_SUCCESS;
+}
+
+int hm_conductivity_single_shot(hm_matrix *H, hm_matrix *V, const hm_conductivity_options *opt, hm_kpm_kernel kernel,
+                                double lorentz_lambda, double density, int nenergy, const double *energies,
+                                double *sigma, double *error, double *bounds) {
+  HM_CHECK(H && opt && sigma && nenergy >= 1, HM_ERR_ARGUMENT, "H, opt and sigma are required, nenergy >= 1 (got %d)",
+           nenergy);
+  int64_t n;
+  HM_CALL(hm_matrix_info(H, &n, NULL, NULL));
+  double *sums = calloc(2 * (size_t)nenergy, sizeof(double)), interval_used[2];
+  HM_CHECK(sums, HM_ERR_MEMORY, "%d sums", 2 * nenergy);
+  int done;
+  int st = hm_conductivity_single_shot_part(H, V, opt, kernel, lorentz_lambda, nenergy, energies, 0,
+                                            start_count(opt, n), sums, &done, interval_used);
+  if (!st) st = hm_conductivity_single_shot_sigma(opt, n, density, nenergy, sums, sigma, error);
+  if (!st && bounds) bounds[0] = interval_used[0], bounds[1] = interval_used[1];
+  free(sums);
   return st;
 }
