@@ -653,7 +653,7 @@ static void check_frequencies(deck_state *st) {
 }
 
 /* [conductivity]: components, the chemical-potential grid and the temperatures. */
-/* expansion = single_shot: diagonal charge components at T = 0, no frequencies, no checkpoints. */
+/* expansion = single_shot: diagonal charge components at T = 0, no frequencies. */
 static void check_single_shot(deck_state *st) {
   hm_deck *d = st->deck;
   if (!d->conductivity.single_shot) return;
@@ -665,8 +665,6 @@ static void check_single_shot(deck_state *st) {
     if (d->conductivity.temps[t] != 0) why = "temperatures must be 0 (sigma_aa(E) at T = 0)";
   if (d->conductivity.nfreqs) why = "no frequencies: sigma(omega) needs the moments";
   if (d->conductivity.current) why = "current must be charge";
-  if (d->checkpoint_every || d->checkpoint_seconds) why = "it takes no checkpoints yet: remove checkpoint_every and "
-                                                          "checkpoint_seconds";
   if (why)
     fail(st, st->given[exp], "[conductivity] expansion = single_shot: %s (expansion = moments computes the rest)",
          why);

@@ -52,7 +52,8 @@ const hm_deck_key hm_deck_keys[] = {
     {.section = "run", .key = "checkpoint_every", .type = HM_KEY_INT, AT_LEAST(0), INT_FIELD_MAX, .def = "0",
      AT(checkpoint_every), .help = "between checkpoints: moment pairs (kpm), iterations (lobpcg), restarts "
                                    "(outer = krylov_schur), outer iterations (idr), batches of cells (marker), left "
-                                   "chunks (conductivity), batches of k points (spectral), filter passes (interior), time steps (evolution); 0 = off"},
+                                   "chunks (conductivity; start vectors with expansion = single_shot), batches of k points (spectral), "
+                                   "filter passes (interior), time steps (evolution); 0 = off"},
     {.section = "run", .key = "checkpoint_seconds", .type = HM_KEY_DOUBLE, AT_LEAST(0), .def = "0",
      AT(checkpoint_seconds), .help = "wall seconds between checkpoints; 0 = off"},
     {.section = "run", .key = "walltime", .type = HM_KEY_STRING, .flags = HM_KEY_TEXT, .def = "", AT(walltime_text),

@@ -2,8 +2,9 @@
 # sheet (8 x 6 cells, Anderson W = 1, M = 64) from 2 ranks equal the Kubo-Greenwood sum over the
 # moments that expansion = moments stores for the same deck (the same start vectors: exact trace
 # and 4 random vectors; 1e-10), and, exact, the moments' Kubo-Bastin sigma within 2% of its largest value;
-# the refusals of components, temperatures, frequencies and checkpoints that it does not compute, and of
-# hamlet post (no moments to recompute from).
+# checkpoints between start vectors and restarts (after the run's last checkpoint, after SIGTERM) bitwise
+# equal to the run; the refusals of components, temperatures and frequencies that it does not compute,
+# and of hamlet post (no moments to recompute from).
 . "$(dirname "$0")/common.sh"
 need_h5py
 export OMP_NUM_THREADS=1
@@ -68,6 +69,38 @@ for trace in ("exact", "random"):
     if trace == "random":
         assert np.all(ss["error"][:] > 0)
 PY
+# Checkpoints between start vectors: the restart from the last one ends bitwise equal to the run; SIGTERM
+# stops a slowed run with exit 4 and a checkpoint whose restart is bitwise equal too.
+deck ckpt single_shot random $'vectors = 4\nseed = 7'
+printf '[run]\ncheckpoint = ckpt_state.h5\ncheckpoint_every = 3\n' >>ckpt.ini
+run2 run ckpt.ini -o ckpt_full.h5 --quiet >ckpt.log 2>&1 || fail "single shot with checkpoints: $(cat ckpt.log)"
+"$HAMLET" compare ss_random.h5 ckpt_full.h5 --rtol 0 --atol 0 --only /conductivity/sigma >cmp.txt 2>&1 ||
+  fail "checkpoints changed the single shot's sigma: $(cat cmp.txt)"
+cp ckpt_state.h5 ckpt_saved.h5
+"$PYTHON" -c "import h5py; v = h5py.File('ckpt_saved.h5', 'r')['scalars'][:]; assert tuple(v[6:8]) == (1, 2), v[6:8]" ||
+  fail "the last checkpoint is not after start vector 2 of component yy"
+run2 restart ckpt_saved.h5 -o ckpt_re.h5 --quiet >re.log 2>&1 || fail "restart of a single shot: $(cat re.log)"
+"$HAMLET" compare ckpt_full.h5 ckpt_re.h5 --rtol 0 --atol 0 --only /conductivity >cmp.txt 2>&1 ||
+  fail "the single shot's restart is not bitwise: $(cat cmp.txt)"
+ranks_of() {
+  local proxy
+  for proxy in $(pgrep -P "$1"); do pgrep -P "$proxy"; done
+}
+rm -f ckpt_state.h5 step.done
+HAMLET_TEST_STEP_FILE=step.done HAMLET_TEST_STEP_DELAY_US=500000 setsid "$MPIEXEC" -n 2 "$HAMLET_TESTHOOKS" run ckpt.ini \
+  -o stopped.h5 --quiet >stop.log 2>&1 &
+pid=$!
+code=0
+wait_step step.done "$pid"
+# shellcheck disable=SC2046 # one pid per word
+kill -TERM $(ranks_of "$pid")
+wait "$pid" || code=$?
+[ "$code" -eq 4 ] && grep -q "stopped by SIGTERM after .* start vectors of component" stop.log ||
+  fail "SIGTERM: exit $code, want 4 and the message: $(cat stop.log)"
+[ -e stopped.h5 ] && fail "the run finished before the signal: slow it down more"
+run2 restart ckpt_state.h5 -o stop_re.h5 --quiet >re.log 2>&1 || fail "restart after SIGTERM: $(cat re.log)"
+"$HAMLET" compare ckpt_full.h5 stop_re.h5 --rtol 0 --atol 0 --only /conductivity >cmp.txt 2>&1 ||
+  fail "the restart after SIGTERM is not bitwise: $(cat cmp.txt)"
 "$HAMLET" post ss_exact.h5 --energies -1 1 3 -o post.h5 >post.log 2>&1
 [ $? -eq 2 ] && grep -qF "holds a single-shot sigma" post.log && [ ! -e post.h5 ] || fail "post of a single shot: $(cat post.log)"
 refused() { # NAME COMPONENTS EXTRA-LINES EXPECTED
@@ -80,8 +113,4 @@ refused() { # NAME COMPONENTS EXTRA-LINES EXPECTED
 refused offdiag "xx xy" "" "expansion = single_shot: components must be xx, yy or zz"
 refused warm xx "temperatures = 0.1" "temperatures must be 0"
 refused optical xx "frequencies = 0.1 1 4" "no frequencies"
-sed_ckpt() { deck ckpt single_shot random; printf '[run]\ncheckpoint_every = 2\n' >>ckpt.ini; }
-sed_ckpt
-"$HAMLET" run ckpt.ini --quiet >ckpt.log 2>&1
-[ $? -eq 2 ] && grep -qF "it takes no checkpoints yet" ckpt.log || fail "single shot with checkpoints: $(cat ckpt.log)"
 finish
