@@ -149,14 +149,22 @@ static int make_lists(const hm_structure *s, double cutoff, cell_lists *c) {
     for (int64_t a = 1; a < n; a++) c->lo[k] = fmin(c->lo[k], f[a][k]), hi[k] = fmax(hi[k], f[a][k]);
     hi[k] += 1e-9;
   }
-  /* the spacing of the planes of a_k: volume / |a_k+1 x a_k+2| = 1 / |column k of inv| */
+  /* the spacing of the planes of a_k: volume / |a_k+1 x a_k+2| = 1 / |column k of inv|; lists at least the
+   * cutoff wide, and no more lists than about twice the atoms (a sparse structure's empty lists cost too) */
+  double extent[3], spacing[3];
+  for (int k = 0; k < 3; k++) {
+    spacing[k] = 1 / sqrt(inv[0][k] * inv[0][k] + inv[1][k] * inv[1][k] + inv[2][k] * inv[2][k]);
+    extent[k] = (hi[k] - c->lo[k]) * spacing[k];
+    c->nb[k] = (int)fmin(fmax(1, floor(extent[k] / cutoff)), 1024);
+  }
+  while ((double)c->nb[0] * c->nb[1] * c->nb[2] > 2.0 * (double)n + 64) {
+    const int k = c->nb[0] >= c->nb[1] && c->nb[0] >= c->nb[2] ? 0 : c->nb[1] >= c->nb[2] ? 1 : 2;
+    c->nb[k] = (c->nb[k] + 1) / 2;
+  }
   int64_t lists = 1;
   for (int k = 0; k < 3; k++) {
-    const double spacing = 1 / sqrt(inv[0][k] * inv[0][k] + inv[1][k] * inv[1][k] + inv[2][k] * inv[2][k]);
-    const double extent = (hi[k] - c->lo[k]) * spacing;
-    c->nb[k] = (int)fmin(fmax(1, floor(extent / cutoff)), 1024);
     c->width[k] = (hi[k] - c->lo[k]) / c->nb[k];
-    c->reach[k] = (int)ceil(cutoff / (c->width[k] * spacing) - 1e-12);
+    c->reach[k] = (int)ceil(cutoff / (c->width[k] * spacing[k]) - 1e-12);
     if (!s->pbc[k]) c->reach[k] = c->reach[k] < c->nb[k] ? c->reach[k] : c->nb[k];
     lists *= c->nb[k];
   }
