@@ -51,12 +51,17 @@ void run_build_structure(run_state *s, hm_matrix **H) {
   /* the conductivity: complex arithmetic, the velocities from the bond vectors, the cell for N / Omega;
    * hamlet export --velocity: those it names */
   const int export_only = s->args->export_only, conductivity = !export_only && d->solver.method == HM_METHOD_CONDUCTIVITY;
-  int status = hm_structure_matrix(s->ctx, &st, &b, &rule, cells, d->ti.boundary, conductivity ? HM_COMPLEX : HM_REAL, H);
+  const hm_structure_disorder disorder = {d->potential & HM_POTENTIAL_DISORDER ? d->ti.disorder_w : 0,
+                                           d->structure.disorder_gaussian, d->ti.disorder_seed, d->structure.bond_disorder,
+                                           d->structure.bond_seed};
+  int status = hm_structure_matrix(s->ctx, &st, &b, &rule, cells, d->ti.boundary, &disorder,
+                                   conductivity ? HM_COMPLEX : HM_REAL, H);
   int wanted = export_only ? s->args->export_velocity : 0;
   for (int c = 0; conductivity && c < d->conductivity.ncomp; c++)
     wanted |= 1 << d->conductivity.comp[c][0] | 1 << d->conductivity.comp[c][1];
   for (int a = 0; a < 3 && !status; a++)
-    if (wanted & (1 << a)) status = hm_structure_velocity(s->ctx, &st, &b, cells, d->ti.boundary, a, &s->velocity[a]);
+    if (wanted & (1 << a))
+      status = hm_structure_velocity(s->ctx, &st, &b, cells, d->ti.boundary, &disorder, a, &s->velocity[a]);
   if (conductivity && !status) {
     for (int k = 0; k < 9; k++) s->lattice_cell[k] = st.cell[k / 3][k % 3];
     s->lattice_positions = st.pos; /* kept for run_conductivity (freed there) */

@@ -375,13 +375,18 @@ static void check_model(deck_state *st) {
   static const int allowed[] = {[HM_MODEL_TI] = HM_POTENTIAL_DOTS | HM_POTENTIAL_DISORDER,
                                 [HM_MODEL_FEM] = HM_POTENTIAL_HARMONIC | HM_POTENTIAL_WELL | HM_POTENTIAL_GRID,
                                 [HM_MODEL_MTX] = 0, [HM_MODEL_CONVDIFF] = 0,
-                                [HM_MODEL_LATTICE] = HM_POTENTIAL_DISORDER, [HM_MODEL_STRUCTURE] = 0};
+                                [HM_MODEL_LATTICE] = HM_POTENTIAL_DISORDER, [HM_MODEL_STRUCTURE] = HM_POTENTIAL_DISORDER};
   static const char *const words[] = {"dots or disorder (or both)", "one of harmonic, well, grid", "only none",
-                                      "only none", "only disorder (Anderson, per orbital)", "only none"};
+                                      "only none", "only disorder (Anderson, per orbital)",
+                                      "only disorder (per atom, uniform or gaussian)"};
   int extra = d->potential & ~allowed[d->model], fem = d->potential & allowed[HM_MODEL_FEM];
   if (extra || (fem & (fem - 1)))
     fail(st, st->given[pot], "[hamiltonian] potential = %s does not fit model = %s, which takes %s", st->text[pot],
          st->text[model], words[d->model]);
+  const int distribution = key_index("hamiltonian", "disorder_distribution");
+  if (d->structure.disorder_gaussian && d->model != HM_MODEL_STRUCTURE)
+    fail(st, st->given[distribution], "[hamiltonian] disorder_distribution = gaussian with model = %s: gaussian "
+         "on-site energies are model = structure's; ti and lattice draw uniform ones", st->text[model]);
   if (d->model == HM_MODEL_FEM) {
     d->fem.potential = d->potential & HM_POTENTIAL_HARMONIC ? HM_FEM_POTENTIAL_HARMONIC
                        : d->potential & HM_POTENTIAL_WELL   ? d->well_shape

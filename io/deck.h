@@ -75,6 +75,9 @@ typedef struct {
     char table[HM_PATH_MAX];     /* hopping = table: lines "distance hopping" */
     int hopping;                 /* hm_hopping_kind of physics/lattice/structure.h */
     double cutoff, onsite, vpp_pi, vpp_sigma, a0, d0, delta0;
+    int disorder_gaussian;       /* potential = disorder: gaussian of standard deviation W, else uniform */
+    double bond_disorder;        /* B: hoppings times (1 + e), e uniform in [-B/2, B/2] per bond */
+    uint64_t bond_seed;
   } structure;
   /* [solver] */
   struct {

@@ -194,6 +194,17 @@ const hm_deck_key hm_deck_keys[] = {
      .help = "Anderson disorder: V uniform in [-W/2, W/2]"},
     {.section = "hamiltonian", .key = "disorder_seed", .type = HM_KEY_UINT64, .def = "1", .when_key = "potential",
      .when_word = "disorder", AT(ti.disorder_seed), .help = "seed of the disorder (same on any rank count)"},
+    {.section = "hamiltonian", .key = "disorder_distribution", .type = HM_KEY_WORD, .words = {"uniform", "gaussian"},
+     .values = {0, 1}, .def = "uniform", .when_key = "potential", .when_word = "disorder",
+     AT(structure.disorder_gaussian),
+     .help = "the on-site energies' distribution: uniform in [-W/2, W/2], or gaussian of standard deviation W "
+             "(model = structure; ti and lattice: uniform)"},
+    {.section = "hamiltonian", .key = "bond_disorder", .type = HM_KEY_DOUBLE, RANGE(0, 2), .def = "0",
+     .when_key = "model", .when_word = "structure", AT(structure.bond_disorder),
+     .help = "every hopping times (1 + e), e uniform in [-B/2, B/2] drawn per bond (the same both ways: H stays "
+             "Hermitian); 0 = none"},
+    {.section = "hamiltonian", .key = "bond_disorder_seed", .type = HM_KEY_UINT64, .def = "1", .when_key = "model",
+     .when_word = "structure", AT(structure.bond_seed), .help = "seed of the bond disorder (same on any rank count)"},
     /* model = fem */
     {.section = "hamiltonian", .key = "ex", .type = HM_KEY_INT, RANGE(2, 1e6), .need = HM_KEY_REQUIRED_WHEN,
      .when_key = "model", .when_word = "fem", AT(fem.ex), .help = "finite elements along x"},

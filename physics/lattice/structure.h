@@ -72,15 +72,27 @@ typedef struct {
 int hm_structure_bonds(const hm_structure *s, const hm_hopping_rule *rule, hm_bonds *b);
 void hm_bonds_free(hm_bonds *b);
 
+/* The disorder of a supercell, drawn from counter-based random numbers of the global row (on-site) and
+ * of the bond (both directions alike), so the same on any rank count: on-site energies uniform in
+ * [-W/2, W/2] or gaussian of standard deviation W; every hopping times (1 + e), e uniform in [-B/2, B/2]. */
+typedef struct {
+  double onsite_w;
+  int gaussian;
+  uint64_t onsite_seed;
+  double bond;
+  uint64_t bond_seed;
+} hm_structure_disorder;
+
 /* Collective: the supercell of cells[0] x cells[1] x cells[2] structure cells (row = atom + natoms *
  * (cx + nx (cy + ny cz))), periodic or open per direction (HM_BC_PERIODIC / HM_BC_OPEN; a direction
  * that the structure does not repeat (pbc F) must be one cell), assembled, of the given type (the
- * entries are real; HM_COMPLEX for solvers that need complex arithmetic). */
+ * entries are real; HM_COMPLEX for solvers that need complex arithmetic); disorder may be NULL. */
 int hm_structure_matrix(hm_context *ctx, const hm_structure *s, const hm_bonds *b, const hm_hopping_rule *rule,
-                        const int64_t cells[3], const int boundary[3], hm_scalar type, hm_matrix **H);
+                        const int64_t cells[3], const int boundary[3], const hm_structure_disorder *disorder,
+                        hm_scalar type, hm_matrix **H);
 /* Collective: the velocity v_axis = i[H, X_axis] of the same supercell (hbar = 1; complex): i d_axis t
- * on every bond, d its vector x_j + R . cell - x_i, exact whatever the supercell's size (no nearest
- * image is guessed). */
+ * on every bond (t with its bond disorder), d its vector x_j + R . cell - x_i, exact whatever the
+ * supercell's size (no nearest image is guessed). */
 int hm_structure_velocity(hm_context *ctx, const hm_structure *s, const hm_bonds *b, const int64_t cells[3],
-                          const int boundary[3], int axis, hm_matrix **V);
+                          const int boundary[3], const hm_structure_disorder *disorder, int axis, hm_matrix **V);
 #endif

@@ -251,7 +251,9 @@ static int bonds_of(const hm_structure *s, const hm_hopping_rule *rule, const ce
         for (int64_t q = c->first[l]; q < c->first[l + 1]; q++) {
           const int64_t j = c->atom[q];
           const double *xj = c->wrapped + 3 * j;
-          const double v[3] = {xj[0] + shift[0] - xi[0], xj[1] + shift[1] - xi[1], xj[2] + shift[2] - xi[2]};
+          /* (xj - xi) + shift: the reverse bond's vector is exactly -v, so both get the same t (H symmetric
+           * to the last bit) */
+          const double v[3] = {(xj[0] - xi[0]) + shift[0], (xj[1] - xi[1]) + shift[1], (xj[2] - xi[2]) + shift[2]};
           const double d2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
           if (d2 >= cut2) continue;
           if (j == i && !wrap[0] && !wrap[1] && !wrap[2]) continue;

@@ -2,12 +2,37 @@
  * (which every rank holds: it is the size of one structure cell). */
 #include <stdlib.h>
 #include "error_macros.h"
+#include "random.h"
 #include "structure.h"
+
+enum { ONSITE_STREAM = 0x5354, BOND_STREAM = 0x424f }; /* the disorder's random streams */
+
+/* The on-site energy of global row g. */
+static double onsite_disorder(const hm_structure_disorder *d, int64_t g) {
+  if (!d || d->onsite_w == 0) return 0;
+  if (!d->gaussian) return d->onsite_w * (hm_random_uniform(d->onsite_seed, ONSITE_STREAM, (uint64_t)g) - 0.5);
+  double z;
+  hm_random_gauss_entry(d->onsite_seed, ONSITE_STREAM, (uint64_t)g, 0, &z);
+  return d->onsite_w * z;
+}
+
+/* 1 + e of the bond from row g to column col that wraps the supercell by w (cells): the same number for
+ * the bond read from col's side (col, g, -w). */
+static double bond_factor(const hm_structure_disorder *d, int64_t g, int64_t col, const int64_t w[3]) {
+  if (!d || d->bond == 0) return 1;
+  int sign = g < col ? 1 : g > col ? -1 : 0;
+  for (int k = 0; k < 3 && !sign; k++) sign = w[k] > 0 ? 1 : w[k] < 0 ? -1 : 0;
+  const int64_t lo = sign > 0 ? g : col, hi = sign > 0 ? col : g;
+  uint64_t key = hm_mix64((uint64_t)lo) ^ hm_mix64((uint64_t)hi + 0x9e3779b97f4a7c15ULL);
+  for (int k = 0; k < 3; k++) key = hm_mix64(key ^ (uint64_t)(sign * w[k] + 1024 * (k + 1)));
+  return 1 + d->bond * (hm_random_uniform(d->bond_seed, BOND_STREAM, key) - 0.5);
+}
 
 /* H (axis < 0; real or complex type) or the velocity v_axis = i[H, X_axis]: i (x_j + R . cell - x_i)_axis t on
  * every bond (complex, no on-site term). */
 static int assemble(hm_context *ctx, const hm_structure *s, const hm_bonds *b, const hm_hopping_rule *rule,
-                    const int64_t cells[3], const int boundary[3], hm_scalar type, int axis, hm_matrix **H) {
+                    const int64_t cells[3], const int boundary[3], const hm_structure_disorder *dis, hm_scalar type,
+                    int axis, hm_matrix **H) {
   *H = NULL;
   static const char *const direction[3] = {"a1 (nx)", "a2 (ny)", "a3 (nz)"};
   for (int k = 0; k < 3; k++) {
@@ -24,7 +49,7 @@ static int assemble(hm_context *ctx, const hm_structure *s, const hm_bonds *b, c
   HM_CALL(hm_dist_create(ctx, n, 1, 1.0, &dist));
   int64_t first, local;
   hm_dist_range(dist, &first, &local, NULL);
-  const int onsite = axis < 0 && rule->onsite != 0, w = type == HM_COMPLEX ? 2 : 1;
+  const int onsite = axis < 0 && (rule->onsite != 0 || (dis && dis->onsite_w != 0)), w = type == HM_COMPLEX ? 2 : 1;
   int64_t nnz = 0;
   for (int64_t g = first; g < first + local; g++) {
     const int64_t i = g % s->natoms;
@@ -43,29 +68,28 @@ static int assemble(hm_context *ctx, const hm_structure *s, const hm_bonds *b, c
   for (int64_t r = 0; r < local; r++) {
     const int64_t g = first + r, i = g % s->natoms, site = g / s->natoms;
     const int64_t c[3] = {site % cells[0], (site / cells[0]) % cells[1], site / (cells[0] * cells[1])};
-    if (onsite) cols[e] = g, vals[w * e++] = rule->onsite;
+    if (onsite) cols[e] = g, vals[w * e++] = rule->onsite + onsite_disorder(dis, g);
     for (int64_t q = b->start[i]; q < b->start[i + 1]; q++) {
-      int64_t target = 0, stride = 1, keep = 1;
+      int64_t target = 0, stride = 1, keep = 1, wrap[3];
       for (int k = 0; k < 3; k++) {
         int64_t x = c[k] + b->image[q][k];
-        if (x < 0 || x >= cells[k]) {
-          if (boundary[k] == HM_BC_OPEN || !s->pbc[k]) keep = 0;
-          x %= cells[k];
-          if (x < 0) x += cells[k];
-        }
+        wrap[k] = x >= 0 ? x / cells[k] : -((-x + cells[k] - 1) / cells[k]);
+        if (wrap[k] && (boundary[k] == HM_BC_OPEN || !s->pbc[k])) keep = 0;
+        x -= wrap[k] * cells[k];
         target += x * stride;
         stride *= cells[k];
       }
       if (!keep) continue;
       cols[e] = b->j[q] + s->natoms * target;
+      const double t = b->t[q] * bond_factor(dis, g, cols[e], wrap);
       if (axis < 0) {
-        vals[w * e++] = b->t[q];
+        vals[w * e++] = t;
         continue;
       }
       const int64_t j = b->j[q];
       const double d = s->pos[3 * j + axis] - s->pos[3 * i + axis] + b->image[q][0] * s->cell[0][axis] +
                        b->image[q][1] * s->cell[1][axis] + b->image[q][2] * s->cell[2][axis];
-      vals[2 * e++ + 1] = d * b->t[q]; /* i d t */
+      vals[2 * e++ + 1] = d * t; /* i d t */
     }
     rowptr[r + 1] = e;
   }
@@ -79,15 +103,16 @@ done:
 }
 
 int hm_structure_matrix(hm_context *ctx, const hm_structure *s, const hm_bonds *b, const hm_hopping_rule *rule,
-                        const int64_t cells[3], const int boundary[3], hm_scalar type, hm_matrix **H) {
+                        const int64_t cells[3], const int boundary[3], const hm_structure_disorder *disorder,
+                        hm_scalar type, hm_matrix **H) {
   HM_CHECK(type == HM_REAL || type == HM_COMPLEX, HM_ERR_ARGUMENT, "type %d: want HM_REAL or HM_COMPLEX", (int)type);
-  return assemble(ctx, s, b, rule, cells, boundary, type, -1, H);
+  return assemble(ctx, s, b, rule, cells, boundary, disorder, type, -1, H);
 }
 
 int hm_structure_velocity(hm_context *ctx, const hm_structure *s, const hm_bonds *b, const int64_t cells[3],
-                          const int boundary[3], int axis, hm_matrix **V) {
+                          const int boundary[3], const hm_structure_disorder *disorder, int axis, hm_matrix **V) {
   HM_CHECK(axis >= 0 && axis < 3, HM_ERR_ARGUMENT, "axis %d: want 0, 1 or 2 (x, y, z)", axis);
   hm_hopping_rule none;
   hm_hopping_rule_default(&none);
-  return assemble(ctx, s, b, &none, cells, boundary, HM_COMPLEX, axis, V);
+  return assemble(ctx, s, b, &none, cells, boundary, disorder, HM_COMPLEX, axis, V);
 }

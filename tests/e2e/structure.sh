@@ -6,6 +6,8 @@
 #   to NumPy's from a brute-force search over the images (1e-12), from 1 and 2 ranks; method = dense's
 #   eigenvalues equal NumPy's (1e-10); a hopping table (m = 2, open along y) the same way;
 # - method = conductivity: the exact-trace moments against NumPy's with velocities from the bond vectors;
+# - on-site (gaussian) and bond disorder: the same from 1 and 2 ranks, their statistics within sampling
+#   error, the KPM moments equal to those of the exported matrix;
 # - a structure that is not periodic along z with nz = 2, and bad files: exit 2 naming file and line.
 . "$(dirname "$0")/common.sh"
 need_h5py
@@ -95,6 +97,43 @@ for k, (va, vb) in enumerate([(vx, vx), (vx, vy)]):
     print("structure conductivity moments", "xx xy".split()[k], "off NumPy's by %.2g" % err)
     assert err < 1e-12
 assert "sheet" in h5py.File("cond.h5", "r")["/conductivity/sigma"].attrs["unit"].decode()
+PY
+# Disorder: gaussian on-site energies (W = 0.5) and bond disorder (B = 0.3) on 8 x 8 cells of the 21.79 degree
+# cell, exported from 1 and 2 ranks alike; their statistics within their sampling error against the clean H
+# (the same bonds), H symmetric; the KPM moments of the deck equal those of model = mtx on the exported H.
+deck dis tbg1.xyz 8 8 "periodic periodic open" kpm "potential = disorder
+disorder_w = 0.5
+disorder_distribution = gaussian
+disorder_seed = 4
+bond_disorder = 0.3
+bond_disorder_seed = 9"
+printf '[kpm]\nbounds = gershgorin\nmoments = 64\nvectors = 3\nseed = 5\n' >>dis.ini
+deck clean tbg1.xyz 8 8 "periodic periodic open" kpm ""
+for np in 1 2; do run_np() { "$MPIEXEC" -n "$np" "$HAMLET" "$@"; }
+  run_np export dis.ini -o "dis$np.mtx" >dis.log 2>&1 || fail "export of the disordered structure: $(cat dis.log)"
+done
+cmp -s dis1.mtx dis2.mtx || fail "the disorder differs between 1 and 2 ranks"
+"$HAMLET" export clean.ini -o clean.mtx >clean.log 2>&1 || fail "export of the clean structure: $(cat clean.log)"
+printf '[hamiltonian]\nmodel = mtx\nmatrix = dis1.mtx\n[solver]\nmethod = kpm\n[kpm]\nbounds = gershgorin\nmoments = 64\nvectors = 3\nseed = 5\n' >mtx.ini
+run2 run dis.ini -o dis.h5 --quiet >dis_run.log 2>&1 || fail "KPM of the disordered structure: $(cat dis_run.log)"
+run2 run mtx.ini -o mtx.h5 --quiet >mtx_run.log 2>&1 || fail "KPM of its export: $(cat mtx_run.log)"
+"$HAMLET" compare dis.h5 mtx.h5 --rtol 1e-12 --atol 1e-14 --only /kpm/moments >cmp.txt 2>&1 ||
+  fail "the KPM moments of the structure differ from those of its exported matrix: $(cat cmp.txt)"
+"$PYTHON" - <<'PY' || fail "the structure's disorder statistics are off"
+import numpy as np, scipy.io
+D, C = scipy.io.mmread("dis1.mtx").toarray(), scipy.io.mmread("clean.mtx").toarray()
+n = len(D)
+assert np.array_equal(D, D.T), "H is not symmetric"
+d = np.diag(D) - np.diag(C)
+mask = C != 0
+np.fill_diagonal(mask, False)
+e = D[mask] / C[mask] - 1
+e = e[np.triu(np.ones_like(C, dtype=bool), 1)[mask]]  # each bond once
+print("on-site: %d energies, mean %.4f, std %.4f (want 0, 0.5); bonds: %d, e in [%.4f, %.4f], mean %.4f, var %.5f "
+      "(want 0, %.5f)" % (n, d.mean(), d.std(), len(e), e.min(), e.max(), e.mean(), e.var(), 0.3**2 / 12))
+assert abs(d.mean()) < 4 * 0.5 / n**0.5 and abs(d.std() - 0.5) < 4 * 0.5 / (2 * n)**0.5
+assert e.min() >= -0.15 and e.max() <= 0.15 and abs(e.mean()) < 4 * 0.3 / 12**0.5 / len(e)**0.5
+assert abs(e.var() - 0.3**2 / 12) < 4 * 0.3**2 / 12 * (0.8 / len(e))**0.5
 PY
 refused() { # DECK EXPECTED_MESSAGE
   "$HAMLET" run "$1" --quiet >refused.log 2>&1
