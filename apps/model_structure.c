@@ -53,7 +53,9 @@ void run_build_structure(run_state *s, hm_matrix **H) {
   const int export_only = s->args->export_only, conductivity = !export_only && d->solver.method == HM_METHOD_CONDUCTIVITY;
   const hm_structure_disorder disorder = {d->potential & HM_POTENTIAL_DISORDER ? d->ti.disorder_w : 0,
                                            d->structure.disorder_gaussian, d->ti.disorder_seed, d->structure.bond_disorder,
-                                           d->structure.bond_seed};
+                                           d->structure.bond_seed, d->structure.impurities,
+                                           d->structure.impurity_onsite, d->structure.impurity_hopping,
+                                           d->structure.impurity_seed};
   int status = hm_structure_matrix(s->ctx, &st, &b, &rule, cells, d->ti.boundary, &disorder,
                                    conductivity ? HM_COMPLEX : HM_REAL, H);
   int wanted = export_only ? s->args->export_velocity : 0;

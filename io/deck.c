@@ -250,7 +250,7 @@ static int applies(const deck_state *st, const hm_deck_key *k, int *when) {
   const hm_deck_key *w = &hm_deck_keys[*when];
   int ignored;
   if (w != k && !applies(st, w, &ignored)) return 0;
-  if (!k->when_word) return st->val[*when].i > 0;
+  if (!k->when_word) return w->type == HM_KEY_DOUBLE ? st->val[*when].d > 0 : st->val[*when].i > 0;
   /* when_word may list alternatives: "lobpcg|idr" */
   for (const char *p = k->when_word; *p;) {
     size_t n = strcspn(p, "|");

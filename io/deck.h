@@ -78,6 +78,8 @@ typedef struct {
     int disorder_gaussian;       /* potential = disorder: gaussian of standard deviation W, else uniform */
     double bond_disorder;        /* B: hoppings times (1 + e), e uniform in [-B/2, B/2] per bond */
     uint64_t bond_seed;
+    double impurities, impurity_onsite, impurity_hopping; /* probability per atom, its energy, its hoppings' factor */
+    uint64_t impurity_seed;
   } structure;
   /* [solver] */
   struct {

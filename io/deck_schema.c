@@ -205,6 +205,17 @@ const hm_deck_key hm_deck_keys[] = {
              "Hermitian); 0 = none"},
     {.section = "hamiltonian", .key = "bond_disorder_seed", .type = HM_KEY_UINT64, .def = "1", .when_key = "model",
      .when_word = "structure", AT(structure.bond_seed), .help = "seed of the bond disorder (same on any rank count)"},
+    {.section = "hamiltonian", .key = "impurities", .type = HM_KEY_DOUBLE, RANGE(0, 1), .def = "0", .when_key = "model",
+     .when_word = "structure", AT(structure.impurities),
+     .help = "probability that an atom is an impurity (seeded, drawn per atom of the supercell): its on-site energy "
+             "gets impurity_onsite and its hoppings the factor impurity_hopping; 0 = none"},
+    {.section = "hamiltonian", .key = "impurity_onsite", .type = HM_KEY_DOUBLE, ENERGY, .def = "0",
+     .when_key = "impurities", AT(structure.impurity_onsite), .help = "added to an impurity's on-site energy (eV)"},
+    {.section = "hamiltonian", .key = "impurity_hopping", .type = HM_KEY_DOUBLE, RANGE(0, 1e6), .def = "1",
+     .when_key = "impurities", AT(structure.impurity_hopping),
+     .help = "factor on every hopping of an impurity (both directions; squared between two impurities)"},
+    {.section = "hamiltonian", .key = "impurity_seed", .type = HM_KEY_UINT64, .def = "1", .when_key = "impurities",
+     AT(structure.impurity_seed), .help = "seed of the impurities' places (same on any rank count)"},
     /* model = fem */
     {.section = "hamiltonian", .key = "ex", .type = HM_KEY_INT, RANGE(2, 1e6), .need = HM_KEY_REQUIRED_WHEN,
      .when_key = "model", .when_word = "fem", AT(fem.ex), .help = "finite elements along x"},

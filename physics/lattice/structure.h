@@ -74,13 +74,18 @@ void hm_bonds_free(hm_bonds *b);
 
 /* The disorder of a supercell, drawn from counter-based random numbers of the global row (on-site) and
  * of the bond (both directions alike), so the same on any rank count: on-site energies uniform in
- * [-W/2, W/2] or gaussian of standard deviation W; every hopping times (1 + e), e uniform in [-B/2, B/2]. */
+ * [-W/2, W/2] or gaussian of standard deviation W; every hopping times (1 + e), e uniform in [-B/2, B/2];
+ * impurities at a concentration (an on-site energy and a factor on their hoppings). */
 typedef struct {
   double onsite_w;
   int gaussian;
   uint64_t onsite_seed;
   double bond;
   uint64_t bond_seed;
+  double impurities;        /* probability that an atom (global row) is an impurity */
+  double impurity_onsite;   /* added to an impurity's on-site energy */
+  double impurity_hopping;  /* factor on each hopping of an impurity (squared between two) */
+  uint64_t impurity_seed;
 } hm_structure_disorder;
 
 /* Collective: the supercell of cells[0] x cells[1] x cells[2] structure cells (row = atom + natoms *

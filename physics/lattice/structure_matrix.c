@@ -5,27 +5,35 @@
 #include "random.h"
 #include "structure.h"
 
-enum { ONSITE_STREAM = 0x5354, BOND_STREAM = 0x424f }; /* the disorder's random streams */
+enum { ONSITE_STREAM = 0x5354, BOND_STREAM = 0x424f, IMPURITY_STREAM = 0x494d }; /* the disorder's random streams */
+
+static int impurity(const hm_structure_disorder *d, int64_t g) {
+  return d && d->impurities > 0 && hm_random_uniform(d->impurity_seed, IMPURITY_STREAM, (uint64_t)g) < d->impurities;
+}
 
 /* The on-site energy of global row g. */
 static double onsite_disorder(const hm_structure_disorder *d, int64_t g) {
-  if (!d || d->onsite_w == 0) return 0;
-  if (!d->gaussian) return d->onsite_w * (hm_random_uniform(d->onsite_seed, ONSITE_STREAM, (uint64_t)g) - 0.5);
+  if (!d) return 0;
+  double e = impurity(d, g) ? d->impurity_onsite : 0;
+  if (d->onsite_w == 0) return e;
+  if (!d->gaussian) return e + d->onsite_w * (hm_random_uniform(d->onsite_seed, ONSITE_STREAM, (uint64_t)g) - 0.5);
   double z;
   hm_random_gauss_entry(d->onsite_seed, ONSITE_STREAM, (uint64_t)g, 0, &z);
-  return d->onsite_w * z;
+  return e + d->onsite_w * z;
 }
 
 /* 1 + e of the bond from row g to column col that wraps the supercell by w (cells): the same number for
  * the bond read from col's side (col, g, -w). */
 static double bond_factor(const hm_structure_disorder *d, int64_t g, int64_t col, const int64_t w[3]) {
-  if (!d || d->bond == 0) return 1;
+  if (!d) return 1;
+  const double f = (impurity(d, g) ? d->impurity_hopping : 1) * (impurity(d, col) ? d->impurity_hopping : 1);
+  if (d->bond == 0) return f;
   int sign = g < col ? 1 : g > col ? -1 : 0;
   for (int k = 0; k < 3 && !sign; k++) sign = w[k] > 0 ? 1 : w[k] < 0 ? -1 : 0;
   const int64_t lo = sign > 0 ? g : col, hi = sign > 0 ? col : g;
   uint64_t key = hm_mix64((uint64_t)lo) ^ hm_mix64((uint64_t)hi + 0x9e3779b97f4a7c15ULL);
   for (int k = 0; k < 3; k++) key = hm_mix64(key ^ (uint64_t)(sign * w[k] + 1024 * (k + 1)));
-  return 1 + d->bond * (hm_random_uniform(d->bond_seed, BOND_STREAM, key) - 0.5);
+  return f * (1 + d->bond * (hm_random_uniform(d->bond_seed, BOND_STREAM, key) - 0.5));
 }
 
 /* H (axis < 0; real or complex type) or the velocity v_axis = i[H, X_axis]: i (x_j + R . cell - x_i)_axis t on
@@ -49,7 +57,8 @@ static int assemble(hm_context *ctx, const hm_structure *s, const hm_bonds *b, c
   HM_CALL(hm_dist_create(ctx, n, 1, 1.0, &dist));
   int64_t first, local;
   hm_dist_range(dist, &first, &local, NULL);
-  const int onsite = axis < 0 && (rule->onsite != 0 || (dis && dis->onsite_w != 0)), w = type == HM_COMPLEX ? 2 : 1;
+  const int onsite = axis < 0 && (rule->onsite != 0 || (dis && (dis->onsite_w != 0 || dis->impurities > 0))),
+            w = type == HM_COMPLEX ? 2 : 1;
   int64_t nnz = 0;
   for (int64_t g = first; g < first + local; g++) {
     const int64_t i = g % s->natoms;

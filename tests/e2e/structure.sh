@@ -7,7 +7,7 @@
 #   eigenvalues equal NumPy's (1e-10); a hopping table (m = 2, open along y) the same way;
 # - method = conductivity: the exact-trace moments against NumPy's with velocities from the bond vectors;
 # - on-site (gaussian) and bond disorder: the same from 1 and 2 ranks, their statistics within sampling
-#   error, the KPM moments equal to those of the exported matrix;
+#   error, the KPM moments equal to those of the exported matrix; impurities at a concentration;
 # - a structure that is not periodic along z with nz = 2, and bad files: exit 2 naming file and line.
 . "$(dirname "$0")/common.sh"
 need_h5py
@@ -134,6 +134,27 @@ print("on-site: %d energies, mean %.4f, std %.4f (want 0, 0.5); bonds: %d, e in 
 assert abs(d.mean()) < 4 * 0.5 / n**0.5 and abs(d.std() - 0.5) < 4 * 0.5 / (2 * n)**0.5
 assert e.min() >= -0.15 and e.max() <= 0.15 and abs(e.mean()) < 4 * 0.3 / 12**0.5 / len(e)**0.5
 assert abs(e.var() - 0.3**2 / 12) < 4 * 0.3**2 / 12 * (0.8 / len(e))**0.5
+PY
+# Impurities at 5% (on-site +1.5 eV, their hoppings times 0.5) on the same 1792 atoms: their count within
+# sampling error of 5%, every impurity's on-site energy and hoppings (0.25 between two), nothing else.
+deck imp tbg1.xyz 8 8 "periodic periodic open" kpm "impurities = 0.05
+impurity_onsite = 1.5
+impurity_hopping = 0.5
+impurity_seed = 2"
+"$HAMLET" export imp.ini -o imp.mtx >imp.log 2>&1 || fail "export with impurities: $(cat imp.log)"
+"$PYTHON" - <<'PY' || fail "the impurities are off"
+import numpy as np, scipy.io
+D, C = scipy.io.mmread("imp.mtx").toarray(), scipy.io.mmread("clean.mtx").toarray()
+n = len(D)
+imp = np.diag(D) == 1.5
+assert np.all((np.diag(D) == 0) | imp), "an on-site energy other than 0 or 1.5"
+k = imp.sum()
+print("impurities: %d of %d atoms (%.2f%%, want 5%% +- %.2f%%)" % (k, n, 100 * k / n, 400 * (0.05 * 0.95 / n)**0.5))
+assert abs(k / n - 0.05) < 4 * (0.05 * 0.95 / n)**0.5 and k > 0
+factor = np.where(imp, 0.5, 1.0)
+R = C * np.outer(factor, factor)
+np.fill_diagonal(R, np.diag(D))
+assert np.array_equal(D, D.T) and np.abs(D - R).max() < 1e-15
 PY
 refused() { # DECK EXPECTED_MESSAGE
   "$HAMLET" run "$1" --quiet >refused.log 2>&1
