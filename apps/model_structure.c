@@ -103,6 +103,16 @@ void run_write_structure(run_state *s, hm_output *out, const hm_matrix *H) {
     if (sk_only && d->structure.hopping) continue;
     APP_CALL(hm_output_write_attribute_double(out, g, names[i], values[i]));
   }
+  /* the disorder drawn (0: none) */
+  const int onsite = d->potential & HM_POTENTIAL_DISORDER;
+  APP_CALL(hm_output_write_attribute(out, g, "disorder_distribution", d->structure.disorder_gaussian ? "gaussian" : "uniform"));
+  const char *const dnames[] = {"disorder_w", "disorder_seed", "bond_disorder", "bond_disorder_seed", "impurities",
+                                "impurity_onsite", "impurity_hopping", "impurity_seed"};
+  const double dvalues[] = {onsite ? d->ti.disorder_w : 0, (double)d->ti.disorder_seed, d->structure.bond_disorder,
+                            (double)d->structure.bond_seed, d->structure.impurities, d->structure.impurity_onsite,
+                            d->structure.impurity_hopping, (double)d->structure.impurity_seed};
+  for (size_t i = 0; i < sizeof dvalues / sizeof dvalues[0]; i++)
+    APP_CALL(hm_output_write_attribute_double(out, g, dnames[i], dvalues[i]));
 }
 
 void run_print_structure(const run_state *s) {
@@ -112,4 +122,10 @@ void run_print_structure(const run_state *s) {
          (long long)d->ti.ny, (long long)d->ti.nz, boundary_words[d->ti.boundary[0]], boundary_words[d->ti.boundary[1]],
          boundary_words[d->ti.boundary[2]], (long long)s->structure_bonds, s->structure_bond_range[0],
          s->structure_bond_range[1], d->structure.cutoff, d->structure.hopping ? "table" : "Slater-Koster p_z");
+  if (d->potential & HM_POTENTIAL_DISORDER)
+    printf(", on-site disorder %s W = %g", d->structure.disorder_gaussian ? "gaussian" : "uniform", d->ti.disorder_w);
+  if (d->structure.bond_disorder > 0) printf(", bond disorder B = %g", d->structure.bond_disorder);
+  if (d->structure.impurities > 0)
+    printf(", impurities %g (%+g eV, hoppings x %g)", d->structure.impurities, d->structure.impurity_onsite,
+           d->structure.impurity_hopping);
 }
