@@ -50,10 +50,11 @@ void run_build_structure(run_state *s, hm_matrix **H) {
   s->structure_bond_range[1] = b.nbonds ? b.longest : 0;
   /* the conductivity: complex arithmetic, the velocities from the bond vectors, the cell for N / Omega;
    * hamlet export --velocity: those it names */
-  const int export_only = s->args->export_only, conductivity = !export_only && d->solver.method == HM_METHOD_CONDUCTIVITY;
+  const int export_only = s->args->export_only;
+  const int conductivity = !export_only && d->solver.method == HM_METHOD_CONDUCTIVITY;
   const hm_structure_disorder disorder = {d->potential & HM_POTENTIAL_DISORDER ? d->ti.disorder_w : 0,
-                                           d->structure.disorder_gaussian, d->ti.disorder_seed, d->structure.bond_disorder,
-                                           d->structure.bond_seed, d->structure.impurities,
+                                           d->structure.disorder_gaussian, d->ti.disorder_seed,
+                                           d->structure.bond_disorder, d->structure.bond_seed, d->structure.impurities,
                                            d->structure.impurity_onsite, d->structure.impurity_hopping,
                                            d->structure.impurity_seed};
   int status = hm_structure_matrix(s->ctx, &st, &b, &rule, cells, d->ti.boundary, &disorder,
@@ -105,7 +106,8 @@ void run_write_structure(run_state *s, hm_output *out, const hm_matrix *H) {
   }
   /* the disorder drawn (0: none) */
   const int onsite = d->potential & HM_POTENTIAL_DISORDER;
-  APP_CALL(hm_output_write_attribute(out, g, "disorder_distribution", d->structure.disorder_gaussian ? "gaussian" : "uniform"));
+  APP_CALL(hm_output_write_attribute(out, g, "disorder_distribution",
+                                     d->structure.disorder_gaussian ? "gaussian" : "uniform"));
   const char *const dnames[] = {"disorder_w", "disorder_seed", "bond_disorder", "bond_disorder_seed", "impurities",
                                 "impurity_onsite", "impurity_hopping", "impurity_seed"};
   const double dvalues[] = {onsite ? d->ti.disorder_w : 0, (double)d->ti.disorder_seed, d->structure.bond_disorder,
