@@ -48,26 +48,30 @@ void run_build_structure(run_state *s, hm_matrix **H) {
   s->structure_bonds = b.nbonds / 2;
   s->structure_bond_range[0] = b.nbonds ? b.shortest : 0;
   s->structure_bond_range[1] = b.nbonds ? b.longest : 0;
-  /* the conductivity: complex arithmetic, the velocities from the bond vectors, the cell for N / Omega;
-   * hamlet export --velocity: those it names */
+  /* the conductivity and the evolution: complex arithmetic, the velocities from the bond vectors, the cell and
+   * positions (N / Omega, packets); hamlet export --velocity: those it names */
   const int export_only = s->args->export_only;
   const int conductivity = !export_only && d->solver.method == HM_METHOD_CONDUCTIVITY;
+  const int evolution = !export_only && d->solver.method == HM_METHOD_EVOLUTION;
   const hm_structure_disorder disorder = {d->potential & HM_POTENTIAL_DISORDER ? d->ti.disorder_w : 0,
                                            d->structure.disorder_gaussian, d->ti.disorder_seed,
                                            d->structure.bond_disorder, d->structure.bond_seed, d->structure.impurities,
                                            d->structure.impurity_onsite, d->structure.impurity_hopping,
                                            d->structure.impurity_seed};
   int status = hm_structure_matrix(s->ctx, &st, &b, &rule, cells, d->ti.boundary, &disorder,
-                                   conductivity ? HM_COMPLEX : HM_REAL, H);
+                                   conductivity || evolution ? HM_COMPLEX : HM_REAL, H);
   int wanted = export_only ? s->args->export_velocity : 0;
   for (int c = 0; conductivity && c < d->conductivity.ncomp; c++)
     wanted |= 1 << d->conductivity.comp[c][0] | 1 << d->conductivity.comp[c][1];
-  for (int a = 0; a < 3 && !status; a++)
+  for (int a = 0; a < 3 && !status; a++) {
     if (wanted & (1 << a))
       status = hm_structure_velocity(s->ctx, &st, &b, cells, d->ti.boundary, &disorder, a, &s->velocity[a]);
-  if (conductivity && !status) {
+    if (!status && evolution && (d->evolution.msd & (1 << a))) /* the commutators of the mean-square displacement */
+      status = hm_structure_velocity(s->ctx, &st, &b, cells, d->ti.boundary, &disorder, a, &s->msd_velocity[a]);
+  }
+  if ((conductivity || evolution) && !status) {
     for (int k = 0; k < 9; k++) s->lattice_cell[k] = st.cell[k / 3][k % 3];
-    s->lattice_positions = st.pos; /* kept for run_conductivity (freed there) */
+    s->lattice_positions = st.pos; /* kept for run_conductivity and run_evolution (freed there) */
     st.pos = NULL;
   }
   hm_bonds_free(&b);

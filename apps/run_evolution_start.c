@@ -16,12 +16,17 @@ void evolution_geometry_of(run_state *s, evolution_geometry *g) {
     if (!labelled) free(g->spin), g->spin = NULL;
     return;
   }
-  g->cells[0] = d->ti.nx, g->cells[1] = d->ti.ny, g->cells[2] = d->ti.nz; /* the TI: cubic, 4 orbitals at 0 */
+  g->cells[0] = d->ti.nx, g->cells[1] = d->ti.ny, g->cells[2] = d->ti.nz;
   g->orbitals = s->site_orbitals;
-  for (int k = 0; k < 9; k++) g->lattice[k] = k % 4 == 0;
-  g->positions = calloc(3 * (size_t)g->orbitals, sizeof(double));
   g->spin = NULL;
+  g->positions = calloc(3 * (size_t)g->orbitals, sizeof(double));
   if (!g->positions) APP_CALL(HM_ERR_MEMORY);
+  if (d->model == HM_MODEL_STRUCTURE) { /* its cell and atoms (model_structure.c kept them) */
+    memcpy(g->lattice, s->lattice_cell, sizeof g->lattice);
+    memcpy(g->positions, s->lattice_positions, sizeof(double) * 3 * (size_t)g->orbitals);
+    return;
+  }
+  for (int k = 0; k < 9; k++) g->lattice[k] = k % 4 == 0; /* the TI: cubic, 4 orbitals at 0 */
 }
 
 void evolution_position(const evolution_geometry *g, int64_t row, double r[3]) {

@@ -411,8 +411,9 @@ static void check_model(deck_state *st) {
     why = "the velocity operators need a lattice's geometry: model = ti, lattice or structure";
   else if (m == HM_METHOD_SPECTRAL && d->model != HM_MODEL_TI && d->model != HM_MODEL_LATTICE)
     why = "plane waves need a lattice: model = ti or lattice";
-  else if (m == HM_METHOD_EVOLUTION && d->model != HM_MODEL_TI && d->model != HM_MODEL_LATTICE)
-    why = "positions and spreads need a lattice: model = ti or lattice";
+  else if (m == HM_METHOD_EVOLUTION && d->model != HM_MODEL_TI && d->model != HM_MODEL_LATTICE &&
+           d->model != HM_MODEL_STRUCTURE)
+    why = "positions and spreads need a lattice: model = ti, lattice or structure";
   else if (m != HM_METHOD_LOBPCG && m != HM_METHOD_DENSE && d->model == HM_MODEL_MTX && d->mass_file[0])
     why = "a mass matrix (mass = ...) is used by method = lobpcg or dense only";
   if (why) fail(st, st->given[method] ? st->given[method] : st->given[model], "[solver] method = %s with model = %s: %s",
@@ -1033,8 +1034,9 @@ static void check_evolution(deck_state *st) {
          "[KX KY KZ] or file PATH", text);
   if (st->err_line != INT_MAX) return;
   const int kind = d->evolution.start_kind;
-  if ((kind == HM_START_SITE || kind == HM_START_GAUSSIAN) && d->model != HM_MODEL_TI && d->model != HM_MODEL_LATTICE) {
-    fail(st, st->given[start], "[evolution] start = %s needs lattice sites: model = ti or lattice", text);
+  if ((kind == HM_START_SITE || kind == HM_START_GAUSSIAN) && d->model != HM_MODEL_TI && d->model != HM_MODEL_LATTICE &&
+      d->model != HM_MODEL_STRUCTURE) {
+    fail(st, st->given[start], "[evolution] start = %s needs lattice sites: model = ti, lattice or structure", text);
     return;
   }
   if (st->given[spinor] && kind != HM_START_GAUSSIAN) {
@@ -1055,9 +1057,10 @@ static void check_evolution(deck_state *st) {
          d->evolution.snapshot_layer, (long long)d->ti.nz - 1);
     return;
   }
-  if (d->evolution.snapshots && d->model != HM_MODEL_TI && d->model != HM_MODEL_LATTICE) {
+  if (d->evolution.snapshots && d->model != HM_MODEL_TI && d->model != HM_MODEL_LATTICE &&
+      d->model != HM_MODEL_STRUCTURE) {
     fail(st, st->given[key_index("evolution", "snapshots")], "[evolution] snapshots = %d needs lattice cells: model = "
-         "ti or lattice", d->evolution.snapshots);
+         "ti, lattice or structure", d->evolution.snapshots);
     return;
   }
   if (kind == HM_START_RANDOM) return;
@@ -1070,14 +1073,15 @@ static void check_evolution(deck_state *st) {
   d->evolution.vectors = 1;
 }
 
-/* [evolution] msd: model = lattice (the commutators [X_a, H] come from its bonds), the energy grid. */
+/* [evolution] msd: model = lattice or structure (the commutators [X_a, H] come from their bonds), the energy
+ * grid. */
 static void check_evolution_msd(deck_state *st) {
   hm_deck *d = st->deck;
   if (d->solver.method != HM_METHOD_EVOLUTION || !d->evolution.msd) return;
   const int msd = key_index("evolution", "msd"), grid = key_index("evolution", "energies");
-  if (d->model != HM_MODEL_LATTICE) {
+  if (d->model != HM_MODEL_LATTICE && d->model != HM_MODEL_STRUCTURE) {
     fail(st, st->given[msd], "[evolution] msd = %s needs the bond displacements of a lattice model: model = lattice "
-         "(the TI as a lattice file: inputs/lattices/ti.lattice)", st->text[msd]);
+         "or structure (the TI as a lattice file: inputs/lattices/ti.lattice)", st->text[msd]);
     return;
   }
   energy_grid(st, grid, d->evolution.energies_text, &d->evolution.nenergies, &d->evolution.energies);

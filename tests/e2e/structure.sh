@@ -8,6 +8,7 @@
 # - method = conductivity: the exact-trace moments against NumPy's with velocities from the bond vectors;
 # - on-site (gaussian) and bond disorder: the same from 1 and 2 ranks, their statistics within sampling
 #   error, the KPM moments equal to those of the exported matrix; impurities at a concentration;
+# - method = evolution: graphene as a structure propagates as its lattice file does (msd, sigma(E, t));
 # - a structure that is not periodic along z with nz = 2, and bad files: exit 2 naming file and line.
 . "$(dirname "$0")/common.sh"
 need_h5py
@@ -156,6 +157,22 @@ R = C * np.outer(factor, factor)
 np.fill_diagonal(R, np.diag(D))
 assert np.array_equal(D, D.T) and np.abs(D - R).max() < 1e-15
 PY
+# method = evolution: graphene written as a structure (two atoms, t = -1 from a table) propagates exactly as
+# inputs/lattices/graphene.lattice does: the same mean-square displacement, sigma(E, t) and a site packet's spread.
+printf '2\nLattice="1 0 0 0.5 0.8660254037844386 0 0 0 10" pbc="T T F"\nC 0.5 0.28867513459481287 0\nC 1.0 0.57735026918962573 0\n' \
+  >graphene.xyz
+printf '0.5 -1\n0.7 -1\n' >nn.dat
+evolution_deck() { # NAME MODEL-LINES
+  printf '[hamiltonian]\n%s\nnx = 12\nny = 12\nnz = 1\nboundary = periodic periodic open\n[solver]\nmethod = evolution\n' "$2" >"$1.ini"
+  printf '[evolution]\ndt = 1\nsteps = 6\nvectors = 2\nseed = 3\nmsd = x y\nenergies = -1 1 3\nmoments = 64\n' >>"$1.ini"
+}
+evolution_deck ev_structure $'model = structure\nstructure_file = graphene.xyz\ncutoff = 0.7\nhopping = table\nhopping_table = nn.dat'
+evolution_deck ev_lattice "model = lattice"$'\n'"lattice_file = $SOURCE_DIR/inputs/lattices/graphene.lattice"
+for m in ev_structure ev_lattice; do
+  run2 run "$m.ini" -o "$m.h5" --quiet >"$m.log" 2>&1 || fail "$m: $(cat "$m.log")"
+done
+"$HAMLET" compare ev_lattice.h5 ev_structure.h5 --rtol 1e-10 --atol 1e-12 --only /evolution >cmp.txt 2>&1 ||
+  fail "graphene's evolution as a structure differs from the lattice file's: $(cat cmp.txt)"
 refused() { # DECK EXPECTED_MESSAGE
   "$HAMLET" run "$1" --quiet >refused.log 2>&1
   code=$?
