@@ -43,7 +43,7 @@ static int accumulate(hm_mvec *acc, const hm_mvec *v, const double complex *c) {
   return HM_SUCCESS;
 }
 
-/* sum_e[e] += Re <a_e| V |b_e> for one start vector. */
+/* value[e] = Re <a_e| V |b_e> of one start vector (in w->x[0]). */
 static int one_start(hm_matrix *H, hm_matrix *V, double scale, double shift, int M, int nenergy,
                      const double complex *coef, single_shot_vectors *w, double *value) {
   HM_CALL(hm_matrix_apply(V, w->x[0], w->y[0]));
