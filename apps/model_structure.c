@@ -53,13 +53,14 @@ void run_build_structure(run_state *s, hm_matrix **H) {
   const int export_only = s->args->export_only;
   const int conductivity = !export_only && d->solver.method == HM_METHOD_CONDUCTIVITY;
   const int evolution = !export_only && d->solver.method == HM_METHOD_EVOLUTION;
+  const int spectral = !export_only && d->solver.method == HM_METHOD_SPECTRAL; /* plane waves: complex vectors */
   const hm_structure_disorder disorder = {d->potential & HM_POTENTIAL_DISORDER ? d->ti.disorder_w : 0,
                                            d->structure.disorder_gaussian, d->ti.disorder_seed,
                                            d->structure.bond_disorder, d->structure.bond_seed, d->structure.impurities,
                                            d->structure.impurity_onsite, d->structure.impurity_hopping,
                                            d->structure.impurity_seed};
   int status = hm_structure_matrix(s->ctx, &st, &b, &rule, cells, d->ti.boundary, &disorder,
-                                   conductivity || evolution ? HM_COMPLEX : HM_REAL, H);
+                                   conductivity || evolution || spectral ? HM_COMPLEX : HM_REAL, H);
   int wanted = export_only ? s->args->export_velocity : 0;
   for (int c = 0; conductivity && c < d->conductivity.ncomp; c++)
     wanted |= 1 << d->conductivity.comp[c][0] | 1 << d->conductivity.comp[c][1];

@@ -8,6 +8,7 @@
 #include "lattice.h"
 #include "hamlet/spectral.h"
 #include "run_spectral.h"
+#include "structure.h"
 #include "run_state.h"
 
 /* start: the bounds (with the first batch) and the plane-wave blocks; moments: the Chebyshev steps */
@@ -36,7 +37,8 @@ static void on_progress(int done, int total, void *user) {
   hm_progress_update(&p->s->progress, p->batch * total + done, p->batches * total);
 }
 
-/* The ti: a cubic lattice, its 4 orbitals at the cell origin; a lattice model: its file's cell. */
+/* The ti: a cubic lattice, its 4 orbitals at the cell origin; a lattice model: its file's cell; a structure:
+ * its cell and atoms. */
 static void geometry_of(run_state *s, geometry *geo) {
   const hm_deck *d = &s->deck;
   memset(geo, 0, sizeof *geo);
@@ -46,6 +48,14 @@ static void geometry_of(run_state *s, geometry *geo) {
     geo->orbitals = 4;
     geo->positions = calloc(12, sizeof(double));
     for (int a = 0; a < 3; a++) geo->lattice[4 * a] = 1;
+  } else if (d->model == HM_MODEL_STRUCTURE) { /* its cell, one orbital per atom */
+    hm_structure st;
+    APP_CALL(hm_structure_read(d->structure.file, &st));
+    geo->orbitals = (int)st.natoms;
+    geo->positions = st.pos;
+    st.pos = NULL;
+    for (int k = 0; k < 9; k++) geo->lattice[k] = st.cell[k / 3][k % 3];
+    hm_structure_free(&st);
   } else {
     hm_lattice L; /* the file run_build_lattice read (its path resolved with the deck: run.c) */
     const double(*cell)[3] = d->lattice.cell_given ? (const double(*)[3])d->lattice.cell : NULL;

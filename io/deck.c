@@ -409,8 +409,9 @@ static void check_model(deck_state *st) {
   else if (m == HM_METHOD_CONDUCTIVITY && d->model != HM_MODEL_TI && d->model != HM_MODEL_LATTICE &&
            d->model != HM_MODEL_STRUCTURE)
     why = "the velocity operators need a lattice's geometry: model = ti, lattice or structure";
-  else if (m == HM_METHOD_SPECTRAL && d->model != HM_MODEL_TI && d->model != HM_MODEL_LATTICE)
-    why = "plane waves need a lattice: model = ti or lattice";
+  else if (m == HM_METHOD_SPECTRAL && d->model != HM_MODEL_TI && d->model != HM_MODEL_LATTICE &&
+           d->model != HM_MODEL_STRUCTURE)
+    why = "plane waves need a lattice: model = ti, lattice or structure";
   else if (m == HM_METHOD_EVOLUTION && d->model != HM_MODEL_TI && d->model != HM_MODEL_LATTICE &&
            d->model != HM_MODEL_STRUCTURE)
     why = "positions and spreads need a lattice: model = ti, lattice or structure";

@@ -8,7 +8,8 @@
 # - method = conductivity: the exact-trace moments against NumPy's with velocities from the bond vectors;
 # - on-site (gaussian) and bond disorder: the same from 1 and 2 ranks, their statistics within sampling
 #   error, the KPM moments equal to those of the exported matrix; impurities at a concentration;
-# - method = evolution: graphene as a structure propagates as its lattice file does (msd, sigma(E, t));
+# - method = evolution and spectral: graphene as a structure propagates as its lattice file does (msd,
+#   sigma(E, t)) and has its A(k, E) along G K M G;
 # - a structure that is not periodic along z with nz = 2, and bad files: exit 2 naming file and line.
 . "$(dirname "$0")/common.sh"
 need_h5py
@@ -173,6 +174,18 @@ for m in ev_structure ev_lattice; do
 done
 "$HAMLET" compare ev_lattice.h5 ev_structure.h5 --rtol 1e-10 --atol 1e-12 --only /evolution >cmp.txt 2>&1 ||
   fail "graphene's evolution as a structure differs from the lattice file's: $(cat cmp.txt)"
+# method = spectral: A(k, E) of the same graphene along G K M G equals the lattice file's.
+spectral_deck() { # NAME MODEL-LINES
+  printf '[hamiltonian]\n%s\nnx = 12\nny = 12\nnz = 1\nboundary = periodic periodic open\n[solver]\nmethod = spectral\n' "$2" >"$1.ini"
+  printf '[kpm]\nmoments = 64\nenergies = 31\nemin = -3\nemax = 3\n[spectral]\nk_path = G K M G\npoints = 4\n' >>"$1.ini"
+}
+spectral_deck sp_structure $'model = structure\nstructure_file = graphene.xyz\ncutoff = 0.7\nhopping = table\nhopping_table = nn.dat'
+spectral_deck sp_lattice "model = lattice"$'\n'"lattice_file = $SOURCE_DIR/inputs/lattices/graphene.lattice"
+for m in sp_structure sp_lattice; do
+  run2 run "$m.ini" -o "$m.h5" --quiet >"$m.log" 2>&1 || fail "$m: $(cat "$m.log")"
+done
+"$HAMLET" compare sp_lattice.h5 sp_structure.h5 --rtol 1e-10 --atol 1e-12 --only /spectral >cmp.txt 2>&1 ||
+  fail "graphene's A(k, E) as a structure differs from the lattice file's: $(cat cmp.txt)"
 refused() { # DECK EXPECTED_MESSAGE
   "$HAMLET" run "$1" --quiet >refused.log 2>&1
   code=$?
