@@ -15,11 +15,26 @@ static int on_checkpoint(hm_conductivity *c, void *user) {
   return conductivity_checkpoint_write(user, c, PHASE_CHECKPOINT);
 }
 
-/* Asked at chunk boundaries: the tests' step delay (hamlet_testhooks only), then signals and walltime. */
+/* Asked at chunk boundaries (between start vectors in a single shot): the tests' step delay
+ * (hamlet_testhooks only), then signals and walltime. */
 static int stop_requested(void *user) {
   run_state *s = user;
   RUN_TEST_DELAY(s);
   return run_stop_poll(&s->stop);
+}
+
+void conductivity_options_of(run_state *s, hm_conductivity_options *opt) {
+  const hm_deck *d = &s->deck;
+  hm_conductivity_options_default(opt);
+  opt->moments = d->conductivity.moments;
+  opt->vectors = d->conductivity.vectors;
+  opt->seed = d->conductivity.seed;
+  opt->trace = d->conductivity.trace;
+  opt->bounds = d->kpm.bounds;
+  opt->lanczos_steps = d->kpm.lanczos_steps;
+  opt->bounds_margin = d->kpm.bounds_margin;
+  opt->stop = stop_requested;
+  opt->stop_user = s;
 }
 
 /* sigma of each vector's moments -> the standard error of the mean over R vectors. */
@@ -76,21 +91,12 @@ int run_conductivity_geometry(run_state *s, hm_matrix *H, const int64_t cells[3]
     return code;
   }
   hm_conductivity_options opt;
-  hm_conductivity_options_default(&opt);
-  opt.moments = M;
-  opt.vectors = d->conductivity.vectors;
-  opt.seed = d->conductivity.seed;
-  opt.trace = d->conductivity.trace;
+  conductivity_options_of(s, &opt);
   opt.chunk = d->conductivity.chunk;
-  opt.bounds = d->kpm.bounds;
-  opt.lanczos_steps = d->kpm.lanczos_steps;
-  opt.bounds_margin = d->kpm.bounds_margin;
   opt.checkpoint_every = d->checkpoint_every;
   opt.checkpoint_seconds = d->checkpoint_seconds;
   opt.checkpoint = on_checkpoint;
   opt.checkpoint_user = s;
-  opt.stop = stop_requested;
-  opt.stop_user = s;
   int64_t n;
   APP_CALL(hm_matrix_info(H, &n, NULL, NULL));
   const int starts = opt.trace == HM_TRACE_RANDOM ? opt.vectors : (int)n; /* exact: N <= 10^6 (checked) */

@@ -6,6 +6,10 @@
 /* The phases of a conductivity run (run_conductivity.c names them). */
 enum { PHASE_BUILD, PHASE_BOUNDS, PHASE_MOMENTS, PHASE_SIGMA, PHASE_CHECKPOINT, PHASE_IO, PHASES };
 
+/* The deck's options for hm_conductivity and the single shot (moments, vectors, seed, trace, bounds) and
+ * the stop poll between chunks or start vectors (run_conductivity.c). */
+void conductivity_options_of(run_state *s, hm_conductivity_options *opt);
+
 /* expansion = single_shot (run_conductivity_single_shot.c): sigma_aa(E) at T = 0 of the deck's components
  * with the velocities v[a], into /conductivity; m: the phase mark to continue from. An exit code. */
 int run_conductivity_single_shot(run_state *s, hm_matrix *H, hm_matrix *const v[3], const int64_t cells[3],

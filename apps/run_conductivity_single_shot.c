@@ -50,32 +50,16 @@ static void read_checkpoint(run_state *s, int M, int C, int E, int starts, doubl
   free(v);
 }
 
-/* Asked between start vectors: the tests' step delay (hamlet_testhooks only), then signals and walltime. */
-static int stop_requested(void *user) {
-  run_state *s = user;
-  RUN_TEST_DELAY(s);
-  return run_stop_poll(&s->stop);
-}
-
 int run_conductivity_single_shot(run_state *s, hm_matrix *H, hm_matrix *const v[3], const int64_t cells[3],
                                  int orbitals, const double lattice[9], run_mark *m) {
   const hm_deck *d = &s->deck;
   const int C = d->conductivity.ncomp, E = d->conductivity.nenergies, M = d->conductivity.moments;
   hm_conductivity_options opt;
-  hm_conductivity_options_default(&opt);
-  opt.moments = M;
-  opt.vectors = d->conductivity.vectors;
-  opt.seed = d->conductivity.seed;
-  opt.trace = d->conductivity.trace;
-  opt.bounds = d->kpm.bounds;
-  opt.lanczos_steps = d->kpm.lanczos_steps;
-  opt.bounds_margin = d->kpm.bounds_margin;
+  conductivity_options_of(s, &opt);
   int64_t n;
   APP_CALL(hm_matrix_info(H, &n, NULL, NULL));
   const char *unit;
   const double density = run_lattice_density(s, cells, orbitals, lattice, n, &unit);
-  opt.stop = stop_requested;
-  opt.stop_user = s;
   const int starts = opt.trace == HM_TRACE_RANDOM ? opt.vectors : (int)n;
   double *sigma = malloc(sizeof(double) * (size_t)C * E), *error = malloc(sizeof(double) * (size_t)C * E), bounds[2];
   double *sums = calloc(2 * (size_t)C * E, sizeof(double));
@@ -104,7 +88,7 @@ int run_conductivity_single_shot(run_state *s, hm_matrix *H, hm_matrix *const v[
       opt.emin = bounds[0];
       opt.emax = bounds[1];
       const double head[HEAD] = {bounds[0], bounds[1], M, C, E, starts, done < starts ? c : c + 1, done < starts ? done : 0};
-      if (st == HM_ERR_STOPPED || (!st && done < starts && stop_requested(s))) { /* signal or walltime */
+      if (st == HM_ERR_STOPPED || (!st && done < starts && opt.stop(opt.stop_user))) { /* signal or walltime */
         hm_error_clear();
         APP_CALL(c + 1 == C && done == starts ? HM_SUCCESS : write_checkpoint(s, head, sums, 2 * (size_t)C * E));
         char where[96];

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "checkpoint_due.h"
+#include "conductivity_interval.h"
 #include "conductivity_timing.h"
 #include "device_memory.h"
 #include "error_macros.h"
@@ -84,23 +85,27 @@ static int check_options(const hm_conductivity_options *o) {
   return HM_SUCCESS;
 }
 
-static int find_interval(hm_conductivity *c) {
-  const hm_conductivity_options *o = &c->opt;
+int hm_conductivity_interval_of(hm_matrix *H, const hm_conductivity_options *o, double *emin, double *emax) {
   if (o->bounds == HM_BOUNDS_GIVEN) {
-    c->emin = o->emin;
-    c->emax = o->emax;
+    *emin = o->emin;
+    *emax = o->emax;
   } else if (o->bounds == HM_BOUNDS_LANCZOS) {
-    HM_CALL(hm_lanczos_bounds(c->H, o->lanczos_steps, o->seed, o->bounds_margin, &c->emin, &c->emax));
+    HM_CALL(hm_lanczos_bounds(H, o->lanczos_steps, o->seed, o->bounds_margin, emin, emax));
   } else {
     double lo, hi;
-    HM_CALL(hm_matrix_gershgorin(c->H, &lo, &hi));
-    c->emin = lo - o->bounds_margin * (hi - lo);
-    c->emax = hi + o->bounds_margin * (hi - lo);
+    HM_CALL(hm_matrix_gershgorin(H, &lo, &hi));
+    *emin = lo - o->bounds_margin * (hi - lo);
+    *emax = hi + o->bounds_margin * (hi - lo);
   }
-  if (!(c->emax - c->emin > 1e-300)) {
-    c->emin -= 1;
-    c->emax += 1;
+  if (!(*emax - *emin > 1e-300)) {
+    *emin -= 1;
+    *emax += 1;
   }
+  return HM_SUCCESS;
+}
+
+static int find_interval(hm_conductivity *c) {
+  HM_CALL(hm_conductivity_interval_of(c->H, &c->opt, &c->emin, &c->emax));
   c->scale = 2.0 / (c->emax - c->emin);
   c->shift = 0.5 * (c->emax + c->emin);
   return HM_SUCCESS;

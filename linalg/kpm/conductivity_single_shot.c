@@ -10,7 +10,7 @@
 #include <string.h>
 #include "error_macros.h"
 #include "hamlet/conductivity.h"
-#include "lanczos.h"
+#include "conductivity_interval.h"
 
 typedef struct {
   hm_mvec *x[3], *y[3]; /* T_{n-1}, T_n, T_{n+1} of r and of V r */
@@ -66,22 +66,6 @@ static int one_start(hm_matrix *H, hm_matrix *V, double scale, double shift, int
   return st;
 }
 
-static int interval(hm_matrix *H, const hm_conductivity_options *o, double *emin, double *emax) {
-  if (o->bounds == HM_BOUNDS_GIVEN) {
-    *emin = o->emin;
-    *emax = o->emax;
-  } else if (o->bounds == HM_BOUNDS_LANCZOS) {
-    HM_CALL(hm_lanczos_bounds(H, o->lanczos_steps, o->seed, o->bounds_margin, emin, emax));
-  } else {
-    double lo, hi;
-    HM_CALL(hm_matrix_gershgorin(H, &lo, &hi));
-    *emin = lo - o->bounds_margin * (hi - lo);
-    *emax = hi + o->bounds_margin * (hi - lo);
-  }
-  if (!(*emax - *emin > 1e-300)) *emin -= 1, *emax += 1;
-  return HM_SUCCESS;
-}
-
 /* coef[n][e]: scale (2 - delta_n0) g_n T_n(x_e) / (pi sqrt(1 - x_e^2)), x_e = scale (E_e - shift): the
  * damped series of delta(E_e - H) in T_n(H~); 0 outside the interval. */
 static int coefficients(int M, hm_kpm_kernel kernel, double lambda, double scale, double shift, int nenergy,
@@ -125,7 +109,7 @@ int hm_conductivity_single_shot_part(hm_matrix *H, hm_matrix *V, const hm_conduc
   HM_CHECK(first >= 0 && first <= last && last <= starts, HM_ERR_ARGUMENT,
            "start vectors [%d, %d): want 0 <= first <= last <= %d", first, last, starts);
   double emin, emax;
-  HM_CALL(interval(H, opt, &emin, &emax));
+  HM_CALL(hm_conductivity_interval_of(H, opt, &emin, &emax));
   const double scale = 2.0 / (emax - emin), shift = 0.5 * (emax + emin);
   bounds[0] = emin, bounds[1] = emax;
   hm_context *ctx;
