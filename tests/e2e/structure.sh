@@ -163,29 +163,25 @@ PY
 printf '2\nLattice="1 0 0 0.5 0.8660254037844386 0 0 0 10" pbc="T T F"\nC 0.5 0.28867513459481287 0\nC 1.0 0.57735026918962573 0\n' \
   >graphene.xyz
 printf '0.5 -1\n0.7 -1\n' >nn.dat
-evolution_deck() { # NAME MODEL-LINES
-  printf '[hamiltonian]\n%s\nnx = 12\nny = 12\nnz = 1\nboundary = periodic periodic open\n[solver]\nmethod = evolution\n' "$2" >"$1.ini"
-  printf '[evolution]\ndt = 1\nsteps = 6\nvectors = 2\nseed = 3\nmsd = x y\nenergies = -1 1 3\nmoments = 64\n' >>"$1.ini"
+# same_as_lattice METHOD GROUP SECTIONS WHAT: the method on graphene as a structure and as its lattice file,
+# on 2 ranks, compared dataset by dataset in GROUP.
+same_as_lattice() {
+  local m model
+  for m in structure lattice; do
+    model=$'model = structure\nstructure_file = graphene.xyz\ncutoff = 0.7\nhopping = table\nhopping_table = nn.dat'
+    [ "$m" = lattice ] && model="model = lattice"$'\n'"lattice_file = $SOURCE_DIR/inputs/lattices/graphene.lattice"
+    printf '[hamiltonian]\n%s\nnx = 12\nny = 12\nnz = 1\nboundary = periodic periodic open\n[solver]\nmethod = %s\n%s\n' \
+      "$model" "$1" "$3" >"$1_$m.ini"
+    run2 run "$1_$m.ini" -o "$1_$m.h5" --quiet >"$1_$m.log" 2>&1 || fail "$1 of the $m: $(cat "$1_$m.log")"
+  done
+  "$HAMLET" compare "$1_lattice.h5" "$1_structure.h5" --rtol 1e-10 --atol 1e-12 --only "$2" >cmp.txt 2>&1 ||
+    fail "graphene's $4 as a structure differs from the lattice file's: $(cat cmp.txt)"
 }
-evolution_deck ev_structure $'model = structure\nstructure_file = graphene.xyz\ncutoff = 0.7\nhopping = table\nhopping_table = nn.dat'
-evolution_deck ev_lattice "model = lattice"$'\n'"lattice_file = $SOURCE_DIR/inputs/lattices/graphene.lattice"
-for m in ev_structure ev_lattice; do
-  run2 run "$m.ini" -o "$m.h5" --quiet >"$m.log" 2>&1 || fail "$m: $(cat "$m.log")"
-done
-"$HAMLET" compare ev_lattice.h5 ev_structure.h5 --rtol 1e-10 --atol 1e-12 --only /evolution >cmp.txt 2>&1 ||
-  fail "graphene's evolution as a structure differs from the lattice file's: $(cat cmp.txt)"
+same_as_lattice evolution /evolution \
+  $'[evolution]\ndt = 1\nsteps = 6\nvectors = 2\nseed = 3\nmsd = x y\nenergies = -1 1 3\nmoments = 64' evolution
 # method = spectral: A(k, E) of the same graphene along G K M G equals the lattice file's.
-spectral_deck() { # NAME MODEL-LINES
-  printf '[hamiltonian]\n%s\nnx = 12\nny = 12\nnz = 1\nboundary = periodic periodic open\n[solver]\nmethod = spectral\n' "$2" >"$1.ini"
-  printf '[kpm]\nmoments = 64\nenergies = 31\nemin = -3\nemax = 3\n[spectral]\nk_path = G K M G\npoints = 4\n' >>"$1.ini"
-}
-spectral_deck sp_structure $'model = structure\nstructure_file = graphene.xyz\ncutoff = 0.7\nhopping = table\nhopping_table = nn.dat'
-spectral_deck sp_lattice "model = lattice"$'\n'"lattice_file = $SOURCE_DIR/inputs/lattices/graphene.lattice"
-for m in sp_structure sp_lattice; do
-  run2 run "$m.ini" -o "$m.h5" --quiet >"$m.log" 2>&1 || fail "$m: $(cat "$m.log")"
-done
-"$HAMLET" compare sp_lattice.h5 sp_structure.h5 --rtol 1e-10 --atol 1e-12 --only /spectral >cmp.txt 2>&1 ||
-  fail "graphene's A(k, E) as a structure differs from the lattice file's: $(cat cmp.txt)"
+same_as_lattice spectral /spectral \
+  $'[kpm]\nmoments = 64\nenergies = 31\nemin = -3\nemax = 3\n[spectral]\nk_path = G K M G\npoints = 4' "A(k, E)"
 refused() { # DECK EXPECTED_MESSAGE
   "$HAMLET" run "$1" --quiet >refused.log 2>&1
   code=$?
