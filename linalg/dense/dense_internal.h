@@ -32,6 +32,53 @@ int hm_dense_lower_entries(const struct hm_matrix_s *A, hm_dense_entry **e, int6
 /* An MPI datatype of one hm_dense_entry (committed; free with MPI_Type_free). */
 int hm_dense_entry_type(MPI_Datatype *t);
 
+/* A 2D block-cyclic layout of n x n matrices in square blocks of nb (ScaLAPACK's, BLACS context ctxt;
+ * the distributed eigensolver uses a 1 x P grid of column blocks without BLACS, ctxt = sys = -1). */
+typedef struct {
+  int ctxt, sys;                   /* BLACS grid and system handle (-1: none) */
+  int nprow, npcol, myrow, mycol;
+  int n, nb, mloc, nloc, lld;
+  int desc[9];
+  int *pnum;                       /* rank of grid position (pr, pc) at pr * npcol + pc */
+} hm_dense_grid;
+
+/* Block-cyclic maps of global index i (0-based) over nproc processes in blocks of nb. */
+static inline int hm_dense_owner_of(int64_t i, int nb, int nproc) { return (int)((i / nb) % nproc); }
+static inline int64_t hm_dense_local_of(int64_t i, int nb, int nproc) {
+  return (i / ((int64_t)nb * nproc)) * nb + i % nb;
+}
+static inline int64_t hm_dense_global_of(int64_t l, int nb, int iproc, int nproc) {
+  return ((l / nb) * nproc + iproc) * nb + l % nb;
+}
+/* Indices of n that process iproc owns (ScaLAPACK's numroc with source 0). */
+static inline int64_t hm_dense_numroc(int64_t n, int nb, int iproc, int nproc) {
+  const int64_t blocks = n / nb, extra = n % nb;
+  int64_t count = (blocks / nproc) * nb;
+  const int64_t rest = blocks % nproc;
+  if (iproc < rest) count += nb;
+  else if (iproc == rest) count += extra;
+  return count;
+}
+
+/* One matrix on its way to the grid: its entries sorted by destination, and the counts. */
+typedef struct {
+  hm_dense_entry *send, *recv;
+  MPI_Count *scount, *rcount;
+  MPI_Aint *sdispl, *rdispl;
+  int64_t nsend, nrecv;
+} hm_dense_transfer;
+
+/* Group the lower-triangle entries of M by owning rank (mirror = 1: the upper triangle's too, as
+ * conjugates) and exchange the counts. Collective. */
+int hm_dense_transfer_plan(const struct hm_matrix_s *M, const hm_dense_grid *g, int mirror, hm_dense_transfer *t);
+/* Send the entries and write the received ones into the local block-cyclic array loc (zeroed by the
+ * caller, leading dimension g->lld); frees t. Collective. */
+int hm_dense_transfer_run(const struct hm_matrix_s *M, const hm_dense_grid *g, hm_dense_transfer *t, double *loc);
+void hm_dense_transfer_free(hm_dense_transfer *t);
+/* Eigenvectors from the grid (zloc, leading dimension g->lld) to this rank's rows of Z. Collective. */
+int hm_dense_vectors_to_rows(const struct hm_matrix_s *A, const hm_dense_grid *g, const double *zloc,
+                             struct hm_mvec_s *Z);
+
 /* ScaLAPACK path of hm_dense_eigh_matrix (arguments checked by the caller). */
 int hm_dense_scalapack(struct hm_matrix_s *A, struct hm_matrix_s *B, int vectors, double *w,
                        struct hm_mvec_s *Z);

@@ -10,18 +10,10 @@
 #include "error_macros.h"
 #include "scalapack.h"
 
-typedef struct {
-  int ctxt, sys;                   /* BLACS grid and system handle (-1: none) */
-  int nprow, npcol, myrow, mycol;
-  int n, nb, mloc, nloc, lld;
-  int desc[9];
-  int *pnum;                       /* rank of grid position (pr, pc) at pr * npcol + pc */
-} grid;
-
 static const int izero = 0, ione = 1;
 
 /* The most square grid nprow x npcol = P (nprow <= npcol), square blocks. */
-static int grid_create(MPI_Comm comm, int P, int n, grid *g) {
+static int grid_create(MPI_Comm comm, int P, int n, hm_dense_grid *g) {
   memset(g, 0, sizeof *g);
   g->ctxt = g->sys = -1;
   int pr = (int)sqrt((double)P);
@@ -51,7 +43,7 @@ static int grid_create(MPI_Comm comm, int P, int n, grid *g) {
   return HM_SUCCESS;
 }
 
-static void grid_free(grid *g) {
+static void grid_free(hm_dense_grid *g) {
   if (g->ctxt >= 0) Cblacs_gridexit(g->ctxt);
   if (g->sys >= 0) Cfree_blacs_system_handle(g->sys);
   free(g->pnum);
@@ -59,80 +51,8 @@ static void grid_free(grid *g) {
   g->ctxt = g->sys = -1;
 }
 
-/* Block-cyclic maps of global index i (0-based). */
-static inline int owner_of(int64_t i, int nb, int nproc) { return (int)((i / nb) % nproc); }
-static inline int64_t local_of(int64_t i, int nb, int nproc) { return (i / ((int64_t)nb * nproc)) * nb + i % nb; }
-static inline int64_t global_of(int64_t l, int nb, int iproc, int nproc) {
-  return ((l / nb) * nproc + iproc) * nb + l % nb;
-}
-
-/* One matrix on its way to the grid: its entries sorted by destination, and the counts. */
-typedef struct {
-  hm_dense_entry *send, *recv;
-  MPI_Count *scount, *rcount;
-  MPI_Aint *sdispl, *rdispl;
-  int64_t nsend, nrecv;
-} transfer;
-
-static void transfer_free(transfer *t) {
-  free(t->send); free(t->recv); free(t->scount); free(t->rcount); free(t->sdispl); free(t->rdispl);
-  memset(t, 0, sizeof *t);
-}
-
-/* Entries grouped by owning rank; counts exchanged so that the receivers know their share. */
-static int transfer_plan(const struct hm_matrix_s *M, const grid *g, transfer *t) {
-  const int P = M->ctx->size;
-  hm_dense_entry *e = NULL;
-  int64_t count = 0;
-  HM_CALL(hm_dense_lower_entries(M, &e, &count));
-  t->send = e;
-  t->nsend = count;
-  HM_MALLOC(t->scount, P);
-  HM_MALLOC(t->rcount, P);
-  HM_MALLOC(t->sdispl, P + 1);
-  HM_MALLOC(t->rdispl, P + 1);
-  int *dest;
-  HM_MALLOC(dest, count + 1);
-  for (int64_t p = 0; p < count; p++) {
-    dest[p] = g->pnum[owner_of(e[p].i, g->nb, g->nprow) * g->npcol + owner_of(e[p].j, g->nb, g->npcol)];
-    t->scount[dest[p]]++;
-  }
-  for (int r = 0; r < P; r++) t->sdispl[r + 1] = t->sdispl[r] + (MPI_Aint)t->scount[r];
-  hm_dense_entry *sorted = malloc(sizeof *sorted * (size_t)(count + 1));
-  MPI_Aint *at = malloc(sizeof *at * (size_t)P);
-  if (!sorted || !at) { free(sorted); free(at); free(dest); HM_RAISE(HM_ERR_MEMORY, "could not sort %lld entries", (long long)count); }
-  memcpy(at, t->sdispl, sizeof *at * (size_t)P);
-  for (int64_t p = 0; p < count; p++) sorted[at[dest[p]]++] = e[p];
-  free(at);
-  free(dest);
-  free(e);
-  t->send = sorted;
-  HM_CALL_MPI(MPI_Alltoall(t->scount, 1, MPI_COUNT, t->rcount, 1, MPI_COUNT, M->ctx->comm));
-  for (int r = 0; r < P; r++) t->rdispl[r + 1] = t->rdispl[r] + (MPI_Aint)t->rcount[r];
-  t->nrecv = (int64_t)t->rdispl[P];
-  return HM_SUCCESS;
-}
-
-/* Send the entries and write the received ones into the local block-cyclic array loc. */
-static int transfer_run(const struct hm_matrix_s *M, const grid *g, transfer *t, double *loc) {
-  HM_MALLOC(t->recv, t->nrecv + 1);
-  MPI_Datatype type;
-  HM_CALL(hm_dense_entry_type(&type));
-  int st = MPI_Alltoallv_c(t->send, t->scount, t->sdispl, type, t->recv, t->rcount, t->rdispl, type, M->ctx->comm);
-  MPI_Type_free(&type);
-  HM_CHECK(st == MPI_SUCCESS, HM_ERR_MPI, "MPI_Alltoallv_c of the matrix entries failed");
-  for (int64_t p = 0; p < t->nrecv; p++) {
-    const hm_dense_entry *e = &t->recv[p];
-    size_t at = (size_t)(local_of(e->j, g->nb, g->npcol) * g->lld + local_of(e->i, g->nb, g->nprow));
-    if (M->type == HM_REAL) loc[at] = e->re;
-    else { loc[2 * at] = e->re; loc[2 * at + 1] = e->im; }
-  }
-  transfer_free(t);
-  return HM_SUCCESS;
-}
-
 /* Workspace of the solver: lwork (scalars of the type), lrwork (doubles), liwork (ints). */
-static int solver_query(hm_scalar type, int vectors, grid *g, double *dummy, int *lwork, int *lrwork, int *liwork) {
+static int solver_query(hm_scalar type, int vectors, hm_dense_grid *g, double *dummy, int *lwork, int *lrwork, int *liwork) {
   const int m1 = -1;
   int info = 0, iq = 0;
   double q[2] = {0, 0}, rq = 0, w = 0;
@@ -156,7 +76,7 @@ static int solver_query(hm_scalar type, int vectors, grid *g, double *dummy, int
 }
 
 /* One rank over memory stops all: every rank learns the worst (need, available) pair. */
-static int check_memory(MPI_Comm comm, int rank, double need, double avail, const grid *g) {
+static int check_memory(MPI_Comm comm, int rank, double need, double avail, const hm_dense_grid *g) {
   struct { double excess; int rank; } mine = {need - avail, rank}, worst;
   HM_CALL_MPI(MPI_Allreduce(&mine, &worst, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm));
   if (worst.excess <= 0) return HM_SUCCESS;
@@ -178,74 +98,8 @@ static int agree(MPI_Comm comm, int info, int *worst) {
   return HM_SUCCESS;
 }
 
-/* Eigenvectors from the grid (Zloc) to this rank's rows of Z (row-major, n columns). */
-static int vectors_to_rows(const struct hm_matrix_s *A, const grid *g, const double *zloc, struct hm_mvec_s *Z) {
-  hm_context *ctx = A->ctx;
-  const int P = ctx->size, type = (int)A->type;
-  const int64_t n = g->n, f = A->dist.first, l = A->dist.local;
-  MPI_Count *sc = NULL, *rc = NULL;
-  MPI_Aint *sd = NULL, *rd = NULL;
-  double *sbuf = NULL, *rbuf = NULL, *rm = NULL;
-  int64_t *rows = NULL, *cols = NULL;
-  int st = HM_SUCCESS;
-  if (!(sc = calloc((size_t)P, sizeof *sc)) || !(rc = calloc((size_t)P, sizeof *rc)) ||
-      !(sd = calloc((size_t)P + 1, sizeof *sd)) || !(rd = calloc((size_t)P + 1, sizeof *rd)) ||
-      !(sbuf = malloc(sizeof(double) * (size_t)type * (size_t)g->mloc * (size_t)g->nloc + 8)) ||
-      !(rbuf = malloc(sizeof(double) * (size_t)(type * l * n) + 8)) || !(rm = malloc(sizeof(double) * (size_t)(type * l * n) + 8)) ||
-      !(rows = malloc(sizeof(int64_t) * (size_t)(l + n + 1))) || !(cols = malloc(sizeof(int64_t) * (size_t)(n + 1)))) {
-    st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "could not allocate the eigenvector buffers");
-    goto done;
-  }
-  /* Send: to rank r the local rows whose global rows are r's (a contiguous run of local rows),
-   * column by column. */
-  MPI_Aint at = 0;
-  for (int r = 0; r < P; r++) {
-    const int64_t fr = A->dist.offsets[r], er = A->dist.offsets[r + 1];
-    int64_t lo = 0, hi = 0;
-    while (lo < g->mloc && global_of(lo, g->nb, g->myrow, g->nprow) < fr) lo++;
-    hi = lo;
-    while (hi < g->mloc && global_of(hi, g->nb, g->myrow, g->nprow) < er) hi++;
-    sd[r] = at;
-    for (int64_t c = 0; c < g->nloc; c++)
-      for (int64_t i = lo; i < hi; i++)
-        for (int k = 0; k < type; k++) sbuf[at++] = zloc[(size_t)((c * g->lld + i) * type + k)];
-    sc[r] = (MPI_Count)(at - sd[r]);
-  }
-  /* Receive: from grid position (pr, pc) my rows that pr owns times the columns pc owns. */
-  at = 0;
-  for (int pr = 0; pr < g->nprow; pr++)
-    for (int pc = 0; pc < g->npcol; pc++) {
-      const int s = g->pnum[pr * g->npcol + pc];
-      int64_t nr = 0, ncol = numroc_(&g->n, &g->nb, &pc, &izero, &g->npcol);
-      for (int64_t i = f; i < f + l; i++) nr += owner_of(i, g->nb, g->nprow) == pr;
-      rd[s] = at;
-      rc[s] = (MPI_Count)(nr * ncol * type);
-      at += (MPI_Aint)rc[s];
-    }
-  if (MPI_Alltoallv_c(sbuf, sc, sd, MPI_DOUBLE, rbuf, rc, rd, MPI_DOUBLE, ctx->comm) != MPI_SUCCESS) {
-    st = hm_error_raise(HM_ERR_MPI, __FILE__, __LINE__, __func__, "MPI_Alltoallv_c of the eigenvectors failed");
-    goto done;
-  }
-  for (int pr = 0; pr < g->nprow; pr++)
-    for (int pc = 0; pc < g->npcol; pc++) {
-      const int s = g->pnum[pr * g->npcol + pc];
-      int64_t nr = 0, ncol = numroc_(&g->n, &g->nb, &pc, &izero, &g->npcol);
-      for (int64_t i = f; i < f + l; i++)
-        if (owner_of(i, g->nb, g->nprow) == pr) rows[nr++] = i - f;
-      for (int64_t c = 0; c < ncol; c++) cols[c] = global_of(c, g->nb, pc, g->npcol);
-      const double *src = rbuf + rd[s];
-      for (int64_t c = 0; c < ncol; c++)
-        for (int64_t i = 0; i < nr; i++)
-          for (int k = 0; k < type; k++) rm[(rows[i] * n + cols[c]) * type + k] = *src++;
-    }
-  HM_CALL_GOTO(st, done, hm_mvec_set(Z, rm));
-done:
-  free(sc); free(rc); free(sd); free(rd); free(sbuf); free(rbuf); free(rm); free(rows); free(cols);
-  return st;
-}
-
 /* Reduce A z = l B z to standard form: B = L L^H, A <- L^-1 A L^-H (scale: factor of the eigenvalues). */
-static int reduce_generalized(MPI_Comm comm, hm_scalar type, grid *g, double *aloc, double *bloc, double *scale) {
+static int reduce_generalized(MPI_Comm comm, hm_scalar type, hm_dense_grid *g, double *aloc, double *bloc, double *scale) {
   int info = 0, worst = 0;
   if (type == HM_REAL) pdpotrf_("L", &g->n, bloc, &ione, &ione, g->desc, &info);
   else pzpotrf_("L", &g->n, bloc, &ione, &ione, g->desc, &info);
@@ -261,7 +115,7 @@ static int reduce_generalized(MPI_Comm comm, hm_scalar type, grid *g, double *al
   return HM_SUCCESS;
 }
 
-static int solve(MPI_Comm comm, hm_scalar type, int vectors, grid *g, double *aloc, double *zloc, double *w,
+static int solve(MPI_Comm comm, hm_scalar type, int vectors, hm_dense_grid *g, double *aloc, double *zloc, double *w,
                  int lwork, int lrwork, int liwork) {
   double *work = malloc(sizeof(double) * (size_t)type * (size_t)lwork + 8);
   double *rwork = malloc(sizeof(double) * (size_t)lrwork + 8);
@@ -292,13 +146,13 @@ static int solve(MPI_Comm comm, hm_scalar type, int vectors, grid *g, double *al
 int hm_dense_scalapack(struct hm_matrix_s *A, struct hm_matrix_s *B, int vectors, double *w, struct hm_mvec_s *Z) {
   hm_context *ctx = A->ctx;
   const hm_scalar type = A->type;
-  grid g;
-  transfer ta = {0}, tb = {0};
+  hm_dense_grid g;
+  hm_dense_transfer ta = {0}, tb = {0};
   double *aloc = NULL, *bloc = NULL, *zloc = NULL, dummy[4] = {0};
   int st = HM_SUCCESS, lwork = 0, lrwork = 0, liwork = 0, node = 1;
   HM_CALL_GOTO(st, done, grid_create(ctx->comm, ctx->size, (int)A->dist.n_global, &g));
-  HM_CALL_GOTO(st, done, transfer_plan(A, &g, &ta));
-  if (B) HM_CALL_GOTO(st, done, transfer_plan(B, &g, &tb));
+  HM_CALL_GOTO(st, done, hm_dense_transfer_plan(A, &g, 0, &ta));
+  if (B) HM_CALL_GOTO(st, done, hm_dense_transfer_plan(B, &g, 0, &tb));
   HM_CALL_GOTO(st, done, solver_query(type, vectors, &g, dummy, &lwork, &lrwork, &liwork));
 
   /* Peak per rank: the local arrays plus the larger of the entry exchange, the solver's workspace
@@ -327,8 +181,8 @@ int hm_dense_scalapack(struct hm_matrix_s *A, struct hm_matrix_s *B, int vectors
     st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "could not allocate the ScaLAPACK local arrays on some rank");
     goto done;
   }
-  HM_CALL_GOTO(st, done, transfer_run(A, &g, &ta, aloc));
-  if (B) HM_CALL_GOTO(st, done, transfer_run(B, &g, &tb, bloc));
+  HM_CALL_GOTO(st, done, hm_dense_transfer_run(A, &g, &ta, aloc));
+  if (B) HM_CALL_GOTO(st, done, hm_dense_transfer_run(B, &g, &tb, bloc));
 
   double scale = 1.0;
   if (B) HM_CALL_GOTO(st, done, reduce_generalized(ctx->comm, type, &g, aloc, bloc, &scale));
@@ -344,10 +198,10 @@ int hm_dense_scalapack(struct hm_matrix_s *A, struct hm_matrix_s *B, int vectors
   }
   free(bloc);
   bloc = NULL;
-  if (vectors) HM_CALL_GOTO(st, done, vectors_to_rows(A, &g, zloc, Z));
+  if (vectors) HM_CALL_GOTO(st, done, hm_dense_vectors_to_rows(A, &g, zloc, Z));
 done:
-  transfer_free(&ta);
-  transfer_free(&tb);
+  hm_dense_transfer_free(&ta);
+  hm_dense_transfer_free(&tb);
   free(aloc); free(bloc); free(zloc);
   grid_free(&g);
   return st;
