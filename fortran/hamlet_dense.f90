@@ -10,7 +10,8 @@ module hamlet_dense
   public
 
   ! hm_dense_method
-  integer(c_int), parameter :: HM_DENSE_AUTO = 0, HM_DENSE_LAPACK = 1, HM_DENSE_CUSOLVER = 2, HM_DENSE_SCALAPACK = 3
+  integer(c_int), parameter :: HM_DENSE_AUTO = 0, HM_DENSE_LAPACK = 1, HM_DENSE_CUSOLVER = 2, HM_DENSE_SCALAPACK = 3, &
+    HM_DENSE_DISTRIBUTED = 4
   ! Below this order AUTO never uses a GPU in hm_dense_eigh.
   integer(c_int64_t), parameter :: HM_DENSE_GPU_MIN_N = 2048
 

@@ -20,7 +20,8 @@ typedef enum {
   HM_DENSE_AUTO = 0,     /* see each function */
   HM_DENSE_LAPACK = 1,   /* host LAPACK (OpenMP/pthread BLAS threads) */
   HM_DENSE_CUSOLVER = 2, /* one GPU through cuSOLVER (HM_ERR_BACKEND where CUDA is not built) */
-  HM_DENSE_SCALAPACK = 3 /* ScaLAPACK over the matrix's ranks (hm_dense_eigh_matrix only) */
+  HM_DENSE_SCALAPACK = 3, /* ScaLAPACK over the matrix's ranks (hm_dense_eigh_matrix only) */
+  HM_DENSE_DISTRIBUTED = 4 /* hamlet's two-stage solver over the matrix's ranks (hm_dense_eigh_matrix only) */
 } hm_dense_method;
 
 /* Below this order AUTO never uses a GPU in hm_dense_eigh (setup and transfers do not pay). */
@@ -47,7 +48,9 @@ HM_API int hm_dense_eigh(hm_scalar type, int64_t n, void *A, int64_t lda, void *
  * vectors = 1: Z (n_global columns, A's distribution and type) gets this rank's rows of the
  * eigenvectors (column j belongs to w[j]); vectors = 0: Z must be NULL.
  * method: SCALAPACK (the nonzeros go straight to their owners in a 2D block-cyclic layout; the
- * matrix is never gathered on one rank), LAPACK or CUSOLVER (gathered on rank 0, solved there,
+ * matrix is never gathered on one rank), DISTRIBUTED (standard problems: column blocks on every rank,
+ * reduced to a band by GEMM-rich panel updates, the band to a tridiagonal by bulge chasing, divide
+ * and conquer, back-transformed on each rank's columns; never gathered either), LAPACK or CUSOLVER (gathered on rank 0, solved there,
  * w broadcast and Z scattered), AUTO = SCALAPACK on more than one rank, else CUSOLVER on a CUDA
  * context, else LAPACK. */
 HM_API int hm_dense_eigh_matrix(hm_matrix *A, hm_matrix *B, int vectors, hm_dense_method method, double *w,

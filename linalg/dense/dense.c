@@ -140,10 +140,12 @@ int hm_dense_eigh(hm_scalar type, int64_t n, void *A, int64_t lda, void *B, int6
            (int)type);
   HM_CHECK(n >= 0 && n < INT_MAX, HM_ERR_ARGUMENT, "n = %lld, must be in [0, %d]", (long long)n, INT_MAX - 1);
   HM_CHECK(vectors == 0 || vectors == 1, HM_ERR_ARGUMENT, "vectors = %d, must be 0 or 1", vectors);
-  HM_CHECK(method >= HM_DENSE_AUTO && method <= HM_DENSE_SCALAPACK, HM_ERR_ARGUMENT,
-           "method %d is not one of HM_DENSE_AUTO (0), LAPACK (1), CUSOLVER (2), SCALAPACK (3)", (int)method);
-  HM_CHECK(method != HM_DENSE_SCALAPACK, HM_ERR_ARGUMENT,
-           "HM_DENSE_SCALAPACK needs a distributed matrix: use hm_dense_eigh_matrix; allowed here: AUTO, LAPACK, CUSOLVER");
+  HM_CHECK(method >= HM_DENSE_AUTO && method <= HM_DENSE_DISTRIBUTED, HM_ERR_ARGUMENT,
+           "method %d is not one of HM_DENSE_AUTO (0), LAPACK (1), CUSOLVER (2), SCALAPACK (3), DISTRIBUTED (4)",
+           (int)method);
+  HM_CHECK(method != HM_DENSE_SCALAPACK && method != HM_DENSE_DISTRIBUTED, HM_ERR_ARGUMENT,
+           "HM_DENSE_%s needs a distributed matrix: use hm_dense_eigh_matrix; allowed here: AUTO, LAPACK, CUSOLVER",
+           method == HM_DENSE_SCALAPACK ? "SCALAPACK" : "DISTRIBUTED");
   if (n == 0) return HM_SUCCESS;
   HM_CHECK(A && w, HM_ERR_ARGUMENT, "A or w is NULL");
   HM_CHECK(lda >= n && lda < INT_MAX, HM_ERR_ARGUMENT, "lda = %lld, must be >= n = %lld", (long long)lda, (long long)n);

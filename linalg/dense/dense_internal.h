@@ -82,4 +82,8 @@ int hm_dense_vectors_to_rows(const struct hm_matrix_s *A, const hm_dense_grid *g
 /* ScaLAPACK path of hm_dense_eigh_matrix (arguments checked by the caller). */
 int hm_dense_scalapack(struct hm_matrix_s *A, struct hm_matrix_s *B, int vectors, double *w,
                        struct hm_mvec_s *Z);
+/* The distributed two-stage path of hm_dense_eigh_matrix (dense_distributed.h); block: the band width
+ * (0: chosen from n and the rank count). */
+int hm_dense_distributed(struct hm_matrix_s *A, struct hm_matrix_s *B, int vectors, int block, double *w,
+                         struct hm_mvec_s *Z);
 #endif

@@ -162,8 +162,9 @@ static int check_pair(const struct hm_matrix_s *A, const struct hm_matrix_s *B) 
 int hm_dense_eigh_matrix(hm_matrix *A, hm_matrix *B, int vectors, hm_dense_method method, double *w, hm_mvec *Z) {
   HM_CHECK(A && w, HM_ERR_ARGUMENT, "A or w is NULL");
   HM_CHECK(vectors == 0 || vectors == 1, HM_ERR_ARGUMENT, "vectors = %d, must be 0 or 1", vectors);
-  HM_CHECK(method >= HM_DENSE_AUTO && method <= HM_DENSE_SCALAPACK, HM_ERR_ARGUMENT,
-           "method %d is not one of HM_DENSE_AUTO (0), LAPACK (1), CUSOLVER (2), SCALAPACK (3)", (int)method);
+  HM_CHECK(method >= HM_DENSE_AUTO && method <= HM_DENSE_DISTRIBUTED, HM_ERR_ARGUMENT,
+           "method %d is not one of HM_DENSE_AUTO (0), LAPACK (1), CUSOLVER (2), SCALAPACK (3), DISTRIBUTED (4)",
+           (int)method);
   const int64_t n = A->dist.n_global;
   HM_CHECK(n < INT_MAX, HM_ERR_ARGUMENT, "n = %lld, dense solvers take n < %d", (long long)n, INT_MAX);
   if (B) HM_CALL(check_pair(A, B));
@@ -182,6 +183,7 @@ int hm_dense_eigh_matrix(hm_matrix *A, hm_matrix *B, int vectors, hm_dense_metho
            "HM_DENSE_CUSOLVER asked, but this hamlet was built without CUDA; allowed here: AUTO, LAPACK, SCALAPACK");
   if (n == 0) return HM_SUCCESS;
   if (method == HM_DENSE_SCALAPACK) HM_CALL(hm_dense_scalapack(A, B, vectors, w, Z));
+  else if (method == HM_DENSE_DISTRIBUTED) HM_CALL(hm_dense_distributed(A, B, vectors, 0, w, Z));
   else HM_CALL(gathered_solve(A, B, vectors, method, w, Z));
   return HM_SUCCESS;
 }

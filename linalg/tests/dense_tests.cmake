@@ -1,7 +1,7 @@
 # Dense eigensolvers (linalg/dense): LAPACK against analytic spectra, the distributed paths
 # (ScaLAPACK and gathered) against each other on 1, 2 and 4 ranks.
 hm_add_c_test(test_dense_lapack SOURCES test_dense_lapack.c LABELS cpu)
-hm_add_c_test(test_dense_matrix SOURCES test_dense_matrix.c LABELS cpu)
+hm_add_c_test(test_dense_matrix SOURCES test_dense_matrix.c dense_check.c LABELS cpu)
 hm_add_test(test_dense_matrix_mpi2 COMMAND $<TARGET_FILE:test_dense_matrix> NPROCS 2 LABELS cpu)
 # 4 ranks on CI's 2 cores: ScaLAPACK's many small collectives crawl when oversubscribed, so this
 # run checks ScaLAPACK with vectors on two problems only (real standard, complex generalized).
@@ -10,3 +10,10 @@ hm_add_test(test_dense_matrix_mpi4 COMMAND $<TARGET_FILE:test_dense_matrix> quic
 hm_add_c_test(test_dense_gpu SOURCES test_dense_gpu.c LABELS gpu)
 hm_add_test(test_dense_matrix_cuda COMMAND $<TARGET_FILE:test_dense_matrix> cuda NPROCS 1 LABELS gpu)
 hm_add_test(test_dense_matrix_cuda_mpi2 COMMAND $<TARGET_FILE:test_dense_matrix> cuda NPROCS 2 LABELS gpu)
+# hamlet's distributed two-stage solver on 1, 2, 3, 4 and 6 ranks against LAPACK on matrices that
+# break eigensolvers.
+hm_add_c_test(test_dense_distributed SOURCES test_dense_distributed.c dense_check.c LABELS cpu)
+target_include_directories(test_dense_distributed PRIVATE ${CMAKE_SOURCE_DIR}/linalg/dense ${CMAKE_SOURCE_DIR}/linalg/core)
+foreach(p 2 3 4 6)
+  hm_add_test(test_dense_distributed_mpi${p} COMMAND $<TARGET_FILE:test_dense_distributed> NPROCS ${p} LABELS cpu)
+endforeach()

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <lapacke.h>
 #include "testing.h"
+#include "dense_check.h"
 
 static int rank, nranks;
 /* "quick" (the 4-rank run on 2 cores): ScaLAPACK with vectors only, on two of the problems. */
@@ -92,45 +93,6 @@ static void reference(hm_matrix *A, hm_matrix *B, double *w) {
   free(a); free(b);
 }
 
-/* Residual max |A z - w B z| / (|A| + |w| |B|) and max |Z^H B Z - I| from this rank's rows. */
-static void check_vectors(hm_context *ctx, const hm_dist *dist, hm_scalar type, hm_matrix *A, hm_matrix *B, hm_mvec *Z,
-                          const double *w, int64_t n, const char *what) {
-  int64_t local;
-  hm_dist_range(dist, NULL, &local, NULL);
-  hm_mvec *AZ, *BZ = NULL;
-  HM_TEST_OK(hm_mvec_create(ctx, dist, type, (int)n, &AZ));
-  HM_TEST_OK(hm_matrix_apply(A, Z, AZ));
-  if (B) { HM_TEST_OK(hm_mvec_create(ctx, dist, type, (int)n, &BZ)); HM_TEST_OK(hm_matrix_apply(B, Z, BZ)); }
-  const size_t cnt = (size_t)(local * n);
-  double *z = calloc(cnt * type + 1, sizeof(double)), *az = calloc(cnt * type + 1, sizeof(double)),
-         *bz = calloc(cnt * type + 1, sizeof(double));
-  hm_mvec_get(Z, z);
-  hm_mvec_get(AZ, az);
-  if (B) hm_mvec_get(BZ, bz); else memcpy(bz, z, sizeof(double) * cnt * type);
-  double emin, emax, bmin = 1, bmax = 1;
-  hm_matrix_gershgorin(A, &emin, &emax);
-  if (B) hm_matrix_gershgorin(B, &bmin, &bmax);
-  const double na = fmax(fabs(emin), fabs(emax)), nb = fmax(fabs(bmin), fabs(bmax));
-#define AT(x, i, m) (type == HM_REAL ? (x)[(i) * n + (m)] : (x)[2 * ((i) * n + (m))] + I * (x)[2 * ((i) * n + (m)) + 1])
-  double resid = 0;
-  double complex *gram = calloc((size_t)(n * n), sizeof *gram), *sum = calloc((size_t)(n * n), sizeof *sum);
-  for (int64_t i = 0; i < local; i++)
-    for (int64_t m = 0; m < n; m++) {
-      resid = fmax(resid, cabs(AT(az, i, m) - w[m] * AT(bz, i, m)) / (na + fabs(w[m]) * nb));
-      for (int64_t a = 0; a < n; a++) gram[a * n + m] += conj(AT(z, i, a)) * AT(bz, i, m);
-    }
-#undef AT
-  MPI_Allreduce(gram, sum, (int)(2 * n * n), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-  double orth = 0, all_resid;
-  for (int64_t a = 0; a < n; a++)
-    for (int64_t m = 0; m < n; m++) orth = fmax(orth, cabs(sum[a * n + m] - (a == m)));
-  MPI_Allreduce(&resid, &all_resid, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  HM_TEST_ASSERT(all_resid < 1e-13 && orth < 1e-11, "%s: residual %.3g, orthonormality %.3g", what, all_resid, orth);
-  free(z); free(az); free(bz); free(gram); free(sum);
-  hm_mvec_destroy(&AZ);
-  hm_mvec_destroy(&BZ);
-}
-
 static void solve_all_ways(hm_context *ctx, hm_scalar type, int generalized, int64_t n) {
   hm_dist *dist;
   HM_TEST_OK(hm_dist_create(ctx, n, 1, 1.0 + rank, &dist)); /* uneven: rank r gets ~ (r + 1) shares */
@@ -152,7 +114,7 @@ static void solve_all_ways(hm_context *ctx, hm_scalar type, int generalized, int
     double err = 0;
     for (int64_t i = 0; i < n; i++) err = fmax(err, fabs(w[i] - ref[i]));
     HM_TEST_ASSERT(err < 1e-11, "%s: eigenvalues differ from the reference by %.3g", what, err);
-    check_vectors(ctx, dist, type, A, B, Z, w, n, what);
+    hm_test_dense_check_vectors(ctx, dist, type, A, B, Z, w, n, 1e-13, 1e-11, what);
     /* The same eigenvalues on every rank. */
     double lo_hi[2] = {w[0], -w[n - 1]}, all[2];
     MPI_Allreduce(lo_hi, all, 2, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);

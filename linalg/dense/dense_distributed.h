@@ -1,0 +1,45 @@
+/* The distributed Hermitian eigensolver (hm_dense_eigh_matrix with HM_DENSE_DISTRIBUTED): two-stage
+ * reduction over a 1 x P grid of column blocks (block = band width b), on every rank's host.
+ *   1. dense to band: per panel of b columns a QR on its owner, the reflectors broadcast, the
+ *      two-sided update of the trailing matrix as GEMMs on each rank's columns (dense_band_reduce.c);
+ *   2. band to tridiagonal by bulge chasing, on every rank alike (the band is small), its reflectors
+ *      kept in blocks by the rank that owns their group of sweeps (dense_band_chase.c);
+ *   3. the tridiagonal problem by LAPACK's divide and conquer, each rank keeping its columns;
+ *   4. both back-transformations on each rank's eigenvector columns, the reflector blocks
+ *      broadcast by their owners (GEMMs only, no other communication). */
+#ifndef HAMLET_DENSE_DISTRIBUTED_H
+#define HAMLET_DENSE_DISTRIBUTED_H
+#include <mpi.h>
+#include <stdint.h>
+#include "hamlet/context.h"
+
+/* Where a rank's columns are: P ranks, column blocks of b, this rank's nloc columns. */
+typedef struct {
+  MPI_Comm comm;
+  int rank, P;
+  hm_scalar type;
+  int64_t n, nloc;
+  int b;
+} hm_dense_columns;
+
+/* Stage 1. aloc: this rank's columns of the full Hermitian matrix (n x nloc, leading dimension n);
+ * on return the panels' reflectors below the band, T of each owned panel in *tpanels (b x b each,
+ * the panel's owner only), and band: the lower band of width b ((b + 1) x n, band[d + (b + 1) j] =
+ * A(j + d, j), type's scalars) on every rank. Collective. */
+int hm_dense_band_reduce(const hm_dense_columns *c, double *aloc, double **tpanels, double *band);
+/* Z (n x nloc, this rank's columns) <- Q1 Z, Q1 the product of stage 1's panels. Collective. */
+int hm_dense_band_back(const hm_dense_columns *c, const double *aloc, const double *tpanels, double *z);
+
+/* Stage 2's reflectors: the ones of sweep group I (b sweeps) kept by rank I % P. */
+typedef struct hm_dense_chase_s hm_dense_chase;
+/* Stage 2 on every rank: band (as from stage 1) -> d (n) and e (n - 1), real. Collective only in that
+ * every rank runs it. */
+int hm_dense_chase_run(const hm_dense_columns *c, const double *band, double *d, double *e, hm_dense_chase **out);
+/* Z (n x nloc) <- Q2 Z. Collective. */
+int hm_dense_chase_back(const hm_dense_columns *c, const hm_dense_chase *q, double *z);
+void hm_dense_chase_free(hm_dense_chase **q);
+
+/* Stages 1 to 4 on the full matrix's columns aloc (destroyed): w (n, every rank), z (n x nloc, or NULL
+ * for eigenvalues only). Collective. */
+int hm_dense_distributed_columns(const hm_dense_columns *c, double *aloc, double *w, double *z);
+#endif
