@@ -4,7 +4,8 @@
  * threads (OpenBLAS), and where a GPU is visible hm_dense_eigh through cuSOLVER next to a plain
  * cusolverDnXsyevd call in the same run (with and without its host<->device copies), their ratio
  * against the target hm/plain <= 1.1. --gpu-only skips LAPACK (the GPU figures of large n in minutes, not hours). On several ranks: hm_dense_eigh_matrix through ScaLAPACK on
- * all ranks against LAPACK on one core (rank 0, the others waiting). Every solver gets the same
+ * all ranks and hamlet's distributed two-stage solver (HM_DENSE_DISTRIBUTED) on the same ranks, against
+ * LAPACK on one core (rank 0, the others waiting). Every solver gets the same
  * matrix: a random sparse Hermitian one (diagonal + ~16 entries per row; the dense solvers' cost
  * does not depend on the sparsity), built as an hm_matrix and, for the local solvers, densely. */
 #include <complex.h>
@@ -240,6 +241,16 @@ static void run_ranks(hm_context *ctx, int rank, int size, hm_scalar type, int64
   MPI_Barrier(MPI_COMM_WORLD);
   t = MPI_Wtime() - t;
   if (rank == 0) printf("%s n=%-6lld scalapack %3d ranks     %10.3f s\n", what, (long long)n, size, t);
+  double *wd = malloc(sizeof(double) * (size_t)n);
+  MPI_Barrier(MPI_COMM_WORLD);
+  double td = MPI_Wtime();
+  CK(hm_dense_eigh_matrix(A, NULL, 1, HM_DENSE_DISTRIBUTED, wd, Z));
+  MPI_Barrier(MPI_COMM_WORLD);
+  td = MPI_Wtime() - td;
+  if (rank == 0)
+    printf("%s n=%-6lld distributed %3d ranks   %10.3f s   %.2fx scalapack, |dw| %.1e\n", what, (long long)n, size, td,
+           t / td, max_diff(n, w, wd));
+  free(wd);
   if (lapack1 && rank == 0) {
     openblas_set_num_threads(1);
     double *a = build_dense(n, type);

@@ -36,105 +36,24 @@ static int64_t group_size(int64_t n, int b, int64_t grp) {
   return size;
 }
 
-/* x = (alpha, x1..): H^H x = beta e1 with H = grp - tau v v^H, v = (1, v1..), beta real (LAPACK's
- * ?larfg convention). x1.. is overwritten by v1... */
-static void reflector(int64_t len, double complex *alpha, double complex *x1, double complex *tau) {
-  double xnorm = 0;
-  for (int64_t p = 0; p < len - 1; p++) xnorm = hypot(xnorm, cabs(x1[p]));
-  const double ar = creal(*alpha), ai = cimag(*alpha);
-  if (xnorm == 0 && ai == 0) { *tau = 0; return; }
-  const double beta = -copysign(hypot(hypot(ar, ai), xnorm), ar);
-  *tau = CMPLX((beta - ar) / beta, -ai / beta);
-  const double complex scale = 1 / (*alpha - beta);
-  for (int64_t p = 0; p < len - 1; p++) x1[p] *= scale;
-  *alpha = beta;
-}
-
-typedef struct {
-  double complex *a; /* lower band of width 2b: A(i, j) at a[(i - j) + ld j] */
-  int64_t ld;
-} work_band;
-
-static inline double complex *at(const work_band *w, int64_t i, int64_t j) { return w->a + (i - j) + w->ld * j; }
-
-/* D = A[s:s+len, s:s+len] <- H^H D H (Hermitian; through a dense copy d of len^2). */
-static void two_sided(work_band *w, int64_t s, int64_t len, const double complex *v, double complex tau, double complex *d) {
-  for (int64_t q = 0; q < len; q++)
-    for (int64_t p = 0; p < len; p++) d[p + len * q] = p >= q ? *at(w, s + p, s + q) : conj(*at(w, s + q, s + p));
-  for (int64_t q = 0; q < len; q++) { /* left: D -= conj(tau) v (v^H D) */
-    double complex y = 0;
-    for (int64_t p = 0; p < len; p++) y += conj(v[p]) * d[p + len * q];
-    y *= conj(tau);
-    for (int64_t p = 0; p < len; p++) d[p + len * q] -= v[p] * y;
-  }
-  for (int64_t p = 0; p < len; p++) { /* right: D -= tau (D v) v^H */
-    double complex x = 0;
-    for (int64_t q = 0; q < len; q++) x += d[p + len * q] * v[q];
-    x *= tau;
-    for (int64_t q = 0; q < len; q++) d[p + len * q] -= x * conj(v[q]);
-  }
-  for (int64_t q = 0; q < len; q++)
-    for (int64_t p = q; p < len; p++) *at(w, s + p, s + q) = d[p + len * q];
-}
-
-/* Keep sweep i's step-k reflector in its group's block (if the group is ours). */
-static void keep(hm_dense_chase *q, hm_scalar type, int64_t i, int64_t k, int64_t len, const double complex *v,
-                 double complex tau) {
-  const int b = q->b, s = (int)type;
-  const int64_t grp = i / b, i0 = grp * b, c = i - i0;
-  if (!q->blocks[grp]) return;
-  double *blk = q->blocks[grp];
-  for (int64_t kk = 0; kk < k; kk++) blk += s * (block_rows(q->n, b, i0, kk) * b + b);
-  const int64_t rows = block_rows(q->n, b, i0, k);
-  double *vcol = blk + s * rows * c, *taus = blk + s * rows * b;
-  for (int64_t p = 0; p < len; p++) {
-    vcol[s * (c + p)] = creal(v[p]);
-    if (s == 2) vcol[s * (c + p) + 1] = cimag(v[p]);
-  }
-  taus[s * c] = creal(tau);
-  if (s == 2) taus[s * c + 1] = cimag(tau);
-}
-
-static void chase(hm_dense_chase *q, hm_scalar type, work_band *w, double complex *v, double complex *d) {
-  const int64_t n = q->n, b = q->b;
-  for (int64_t i = 0; i + 1 < n; i++) {
-    int64_t s = i + 1, len = n - 1 - i < b ? n - 1 - i : b;
-    double complex tau;
-    for (int64_t p = 0; p < len; p++) v[p] = *at(w, s + p, i);
-    reflector(len, &v[0], v + 1, &tau);
-    *at(w, s, i) = v[0];
-    for (int64_t p = 1; p < len; p++) *at(w, s + p, i) = 0;
-    v[0] = 1;
-    keep(q, type, i, 0, len, v, tau);
-    two_sided(w, s, len, v, tau, d);
-    for (int64_t k = 1; s + len < n; k++) {
-      const int64_t r1 = s + len, m2 = n - r1 < b ? n - r1 : b;
-      for (int64_t p = 0; p < m2; p++) { /* O = A[r1:r1+m2, s:s+len] <- O H */
-        double complex x = 0;
-        for (int64_t j = 0; j < len; j++) x += *at(w, r1 + p, s + j) * v[j];
-        x *= tau;
-        for (int64_t j = 0; j < len; j++) *at(w, r1 + p, s + j) -= x * conj(v[j]);
-      }
-      if (m2 < 2) break; /* nothing below the band */
-      double complex *v2 = v + b, tau2;
-      for (int64_t p = 0; p < m2; p++) v2[p] = *at(w, r1 + p, s);
-      reflector(m2, &v2[0], v2 + 1, &tau2);
-      *at(w, r1, s) = v2[0];
-      for (int64_t p = 1; p < m2; p++) *at(w, r1 + p, s) = 0;
-      v2[0] = 1;
-      for (int64_t j = 1; j < len; j++) { /* the block's other columns <- H2^H O */
-        double complex y = 0;
-        for (int64_t p = 0; p < m2; p++) y += conj(v2[p]) * *at(w, r1 + p, s + j);
-        y *= conj(tau2);
-        for (int64_t p = 0; p < m2; p++) *at(w, r1 + p, s + j) -= v2[p] * y;
-      }
-      keep(q, type, i, k, m2, v2, tau2);
-      two_sided(w, r1, m2, v2, tau2, d);
-      memcpy(v, v2, sizeof *v * (size_t)m2);
-      s = r1, len = m2, tau = tau2;
-    }
-  }
-}
+#define SCALAR double
+#define CONJ(x) (x)
+#define ABS(x) fabs(x)
+#define NAME(f) f##_real
+#include "dense_band_chase_kernel.h"
+#undef SCALAR
+#undef CONJ
+#undef ABS
+#undef NAME
+#define SCALAR double complex
+#define CONJ(x) conj(x)
+#define ABS(x) cabs(x)
+#define NAME(f) f##_complex
+#include "dense_band_chase_kernel.h"
+#undef SCALAR
+#undef CONJ
+#undef ABS
+#undef NAME
 
 int hm_dense_chase_run(const hm_dense_columns *c, const double *band, double *d, double *e, hm_dense_chase **out) {
   const int64_t n = c->n, b = c->b;
@@ -147,18 +66,19 @@ int hm_dense_chase_run(const hm_dense_columns *c, const double *band, double *d,
   HM_MALLOC(q->blocks, q->groups + 1);
   for (int64_t grp = 0; grp < q->groups; grp++)
     if (grp % c->P == c->rank) HM_MALLOC(q->blocks[grp], s * group_size(n, c->b, grp));
-  work_band w = {NULL, 2 * b + 1};
-  double complex *v = NULL, *dd = NULL;
-  HM_MALLOC(w.a, w.ld * n + 2 * b + 1);
-  HM_MALLOC(v, 2 * b);
-  HM_MALLOC(dd, b * b);
+  const int64_t ld = 2 * b + 1;
+  double *a = NULL, *v = NULL, *x = NULL;
+  HM_MALLOC(a, s * (ld * n + ld));
+  HM_MALLOC(v, s * 2 * b);
+  HM_MALLOC(x, s * b);
   for (int64_t j = 0; j < n; j++)
     for (int64_t k = 0; k <= b && j + k < n; k++)
-      w.a[k + w.ld * j] = s == 1 ? band[k + (b + 1) * j] : CMPLX(band[2 * (k + (b + 1) * j)], band[2 * (k + (b + 1) * j) + 1]);
-  chase(q, c->type, &w, v, dd);
-  for (int64_t j = 0; j < n; j++) d[j] = creal(w.a[w.ld * j]);
-  for (int64_t j = 0; j + 1 < n; j++) e[j] = creal(w.a[1 + w.ld * j]);
-  free(w.a); free(v); free(dd);
+      for (int z = 0; z < s; z++) a[s * (k + ld * j) + z] = band[s * (k + (b + 1) * j) + z];
+  if (s == 1) chase_real(q, a, ld, v, x);
+  else chase_complex(q, (double complex *)a, ld, (double complex *)v, (double complex *)x);
+  for (int64_t j = 0; j < n; j++) d[j] = a[s * ld * j];
+  for (int64_t j = 0; j + 1 < n; j++) e[j] = a[s * (1 + ld * j)];
+  free(a); free(v); free(x);
   return HM_SUCCESS;
 }
 

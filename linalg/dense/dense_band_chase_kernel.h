@@ -1,0 +1,105 @@
+/* The bulge-chasing sweeps of dense_band_chase.c for one scalar type: included once with
+ * SCALAR = double, CONJ(x) = (x), ABS = fabs, NAME(x) = x##_real and once with double complex, conj,
+ * cabs, _complex.
+ * The working band is lower, 2b wide: A(i, j) at a[(i - j) + ld j]. */
+
+/* x = (alpha, x1..): H^H x = beta e1 with H = I - tau v v^H, v = (1, v1..), beta real (LAPACK's
+ * ?larfg convention). x1.. is overwritten by v1... */
+static void NAME(reflector)(int64_t len, SCALAR *alpha, SCALAR *x1, SCALAR *tau) {
+  double xnorm = 0;
+  for (int64_t p = 0; p < len - 1; p++) xnorm = hypot(xnorm, ABS(x1[p]));
+  const double ar = creal(*alpha), ai = cimag(*alpha);
+  if (xnorm == 0 && ai == 0) { *tau = 0; return; }
+  const double beta = -copysign(hypot(hypot(ar, ai), xnorm), ar);
+  *tau = (SCALAR)((beta - *alpha) / beta);
+  const SCALAR scale = 1 / (*alpha - beta);
+  for (int64_t p = 0; p < len - 1; p++) x1[p] *= scale;
+  *alpha = beta;
+}
+
+/* The Hermitian block D = A[s:s+len, s:s+len] <- H^H D H as D - v x^H - x v^H, x = tau D v + alpha v,
+ * alpha = -tau (x^H v) / 2 (LAPACK's ?hetd2), on its lower triangle; x: len scalars of workspace. */
+static void NAME(two_sided)(SCALAR *a, int64_t ld, int64_t s, int64_t len, const SCALAR *v, SCALAR tau, SCALAR *x) {
+  for (int64_t p = 0; p < len; p++) x[p] = 0;
+  for (int64_t q = 0; q < len; q++) {
+    const SCALAR *col = a + ld * (s + q); /* A(s + p, s + q) = col[p - q] */
+    SCALAR xq = 0;
+    x[q] += creal(col[0]) * v[q];
+    for (int64_t p = q + 1; p < len; p++) x[p] += col[p - q] * v[q], xq += CONJ(col[p - q]) * v[p];
+    x[q] += xq;
+  }
+  SCALAR xv = 0;
+  for (int64_t p = 0; p < len; p++) x[p] *= tau, xv += CONJ(x[p]) * v[p];
+  const SCALAR alpha = -0.5 * tau * xv;
+  for (int64_t p = 0; p < len; p++) x[p] += alpha * v[p];
+  for (int64_t q = 0; q < len; q++) {
+    SCALAR *col = a + ld * (s + q);
+    const SCALAR cvq = CONJ(v[q]), cxq = CONJ(x[q]);
+    for (int64_t p = q; p < len; p++) col[p - q] -= v[p] * cxq + x[p] * cvq;
+    col[0] = creal(col[0]);
+  }
+}
+
+/* O (rows r1.., columns s..s+len, m2 x len, all below the diagonal) <- O H = O - tau (O v) v^H. */
+static void NAME(right)(SCALAR *a, int64_t ld, int64_t r1, int64_t m2, int64_t s, int64_t len, const SCALAR *v,
+                        SCALAR tau, SCALAR *x) {
+  for (int64_t p = 0; p < m2; p++) x[p] = 0;
+  for (int64_t j = 0; j < len; j++) {
+    const SCALAR *col = a + (r1 - s - j) + ld * (s + j);
+    for (int64_t p = 0; p < m2; p++) x[p] += col[p] * v[j];
+  }
+  for (int64_t p = 0; p < m2; p++) x[p] *= tau;
+  for (int64_t j = 0; j < len; j++) {
+    SCALAR *col = a + (r1 - s - j) + ld * (s + j);
+    const SCALAR cv = CONJ(v[j]);
+    for (int64_t p = 0; p < m2; p++) col[p] -= x[p] * cv;
+  }
+}
+
+/* Keep sweep i's step-k reflector in its group's block (if the group is ours). */
+static void NAME(keep)(hm_dense_chase *q, int64_t i, int64_t k, int64_t len, const SCALAR *v, SCALAR tau) {
+  const int b = q->b;
+  const int64_t grp = i / b, i0 = grp * b, c = i - i0;
+  if (!q->blocks[grp]) return;
+  SCALAR *blk = (SCALAR *)q->blocks[grp];
+  for (int64_t kk = 0; kk < k; kk++) blk += block_rows(q->n, b, i0, kk) * b + b;
+  const int64_t rows = block_rows(q->n, b, i0, k);
+  memcpy(blk + rows * c + c, v, sizeof *v * (size_t)len);
+  blk[rows * b + c] = tau;
+}
+
+static void NAME(chase)(hm_dense_chase *q, SCALAR *a, int64_t ld, SCALAR *v, SCALAR *x) {
+  const int64_t n = q->n, b = q->b;
+  for (int64_t i = 0; i + 1 < n; i++) {
+    int64_t s = i + 1, len = n - 1 - i < b ? n - 1 - i : b;
+    SCALAR tau, *col = a + 1 + ld * i; /* A(s + p, i) = col[p] */
+    for (int64_t p = 0; p < len; p++) v[p] = col[p];
+    NAME(reflector)(len, &v[0], v + 1, &tau);
+    col[0] = v[0];
+    for (int64_t p = 1; p < len; p++) col[p] = 0;
+    v[0] = 1;
+    NAME(keep)(q, i, 0, len, v, tau);
+    NAME(two_sided)(a, ld, s, len, v, tau, x);
+    for (int64_t k = 1; s + len < n; k++) {
+      const int64_t r1 = s + len, m2 = n - r1 < b ? n - r1 : b;
+      NAME(right)(a, ld, r1, m2, s, len, v, tau, x);
+      if (m2 < 2) break; /* nothing below the band */
+      SCALAR *v2 = v + b, tau2, *first = a + (r1 - s) + ld * s; /* O(p, 0) = first[p] */
+      for (int64_t p = 0; p < m2; p++) v2[p] = first[p];
+      NAME(reflector)(m2, &v2[0], v2 + 1, &tau2);
+      first[0] = v2[0];
+      for (int64_t p = 1; p < m2; p++) first[p] = 0;
+      v2[0] = 1;
+      for (int64_t j = 1; j < len; j++) { /* the block's other columns <- H2^H O */
+        SCALAR *oj = a + (r1 - s - j) + ld * (s + j), y = 0;
+        for (int64_t p = 0; p < m2; p++) y += CONJ(v2[p]) * oj[p];
+        y *= CONJ(tau2);
+        for (int64_t p = 0; p < m2; p++) oj[p] -= v2[p] * y;
+      }
+      NAME(keep)(q, i, k, m2, v2, tau2);
+      NAME(two_sided)(a, ld, r1, m2, v2, tau2, x);
+      memcpy(v, v2, sizeof *v * (size_t)m2);
+      s = r1, len = m2, tau = tau2;
+    }
+  }
+}
