@@ -55,33 +55,49 @@ static int block_of(int64_t n, int P) {
 int hm_dense_distributed(struct hm_matrix_s *A, struct hm_matrix_s *B, int vectors, int block, double *w,
                          struct hm_mvec_s *Z) {
   hm_context *ctx = A->ctx;
-  HM_CHECK(!B, HM_ERR_ARGUMENT, "the distributed dense solver takes standard problems only; for a mass matrix use "
-           "dense_solver = scalapack");
   const int64_t n = A->dist.n_global;
   hm_dense_columns c = {ctx->comm, ctx->rank, ctx->size, A->type, n, 0, block > 0 ? block : block_of(n, ctx->size)};
   c.nloc = hm_dense_numroc(n, c.b, c.rank, c.P);
   const int s = (int)c.type;
   hm_dense_grid g = {.ctxt = -1, .sys = -1, .nprow = 1, .npcol = c.P, .myrow = 0, .mycol = c.rank, .n = (int)n,
                      .nb = c.b, .mloc = (int)n, .nloc = (int)c.nloc, .lld = (int)(n > 1 ? n : 1)};
-  hm_dense_transfer t = {0};
-  double *aloc = NULL, *zloc = NULL;
+  hm_dense_transfer t = {0}, tb = {0};
+  double *aloc = NULL, *zloc = NULL, *bloc = NULL, *tmp = NULL;
   int st = HM_SUCCESS;
   HM_MALLOC(g.pnum, c.P);
   for (int r = 0; r < c.P; r++) g.pnum[r] = r;
   HM_CALL_GOTO(st, done, hm_dense_transfer_plan(A, &g, 1, &t));
-  aloc = calloc((size_t)(s * n * c.nloc) + 1, sizeof(double));
-  if (vectors) zloc = calloc((size_t)(s * n * c.nloc) + 1, sizeof(double));
-  if (!aloc || (vectors && !zloc)) {
-    st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "could not allocate the local columns");
+  if (B) HM_CALL_GOTO(st, done, hm_dense_transfer_plan(B, &g, 1, &tb));
+  const size_t cols = (size_t)(s * n * c.nloc) + 1;
+  aloc = calloc(cols, sizeof(double));
+  if (vectors) zloc = calloc(cols, sizeof(double));
+  if (B) bloc = calloc(cols, sizeof(double)), tmp = calloc(cols, sizeof(double));
+  int ok = aloc && (!vectors || zloc) && (!B || (bloc && tmp)), all_ok = 0;
+  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c.comm);
+  if (!all_ok) {
+    st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "could not allocate the local columns on some rank");
     goto done;
   }
   HM_CALL_GOTO(st, done, hm_dense_transfer_run(A, &g, &t, aloc));
+  if (B) { /* C = L^-1 (L^-1 A)^H */
+    HM_CALL_GOTO(st, done, hm_dense_transfer_run(B, &g, &tb, bloc));
+    HM_CALL_GOTO(st, done, hm_dense_cholesky_columns(&c, bloc));
+    HM_CALL_GOTO(st, done, hm_dense_cholesky_solve(&c, bloc, 'N', aloc));
+    HM_CALL_GOTO(st, done, hm_dense_conjugate_transpose(&c, aloc, tmp));
+    HM_CALL_GOTO(st, done, hm_dense_cholesky_solve(&c, bloc, 'N', tmp));
+    double *swap = aloc;
+    aloc = tmp, tmp = swap;
+    free(tmp);
+    tmp = NULL;
+  }
   HM_CALL_GOTO(st, done, hm_dense_distributed_columns(&c, aloc, w, zloc));
+  if (B && vectors) HM_CALL_GOTO(st, done, hm_dense_cholesky_solve(&c, bloc, 'C', zloc)); /* z = L^-H y */
   free(aloc);
   aloc = NULL;
   if (vectors) HM_CALL_GOTO(st, done, hm_dense_vectors_to_rows(A, &g, zloc, Z));
 done:
   hm_dense_transfer_free(&t);
-  free(g.pnum); free(aloc); free(zloc);
+  hm_dense_transfer_free(&tb);
+  free(g.pnum); free(aloc); free(zloc); free(bloc); free(tmp);
   return st;
 }

@@ -6,7 +6,8 @@
  *      kept in blocks by the rank that owns their group of sweeps (dense_band_chase.c);
  *   3. the tridiagonal problem by LAPACK's divide and conquer, each rank keeping its columns;
  *   4. both back-transformations on each rank's eigenvector columns, the reflector blocks
- *      broadcast by their owners (GEMMs only, no other communication). */
+ *      broadcast by their owners (GEMMs only, no other communication).
+ * A generalized problem is reduced to a standard one first (Cholesky of B on the same blocks). */
 #ifndef HAMLET_DENSE_DISTRIBUTED_H
 #define HAMLET_DENSE_DISTRIBUTED_H
 #include <mpi.h>
@@ -38,6 +39,15 @@ int hm_dense_chase_run(const hm_dense_columns *c, const double *band, double *d,
 /* Z (n x nloc) <- Q2 Z. Collective. */
 int hm_dense_chase_back(const hm_dense_columns *c, const hm_dense_chase *q, double *z);
 void hm_dense_chase_free(hm_dense_chase **q);
+
+/* Generalized problems (dense_cholesky_reduce.c). B = L L^H on the column blocks: bloc (this rank's
+ * columns of the full Hermitian B) gets L in its lower part; HM_ERR_NUMERIC if B is not positive
+ * definite. Collective. */
+int hm_dense_cholesky_columns(const hm_dense_columns *c, double *bloc);
+/* x (n x nloc, this rank's columns) <- L^-1 x (trans 'N') or L^-H x ('C'). Collective. */
+int hm_dense_cholesky_solve(const hm_dense_columns *c, const double *bloc, char trans, double *x);
+/* y <- x^H, both on the column blocks. Collective. */
+int hm_dense_conjugate_transpose(const hm_dense_columns *c, const double *x, double *y);
 
 /* Stages 1 to 4 on the full matrix's columns aloc (destroyed): w (n, every rank), z (n x nloc, or NULL
  * for eigenvalues only). Collective. */

@@ -3,9 +3,10 @@
  * not multiples of the band width, Wilkinson's W+ and glued Wilkinson matrices (pairs agreeing to
  * many digits) hidden by a random unitary similarity and also as given (already tridiagonal), a
  * graded matrix (entries over 14 orders), exactly degenerate spectra, band widths from 1 to 16 and
- * the automatic one. Eigenvalues against LAPACK's zheevd of the same dense matrix (1e-12 ||A||),
- * residuals and orthonormality of the eigenvectors at LAPACK's level, eigenvalues without vectors
- * equal to those with, the same on every rank; bad arguments. */
+ * the automatic one; pencils (A, B) with B's condition 10 to 10^8. Eigenvalues against LAPACK's zheevd
+ * (zhegvd) of the same dense matrices (1e-12 ||A||; pencils 1e-12 (||A|| ||B^-1|| + |lambda| cond B)), residuals and
+ * (B-)orthonormality of the eigenvectors at LAPACK's level, eigenvalues without vectors equal to
+ * those with, the same on every rank; B not positive definite, bad arguments. */
 #include <complex.h>
 #include <math.h>
 #include <stdlib.h>
@@ -112,36 +113,77 @@ static hm_matrix *distribute(hm_context *ctx, const hm_dist *dist, hm_scalar typ
   return M;
 }
 
+/* B = Q diag(d) Q^H with d from 1 down to 1 / cond, geometrically (cond < 0: one d negative). */
+static void make_spd(hm_scalar type, int64_t n, double cond, uint64_t seed, double complex *bm) {
+  double complex *q = malloc(sizeof *q * (size_t)(n * n)), *t = calloc((size_t)(n * n), sizeof *t);
+  random_unitary(type, n, &seed, q);
+  for (int64_t i = 0; i < n; i++) t[i * n + i] = pow(fabs(cond), -(double)i / (double)(n > 1 ? n - 1 : 1));
+  if (cond < 0) t[(n / 2) * n + n / 2] = -0.5;
+  similar(n, q, t, bm);
+  free(q); free(t);
+}
+
+static void one_pencil(hm_context *ctx, kind k, hm_scalar type, int64_t n, int hidden, int block, double cond);
 static void one(hm_context *ctx, kind k, hm_scalar type, int64_t n, int hidden, int block) {
+  one_pencil(ctx, k, type, n, hidden, block, 0);
+}
+
+/* cond = 0: the standard problem; else the pencil with make_spd's B. */
+static void one_pencil(hm_context *ctx, kind k, hm_scalar type, int64_t n, int hidden, int block, double cond) {
   char what[160];
-  snprintf(what, sizeof what, "%s%s %s n=%lld band %d on %d ranks", kind_names[k], hidden ? "" : " (as given)",
-           type == HM_REAL ? "real" : "complex", (long long)n, block, nranks);
+  snprintf(what, sizeof what, "%s%s %s %s n=%lld band %d on %d ranks (B's condition %.0e)", kind_names[k],
+           hidden ? "" : " (as given)", type == HM_REAL ? "real" : "complex", cond ? "pencil" : "matrix", (long long)n,
+           block, nranks, cond);
   double complex *a = malloc(sizeof *a * (size_t)(n * n));
   make(k, type, n, hidden, 1000 * (uint64_t)k + (uint64_t)n + 7 * (uint64_t)block, a);
   double *ref = malloc(sizeof(double) * (size_t)n), *w = malloc(sizeof(double) * (size_t)n),
          *w0 = malloc(sizeof(double) * (size_t)n);
-  HM_TEST_ASSERT(hm_test_eigh(n, a, ref, NULL) == 0, "%s: reference zheevd failed", what);
+  double complex *bm = NULL;
+  double binv = 1; /* ||B^-1|| */
   hm_dist *dist;
   HM_TEST_OK(hm_dist_create(ctx, n, 1, 1.0 + rank, &dist)); /* uneven rows */
-  hm_matrix *A = distribute(ctx, dist, type, n, a);
+  hm_matrix *A = distribute(ctx, dist, type, n, a), *B = NULL;
+  if (cond) {
+    bm = malloc(sizeof *bm * (size_t)(n * n));
+    make_spd(type, n, cond, 77 + (uint64_t)n, bm);
+    B = distribute(ctx, dist, type, n, bm);
+    double complex *ac = malloc(sizeof *ac * (size_t)(n * n)), *bc = malloc(sizeof *bc * (size_t)(n * n));
+    memcpy(ac, a, sizeof *ac * (size_t)(n * n));
+    memcpy(bc, bm, sizeof *bc * (size_t)(n * n));
+    HM_TEST_ASSERT(LAPACKE_zhegvd(LAPACK_COL_MAJOR, 1, 'N', 'L', (int)n, ac, (int)n, bc, (int)n, ref) == 0,
+                   "%s: reference zhegvd failed", what);
+    binv = cond;
+    free(ac); free(bc);
+  } else {
+    HM_TEST_ASSERT(hm_test_eigh(n, a, ref, NULL) == 0, "%s: reference zheevd failed", what);
+  }
   hm_mvec *Z;
   HM_TEST_OK(hm_mvec_create(ctx, dist, type, (int)n, &Z));
-  HM_TEST_OK(hm_dense_distributed(A, NULL, 1, block, w, Z));
-  HM_TEST_OK(hm_dense_distributed(A, NULL, 0, block, w0, NULL));
-  const double norm = fmax(fabs(ref[0]), fabs(ref[n - 1]));
+  HM_TEST_OK(hm_dense_distributed(A, B, 1, block, w, Z));
+  HM_TEST_OK(hm_dense_distributed(A, B, 0, block, w0, NULL));
+  double *wa = malloc(sizeof(double) * (size_t)n);
+  HM_TEST_ASSERT(hm_test_eigh(n, a, wa, NULL) == 0, "%s: zheevd of A failed", what);
+  const double norm = fmax(fabs(wa[0]), fabs(wa[n - 1])) * binv;
+  free(wa);
+  /* Relative to the bound of Cholesky-based solvers on pencils: eps (||A|| ||B^-1|| + |lambda| cond(B)). */
   double err = 0, err0 = 0;
-  for (int64_t i = 0; i < n; i++) err = fmax(err, fabs(w[i] - ref[i])), err0 = fmax(err0, fabs(w0[i] - ref[i]));
-  HM_TEST_ASSERT(err <= 1e-12 * norm && err0 <= 1e-12 * norm, "%s: eigenvalues differ from LAPACK's by %.3g "
-                 "(without vectors %.3g), ||A|| = %.3g", what, err, err0, norm);
+  for (int64_t i = 0; i < n; i++) {
+    const double scale = norm + (cond ? fabs(ref[i]) * cond : 0);
+    err = fmax(err, fabs(w[i] - ref[i]) / scale), err0 = fmax(err0, fabs(w0[i] - ref[i]) / scale);
+  }
+  HM_TEST_ASSERT(err <= 1e-12 && err0 <= 1e-12, "%s: eigenvalues differ from LAPACK's by %.3g (without vectors %.3g) "
+                 "relative to ||A|| ||B^-1|| + |lambda| cond(B), ||A|| ||B^-1|| = %.3g", what, err, err0, norm);
   /* LAPACK's level: residual and orthonormality a small multiple of n eps. */
-  hm_test_dense_check_vectors(ctx, dist, type, A, NULL, Z, w, n, 1e-14 * (double)n, 1e-14 * (double)n, what);
+  hm_test_dense_check_vectors(ctx, dist, type, A, B, Z, w, n, 1e-14 * (double)n * (cond ? sqrt(binv) : 1),
+                              1e-14 * (double)n * (cond ? binv : 1), what);
   double lo_hi[2] = {w[0], -w[n - 1]}, all[2];
   MPI_Allreduce(lo_hi, all, 2, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
   HM_TEST_ASSERT(all[0] == w[0] && -all[1] == w[n - 1], "%s: ranks hold different eigenvalues", what);
   hm_mvec_destroy(&Z);
   hm_matrix_destroy(&A);
+  hm_matrix_destroy(&B);
   hm_dist_destroy(&dist);
-  free(a); free(ref); free(w); free(w0);
+  free(a); free(bm); free(ref); free(w); free(w0);
 }
 
 static void refusals(hm_context *ctx) {
@@ -152,7 +194,12 @@ static void refusals(hm_context *ctx) {
   make(RANDOM, HM_REAL, n, 0, 3, a);
   hm_matrix *A = distribute(ctx, dist, HM_REAL, n, a);
   double w[12], wd[12];
-  HM_TEST_FAILS(hm_dense_eigh_matrix(A, A, 0, HM_DENSE_DISTRIBUTED, w, NULL), HM_ERR_ARGUMENT, "standard problems only");
+  double complex *bm = malloc(sizeof *bm * (size_t)(n * n));
+  make_spd(HM_REAL, n, -10, 5, bm);
+  hm_matrix *notpd = distribute(ctx, dist, HM_REAL, n, bm);
+  HM_TEST_FAILS(hm_dense_eigh_matrix(A, notpd, 0, HM_DENSE_DISTRIBUTED, w, NULL), HM_ERR_NUMERIC, "not positive definite");
+  hm_matrix_destroy(&notpd);
+  free(bm);
   HM_TEST_FAILS(hm_dense_eigh(HM_REAL, n, a, n, NULL, 0, 0, HM_DENSE_DISTRIBUTED, w), HM_ERR_ARGUMENT,
                 "needs a distributed matrix");
   /* Through the public call: the same eigenvalues as ScaLAPACK's. */
@@ -184,6 +231,9 @@ int main(int argc, char **argv) {
     one(ctx, GLUED, type, 84, 0, 3);
     one(ctx, GRADED, type, 90, 1, 7);
     one(ctx, DEGENERATE, type, 120, 1, 9);
+    one_pencil(ctx, RANDOM, type, 77, 1, 6, 10);
+    one_pencil(ctx, GLUED, type, 63, 1, 4, 1e8);
+    one_pencil(ctx, RANDOM, type, 100, 1, 0, 1e4);
   }
   refusals(ctx);
   hm_context_destroy(&ctx);
