@@ -1,4 +1,5 @@
-/* method = dense: all eigenvalues (and eigenvectors) by LAPACK, cuSOLVER or ScaLAPACK -> /eigen. */
+/* method = dense: all eigenvalues (and eigenvectors) by LAPACK, cuSOLVER, ScaLAPACK or hamlet's distributed
+ * two-stage solver -> /eigen. */
 #include "run_state.h"
 
 enum { PHASE_BUILD, PHASE_SETUP, PHASE_SOLVE, PHASE_CHECKPOINT, PHASE_IO, PHASES };
@@ -28,7 +29,7 @@ int run_dense(run_state *s, hm_matrix *H, hm_matrix *M) {
   hm_output *out;
   run_output_open(s, H, &out);
   APP_CALL(hm_output_write_array(out, "/eigen/values", HM_REAL, 1, &n, w, energy_unit, "all eigenvalues, ascending"));
-  static const char *const solver_word[] = {"auto", "lapack", "cusolver", "scalapack"};
+  static const char *const solver_word[] = {"auto", "lapack", "cusolver", "scalapack", "distributed"};
   APP_CALL(hm_output_write_attribute(out, "/eigen", "method", "dense"));
   APP_CALL(hm_output_write_attribute(out, "/eigen", "dense_solver", solver_word[d->solver.dense_solver]));
   if (Z) APP_CALL(hm_output_write_mvec(out, "/eigen/vectors", Z, "1", "eigenvectors (column j: eigenvalue j)"));

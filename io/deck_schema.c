@@ -334,9 +334,10 @@ const hm_deck_key hm_deck_keys[] = {
      .help = "krylov_schur: once converged, look for missed copies of degenerate eigenvalues from a fresh vector "
              "(yes), or trust the single-vector basis (no: fewer solves)"},
     {.section = "solver", .key = "dense_solver", .type = HM_KEY_WORD,
-     .words = {"auto", "lapack", "cusolver", "scalapack"}, .values = {0, 1, 2, 3}, .def = "auto",
+     .words = {"auto", "lapack", "cusolver", "scalapack", "distributed"}, .values = {0, 1, 2, 3, 4}, .def = "auto",
      .when_key = "method", .when_word = "dense", AT(solver.dense_solver),
-     .help = "auto = ScaLAPACK on several ranks, cuSOLVER on a GPU, else LAPACK"},
+     .help = "distributed = hamlet's two-stage solver over the ranks (the matrix never gathered); auto = ScaLAPACK on "
+             "several ranks, cuSOLVER on a GPU, else LAPACK"},
     {.section = "solver", .key = "s", .type = HM_KEY_INT, RANGE(1, 64), .def = "4", .when_key = "method",
      .when_word = "idr", AT(solver.s), .help = "IDR shadow space dimension"},
     {.section = "solver", .key = "smoothing", .type = HM_KEY_WORD, .words = {"no", "yes"}, .values = {0, 1},

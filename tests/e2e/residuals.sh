@@ -21,7 +21,8 @@ def ti():
         text += "disorder_w = %.3f\ndisorder_seed = %d\n" % (rng.uniform(0.1, 2), rng.integers(1, 1000))
     return text
 open("lobpcg.ini", "w").write(ti() + "[solver]\nmethod = lobpcg\nnev = %d\ntol = 1e-9\nmaxit = 3000\nvectors = yes\n" % rng.integers(2, 6))
-open("dense.ini", "w").write(ti() + "[solver]\nmethod = dense\nvectors = yes\n")
+open("dense.ini", "w").write(ti() + "[solver]\nmethod = dense\nvectors = yes\ndense_solver = %s\n" %
+    rng.choice(["auto", "scalapack", "distributed"]))
 open("kpm.ini", "w").write(ti() + "[kpm]\nmoments = 200\nvectors = %d\nseed = %d\n" % (rng.integers(2, 9), rng.integers(1, 1000)))
 pot = rng.choice(["harmonic", "well"])
 fem = "[hamiltonian]\nmodel = fem\nex = %d\ney = %d\nez = %d\nlx = %.3f\nly = %.3f\nlz = %.3f\npotential = %s\n" % (
