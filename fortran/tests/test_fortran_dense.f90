@@ -1,8 +1,9 @@
 ! Fortran twin of linalg/tests/test_dense_lapack.c and test_dense_matrix.c, on any rank count:
 ! hm_dense_eigh on Fortran arrays against analytic spectra (1D Laplacian, the 1D Q1 stiffness/mass
 ! pair, a complex Hermitian circulant), with eigenvector residuals; hm_dense_eigh_matrix on a
-! distributed 1D Laplacian (ScaLAPACK, LAPACK on rank 0, AUTO) against the same analytic values with
-! residuals A z - lambda z on this rank's rows; the memory refusal and bad arguments.
+! distributed 1D Laplacian (ScaLAPACK, the two-stage solver, LAPACK on rank 0, AUTO) against the same
+! analytic values with residuals A z - lambda z on this rank's rows; the memory refusal and bad
+! arguments.
 program test_fortran_dense
   use, intrinsic :: iso_c_binding
   use mpi
@@ -32,6 +33,7 @@ program test_fortran_dense
   call check_q1_pair()
   call check_circulant()
   call check_distributed(HM_DENSE_SCALAPACK, "scalapack")
+  call check_distributed(HM_DENSE_DISTRIBUTED, "distributed")
   call check_distributed(HM_DENSE_LAPACK, "lapack")
   call check_distributed(HM_DENSE_AUTO, "auto")
   call check_refusals()
