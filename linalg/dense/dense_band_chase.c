@@ -82,7 +82,7 @@ int hm_dense_chase_run(const hm_dense_columns *c, const double *band, double *d,
   return HM_SUCCESS;
 }
 
-int hm_dense_chase_back(const hm_dense_columns *c, const hm_dense_chase *q, double *z) {
+int hm_dense_chase_back(const hm_dense_columns *c, const hm_dense_chase *q, int64_t ncols, double *z) {
   const int s = (int)c->type, b = c->b;
   const int64_t n = c->n;
   int64_t most = 1;
@@ -90,8 +90,8 @@ int hm_dense_chase_back(const hm_dense_columns *c, const hm_dense_chase *q, doub
   double *buf = NULL, *t = NULL, *work = NULL, *work2 = NULL;
   HM_MALLOC(buf, s * most);
   HM_MALLOC(t, s * b * b);
-  HM_MALLOC(work, s * b * (c->nloc + 1));
-  HM_MALLOC(work2, s * b * (c->nloc + 1));
+  HM_MALLOC(work, s * b * (ncols + 1));
+  HM_MALLOC(work2, s * b * (ncols + 1));
   int st = HM_SUCCESS;
   for (int64_t grp = q->groups - 1; grp >= 0 && !st; grp--) {
     const int owner = (int)(grp % c->P);
@@ -104,8 +104,8 @@ int hm_dense_chase_back(const hm_dense_columns *c, const hm_dense_chase *q, doub
       const double *taus = blk + s * rows * b;
       if (hm_dense_larft(c->type, rows, cols, blk, rows, taus, t, b))
         st = hm_error_raise(HM_ERR_LAPACK, __FILE__, __LINE__, __func__, "larft of sweep block %lld failed", (long long)grp);
-      else if (c->nloc)
-        hm_dense_apply_block_reflector(c->type, 'N', rows, c->nloc, cols, blk, rows, t, b, z + s * row0, n, work, work2);
+      else if (ncols)
+        hm_dense_apply_block_reflector(c->type, 'N', rows, ncols, cols, blk, rows, t, b, z + s * row0, n, work, work2);
       blk += s * (rows * b + b);
     }
   }

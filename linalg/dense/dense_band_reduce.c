@@ -112,14 +112,14 @@ int hm_dense_band_reduce(const hm_dense_columns *c, double *aloc, double **tpane
   return st;
 }
 
-int hm_dense_band_back(const hm_dense_columns *c, const double *aloc, const double *tpanels, double *z) {
+int hm_dense_band_back(const hm_dense_columns *c, const double *aloc, const double *tpanels, int64_t ncols, double *z) {
   const int s = (int)c->type, b = c->b;
   const int64_t n = c->n, panels = panel_count(n, b);
   if (!panels) return HM_SUCCESS;
   double *vt = NULL, *work = NULL, *work2 = NULL;
   HM_MALLOC(vt, s * ((n - b) * b + b * b));
-  HM_MALLOC(work, s * b * (c->nloc + 1));
-  HM_MALLOC(work2, s * b * (c->nloc + 1));
+  HM_MALLOC(work, s * b * (ncols + 1));
+  HM_MALLOC(work2, s * b * (ncols + 1));
   for (int64_t k = panels - 1; k >= 0; k--) {
     const int64_t c0 = k * b, r0 = c0 + b, m = n - r0, kb = m < b ? m : b;
     const int owner = hm_dense_owner_of(c0, b, c->P);
@@ -129,7 +129,7 @@ int hm_dense_band_back(const hm_dense_columns *c, const double *aloc, const doub
       memcpy(tk, tpanels + s * b * b * (k / c->P), sizeof(double) * (size_t)(s * kb * kb));
     }
     HM_CALL_MPI(MPI_Bcast(vt, (int)(s * (m * kb + kb * kb)), MPI_DOUBLE, owner, c->comm));
-    if (c->nloc) hm_dense_apply_block_reflector(c->type, 'N', m, c->nloc, kb, v, m, tk, kb, z + s * r0, n, work, work2);
+    if (ncols) hm_dense_apply_block_reflector(c->type, 'N', m, ncols, kb, v, m, tk, kb, z + s * r0, n, work, work2);
   }
   free(vt); free(work); free(work2);
   return HM_SUCCESS;

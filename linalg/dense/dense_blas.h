@@ -12,6 +12,13 @@ static inline void hm_dense_gemm(hm_scalar type, char ta, char tb, int64_t m, in
                                  double complex alpha, const double *A, int64_t lda, const double *B, int64_t ldb,
                                  double complex beta, double *C, int64_t ldc) {
   if (m <= 0 || n <= 0) return;
+  if (k <= 0) { /* C = beta C, without BLAS (its leading-dimension checks refuse empty operands) */
+    for (int64_t j = 0; j < n; j++)
+      for (int64_t i = 0; i < m; i++)
+        if (type == HM_REAL) C[j * ldc + i] = beta == 0 ? 0 : creal(beta) * C[j * ldc + i];
+        else ((double complex *)C)[j * ldc + i] = beta == 0 ? 0 : beta * ((double complex *)C)[j * ldc + i];
+    return;
+  }
   if (type == HM_REAL) {
     cblas_dgemm(CblasColMajor, ta == 'N' ? CblasNoTrans : CblasTrans, tb == 'N' ? CblasNoTrans : CblasTrans, (int)m,
                 (int)n, (int)k, creal(alpha), A, (int)lda, B, (int)ldb, creal(beta), C, (int)ldc);

@@ -80,7 +80,7 @@ int hm_dense_cholesky_columns(const hm_dense_columns *c, double *bloc) {
   return HM_SUCCESS;
 }
 
-int hm_dense_cholesky_solve(const hm_dense_columns *c, const double *bloc, char trans, double *x) {
+int hm_dense_cholesky_solve(const hm_dense_columns *c, const double *bloc, char trans, int64_t ncols, double *x) {
   const int s = (int)c->type, b = c->b;
   const int64_t n = c->n, blocks = (n + b - 1) / b;
   double *panel = NULL;
@@ -88,15 +88,15 @@ int hm_dense_cholesky_solve(const hm_dense_columns *c, const double *bloc, char 
   for (int64_t k = 0; k < blocks; k++) {
     const int64_t c0 = (trans == 'N' ? k : blocks - 1 - k) * b, kb = n - c0 < b ? n - c0 : b, m = n - c0 - kb;
     HM_CALL(share_panel(c, bloc, c0, kb, panel));
-    if (!c->nloc) continue;
+    if (!ncols) continue;
     double *top = x + s * c0, *below = x + s * (c0 + kb);
     const double *l21 = panel + s * kb;
     if (trans == 'N') { /* X1 = L11^-1 X1, X2 -= L21 X1 */
-      trsm_lower(c->type, 'N', kb, c->nloc, panel, n - c0, top, n);
-      hm_dense_gemm(c->type, 'N', 'N', m, c->nloc, kb, -1, l21, n - c0, top, n, 1, below, n);
+      trsm_lower(c->type, 'N', kb, ncols, panel, n - c0, top, n);
+      hm_dense_gemm(c->type, 'N', 'N', m, ncols, kb, -1, l21, n - c0, top, n, 1, below, n);
     } else { /* X1 -= L21^H X2, X1 = L11^-H X1 */
-      hm_dense_gemm(c->type, 'C', 'N', kb, c->nloc, m, -1, l21, n - c0, below, n, 1, top, n);
-      trsm_lower(c->type, 'C', kb, c->nloc, panel, n - c0, top, n);
+      hm_dense_gemm(c->type, 'C', 'N', kb, ncols, m, -1, l21, n - c0, below, n, 1, top, n);
+      trsm_lower(c->type, 'C', kb, ncols, panel, n - c0, top, n);
     }
   }
   free(panel);

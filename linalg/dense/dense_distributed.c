@@ -1,48 +1,109 @@
 /* The distributed eigensolver's driver (dense_distributed.h): the matrix's entries go to a 1 x P grid
- * of column blocks, the two stages reduce it to a tridiagonal, LAPACK's divide and conquer solves
- * that on every rank (each keeps its columns), and the two back-transformations and the way back to
- * row blocks give each rank its rows of the eigenvectors. */
+ * of column blocks, the two stages reduce it to a tridiagonal, every rank finds all its eigenvalues
+ * (dsterf) and keeps the eigenvectors of its own range of them (from divide and conquer), and the two
+ * back-transformations and the way back to row blocks give each rank its rows of the eigenvectors. */
 #include <string.h>
 #include "dense_blas.h"
 #include "dense_distributed.h"
 #include "dense_internal.h"
 #include "error_macros.h"
 
-int hm_dense_distributed_columns(const hm_dense_columns *c, double *aloc, double *w, double *z) {
+/* A failure on one rank stops all (the others raise that some rank failed). */
+static int agree(MPI_Comm comm, int st) {
+  int worst = 0;
+  HM_CALL_MPI(MPI_Allreduce(&st, &worst, 1, MPI_INT, MPI_MAX, comm));
+  if (st) return st;
+  HM_CHECK(!worst, worst, "the tridiagonal eigensolver failed on another rank");
+  return HM_SUCCESS;
+}
+
+/* Each rank's share of the eigenvectors: indices [bound[r], bound[r + 1]) of the ascending w. */
+static void eigen_ranges(int64_t n, int P, int64_t *bound) {
+  for (int r = 0; r <= P; r++) bound[r] = n * r / P;
+}
+
+int hm_dense_distributed_columns(const hm_dense_columns *c, double *aloc, double *w, int vectors, double **zout,
+                                 int64_t *bound) {
   const int s = (int)c->type;
   const int64_t n = c->n;
-  double *band = NULL, *tpanels = NULL, *e = NULL, *zt = NULL;
+  double *band = NULL, *tpanels = NULL, *d = NULL, *e = NULL, *zt = NULL, *z = NULL;
   hm_dense_chase *q = NULL;
   int st = HM_SUCCESS;
   HM_MALLOC(band, s * (c->b + 1) * n);
-  HM_MALLOC(e, n);
+  HM_MALLOC(d, n + 1);
+  HM_MALLOC(e, n + 1);
   HM_CALL_GOTO(st, done, hm_dense_band_reduce(c, aloc, &tpanels, band));
-  HM_CALL_GOTO(st, done, hm_dense_chase_run(c, band, w, e, &q));
+  HM_CALL_GOTO(st, done, hm_dense_chase_run(c, band, d, e, &q));
   free(band);
   band = NULL;
-  int info = 0;
-  if (!z) {
-    info = LAPACKE_dsterf((int)n, w, e);
-  } else {
-    zt = malloc(sizeof(double) * (size_t)(n * n) + 8);
-    if (!zt) { st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "could not allocate the tridiagonal's %lld^2 eigenvectors", (long long)n); goto done; }
-    info = LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', (int)n, w, e, zt, (int)n);
+  memcpy(w, d, sizeof(double) * (size_t)n);
+  double *ew = malloc(sizeof(double) * (size_t)(n + 1));
+  if (!ew) { st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "%lld doubles", (long long)n); goto done; }
+  memcpy(ew, e, sizeof(double) * (size_t)n);
+  int info = LAPACKE_dsterf((int)n, w, ew);
+  free(ew);
+  if (info) { st = hm_error_raise(HM_ERR_LAPACK, __FILE__, __LINE__, __func__, "dsterf returned info = %d", info); goto done; }
+  if (!vectors) goto done;
+  /* The tridiagonal's eigenvectors by divide and conquer (all of them, on every rank alike: n^2 doubles
+   * each), this rank keeping its range; then both back-transformations of that range. */
+  eigen_ranges(n, c->P, bound);
+  const int64_t lo = bound[c->rank], cols = bound[c->rank + 1] - lo;
+  z = calloc((size_t)(s * n * cols) + 1, sizeof(double));
+  zt = malloc(sizeof(double) * (size_t)(n * n) + 8);
+  if (!z || !zt) {
+    st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "could not allocate the tridiagonal's eigenvectors");
+    goto done;
   }
-  if (info) { st = hm_error_raise(HM_ERR_LAPACK, __FILE__, __LINE__, __func__, "the tridiagonal eigensolver (%s) returned info = %d", z ? "dstedc" : "dsterf", info); goto done; }
-  if (z) {
-    memset(z, 0, sizeof(double) * (size_t)(s * n * c->nloc));
-    for (int64_t l = 0; l < c->nloc; l++) {
-      const double *col = zt + n * hm_dense_global_of(l, c->b, c->rank, c->P);
-      for (int64_t i = 0; i < n; i++) z[s * (l * n + i)] = col[i];
-    }
-    free(zt);
-    zt = NULL;
-    HM_CALL_GOTO(st, done, hm_dense_chase_back(c, q, z));
-    HM_CALL_GOTO(st, done, hm_dense_band_back(c, aloc, tpanels, z));
-  }
+  info = LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', (int)n, d, e, zt, (int)n);
+  if (info) st = hm_error_raise(HM_ERR_LAPACK, __FILE__, __LINE__, __func__, "dstedc returned info = %d", info);
+  HM_CALL_GOTO(st, done, agree(c->comm, st));
+  const double *mine = zt + n * lo;
+  for (int64_t j = 0; j < cols; j++)
+    for (int64_t i = 0; i < n; i++) z[s * (j * n + i)] = mine[j * n + i];
+  free(zt);
+  zt = NULL;
+  HM_CALL_GOTO(st, done, hm_dense_chase_back(c, q, cols, z));
+  HM_CALL_GOTO(st, done, hm_dense_band_back(c, aloc, tpanels, cols, z));
+  *zout = z;
+  z = NULL;
 done:
   hm_dense_chase_free(&q);
-  free(band); free(tpanels); free(e); free(zt);
+  free(band); free(tpanels); free(d); free(e); free(zt); free(z);
+  return st;
+}
+
+/* The eigenvectors from their ranks' column ranges (z: n x cols of bound) to this rank's rows of Z. */
+static int columns_to_rows(const struct hm_matrix_s *A, const hm_dense_columns *c, const int64_t *bound, const double *z,
+                           struct hm_mvec_s *Zout) {
+  const int s = (int)c->type, P = c->P;
+  const int64_t n = c->n, mine = bound[c->rank + 1] - bound[c->rank], l = A->dist.local;
+  MPI_Count *sc = NULL, *rc = NULL;
+  MPI_Aint *sd = NULL, *rd = NULL;
+  double *sbuf = NULL, *rbuf = NULL, *rm = NULL;
+  HM_MALLOC(sc, P); HM_MALLOC(rc, P); HM_MALLOC(sd, P + 1); HM_MALLOC(rd, P + 1);
+  HM_MALLOC(sbuf, s * n * mine + 1);
+  HM_MALLOC(rbuf, s * l * n + 1);
+  HM_MALLOC(rm, s * l * n + 1);
+  MPI_Aint at = 0;
+  for (int r = 0; r < P; r++) { /* to r: its rows of each of my columns */
+    const int64_t f = A->dist.offsets[r], rows = A->dist.offsets[r + 1] - f;
+    sd[r] = at;
+    for (int64_t j = 0; j < mine; j++, at += s * rows) memcpy(sbuf + at, z + s * (j * n + f), sizeof(double) * (size_t)(s * rows));
+    sc[r] = (MPI_Count)(at - sd[r]);
+    rc[r] = (MPI_Count)(s * l * (bound[r + 1] - bound[r]));
+    rd[r + 1] = rd[r] + (MPI_Aint)rc[r];
+  }
+  int st = MPI_Alltoallv_c(sbuf, sc, sd, MPI_DOUBLE, rbuf, rc, rd, MPI_DOUBLE, c->comm);
+  if (st == MPI_SUCCESS) {
+    for (int r = 0; r < P; r++)
+      for (int64_t j = bound[r]; j < bound[r + 1]; j++)
+        for (int64_t i = 0; i < l; i++)
+          for (int k = 0; k < s; k++) rm[s * (i * n + j) + k] = rbuf[rd[r] + s * ((j - bound[r]) * l + i) + k];
+    st = hm_mvec_set(Zout, rm);
+  } else {
+    st = hm_error_raise(HM_ERR_MPI, __FILE__, __LINE__, __func__, "MPI_Alltoallv_c of the eigenvectors failed");
+  }
+  free(sc); free(rc); free(sd); free(rd); free(sbuf); free(rbuf); free(rm);
   return st;
 }
 
@@ -63,16 +124,17 @@ int hm_dense_distributed(struct hm_matrix_s *A, struct hm_matrix_s *B, int vecto
                      .nb = c.b, .mloc = (int)n, .nloc = (int)c.nloc, .lld = (int)(n > 1 ? n : 1)};
   hm_dense_transfer t = {0}, tb = {0};
   double *aloc = NULL, *zloc = NULL, *bloc = NULL, *tmp = NULL;
+  int64_t *bound = NULL;
   int st = HM_SUCCESS;
   HM_MALLOC(g.pnum, c.P);
+  HM_MALLOC(bound, c.P + 1);
   for (int r = 0; r < c.P; r++) g.pnum[r] = r;
   HM_CALL_GOTO(st, done, hm_dense_transfer_plan(A, &g, 1, &t));
   if (B) HM_CALL_GOTO(st, done, hm_dense_transfer_plan(B, &g, 1, &tb));
   const size_t cols = (size_t)(s * n * c.nloc) + 1;
   aloc = calloc(cols, sizeof(double));
-  if (vectors) zloc = calloc(cols, sizeof(double));
   if (B) bloc = calloc(cols, sizeof(double)), tmp = calloc(cols, sizeof(double));
-  int ok = aloc && (!vectors || zloc) && (!B || (bloc && tmp)), all_ok = 0;
+  int ok = aloc && (!B || (bloc && tmp)), all_ok = 0;
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c.comm);
   if (!all_ok) {
     st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "could not allocate the local columns on some rank");
@@ -82,22 +144,24 @@ int hm_dense_distributed(struct hm_matrix_s *A, struct hm_matrix_s *B, int vecto
   if (B) { /* C = L^-1 (L^-1 A)^H */
     HM_CALL_GOTO(st, done, hm_dense_transfer_run(B, &g, &tb, bloc));
     HM_CALL_GOTO(st, done, hm_dense_cholesky_columns(&c, bloc));
-    HM_CALL_GOTO(st, done, hm_dense_cholesky_solve(&c, bloc, 'N', aloc));
+    HM_CALL_GOTO(st, done, hm_dense_cholesky_solve(&c, bloc, 'N', c.nloc, aloc));
     HM_CALL_GOTO(st, done, hm_dense_conjugate_transpose(&c, aloc, tmp));
-    HM_CALL_GOTO(st, done, hm_dense_cholesky_solve(&c, bloc, 'N', tmp));
+    HM_CALL_GOTO(st, done, hm_dense_cholesky_solve(&c, bloc, 'N', c.nloc, tmp));
     double *swap = aloc;
     aloc = tmp, tmp = swap;
     free(tmp);
     tmp = NULL;
   }
-  HM_CALL_GOTO(st, done, hm_dense_distributed_columns(&c, aloc, w, zloc));
-  if (B && vectors) HM_CALL_GOTO(st, done, hm_dense_cholesky_solve(&c, bloc, 'C', zloc)); /* z = L^-H y */
+  HM_CALL_GOTO(st, done, hm_dense_distributed_columns(&c, aloc, w, vectors, &zloc, bound));
   free(aloc);
   aloc = NULL;
-  if (vectors) HM_CALL_GOTO(st, done, hm_dense_vectors_to_rows(A, &g, zloc, Z));
+  if (vectors) {
+    if (B) HM_CALL_GOTO(st, done, hm_dense_cholesky_solve(&c, bloc, 'C', bound[c.rank + 1] - bound[c.rank], zloc));
+    HM_CALL_GOTO(st, done, columns_to_rows(A, &c, bound, zloc, Z));
+  }
 done:
   hm_dense_transfer_free(&t);
   hm_dense_transfer_free(&tb);
-  free(g.pnum); free(aloc); free(zloc); free(bloc); free(tmp);
+  free(g.pnum); free(bound); free(aloc); free(zloc); free(bloc); free(tmp);
   return st;
 }

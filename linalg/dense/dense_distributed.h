@@ -4,7 +4,8 @@
  *      two-sided update of the trailing matrix as GEMMs on each rank's columns (dense_band_reduce.c);
  *   2. band to tridiagonal by bulge chasing, on every rank alike (the band is small), its reflectors
  *      kept in blocks by the rank that owns their group of sweeps (dense_band_chase.c);
- *   3. the tridiagonal problem by LAPACK's divide and conquer, each rank keeping its columns;
+ *   3. the tridiagonal's eigenvalues on every rank (dsterf), its eigenvectors by divide and conquer
+ *      (dstedc, on every rank alike: n^2 doubles each), each rank keeping a range of them;
  *   4. both back-transformations on each rank's eigenvector columns, the reflector blocks
  *      broadcast by their owners (GEMMs only, no other communication).
  * A generalized problem is reduced to a standard one first (Cholesky of B on the same blocks). */
@@ -28,28 +29,30 @@ typedef struct {
  * the panel's owner only), and band: the lower band of width b ((b + 1) x n, band[d + (b + 1) j] =
  * A(j + d, j), type's scalars) on every rank. Collective. */
 int hm_dense_band_reduce(const hm_dense_columns *c, double *aloc, double **tpanels, double *band);
-/* Z (n x nloc, this rank's columns) <- Q1 Z, Q1 the product of stage 1's panels. Collective. */
-int hm_dense_band_back(const hm_dense_columns *c, const double *aloc, const double *tpanels, double *z);
+/* Z (n x ncols, any of the eigenvectors) <- Q1 Z, Q1 the product of stage 1's panels. Collective. */
+int hm_dense_band_back(const hm_dense_columns *c, const double *aloc, const double *tpanels, int64_t ncols, double *z);
 
 /* Stage 2's reflectors: the ones of sweep group I (b sweeps) kept by rank I % P. */
 typedef struct hm_dense_chase_s hm_dense_chase;
 /* Stage 2 on every rank: band (as from stage 1) -> d (n) and e (n - 1), real. Collective only in that
  * every rank runs it. */
 int hm_dense_chase_run(const hm_dense_columns *c, const double *band, double *d, double *e, hm_dense_chase **out);
-/* Z (n x nloc) <- Q2 Z. Collective. */
-int hm_dense_chase_back(const hm_dense_columns *c, const hm_dense_chase *q, double *z);
+/* Z (n x ncols) <- Q2 Z. Collective. */
+int hm_dense_chase_back(const hm_dense_columns *c, const hm_dense_chase *q, int64_t ncols, double *z);
 void hm_dense_chase_free(hm_dense_chase **q);
 
 /* Generalized problems (dense_cholesky_reduce.c). B = L L^H on the column blocks: bloc (this rank's
  * columns of the full Hermitian B) gets L in its lower part; HM_ERR_NUMERIC if B is not positive
  * definite. Collective. */
 int hm_dense_cholesky_columns(const hm_dense_columns *c, double *bloc);
-/* x (n x nloc, this rank's columns) <- L^-1 x (trans 'N') or L^-H x ('C'). Collective. */
-int hm_dense_cholesky_solve(const hm_dense_columns *c, const double *bloc, char trans, double *x);
+/* x (n x ncols) <- L^-1 x (trans 'N') or L^-H x ('C'). Collective. */
+int hm_dense_cholesky_solve(const hm_dense_columns *c, const double *bloc, char trans, int64_t ncols, double *x);
 /* y <- x^H, both on the column blocks. Collective. */
 int hm_dense_conjugate_transpose(const hm_dense_columns *c, const double *x, double *y);
 
-/* Stages 1 to 4 on the full matrix's columns aloc (destroyed): w (n, every rank), z (n x nloc, or NULL
- * for eigenvalues only). Collective. */
-int hm_dense_distributed_columns(const hm_dense_columns *c, double *aloc, double *w, double *z);
+/* Stages 1 to 4 on the full matrix's columns aloc (destroyed): w (n, every rank); vectors = 1: *z
+ * (malloc'ed, n x (bound[rank + 1] - bound[rank])) gets the eigenvectors of w[bound[rank]] onwards,
+ * bound (P + 1) the ranks' ranges. Collective. */
+int hm_dense_distributed_columns(const hm_dense_columns *c, double *aloc, double *w, int vectors, double **z,
+                                 int64_t *bound);
 #endif
