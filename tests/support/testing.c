@@ -96,9 +96,7 @@ int hm_test_dense(hm_matrix *A, double complex **dense, int64_t *n_out) {
 int hm_test_eigh(int64_t n, const double complex *dense, double *w, double complex *vec) {
   double complex *a = malloc(sizeof *a * (size_t)(n * n));
   memcpy(a, dense, sizeof *a * (size_t)(n * n));
-  /* The lower triangle: OpenBLAS 0.3.21's zgemv_n (Haswell kernel), as zhetrd calls it for the upper
-   * one, reads outside the matrix (seen as a crash where the copy ends at an unmapped page). */
-  lapack_int info = LAPACKE_zheevd(LAPACK_COL_MAJOR, vec ? 'V' : 'N', 'L', (lapack_int)n,
+  lapack_int info = LAPACKE_zheevd(LAPACK_COL_MAJOR, vec ? 'V' : 'N', 'U', (lapack_int)n,
                                    (lapack_complex_double *)a, (lapack_int)n, w);
   if (vec) memcpy(vec, a, sizeof *a * (size_t)(n * n));
   free(a);
