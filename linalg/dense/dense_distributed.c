@@ -1,7 +1,9 @@
 /* The distributed eigensolver's driver (dense_distributed.h): the matrix's entries go to a 1 x P grid
  * of column blocks, the two stages reduce it to a tridiagonal, every rank finds all its eigenvalues
- * (dsterf) and keeps the eigenvectors of its own range of them (from divide and conquer), and the two
+ * (dsterf; with vectors divide and conquer, each rank keeping the eigenvectors of its range), and the two
  * back-transformations and the way back to row blocks give each rank its rows of the eigenvectors. */
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include "dense_blas.h"
 #include "dense_distributed.h"
@@ -36,14 +38,13 @@ int hm_dense_distributed_columns(const hm_dense_columns *c, double *aloc, double
   HM_CALL_GOTO(st, done, hm_dense_chase_run(c, band, d, e, &q));
   free(band);
   band = NULL;
-  memcpy(w, d, sizeof(double) * (size_t)n);
-  double *ew = malloc(sizeof(double) * (size_t)(n + 1));
-  if (!ew) { st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "%lld doubles", (long long)n); goto done; }
-  memcpy(ew, e, sizeof(double) * (size_t)n);
-  int info = LAPACKE_dsterf((int)n, w, ew);
-  free(ew);
-  if (info) { st = hm_error_raise(HM_ERR_LAPACK, __FILE__, __LINE__, __func__, "dsterf returned info = %d", info); goto done; }
-  if (!vectors) goto done;
+  int info = 0;
+  if (!vectors) { /* eigenvalues only: Pal-Walker-Kahan QR */
+    info = LAPACKE_dsterf((int)n, d, e);
+    if (info) st = hm_error_raise(HM_ERR_LAPACK, __FILE__, __LINE__, __func__, "dsterf returned info = %d", info);
+    memcpy(w, d, sizeof(double) * (size_t)n);
+    goto done;
+  }
   /* The tridiagonal's eigenvectors by divide and conquer (all of them, on every rank alike: n^2 doubles
    * each), this rank keeping its range; then both back-transformations of that range. */
   eigen_ranges(n, c->P, bound);
@@ -57,6 +58,7 @@ int hm_dense_distributed_columns(const hm_dense_columns *c, double *aloc, double
   info = LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', (int)n, d, e, zt, (int)n);
   if (info) st = hm_error_raise(HM_ERR_LAPACK, __FILE__, __LINE__, __func__, "dstedc returned info = %d", info);
   HM_CALL_GOTO(st, done, agree(c->comm, st));
+  memcpy(w, d, sizeof(double) * (size_t)n);
   const double *mine = zt + n * lo;
   for (int64_t j = 0; j < cols; j++)
     for (int64_t i = 0; i < n; i++) z[s * (j * n + i)] = mine[j * n + i];
@@ -131,6 +133,21 @@ int hm_dense_distributed(struct hm_matrix_s *A, struct hm_matrix_s *B, int vecto
   for (int r = 0; r < c.P; r++) g.pnum[r] = r;
   HM_CALL_GOTO(st, done, hm_dense_transfer_plan(A, &g, 1, &t));
   if (B) HM_CALL_GOTO(st, done, hm_dense_transfer_plan(B, &g, 1, &tb));
+  { /* Peak per rank: the columns of A (and B and the reduction's copy), the owned reflector blocks of
+     * stage 2 (n^2 / P scalars with the parallelograms' zeros), and with vectors divide and conquer's
+     * n^2 eigenvectors and n^2 workspace plus this rank's eigenvectors on their way to row blocks. */
+    const double elt = 8.0 * s, N = (double)n, mine = ceil(N / c.P);
+    const double columns = elt * N * (double)c.nloc * (B ? 3 : 1), blocks = elt * N * N / c.P;
+    const double entries = (double)(t.nsend + t.nrecv + tb.nsend + tb.nrecv) * sizeof(hm_dense_entry);
+    const double tri = vectors ? 16.0 * N * N + elt * N * mine : 0;
+    const double back = vectors ? elt * (N * mine + 2.0 * (double)A->dist.local * N) : 0;
+    const double need = columns + fmax(entries, blocks + fmax(tri, back));
+    char what[96];
+    snprintf(what, sizeof what, "the distributed dense solver for n = %lld on %d ranks", (long long)n, c.P);
+    HM_CALL_GOTO(st, done, hm_dense_check_memory(c.comm, c.rank, need, (double)hm_dense_host_available(hm_dense_ranks_on_node(c.comm)),
+                                                 what, vectors ? "the tridiagonal's eigenvectors take 16 n^2 bytes on every rank: "
+                                                 "use more nodes, or dense_solver = scalapack" : "use more ranks or nodes"));
+  }
   const size_t cols = (size_t)(s * n * c.nloc) + 1;
   aloc = calloc(cols, sizeof(double));
   if (B) bloc = calloc(cols, sizeof(double)), tmp = calloc(cols, sizeof(double));

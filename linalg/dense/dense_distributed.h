@@ -4,7 +4,7 @@
  *      two-sided update of the trailing matrix as GEMMs on each rank's columns (dense_band_reduce.c);
  *   2. band to tridiagonal by bulge chasing, on every rank alike (the band is small), its reflectors
  *      kept in blocks by the rank that owns their group of sweeps (dense_band_chase.c);
- *   3. the tridiagonal's eigenvalues on every rank (dsterf), its eigenvectors by divide and conquer
+ *   3. the tridiagonal's eigenvalues on every rank (dsterf), or with eigenvectors divide and conquer
  *      (dstedc, on every rank alike: n^2 doubles each), each rank keeping a range of them;
  *   4. both back-transformations on each rank's eigenvector columns, the reflector blocks
  *      broadcast by their owners (GEMMs only, no other communication).

@@ -79,6 +79,12 @@ void hm_dense_transfer_free(hm_dense_transfer *t);
 int hm_dense_vectors_to_rows(const struct hm_matrix_s *A, const hm_dense_grid *g, const double *zloc,
                              struct hm_mvec_s *Z);
 
+/* One rank over memory stops all: every rank learns the worst (need, available) pair and raises
+ * HM_ERR_MEMORY "WHAT needs .. on rank r, .. available there (ADVICE)". Collective. */
+int hm_dense_check_memory(MPI_Comm comm, int rank, double need, double avail, const char *what, const char *advice);
+/* Ranks of comm sharing this rank's node (1 if that cannot be told). */
+int hm_dense_ranks_on_node(MPI_Comm comm);
+
 /* ScaLAPACK path of hm_dense_eigh_matrix (arguments checked by the caller). */
 int hm_dense_scalapack(struct hm_matrix_s *A, struct hm_matrix_s *B, int vectors, double *w,
                        struct hm_mvec_s *Z);

@@ -6,6 +6,27 @@
 #include "dense_internal.h"
 #include "error_macros.h"
 
+int hm_dense_check_memory(MPI_Comm comm, int rank, double need, double avail, const char *what, const char *advice) {
+  struct { double excess; int rank; } mine = {need - avail, rank}, worst;
+  HM_CALL_MPI(MPI_Allreduce(&mine, &worst, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm));
+  if (worst.excess <= 0) return HM_SUCCESS;
+  double pair[2] = {need, avail};
+  HM_CALL_MPI(MPI_Bcast(pair, 2, MPI_DOUBLE, worst.rank, comm));
+  char t1[32], t2[32];
+  HM_RAISE(HM_ERR_MEMORY, "%s needs %s on rank %d, %s available there (%s)", what, hm_dense_bytes_text(pair[0], t1),
+           worst.rank, hm_dense_bytes_text(pair[1], t2), advice);
+}
+
+int hm_dense_ranks_on_node(MPI_Comm comm) {
+  int node = 1;
+  MPI_Comm node_comm;
+  if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node_comm) == MPI_SUCCESS) {
+    MPI_Comm_size(node_comm, &node);
+    MPI_Comm_free(&node_comm);
+  }
+  return node;
+}
+
 void hm_dense_transfer_free(hm_dense_transfer *t) {
   free(t->send); free(t->recv); free(t->scount); free(t->rcount); free(t->sdispl); free(t->rdispl);
   memset(t, 0, sizeof *t);

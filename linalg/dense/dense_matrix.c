@@ -11,14 +11,6 @@
 #include "halo.h"
 #include "mpi_large.h"
 
-static int ranks_on_node(MPI_Comm comm, int *count) {
-  MPI_Comm node;
-  HM_CALL_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
-  MPI_Comm_size(node, count);
-  MPI_Comm_free(&node);
-  return HM_SUCCESS;
-}
-
 /* Every rank learns rank 0's status; the others raise it with rank 0's message. */
 static int share_root_status(MPI_Comm comm, int rank, int st) {
   char msg[1024] = "";
@@ -102,7 +94,7 @@ static int gathered_solve(struct hm_matrix_s *A, struct hm_matrix_s *B, int vect
   int st = HM_SUCCESS, node = 1;
   HM_CALL_GOTO(st, done, hm_dense_lower_entries(A, &ea, &na));
   if (B) HM_CALL_GOTO(st, done, hm_dense_lower_entries(B, &eb, &nb));
-  HM_CALL_GOTO(st, done, ranks_on_node(ctx->comm, &node));
+  node = hm_dense_ranks_on_node(ctx->comm);
   /* Rank 0 needs the dense arrays and the gathered entries (the solver checks its workspace). */
   int64_t entries = na + nb, all_entries = 0;
   if (MPI_Reduce(&entries, &all_entries, 1, MPI_INT64_T, MPI_SUM, 0, ctx->comm) != MPI_SUCCESS) {

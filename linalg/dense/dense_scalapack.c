@@ -5,6 +5,7 @@
  * second all-to-all whose order both sides know, so only values travel. */
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include "dense_internal.h"
 #include "error_macros.h"
@@ -73,20 +74,6 @@ static int solver_query(hm_scalar type, int vectors, hm_dense_grid *g, double *d
   int iwmin = 7 * g->n + 8 * g->npcol + 2;
   *liwork = vectors ? (iq > iwmin ? iq : iwmin) : 0;
   return HM_SUCCESS;
-}
-
-/* One rank over memory stops all: every rank learns the worst (need, available) pair. */
-static int check_memory(MPI_Comm comm, int rank, double need, double avail, const hm_dense_grid *g) {
-  struct { double excess; int rank; } mine = {need - avail, rank}, worst;
-  HM_CALL_MPI(MPI_Allreduce(&mine, &worst, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm));
-  if (worst.excess <= 0) return HM_SUCCESS;
-  double pair[2] = {need, avail};
-  HM_CALL_MPI(MPI_Bcast(pair, 2, MPI_DOUBLE, worst.rank, comm));
-  char t1[32], t2[32];
-  HM_RAISE(HM_ERR_MEMORY,
-           "ScaLAPACK for n = %d on a %d x %d process grid needs %s on rank %d, %s available there "
-           "(use more ranks or nodes)",
-           g->n, g->nprow, g->npcol, hm_dense_bytes_text(pair[0], t1), worst.rank, hm_dense_bytes_text(pair[1], t2));
 }
 
 /* The same status on every rank for a routine that reported info locally. */
@@ -164,12 +151,11 @@ int hm_dense_scalapack(struct hm_matrix_s *A, struct hm_matrix_s *B, int vectors
     const double work = elt * lwork + 8.0 * lrwork + 4.0 * liwork;
     const double back = vectors ? elt * (loc + 2.0 * (double)A->dist.local * g.n) : 0;
     double need = arrays + fmax(entries, fmax(work, back));
-    MPI_Comm node_comm;
-    if (MPI_Comm_split_type(ctx->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node_comm) == MPI_SUCCESS) {
-      MPI_Comm_size(node_comm, &node);
-      MPI_Comm_free(&node_comm);
-    }
-    HM_CALL_GOTO(st, done, check_memory(ctx->comm, ctx->rank, need, (double)hm_dense_host_available(node), &g));
+    node = hm_dense_ranks_on_node(ctx->comm);
+    char what[96];
+    snprintf(what, sizeof what, "ScaLAPACK for n = %d on a %d x %d process grid", g.n, g.nprow, g.npcol);
+    HM_CALL_GOTO(st, done, hm_dense_check_memory(ctx->comm, ctx->rank, need, (double)hm_dense_host_available(node), what,
+                                                 "use more ranks or nodes"));
   }
 
   const size_t loc_doubles = (size_t)type * (size_t)g.lld * (size_t)(g.nloc > 0 ? g.nloc : 1);

@@ -202,6 +202,14 @@ static void refusals(hm_context *ctx) {
   free(bm);
   HM_TEST_FAILS(hm_dense_eigh(HM_REAL, n, a, n, NULL, 0, 0, HM_DENSE_DISTRIBUTED, w), HM_ERR_ARGUMENT,
                 "needs a distributed matrix");
+  /* Memory: refused under a small cap, saying what it needs and has. */
+  setenv("HAMLET_DENSE_MEMORY_LIMIT", "1000", 1);
+  HM_TEST_FAILS(hm_dense_eigh_matrix(A, NULL, 1, HM_DENSE_DISTRIBUTED, w, NULL), HM_ERR_ARGUMENT, "Z is NULL");
+  hm_mvec *Z;
+  HM_TEST_OK(hm_mvec_create(ctx, dist, HM_REAL, (int)n, &Z));
+  HM_TEST_FAILS(hm_dense_eigh_matrix(A, NULL, 1, HM_DENSE_DISTRIBUTED, w, Z), HM_ERR_MEMORY, "1000 B available there");
+  unsetenv("HAMLET_DENSE_MEMORY_LIMIT");
+  hm_mvec_destroy(&Z);
   /* Through the public call: the same eigenvalues as ScaLAPACK's. */
   HM_TEST_OK(hm_dense_eigh_matrix(A, NULL, 0, HM_DENSE_DISTRIBUTED, w, NULL));
   HM_TEST_OK(hm_dense_eigh_matrix(A, NULL, 0, HM_DENSE_SCALAPACK, wd, NULL));
