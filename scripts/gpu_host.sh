@@ -5,8 +5,8 @@
 # this script unpacks them under /opt/deps, builds the C + CUDA tree in build-gpu and runs one task.
 #
 #   bash scripts/gpu_host.sh check [CTEST ARGS...]   every GPU test (default `-L gpu`), a skip fails
-#   bash scripts/gpu_host.sh sanitize [REGEX]         compute-sanitizer memcheck and racecheck on the GPU
-#                                                    test programs (those matching REGEX)
+#   bash scripts/gpu_host.sh sanitize [REGEX]         compute-sanitizer memcheck and racecheck on the
+#                                                    one-process GPU tests (those matching REGEX), with their arguments
 #   bash scripts/gpu_host.sh repeat TEST [N]          one test program N times (40) with fresh seeds
 #   bash scripts/gpu_host.sh bench CASE...            benchmark cases of bench/cases.sh (`list` names them)
 #   bash scripts/gpu_host.sh ab CASE...               the cases in this tree and in build-base/src, a tree
@@ -40,10 +40,9 @@ build_tree() {
   echo "built $dir at $SECONDS s"
 }
 
-gpu_test_programs() { # the executables of the GPU tests matching $1
-  (cd build-gpu && ctest -L gpu ${1:+-R "$1"} -N | awk '/Test +#/ {print $3}') | while read -r t; do
-    find build-gpu -name "$t" -type f -perm -u+x | head -1
-  done | sort -u
+gpu_test_commands() { # "EXE ARGS" of the one-process GPU tests matching $1 (ctest runs them as mpiexec -n 1 EXE ARGS)
+  (cd build-gpu && ctest -L gpu ${1:+-R "$1"} -N -V) | sed -n 's/^[0-9]*: Test command: //p' | tr -d '"' |
+    awk '$2 == "-n" && $3 == "1" { $1 = $2 = $3 = ""; sub(/^ +/, ""); print }' | sort -u
 }
 
 status=0
@@ -56,15 +55,17 @@ case $task in
     ;;
   sanitize)
     build_tree . build-gpu || exit 1
-    for exe in $(gpu_test_programs "${1:-}"); do
+    while read -r exe args; do
+      name=$(basename "$exe")${args:+_${args// /_}}
       for tool in memcheck racecheck; do
-        OMP_NUM_THREADS=2 timeout 600 compute-sanitizer --tool "$tool" --error-exitcode 9 "$exe" \
-          >"$OUT/sanitizer_$(basename "$exe")_$tool.log" 2>&1
+        # shellcheck disable=SC2086 # the test's arguments split into words
+        OMP_NUM_THREADS=2 timeout 600 compute-sanitizer --tool "$tool" --error-exitcode 9 "$exe" $args \
+          >"$OUT/sanitizer_${name}_$tool.log" 2>&1 </dev/null
         code=$?
-        echo "compute-sanitizer $tool $(basename "$exe"): exit $code"
+        echo "compute-sanitizer $tool $name: exit $code"
         [ "$code" -eq 0 ] || status=1
       done
-    done
+    done < <(gpu_test_commands "${1:-}")
     ;;
   repeat)
     test=${1:?repeat TEST [N]}
