@@ -7,8 +7,8 @@
  * sweeps, so the working band is 2b wide. Step k of sweep i acts on rows i + 1 + k b onwards: the
  * reflectors of b consecutive sweeps at the same step form one (2b - 1) x b block reflector, and
  * Q2 Z applies those blocks group by group from the last, steps in increasing order within a group
- * (reflectors of one sweep touch disjoint rows; those of a later sweep at an earlier step are
- * disjoint from the earlier sweep's later steps), each block as three GEMMs. Every rank chases
+ * (reflectors of one sweep touch disjoint rows, and so do an earlier sweep's earlier steps and a
+ * later sweep's later steps within a group), each block as three GEMMs. Every rank chases
  * (the band is O(n b)), and keeps only the blocks of its own groups of sweeps. */
 #include <complex.h>
 #include <math.h>
