@@ -65,17 +65,22 @@ int hm_dense_band_reduce(const hm_dense_columns *c, double *aloc, double **tpane
     const int64_t c0 = k * b, r0 = c0 + b, m = n - r0, kb = m < b ? m : b;
     const int owner = hm_dense_owner_of(c0, b, c->P);
     double *v = vt, *tk = vt + s * m * kb;
+    int info = 0;
     if (owner == c->rank) {
       double *panel = aloc + s * hm_dense_local_of(c0, b, c->P) * n;
-      int info = c->type == HM_REAL
+      info = c->type == HM_REAL
                      ? LAPACKE_dgeqrf(LAPACK_COL_MAJOR, (int)m, b, panel + r0, (int)n, tau)
                      : LAPACKE_zgeqrf(LAPACK_COL_MAJOR, (int)m, b, (lapack_complex_double *)panel + r0, (int)n,
                                       (lapack_complex_double *)tau);
       if (!info) info = hm_dense_larft(c->type, m, kb, panel + s * r0, n, tau, tk, kb);
-      if (info) st = hm_error_raise(HM_ERR_LAPACK, __FILE__, __LINE__, __func__, "QR of panel %lld: info %d", (long long)k, info);
       pack_v(c->type, panel + s * r0, n, m, kb, v);
       band_of_block(c, aloc, c0, kb, band);
       memcpy(t + s * b * b * (k / c->P), tk, sizeof(double) * (size_t)(s * kb * kb));
+    }
+    HM_CALL_MPI(MPI_Bcast(&info, 1, MPI_INT, owner, c->comm)); /* every rank stops alike */
+    if (info) {
+      st = hm_error_raise(HM_ERR_LAPACK, __FILE__, __LINE__, __func__, "QR of panel %lld: info %d", (long long)k, info);
+      break;
     }
     HM_CALL_MPI(MPI_Bcast(vt, (int)(s * (m * kb + kb * kb)), MPI_DOUBLE, owner, c->comm));
     /* X = A V over the trailing columns, each rank its own, summed. */
