@@ -306,8 +306,11 @@ static void compare_products(hm_context *cpu, hm_context *ctx, hm_matrix *A, hm_
   HM_TEST_OK(hm_matrix_apply(ref, cx, cy));
   HM_TEST_OK(hm_mvec_get(vy, y));
   HM_TEST_OK(hm_mvec_get(cy, yref));
+  /* The two products sum each row's terms in different orders: a few eps of the terms' size, which
+   * cancellation can leave above 1e-14 of the largest |y| on small random lattices (1.3e-14 seen); a
+   * wrong hop or phase is O(1). */
   const double rel = relative_difference(y, yref, len);
-  HM_TEST_ASSERT(rel <= 1e-14, "%s, R = %d: products differ by %.3g relative", what, R, rel);
+  HM_TEST_ASSERT(rel <= 1e-13, "%s, R = %d: products differ by %.3g relative", what, R, rel);
   hm_mvec_destroy(&vx);
   hm_mvec_destroy(&vy);
   hm_mvec_destroy(&cx);
