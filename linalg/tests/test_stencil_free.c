@@ -2,7 +2,7 @@
  * built here entry by entry from the formula of include/hamlet/stencil.h (an independent path):
  * random descriptions (1..4 orbitals, hops up to range 2, every boundary kind incl. twisted,
  * disorder per site or per orbital, vacancies, Peierls phases with random G/V/K), 3D, 2D and 1D
- * boxes, blocks of R = 1, 2, 4, 16 and 32 columns: products equal to 1e-14 relative; the diagonal
+ * boxes, blocks of R = 1, 2, 4, 16 and 32 columns: products equal to 1e-13 relative; the diagonal
  * equal; Gershgorin bounds that contain the CSR's; KPM moments equal on Hermitian descriptions
  * (R = 1, 2, 4, 16 vectors); what needs entries (dense solvers, SELL) refused by name. Larger boxes
  * (6 to 10 cells a side) give the CPU kernel's fast path (sites whose hops stay inside) sites
