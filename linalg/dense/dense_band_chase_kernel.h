@@ -56,14 +56,9 @@ static void NAME(right)(SCALAR *a, int64_t ld, int64_t r1, int64_t m2, int64_t s
   }
 }
 
-/* Keep sweep i's step-k reflector in its group's block (if the group is ours). */
-static void NAME(keep)(hm_dense_chase *q, int64_t i, int64_t k, int64_t len, const SCALAR *v, SCALAR tau) {
-  const int b = q->b;
-  const int64_t grp = i / b, i0 = grp * b, c = i - i0;
-  if (!q->blocks[grp]) return;
-  SCALAR *blk = (SCALAR *)q->blocks[grp];
-  for (int64_t kk = 0; kk < k; kk++) blk += block_rows(q->n, b, i0, kk) * b + b;
-  const int64_t rows = block_rows(q->n, b, i0, k);
+/* Keep a reflector as column c of its step's block (rows x b, then b taus); blk NULL: not our group. */
+static void NAME(keep)(SCALAR *blk, int64_t rows, int b, int64_t c, int64_t len, const SCALAR *v, SCALAR tau) {
+  if (!blk) return;
   memcpy(blk + rows * c + c, v, sizeof *v * (size_t)len);
   blk[rows * b + c] = tau;
 }
@@ -78,7 +73,11 @@ static void NAME(chase)(hm_dense_chase *q, SCALAR *a, int64_t ld, SCALAR *v, SCA
     col[0] = v[0];
     for (int64_t p = 1; p < len; p++) col[p] = 0;
     v[0] = 1;
-    NAME(keep)(q, i, 0, len, v, tau);
+    /* this sweep's column in its group's blocks, step by step (blk NULL where the group is not ours) */
+    const int64_t i0 = i / b * b;
+    SCALAR *blk = (SCALAR *)q->blocks[i / b];
+    int64_t rows = block_rows(n, (int)b, i0, 0);
+    NAME(keep)(blk, rows, (int)b, i - i0, len, v, tau);
     NAME(two_sided)(a, ld, s, len, v, tau, x);
     for (int64_t k = 1; s + len < n; k++) {
       const int64_t r1 = s + len, m2 = n - r1 < b ? n - r1 : b;
@@ -96,7 +95,9 @@ static void NAME(chase)(hm_dense_chase *q, SCALAR *a, int64_t ld, SCALAR *v, SCA
         y *= CONJ(tau2);
         for (int64_t p = 0; p < m2; p++) oj[p] -= v2[p] * y;
       }
-      NAME(keep)(q, i, k, m2, v2, tau2);
+      if (blk) blk += rows * b + b;
+      rows = block_rows(n, (int)b, i0, k);
+      NAME(keep)(blk, rows, (int)b, i - i0, m2, v2, tau2);
       NAME(two_sided)(a, ld, r1, m2, v2, tau2, x);
       memcpy(v, v2, sizeof *v * (size_t)m2);
       s = r1, len = m2, tau = tau2;

@@ -11,13 +11,6 @@
 /* The panels: column block k for k = 0 .. panels - 1 has rows below the band. */
 static int64_t panel_count(int64_t n, int b) { return n > b ? (n - 1) / b : 0; }
 
-/* This rank's first local column at or after global column g0. */
-static int64_t first_local_at(const hm_dense_columns *c, int64_t g0) {
-  int64_t l = 0;
-  while (l < c->nloc && hm_dense_global_of(l, c->b, c->rank, c->P) < g0) l++;
-  return l;
-}
-
 /* Copy the panel's reflectors (unit lower trapezoidal, m x kb) from the owner's array. */
 static void pack_v(hm_scalar type, const double *panel, int64_t n, int64_t m, int64_t kb, double *v) {
   const int s = (int)type;
@@ -84,12 +77,8 @@ int hm_dense_band_reduce(const hm_dense_columns *c, double *aloc, double **tpane
     }
     HM_CALL_MPI(MPI_Bcast(vt, (int)(s * (m * kb + kb * kb)), MPI_DOUBLE, owner, c->comm));
     /* X = A V over the trailing columns, each rank its own, summed. */
-    const int64_t l0 = first_local_at(c, r0), nlt = c->nloc - l0;
-    for (int64_t j = 0; j < nlt; j++) {
-      const int64_t g = hm_dense_global_of(l0 + j, b, c->rank, c->P) - r0;
-      for (int64_t q = 0; q < kb; q++)
-        for (int z = 0; z < s; z++) vl[s * (q * nlt + j) + z] = v[s * (q * m + g) + z];
-    }
+    const int64_t l0 = hm_dense_first_local_at(c, r0), nlt = c->nloc - l0;
+    hm_dense_rows_at_columns(c, l0, nlt, v, m, r0, kb, vl);
     memset(x, 0, sizeof(double) * (size_t)(s * m * kb));
     double *a22 = aloc + s * (l0 * n + r0);
     hm_dense_gemm(c->type, 'N', 'N', m, kb, nlt, 1, a22, n, vl, nlt, 0, x, m);
@@ -100,11 +89,7 @@ int hm_dense_band_reduce(const hm_dense_columns *c, double *aloc, double **tpane
     hm_dense_gemm(c->type, 'C', 'N', kb, kb, kb, 1, tk, kb, small, kb, 0, small + s * kb * kb, kb);
     memcpy(w, y, sizeof(double) * (size_t)(s * m * kb));
     hm_dense_gemm(c->type, 'N', 'N', m, kb, kb, -0.5, v, m, small + s * kb * kb, kb, 1, w, m);
-    for (int64_t j = 0; j < nlt; j++) {
-      const int64_t g = hm_dense_global_of(l0 + j, b, c->rank, c->P) - r0;
-      for (int64_t q = 0; q < kb; q++)
-        for (int z = 0; z < s; z++) wl[s * (q * nlt + j) + z] = w[s * (q * m + g) + z];
-    }
+    hm_dense_rows_at_columns(c, l0, nlt, w, m, r0, kb, wl);
     /* A22 -= V Wl^H + W Vl^H on this rank's trailing columns. */
     hm_dense_gemm(c->type, 'N', 'C', m, nlt, kb, -1, v, m, wl, nlt, 1, a22, n);
     hm_dense_gemm(c->type, 'N', 'C', m, nlt, kb, -1, w, m, vl, nlt, 1, a22, n);

@@ -21,13 +21,6 @@ static int share_panel(const hm_dense_columns *c, const double *bloc, int64_t c0
   return HM_SUCCESS;
 }
 
-/* First local column at or after global column g0. */
-static int64_t first_local_at(const hm_dense_columns *c, int64_t g0) {
-  int64_t l = 0;
-  while (l < c->nloc && hm_dense_global_of(l, c->b, c->rank, c->P) < g0) l++;
-  return l;
-}
-
 static void trsm_lower(hm_scalar type, char trans, int64_t m, int64_t n, const double *L, int64_t ldl, double *X, int64_t ldx) {
   if (m <= 0 || n <= 0) return;
   const CBLAS_TRANSPOSE t = trans == 'N' ? CblasNoTrans : type == HM_REAL ? CblasTrans : CblasConjTrans;
@@ -68,12 +61,8 @@ int hm_dense_cholesky_columns(const hm_dense_columns *c, double *bloc) {
     if (!m) break;
     HM_CALL(share_panel(c, bloc, c0, kb, panel));
     /* B22 -= L21 L21^H on this rank's trailing columns. */
-    const int64_t l0 = first_local_at(c, r0), nlt = c->nloc - l0;
-    for (int64_t j = 0; j < nlt; j++) {
-      const int64_t g = hm_dense_global_of(l0 + j, b, c->rank, c->P) - c0;
-      for (int64_t q = 0; q < kb; q++)
-        for (int z = 0; z < s; z++) pl[s * (q * nlt + j) + z] = panel[s * (q * (n - c0) + g) + z];
-    }
+    const int64_t l0 = hm_dense_first_local_at(c, r0), nlt = c->nloc - l0;
+    hm_dense_rows_at_columns(c, l0, nlt, panel, n - c0, c0, kb, pl);
     hm_dense_gemm(c->type, 'N', 'C', m, nlt, kb, -1, panel + s * kb, n - c0, pl, nlt, 1, bloc + s * (l0 * n + r0), n);
   }
   free(panel); free(pl);

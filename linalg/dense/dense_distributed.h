@@ -14,6 +14,7 @@
 #include <mpi.h>
 #include <stdint.h>
 #include "hamlet/context.h"
+#include "dense_internal.h"
 
 /* Where a rank's columns are: P ranks, column blocks of b, this rank's nloc columns. */
 typedef struct {
@@ -23,6 +24,26 @@ typedef struct {
   int64_t n, nloc;
   int b;
 } hm_dense_columns;
+
+/* This rank's first local column at or after global column g0. */
+static inline int64_t hm_dense_first_local_at(const hm_dense_columns *c, int64_t g0) {
+  int64_t l = 0;
+  while (l < c->nloc && hm_dense_global_of(l, c->b, c->rank, c->P) < g0) l++;
+  return l;
+}
+
+/* dst (nlt x k, leading dimension nlt) <- the rows of src (k columns, leading dimension ld, row 0 =
+ * global row g0) at the global indices of this rank's local columns l0 .. l0 + nlt: an update's
+ * factor restricted to the columns this rank holds. */
+static inline void hm_dense_rows_at_columns(const hm_dense_columns *c, int64_t l0, int64_t nlt, const double *src,
+                                            int64_t ld, int64_t g0, int64_t k, double *dst) {
+  const int s = (int)c->type;
+  for (int64_t j = 0; j < nlt; j++) {
+    const int64_t g = hm_dense_global_of(l0 + j, c->b, c->rank, c->P) - g0;
+    for (int64_t q = 0; q < k; q++)
+      for (int z = 0; z < s; z++) dst[s * (q * nlt + j) + z] = src[s * (q * ld + g) + z];
+  }
+}
 
 /* Stage 1. aloc: this rank's columns of the full Hermitian matrix (n x nloc, leading dimension n);
  * on return the panels' reflectors below the band, T of each owned panel in *tpanels (b x b each,
