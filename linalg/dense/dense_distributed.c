@@ -19,9 +19,11 @@ static int agree(MPI_Comm comm, int st) {
   return HM_SUCCESS;
 }
 
-/* Each rank's share of the eigenvectors: indices [bound[r], bound[r + 1]) of the ascending w. */
+/* Each rank's share of the eigenvectors: indices [bound[r], bound[r + 1]) of the ascending w, blocks of
+ * ceil(n / P): one column block each on a 1 x P grid, so hm_dense_vectors_to_rows takes them home. */
+static int64_t vector_block(int64_t n, int P) { return n > 0 ? (n + P - 1) / P : 1; }
 static void eigen_ranges(int64_t n, int P, int64_t *bound) {
-  for (int r = 0; r <= P; r++) bound[r] = n * r / P;
+  for (int r = 0; r <= P; r++) bound[r] = r * vector_block(n, P) < n ? r * vector_block(n, P) : n;
 }
 
 int hm_dense_distributed_columns(const hm_dense_columns *c, double *aloc, double *w, int vectors, double **zout,
@@ -71,41 +73,6 @@ int hm_dense_distributed_columns(const hm_dense_columns *c, double *aloc, double
 done:
   hm_dense_chase_free(&q);
   free(band); free(tpanels); free(d); free(e); free(zt); free(z);
-  return st;
-}
-
-/* The eigenvectors from their ranks' column ranges (z: n x cols of bound) to this rank's rows of Z. */
-static int columns_to_rows(const struct hm_matrix_s *A, const hm_dense_columns *c, const int64_t *bound, const double *z,
-                           struct hm_mvec_s *Zout) {
-  const int s = (int)c->type, P = c->P;
-  const int64_t n = c->n, mine = bound[c->rank + 1] - bound[c->rank], l = A->dist.local;
-  MPI_Count *sc = NULL, *rc = NULL;
-  MPI_Aint *sd = NULL, *rd = NULL;
-  double *sbuf = NULL, *rbuf = NULL, *rm = NULL;
-  HM_MALLOC(sc, P); HM_MALLOC(rc, P); HM_MALLOC(sd, P + 1); HM_MALLOC(rd, P + 1);
-  HM_MALLOC(sbuf, s * n * mine + 1);
-  HM_MALLOC(rbuf, s * l * n + 1);
-  HM_MALLOC(rm, s * l * n + 1);
-  MPI_Aint at = 0;
-  for (int r = 0; r < P; r++) { /* to r: its rows of each of my columns */
-    const int64_t f = A->dist.offsets[r], rows = A->dist.offsets[r + 1] - f;
-    sd[r] = at;
-    for (int64_t j = 0; j < mine; j++, at += s * rows) memcpy(sbuf + at, z + s * (j * n + f), sizeof(double) * (size_t)(s * rows));
-    sc[r] = (MPI_Count)(at - sd[r]);
-    rc[r] = (MPI_Count)(s * l * (bound[r + 1] - bound[r]));
-    rd[r + 1] = rd[r] + (MPI_Aint)rc[r];
-  }
-  int st = MPI_Alltoallv_c(sbuf, sc, sd, MPI_DOUBLE, rbuf, rc, rd, MPI_DOUBLE, c->comm);
-  if (st == MPI_SUCCESS) {
-    for (int r = 0; r < P; r++)
-      for (int64_t j = bound[r]; j < bound[r + 1]; j++)
-        for (int64_t i = 0; i < l; i++)
-          for (int k = 0; k < s; k++) rm[s * (i * n + j) + k] = rbuf[rd[r] + s * ((j - bound[r]) * l + i) + k];
-    st = hm_mvec_set(Zout, rm);
-  } else {
-    st = hm_error_raise(HM_ERR_MPI, __FILE__, __LINE__, __func__, "MPI_Alltoallv_c of the eigenvectors failed");
-  }
-  free(sc); free(rc); free(sd); free(rd); free(sbuf); free(rbuf); free(rm);
   return st;
 }
 
@@ -173,8 +140,11 @@ int hm_dense_distributed(struct hm_matrix_s *A, struct hm_matrix_s *B, int vecto
   free(aloc);
   aloc = NULL;
   if (vectors) {
-    if (B) HM_CALL_GOTO(st, done, hm_dense_cholesky_solve(&c, bloc, 'C', bound[c.rank + 1] - bound[c.rank], zloc));
-    HM_CALL_GOTO(st, done, columns_to_rows(A, &c, bound, zloc, Z));
+    const int64_t mine = bound[c.rank + 1] - bound[c.rank];
+    if (B) HM_CALL_GOTO(st, done, hm_dense_cholesky_solve(&c, bloc, 'C', mine, zloc)); /* z = L^-H y */
+    hm_dense_grid zg = g; /* one block of ceil(n / P) eigenvectors per rank */
+    zg.nb = (int)vector_block(n, c.P), zg.nloc = (int)mine;
+    HM_CALL_GOTO(st, done, hm_dense_vectors_to_rows(A, &zg, zloc, Z));
   }
 done:
   hm_dense_transfer_free(&t);
