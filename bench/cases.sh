@@ -33,6 +33,7 @@ cases=(
 if [ "$case_name" = list ]; then
   for c in "${cases[@]}"; do IFS='|' read -r name what _ <<<"$c"; printf '%-20s %s\n' "$name" "$what"; done
   printf '%-20s %s\n' large-halo "one halo message of more than 2^31 doubles and a gather past 2^31 bytes (~65 GiB host)"
+  printf '%-20s %s\n' dense-distributed-gpu "hamlet's distributed dense solver on 1 and 2 GPU ranks (one device) next to cuSOLVER"
   printf '%-20s %s\n' kite "KITE's KITEx on the same lattices (bench/kite_run.sh; its bundle from bench/kite_build.sh)"
   exit 0
 fi
@@ -50,6 +51,16 @@ case $case_name in
     cmake --build "$build" --target large_halo large_gather >/dev/null || exit 1
     OMP_NUM_THREADS=8 "$mpiexec" -n 2 "$(find "$build" -name large_halo -type f -perm -u+x | head -1)" 17000000 &&
       "$mpiexec" -n 2 "$(find "$build" -name large_gather -type f -perm -u+x | head -1)" 2147483655
+    exit
+    ;;
+  dense-distributed-gpu)
+    [ -n "$mpiexec" ] || { echo "no MPIEXEC_EXECUTABLE in $build/CMakeCache.txt"; exit 1; }
+    exe=$(find "$build" -name bench_dense -type f -perm -u+x | head -1)
+    for p in 1 2; do
+      OMP_NUM_THREADS=$((threads / p)) "$mpiexec" -n $p "$exe" --distributed-gpu --real ${SIZES_REAL:-4096 8192 16384} &&
+        OMP_NUM_THREADS=$((threads / p)) "$mpiexec" -n $p "$exe" --distributed-gpu --complex ${SIZES_COMPLEX:-4096 8192} ||
+        exit 1
+    done
     exit
     ;;
   kite)

@@ -1,11 +1,13 @@
 /* Dense Hermitian eigensolver benchmark: dsyevd / zheevd with eigenvectors for each n given.
- *   mpiexec -n 1 bench_dense [--real|--complex] [--lapack1 | --gpu-only] n...
+ *   mpiexec -n P bench_dense [--real|--complex] [--lapack1 | --gpu-only | --distributed-gpu] n...
  * On one rank: LAPACK on 1 thread (n <= 4096 unless --lapack1: it takes minutes beyond) and on all
  * threads (OpenBLAS), and where a GPU is visible hm_dense_eigh through cuSOLVER next to a plain
  * cusolverDnXsyevd call in the same run (with and without its host<->device copies), their ratio
  * against the target hm/plain <= 1.1. --gpu-only skips LAPACK (the GPU figures of large n in minutes, not hours). On several ranks: hm_dense_eigh_matrix through ScaLAPACK on
  * all ranks and hamlet's distributed two-stage solver (HM_DENSE_DISTRIBUTED) on the same ranks, against
- * LAPACK on one core (rank 0, the others waiting). Every solver gets the same
+ * LAPACK on one core (rank 0, the others waiting). --distributed-gpu: the distributed solver with every
+ * rank's columns on its GPU (the ranks of a node share its GPUs round-robin), eigenvalues only and with
+ * vectors, next to one plain cusolverDnXsyevd on rank 0's GPU in the same run. Every solver gets the same
  * matrix: a random sparse Hermitian one (diagonal + ~16 entries per row; the dense solvers' cost
  * does not depend on the sparsity), built as an hm_matrix and, for the local solvers, densely. */
 #include <complex.h>
@@ -266,9 +268,45 @@ static void run_ranks(hm_context *ctx, int rank, int size, hm_scalar type, int64
   hm_dist_destroy(&dist);
 }
 
+#ifdef HAMLET_BENCH_CUDA
+/* Seconds of one distributed solve on the GPU ranks (w: eigenvalues). */
+static double time_distributed(hm_matrix *A, int vectors, double *w, hm_mvec *Z) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  double t = MPI_Wtime();
+  CK(hm_dense_eigh_matrix(A, NULL, vectors, HM_DENSE_DISTRIBUTED, w, vectors ? Z : NULL));
+  MPI_Barrier(MPI_COMM_WORLD);
+  return MPI_Wtime() - t;
+}
+
+static void run_distributed_gpu(hm_context *ctx, int rank, int size, hm_scalar type, int64_t n) {
+  const char *what = type == HM_REAL ? "dsyevd" : "zheevd";
+  hm_dist *dist;
+  CK(hm_dist_create(ctx, n, 1, 1.0, &dist));
+  hm_matrix *A = build_matrix(ctx, dist, type);
+  hm_mvec *Z;
+  CK(hm_mvec_create(ctx, dist, type, (int)n, &Z));
+  double *w = malloc(sizeof(double) * (size_t)n), *w0 = malloc(sizeof(double) * (size_t)n);
+  const double t0 = time_distributed(A, 0, w0, Z), tv = time_distributed(A, 1, w, Z);
+  if (rank == 0) {
+    printf("%s n=%-6lld distributed %d GPU ranks  values %8.3f s   vectors %8.3f s   |dw| values vs vectors %.1e\n",
+           what, (long long)n, size, t0, tv, max_diff(n, w, w0));
+    double *a = build_dense(n, type), *wc = malloc(sizeof(double) * (size_t)n), total, solver;
+    time_plain_cusolver(type, n, a, wc, &total, &solver);
+    printf("%s n=%-6lld plain Xsyevd + copies  %10.3f s   (solver alone %.3f s)   distributed / plain %.2f, |dw| %.1e\n",
+           what, (long long)n, total, solver, tv / total, max_diff(n, w, wc));
+    free(a); free(wc);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  free(w); free(w0);
+  hm_mvec_destroy(&Z);
+  hm_matrix_destroy(&A);
+  hm_dist_destroy(&dist);
+}
+#endif
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  int rank, size, types = 3, force_lapack1 = 0, lapack = 1;
+  int rank, size, types = 3, force_lapack1 = 0, lapack = 1, distributed_gpu = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   int64_t sizes[16];
@@ -278,15 +316,41 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--complex")) types = 2;
     else if (!strcmp(argv[i], "--lapack1")) force_lapack1 = 1;
     else if (!strcmp(argv[i], "--gpu-only")) lapack = 0;
+    else if (!strcmp(argv[i], "--distributed-gpu")) distributed_gpu = 1;
     else if (count < 16 && atoll(argv[i]) > 0) sizes[count++] = atoll(argv[i]);
     else {
-      if (!rank) fprintf(stderr, "usage: bench_dense [--real|--complex] [--lapack1 | --gpu-only] n...\n");
+      if (!rank)
+        fprintf(stderr, "usage: bench_dense [--real|--complex] [--lapack1 | --gpu-only | --distributed-gpu] n...\n");
       MPI_Finalize();
       return 2;
     }
   }
   if (!count) sizes[count++] = 1024;
   hm_context *ctx;
+#ifdef HAMLET_BENCH_CUDA
+  if (distributed_gpu) {
+    if (!gpu_visible()) { /* a skip for ctest (77), unless the run requires the GPU */
+      const char *need = getenv("HAMLET_TEST_REQUIRE");
+      if (!rank) printf("--distributed-gpu: no GPU visible\n");
+      MPI_Finalize();
+      return need && strstr(need, "gpu") ? 1 : 77;
+    }
+    CK(hm_context_create(MPI_COMM_WORLD, HM_BACKEND_CUDA, &ctx));
+    for (int t = HM_REAL; t <= HM_COMPLEX; t++) /* warm-up: handles, libraries */
+      if (types & t) run_distributed_gpu(ctx, rank, size, (hm_scalar)t, 256);
+    for (int c = 0; c < count; c++)
+      for (int t = HM_REAL; t <= HM_COMPLEX; t++)
+        if (types & t) run_distributed_gpu(ctx, rank, size, (hm_scalar)t, sizes[c]), fflush(stdout);
+    hm_context_destroy(&ctx);
+    MPI_Finalize();
+    return 0;
+  }
+#endif
+  if (distributed_gpu) {
+    if (!rank) fprintf(stderr, "--distributed-gpu: this bench_dense was built without CUDA\n");
+    MPI_Finalize();
+    return 1;
+  }
   CK(hm_context_create(MPI_COMM_WORLD, HM_BACKEND_CPU, &ctx));
   for (int c = 0; c < count; c++)
     for (int t = HM_REAL; t <= HM_COMPLEX; t++) {

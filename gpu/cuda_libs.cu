@@ -68,3 +68,5 @@ const hm_cuda_libs *hm_cuda_solver() {
              ? &table
              : nullptr;
 }
+
+void *hm_cuda_solver_optional(const char *name) { return hm_cuda_solver() ? dlsym(solver_lib, name) : nullptr; }

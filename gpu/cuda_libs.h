@@ -12,7 +12,8 @@
 #define HM_CUSOLVER_FUNCTIONS(X)                                                                              \
   X(cusolverDnCreate) X(cusolverDnDestroy) X(cusolverDnCreateParams) X(cusolverDnDestroyParams)               \
   X(cusolverDnXsyevd_bufferSize) X(cusolverDnXsyevd) X(cusolverDnDsygvd_bufferSize) X(cusolverDnDsygvd)       \
-  X(cusolverDnZhegvd_bufferSize) X(cusolverDnZhegvd)
+  X(cusolverDnZhegvd_bufferSize) X(cusolverDnZhegvd) X(cusolverDnDgeqrf_bufferSize) X(cusolverDnDgeqrf)         \
+  X(cusolverDnZgeqrf_bufferSize) X(cusolverDnZgeqrf)
 
 struct hm_cuda_libs {
 #define HM_CUDA_LIBS_MEMBER(f) decltype(&::f) f;
@@ -23,5 +24,7 @@ struct hm_cuda_libs {
 
 const hm_cuda_libs *hm_cuda_blas();
 const hm_cuda_libs *hm_cuda_solver();
+// A cuSOLVER function that only some CUDA versions have (NULL where this one lacks it).
+void *hm_cuda_solver_optional(const char *name);
 
 #endif

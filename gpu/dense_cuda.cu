@@ -8,11 +8,10 @@
 #include "gpu_state.h"
 #include "cuda_check.h"
 #include "cuda_libs.h"
+#include "dense_cuda_handle.h"
 #include "../linalg/dense/dense_gpu.h"
 
-namespace {
-
-const char *solver_status_name(cusolverStatus_t s) {
+const char *hm_cusolver_status_name(cusolverStatus_t s) {
   switch (s) {
     case CUSOLVER_STATUS_SUCCESS: return "CUSOLVER_STATUS_SUCCESS";
     case CUSOLVER_STATUS_NOT_INITIALIZED: return "CUSOLVER_STATUS_NOT_INITIALIZED";
@@ -27,13 +26,17 @@ const char *solver_status_name(cusolverStatus_t s) {
   }
 }
 
+namespace {
+
 // One handle per device, made on first use and kept (creating one costs milliseconds, which
 // would show in every call). Not thread-safe: one host thread per device uses the dense path.
 const int max_devices = 64;
 cusolverDnHandle_t handles[max_devices];
 cusolverDnParams_t params[max_devices];
 
-int device_handle(cusolverDnHandle_t *h, cusolverDnParams_t *p) {
+}  // namespace
+
+int hm_dense_cuda_handle(cusolverDnHandle_t *h, cusolverDnParams_t *p) {
   int device = 0;
   HM_CALL_CUDA(cudaGetDevice(&device));
   HM_CHECK(device >= 0 && device < max_devices, HM_ERR_CUDA, "CUDA device %d beyond the %d this path handles", device,
@@ -42,18 +45,20 @@ int device_handle(cusolverDnHandle_t *h, cusolverDnParams_t *p) {
     const hm_cuda_libs *lib = hm_cuda_solver();
     if (!lib) return HM_ERR_CUDA; /* raised by the loader */
     cusolverStatus_t s = lib->cusolverDnCreate(&handles[device]);
-    HM_CHECK(s == CUSOLVER_STATUS_SUCCESS, HM_ERR_CUDA, "cusolverDnCreate failed: %s", solver_status_name(s));
+    HM_CHECK(s == CUSOLVER_STATUS_SUCCESS, HM_ERR_CUDA, "cusolverDnCreate failed: %s", hm_cusolver_status_name(s));
     s = lib->cusolverDnCreateParams(&params[device]);
     if (s != CUSOLVER_STATUS_SUCCESS) {
       lib->cusolverDnDestroy(handles[device]);
       handles[device] = nullptr;
-      HM_RAISE(HM_ERR_CUDA, "cusolverDnCreateParams failed: %s", solver_status_name(s));
+      HM_RAISE(HM_ERR_CUDA, "cusolverDnCreateParams failed: %s", hm_cusolver_status_name(s));
     }
   }
   *h = handles[device];
   *p = params[device];
   return HM_SUCCESS;
 }
+
+namespace {
 
 const char *bytes_text(double b, char *buf) {
   const char *unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
@@ -69,7 +74,7 @@ const char *bytes_text(double b, char *buf) {
   do {                                                                                                         \
     cusolverStatus_t s_ = (expr);                                                                              \
     if (s_ != CUSOLVER_STATUS_SUCCESS) {                                                                       \
-      st = hm_error_raise(HM_ERR_CUDA, __FILE__, __LINE__, __func__, "%s failed: %s", #expr, solver_status_name(s_)); \
+      st = hm_error_raise(HM_ERR_CUDA, __FILE__, __LINE__, __func__, "%s failed: %s", #expr, hm_cusolver_status_name(s_)); \
       goto done;                                                                                               \
     }                                                                                                          \
   } while (0)
@@ -102,7 +107,7 @@ extern "C" int hm_dense_cuda_eigh(int type, int64_t n, void *A, int64_t lda, voi
   cusolverDnHandle_t h = nullptr;
   cusolverDnParams_t p = nullptr;
 
-  HM_CALL(device_handle(&h, &p));
+  HM_CALL(hm_dense_cuda_handle(&h, &p));
   // Workspace sizes (the queries read no array), then the memory check, then allocations.
   if (!generalized) {
     SOLVER_GOTO(hm_cuda_solver()->cusolverDnXsyevd_bufferSize(h, p, jobz, lower, n, dt, nullptr, n, CUDA_R_64F, nullptr, dt, &dev_work,

@@ -45,6 +45,7 @@ void release_current_device_state() {
   hm_sell_cuda_release_state();
   hm_block_cuda_release_state();
   hm_dense_cuda_release_state();
+  hm_dense_exec_cuda_release_state();
   hm_peer_cuda_release_state();
   hm_host_to_device_release_state();
   hm_stencil_cuda_release_state();

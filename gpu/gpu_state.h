@@ -11,6 +11,7 @@ void hm_kernels_cuda_idr_release_state();
 void hm_sell_cuda_release_state();
 void hm_block_cuda_release_state();
 void hm_dense_cuda_release_state();
+void hm_dense_exec_cuda_release_state();
 void hm_peer_cuda_release_state();
 void hm_host_to_device_release_state();
 #endif

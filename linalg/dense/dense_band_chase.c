@@ -82,34 +82,58 @@ int hm_dense_chase_run(const hm_dense_columns *c, const double *band, double *d,
   return HM_SUCCESS;
 }
 
+/* Group grp's T factors (b x b per step, host) from its reflector blocks blk (host). */
+static int group_ts(const hm_dense_columns *c, int64_t grp, const double *blk, double *ts) {
+  const int s = (int)c->type, b = c->b;
+  const int64_t n = c->n, i0 = grp * b;
+  for (int64_t k = 0; k < steps_of(n, b, i0); k++) {
+    const int64_t rows = block_rows(n, b, i0, k), cols = rows < b ? rows : b;
+    HM_CHECK(!hm_dense_larft(c->type, rows, cols, blk, rows, blk + s * rows * b, ts + s * b * b * k, b), HM_ERR_LAPACK,
+             "larft of sweep group %lld failed", (long long)grp);
+    blk += s * (rows * b + b);
+  }
+  return HM_SUCCESS;
+}
+
 int hm_dense_chase_back(const hm_dense_columns *c, const hm_dense_chase *q, int64_t ncols, double *z) {
   const int s = (int)c->type, b = c->b;
-  const int64_t n = c->n;
+  const int64_t n = c->n, steps = n > 1 ? steps_of(n, b, 0) : 1;
+  const hm_dense_exec *x = &c->x;
+  const int host = x->device < 0; /* the blocks and Ts are used where they are made */
   int64_t most = 1;
   for (int64_t grp = 0; grp < q->groups; grp++) most = group_size(n, b, grp) > most ? group_size(n, b, grp) : most;
-  double *buf = NULL, *t = NULL, *work = NULL, *work2 = NULL;
-  HM_MALLOC(buf, s * most);
-  HM_MALLOC(t, s * b * b);
-  HM_MALLOC(work, s * b * (ncols + 1));
-  HM_MALLOC(work2, s * b * (ncols + 1));
-  int st = HM_SUCCESS;
+  double *buf = malloc(sizeof(double) * (size_t)(s * most)), *ts = malloc(sizeof(double) * (size_t)(s * b * b * steps));
+  double *bx = NULL, *tx = NULL, *work = NULL, *work2 = NULL;
+  int st = buf && ts ? HM_SUCCESS : hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "could not allocate a sweep group");
+  if (!st && !host) st = hm_dense_x_alloc(x, &bx, s * most);
+  if (!st && !host) st = hm_dense_x_alloc(x, &tx, s * b * b * steps);
+  if (!st) st = hm_dense_x_alloc(x, &work, s * b * (ncols + 1));
+  if (!st) st = hm_dense_x_alloc(x, &work2, s * b * (ncols + 1));
+  HM_CALL_GOTO(st, done, hm_dense_agree(c->comm, st));
+  if (host) bx = buf, tx = ts;
   for (int64_t grp = q->groups - 1; grp >= 0 && !st; grp--) {
     const int owner = (int)(grp % c->P);
     const int64_t size = group_size(n, b, grp), i0 = grp * b;
     if (owner == c->rank) memcpy(buf, q->blocks[grp], sizeof(double) * (size_t)(s * size));
     HM_CALL_MPI(MPI_Bcast(buf, (int)(s * size), MPI_DOUBLE, owner, c->comm));
-    const double *blk = buf;
-    for (int64_t k = 0; k < steps_of(n, b, i0); k++) {
+    HM_CALL_GOTO(st, done, group_ts(c, grp, buf, ts));
+    if (!ncols) continue;
+    if (!host) {
+      HM_CALL_GOTO(st, done, hm_dense_x_copy(x, 'U', bx, buf, s * size));
+      HM_CALL_GOTO(st, done, hm_dense_x_copy(x, 'U', tx, ts, s * b * b * steps_of(n, b, i0)));
+    }
+    const double *blk = bx;
+    for (int64_t k = 0; k < steps_of(n, b, i0) && !st; k++) {
       const int64_t rows = block_rows(n, b, i0, k), row0 = i0 + 1 + k * b, cols = rows < b ? rows : b;
-      const double *taus = blk + s * rows * b;
-      if (hm_dense_larft(c->type, rows, cols, blk, rows, taus, t, b))
-        st = hm_error_raise(HM_ERR_LAPACK, __FILE__, __LINE__, __func__, "larft of sweep block %lld failed", (long long)grp);
-      else if (ncols)
-        hm_dense_apply_block_reflector(c->type, 'N', rows, ncols, cols, blk, rows, t, b, z + s * row0, n, work, work2);
+      st = hm_dense_x_apply_block_reflector(x, c->type, rows, ncols, cols, blk, rows, tx + s * b * b * k, b,
+                                            z + s * row0, n, work, work2);
       blk += s * (rows * b + b);
     }
   }
-  free(buf); free(t); free(work); free(work2);
+done:
+  if (!host) hm_dense_x_free(x, bx), hm_dense_x_free(x, tx);
+  hm_dense_x_free(x, work); hm_dense_x_free(x, work2);
+  free(buf); free(ts);
   return st;
 }
 

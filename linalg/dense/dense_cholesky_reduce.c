@@ -62,7 +62,7 @@ int hm_dense_cholesky_columns(const hm_dense_columns *c, double *bloc) {
     HM_CALL(share_panel(c, bloc, c0, kb, panel));
     /* B22 -= L21 L21^H on this rank's trailing columns. */
     const int64_t l0 = hm_dense_first_local_at(c, r0), nlt = c->nloc - l0;
-    hm_dense_rows_at_columns(c, l0, nlt, panel, n - c0, c0, kb, pl);
+    hm_dense_x_rows_at_columns(NULL, c->type, c->b, c->rank, c->P, l0, nlt, panel, n - c0, c0, kb, pl);
     hm_dense_gemm(c->type, 'N', 'C', m, nlt, kb, -1, panel + s * kb, n - c0, pl, nlt, 1, bloc + s * (l0 * n + r0), n);
   }
   free(panel); free(pl);

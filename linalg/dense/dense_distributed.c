@@ -7,17 +7,9 @@
 #include <string.h>
 #include "dense_blas.h"
 #include "dense_distributed.h"
+#include "dense_gpu.h"
 #include "dense_internal.h"
 #include "error_macros.h"
-
-/* A failure on one rank stops all (the others raise that some rank failed). */
-static int agree(MPI_Comm comm, int st) {
-  int worst = 0;
-  HM_CALL_MPI(MPI_Allreduce(&st, &worst, 1, MPI_INT, MPI_MAX, comm));
-  if (st) return st;
-  HM_CHECK(!worst, worst, "the tridiagonal eigensolver failed on another rank");
-  return HM_SUCCESS;
-}
 
 /* Each rank's share of the eigenvectors: indices [bound[r], bound[r + 1]) of the ascending w, blocks of
  * ceil(n / P): one column block each on a 1 x P grid, so hm_dense_vectors_to_rows takes them home. */
@@ -30,6 +22,7 @@ int hm_dense_distributed_columns(const hm_dense_columns *c, double *aloc, double
                                  int64_t *bound) {
   const int s = (int)c->type;
   const int64_t n = c->n;
+  const hm_dense_exec *x = &c->x;
   double *band = NULL, *tpanels = NULL, *d = NULL, *e = NULL, *zt = NULL, *z = NULL;
   hm_dense_chase *q = NULL;
   int st = HM_SUCCESS;
@@ -51,20 +44,14 @@ int hm_dense_distributed_columns(const hm_dense_columns *c, double *aloc, double
    * each), this rank keeping its range; then both back-transformations of that range. */
   eigen_ranges(n, c->P, bound);
   const int64_t lo = bound[c->rank], cols = bound[c->rank + 1] - lo;
-  z = calloc((size_t)(s * n * cols) + 1, sizeof(double));
-  zt = malloc(sizeof(double) * (size_t)(n * n) + 8);
-  if (!z || !zt) {
-    st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "could not allocate the tridiagonal's eigenvectors");
-    goto done;
-  }
-  info = LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', (int)n, d, e, zt, (int)n);
-  if (info) st = hm_error_raise(HM_ERR_LAPACK, __FILE__, __LINE__, __func__, "dstedc returned info = %d", info);
-  HM_CALL_GOTO(st, done, agree(c->comm, st));
+  st = hm_dense_x_alloc(x, &zt, n * n);
+  if (!st) st = hm_dense_x_tridiagonal_eigh(x, n, d, e, zt, &info);
+  if (!st && info) st = hm_error_raise(HM_ERR_LAPACK, __FILE__, __LINE__, __func__, "the tridiagonal divide and conquer returned info = %d", info);
+  if (!st) st = hm_dense_x_alloc(x, &z, s * n * cols);
+  if (!st) st = hm_dense_x_widen(x, c->type, n, cols, zt + n * lo, n, z, n);
+  HM_CALL_GOTO(st, done, hm_dense_agree(c->comm, st));
   memcpy(w, d, sizeof(double) * (size_t)n);
-  const double *mine = zt + n * lo;
-  for (int64_t j = 0; j < cols; j++)
-    for (int64_t i = 0; i < n; i++) z[s * (j * n + i)] = mine[j * n + i];
-  free(zt);
+  hm_dense_x_free(x, zt);
   zt = NULL;
   HM_CALL_GOTO(st, done, hm_dense_chase_back(c, q, cols, z));
   HM_CALL_GOTO(st, done, hm_dense_band_back(c, aloc, tpanels, cols, z));
@@ -72,7 +59,8 @@ int hm_dense_distributed_columns(const hm_dense_columns *c, double *aloc, double
   z = NULL;
 done:
   hm_dense_chase_free(&q);
-  free(band); free(tpanels); free(d); free(e); free(zt); free(z);
+  free(band); free(tpanels); free(d); free(e);
+  hm_dense_x_free(x, zt); hm_dense_x_free(x, z);
   return st;
 }
 
@@ -82,17 +70,46 @@ static int block_of(int64_t n, int P) {
   return b > 64 ? 64 : b < 4 ? 4 : (int)b;
 }
 
+/* Refuse before allocating: per rank the host holds the columns of A (and of B and the reduction's
+ * copy), the owned reflector blocks of stage 2 (n^2 / P scalars with the parallelograms' zeros) and,
+ * with vectors, this rank's eigenvectors on their way to row blocks; the side that solves (the host,
+ * or the GPU for a CUDA rank) holds the columns and divide and conquer's n^2 eigenvectors and n^2
+ * workspace next to this rank's range of them. Collective. */
+static int check_memory(const hm_dense_columns *c, const hm_dense_transfer *t, const hm_dense_transfer *tb,
+                        int64_t local_rows, int generalized, int vectors) {
+  const double elt = 8.0 * (int)c->type, N = (double)c->n, mine = ceil(N / c->P), cols = elt * N * (double)c->nloc;
+  const int gpu = c->x.device >= 0;
+  const double blocks = elt * N * N / c->P;
+  const double entries = (double)(t->nsend + t->nrecv + tb->nsend + tb->nrecv) * sizeof(hm_dense_entry);
+  const double tri = vectors ? 16.0 * N * N + elt * N * mine : 0;
+  const double back = vectors ? elt * (N * mine + 2.0 * (double)local_rows * N) : 0;
+  const double host_tri = gpu ? (vectors && !hm_dense_cuda_has_stedc() ? 8.0 * N * N : 0) : tri;
+  const double host = cols * (generalized ? 3 : 1) + fmax(entries, blocks + fmax(host_tri, back));
+  char what[112];
+  snprintf(what, sizeof what, "the distributed dense solver for n = %lld on %d ranks", (long long)c->n, c->P);
+  const hm_dense_exec on_host = {-1};
+  HM_CALL(hm_dense_check_memory(c->comm, c->rank, host, hm_dense_x_available(&on_host, c->comm), what,
+                                vectors && !gpu ? "the tridiagonal's eigenvectors take 16 n^2 bytes on every rank: "
+                                                  "use more nodes, or dense_solver = scalapack" : "use more ranks or nodes"));
+  snprintf(what, sizeof what, "the distributed dense solver for n = %lld on %d GPU ranks", (long long)c->n, c->P);
+  const double device = hm_dense_x_available(&c->x, c->comm); /* collective on every rank */
+  return hm_dense_check_memory(c->comm, c->rank, gpu ? cols + tri : 0, gpu ? device : 1,
+                               what, "the tridiagonal's eigenvectors take 16 n^2 bytes on every GPU: use more GPUs "
+                               "with more memory, or dense_solver = scalapack");
+}
+
 int hm_dense_distributed(struct hm_matrix_s *A, struct hm_matrix_s *B, int vectors, int block, double *w,
                          struct hm_mvec_s *Z) {
   hm_context *ctx = A->ctx;
   const int64_t n = A->dist.n_global;
-  hm_dense_columns c = {ctx->comm, ctx->rank, ctx->size, A->type, n, 0, block > 0 ? block : block_of(n, ctx->size)};
+  hm_dense_columns c = {ctx->comm, ctx->rank, ctx->size, A->type, n, 0, block > 0 ? block : block_of(n, ctx->size),
+                        {ctx->backend == HM_BACKEND_CUDA ? ctx->device : -1}};
   c.nloc = hm_dense_numroc(n, c.b, c.rank, c.P);
   const int s = (int)c.type;
   hm_dense_grid g = {.ctxt = -1, .sys = -1, .nprow = 1, .npcol = c.P, .myrow = 0, .mycol = c.rank, .n = (int)n,
                      .nb = c.b, .mloc = (int)n, .nloc = (int)c.nloc, .lld = (int)(n > 1 ? n : 1)};
   hm_dense_transfer t = {0}, tb = {0};
-  double *aloc = NULL, *zloc = NULL, *bloc = NULL, *tmp = NULL;
+  double *aloc = NULL, *zloc = NULL, *bloc = NULL, *tmp = NULL, *ax = NULL, *zx = NULL;
   int64_t *bound = NULL;
   int st = HM_SUCCESS;
   HM_MALLOC(g.pnum, c.P);
@@ -100,21 +117,7 @@ int hm_dense_distributed(struct hm_matrix_s *A, struct hm_matrix_s *B, int vecto
   for (int r = 0; r < c.P; r++) g.pnum[r] = r;
   HM_CALL_GOTO(st, done, hm_dense_transfer_plan(A, &g, 1, &t));
   if (B) HM_CALL_GOTO(st, done, hm_dense_transfer_plan(B, &g, 1, &tb));
-  { /* Peak per rank: the columns of A (and B and the reduction's copy), the owned reflector blocks of
-     * stage 2 (n^2 / P scalars with the parallelograms' zeros), and with vectors divide and conquer's
-     * n^2 eigenvectors and n^2 workspace plus this rank's eigenvectors on their way to row blocks. */
-    const double elt = 8.0 * s, N = (double)n, mine = ceil(N / c.P);
-    const double columns = elt * N * (double)c.nloc * (B ? 3 : 1), blocks = elt * N * N / c.P;
-    const double entries = (double)(t.nsend + t.nrecv + tb.nsend + tb.nrecv) * sizeof(hm_dense_entry);
-    const double tri = vectors ? 16.0 * N * N + elt * N * mine : 0;
-    const double back = vectors ? elt * (N * mine + 2.0 * (double)A->dist.local * N) : 0;
-    const double need = columns + fmax(entries, blocks + fmax(tri, back));
-    char what[96];
-    snprintf(what, sizeof what, "the distributed dense solver for n = %lld on %d ranks", (long long)n, c.P);
-    HM_CALL_GOTO(st, done, hm_dense_check_memory(c.comm, c.rank, need, (double)hm_dense_host_available(hm_dense_ranks_on_node(c.comm)),
-                                                 what, vectors ? "the tridiagonal's eigenvectors take 16 n^2 bytes on every rank: "
-                                                 "use more nodes, or dense_solver = scalapack" : "use more ranks or nodes"));
-  }
+  HM_CALL_GOTO(st, done, check_memory(&c, &t, &tb, A->dist.local, B != NULL, vectors));
   const size_t cols = (size_t)(s * n * c.nloc) + 1;
   aloc = calloc(cols, sizeof(double));
   if (B) bloc = calloc(cols, sizeof(double)), tmp = calloc(cols, sizeof(double));
@@ -125,7 +128,7 @@ int hm_dense_distributed(struct hm_matrix_s *A, struct hm_matrix_s *B, int vecto
     goto done;
   }
   HM_CALL_GOTO(st, done, hm_dense_transfer_run(A, &g, &t, aloc));
-  if (B) { /* C = L^-1 (L^-1 A)^H */
+  if (B) { /* C = L^-1 (L^-1 A)^H, on the hosts */
     HM_CALL_GOTO(st, done, hm_dense_transfer_run(B, &g, &tb, bloc));
     HM_CALL_GOTO(st, done, hm_dense_cholesky_columns(&c, bloc));
     HM_CALL_GOTO(st, done, hm_dense_cholesky_solve(&c, bloc, 'N', c.nloc, aloc));
@@ -136,11 +139,30 @@ int hm_dense_distributed(struct hm_matrix_s *A, struct hm_matrix_s *B, int vecto
     free(tmp);
     tmp = NULL;
   }
-  HM_CALL_GOTO(st, done, hm_dense_distributed_columns(&c, aloc, w, vectors, &zloc, bound));
-  free(aloc);
-  aloc = NULL;
+  if (c.x.device >= 0) { /* the columns go to the GPU */
+    st = hm_dense_x_alloc(&c.x, &ax, (int64_t)cols);
+    if (!st) st = hm_dense_x_copy(&c.x, 'U', ax, aloc, (int64_t)cols);
+    HM_CALL_GOTO(st, done, hm_dense_agree(c.comm, st));
+    free(aloc);
+    aloc = NULL;
+  } else {
+    ax = aloc;
+    aloc = NULL;
+  }
+  HM_CALL_GOTO(st, done, hm_dense_distributed_columns(&c, ax, w, vectors, &zx, bound));
+  hm_dense_x_free(&c.x, ax);
+  ax = NULL;
   if (vectors) {
     const int64_t mine = bound[c.rank + 1] - bound[c.rank];
+    if (c.x.device >= 0) {
+      zloc = malloc(sizeof(double) * (size_t)(s * n * mine + 1));
+      st = zloc ? hm_dense_x_copy(&c.x, 'D', zloc, zx, s * n * mine)
+                : hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "could not allocate this rank's eigenvectors");
+      HM_CALL_GOTO(st, done, hm_dense_agree(c.comm, st));
+    } else {
+      zloc = zx;
+      zx = NULL;
+    }
     if (B) HM_CALL_GOTO(st, done, hm_dense_cholesky_solve(&c, bloc, 'C', mine, zloc)); /* z = L^-H y */
     hm_dense_grid zg = g; /* one block of ceil(n / P) eigenvectors per rank */
     zg.nb = (int)vector_block(n, c.P), zg.nloc = (int)mine;
@@ -149,6 +171,8 @@ int hm_dense_distributed(struct hm_matrix_s *A, struct hm_matrix_s *B, int vecto
 done:
   hm_dense_transfer_free(&t);
   hm_dense_transfer_free(&tb);
+  hm_dense_x_free(&c.x, ax);
+  hm_dense_x_free(&c.x, zx);
   free(g.pnum); free(bound); free(aloc); free(zloc); free(bloc); free(tmp);
   return st;
 }

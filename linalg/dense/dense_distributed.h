@@ -1,28 +1,33 @@
 /* The distributed Hermitian eigensolver (hm_dense_eigh_matrix with HM_DENSE_DISTRIBUTED): two-stage
- * reduction over a 1 x P grid of column blocks (block = band width b), on every rank's host.
+ * reduction over a 1 x P grid of column blocks (block = band width b). Each rank's columns and its
+ * eigenvectors live on its side (dense_exec.h): the host on a CPU context, the rank's GPU on a CUDA one.
  *   1. dense to band: per panel of b columns a QR on its owner, the reflectors broadcast, the
  *      two-sided update of the trailing matrix as GEMMs on each rank's columns (dense_band_reduce.c);
- *   2. band to tridiagonal by bulge chasing, on every rank alike (the band is small), its reflectors
- *      kept in blocks by the rank that owns their group of sweeps (dense_band_chase.c);
+ *   2. band to tridiagonal by bulge chasing on every rank's host alike (the band is small), its
+ *      reflectors kept in blocks by the rank that owns their group of sweeps (dense_band_chase.c);
  *   3. the tridiagonal's eigenvalues on every rank (dsterf), or with eigenvectors divide and conquer
- *      (dstedc, on every rank alike: n^2 doubles each), each rank keeping a range of them;
+ *      (on every rank alike, n^2 doubles each; cuSOLVER's where it has one), each rank keeping a range;
  *   4. both back-transformations on each rank's eigenvector columns, the reflector blocks
  *      broadcast by their owners (GEMMs only, no other communication).
- * A generalized problem is reduced to a standard one first (Cholesky of B on the same blocks). */
+ * A generalized problem is reduced to a standard one first (Cholesky of B on the same blocks, on the
+ * hosts). */
 #ifndef HAMLET_DENSE_DISTRIBUTED_H
 #define HAMLET_DENSE_DISTRIBUTED_H
 #include <mpi.h>
 #include <stdint.h>
 #include "hamlet/context.h"
+#include "dense_exec.h"
 #include "dense_internal.h"
 
-/* Where a rank's columns are: P ranks, column blocks of b, this rank's nloc columns. */
+/* Where a rank's columns are: P ranks, column blocks of b, this rank's nloc columns, and the side
+ * (host or device) that holds them and multiplies. */
 typedef struct {
   MPI_Comm comm;
   int rank, P;
   hm_scalar type;
   int64_t n, nloc;
   int b;
+  hm_dense_exec x;
 } hm_dense_columns;
 
 /* This rank's first local column at or after global column g0. */
@@ -32,25 +37,12 @@ static inline int64_t hm_dense_first_local_at(const hm_dense_columns *c, int64_t
   return l;
 }
 
-/* dst (nlt x k, leading dimension nlt) <- the rows of src (k columns, leading dimension ld, row 0 =
- * global row g0) at the global indices of this rank's local columns l0 .. l0 + nlt: an update's
- * factor restricted to the columns this rank holds. */
-static inline void hm_dense_rows_at_columns(const hm_dense_columns *c, int64_t l0, int64_t nlt, const double *src,
-                                            int64_t ld, int64_t g0, int64_t k, double *dst) {
-  const int s = (int)c->type;
-  for (int64_t j = 0; j < nlt; j++) {
-    const int64_t g = hm_dense_global_of(l0 + j, c->b, c->rank, c->P) - g0;
-    for (int64_t q = 0; q < k; q++)
-      for (int z = 0; z < s; z++) dst[s * (q * nlt + j) + z] = src[s * (q * ld + g) + z];
-  }
-}
-
-/* Stage 1. aloc: this rank's columns of the full Hermitian matrix (n x nloc, leading dimension n);
+/* Stage 1. aloc (on c->x's side): this rank's columns of the full Hermitian matrix (n x nloc, leading dimension n);
  * on return the panels' reflectors below the band, T of each owned panel in *tpanels (b x b each,
  * the panel's owner only), and band: the lower band of width b ((b + 1) x n, band[d + (b + 1) j] =
  * A(j + d, j), type's scalars) on every rank. Collective. */
 int hm_dense_band_reduce(const hm_dense_columns *c, double *aloc, double **tpanels, double *band);
-/* Z (n x ncols, any of the eigenvectors) <- Q1 Z, Q1 the product of stage 1's panels. Collective. */
+/* Z (n x ncols, any of the eigenvectors, on c->x's side) <- Q1 Z, Q1 the product of stage 1's panels. Collective. */
 int hm_dense_band_back(const hm_dense_columns *c, const double *aloc, const double *tpanels, int64_t ncols, double *z);
 
 /* Stage 2's reflectors: the ones of sweep group I (b sweeps) kept by rank I % P. */
@@ -58,7 +50,7 @@ typedef struct hm_dense_chase_s hm_dense_chase;
 /* Stage 2 on every rank: band (as from stage 1) -> d (n) and e (n - 1), real. Collective only in that
  * every rank runs it. */
 int hm_dense_chase_run(const hm_dense_columns *c, const double *band, double *d, double *e, hm_dense_chase **out);
-/* Z (n x ncols) <- Q2 Z. Collective. */
+/* Z (n x ncols, on c->x's side) <- Q2 Z. Collective. */
 int hm_dense_chase_back(const hm_dense_columns *c, const hm_dense_chase *q, int64_t ncols, double *z);
 void hm_dense_chase_free(hm_dense_chase **q);
 
@@ -71,8 +63,8 @@ int hm_dense_cholesky_solve(const hm_dense_columns *c, const double *bloc, char 
 /* y <- x^H, both on the column blocks. Collective. */
 int hm_dense_conjugate_transpose(const hm_dense_columns *c, const double *x, double *y);
 
-/* Stages 1 to 4 on the full matrix's columns aloc (destroyed): w (n, every rank); vectors = 1: *z
- * (malloc'ed, n x (bound[rank + 1] - bound[rank])) gets the eigenvectors of w[bound[rank]] onwards,
+/* Stages 1 to 4 on the full matrix's columns aloc (on c->x's side, destroyed): w (n, every rank); vectors = 1:
+ * *z (on c->x's side, n x (bound[rank + 1] - bound[rank])) gets the eigenvectors of w[bound[rank]] onwards,
  * bound (P + 1) the ranks' ranges. Collective. */
 int hm_dense_distributed_columns(const hm_dense_columns *c, double *aloc, double *w, int vectors, double **z,
                                  int64_t *bound);

@@ -82,6 +82,8 @@ int hm_dense_vectors_to_rows(const struct hm_matrix_s *A, const hm_dense_grid *g
 /* One rank over memory stops all: every rank learns the worst (need, available) pair and raises
  * HM_ERR_MEMORY "WHAT needs .. on rank r, .. available there (ADVICE)". Collective. */
 int hm_dense_check_memory(MPI_Comm comm, int rank, double need, double avail, const char *what, const char *advice);
+/* A failure on one rank stops all: st where this rank failed, else an error if another did. Collective. */
+int hm_dense_agree(MPI_Comm comm, int st);
 /* Ranks of comm sharing this rank's node (1 if that cannot be told). */
 int hm_dense_ranks_on_node(MPI_Comm comm);
 

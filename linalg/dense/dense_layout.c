@@ -17,6 +17,14 @@ int hm_dense_check_memory(MPI_Comm comm, int rank, double need, double avail, co
            worst.rank, hm_dense_bytes_text(pair[1], t2), advice);
 }
 
+int hm_dense_agree(MPI_Comm comm, int st) {
+  int worst = 0;
+  HM_CALL_MPI(MPI_Allreduce(&st, &worst, 1, MPI_INT, MPI_MAX, comm));
+  if (st) return st;
+  HM_CHECK(!worst, worst, "failed on another rank");
+  return HM_SUCCESS;
+}
+
 int hm_dense_ranks_on_node(MPI_Comm comm) {
   int node = 1;
   MPI_Comm node_comm;

@@ -20,3 +20,7 @@ endforeach()
 foreach(p 4 6) # fewer cases: every collective crawls on CI's 2 cores
   hm_add_test(test_dense_distributed_mpi${p} COMMAND $<TARGET_FILE:test_dense_distributed> quick NPROCS ${p} LABELS cpu)
 endforeach()
+# The same with the columns on the GPU: one device for 1, 2 and 3 ranks (skipped without one).
+foreach(p 1 2 3)
+  hm_add_test(test_dense_distributed_cuda_mpi${p} COMMAND $<TARGET_FILE:test_dense_distributed> cuda NPROCS ${p} LABELS gpu)
+endforeach()

@@ -6,7 +6,8 @@
  * the automatic one; pencils (A, B) with B's condition 10 to 10^8. Eigenvalues against LAPACK's zheevd
  * (zhegvd) of the same dense matrices (1e-12 ||A||; pencils 1e-12 (||A|| ||B^-1|| + |lambda| cond B)), residuals and
  * (B-)orthonormality of the eigenvectors at LAPACK's level, eigenvalues without vectors equal to
- * those with, the same on every rank; B not positive definite, bad arguments. */
+ * those with, the same on every rank; B not positive definite, bad arguments. "cuda": the same with
+ * every rank's columns on its GPU (several ranks may share one), on fresh random inputs. */
 #include <complex.h>
 #include <math.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "dense_internal.h"
 
 static int rank, nranks;
+static uint64_t fresh; /* "cuda": fresh random inputs (hm_test_seed), else 0: the fixed cases */
 
 typedef enum { RANDOM, WILKINSON, GLUED, GRADED, DEGENERATE } kind;
 static const char *kind_names[] = {"random", "wilkinson", "glued wilkinson", "graded", "degenerate"};
@@ -135,7 +137,7 @@ static void one_pencil(hm_context *ctx, kind k, hm_scalar type, int64_t n, int h
            hidden ? "" : " (as given)", type == HM_REAL ? "real" : "complex", cond ? "pencil" : "matrix", (long long)n,
            block, nranks, cond);
   double complex *a = malloc(sizeof *a * (size_t)(n * n));
-  make(k, type, n, hidden, 1000 * (uint64_t)k + (uint64_t)n + 7 * (uint64_t)block, a);
+  make(k, type, n, hidden, fresh + 1000 * (uint64_t)k + (uint64_t)n + 7 * (uint64_t)block, a);
   double *ref = malloc(sizeof(double) * (size_t)n), *w = malloc(sizeof(double) * (size_t)n),
          *w0 = malloc(sizeof(double) * (size_t)n);
   double complex *bm = NULL;
@@ -145,7 +147,7 @@ static void one_pencil(hm_context *ctx, kind k, hm_scalar type, int64_t n, int h
   hm_matrix *A = distribute(ctx, dist, type, n, a), *B = NULL;
   if (cond) {
     bm = malloc(sizeof *bm * (size_t)(n * n));
-    make_spd(type, n, cond, 77 + (uint64_t)n, bm);
+    make_spd(type, n, cond, fresh + 77 + (uint64_t)n, bm);
     B = distribute(ctx, dist, type, n, bm);
     double complex *ac = malloc(sizeof *ac * (size_t)(n * n)), *bc = malloc(sizeof *bc * (size_t)(n * n));
     memcpy(ac, a, sizeof *ac * (size_t)(n * n));
@@ -223,10 +225,14 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  /* "quick" (4 and 6 ranks on CI's 2 cores, where every collective crawls): one case of each kind.
+   * "cuda": every rank's columns on its GPU (skipped without one), fresh random inputs, larger orders. */
+  int quick = 0, cuda = 0;
+  for (int i = 1; i < argc; i++) quick |= !strcmp(argv[i], "quick"), cuda |= !strcmp(argv[i], "cuda");
+  if (cuda) HM_TEST_NEED_GPU();
   hm_context *ctx;
-  HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, HM_BACKEND_CPU, &ctx));
-  /* "quick" (4 and 6 ranks on CI's 2 cores, where every collective crawls): one case of each kind. */
-  const int quick = argc > 1 && !strcmp(argv[1], "quick");
+  HM_TEST_OK(hm_context_create(MPI_COMM_WORLD, cuda ? HM_BACKEND_CUDA : HM_BACKEND_CPU, &ctx));
+  if (cuda) fresh = hm_test_seed();
   const hm_scalar types[] = {HM_REAL, HM_COMPLEX};
   for (int t = 0; t < 2; t++) {
     const hm_scalar type = types[t];
@@ -244,6 +250,8 @@ int main(int argc, char **argv) {
     one_pencil(ctx, RANDOM, type, 77, 1, 6, 10);
     one_pencil(ctx, GLUED, type, 63, 1, 4, 1e8);
     if (!quick) one_pencil(ctx, RANDOM, type, 100, 1, 0, 1e4);
+    if (cuda) one(ctx, RANDOM, type, 601, 1, 0);
+    if (cuda) one(ctx, GLUED, type, 515, 1, 32);
   }
   refusals(ctx);
   hm_context_destroy(&ctx);

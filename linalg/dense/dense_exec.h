@@ -1,0 +1,63 @@
+/* Where the distributed eigensolver's large arrays live and what multiplies them: the host (BLAS and
+ * LAPACK) or the rank's CUDA device (cuBLAS and cuSOLVER). The stages are written once against these
+ * calls; an array is double * on either side (a complex entry two doubles). MPI sees host memory only:
+ * hm_dense_x_bcast and hm_dense_x_sum stage a device array through a host buffer (no copy on the host
+ * side), so the solver runs over any MPI, across nodes, and with CPU and GPU ranks side by side. */
+#ifndef HAMLET_DENSE_EXEC_H
+#define HAMLET_DENSE_EXEC_H
+#include <complex.h>
+#include <mpi.h>
+#include <stdint.h>
+#include "hamlet/context.h"
+
+typedef struct {
+  int device; /* the CUDA device of this rank's arrays, -1: the host */
+} hm_dense_exec;
+
+/* Zeroed array of count doubles on x's side. */
+int hm_dense_x_alloc(const hm_dense_exec *x, double **p, int64_t count);
+void hm_dense_x_free(const hm_dense_exec *x, double *p);
+
+/* Copies of count doubles: 'S' within x's side, 'D' x's side to the host, 'U' host to x's side. */
+int hm_dense_x_copy(const hm_dense_exec *x, char dir, double *dst, const double *src, int64_t count);
+/* The same for a block of rows x cols doubles (column-major, leading dimensions in doubles). */
+int hm_dense_x_copy_block(const hm_dense_exec *x, char dir, double *dst, int64_t ldd, const double *src,
+                          int64_t lds, int64_t rows, int64_t cols);
+
+/* C = alpha op(A) op(B) + beta C on x's side; op 'N' or 'C' (conjugate transpose). */
+int hm_dense_x_gemm(const hm_dense_exec *x, hm_scalar type, char ta, char tb, int64_t m, int64_t n, int64_t k,
+                    double complex alpha, const double *A, int64_t lda, const double *B, int64_t ldb,
+                    double complex beta, double *C, int64_t ldc);
+/* Z (m x n) <- (I - V T V^H) Z, all on x's side; work and work2: k x n each. */
+int hm_dense_x_apply_block_reflector(const hm_dense_exec *x, hm_scalar type, int64_t m, int64_t n, int64_t k,
+                                     const double *V, int64_t ldv, const double *T, int64_t ldt, double *Z,
+                                     int64_t ldz, double *work, double *work2);
+
+/* dst (nlt x k) <- the rows of src (k columns, leading dimension ld, row 0 = global row g0) at the
+ * global indices of local columns l0 .. l0 + nlt of rank `rank` of P in column blocks of b. */
+int hm_dense_x_rows_at_columns(const hm_dense_exec *x, hm_scalar type, int b, int rank, int P, int64_t l0,
+                               int64_t nlt, const double *src, int64_t ld, int64_t g0, int64_t k, double *dst);
+/* QR of the m x k panel A (leading dimension lda) in place; v (x's side, m x kr, kr = min(m, k)) gets
+ * its unit lower trapezoidal reflectors, t (host, kr x kr, upper) the block reflector's T. info: LAPACK's. */
+int hm_dense_x_panel_qr(const hm_dense_exec *x, hm_scalar type, int64_t m, int64_t k, double *A, int64_t lda,
+                        double *v, double *t, int *info);
+/* v (x's side, m x k) <- the unit lower trapezoidal reflectors stored below the diagonal of A. */
+int hm_dense_x_unit_lower(const hm_dense_exec *x, hm_scalar type, int64_t m, int64_t k, const double *A,
+                          int64_t lda, double *v);
+/* The real symmetric tridiagonal (d, e; n) -> its eigenvalues in d and eigenvectors in z (x's side,
+ * n x n real), by divide and conquer. Returns LAPACK's info. */
+int hm_dense_x_tridiagonal_eigh(const hm_dense_exec *x, int64_t n, double *d, double *e, double *z, int *info);
+/* dst (n x cols of type, leading dimension ldd) <- the real src (leading dimension lds), both on x's side. */
+int hm_dense_x_widen(const hm_dense_exec *x, hm_scalar type, int64_t n, int64_t cols, const double *src,
+                     int64_t lds, double *dst, int64_t ldd);
+
+/* MPI_Bcast / MPI_Allreduce (sum) of count doubles at data on x's side; host: count doubles of host
+ * staging, used only where data is on a device (NULL on the host side). Collective. */
+int hm_dense_x_bcast(const hm_dense_exec *x, MPI_Comm comm, int root, double *data, double *host, int64_t count);
+int hm_dense_x_sum(const hm_dense_exec *x, MPI_Comm comm, double *data, double *host, int64_t count);
+/* Bytes of memory on x's side this rank may count on (the device's free memory, or the host's share). */
+double hm_dense_x_available(const hm_dense_exec *x, MPI_Comm comm);
+/* The T (k x k, upper) of k forward column-wise reflectors from their Gram matrix G = V^H V and taus:
+ * LAPACK's larft recurrence, for callers whose V is not on the host. */
+void hm_dense_t_from_gram(hm_scalar type, int64_t k, const double *G, const double *tau, double *T);
+#endif
