@@ -269,6 +269,8 @@ static void run_ranks(hm_context *ctx, int rank, int size, hm_scalar type, int64
 }
 
 #ifdef HAMLET_BENCH_CUDA
+int hm_dense_cuda_has_stedc(void); /* the library's (linalg/dense/dense_gpu.h): cusolverDnXstedc present? */
+
 /* Seconds of one distributed solve on the GPU ranks (w: eigenvalues). */
 static double time_distributed(hm_matrix *A, int vectors, double *w, hm_mvec *Z) {
   MPI_Barrier(MPI_COMM_WORLD);
@@ -288,8 +290,9 @@ static void run_distributed_gpu(hm_context *ctx, int rank, int size, hm_scalar t
   double *w = malloc(sizeof(double) * (size_t)n), *w0 = malloc(sizeof(double) * (size_t)n);
   const double t0 = time_distributed(A, 0, w0, Z), tv = time_distributed(A, 1, w, Z);
   if (rank == 0) {
-    printf("%s n=%-6lld distributed %d GPU ranks  values %8.3f s   vectors %8.3f s   |dw| values vs vectors %.1e\n",
-           what, (long long)n, size, t0, tv, max_diff(n, w, w0));
+    printf("%s n=%-6lld distributed %d GPU ranks  values %8.3f s   vectors %8.3f s   |dw| values vs vectors %.1e"
+           "   (tridiagonal on the %s)\n", what, (long long)n, size, t0, tv, max_diff(n, w, w0),
+           hm_dense_cuda_has_stedc() ? "GPU" : "host");
     double *a = build_dense(n, type), *wc = malloc(sizeof(double) * (size_t)n), total, solver;
     time_plain_cusolver(type, n, a, wc, &total, &solver);
     printf("%s n=%-6lld plain Xsyevd + copies  %10.3f s   (solver alone %.3f s)   distributed / plain %.2f, |dw| %.1e\n",
