@@ -9,9 +9,13 @@
  * Q2 Z applies those blocks group by group from the last, steps in increasing order within a group
  * (reflectors of one sweep touch disjoint rows, and so do an earlier sweep's earlier steps and a
  * later sweep's later steps within a group), each block as three GEMMs. Every rank chases
- * (the band is O(n b)), and keeps only the blocks of its own groups of sweeps. */
+ * (the band is O(n b)) on its host's threads, sweeps pipelined (sweep i on thread i % T, three steps
+ * behind sweep i - 1), and keeps only the blocks of its own groups of sweeps. */
 #include <complex.h>
 #include <math.h>
+#include <omp.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <string.h>
 #include "dense_blas.h"
 #include "dense_distributed.h"
@@ -34,6 +38,14 @@ static int64_t group_size(int64_t n, int b, int64_t grp) {
   int64_t size = 0;
   for (int64_t k = 0; k < steps; k++) size += block_rows(n, b, i0, k) * b + b;
   return size;
+}
+
+/* Step k of sweep i acts on rows and columns i + 1 + (k - 1) b .. i + (k + 1) b; sweep i - 1 at step
+ * k + 3 or later is past them (and so, by induction, are the sweeps before it). */
+static void chase_wait(_Atomic int64_t *done, int64_t i, int64_t k) {
+  if (i == 0) return;
+  for (int spin = 0; atomic_load_explicit(&done[i - 1], memory_order_acquire) < k + 3; spin++)
+    if (spin > 64) sched_yield(); /* more threads than cores: let the one ahead run */
 }
 
 #define SCALAR double
@@ -67,18 +79,22 @@ int hm_dense_chase_run(const hm_dense_columns *c, const double *band, double *d,
   for (int64_t grp = 0; grp < q->groups; grp++)
     if (grp % c->P == c->rank) HM_MALLOC(q->blocks[grp], s * group_size(n, c->b, grp));
   const int64_t ld = 2 * b + 1;
-  double *a = NULL, *v = NULL, *x = NULL;
-  HM_MALLOC(a, s * (ld * n + ld));
-  HM_MALLOC(v, s * 2 * b);
-  HM_MALLOC(x, s * b);
+  double *a = NULL;
+  _Atomic int64_t *done = malloc(sizeof *done * (size_t)(n + 1));
+  HM_CHECK(done, HM_ERR_MEMORY, "could not allocate the sweeps' progress");
+  for (int64_t i = 0; i <= n; i++) atomic_init(&done[i], 0);
+  a = calloc((size_t)(s * (ld * n + ld)), sizeof *a);
+  if (!a) free(done);
+  HM_CHECK(a, HM_ERR_MEMORY, "could not allocate the working band (%lld x %lld)", (long long)ld, (long long)n);
   for (int64_t j = 0; j < n; j++)
     for (int64_t k = 0; k <= b && j + k < n; k++)
       for (int z = 0; z < s; z++) a[s * (k + ld * j) + z] = band[s * (k + (b + 1) * j) + z];
-  if (s == 1) chase_real(q, a, ld, v, x);
-  else chase_complex(q, (double complex *)a, ld, (double complex *)v, (double complex *)x);
+  const int failed = s == 1 ? chase_real(q, a, ld, done) : chase_complex(q, (double complex *)a, ld, done);
   for (int64_t j = 0; j < n; j++) d[j] = a[s * ld * j];
   for (int64_t j = 0; j + 1 < n; j++) e[j] = a[s * (1 + ld * j)];
-  free(a); free(v); free(x);
+  free(a);
+  free(done);
+  HM_CHECK(!failed, HM_ERR_MEMORY, "could not allocate a chasing thread's workspace");
   return HM_SUCCESS;
 }
 

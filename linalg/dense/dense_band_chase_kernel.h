@@ -63,44 +63,68 @@ static void NAME(keep)(SCALAR *blk, int64_t rows, int b, int64_t c, int64_t len,
   blk[rows * b + c] = tau;
 }
 
-static void NAME(chase)(hm_dense_chase *q, SCALAR *a, int64_t ld, SCALAR *v, SCALAR *x) {
+/* Sweep i, step by step; done[i] counts its finished steps (all: INT64_MAX) for the next sweep. */
+static void NAME(sweep)(hm_dense_chase *q, SCALAR *a, int64_t ld, int64_t i, SCALAR *v, SCALAR *x,
+                        _Atomic int64_t *done) {
   const int64_t n = q->n, b = q->b;
-  for (int64_t i = 0; i + 1 < n; i++) {
-    int64_t s = i + 1, len = n - 1 - i < b ? n - 1 - i : b;
-    SCALAR tau, *col = a + 1 + ld * i; /* A(s + p, i) = col[p] */
-    for (int64_t p = 0; p < len; p++) v[p] = col[p];
-    NAME(reflector)(len, &v[0], v + 1, &tau);
-    col[0] = v[0];
-    for (int64_t p = 1; p < len; p++) col[p] = 0;
-    v[0] = 1;
-    /* this sweep's column in its group's blocks, step by step (blk NULL where the group is not ours) */
-    const int64_t i0 = i / b * b;
-    SCALAR *blk = (SCALAR *)q->blocks[i / b];
-    int64_t rows = block_rows(n, (int)b, i0, 0);
-    NAME(keep)(blk, rows, (int)b, i - i0, len, v, tau);
-    NAME(two_sided)(a, ld, s, len, v, tau, x);
-    for (int64_t k = 1; s + len < n; k++) {
-      const int64_t r1 = s + len, m2 = n - r1 < b ? n - r1 : b;
-      NAME(right)(a, ld, r1, m2, s, len, v, tau, x);
-      if (m2 < 2) break; /* nothing below the band */
-      SCALAR *v2 = v + b, tau2, *first = a + (r1 - s) + ld * s; /* O(p, 0) = first[p] */
-      for (int64_t p = 0; p < m2; p++) v2[p] = first[p];
-      NAME(reflector)(m2, &v2[0], v2 + 1, &tau2);
-      first[0] = v2[0];
-      for (int64_t p = 1; p < m2; p++) first[p] = 0;
-      v2[0] = 1;
-      for (int64_t j = 1; j < len; j++) { /* the block's other columns <- H2^H O */
-        SCALAR *oj = a + (r1 - s - j) + ld * (s + j), y = 0;
-        for (int64_t p = 0; p < m2; p++) y += CONJ(v2[p]) * oj[p];
-        y *= CONJ(tau2);
-        for (int64_t p = 0; p < m2; p++) oj[p] -= v2[p] * y;
-      }
-      if (blk) blk += rows * b + b;
-      rows = block_rows(n, (int)b, i0, k);
-      NAME(keep)(blk, rows, (int)b, i - i0, m2, v2, tau2);
-      NAME(two_sided)(a, ld, r1, m2, v2, tau2, x);
-      memcpy(v, v2, sizeof *v * (size_t)m2);
-      s = r1, len = m2, tau = tau2;
+  int64_t s = i + 1, len = n - 1 - i < b ? n - 1 - i : b;
+  chase_wait(done, i, 0);
+  SCALAR tau, *col = a + 1 + ld * i; /* A(s + p, i) = col[p] */
+  for (int64_t p = 0; p < len; p++) v[p] = col[p];
+  NAME(reflector)(len, &v[0], v + 1, &tau);
+  col[0] = v[0];
+  for (int64_t p = 1; p < len; p++) col[p] = 0;
+  v[0] = 1;
+  /* this sweep's column in its group's blocks, step by step (blk NULL where the group is not ours) */
+  const int64_t i0 = i / b * b;
+  SCALAR *blk = (SCALAR *)q->blocks[i / b];
+  int64_t rows = block_rows(n, (int)b, i0, 0);
+  NAME(keep)(blk, rows, (int)b, i - i0, len, v, tau);
+  NAME(two_sided)(a, ld, s, len, v, tau, x);
+  for (int64_t k = 1; s + len < n; k++) {
+    atomic_store_explicit(&done[i], k, memory_order_release);
+    chase_wait(done, i, k);
+    const int64_t r1 = s + len, m2 = n - r1 < b ? n - r1 : b;
+    NAME(right)(a, ld, r1, m2, s, len, v, tau, x);
+    if (m2 < 2) break; /* nothing below the band */
+    SCALAR *v2 = v + b, tau2, *first = a + (r1 - s) + ld * s; /* O(p, 0) = first[p] */
+    for (int64_t p = 0; p < m2; p++) v2[p] = first[p];
+    NAME(reflector)(m2, &v2[0], v2 + 1, &tau2);
+    first[0] = v2[0];
+    for (int64_t p = 1; p < m2; p++) first[p] = 0;
+    v2[0] = 1;
+    for (int64_t j = 1; j < len; j++) { /* the block's other columns <- H2^H O */
+      SCALAR *oj = a + (r1 - s - j) + ld * (s + j), y = 0;
+      for (int64_t p = 0; p < m2; p++) y += CONJ(v2[p]) * oj[p];
+      y *= CONJ(tau2);
+      for (int64_t p = 0; p < m2; p++) oj[p] -= v2[p] * y;
     }
+    if (blk) blk += rows * b + b;
+    rows = block_rows(n, (int)b, i0, k);
+    NAME(keep)(blk, rows, (int)b, i - i0, m2, v2, tau2);
+    NAME(two_sided)(a, ld, r1, m2, v2, tau2, x);
+    memcpy(v, v2, sizeof *v * (size_t)m2);
+    s = r1, len = m2, tau = tau2;
   }
+  atomic_store_explicit(&done[i], INT64_MAX, memory_order_release);
+}
+
+/* The sweeps on the host's threads, sweep i on thread i % T, each step once the sweep before is far
+ * enough ahead (chase_wait): the same operations in the same order on every entry as one thread. */
+static int NAME(chase)(hm_dense_chase *q, SCALAR *a, int64_t ld, _Atomic int64_t *done) {
+  const int64_t n = q->n, b = q->b;
+  int failed = 0;
+#pragma omp parallel reduction(| : failed)
+  {
+    SCALAR *v = malloc(sizeof *v * (size_t)(2 * b)), *x = malloc(sizeof *x * (size_t)b);
+    const int64_t T = omp_get_num_threads(), t = omp_get_thread_num();
+    failed = !v || !x;
+    /* a thread without workspace still marks its sweeps done, so that no other thread waits forever */
+    for (int64_t i = t; i + 1 < n; i += T)
+      if (v && x) NAME(sweep)(q, a, ld, i, v, x, done);
+      else atomic_store_explicit(&done[i], INT64_MAX, memory_order_release);
+    free(v);
+    free(x);
+  }
+  return failed;
 }
