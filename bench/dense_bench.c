@@ -22,6 +22,16 @@
 #endif
 
 void openblas_set_num_threads(int threads); /* OpenBLAS (the BLAS hamlet links on Debian) */
+/* The library's (linalg/dense/dense_distributed.h): this rank's seconds in the last distributed solve's
+ * stages: band reduction, bulge chase, tridiagonal, Q2 back, Q1 back. */
+void hm_dense_distributed_seconds(double seconds[5]);
+
+static void print_stages(const char *what, int64_t n) {
+  double t[5];
+  hm_dense_distributed_seconds(t);
+  printf("%s n=%-6lld   stages (rank 0): band %.3f  chase %.3f  tridiagonal %.3f  back Q2 %.3f  back Q1 %.3f s\n",
+         what, (long long)n, t[0], t[1], t[2], t[3], t[4]);
+}
 int openblas_get_num_procs(void);
 
 #define CK(x)                                                                                   \
@@ -252,6 +262,7 @@ static void run_ranks(hm_context *ctx, int rank, int size, hm_scalar type, int64
   if (rank == 0)
     printf("%s n=%-6lld distributed %3d ranks   %10.3f s   %.2fx scalapack, |dw| %.1e\n", what, (long long)n, size, td,
            t / td, max_diff(n, w, wd));
+  if (rank == 0) print_stages(what, n);
   free(wd);
   if (lapack1 && rank == 0) {
     openblas_set_num_threads(1);
@@ -293,6 +304,7 @@ static void run_distributed_gpu(hm_context *ctx, int rank, int size, hm_scalar t
     printf("%s n=%-6lld distributed %d GPU ranks  values %8.3f s   vectors %8.3f s   |dw| values vs vectors %.1e"
            "   (tridiagonal on the %s)\n", what, (long long)n, size, t0, tv, max_diff(n, w, w0),
            hm_dense_cuda_has_stedc() ? "GPU" : "host");
+    print_stages(what, n);
     double *a = build_dense(n, type), *wc = malloc(sizeof(double) * (size_t)n), total, solver;
     time_plain_cusolver(type, n, a, wc, &total, &solver);
     printf("%s n=%-6lld plain Xsyevd + copies  %10.3f s   (solver alone %.3f s)   distributed / plain %.2f, |dw| %.1e\n",

@@ -12,6 +12,7 @@ int hm_dense_cuda_eigh(int type, int64_t n, void *A, int64_t lda, void *B, int64
 #define HM_DENSE_NO_CUDA HM_RAISE(HM_ERR_BACKEND, "the distributed dense solver's device side needs CUDA")
 int hm_dense_cuda_alloc(int device, double **p, int64_t count) { (void)device; (void)count; *p = NULL; HM_DENSE_NO_CUDA; }
 void hm_dense_cuda_free(int device, double *p) { (void)device; (void)p; }
+void hm_dense_cuda_finish(int device) { (void)device; }
 int hm_dense_cuda_free_bytes(int device, double *bytes) { (void)device; *bytes = 0; HM_DENSE_NO_CUDA; }
 int hm_dense_cuda_copy_block(int device, char dir, double *dst, int64_t ldd, const double *src, int64_t lds,
                              int64_t rows, int64_t cols) {

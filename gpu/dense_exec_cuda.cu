@@ -101,6 +101,10 @@ extern "C" void hm_dense_cuda_free(int device, double *p) {
   if (hm_gpu_enter_device(device) == HM_SUCCESS) cudaFree(p);
 }
 
+extern "C" void hm_dense_cuda_finish(int device) {
+  if (hm_gpu_enter_device(device) == HM_SUCCESS) cudaDeviceSynchronize();
+}
+
 extern "C" int hm_dense_cuda_free_bytes(int device, double *bytes) {
   size_t free_b = 0, total_b = 0;
   HM_CALL(hm_gpu_enter_device(device));

@@ -98,16 +98,24 @@ int hm_dense_chase_run(const hm_dense_columns *c, const double *band, double *d,
   return HM_SUCCESS;
 }
 
-/* Group grp's T factors (b x b per step, host) from its reflector blocks blk (host). */
+/* Group grp's T factors (b x b per step, host) from its reflector blocks blk (host), the steps on the
+ * host's threads. */
 static int group_ts(const hm_dense_columns *c, int64_t grp, const double *blk, double *ts) {
   const int s = (int)c->type, b = c->b;
-  const int64_t n = c->n, i0 = grp * b;
-  for (int64_t k = 0; k < steps_of(n, b, i0); k++) {
+  const int64_t n = c->n, i0 = grp * b, steps = steps_of(n, b, i0);
+  int64_t *at = malloc(sizeof *at * (size_t)(steps + 1)); /* where step k's block starts */
+  HM_CHECK(at, HM_ERR_MEMORY, "could not allocate a sweep group's offsets");
+  at[0] = 0;
+  for (int64_t k = 0; k < steps; k++) at[k + 1] = at[k] + s * (block_rows(n, b, i0, k) * b + b);
+  int failed = 0;
+#pragma omp parallel for reduction(| : failed) schedule(static)
+  for (int64_t k = 0; k < steps; k++) {
     const int64_t rows = block_rows(n, b, i0, k), cols = rows < b ? rows : b;
-    HM_CHECK(!hm_dense_larft(c->type, rows, cols, blk, rows, blk + s * rows * b, ts + s * b * b * k, b), HM_ERR_LAPACK,
-             "larft of sweep group %lld failed", (long long)grp);
-    blk += s * (rows * b + b);
+    const double *v = blk + at[k];
+    failed |= hm_dense_larft(c->type, rows, cols, v, rows, v + s * rows * b, ts + s * b * b * k, b) != 0;
   }
+  free(at);
+  HM_CHECK(!failed, HM_ERR_LAPACK, "larft of sweep group %lld failed", (long long)grp);
   return HM_SUCCESS;
 }
 

@@ -18,6 +18,20 @@ static void eigen_ranges(int64_t n, int P, int64_t *bound) {
   for (int r = 0; r <= P; r++) bound[r] = r * vector_block(n, P) < n ? r * vector_block(n, P) : n;
 }
 
+static double stage_seconds[HM_DENSE_STAGES];
+
+void hm_dense_distributed_seconds(double seconds[HM_DENSE_STAGES]) {
+  memcpy(seconds, stage_seconds, sizeof stage_seconds);
+}
+
+/* Seconds since *t0 (the side's work finished), and *t0 moved to now. */
+static double lap(const hm_dense_exec *x, double *t0) {
+  hm_dense_x_finish(x);
+  const double now = MPI_Wtime(), dt = now - *t0;
+  *t0 = now;
+  return dt;
+}
+
 int hm_dense_distributed_columns(const hm_dense_columns *c, double *aloc, double *w, int vectors, double **zout,
                                  int64_t *bound) {
   const int s = (int)c->type;
@@ -29,8 +43,12 @@ int hm_dense_distributed_columns(const hm_dense_columns *c, double *aloc, double
   HM_MALLOC(band, s * (c->b + 1) * n);
   HM_MALLOC(d, n + 1);
   HM_MALLOC(e, n + 1);
+  double t0 = MPI_Wtime();
+  memset(stage_seconds, 0, sizeof stage_seconds);
   HM_CALL_GOTO(st, done, hm_dense_band_reduce(c, aloc, &tpanels, band));
+  stage_seconds[0] = lap(x, &t0);
   HM_CALL_GOTO(st, done, hm_dense_chase_run(c, band, d, e, &q));
+  stage_seconds[1] = lap(x, &t0);
   free(band);
   band = NULL;
   int info = 0;
@@ -38,6 +56,7 @@ int hm_dense_distributed_columns(const hm_dense_columns *c, double *aloc, double
     info = LAPACKE_dsterf((int)n, d, e);
     if (info) st = hm_error_raise(HM_ERR_LAPACK, __FILE__, __LINE__, __func__, "dsterf returned info = %d", info);
     memcpy(w, d, sizeof(double) * (size_t)n);
+    stage_seconds[2] = lap(x, &t0);
     goto done;
   }
   /* The tridiagonal's eigenvectors by divide and conquer (all of them, on every rank alike: n^2 doubles
@@ -53,8 +72,11 @@ int hm_dense_distributed_columns(const hm_dense_columns *c, double *aloc, double
   memcpy(w, d, sizeof(double) * (size_t)n);
   hm_dense_x_free(x, zt);
   zt = NULL;
+  stage_seconds[2] = lap(x, &t0);
   HM_CALL_GOTO(st, done, hm_dense_chase_back(c, q, cols, z));
+  stage_seconds[3] = lap(x, &t0);
   HM_CALL_GOTO(st, done, hm_dense_band_back(c, aloc, tpanels, cols, z));
+  stage_seconds[4] = lap(x, &t0);
   *zout = z;
   z = NULL;
 done:

@@ -159,6 +159,10 @@ int hm_dense_x_widen(const hm_dense_exec *x, hm_scalar type, int64_t n, int64_t 
   return HM_SUCCESS;
 }
 
+void hm_dense_x_finish(const hm_dense_exec *x) {
+  if (on_gpu(x)) hm_dense_cuda_finish(x->device);
+}
+
 static int comm_size(MPI_Comm comm) {
   int P = 1;
   MPI_Comm_size(comm, &P);

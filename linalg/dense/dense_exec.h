@@ -55,6 +55,8 @@ int hm_dense_x_widen(const hm_dense_exec *x, hm_scalar type, int64_t n, int64_t 
  * staging, used only where data is on a device (NULL on the host side). Collective. */
 int hm_dense_x_bcast(const hm_dense_exec *x, MPI_Comm comm, int root, double *data, double *host, int64_t count);
 int hm_dense_x_sum(const hm_dense_exec *x, MPI_Comm comm, double *data, double *host, int64_t count);
+/* Wait for the work queued on x's side (nothing on the host side). */
+void hm_dense_x_finish(const hm_dense_exec *x);
 /* Bytes of memory on x's side this rank may count on (the device's free memory, or the host's share). */
 double hm_dense_x_available(const hm_dense_exec *x, MPI_Comm comm);
 /* The T (k x k, upper) of k forward column-wise reflectors from their Gram matrix G = V^H V and taus:

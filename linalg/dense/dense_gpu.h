@@ -19,6 +19,7 @@ int hm_dense_cuda_eigh(int type, int64_t n, void *A, int64_t lda, void *B, int64
 int hm_dense_cuda_alloc(int device, double **p, int64_t count); /* zeroed */
 void hm_dense_cuda_free(int device, double *p);
 int hm_dense_cuda_free_bytes(int device, double *bytes);
+void hm_dense_cuda_finish(int device); /* cudaDeviceSynchronize (a failure surfaces at the next checked call) */
 /* dir 'S' device to device, 'D' device to host, 'U' host to device; rows and leading dimensions in doubles. */
 int hm_dense_cuda_copy_block(int device, char dir, double *dst, int64_t ldd, const double *src, int64_t lds,
                              int64_t rows, int64_t cols);
