@@ -98,6 +98,30 @@ int hm_dense_chase_run(const hm_dense_columns *c, const double *band, double *d,
   return HM_SUCCESS;
 }
 
+/* T (b x b, leading dimension b) of one step's block of `cols` reflectors (rows x b, then b taus):
+ * column c is nonzero in rows c .. c + b - 1 only, so the Gram matrix V^H V costs b^3 / 3, not
+ * rows b^2 / 2, and no BLAS call's overhead (larft's 2b small gemv) repeats n^2 / 2b^2 times. */
+static void step_t(hm_scalar type, int64_t rows, int b, int64_t cols, const double *blk, double *gram, double *tc,
+                   double *t) {
+  const int s = (int)type;
+  for (int64_t j = 0; j < cols; j++)
+    for (int64_t q = 0; q <= j; q++) {
+      double re = 0, im = 0;
+      const int64_t end = q + b < rows ? q + b : rows; /* v_q ends there; v_j starts at row j */
+      for (int64_t r = j; r < end; r++) {
+        const double *a = blk + s * (q * rows + r), *c = blk + s * (j * rows + r);
+        if (s == 1) re += a[0] * c[0];
+        else re += a[0] * c[0] + a[1] * c[1], im += a[0] * c[1] - a[1] * c[0]; /* conj(a) c */
+      }
+      gram[s * (j * cols + q)] = re;
+      if (s == 2) gram[2 * (j * cols + q) + 1] = im;
+    }
+  hm_dense_t_from_gram(type, cols, gram, blk + s * rows * b, tc); /* cols x cols, then to leading dimension b */
+  for (int64_t j = 0; j < b; j++)
+    for (int64_t i = 0; i < b; i++)
+      for (int z = 0; z < s; z++) t[s * (j * b + i) + z] = i < cols && j < cols ? tc[s * (j * cols + i) + z] : 0;
+}
+
 /* Group grp's T factors (b x b per step, host) from its reflector blocks blk (host), the steps on the
  * host's threads. */
 static int group_ts(const hm_dense_columns *c, int64_t grp, const double *blk, double *ts) {
@@ -108,14 +132,19 @@ static int group_ts(const hm_dense_columns *c, int64_t grp, const double *blk, d
   at[0] = 0;
   for (int64_t k = 0; k < steps; k++) at[k + 1] = at[k] + s * (block_rows(n, b, i0, k) * b + b);
   int failed = 0;
-#pragma omp parallel for reduction(| : failed) schedule(static)
-  for (int64_t k = 0; k < steps; k++) {
-    const int64_t rows = block_rows(n, b, i0, k), cols = rows < b ? rows : b;
-    const double *v = blk + at[k];
-    failed |= hm_dense_larft(c->type, rows, cols, v, rows, v + s * rows * b, ts + s * b * b * k, b) != 0;
+#pragma omp parallel reduction(| : failed)
+  {
+    double *gram = malloc(sizeof(double) * (size_t)(2 * s * b * b)); /* and T packed */
+    failed = !gram;
+#pragma omp for schedule(static)
+    for (int64_t k = 0; k < steps; k++) {
+      const int64_t rows = block_rows(n, b, i0, k), cols = rows < b ? rows : b;
+      if (gram) step_t(c->type, rows, b, cols, blk + at[k], gram, gram + s * b * b, ts + s * b * b * k);
+    }
+    free(gram);
   }
   free(at);
-  HM_CHECK(!failed, HM_ERR_LAPACK, "larft of sweep group %lld failed", (long long)grp);
+  HM_CHECK(!failed, HM_ERR_MEMORY, "could not allocate a Gram matrix");
   return HM_SUCCESS;
 }
 
