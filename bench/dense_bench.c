@@ -302,8 +302,8 @@ static void run_distributed_gpu(hm_context *ctx, int rank, int size, hm_scalar t
   const double t0 = time_distributed(A, 0, w0, Z), tv = time_distributed(A, 1, w, Z);
   if (rank == 0) {
     printf("%s n=%-6lld distributed %d GPU ranks  values %8.3f s   vectors %8.3f s   |dw| values vs vectors %.1e"
-           "   (tridiagonal on the %s)\n", what, (long long)n, size, t0, tv, max_diff(n, w, w0),
-           hm_dense_cuda_has_stedc() ? "GPU" : "host");
+           "   (tridiagonal: %s)\n", what, (long long)n, size, t0, tv, max_diff(n, w, w0),
+           hm_dense_cuda_has_stedc() ? "cusolverDnXstedc" : "cusolverDnXsyevd of it");
     print_stages(what, n);
     double *a = build_dense(n, type), *wc = malloc(sizeof(double) * (size_t)n), total, solver;
     time_plain_cusolver(type, n, a, wc, &total, &solver);

@@ -134,20 +134,9 @@ int hm_dense_x_panel_qr(const hm_dense_exec *x, hm_scalar type, int64_t m, int64
 
 int hm_dense_x_tridiagonal_eigh(const hm_dense_exec *x, int64_t n, double *d, double *e, double *z, int *info) {
   *info = 0;
-  if (on_gpu(x) && hm_dense_cuda_has_stedc()) return hm_dense_cuda_stedc(x->device, n, d, e, z, info);
-  double *zh = z;
-  if (on_gpu(x)) { /* no device divide and conquer in this CUDA: the host's, then up */
-    zh = malloc(sizeof(double) * (size_t)(n * n) + 8);
-    HM_CHECK(zh, HM_ERR_MEMORY, "could not allocate the tridiagonal's %lld x %lld eigenvectors on the host",
-             (long long)n, (long long)n);
-  }
-  *info = LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', (int)n, d, e, zh, (int)n);
-  int st = HM_SUCCESS;
-  if (on_gpu(x)) {
-    if (!*info) st = hm_dense_x_copy(x, 'U', z, zh, n * n);
-    free(zh);
-  }
-  return st;
+  if (on_gpu(x)) return hm_dense_cuda_stedc(x->device, n, d, e, z, info);
+  *info = LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', (int)n, d, e, z, (int)n);
+  return HM_SUCCESS;
 }
 
 int hm_dense_x_widen(const hm_dense_exec *x, hm_scalar type, int64_t n, int64_t cols, const double *src,

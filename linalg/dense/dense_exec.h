@@ -45,7 +45,7 @@ int hm_dense_x_panel_qr(const hm_dense_exec *x, hm_scalar type, int64_t m, int64
 int hm_dense_x_unit_lower(const hm_dense_exec *x, hm_scalar type, int64_t m, int64_t k, const double *A,
                           int64_t lda, double *v);
 /* The real symmetric tridiagonal (d, e; n) -> its eigenvalues in d and eigenvectors in z (x's side,
- * n x n real), by divide and conquer. Returns LAPACK's info. */
+ * n x n real), by divide and conquer (LAPACK's on the host, cuSOLVER's on a GPU). info: the solver's. */
 int hm_dense_x_tridiagonal_eigh(const hm_dense_exec *x, int64_t n, double *d, double *e, double *z, int *info);
 /* dst (n x cols of type, leading dimension ldd) <- the real src (leading dimension lds), both on x's side. */
 int hm_dense_x_widen(const hm_dense_exec *x, hm_scalar type, int64_t n, int64_t cols, const double *src,

@@ -34,7 +34,9 @@ int hm_dense_cuda_unit_lower(int device, int type, int64_t m, int64_t k, const d
 int hm_dense_cuda_geqrf(int device, int type, int64_t m, int64_t k, double *A, int64_t lda, double *tau, int *info);
 /* Whether this CUDA's cuSOLVER has divide and conquer for tridiagonals (cusolverDnXstedc). */
 int hm_dense_cuda_has_stedc(void);
-/* d, e: host (n, n - 1); z: device n x n. */
+/* The tridiagonal's eigenvalues (d) and eigenvectors (z) on the device: cusolverDnXstedc, or where this
+ * CUDA lacks it cusolverDnXsyevd of the tridiagonal written out densely. d, e: host (n, n - 1); z:
+ * device n x n. */
 int hm_dense_cuda_stedc(int device, int64_t n, double *d, double *e, double *z, int *info);
 /* dst (complex, ldd) <- real src (lds), n x cols. */
 int hm_dense_cuda_widen(int device, int64_t n, int64_t cols, const double *src, int64_t lds, double *dst, int64_t ldd);
