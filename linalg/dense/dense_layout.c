@@ -158,10 +158,14 @@ int hm_dense_vectors_to_rows(const struct hm_matrix_s *A, const hm_dense_grid *g
       for (int64_t i = f; i < f + l; i++)
         if (hm_dense_owner_of(i, g->nb, g->nprow) == pr) rows[nr++] = i - f;
       for (int64_t c = 0; c < ncol; c++) cols[c] = hm_dense_global_of(c, g->nb, pc, g->npcol);
-      const double *src = rbuf + rd[s];
-      for (int64_t c = 0; c < ncol; c++)
-        for (int64_t i = 0; i < nr; i++)
-          for (int k = 0; k < type; k++) rm[(rows[i] * n + cols[c]) * type + k] = *src++;
+      const double *src = rbuf + rd[s]; /* column-major nr x ncol to row-major rows: in tiles, so that
+                                          * neither side strides through memory an entry at a time */
+      const int64_t tile = 64;
+      for (int64_t c0 = 0; c0 < ncol; c0 += tile)
+        for (int64_t i0 = 0; i0 < nr; i0 += tile)
+          for (int64_t i = i0; i < nr && i < i0 + tile; i++)
+            for (int64_t c = c0; c < ncol && c < c0 + tile; c++)
+              for (int k = 0; k < type; k++) rm[(rows[i] * n + cols[c]) * type + k] = src[(c * nr + i) * type + k];
     }
   HM_CALL_GOTO(st, done, hm_mvec_set(Z, rm));
 done:
