@@ -7,7 +7,6 @@
 #include <string.h>
 #include "dense_blas.h"
 #include "dense_distributed.h"
-#include "dense_gpu.h"
 #include "dense_internal.h"
 #include "error_macros.h"
 
