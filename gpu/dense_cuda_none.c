@@ -45,6 +45,15 @@ int hm_dense_cuda_stedc(int device, int64_t n, double *d, double *e, double *z, 
   (void)device; (void)n; (void)d; (void)e; (void)z; *info = 0;
   HM_DENSE_NO_CUDA;
 }
+int hm_dense_cuda_rot(int device, int64_t len, double *a, double *b, double c, double s) {
+  (void)device; (void)len; (void)a; (void)b; (void)c; (void)s;
+  HM_DENSE_NO_CUDA;
+}
+int hm_dense_cuda_gather_columns(int device, int64_t rows, int64_t count, const double *src, int64_t lds,
+                                 const int64_t *idx, double *dst, int64_t ldd) {
+  (void)device; (void)rows; (void)count; (void)src; (void)lds; (void)idx; (void)dst; (void)ldd;
+  HM_DENSE_NO_CUDA;
+}
 int hm_dense_cuda_widen(int device, int64_t n, int64_t cols, const double *src, int64_t lds, double *dst, int64_t ldd) {
   (void)device; (void)n; (void)cols; (void)src; (void)lds; (void)dst; (void)ldd;
   HM_DENSE_NO_CUDA;

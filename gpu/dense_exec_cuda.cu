@@ -31,6 +31,7 @@ namespace {
 
 hm_per_device<cublasHandle_t> blas_handles;
 hm_device_buffers qr_work; // geqrf's workspace, tau and info
+hm_device_buffers gather_index; // gather_columns' index
 
 int blas(int device, cublasHandle_t *h) {
   HM_CALL(hm_gpu_enter_device(device));
@@ -67,6 +68,15 @@ __global__ void unit_lower_kernel(int s, int64_t m, int64_t k, const double *A, 
   for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < total; e += (int64_t)gridDim.x * blockDim.x) {
     const int64_t z = e % s, i = (e / s) % m, j = e / (s * m);
     v[e] = i > j ? A[s * (j * lda + i) + z] : (i == j && z == 0 ? 1.0 : 0.0);
+  }
+}
+
+// dst[:, j] = src[:, idx[j]] (rows doubles per column).
+__global__ void gather_columns_kernel(int64_t rows, int64_t count, const double *src, int64_t lds, const int64_t *idx,
+                                      double *dst, int64_t ldd) {
+  for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < rows * count; e += (int64_t)gridDim.x * blockDim.x) {
+    const int64_t i = e % rows, j = e / rows;
+    dst[j * ldd + i] = src[idx[j] * lds + i];
   }
 }
 
@@ -166,6 +176,24 @@ extern "C" int hm_dense_cuda_unit_lower(int device, int type, int64_t m, int64_t
   HM_CALL(hm_gpu_enter_device(device));
   unit_lower_kernel<<<grid_for(m * k * type), 256>>>(type, m, k, A, lda, v);
   HM_CHECK_LAUNCH("unit_lower");
+  return HM_SUCCESS;
+}
+
+extern "C" int hm_dense_cuda_rot(int device, int64_t len, double *a, double *b, double c, double s) {
+  cublasHandle_t h;
+  HM_CALL(blas(device, &h));
+  DENSE_CUBLAS(hm_cuda_blas()->cublasDrot(h, (int)len, a, 1, b, 1, &c, &s));
+  return HM_SUCCESS;
+}
+
+extern "C" int hm_dense_cuda_gather_columns(int device, int64_t rows, int64_t count, const double *src, int64_t lds,
+                                            const int64_t *idx, double *dst, int64_t ldd) {
+  HM_CALL(hm_gpu_enter_device(device));
+  HM_CALL(hm_device_buffer_grow(&gather_index, (size_t)count)); // int64 in doubles' room
+  int64_t *didx = (int64_t *)gather_index.p;
+  HM_CALL_CUDA(cudaMemcpy(didx, idx, sizeof(int64_t) * (size_t)count, cudaMemcpyHostToDevice));
+  gather_columns_kernel<<<grid_for(rows * count), 256>>>(rows, count, src, lds, didx, dst, ldd);
+  HM_CHECK_LAUNCH("gather_columns");
   return HM_SUCCESS;
 }
 
@@ -270,4 +298,5 @@ void hm_dense_exec_cuda_release_state() {
   if (handle) hm_cuda_blas()->cublasDestroy(handle);
   handle = nullptr;
   hm_device_buffer_free(&qr_work);
+  hm_device_buffer_free(&gather_index);
 }

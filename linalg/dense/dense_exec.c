@@ -152,6 +152,21 @@ void hm_dense_x_finish(const hm_dense_exec *x) {
   if (on_gpu(x)) hm_dense_cuda_finish(x->device);
 }
 
+int hm_dense_x_rot(const hm_dense_exec *x, int64_t len, double *a, double *b, double c, double s) {
+  if (len <= 0) return HM_SUCCESS;
+  if (on_gpu(x)) return hm_dense_cuda_rot(x->device, len, a, b, c, s);
+  cblas_drot((int)len, a, 1, b, 1, c, s);
+  return HM_SUCCESS;
+}
+
+int hm_dense_x_gather_columns(const hm_dense_exec *x, int64_t rows, int64_t count, const double *src, int64_t lds,
+                              const int64_t *idx, double *dst, int64_t ldd) {
+  if (rows <= 0 || count <= 0) return HM_SUCCESS;
+  if (on_gpu(x)) return hm_dense_cuda_gather_columns(x->device, rows, count, src, lds, idx, dst, ldd);
+  for (int64_t j = 0; j < count; j++) memcpy(dst + j * ldd, src + idx[j] * lds, sizeof(double) * (size_t)rows);
+  return HM_SUCCESS;
+}
+
 static int comm_size(MPI_Comm comm) {
   int P = 1;
   MPI_Comm_size(comm, &P);

@@ -47,6 +47,15 @@ int hm_dense_x_unit_lower(const hm_dense_exec *x, hm_scalar type, int64_t m, int
 /* The real symmetric tridiagonal (d, e; n) -> its eigenvalues in d and eigenvectors in z (x's side,
  * n x n real), by divide and conquer (LAPACK's on the host, cuSOLVER's on a GPU). info: the solver's. */
 int hm_dense_x_tridiagonal_eigh(const hm_dense_exec *x, int64_t n, double *d, double *e, double *z, int *info);
+/* Real columns a, b (len each, on x's side) <- (c a + s b, c b - s a): a plane rotation. */
+int hm_dense_x_rot(const hm_dense_exec *x, int64_t len, double *a, double *b, double c, double s);
+/* Real: dst column j (rows doubles, leading dimension ldd) <- src column idx[j] (lds) for j < count;
+ * idx on the host. */
+int hm_dense_x_gather_columns(const hm_dense_exec *x, int64_t rows, int64_t count, const double *src, int64_t lds,
+                              const int64_t *idx, double *dst, int64_t ldd);
+/* hamlet's divide and conquer (dense_tridiagonal.c): d (host) <- the tridiagonal (d, e)'s eigenvalues,
+ * ascending; z (x's side, n x n, zeroed by the caller) <- its eigenvectors. info: dsteqr's or dlaed4's. */
+int hm_dense_tridiagonal_dc(const hm_dense_exec *x, int64_t n, double *d, const double *e, double *z, int *info);
 /* dst (n x cols of type, leading dimension ldd) <- the real src (leading dimension lds), both on x's side. */
 int hm_dense_x_widen(const hm_dense_exec *x, hm_scalar type, int64_t n, int64_t cols, const double *src,
                      int64_t lds, double *dst, int64_t ldd);

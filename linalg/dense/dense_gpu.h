@@ -38,6 +38,11 @@ int hm_dense_cuda_has_stedc(void);
  * CUDA lacks it cusolverDnXsyevd of the tridiagonal written out densely. d, e: host (n, n - 1); z:
  * device n x n. */
 int hm_dense_cuda_stedc(int device, int64_t n, double *d, double *e, double *z, int *info);
+/* Real columns a, b <- (c a + s b, c b - s a) (cublasDrot). */
+int hm_dense_cuda_rot(int device, int64_t len, double *a, double *b, double c, double s);
+/* Real: dst column j <- src column idx[j] (idx on the host, count entries). */
+int hm_dense_cuda_gather_columns(int device, int64_t rows, int64_t count, const double *src, int64_t lds,
+                                 const int64_t *idx, double *dst, int64_t ldd);
 /* dst (complex, ldd) <- real src (lds), n x cols. */
 int hm_dense_cuda_widen(int device, int64_t n, int64_t cols, const double *src, int64_t lds, double *dst, int64_t ldd);
 #ifdef __cplusplus

@@ -10,6 +10,9 @@ hm_add_test(test_dense_matrix_mpi4 COMMAND $<TARGET_FILE:test_dense_matrix> quic
 hm_add_c_test(test_dense_gpu SOURCES test_dense_gpu.c LABELS gpu)
 hm_add_test(test_dense_matrix_cuda COMMAND $<TARGET_FILE:test_dense_matrix> cuda NPROCS 1 LABELS gpu)
 hm_add_test(test_dense_matrix_cuda_mpi2 COMMAND $<TARGET_FILE:test_dense_matrix> cuda NPROCS 2 LABELS gpu)
+# hamlet's tridiagonal divide and conquer on the host against LAPACK.
+hm_add_c_test(test_dense_tridiagonal SOURCES test_dense_tridiagonal.c LABELS cpu)
+target_include_directories(test_dense_tridiagonal PRIVATE ${CMAKE_SOURCE_DIR}/linalg/dense ${CMAKE_SOURCE_DIR}/linalg/core)
 # hamlet's distributed two-stage solver on 1, 2, 3, 4 and 6 ranks against LAPACK on matrices that
 # break eigensolvers.
 hm_add_c_test(test_dense_distributed SOURCES test_dense_distributed.c dense_check.c LABELS cpu)
