@@ -303,7 +303,7 @@ static void run_distributed_gpu(hm_context *ctx, int rank, int size, hm_scalar t
   if (rank == 0) {
     printf("%s n=%-6lld distributed %d GPU ranks  values %8.3f s   vectors %8.3f s   |dw| values vs vectors %.1e"
            "   (tridiagonal: %s)\n", what, (long long)n, size, t0, tv, max_diff(n, w, w0),
-           hm_dense_cuda_has_stedc() ? "cusolverDnXstedc" : "cusolverDnXsyevd of it");
+           hm_dense_cuda_has_stedc() ? "cusolverDnXstedc" : "hamlet's divide and conquer");
     print_stages(what, n);
     double *a = build_dense(n, type), *wc = malloc(sizeof(double) * (size_t)n), total, solver;
     time_plain_cusolver(type, n, a, wc, &total, &solver);

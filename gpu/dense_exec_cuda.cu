@@ -88,14 +88,6 @@ __global__ void widen_kernel(int64_t n, int64_t cols, const double *src, int64_t
   }
 }
 
-// z (n x n) = the tridiagonal (d, e) as a dense symmetric matrix (lower and upper).
-__global__ void tridiagonal_kernel(int64_t n, const double *d, const double *e, double *z) {
-  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
-    z[i * n + i] = d[i];
-    if (i + 1 < n) z[i * n + i + 1] = e[i], z[(i + 1) * n + i] = e[i];
-  }
-}
-
 cublasOperation_t op(int type, char t) { return t == 'N' ? CUBLAS_OP_N : type == 2 ? CUBLAS_OP_C : CUBLAS_OP_T; }
 
 // cusolverDnXstedc, where this CUDA has it (its compz enum: N = 10, I = 11, V = 12).
@@ -232,23 +224,17 @@ extern "C" int hm_dense_cuda_has_stedc(void) {
   return hm_cuda_solver_optional("cusolverDnXstedc") && hm_cuda_solver_optional("cusolverDnXstedc_bufferSize");
 }
 
-// cusolverDnXstedc where this CUDA has it; else cusolverDnXsyevd of the tridiagonal written out densely
-// (its reduction of an already tridiagonal matrix costs 4 n^3 / 3 flops for nothing, but on the GPU
-// that is still several times faster than the host's divide and conquer: bench/README.md).
 extern "C" int hm_dense_cuda_stedc(int device, int64_t n, double *d, double *e, double *z, int *info) {
   HM_CALL(hm_gpu_enter_device(device));
   const stedc_size_fn size_of = (stedc_size_fn)hm_cuda_solver_optional("cusolverDnXstedc_bufferSize");
   const stedc_fn stedc = (stedc_fn)hm_cuda_solver_optional("cusolverDnXstedc");
+  HM_CHECK(size_of && stedc, HM_ERR_CUDA, "this CUDA's cuSOLVER has no cusolverDnXstedc");
   cusolverDnHandle_t h;
   cusolverDnParams_t p;
   HM_CALL(hm_dense_cuda_handle(&h, &p));
-  const hm_cuda_libs *lib = hm_cuda_solver();
   size_t dev_bytes = 0, host_bytes = 0;
   const cudaDataType r = CUDA_R_64F;
-  const cusolverEigMode_t jobz = CUSOLVER_EIG_MODE_VECTOR;
-  const cublasFillMode_t lower = CUBLAS_FILL_MODE_LOWER;
-  if (stedc && size_of) DENSE_CUSOLVER(size_of(h, p, compz_identity, n, r, nullptr, nullptr, r, z, n, r, &dev_bytes, &host_bytes));
-  else DENSE_CUSOLVER(lib->cusolverDnXsyevd_bufferSize(h, p, jobz, lower, n, r, z, n, r, nullptr, r, &dev_bytes, &host_bytes));
+  DENSE_CUSOLVER(size_of(h, p, compz_identity, n, r, nullptr, nullptr, r, z, n, r, &dev_bytes, &host_bytes));
   char *dwork = nullptr, *hwork = nullptr;
   const size_t at = (dev_bytes + 255) / 256 * 256; // d, e and info after the workspace, aligned
   cudaError_t ce = cudaMalloc((void **)&dwork, at + sizeof(double) * (size_t)(2 * n + 2));
@@ -256,38 +242,21 @@ extern "C" int hm_dense_cuda_stedc(int device, int64_t n, double *d, double *e, 
   if (ce != cudaSuccess || (host_bytes && !hwork)) {
     cudaGetLastError();
     cudaFree(dwork);
-    HM_RAISE(HM_ERR_MEMORY, "could not allocate the tridiagonal solver's workspace (%zu bytes on the device, %zu on the host)",
+    HM_RAISE(HM_ERR_MEMORY, "could not allocate cusolverDnXstedc's workspace (%zu bytes on the device, %zu on the host)",
              dev_bytes, host_bytes);
   }
   double *dd = (double *)(dwork + at), *de = dd + n + 1;
   int *dinfo = (int *)(de + n), st = HM_SUCCESS;
-  cusolverStatus_t ss = CUSOLVER_STATUS_SUCCESS;
+  cusolverStatus_t ss;
   if ((ce = cudaMemcpy(dd, d, sizeof(double) * (size_t)n, cudaMemcpyHostToDevice)) != cudaSuccess ||
-      (n > 1 && (ce = cudaMemcpy(de, e, sizeof(double) * (size_t)(n - 1), cudaMemcpyHostToDevice)) != cudaSuccess)) {
+      (n > 1 && (ce = cudaMemcpy(de, e, sizeof(double) * (size_t)(n - 1), cudaMemcpyHostToDevice)) != cudaSuccess))
     st = hm_error_raise(HM_ERR_CUDA, __FILE__, __LINE__, __func__, "upload of the tridiagonal: %s", cudaGetErrorString(ce));
-    goto done;
-  }
-  if (stedc && size_of) {
-    ss = stedc(h, p, compz_identity, n, r, dd, de, r, z, n, r, dwork, dev_bytes, hwork, host_bytes, dinfo);
-  } else {
-    if ((ce = cudaMemset(z, 0, sizeof(double) * (size_t)(n * n))) != cudaSuccess) {
-      st = hm_error_raise(HM_ERR_CUDA, __FILE__, __LINE__, __func__, "cudaMemset: %s", cudaGetErrorString(ce));
-      goto done;
-    }
-    tridiagonal_kernel<<<grid_for(n), 256>>>(n, dd, de, z);
-    if ((ce = cudaGetLastError()) != cudaSuccess) {
-      st = hm_error_raise(HM_ERR_CUDA, __FILE__, __LINE__, __func__, "tridiagonal_kernel: %s", cudaGetErrorString(ce));
-      goto done;
-    }
-    ss = lib->cusolverDnXsyevd(h, p, jobz, lower, n, r, z, n, r, dd, r, dwork, dev_bytes, hwork, host_bytes, dinfo);
-  }
-  if (ss != CUSOLVER_STATUS_SUCCESS)
-    st = hm_error_raise(HM_ERR_CUDA, __FILE__, __LINE__, __func__, "cuSOLVER's tridiagonal solve failed: %s",
-                        hm_cusolver_status_name(ss));
+  else if ((ss = stedc(h, p, compz_identity, n, r, dd, de, r, z, n, r, dwork, dev_bytes, hwork, host_bytes, dinfo)) !=
+           CUSOLVER_STATUS_SUCCESS)
+    st = hm_error_raise(HM_ERR_CUDA, __FILE__, __LINE__, __func__, "cusolverDnXstedc failed: %s", hm_cusolver_status_name(ss));
   else if ((ce = cudaMemcpy(info, dinfo, sizeof(int), cudaMemcpyDeviceToHost)) != cudaSuccess ||
            (ce = cudaMemcpy(d, dd, sizeof(double) * (size_t)n, cudaMemcpyDeviceToHost)) != cudaSuccess)
     st = hm_error_raise(HM_ERR_CUDA, __FILE__, __LINE__, __func__, "download of the eigenvalues: %s", cudaGetErrorString(ce));
-done:
   cudaFree(dwork);
   free(hwork);
   return st;

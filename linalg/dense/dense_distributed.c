@@ -102,10 +102,11 @@ static int check_memory(const hm_dense_columns *c, const hm_dense_transfer *t, c
   const int gpu = c->x.device >= 0;
   const double blocks = elt * N * N / c->P;
   const double entries = (double)(t->nsend + t->nrecv + tb->nsend + tb->nrecv) * sizeof(hm_dense_entry);
-  /* divide and conquer: n^2 eigenvectors and ~n^2 workspace (LAPACK), ~2 n^2 (cuSOLVER's syevd) */
-  const double tri = vectors ? (gpu ? 24.0 : 16.0) * N * N + elt * N * mine : 0;
+  /* divide and conquer: n^2 eigenvectors and ~n^2 workspace (LAPACK's, or hamlet's on the GPU with the
+   * merge's K x K secular vectors twice on the host) */
+  const double tri = vectors ? 16.0 * N * N + elt * N * mine : 0;
   const double back = vectors ? elt * (N * mine + 2.0 * (double)local_rows * N) : 0;
-  const double host_tri = gpu ? 0 : tri;
+  const double host_tri = gpu && vectors ? 16.0 * N * N : tri;
   const double host = cols * (generalized ? 3 : 1) + fmax(entries, blocks + fmax(host_tri, back));
   char what[112];
   snprintf(what, sizeof what, "the distributed dense solver for n = %lld on %d ranks", (long long)c->n, c->P);
@@ -116,7 +117,7 @@ static int check_memory(const hm_dense_columns *c, const hm_dense_transfer *t, c
   snprintf(what, sizeof what, "the distributed dense solver for n = %lld on %d GPU ranks", (long long)c->n, c->P);
   const double device = hm_dense_x_available(&c->x, c->comm); /* collective on every rank */
   return hm_dense_check_memory(c->comm, c->rank, gpu ? cols + tri : 0, gpu ? device : 1,
-                               what, "the tridiagonal's eigenvectors take 24 n^2 bytes on every GPU: use GPUs "
+                               what, "the tridiagonal's eigenvectors take 16 n^2 bytes on every GPU: use GPUs "
                                "with more memory, or dense_solver = scalapack");
 }
 

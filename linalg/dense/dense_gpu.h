@@ -34,9 +34,8 @@ int hm_dense_cuda_unit_lower(int device, int type, int64_t m, int64_t k, const d
 int hm_dense_cuda_geqrf(int device, int type, int64_t m, int64_t k, double *A, int64_t lda, double *tau, int *info);
 /* Whether this CUDA's cuSOLVER has divide and conquer for tridiagonals (cusolverDnXstedc). */
 int hm_dense_cuda_has_stedc(void);
-/* The tridiagonal's eigenvalues (d) and eigenvectors (z) on the device: cusolverDnXstedc, or where this
- * CUDA lacks it cusolverDnXsyevd of the tridiagonal written out densely. d, e: host (n, n - 1); z:
- * device n x n. */
+/* The tridiagonal's eigenvalues (d) and eigenvectors (z) by cusolverDnXstedc. d, e: host (n, n - 1);
+ * z: device n x n. */
 int hm_dense_cuda_stedc(int device, int64_t n, double *d, double *e, double *z, int *info);
 /* Real columns a, b <- (c a + s b, c b - s a) (cublasDrot). */
 int hm_dense_cuda_rot(int device, int64_t len, double *a, double *b, double c, double s);
