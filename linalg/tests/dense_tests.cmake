@@ -13,6 +13,7 @@ hm_add_test(test_dense_matrix_cuda_mpi2 COMMAND $<TARGET_FILE:test_dense_matrix>
 # hamlet's tridiagonal divide and conquer on the host against LAPACK.
 hm_add_c_test(test_dense_tridiagonal SOURCES test_dense_tridiagonal.c LABELS cpu)
 target_include_directories(test_dense_tridiagonal PRIVATE ${CMAKE_SOURCE_DIR}/linalg/dense ${CMAKE_SOURCE_DIR}/linalg/core)
+hm_add_test(test_dense_tridiagonal_cuda COMMAND $<TARGET_FILE:test_dense_tridiagonal> cuda NPROCS 1 LABELS gpu)
 # hamlet's distributed two-stage solver on 1, 2, 3, 4 and 6 ranks against LAPACK on matrices that
 # break eigensolvers.
 hm_add_c_test(test_dense_distributed SOURCES test_dense_distributed.c dense_check.c LABELS cpu)

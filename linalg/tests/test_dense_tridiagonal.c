@@ -3,7 +3,8 @@
  * agreeing to many digits: rotation deflation), glued Wilkinson matrices, a zero off-diagonal (every
  * pole deflates), constant diagonals with tiny couplings, a graded matrix over 12 orders, and the
  * 1-2-1 matrix (analytic eigenvalues). Eigenvalues to 1e-13 ||T||, residual ||T Z - Z L|| and ||Z^T Z - I||
- * below n 1e-15 (LAPACK's own level). */
+ * below n 1e-15 (LAPACK's own level). "cuda": the eigenvectors and the merges' GEMMs on the GPU
+ * (skipped without one). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,8 @@ static void make(kind k, int64_t n, uint64_t seed, double *d, double *e) {
   }
 }
 
+static hm_dense_exec side = {-1}; /* host, or device 0 with "cuda" */
+
 static void one(kind k, int64_t n, uint64_t seed) {
   double *d = malloc(sizeof(double) * (size_t)n), *e = malloc(sizeof(double) * (size_t)n);
   double *dr = malloc(sizeof(double) * (size_t)n), *er = malloc(sizeof(double) * (size_t)n);
@@ -41,12 +44,14 @@ static void one(kind k, int64_t n, uint64_t seed) {
   make(k, n, seed, d, e);
   memcpy(dr, d, sizeof(double) * (size_t)n), memcpy(er, e, sizeof(double) * (size_t)n);
   HM_TEST_ASSERT(LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', (int)n, dr, er, zr, (int)n) == 0, "dstedc failed");
-  const hm_dense_exec host = {-1};
-  HM_TEST_OK(hm_dense_x_alloc(&host, &z, n * n));
-  double *dc = malloc(sizeof(double) * (size_t)n);
+  double *zx = NULL, *dc = malloc(sizeof(double) * (size_t)n);
+  HM_TEST_OK(hm_dense_x_alloc(&side, &zx, n * n));
   memcpy(dc, d, sizeof(double) * (size_t)n);
   int info = -7;
-  HM_TEST_OK(hm_dense_tridiagonal_dc(&host, n, dc, e, z, &info));
+  HM_TEST_OK(hm_dense_tridiagonal_dc(&side, n, dc, e, zx, &info));
+  z = malloc(sizeof(double) * (size_t)(n * n));
+  HM_TEST_OK(hm_dense_x_copy(&side, 'D', z, zx, n * n));
+  hm_dense_x_free(&side, zx);
   HM_TEST_ASSERT(info == 0, "%s n=%lld: info %d", names[k], (long long)n, info);
   double norm = 0, err = 0, resid = 0, orth = 0;
   for (int64_t i = 0; i < n; i++) norm = fmax(norm, fabs(d[i]) + (i ? fabs(e[i - 1]) : 0) + (i + 1 < n ? fabs(e[i]) : 0));
@@ -69,12 +74,16 @@ static void one(kind k, int64_t n, uint64_t seed) {
                  (long long)n, err, norm);
   HM_TEST_ASSERT(resid <= 1e-15 * (double)n * norm && orth <= 1e-15 * (double)n,
                  "%s n=%lld: residual %.3g ||T||, orthonormality %.3g", names[k], (long long)n, resid / norm, orth);
-  hm_dense_x_free(&host, z);
+  free(z);
   free(d); free(e); free(dr); free(er); free(zr); free(dc);
 }
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
+  if (argc > 1 && !strcmp(argv[1], "cuda")) {
+    HM_TEST_NEED_GPU();
+    side.device = 0;
+  }
   const int64_t sizes[] = {1, 2, 3, 31, 32, 33, 64, 65, 100, 257, 600};
   for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) one(RANDOM, sizes[i], 11 + i);
   for (kind k = WILKINSON; k <= LAPLACE; k++) {
