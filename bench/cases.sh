@@ -56,9 +56,11 @@ case $case_name in
   dense-distributed-gpu)
     [ -n "$mpiexec" ] || { echo "no MPIEXEC_EXECUTABLE in $build/CMakeCache.txt"; exit 1; }
     exe=$(find "$build" -name bench_dense -type f -perm -u+x | head -1)
+    read -r -a real_sizes <<<"${SIZES_REAL:-4096 8192 16384}"
+    read -r -a complex_sizes <<<"${SIZES_COMPLEX:-4096 8192}"
     for p in 1 2; do
-      OMP_NUM_THREADS=$((threads / p)) "$mpiexec" -n $p "$exe" --distributed-gpu --real ${SIZES_REAL:-4096 8192 16384} &&
-        OMP_NUM_THREADS=$((threads / p)) "$mpiexec" -n $p "$exe" --distributed-gpu --complex ${SIZES_COMPLEX:-4096 8192} ||
+      OMP_NUM_THREADS=$((threads / p)) "$mpiexec" -n $p "$exe" --distributed-gpu --real "${real_sizes[@]}" &&
+        OMP_NUM_THREADS=$((threads / p)) "$mpiexec" -n $p "$exe" --distributed-gpu --complex "${complex_sizes[@]}" ||
         exit 1
     done
     exit
