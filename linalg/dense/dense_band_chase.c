@@ -17,7 +17,6 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <string.h>
-#include "dense_blas.h"
 #include "dense_distributed.h"
 #include "error_macros.h"
 

@@ -40,12 +40,4 @@ static inline int hm_dense_larft(hm_scalar type, int64_t m, int64_t k, const dou
                         (const lapack_complex_double *)tau, (lapack_complex_double *)T, (int)ldt);
 }
 
-/* Z (m x n, rows of V) <- (I - V T V^H) Z, or with T^H: trans 'C'. work: k x n. */
-static inline void hm_dense_apply_block_reflector(hm_scalar type, char trans, int64_t m, int64_t n, int64_t k,
-                                                  const double *V, int64_t ldv, const double *T, int64_t ldt,
-                                                  double *Z, int64_t ldz, double *work, double *work2) {
-  hm_dense_gemm(type, 'C', 'N', k, n, m, 1, V, ldv, Z, ldz, 0, work, k);             /* V^H Z */
-  hm_dense_gemm(type, trans, 'N', k, n, k, 1, T, ldt, work, k, 0, work2, k);         /* T V^H Z */
-  hm_dense_gemm(type, 'N', 'N', m, n, k, -1, V, ldv, work2, k, 1, Z, ldz);          /* Z -= V (.) */
-}
 #endif
