@@ -8,7 +8,8 @@
 #include <cublas_v2.h>
 #include <cusolverDn.h>
 
-#define HM_CUBLAS_FUNCTIONS(X) X(cublasCreate) X(cublasDestroy) X(cublasGetStatusString) X(cublasDgemm) X(cublasZgemm) X(cublasDrot)
+#define HM_CUBLAS_FUNCTIONS(X) X(cublasCreate) X(cublasDestroy) X(cublasGetStatusString) X(cublasDgemm) X(cublasZgemm) X(cublasDrot) \
+  X(cublasDtrsm) X(cublasZtrsm)
 #define HM_CUSOLVER_FUNCTIONS(X)                                                                              \
   X(cusolverDnCreate) X(cusolverDnDestroy) X(cusolverDnCreateParams) X(cusolverDnDestroyParams)               \
   X(cusolverDnXsyevd_bufferSize) X(cusolverDnXsyevd) X(cusolverDnDsygvd_bufferSize) X(cusolverDnDsygvd)       \

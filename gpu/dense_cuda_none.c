@@ -45,6 +45,11 @@ int hm_dense_cuda_stedc(int device, int64_t n, double *d, double *e, double *z, 
   (void)device; (void)n; (void)d; (void)e; (void)z; *info = 0;
   HM_DENSE_NO_CUDA;
 }
+int hm_dense_cuda_trsm(int device, int type, char side, char trans, int64_t m, int64_t n, const double *L, int64_t ldl,
+                       double *X, int64_t ldx) {
+  (void)device; (void)type; (void)side; (void)trans; (void)m; (void)n; (void)L; (void)ldl; (void)X; (void)ldx;
+  HM_DENSE_NO_CUDA;
+}
 int hm_dense_cuda_rot(int device, int64_t len, double *a, double *b, double c, double s) {
   (void)device; (void)len; (void)a; (void)b; (void)c; (void)s;
   HM_DENSE_NO_CUDA;

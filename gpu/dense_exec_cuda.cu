@@ -171,6 +171,22 @@ extern "C" int hm_dense_cuda_unit_lower(int device, int type, int64_t m, int64_t
   return HM_SUCCESS;
 }
 
+extern "C" int hm_dense_cuda_trsm(int device, int type, char side, char trans, int64_t m, int64_t n, const double *L,
+                                  int64_t ldl, double *X, int64_t ldx) {
+  cublasHandle_t h;
+  HM_CALL(blas(device, &h));
+  const cublasSideMode_t sd = side == 'L' ? CUBLAS_SIDE_LEFT : CUBLAS_SIDE_RIGHT;
+  const cublasFillMode_t lo = CUBLAS_FILL_MODE_LOWER;
+  const cublasDiagType_t nu = CUBLAS_DIAG_NON_UNIT;
+  const double one[2] = {1, 0};
+  if (type == 1)
+    DENSE_CUBLAS(hm_cuda_blas()->cublasDtrsm(h, sd, lo, op(type, trans), nu, (int)m, (int)n, one, L, (int)ldl, X, (int)ldx));
+  else
+    DENSE_CUBLAS(hm_cuda_blas()->cublasZtrsm(h, sd, lo, op(type, trans), nu, (int)m, (int)n, (const cuDoubleComplex *)one,
+                                             (const cuDoubleComplex *)L, (int)ldl, (cuDoubleComplex *)X, (int)ldx));
+  return HM_SUCCESS;
+}
+
 extern "C" int hm_dense_cuda_rot(int device, int64_t len, double *a, double *b, double c, double s) {
   cublasHandle_t h;
   HM_CALL(blas(device, &h));

@@ -107,7 +107,9 @@ static int check_memory(const hm_dense_columns *c, const hm_dense_transfer *t, c
   const double tri = vectors ? 16.0 * N * N + elt * N * mine : 0;
   const double back = vectors ? elt * (N * mine + 2.0 * (double)local_rows * N) : 0;
   const double host_tri = gpu && vectors ? 16.0 * N * N : tri;
-  const double host = cols * (generalized ? 3 : 1) + fmax(entries, blocks + fmax(host_tri, back));
+  /* a GPU rank's host holds the columns of A and B only until they go up */
+  const double host = cols * (generalized ? (gpu ? 2 : 3) : 1) + fmax(entries, blocks + fmax(host_tri, back));
+  const double side = generalized ? fmax(3 * cols, 2 * cols + tri) : cols + tri; /* A, B, the copy; B kept */
   char what[112];
   snprintf(what, sizeof what, "the distributed dense solver for n = %lld on %d ranks", (long long)c->n, c->P);
   const hm_dense_exec on_host = {-1};
@@ -116,9 +118,24 @@ static int check_memory(const hm_dense_columns *c, const hm_dense_transfer *t, c
                                                   "use more nodes, or dense_solver = scalapack" : "use more ranks or nodes"));
   snprintf(what, sizeof what, "the distributed dense solver for n = %lld on %d GPU ranks", (long long)c->n, c->P);
   const double device = hm_dense_x_available(&c->x, c->comm); /* collective on every rank */
-  return hm_dense_check_memory(c->comm, c->rank, gpu ? cols + tri : 0, gpu ? device : 1,
+  return hm_dense_check_memory(c->comm, c->rank, gpu ? side : 0, gpu ? device : 1,
                                what, "the tridiagonal's eigenvectors take 16 n^2 bytes on every GPU: use GPUs "
                                "with more memory, or dense_solver = scalapack");
+}
+
+/* *side <- the host array *host (count doubles) on c's side: moved on a CPU rank (*host NULL after),
+ * copied to the GPU of a CUDA rank (*host freed). Collective. */
+static int to_side(const hm_dense_columns *c, double **host, int64_t count, double **side) {
+  if (c->x.device < 0) {
+    *side = *host;
+    *host = NULL;
+    return HM_SUCCESS;
+  }
+  int st = hm_dense_x_alloc(&c->x, side, count);
+  if (!st) st = hm_dense_x_copy(&c->x, 'U', *side, *host, count);
+  free(*host);
+  *host = NULL;
+  return hm_dense_agree(c->comm, st);
 }
 
 int hm_dense_distributed(struct hm_matrix_s *A, struct hm_matrix_s *B, int vectors, int block, double *w,
@@ -132,7 +149,7 @@ int hm_dense_distributed(struct hm_matrix_s *A, struct hm_matrix_s *B, int vecto
   hm_dense_grid g = {.ctxt = -1, .sys = -1, .nprow = 1, .npcol = c.P, .myrow = 0, .mycol = c.rank, .n = (int)n,
                      .nb = c.b, .mloc = (int)n, .nloc = (int)c.nloc, .lld = (int)(n > 1 ? n : 1)};
   hm_dense_transfer t = {0}, tb = {0};
-  double *aloc = NULL, *zloc = NULL, *bloc = NULL, *tmp = NULL, *ax = NULL, *zx = NULL;
+  double *aloc = NULL, *zloc = NULL, *bloc = NULL, *ax = NULL, *bx = NULL, *tx = NULL, *zx = NULL;
   int64_t *bound = NULL;
   int st = HM_SUCCESS;
   HM_MALLOC(g.pnum, c.P);
@@ -143,40 +160,36 @@ int hm_dense_distributed(struct hm_matrix_s *A, struct hm_matrix_s *B, int vecto
   HM_CALL_GOTO(st, done, check_memory(&c, &t, &tb, A->dist.local, B != NULL, vectors));
   const size_t cols = (size_t)(s * n * c.nloc) + 1;
   aloc = calloc(cols, sizeof(double));
-  if (B) bloc = calloc(cols, sizeof(double)), tmp = calloc(cols, sizeof(double));
-  int ok = aloc && (!B || (bloc && tmp)), all_ok = 0;
+  if (B) bloc = calloc(cols, sizeof(double));
+  int ok = aloc && (!B || bloc), all_ok = 0;
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c.comm);
   if (!all_ok) {
     st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "could not allocate the local columns on some rank");
     goto done;
   }
   HM_CALL_GOTO(st, done, hm_dense_transfer_run(A, &g, &t, aloc));
-  if (B) { /* C = L^-1 (L^-1 A)^H, on the hosts */
-    HM_CALL_GOTO(st, done, hm_dense_transfer_run(B, &g, &tb, bloc));
-    HM_CALL_GOTO(st, done, hm_dense_cholesky_columns(&c, bloc));
-    HM_CALL_GOTO(st, done, hm_dense_cholesky_solve(&c, bloc, 'N', c.nloc, aloc));
-    HM_CALL_GOTO(st, done, hm_dense_conjugate_transpose(&c, aloc, tmp));
-    HM_CALL_GOTO(st, done, hm_dense_cholesky_solve(&c, bloc, 'N', c.nloc, tmp));
-    double *swap = aloc;
-    aloc = tmp, tmp = swap;
-    free(tmp);
-    tmp = NULL;
-  }
-  if (c.x.device >= 0) { /* the columns go to the GPU */
-    st = hm_dense_x_alloc(&c.x, &ax, (int64_t)cols);
-    if (!st) st = hm_dense_x_copy(&c.x, 'U', ax, aloc, (int64_t)cols);
+  if (B) HM_CALL_GOTO(st, done, hm_dense_transfer_run(B, &g, &tb, bloc));
+  /* The columns to the rank's side (a CUDA rank's GPU; the host arrays themselves on a CPU rank). */
+  HM_CALL_GOTO(st, done, to_side(&c, &aloc, (int64_t)cols, &ax));
+  if (B) HM_CALL_GOTO(st, done, to_side(&c, &bloc, (int64_t)cols, &bx));
+  if (B) { /* C = L^-1 (L^-1 A)^H */
+    st = hm_dense_x_alloc(&c.x, &tx, (int64_t)cols);
     HM_CALL_GOTO(st, done, hm_dense_agree(c.comm, st));
-    free(aloc);
-    aloc = NULL;
-  } else {
-    ax = aloc;
-    aloc = NULL;
+    HM_CALL_GOTO(st, done, hm_dense_cholesky_columns(&c, bx));
+    HM_CALL_GOTO(st, done, hm_dense_cholesky_solve(&c, bx, 'N', c.nloc, ax));
+    HM_CALL_GOTO(st, done, hm_dense_conjugate_transpose(&c, ax, tx));
+    HM_CALL_GOTO(st, done, hm_dense_cholesky_solve(&c, bx, 'N', c.nloc, tx));
+    double *swap = ax;
+    ax = tx, tx = swap;
+    hm_dense_x_free(&c.x, tx);
+    tx = NULL;
   }
   HM_CALL_GOTO(st, done, hm_dense_distributed_columns(&c, ax, w, vectors, &zx, bound));
   hm_dense_x_free(&c.x, ax);
   ax = NULL;
   if (vectors) {
     const int64_t mine = bound[c.rank + 1] - bound[c.rank];
+    if (B) HM_CALL_GOTO(st, done, hm_dense_cholesky_solve(&c, bx, 'C', mine, zx)); /* z = L^-H y */
     if (c.x.device >= 0) {
       zloc = malloc(sizeof(double) * (size_t)(s * n * mine + 1));
       st = zloc ? hm_dense_x_copy(&c.x, 'D', zloc, zx, s * n * mine)
@@ -186,7 +199,6 @@ int hm_dense_distributed(struct hm_matrix_s *A, struct hm_matrix_s *B, int vecto
       zloc = zx;
       zx = NULL;
     }
-    if (B) HM_CALL_GOTO(st, done, hm_dense_cholesky_solve(&c, bloc, 'C', mine, zloc)); /* z = L^-H y */
     hm_dense_grid zg = g; /* one block of ceil(n / P) eigenvectors per rank */
     zg.nb = (int)vector_block(n, c.P), zg.nloc = (int)mine;
     HM_CALL_GOTO(st, done, hm_dense_vectors_to_rows(A, &zg, zloc, Z));
@@ -194,8 +206,7 @@ int hm_dense_distributed(struct hm_matrix_s *A, struct hm_matrix_s *B, int vecto
 done:
   hm_dense_transfer_free(&t);
   hm_dense_transfer_free(&tb);
-  hm_dense_x_free(&c.x, ax);
-  hm_dense_x_free(&c.x, zx);
-  free(g.pnum); free(bound); free(aloc); free(zloc); free(bloc); free(tmp);
+  hm_dense_x_free(&c.x, ax); hm_dense_x_free(&c.x, bx); hm_dense_x_free(&c.x, tx); hm_dense_x_free(&c.x, zx);
+  free(g.pnum); free(bound); free(aloc); free(zloc); free(bloc);
   return st;
 }

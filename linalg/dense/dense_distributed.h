@@ -9,8 +9,8 @@
  *      (on every rank alike, n^2 doubles each; cuSOLVER's where it has one), each rank keeping a range;
  *   4. both back-transformations on each rank's eigenvector columns, the reflector blocks
  *      broadcast by their owners (GEMMs only, no other communication).
- * A generalized problem is reduced to a standard one first (Cholesky of B on the same blocks, on the
- * hosts). */
+ * A generalized problem is reduced to a standard one first (Cholesky of B on the same blocks, its
+ * solves and products on the ranks' sides). */
 #ifndef HAMLET_DENSE_DISTRIBUTED_H
 #define HAMLET_DENSE_DISTRIBUTED_H
 #include <mpi.h>
@@ -54,9 +54,9 @@ int hm_dense_chase_run(const hm_dense_columns *c, const double *band, double *d,
 int hm_dense_chase_back(const hm_dense_columns *c, const hm_dense_chase *q, int64_t ncols, double *z);
 void hm_dense_chase_free(hm_dense_chase **q);
 
-/* Generalized problems (dense_cholesky_reduce.c). B = L L^H on the column blocks: bloc (this rank's
- * columns of the full Hermitian B) gets L in its lower part; HM_ERR_NUMERIC if B is not positive
- * definite. Collective. */
+/* Generalized problems (dense_cholesky_reduce.c), all arrays on c->x's side. B = L L^H on the column
+ * blocks: bloc (this rank's columns of the full Hermitian B) gets L in its lower part; HM_ERR_NUMERIC if B
+ * is not positive definite. Collective. */
 int hm_dense_cholesky_columns(const hm_dense_columns *c, double *bloc);
 /* x (n x ncols) <- L^-1 x (trans 'N') or L^-H x ('C'). Collective. */
 int hm_dense_cholesky_solve(const hm_dense_columns *c, const double *bloc, char trans, int64_t ncols, double *x);

@@ -49,6 +49,21 @@ int hm_dense_x_gemm(const hm_dense_exec *x, hm_scalar type, char ta, char tb, in
   return hm_dense_cuda_gemm(x->device, (int)type, ta, tb, m, n, k, a, A, lda, B, ldb, bt, C, ldc);
 }
 
+int hm_dense_x_trsm(const hm_dense_exec *x, hm_scalar type, char side, char trans, int64_t m, int64_t n, const double *L,
+                    int64_t ldl, double *X, int64_t ldx) {
+  if (m <= 0 || n <= 0) return HM_SUCCESS;
+  if (on_gpu(x)) return hm_dense_cuda_trsm(x->device, (int)type, side, trans, m, n, L, ldl, X, ldx);
+  const CBLAS_SIDE sd = side == 'L' ? CblasLeft : CblasRight;
+  const CBLAS_TRANSPOSE t = trans == 'N' ? CblasNoTrans : type == HM_REAL ? CblasTrans : CblasConjTrans;
+  if (type == HM_REAL) {
+    cblas_dtrsm(CblasColMajor, sd, CblasLower, t, CblasNonUnit, (int)m, (int)n, 1, L, (int)ldl, X, (int)ldx);
+  } else {
+    const double complex one = 1;
+    cblas_ztrsm(CblasColMajor, sd, CblasLower, t, CblasNonUnit, (int)m, (int)n, &one, L, (int)ldl, X, (int)ldx);
+  }
+  return HM_SUCCESS;
+}
+
 int hm_dense_x_apply_block_reflector(const hm_dense_exec *x, hm_scalar type, int64_t m, int64_t n, int64_t k,
                                      const double *V, int64_t ldv, const double *T, int64_t ldt, double *Z,
                                      int64_t ldz, double *work, double *work2) {

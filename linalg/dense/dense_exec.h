@@ -28,6 +28,9 @@ int hm_dense_x_copy_block(const hm_dense_exec *x, char dir, double *dst, int64_t
 int hm_dense_x_gemm(const hm_dense_exec *x, hm_scalar type, char ta, char tb, int64_t m, int64_t n, int64_t k,
                     double complex alpha, const double *A, int64_t lda, const double *B, int64_t ldb,
                     double complex beta, double *C, int64_t ldc);
+/* X <- op(L)^-1 X (side 'L', X m x n) or X op(L)^-1 (side 'R'), L lower triangular, op = trans: 'N' or 'C'. */
+int hm_dense_x_trsm(const hm_dense_exec *x, hm_scalar type, char side, char trans, int64_t m, int64_t n, const double *L,
+                    int64_t ldl, double *X, int64_t ldx);
 /* Z (m x n) <- (I - V T V^H) Z, all on x's side; work and work2: k x n each. */
 int hm_dense_x_apply_block_reflector(const hm_dense_exec *x, hm_scalar type, int64_t m, int64_t n, int64_t k,
                                      const double *V, int64_t ldv, const double *T, int64_t ldt, double *Z,

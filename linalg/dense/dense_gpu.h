@@ -37,6 +37,9 @@ int hm_dense_cuda_has_stedc(void);
 /* The tridiagonal's eigenvalues (d) and eigenvectors (z) by cusolverDnXstedc. d, e: host (n, n - 1);
  * z: device n x n. */
 int hm_dense_cuda_stedc(int device, int64_t n, double *d, double *e, double *z, int *info);
+/* cuBLAS trsm with a lower, non-unit L; side 'L' / 'R', trans 'N' / 'C'. */
+int hm_dense_cuda_trsm(int device, int type, char side, char trans, int64_t m, int64_t n, const double *L, int64_t ldl,
+                       double *X, int64_t ldx);
 /* Real columns a, b <- (c a + s b, c b - s a) (cublasDrot). */
 int hm_dense_cuda_rot(int device, int64_t len, double *a, double *b, double c, double s);
 /* Real: dst column j <- src column idx[j] (idx on the host, count entries). */
