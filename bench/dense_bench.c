@@ -239,6 +239,15 @@ static void run_one_rank(hm_scalar type, int64_t n, int lapack1, int lapack) {
   free(a); free(w_ref); free(w);
 }
 
+/* Seconds of one hm_dense_eigh_matrix on all ranks (w: eigenvalues; Z: vectors, or NULL for values only). */
+static double time_solve(hm_matrix *A, hm_dense_method method, double *w, hm_mvec *Z) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double t = MPI_Wtime();
+  CK(hm_dense_eigh_matrix(A, NULL, Z != NULL, method, w, Z));
+  MPI_Barrier(MPI_COMM_WORLD);
+  return MPI_Wtime() - t;
+}
+
 static void run_ranks(hm_context *ctx, int rank, int size, hm_scalar type, int64_t n, int lapack1) {
   const char *what = type == HM_REAL ? "dsyevd" : "zheevd";
   hm_dist *dist;
@@ -247,18 +256,10 @@ static void run_ranks(hm_context *ctx, int rank, int size, hm_scalar type, int64
   hm_mvec *Z;
   CK(hm_mvec_create(ctx, dist, type, (int)n, &Z));
   double *w = malloc(sizeof(double) * (size_t)n), *w1 = malloc(sizeof(double) * (size_t)n);
-  MPI_Barrier(MPI_COMM_WORLD);
-  double t = MPI_Wtime();
-  CK(hm_dense_eigh_matrix(A, NULL, 1, HM_DENSE_SCALAPACK, w, Z));
-  MPI_Barrier(MPI_COMM_WORLD);
-  t = MPI_Wtime() - t;
+  const double t = time_solve(A, HM_DENSE_SCALAPACK, w, Z);
   if (rank == 0) printf("%s n=%-6lld scalapack %3d ranks     %10.3f s\n", what, (long long)n, size, t);
   double *wd = malloc(sizeof(double) * (size_t)n);
-  MPI_Barrier(MPI_COMM_WORLD);
-  double td = MPI_Wtime();
-  CK(hm_dense_eigh_matrix(A, NULL, 1, HM_DENSE_DISTRIBUTED, wd, Z));
-  MPI_Barrier(MPI_COMM_WORLD);
-  td = MPI_Wtime() - td;
+  const double td = time_solve(A, HM_DENSE_DISTRIBUTED, wd, Z);
   if (rank == 0)
     printf("%s n=%-6lld distributed %3d ranks   %10.3f s   %.2fx scalapack, |dw| %.1e\n", what, (long long)n, size, td,
            t / td, max_diff(n, w, wd));
@@ -282,15 +283,6 @@ static void run_ranks(hm_context *ctx, int rank, int size, hm_scalar type, int64
 #ifdef HAMLET_BENCH_CUDA
 int hm_dense_cuda_has_stedc(void); /* the library's (linalg/dense/dense_gpu.h): cusolverDnXstedc present? */
 
-/* Seconds of one distributed solve on the GPU ranks (w: eigenvalues). */
-static double time_distributed(hm_matrix *A, int vectors, double *w, hm_mvec *Z) {
-  MPI_Barrier(MPI_COMM_WORLD);
-  double t = MPI_Wtime();
-  CK(hm_dense_eigh_matrix(A, NULL, vectors, HM_DENSE_DISTRIBUTED, w, vectors ? Z : NULL));
-  MPI_Barrier(MPI_COMM_WORLD);
-  return MPI_Wtime() - t;
-}
-
 static void run_distributed_gpu(hm_context *ctx, int rank, int size, hm_scalar type, int64_t n) {
   const char *what = type == HM_REAL ? "dsyevd" : "zheevd";
   hm_dist *dist;
@@ -299,7 +291,7 @@ static void run_distributed_gpu(hm_context *ctx, int rank, int size, hm_scalar t
   hm_mvec *Z;
   CK(hm_mvec_create(ctx, dist, type, (int)n, &Z));
   double *w = malloc(sizeof(double) * (size_t)n), *w0 = malloc(sizeof(double) * (size_t)n);
-  const double t0 = time_distributed(A, 0, w0, Z), tv = time_distributed(A, 1, w, Z);
+  const double t0 = time_solve(A, HM_DENSE_DISTRIBUTED, w0, NULL), tv = time_solve(A, HM_DENSE_DISTRIBUTED, w, Z);
   if (rank == 0) {
     printf("%s n=%-6lld distributed %d GPU ranks  values %8.3f s   vectors %8.3f s   |dw| values vs vectors %.1e"
            "   (tridiagonal: %s)\n", what, (long long)n, size, t0, tv, max_diff(n, w, w0),

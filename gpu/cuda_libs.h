@@ -7,6 +7,7 @@
 #define HAMLET_CUDA_LIBS_H
 #include <cublas_v2.h>
 #include <cusolverDn.h>
+#include "error_macros.h"
 
 #define HM_CUBLAS_FUNCTIONS(X) X(cublasCreate) X(cublasDestroy) X(cublasGetStatusString) X(cublasDgemm) X(cublasZgemm) X(cublasDrot) \
   X(cublasDtrsm) X(cublasZtrsm)
@@ -27,5 +28,18 @@ const hm_cuda_libs *hm_cuda_blas();
 const hm_cuda_libs *hm_cuda_solver();
 // A cuSOLVER function that only some CUDA versions have (NULL where this one lacks it).
 void *hm_cuda_solver_optional(const char *name);
+
+// The current device's cuBLAS handle, made on first use and kept (kernels_cuda_block.cu owns and releases
+// it): default stream, default settings, shared by every file that calls cuBLAS.
+int hm_cuda_blas_handle(cublasHandle_t *h);
+
+// A checked cuBLAS call: a failure raises HM_ERR_CUDA with cuBLAS's text of the status.
+#define HM_CALL_CUBLAS(expr)                                                                     \
+  do {                                                                                           \
+    cublasStatus_t hm_s_ = (expr);                                                               \
+    if (hm_s_ != CUBLAS_STATUS_SUCCESS)                                                          \
+      return hm_error_raise(HM_ERR_CUDA, __FILE__, __LINE__, __func__, "%s failed: %s (%d)", #expr, \
+                            hm_cuda_blas()->cublasGetStatusString(hm_s_), (int)hm_s_);           \
+  } while (0)
 
 #endif

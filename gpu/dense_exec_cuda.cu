@@ -12,13 +12,6 @@
 #include "gpu_state.h"
 #include "../linalg/dense/dense_gpu.h"
 
-#define DENSE_CUBLAS(expr)                                                                           \
-  do {                                                                                              \
-    cublasStatus_t s_ = (expr);                                                                      \
-    if (s_ != CUBLAS_STATUS_SUCCESS)                                                                 \
-      return hm_error_raise(HM_ERR_CUDA, __FILE__, __LINE__, __func__, "%s failed: %s (%d)", #expr, \
-                            hm_cuda_blas()->cublasGetStatusString(s_), (int)s_);                     \
-  } while (0)
 #define DENSE_CUSOLVER(expr)                                                                       \
   do {                                                                                              \
     cusolverStatus_t s_ = (expr);                                                                    \
@@ -29,20 +22,12 @@
 
 namespace {
 
-hm_per_device<cublasHandle_t> blas_handles;
 hm_device_buffers qr_work; // geqrf's workspace, tau and info
 hm_device_buffers gather_index; // gather_columns' index
 
-int blas(int device, cublasHandle_t *h) {
+int blas(int device, cublasHandle_t *h) { // the shared handle of the device, made current
   HM_CALL(hm_gpu_enter_device(device));
-  cublasHandle_t &handle = blas_handles.here();
-  if (!handle) {
-    const hm_cuda_libs *lib = hm_cuda_blas();
-    if (!lib) return HM_ERR_CUDA; /* raised by the loader */
-    DENSE_CUBLAS(lib->cublasCreate(&handle));
-  }
-  *h = handle;
-  return HM_SUCCESS;
+  return hm_cuda_blas_handle(h);
 }
 
 unsigned grid_for(int64_t work) {
@@ -145,10 +130,10 @@ extern "C" int hm_dense_cuda_gemm(int device, int type, char ta, char tb, int64_
   // cuBLAS refuses leading dimensions below the rows of an empty operand; k = 0 is C = beta C.
   const int64_t one = 1, la = lda > one ? lda : one, lb = ldb > one ? ldb : one;
   if (type == 1)
-    DENSE_CUBLAS(hm_cuda_blas()->cublasDgemm(h, op(type, ta), op(type, tb), (int)m, (int)n, (int)k, alpha, A, (int)la,
+    HM_CALL_CUBLAS(hm_cuda_blas()->cublasDgemm(h, op(type, ta), op(type, tb), (int)m, (int)n, (int)k, alpha, A, (int)la,
                                              B, (int)lb, beta, C, (int)ldc));
   else
-    DENSE_CUBLAS(hm_cuda_blas()->cublasZgemm(h, op(type, ta), op(type, tb), (int)m, (int)n, (int)k,
+    HM_CALL_CUBLAS(hm_cuda_blas()->cublasZgemm(h, op(type, ta), op(type, tb), (int)m, (int)n, (int)k,
                                              (const cuDoubleComplex *)alpha, (const cuDoubleComplex *)A, (int)la,
                                              (const cuDoubleComplex *)B, (int)lb, (const cuDoubleComplex *)beta,
                                              (cuDoubleComplex *)C, (int)ldc));
@@ -180,9 +165,9 @@ extern "C" int hm_dense_cuda_trsm(int device, int type, char side, char trans, i
   const cublasDiagType_t nu = CUBLAS_DIAG_NON_UNIT;
   const double one[2] = {1, 0};
   if (type == 1)
-    DENSE_CUBLAS(hm_cuda_blas()->cublasDtrsm(h, sd, lo, op(type, trans), nu, (int)m, (int)n, one, L, (int)ldl, X, (int)ldx));
+    HM_CALL_CUBLAS(hm_cuda_blas()->cublasDtrsm(h, sd, lo, op(type, trans), nu, (int)m, (int)n, one, L, (int)ldl, X, (int)ldx));
   else
-    DENSE_CUBLAS(hm_cuda_blas()->cublasZtrsm(h, sd, lo, op(type, trans), nu, (int)m, (int)n, (const cuDoubleComplex *)one,
+    HM_CALL_CUBLAS(hm_cuda_blas()->cublasZtrsm(h, sd, lo, op(type, trans), nu, (int)m, (int)n, (const cuDoubleComplex *)one,
                                              (const cuDoubleComplex *)L, (int)ldl, (cuDoubleComplex *)X, (int)ldx));
   return HM_SUCCESS;
 }
@@ -190,7 +175,7 @@ extern "C" int hm_dense_cuda_trsm(int device, int type, char side, char trans, i
 extern "C" int hm_dense_cuda_rot(int device, int64_t len, double *a, double *b, double c, double s) {
   cublasHandle_t h;
   HM_CALL(blas(device, &h));
-  DENSE_CUBLAS(hm_cuda_blas()->cublasDrot(h, (int)len, a, 1, b, 1, &c, &s));
+  HM_CALL_CUBLAS(hm_cuda_blas()->cublasDrot(h, (int)len, a, 1, b, 1, &c, &s));
   return HM_SUCCESS;
 }
 
@@ -279,9 +264,6 @@ extern "C" int hm_dense_cuda_stedc(int device, int64_t n, double *d, double *e, 
 }
 
 void hm_dense_exec_cuda_release_state() {
-  cublasHandle_t &handle = blas_handles.here();
-  if (handle) hm_cuda_blas()->cublasDestroy(handle);
-  handle = nullptr;
   hm_device_buffer_free(&qr_work);
   hm_device_buffer_free(&gather_index);
 }

@@ -12,34 +12,14 @@
 #include "device_buffer.cuh"
 #include "kernels_cuda_block.h"
 
-#define HM_CALL_CUBLAS(expr)                                                                     \
-  do {                                                                                           \
-    cublasStatus_t hm_s_ = (expr);                                                               \
-    if (hm_s_ != CUBLAS_STATUS_SUCCESS)                                                          \
-      return hm_error_raise(HM_ERR_CUDA, __FILE__, __LINE__, __func__, "%s failed: %s (%d)", #expr, \
-                            hm_cuda_blas()->cublasGetStatusString(hm_s_), (int)hm_s_);           \
-  } while (0)
-
 namespace {
 
 constexpr int kThreads = 256;
 constexpr int kMaxBlocks = 2048; // grid-stride beyond this
 
-hm_per_device<cublasHandle_t> handles; // a handle belongs to the device current at its creation
 hm_device_buffers small_buffer; // device copy of a small factor (G or C)
 double *small = nullptr;
 hm_device_buffers residual_buffer; // ritz_residual: lambda, block partials, sums
-
-int blas(cublasHandle_t *h) {
-  cublasHandle_t &handle = handles.here();
-  if (!handle) {
-    const hm_cuda_libs *lib = hm_cuda_blas();
-    if (!lib) return HM_ERR_CUDA; /* raised by the loader */
-    HM_CALL_CUBLAS(lib->cublasCreate(&handle));
-  }
-  *h = handle;
-  return HM_SUCCESS;
-}
 
 int small_at_least(size_t doubles) {
   HM_CALL(hm_device_buffer_grow(&small_buffer, doubles));
@@ -123,6 +103,19 @@ __global__ void ritz_residual_kernel(int64_t n, int ka, const double *__restrict
 
 }  // namespace
 
+static hm_per_device<cublasHandle_t> blas_handles; // a handle belongs to the device current at its creation
+
+int hm_cuda_blas_handle(cublasHandle_t *h) {
+  cublasHandle_t &handle = blas_handles.here();
+  if (!handle) {
+    const hm_cuda_libs *lib = hm_cuda_blas();
+    if (!lib) return HM_ERR_CUDA; /* raised by the loader */
+    HM_CALL_CUBLAS(lib->cublasCreate(&handle));
+  }
+  *h = handle;
+  return HM_SUCCESS;
+}
+
 int hm_cuda_gram_columns(hm_scalar type, int64_t n, int kx, const double *X, int ky, const double *Y, int y0, int ny,
                          double *G) {
   HM_CHECK(n <= INT_MAX, HM_ERR_ARGUMENT, "%lld local rows exceed cuBLAS's 32-bit sizes", (long long)n);
@@ -130,7 +123,7 @@ int hm_cuda_gram_columns(hm_scalar type, int64_t n, int kx, const double *X, int
   const size_t len = (size_t)kx * ny * type;
   const double *Yc = Y + (size_t)y0 * type; // the columns: a submatrix of leading dimension ky
   cublasHandle_t h;
-  HM_CALL(blas(&h));
+  HM_CALL(hm_cuda_blas_handle(&h));
   HM_CALL(small_at_least(len));
   if (type == HM_COMPLEX) {
     const cuDoubleComplex one = {1, 0}, zero = {0, 0};
@@ -155,7 +148,7 @@ int hm_cuda_block_update(hm_scalar type, int64_t n, int kx, const double *X, int
   if (n == 0) return HM_SUCCESS;
   const size_t len = (size_t)kx * ky * type;
   cublasHandle_t h;
-  HM_CALL(blas(&h));
+  HM_CALL(hm_cuda_blas_handle(&h));
   HM_CALL(small_at_least(len));
   HM_CALL(upload_async(small, C, len));
   if (type == HM_COMPLEX) {
@@ -210,7 +203,7 @@ int hm_cuda_ritz_residual(hm_scalar type, int64_t n, int ka, const double *AX, i
 }
 
 void hm_kernels_cuda_block_release_state() {
-  cublasHandle_t &handle = handles.here();
+  cublasHandle_t &handle = blas_handles.here();
   if (handle) hm_cuda_blas()->cublasDestroy(handle);
   handle = nullptr;
   hm_device_buffer_free(&small_buffer);
