@@ -27,10 +27,11 @@ void openblas_set_num_threads(int threads); /* OpenBLAS (the BLAS hamlet links o
 void hm_dense_distributed_seconds(double seconds[5]);
 
 static void print_stages(const char *what, int64_t n) {
-  double t[5];
+  double t[8];
   hm_dense_distributed_seconds(t);
-  printf("%s n=%-6lld   stages (rank 0): band %.3f  chase %.3f  tridiagonal %.3f  back Q2 %.3f  back Q1 %.3f s\n",
-         what, (long long)n, t[0], t[1], t[2], t[3], t[4]);
+  printf("%s n=%-6lld   stages (rank 0): entries in %.3f  band %.3f  chase %.3f  tridiagonal %.3f  back Q2 %.3f  "
+         "back Q1 %.3f  vectors out %.3f s; from the columns on the ranks' side %.3f s\n",
+         what, (long long)n, t[5], t[0], t[1], t[2], t[3], t[4], t[7], t[0] + t[1] + t[2] + t[3] + t[4]);
 }
 int openblas_get_num_procs(void);
 

@@ -24,6 +24,7 @@ namespace {
 
 hm_device_buffers qr_work; // geqrf's workspace, tau and info
 hm_device_buffers gather_index; // gather_columns' index
+hm_device_buffers secular_input; // secular_vectors' poles, weights, origins, offsets and row order
 
 int blas(int device, cublasHandle_t *h) { // the shared handle of the device, made current
   HM_CALL(hm_gpu_enter_device(device));
@@ -62,6 +63,33 @@ __global__ void gather_columns_kernel(int64_t rows, int64_t count, const double 
   for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < rows * count; e += (int64_t)gridDim.x * blockDim.x) {
     const int64_t i = e % rows, j = e / rows;
     dst[j * ldd + i] = src[idx[j] * lds + i];
+  }
+}
+
+// One block per column j (grid-stride over columns): s[r][j] = wt[p] / ((dl[p] - dl[o_j]) + off_j), p = perm[r],
+// then the column scaled to unit norm (each thread rescales the entries it wrote).
+__global__ void secular_vectors_kernel(int64_t K, int64_t cols, const double *dl, const double *wt,
+                                       const int64_t *origin, const double *offset, const int64_t *perm, double *s,
+                                       int64_t lds) {
+  __shared__ double partial[256];
+  for (int64_t j = blockIdx.x; j < cols; j += gridDim.x) {
+    double *col = s + j * lds, sum = 0;
+    const double pole = dl[origin[j]], off = offset[j];
+    for (int64_t r = threadIdx.x; r < K; r += blockDim.x) {
+      const int64_t p = perm[r];
+      const double v = wt[p] / ((dl[p] - pole) + off);
+      col[r] = v;
+      sum += v * v;
+    }
+    partial[threadIdx.x] = sum;
+    __syncthreads();
+    for (int half = blockDim.x / 2; half > 0; half /= 2) {
+      if ((int)threadIdx.x < half) partial[threadIdx.x] += partial[threadIdx.x + half];
+      __syncthreads();
+    }
+    const double scale = 1 / sqrt(partial[0]);
+    for (int64_t r = threadIdx.x; r < K; r += blockDim.x) col[r] *= scale;
+    __syncthreads(); // partial[0] read by all before the next column overwrites it
   }
 }
 
@@ -190,6 +218,24 @@ extern "C" int hm_dense_cuda_gather_columns(int device, int64_t rows, int64_t co
   return HM_SUCCESS;
 }
 
+extern "C" int hm_dense_cuda_secular_vectors(int device, int64_t K, int64_t cols, const double *dl, const double *wt,
+                                             const int64_t *origin, const double *offset, const int64_t *perm,
+                                             double *s, int64_t lds) {
+  HM_CALL(hm_gpu_enter_device(device));
+  HM_CALL(hm_device_buffer_grow(&secular_input, (size_t)(3 * K + 2 * cols))); // int64 in doubles' room
+  double *in = secular_input.p;
+  const size_t k = sizeof(double) * (size_t)K, c = sizeof(double) * (size_t)cols;
+  HM_CALL_CUDA(cudaMemcpy(in, dl, k, cudaMemcpyHostToDevice));
+  HM_CALL_CUDA(cudaMemcpy(in + K, wt, k, cudaMemcpyHostToDevice));
+  HM_CALL_CUDA(cudaMemcpy(in + 2 * K, perm, k, cudaMemcpyHostToDevice));
+  HM_CALL_CUDA(cudaMemcpy(in + 3 * K, origin, c, cudaMemcpyHostToDevice));
+  HM_CALL_CUDA(cudaMemcpy(in + 3 * K + cols, offset, c, cudaMemcpyHostToDevice));
+  secular_vectors_kernel<<<(unsigned)(cols < 65535 ? cols : 65535), 256>>>(
+      K, cols, in, in + K, (const int64_t *)(in + 3 * K), in + 3 * K + cols, (const int64_t *)(in + 2 * K), s, lds);
+  HM_CHECK_LAUNCH("secular_vectors");
+  return HM_SUCCESS;
+}
+
 extern "C" int hm_dense_cuda_widen(int device, int64_t n, int64_t cols, const double *src, int64_t lds, double *dst,
                                    int64_t ldd) {
   HM_CALL(hm_gpu_enter_device(device));
@@ -266,4 +312,5 @@ extern "C" int hm_dense_cuda_stedc(int device, int64_t n, double *d, double *e, 
 void hm_dense_exec_cuda_release_state() {
   hm_device_buffer_free(&qr_work);
   hm_device_buffer_free(&gather_index);
+  hm_device_buffer_free(&secular_input);
 }

@@ -43,7 +43,6 @@ int hm_dense_distributed_columns(const hm_dense_columns *c, double *aloc, double
   HM_MALLOC(d, n + 1);
   HM_MALLOC(e, n + 1);
   double t0 = MPI_Wtime();
-  memset(stage_seconds, 0, sizeof stage_seconds);
   HM_CALL_GOTO(st, done, hm_dense_band_reduce(c, aloc, &tpanels, band));
   stage_seconds[0] = lap(x, &t0);
   HM_CALL_GOTO(st, done, hm_dense_chase_run(c, band, d, e, &q));
@@ -149,6 +148,8 @@ int hm_dense_distributed(struct hm_matrix_s *A, struct hm_matrix_s *B, int vecto
   hm_dense_grid g = {.ctxt = -1, .sys = -1, .nprow = 1, .npcol = c.P, .myrow = 0, .mycol = c.rank, .n = (int)n,
                      .nb = c.b, .mloc = (int)n, .nloc = (int)c.nloc, .lld = (int)(n > 1 ? n : 1)};
   hm_dense_transfer t = {0}, tb = {0};
+  double t0 = MPI_Wtime();
+  memset(stage_seconds, 0, sizeof stage_seconds);
   double *aloc = NULL, *zloc = NULL, *bloc = NULL, *ax = NULL, *bx = NULL, *tx = NULL, *zx = NULL;
   int64_t *bound = NULL;
   int st = HM_SUCCESS;
@@ -172,6 +173,7 @@ int hm_dense_distributed(struct hm_matrix_s *A, struct hm_matrix_s *B, int vecto
   /* The columns to the rank's side (a CUDA rank's GPU; the host arrays themselves on a CPU rank). */
   HM_CALL_GOTO(st, done, to_side(&c, &aloc, (int64_t)cols, &ax));
   if (B) HM_CALL_GOTO(st, done, to_side(&c, &bloc, (int64_t)cols, &bx));
+  stage_seconds[5] = lap(&c.x, &t0);
   if (B) { /* C = L^-1 (L^-1 A)^H */
     st = hm_dense_x_alloc(&c.x, &tx, (int64_t)cols);
     HM_CALL_GOTO(st, done, hm_dense_agree(c.comm, st));
@@ -184,12 +186,15 @@ int hm_dense_distributed(struct hm_matrix_s *A, struct hm_matrix_s *B, int vecto
     hm_dense_x_free(&c.x, tx);
     tx = NULL;
   }
+  stage_seconds[6] = lap(&c.x, &t0);
   HM_CALL_GOTO(st, done, hm_dense_distributed_columns(&c, ax, w, vectors, &zx, bound));
+  t0 = MPI_Wtime();
   hm_dense_x_free(&c.x, ax);
   ax = NULL;
   if (vectors) {
     const int64_t mine = bound[c.rank + 1] - bound[c.rank];
     if (B) HM_CALL_GOTO(st, done, hm_dense_cholesky_solve(&c, bx, 'C', mine, zx)); /* z = L^-H y */
+    stage_seconds[6] += lap(&c.x, &t0);
     if (c.x.device >= 0) {
       zloc = malloc(sizeof(double) * (size_t)(s * n * mine + 1));
       st = zloc ? hm_dense_x_copy(&c.x, 'D', zloc, zx, s * n * mine)
@@ -202,6 +207,7 @@ int hm_dense_distributed(struct hm_matrix_s *A, struct hm_matrix_s *B, int vecto
     hm_dense_grid zg = g; /* one block of ceil(n / P) eigenvectors per rank */
     zg.nb = (int)vector_block(n, c.P), zg.nloc = (int)mine;
     HM_CALL_GOTO(st, done, hm_dense_vectors_to_rows(A, &zg, zloc, Z));
+    stage_seconds[7] = lap(&c.x, &t0);
   }
 done:
   hm_dense_transfer_free(&t);

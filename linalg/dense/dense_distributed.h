@@ -66,9 +66,10 @@ int hm_dense_conjugate_transpose(const hm_dense_columns *c, const double *x, dou
 /* Stages 1 to 4 on the full matrix's columns aloc (on c->x's side, destroyed): w (n, every rank); vectors = 1:
  * *z (on c->x's side, n x (bound[rank + 1] - bound[rank])) gets the eigenvectors of w[bound[rank]] onwards,
  * bound (P + 1) the ranks' ranges. Collective. */
-/* This process's seconds in the last call's stages: band reduction, bulge chase, tridiagonal, Q2 back,
- * Q1 back (for benchmarks). */
-enum { HM_DENSE_STAGES = 5 };
+/* This process's seconds in the last call's stages (for benchmarks): band reduction, bulge chase,
+ * tridiagonal, Q2 back, Q1 back; the matrix's entries to the columns on the rank's side, the pencil's
+ * reduction to a standard problem and back, the eigenvectors to the ranks' rows. */
+enum { HM_DENSE_STAGES = 8 };
 void hm_dense_distributed_seconds(double seconds[HM_DENSE_STAGES]);
 int hm_dense_distributed_columns(const hm_dense_columns *c, double *aloc, double *w, int vectors, double **z,
                                  int64_t *bound);

@@ -1,6 +1,7 @@
 /* The distributed eigensolver's calls on the host or on the rank's device (dense_exec.h): the host
  * side is BLAS, LAPACK and loops here, the device side gpu/dense_exec_cuda.cu. */
 #include <limits.h>
+#include <math.h>
 #include <string.h>
 #include "dense_blas.h"
 #include "dense_exec.h"
@@ -181,6 +182,25 @@ int hm_dense_x_gather_columns(const hm_dense_exec *x, int64_t rows, int64_t coun
   if (rows <= 0 || count <= 0) return HM_SUCCESS;
   if (on_gpu(x)) return hm_dense_cuda_gather_columns(x->device, rows, count, src, lds, idx, dst, ldd);
   for (int64_t j = 0; j < count; j++) memcpy(dst + j * ldd, src + idx[j] * lds, sizeof(double) * (size_t)rows);
+  return HM_SUCCESS;
+}
+
+int hm_dense_x_secular_vectors(const hm_dense_exec *x, int64_t K, int64_t cols, const double *dl, const double *wt,
+                               const int64_t *origin, const double *offset, const int64_t *perm, double *s,
+                               int64_t lds) {
+  if (K <= 0 || cols <= 0) return HM_SUCCESS;
+  if (on_gpu(x)) return hm_dense_cuda_secular_vectors(x->device, K, cols, dl, wt, origin, offset, perm, s, lds);
+#pragma omp parallel for schedule(static)
+  for (int64_t j = 0; j < cols; j++) {
+    double *col = s + j * lds, sum = 0;
+    for (int64_t r = 0; r < K; r++) {
+      const int64_t p = perm[r];
+      col[r] = wt[p] / ((dl[p] - dl[origin[j]]) + offset[j]);
+      sum += col[r] * col[r];
+    }
+    const double scale = 1 / sqrt(sum);
+    for (int64_t r = 0; r < K; r++) col[r] *= scale;
+  }
   return HM_SUCCESS;
 }
 

@@ -56,6 +56,14 @@ int hm_dense_x_rot(const hm_dense_exec *x, int64_t len, double *a, double *b, do
  * idx on the host. */
 int hm_dense_x_gather_columns(const hm_dense_exec *x, int64_t rows, int64_t count, const double *src, int64_t lds,
                               const int64_t *idx, double *dst, int64_t ldd);
+/* Columns of the unit eigenvectors of a rank-one update's secular equation (LAPACK's dlaed3): s (x's
+ * side, K x cols, leading dimension lds), column j for root j, row r for pole p = perm[r]: wt[p] / delta(p, j)
+ * scaled to unit norm, delta(p, j) = (dl[p] - dl[origin[j]]) + offset[j] the distance from pole p to root j
+ * measured from the root's nearest pole (offset[j] = dl[origin[j]] - root j as dlaed4 returns it). Inputs on
+ * the host: dl, wt and perm K entries, origin and offset cols (offset by the caller to the first column). */
+int hm_dense_x_secular_vectors(const hm_dense_exec *x, int64_t K, int64_t cols, const double *dl, const double *wt,
+                               const int64_t *origin, const double *offset, const int64_t *perm, double *s,
+                               int64_t lds);
 /* hamlet's divide and conquer (dense_tridiagonal.c): d (host) <- the tridiagonal (d, e)'s eigenvalues,
  * ascending; z (x's side, n x n, zeroed by the caller) <- its eigenvectors. info: dsteqr's or dlaed4's. */
 int hm_dense_tridiagonal_dc(const hm_dense_exec *x, int64_t n, double *d, const double *e, double *z, int *info);

@@ -2,8 +2,9 @@
  * eigenvector formulas of LAPACK's dlaed2 and dlaed3), its eigenvector matrix on x's side (the host or
  * the rank's GPU, dense_exec.h): the leaves (<= 32 rows) by dsteqr on the host, every merge's
  * eigenvectors as GEMMs of the two halves' eigenvectors with the rank-one problem's on x's side, the
- * O(n) and O(K^2) work of a merge (deflation, LAPACK's dlaed4 for each secular root, the recomputed
- * weights) on the host's threads.
+ * O(n) and O(K^2) work of a merge on the host's threads (deflation, LAPACK's dlaed4 for each secular
+ * root, the recomputed weights) without any K x K array there: the rank-one problem's eigenvectors are
+ * built on x's side, a panel of columns at a time, from each root's nearest pole and offset.
  *
  * A merge of T1 (n1 rows) and T2 (n2) torn at beta = e[n1 - 1]: T = diag(T1', T2') + rho u u^T with
  * T1', T2' having |beta| less on the touching diagonals, u = e_{n1-1} + sign(beta) e_{n1}. With the
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <lapacke.h>
+#include <omp.h>
 #include "dense_exec.h"
 #include "error_macros.h"
 
@@ -24,6 +26,7 @@ void dlaed4_(const int *n, const int *i, const double *d, const double *z, doubl
              double *dlam, int *info);
 
 enum { LEAF = 32 };
+enum { SECULAR_PANEL = 2048 }; /* S's columns built and multiplied at a time: n x 2048 memory, GEMMs still long */
 enum { TOP = 1, MIXED = 2, BOTTOM = 3 }; /* where a column of a merge has rows: T1's part, both, T2's */
 
 typedef struct {
@@ -31,6 +34,8 @@ typedef struct {
   int64_t n;
   double *d, *z, *w; /* eigenvalues by column (host); eigenvectors and a scratch n x n (x's side) */
   int64_t *order;    /* per block: its columns (global) by ascending eigenvalue */
+  double *s;         /* a panel of the secular eigenvectors (x's side, s_len doubles) */
+  int64_t s_len;
 } dc_state;
 
 typedef struct {
@@ -50,37 +55,41 @@ static void sort_by_value(int64_t *idx, int64_t count, const double *d, keyed *w
   for (int64_t j = 0; j < count; j++) idx[j] = work[j].i;
 }
 
-/* The rank-one problem's K x K eigenvectors s (column i for root i, ascending lam) and lam, from the
- * ascending poles dl and weights wt (LAPACK's dlaed3). Returns dlaed4's first nonzero info. */
-static int secular(int64_t K, const double *dl, const double *wt, double rho, double *lam, double *s) {
+/* The secular problem of K ascending poles dl with weights wt (K >= 3): its roots lam, each root's nearest
+ * pole origin[j] and offset[j] = dl[origin[j]] - lam[j] (dlaed4's own, exact), and the weights wnew of
+ * which the computed roots are the exact ones (Gu and Eisenstat; LAPACK's dlaed3), so that the vectors
+ * built from them are orthogonal: wnew_i^2 = -prod_j delta(i, j) / prod_{j != i} (dl_i - dl_j). Each thread
+ * multiplies its roots' factors into a row of `prod` (threads x K). Returns dlaed4's first nonzero info. */
+static int secular(int64_t K, const double *dl, const double *wt, double rho, double *lam, int64_t *origin,
+                   double *offset, double *wnew, double *prod, int threads) {
   int info = 0;
   const int k = (int)K;
-#pragma omp parallel for schedule(dynamic, 16) reduction(| : info)
-  for (int i = 0; i < k; i++) {
-    int one = i + 1, inf = 0;
-    dlaed4_(&k, &one, dl, wt, s + (int64_t)i * K, &rho, &lam[i], &inf);
-    info |= inf;
+  for (int64_t i = 0; i < threads * K; i++) prod[i] = 1;
+#pragma omp parallel num_threads(threads) reduction(| : info)
+  {
+    double *delta = malloc(sizeof(double) * (size_t)K), *mine = prod + (int64_t)omp_get_thread_num() * K;
+    if (!delta) info |= -1;
+#pragma omp for schedule(dynamic, 16)
+    for (int j = 0; j < k; j++) {
+      if (!delta) continue;
+      int one = j + 1, inf = 0;
+      dlaed4_(&k, &one, dl, wt, delta, &rho, &lam[j], &inf);
+      info |= inf;
+      const int64_t o = j + 1 < k && fabs(delta[j + 1]) < fabs(delta[j]) ? j + 1 : j;
+      origin[j] = o, offset[j] = delta[o];
+      for (int64_t i = 0; i < K; i++) {
+        const double dij = (dl[i] - dl[o]) + delta[o]; /* as the vectors will have it */
+        mine[i] *= i == j ? dij : dij / (dl[i] - dl[j]);
+      }
+    }
+    free(delta);
   }
-  if (info || K <= 2) return info; /* K <= 2: dlaed4 gives the normalized eigenvectors themselves */
-  double *wnew = malloc(sizeof(double) * (size_t)K);
-  if (!wnew) return -1;
-  /* Gu and Eisenstat: the weights of which the computed roots are exact, so the vectors are orthogonal. */
-#pragma omp parallel for schedule(static)
   for (int64_t i = 0; i < K; i++) {
-    double p = s[i * K + i]; /* dl_i - lam_i */
-    for (int64_t j = 0; j < K; j++)
-      if (j != i) p *= s[j * K + i] / (dl[i] - dl[j]);
+    double p = 1;
+    for (int t = 0; t < threads; t++) p *= prod[t * K + i];
     wnew[i] = copysign(sqrt(-p), wt[i]);
   }
-#pragma omp parallel for schedule(static)
-  for (int64_t j = 0; j < K; j++) {
-    double *col = s + j * K, norm = 0;
-    for (int64_t i = 0; i < K; i++) col[i] = wnew[i] / col[i], norm += col[i] * col[i];
-    norm = sqrt(norm);
-    for (int64_t i = 0; i < K; i++) col[i] /= norm;
-  }
-  free(wnew);
-  return 0;
+  return info;
 }
 
 /* Merge blocks [lo, lo + n1) and [lo + n1, lo + nm), each solved, torn at beta. */
@@ -95,8 +104,10 @@ static int merge(dc_state *st, int64_t lo, int64_t n1, int64_t nm, double beta, 
   int64_t *gone = malloc(sizeof(int64_t) * (size_t)nm), *idx = malloc(sizeof(int64_t) * (size_t)nm);
   int *type = malloc(sizeof(int) * (size_t)nm);
   keyed *kw = malloc(sizeof(keyed) * (size_t)nm);
-  double *s = NULL, *sp = NULL, *sx = NULL;
-  int err = zv && dl && wt && lam && srt && keep && gone && idx && type && kw
+  int64_t *origin = malloc(sizeof(int64_t) * (size_t)nm), *perm = malloc(sizeof(int64_t) * (size_t)nm);
+  double *offset = malloc(sizeof(double) * (size_t)nm), *wnew = malloc(sizeof(double) * (size_t)nm);
+  double *prod = NULL, small[4];
+  int err = zv && dl && wt && lam && srt && keep && gone && idx && type && kw && origin && perm && offset && wnew
                 ? HM_SUCCESS : hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "merge of %lld rows", (long long)nm);
   if (err) goto done;
   /* z: row n1 - 1 of Q1 and sign(beta) row n1 of Q2, over sqrt 2; rho = 2 |beta| (unit z). Local column
@@ -140,33 +151,51 @@ static int merge(dc_state *st, int64_t lo, int64_t n1, int64_t nm, double beta, 
   }
   if (prev >= 0 && rho * zmax > tol) keep[K++] = prev;
   if (rho * zmax <= tol) for (int64_t t = 0; t < nm; t++) gone[ngone++] = srt[t];
-  /* The secular problem of the K kept poles (ascending), its eigenvectors s (K x K). */
+  /* The secular problem of the K kept poles (ascending). */
   for (int64_t i = 0; i < K; i++) dl[i] = d[lo + keep[i]], wt[i] = zv[keep[i]];
-  if (K) {
-    s = malloc(sizeof(double) * (size_t)(K * K));
-    sp = malloc(sizeof(double) * (size_t)(K * K));
-    if (!s || !sp) { err = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "secular vectors K = %lld", (long long)K); goto done; }
-    *info = secular(K, dl, wt, rho, lam, s);
-    if (*info < 0) err = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "secular weights K = %lld", (long long)K);
+  const int threads = omp_get_max_threads();
+  if (K > 2) {
+    prod = malloc(sizeof(double) * (size_t)(threads * K));
+    if (!prod) { err = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "secular weights K = %lld", (long long)K); goto done; }
+    *info = secular(K, dl, wt, rho, lam, origin, offset, wnew, prod, threads);
+    if (*info < 0) err = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "secular roots K = %lld", (long long)K);
+    if (*info) goto done;
+  } else {
+    for (int64_t j = 0; j < K && !*info; j++) { /* dlaed4 (dlaed5) returns these vectors themselves */
+      int k = (int)K, one = (int)j + 1;
+      dlaed4_(&k, &one, dl, wt, small + j * K, &rho, &lam[j], info);
+    }
     if (*info) goto done;
   }
-  /* Gather: the kept columns grouped TOP, MIXED, BOTTOM (s's rows likewise), then the deflated ones. */
+  /* The kept columns grouped TOP, MIXED, BOTTOM (perm: the pole of each row of S), then the deflated ones. */
   int64_t k1 = 0, k2 = 0, c = 0;
   for (int g = TOP; g <= BOTTOM; g++)
     for (int64_t i = 0; i < K; i++)
-      if (type[keep[i]] == g) {
-        idx[c] = keep[i];
-        for (int64_t j = 0; j < K; j++) sp[j * K + c] = s[j * K + i];
-        c++, k1 += g == TOP, k2 += g == MIXED;
-      }
+      if (type[keep[i]] == g) idx[c] = keep[i], perm[c++] = i, k1 += g == TOP, k2 += g == MIXED;
   for (int64_t t = 0; t < ngone; t++) idx[K + t] = gone[t];
   HM_CALL_GOTO(err, done, hm_dense_x_gather_columns(x, nm, nm, Z, n, idx, st->w, nm));
-  if (K) { /* Z's first K columns = Q S: T1's rows from TOP and MIXED columns, T2's from MIXED and BOTTOM */
-    HM_CALL_GOTO(err, done, hm_dense_x_alloc(x, &sx, K * K));
-    HM_CALL_GOTO(err, done, hm_dense_x_copy(x, 'U', sx, sp, K * K));
-    HM_CALL_GOTO(err, done, hm_dense_x_gemm(x, HM_REAL, 'N', 'N', n1, K, k1 + k2, 1, st->w, nm, sx, K, 0, Z, n));
-    HM_CALL_GOTO(err, done, hm_dense_x_gemm(x, HM_REAL, 'N', 'N', n2, K, K - k1, 1, st->w + n1 + nm * k1, nm,
-                                            sx + k1, K, 0, Z + n1, n));
+  /* Z's first K columns = Q S, a panel of S's columns at a time: T1's rows from TOP and MIXED columns,
+   * T2's from MIXED and BOTTOM. */
+  const int64_t panel = K < SECULAR_PANEL ? K : SECULAR_PANEL;
+  if (K && st->s_len < K * panel) {
+    hm_dense_x_free(x, st->s);
+    st->s = NULL, st->s_len = 0;
+    HM_CALL_GOTO(err, done, hm_dense_x_alloc(x, &st->s, K * panel));
+    st->s_len = K * panel;
+  }
+  if (K && K <= 2) {
+    double sp[4];
+    for (int64_t j = 0; j < K; j++)
+      for (int64_t r = 0; r < K; r++) sp[j * K + r] = small[j * K + perm[r]];
+    HM_CALL_GOTO(err, done, hm_dense_x_copy(x, 'U', st->s, sp, K * K));
+  }
+  for (int64_t j0 = 0; j0 < K; j0 += panel) {
+    const int64_t cols = K - j0 < panel ? K - j0 : panel;
+    if (K > 2) HM_CALL_GOTO(err, done, hm_dense_x_secular_vectors(x, K, cols, dl, wnew, origin + j0, offset + j0, perm, st->s, K));
+    HM_CALL_GOTO(err, done, hm_dense_x_gemm(x, HM_REAL, 'N', 'N', n1, cols, k1 + k2, 1, st->w, nm, st->s, K, 0,
+                                            Z + n * j0, n));
+    HM_CALL_GOTO(err, done, hm_dense_x_gemm(x, HM_REAL, 'N', 'N', n2, cols, K - k1, 1, st->w + n1 + nm * k1, nm,
+                                            st->s + k1, K, 0, Z + n * j0 + n1, n));
   }
   HM_CALL_GOTO(err, done, hm_dense_x_copy_block(x, 'S', Z + n * K, n, st->w + nm * K, nm, nm, ngone));
   /* The block's eigenvalues by column, and its columns by ascending eigenvalue. */
@@ -178,15 +207,15 @@ static int merge(dc_state *st, int64_t lo, int64_t n1, int64_t nm, double beta, 
   sort_by_value(ord, nm, d + lo, kw);
   for (int64_t j = 0; j < nm; j++) ord[j] += lo;
 done:
-  hm_dense_x_free(x, sx);
-  free(zv); free(dl); free(wt); free(lam); free(srt); free(keep); free(gone); free(idx); free(type); free(kw); free(s); free(sp);
+  free(zv); free(dl); free(wt); free(lam); free(srt); free(keep); free(gone); free(idx); free(type); free(kw);
+  free(origin); free(perm); free(offset); free(wnew); free(prod);
   return err;
 }
 
 int hm_dense_tridiagonal_dc(const hm_dense_exec *x, int64_t n, double *d, const double *e, double *z, int *info) {
   *info = 0;
   if (n <= 0) return HM_SUCCESS;
-  dc_state st = {x, n, d, z, NULL, malloc(sizeof(int64_t) * (size_t)n)};
+  dc_state st = {x, n, d, z, NULL, malloc(sizeof(int64_t) * (size_t)n), NULL, 0};
   int64_t blocks = 1;
   while (n / blocks > LEAF) blocks *= 2; /* leaves of <= LEAF rows, merged pairwise */
   int64_t *start = malloc(sizeof(int64_t) * (size_t)(blocks + 1));
@@ -222,6 +251,7 @@ int hm_dense_tridiagonal_dc(const hm_dense_exec *x, int64_t n, double *d, const 
   memcpy(d, ee, sizeof(double) * (size_t)n);
 done:
   hm_dense_x_free(x, st.w);
+  hm_dense_x_free(x, st.s);
   free(st.order); free(start); free(leaf); free(ee);
   return err;
 }
