@@ -12,6 +12,7 @@
  * (the band is O(n b)) on its host's threads, sweeps pipelined (sweep i on thread i % T, three steps
  * behind sweep i - 1), and keeps only the blocks of its own groups of sweeps. */
 #include <complex.h>
+#include <float.h>
 #include <math.h>
 #include <omp.h>
 #include <sched.h>
@@ -19,11 +20,13 @@
 #include <string.h>
 #include "dense_distributed.h"
 #include "error_macros.h"
+#include "host_alloc.h"
 
 struct hm_dense_chase_s {
   int64_t n, groups;
   int b;
   double **blocks; /* [group]: its steps' V blocks (rows x b each) then the taus (b per step); NULL if not ours */
+  double *store;   /* this rank's groups' blocks, one allocation on huge pages (their first touch is in the chase) */
 };
 
 static int64_t steps_of(int64_t n, int b, int64_t i) { return (n - 1 - i + b - 1) / b; } /* sweep i's steps */
@@ -50,20 +53,24 @@ static void chase_wait(_Atomic int64_t *done, int64_t i, int64_t k) {
 #define SCALAR double
 #define CONJ(x) (x)
 #define ABS(x) fabs(x)
+#define MAKE(re, im) (re)
 #define NAME(f) f##_real
 #include "dense_band_chase_kernel.h"
 #undef SCALAR
 #undef CONJ
 #undef ABS
+#undef MAKE
 #undef NAME
 #define SCALAR double complex
 #define CONJ(x) conj(x)
 #define ABS(x) cabs(x)
+#define MAKE(re, im) ((re) + I * (im))
 #define NAME(f) f##_complex
 #include "dense_band_chase_kernel.h"
 #undef SCALAR
 #undef CONJ
 #undef ABS
+#undef MAKE
 #undef NAME
 
 int hm_dense_chase_run(const hm_dense_columns *c, const double *band, double *d, double *e, hm_dense_chase **out) {
@@ -75,8 +82,18 @@ int hm_dense_chase_run(const hm_dense_columns *c, const double *band, double *d,
   q->n = n, q->b = c->b;
   q->groups = n > 1 ? (n - 2) / b + 1 : 0; /* sweeps 0 .. n - 2 */
   HM_MALLOC(q->blocks, q->groups + 1);
-  for (int64_t grp = 0; grp < q->groups; grp++)
-    if (grp % c->P == c->rank) HM_MALLOC(q->blocks[grp], s * group_size(n, c->b, grp));
+  int64_t total = 0;
+  for (int64_t grp = c->rank; grp < q->groups; grp += c->P) total += s * group_size(n, c->b, grp);
+  q->store = hm_alloc_large(sizeof(double) * (size_t)(total + 1));
+  HM_CHECK(q->store, HM_ERR_MEMORY, "could not allocate the bulge chase's reflectors (%lld doubles)", (long long)total);
+  /* zeros (the blocks' padding, the taus of steps a sweep never reaches), the pages faulted in by every thread */
+#pragma omp parallel for schedule(static)
+  for (int64_t at = 0; at <= total; at += 1 << 16) memset(q->store + at, 0, sizeof(double) * (size_t)(total + 1 - at < 1 << 16 ? total + 1 - at : 1 << 16));
+  total = 0;
+  for (int64_t grp = c->rank; grp < q->groups; grp += c->P) {
+    q->blocks[grp] = q->store + total;
+    total += s * group_size(n, c->b, grp);
+  }
   const int64_t ld = 2 * b + 1;
   double *a = NULL;
   _Atomic int64_t *done = malloc(sizeof *done * (size_t)(n + 1));
@@ -191,7 +208,7 @@ done:
 
 void hm_dense_chase_free(hm_dense_chase **q) {
   if (!*q) return;
-  for (int64_t grp = 0; grp < (*q)->groups; grp++) free((*q)->blocks[grp]);
+  free((*q)->store);
   free((*q)->blocks);
   free(*q);
   *q = NULL;

@@ -1,13 +1,19 @@
 /* The bulge-chasing sweeps of dense_band_chase.c for one scalar type: included once with
- * SCALAR = double, CONJ(x) = (x), ABS = fabs, NAME(x) = x##_real and once with double complex, conj,
- * cabs, _complex.
+ * SCALAR = double, CONJ(x) = (x), ABS = fabs, MAKE(re, im) = (re), NAME(x) = x##_real and once with
+ * double complex, conj, cabs, re + i im, _complex. Sums run as simd reductions of real and imaginary
+ * parts apart (an OpenMP simd reduction over a complex type is not portable).
  * The working band is lower, 2b wide: A(i, j) at a[(i - j) + ld j]. */
 
 /* x = (alpha, x1..): H^H x = beta e1 with H = I - tau v v^H, v = (1, v1..), beta real (LAPACK's
  * ?larfg convention). x1.. is overwritten by v1... */
 static void NAME(reflector)(int64_t len, SCALAR *alpha, SCALAR *x1, SCALAR *tau) {
-  double xnorm = 0;
-  for (int64_t p = 0; p < len - 1; p++) xnorm = hypot(xnorm, ABS(x1[p]));
+  double ssq = 0, xnorm = 0;
+  const double *re = (const double *)x1; /* the real and imaginary parts alike */
+#pragma omp simd reduction(+ : ssq)
+  for (int64_t p = 0; p < (len - 1) * (int64_t)(sizeof(SCALAR) / sizeof(double)); p++) ssq += re[p] * re[p];
+  if (ssq > DBL_MIN / DBL_EPSILON && ssq < DBL_MAX / 4) xnorm = sqrt(ssq); /* else scaled: no under- or overflow */
+  else
+    for (int64_t p = 0; p < len - 1; p++) xnorm = hypot(xnorm, ABS(x1[p]));
   const double ar = creal(*alpha), ai = cimag(*alpha);
   if (xnorm == 0 && ai == 0) { *tau = 0; return; }
   const double beta = -copysign(hypot(hypot(ar, ai), xnorm), ar);
@@ -23,14 +29,24 @@ static void NAME(two_sided)(SCALAR *a, int64_t ld, int64_t s, int64_t len, const
   for (int64_t p = 0; p < len; p++) x[p] = 0;
   for (int64_t q = 0; q < len; q++) {
     const SCALAR *col = a + ld * (s + q); /* A(s + p, s + q) = col[p - q] */
-    SCALAR xq = 0;
-    x[q] += creal(col[0]) * v[q];
-    for (int64_t p = q + 1; p < len; p++) x[p] += col[p - q] * v[q], xq += CONJ(col[p - q]) * v[p];
-    x[q] += xq;
+    double xr = 0, xi = 0; /* x_q's sum in real parts: a simd reduction that holds for complex too */
+    const SCALAR vq = v[q];
+    x[q] += creal(col[0]) * vq;
+#pragma omp simd reduction(+ : xr, xi)
+    for (int64_t p = q + 1; p < len; p++) {
+      const SCALAR cv = CONJ(col[p - q]) * v[p];
+      x[p] += col[p - q] * vq, xr += creal(cv), xi += cimag(cv);
+    }
+    x[q] += MAKE(xr, xi);
   }
-  SCALAR xv = 0;
-  for (int64_t p = 0; p < len; p++) x[p] *= tau, xv += CONJ(x[p]) * v[p];
-  const SCALAR alpha = -0.5 * tau * xv;
+  double xvr = 0, xvi = 0;
+#pragma omp simd reduction(+ : xvr, xvi)
+  for (int64_t p = 0; p < len; p++) {
+    x[p] *= tau;
+    const SCALAR t = CONJ(x[p]) * v[p];
+    xvr += creal(t), xvi += cimag(t);
+  }
+  const SCALAR alpha = -0.5 * tau * MAKE(xvr, xvi);
   for (int64_t p = 0; p < len; p++) x[p] += alpha * v[p];
   for (int64_t q = 0; q < len; q++) {
     SCALAR *col = a + ld * (s + q);
@@ -94,9 +110,14 @@ static void NAME(sweep)(hm_dense_chase *q, SCALAR *a, int64_t ld, int64_t i, SCA
     for (int64_t p = 1; p < m2; p++) first[p] = 0;
     v2[0] = 1;
     for (int64_t j = 1; j < len; j++) { /* the block's other columns <- H2^H O */
-      SCALAR *oj = a + (r1 - s - j) + ld * (s + j), y = 0;
-      for (int64_t p = 0; p < m2; p++) y += CONJ(v2[p]) * oj[p];
-      y *= CONJ(tau2);
+      SCALAR *oj = a + (r1 - s - j) + ld * (s + j);
+      double yr = 0, yi = 0;
+#pragma omp simd reduction(+ : yr, yi)
+      for (int64_t p = 0; p < m2; p++) {
+        const SCALAR t = CONJ(v2[p]) * oj[p];
+        yr += creal(t), yi += cimag(t);
+      }
+      const SCALAR y = MAKE(yr, yi) * CONJ(tau2);
       for (int64_t p = 0; p < m2; p++) oj[p] -= v2[p] * y;
     }
     if (blk) blk += rows * b + b;
