@@ -50,9 +50,9 @@ int hm_dense_distributed_columns(const hm_dense_columns *c, double *aloc, double
   free(band);
   band = NULL;
   int info = 0;
-  if (!vectors) { /* eigenvalues only: Pal-Walker-Kahan QR */
-    info = LAPACKE_dsterf((int)n, d, e);
-    if (info) st = hm_error_raise(HM_ERR_LAPACK, __FILE__, __LINE__, __func__, "dsterf returned info = %d", info);
+  if (!vectors) { /* eigenvalues only: divide and conquer on two rows of eigenvectors per block */
+    st = hm_dense_tridiagonal_values(n, d, e, &info);
+    if (!st && info) st = hm_error_raise(HM_ERR_LAPACK, __FILE__, __LINE__, __func__, "the tridiagonal eigenvalues' divide and conquer returned info = %d", info);
     memcpy(w, d, sizeof(double) * (size_t)n);
     stage_seconds[2] = lap(x, &t0);
     goto done;

@@ -67,6 +67,9 @@ int hm_dense_x_secular_vectors(const hm_dense_exec *x, int64_t K, int64_t cols, 
 /* hamlet's divide and conquer (dense_tridiagonal.c): d (host) <- the tridiagonal (d, e)'s eigenvalues,
  * ascending; z (x's side, n x n, zeroed by the caller) <- its eigenvectors. info: dsteqr's or dlaed4's. */
 int hm_dense_tridiagonal_dc(const hm_dense_exec *x, int64_t n, double *d, const double *e, double *z, int *info);
+/* The eigenvalues alone of the tridiagonal (d, e; n), ascending into d, by divide and conquer on the
+ * host's threads (dense_tridiagonal_values.c). info: dsteqr's or dlaed4's. */
+int hm_dense_tridiagonal_values(int64_t n, double *d, const double *e, int *info);
 /* dst (n x cols of type, leading dimension ldd) <- the real src (leading dimension lds), both on x's side. */
 int hm_dense_x_widen(const hm_dense_exec *x, hm_scalar type, int64_t n, int64_t cols, const double *src,
                      int64_t lds, double *dst, int64_t ldd);

@@ -3,7 +3,8 @@
  * agreeing to many digits: rotation deflation), glued Wilkinson matrices, a zero off-diagonal (every
  * pole deflates), constant diagonals with tiny couplings, a graded matrix over 12 orders, and the
  * 1-2-1 matrix (analytic eigenvalues). Eigenvalues to 1e-13 ||T||, residual ||T Z - Z L|| and ||Z^T Z - I||
- * below n 1e-15 (LAPACK's own level). "cuda": the eigenvectors and the merges' GEMMs on the GPU
+ * below n 1e-15 (LAPACK's own level); hm_dense_tridiagonal_values' eigenvalues alone to 1e-13 ||T|| too.
+ * "cuda": the eigenvectors and the merges' GEMMs on the GPU
  * (skipped without one). */
 #include <math.h>
 #include <stdlib.h>
@@ -72,6 +73,15 @@ static void one(kind k, int64_t n, uint64_t seed) {
   }
   HM_TEST_ASSERT(err <= 1e-13 * norm, "%s n=%lld: eigenvalues differ from LAPACK's by %.3g (||T|| %.3g)", names[k],
                  (long long)n, err, norm);
+  /* the eigenvalues alone (two eigenvector rows per block) */
+  double *dv = malloc(sizeof(double) * (size_t)n), verr = 0;
+  memcpy(dv, d, sizeof(double) * (size_t)n);
+  info = -7;
+  HM_TEST_OK(hm_dense_tridiagonal_values(n, dv, e, &info));
+  for (int64_t i = 0; i < n; i++) verr = fmax(verr, fabs(dv[i] - dr[i]));
+  HM_TEST_ASSERT(info == 0 && verr <= 1e-13 * norm, "%s n=%lld: eigenvalues alone: info %d, differ from LAPACK's by %.3g "
+                 "(||T|| %.3g)", names[k], (long long)n, info, verr, norm);
+  free(dv);
   HM_TEST_ASSERT(resid <= 1e-15 * (double)n * norm && orth <= 1e-15 * (double)n,
                  "%s n=%lld: residual %.3g ||T||, orthonormality %.3g", names[k], (long long)n, resid / norm, orth);
   free(z);
@@ -84,7 +94,7 @@ int main(int argc, char **argv) {
     HM_TEST_NEED_GPU();
     side.device = 0;
   }
-  const int64_t sizes[] = {1, 2, 3, 31, 32, 33, 64, 65, 100, 257, 600};
+  const int64_t sizes[] = {1, 2, 3, 31, 32, 33, 64, 65, 100, 257, 600, 2500};
   for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) one(RANDOM, sizes[i], 11 + i);
   for (kind k = WILKINSON; k <= LAPLACE; k++) {
     one(k, 21, 5);
