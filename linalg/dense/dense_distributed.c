@@ -1,6 +1,6 @@
 /* The distributed eigensolver's driver (dense_distributed.h): the matrix's entries go to a 1 x P grid
  * of column blocks, the two stages reduce it to a tridiagonal, every rank finds all its eigenvalues
- * (dsterf; with vectors divide and conquer, each rank keeping the eigenvectors of its range), and the two
+ * (divide and conquer; with vectors, each rank keeping the eigenvectors of its range), and the two
  * back-transformations and the way back to row blocks give each rank its rows of the eigenvectors. */
 #include <math.h>
 #include <stdio.h>

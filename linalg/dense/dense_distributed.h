@@ -5,8 +5,9 @@
  *      two-sided update of the trailing matrix as GEMMs on each rank's columns (dense_band_reduce.c);
  *   2. band to tridiagonal by bulge chasing on every rank's host alike (the band is small), its
  *      reflectors kept in blocks by the rank that owns their group of sweeps (dense_band_chase.c);
- *   3. the tridiagonal's eigenvalues on every rank (dsterf), or with eigenvectors divide and conquer
- *      (on every rank alike, n^2 doubles each; cuSOLVER's where it has one), each rank keeping a range;
+ *   3. the tridiagonal's eigenvalues on every rank by a divide and conquer that keeps two eigenvector
+ *      rows per block (dense_tridiagonal_values.c), or with eigenvectors divide and conquer (on every
+ *      rank alike, n^2 doubles each; LAPACK's on the host, hamlet's on a GPU), each rank keeping a range;
  *   4. both back-transformations on each rank's eigenvector columns, the reflector blocks
  *      broadcast by their owners (GEMMs only, no other communication).
  * A generalized problem is reduced to a standard one first (Cholesky of B on the same blocks, its
