@@ -9,6 +9,7 @@
 #include "dense_distributed.h"
 #include "dense_internal.h"
 #include "error_macros.h"
+#include "host_alloc.h"
 
 /* Each rank's share of the eigenvectors: indices [bound[r], bound[r + 1]) of the ascending w, blocks of
  * ceil(n / P): one column block each on a 1 x P grid, so hm_dense_vectors_to_rows takes them home. */
@@ -196,7 +197,7 @@ int hm_dense_distributed(struct hm_matrix_s *A, struct hm_matrix_s *B, int vecto
     if (B) HM_CALL_GOTO(st, done, hm_dense_cholesky_solve(&c, bx, 'C', mine, zx)); /* z = L^-H y */
     stage_seconds[6] += lap(&c.x, &t0);
     if (c.x.device >= 0) {
-      zloc = malloc(sizeof(double) * (size_t)(s * n * mine + 1));
+      zloc = hm_alloc_large(sizeof(double) * (size_t)(s * n * mine + 1));
       st = zloc ? hm_dense_x_copy(&c.x, 'D', zloc, zx, s * n * mine)
                 : hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "could not allocate this rank's eigenvectors");
       HM_CALL_GOTO(st, done, hm_dense_agree(c.comm, st));

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "dense_internal.h"
 #include "error_macros.h"
+#include "host_alloc.h"
 
 int hm_dense_check_memory(MPI_Comm comm, int rank, double need, double avail, const char *what, const char *advice) {
   struct { double excess; int rank; } mine = {need - avail, rank}, worst;
@@ -115,8 +116,9 @@ int hm_dense_vectors_to_rows(const struct hm_matrix_s *A, const hm_dense_grid *g
   int st = HM_SUCCESS;
   if (!(sc = calloc((size_t)P, sizeof *sc)) || !(rc = calloc((size_t)P, sizeof *rc)) ||
       !(sd = calloc((size_t)P + 1, sizeof *sd)) || !(rd = calloc((size_t)P + 1, sizeof *rd)) ||
-      !(sbuf = malloc(sizeof(double) * (size_t)type * (size_t)g->mloc * (size_t)g->nloc + 8)) ||
-      !(rbuf = malloc(sizeof(double) * (size_t)(type * l * n) + 8)) || !(rm = malloc(sizeof(double) * (size_t)(type * l * n) + 8)) ||
+      !(sbuf = hm_alloc_large(sizeof(double) * (size_t)type * (size_t)g->mloc * (size_t)g->nloc + 8)) ||
+      !(rbuf = hm_alloc_large(sizeof(double) * (size_t)(type * l * n) + 8)) ||
+      !(rm = hm_alloc_large(sizeof(double) * (size_t)(type * l * n) + 8)) ||
       !(rows = malloc(sizeof(int64_t) * (size_t)(l + n + 1))) || !(cols = malloc(sizeof(int64_t) * (size_t)(n + 1)))) {
     st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "could not allocate the eigenvector buffers");
     goto done;
@@ -131,9 +133,11 @@ int hm_dense_vectors_to_rows(const struct hm_matrix_s *A, const hm_dense_grid *g
     hi = lo;
     while (hi < g->mloc && hm_dense_global_of(hi, g->nb, g->myrow, g->nprow) < er) hi++;
     sd[r] = at;
+    const int64_t run = (hi - lo) * type; /* a column's rows for r, contiguous in zloc */
+#pragma omp parallel for schedule(static)
     for (int64_t c = 0; c < g->nloc; c++)
-      for (int64_t i = lo; i < hi; i++)
-        for (int k = 0; k < type; k++) sbuf[at++] = zloc[(size_t)((c * g->lld + i) * type + k)];
+      if (run) memcpy(sbuf + at + c * run, zloc + (size_t)((c * g->lld + lo) * type), sizeof(double) * (size_t)run);
+    at += (MPI_Aint)(run * g->nloc);
     sc[r] = (MPI_Count)(at - sd[r]);
   }
   /* Receive: from grid position (pr, pc) my rows that pr owns times the columns pc owns. */
@@ -161,6 +165,7 @@ int hm_dense_vectors_to_rows(const struct hm_matrix_s *A, const hm_dense_grid *g
       const double *src = rbuf + rd[s]; /* column-major nr x ncol to row-major rows: in tiles, so that
                                           * neither side strides through memory an entry at a time */
       const int64_t tile = 64;
+#pragma omp parallel for schedule(static)
       for (int64_t c0 = 0; c0 < ncol; c0 += tile)
         for (int64_t i0 = 0; i0 < nr; i0 += tile)
           for (int64_t i = i0; i < nr && i < i0 + tile; i++)
