@@ -64,6 +64,11 @@ int hm_dense_cuda_secular_vectors(int device, int64_t K, int64_t cols, const dou
   (void)device; (void)K; (void)cols; (void)dl; (void)wt; (void)origin; (void)offset; (void)perm; (void)s; (void)lds;
   HM_DENSE_NO_CUDA;
 }
+int hm_dense_cuda_transpose(int device, int type, int64_t rows, int64_t cols, const double *src, int64_t lds,
+                            double *dst) {
+  (void)device; (void)type; (void)rows; (void)cols; (void)src; (void)lds; (void)dst;
+  HM_DENSE_NO_CUDA;
+}
 int hm_dense_cuda_widen(int device, int64_t n, int64_t cols, const double *src, int64_t lds, double *dst, int64_t ldd) {
   (void)device; (void)n; (void)cols; (void)src; (void)lds; (void)dst; (void)ldd;
   HM_DENSE_NO_CUDA;

@@ -93,6 +93,15 @@ __global__ void secular_vectors_kernel(int64_t K, int64_t cols, const double *dl
   }
 }
 
+// dst[i][j] (row-major, s doubles each) = src[j][i]: reads coalesced along a column; the scattered writes
+// cost a few times the bytes, still milliseconds for n^2 entries.
+__global__ void transpose_kernel(int s, int64_t rows, int64_t cols, const double *src, int64_t lds, double *dst) {
+  for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < rows * cols * s; e += (int64_t)gridDim.x * blockDim.x) {
+    const int64_t z = e % s, i = (e / s) % rows, j = e / (s * rows);
+    dst[s * (i * cols + j) + z] = src[s * (j * lds + i) + z];
+  }
+}
+
 __global__ void widen_kernel(int64_t n, int64_t cols, const double *src, int64_t lds, double *dst, int64_t ldd) {
   for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < n * cols; e += (int64_t)gridDim.x * blockDim.x) {
     const int64_t i = e % n, j = e / n;
@@ -233,6 +242,14 @@ extern "C" int hm_dense_cuda_secular_vectors(int device, int64_t K, int64_t cols
   secular_vectors_kernel<<<(unsigned)(cols < 65535 ? cols : 65535), 256>>>(
       K, cols, in, in + K, (const int64_t *)(in + 3 * K), in + 3 * K + cols, (const int64_t *)(in + 2 * K), s, lds);
   HM_CHECK_LAUNCH("secular_vectors");
+  return HM_SUCCESS;
+}
+
+extern "C" int hm_dense_cuda_transpose(int device, int type, int64_t rows, int64_t cols, const double *src,
+                                       int64_t lds, double *dst) {
+  HM_CALL(hm_gpu_enter_device(device));
+  transpose_kernel<<<grid_for(rows * cols * type), 256>>>(type, rows, cols, src, lds, dst);
+  HM_CHECK_LAUNCH("transpose");
   return HM_SUCCESS;
 }
 

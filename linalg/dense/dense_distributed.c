@@ -12,7 +12,7 @@
 #include "host_alloc.h"
 
 /* Each rank's share of the eigenvectors: indices [bound[r], bound[r + 1]) of the ascending w, blocks of
- * ceil(n / P): one column block each on a 1 x P grid, so hm_dense_vectors_to_rows takes them home. */
+ * ceil(n / P): one column block each, which columns_to_rows takes to the ranks' rows. */
 static int64_t vector_block(int64_t n, int P) { return n > 0 ? (n + P - 1) / P : 1; }
 static void eigen_ranges(int64_t n, int P, int64_t *bound) {
   for (int r = 0; r <= P; r++) bound[r] = r * vector_block(n, P) < n ? r * vector_block(n, P) : n;
@@ -138,6 +138,63 @@ static int to_side(const hm_dense_columns *c, double **host, int64_t count, doub
   return hm_dense_agree(c->comm, st);
 }
 
+/* Z's rows (row-major, all n columns, on the context's side) <- the eigenvectors *zx (n x mine on c's
+ * side, columns bound[rank] onwards; freed here): each rank's share of rows transposed on the side, then
+ * exchanged by MPI through the host (on one rank straight into Z). Collective. */
+static int columns_to_rows(const hm_dense_columns *c, const int64_t *bound, double **zx, struct hm_mvec_s *Z) {
+  const hm_dense_exec *x = &c->x;
+  const int s = (int)c->type, P = c->P, gpu = x->device >= 0;
+  const int64_t n = c->n, mine = bound[c->rank + 1] - bound[c->rank], l = Z->dist.local;
+  const int64_t *off = Z->dist.offsets;
+  if (P == 1) {
+    const int st = hm_dense_x_transpose(x, c->type, n, n, *zx, n, Z->data);
+    hm_dense_x_free(x, *zx);
+    *zx = NULL;
+    return st;
+  }
+  MPI_Count *sc = calloc((size_t)P, sizeof *sc), *rc = calloc((size_t)P, sizeof *rc);
+  MPI_Aint *sd = calloc((size_t)P, sizeof *sd), *rd = calloc((size_t)P, sizeof *rd);
+  double *sbuf = NULL, *rbuf = NULL, *hs = NULL, *hr = NULL; /* on the side; their host copies on a GPU rank */
+  int st = sc && rc && sd && rd ? HM_SUCCESS : hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "exchange counts");
+  if (!st) st = hm_dense_x_alloc(x, &sbuf, s * n * mine + 1);
+  for (int r = 0; r < P && !st; r++) { /* to rank r: its rows of my columns, row-major */
+    sd[r] = (MPI_Aint)(s * off[r] * mine), sc[r] = (MPI_Count)(s * (off[r + 1] - off[r]) * mine);
+    st = hm_dense_x_transpose(x, c->type, off[r + 1] - off[r], mine, *zx + s * off[r], n, sbuf + sd[r]);
+  }
+  hm_dense_x_free(x, *zx);
+  *zx = NULL;
+  for (int q = 0; q < P; q++) /* from rank q: my rows of its columns, row-major */
+    rd[q] = (MPI_Aint)(s * l * bound[q]), rc[q] = (MPI_Count)(s * l * (bound[q + 1] - bound[q]));
+  if (!st && gpu) {
+    hs = hm_alloc_large(sizeof(double) * (size_t)(s * n * mine + 1));
+    hr = hm_alloc_large(sizeof(double) * (size_t)(s * l * n + 1));
+    st = hs && hr ? hm_dense_x_copy(x, 'D', hs, sbuf, s * n * mine)
+                  : hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "host buffers of the eigenvectors' exchange");
+  }
+  if (!st && !gpu) st = hm_dense_x_alloc(x, &rbuf, s * l * n + 1);
+  HM_CALL_GOTO(st, done, hm_dense_agree(c->comm, st));
+  if (!gpu) hs = sbuf, hr = rbuf;
+  if (MPI_Alltoallv_c(hs, sc, sd, MPI_DOUBLE, hr, rc, rd, MPI_DOUBLE, c->comm) != MPI_SUCCESS)
+    st = hm_error_raise(HM_ERR_MPI, __FILE__, __LINE__, __func__, "MPI_Alltoallv_c of the eigenvectors failed");
+  if (gpu) {
+    free(hs);
+    hs = NULL;
+    hm_dense_x_free(x, sbuf); /* room for the received rows */
+    sbuf = NULL;
+    if (!st) st = hm_dense_x_alloc(x, &rbuf, s * l * n + 1);
+    if (!st) st = hm_dense_x_copy(x, 'U', rbuf, hr, s * l * n);
+  }
+  for (int q = 0; q < P && !st; q++) /* rank q's columns at their place in each row */
+    st = hm_dense_x_copy_block(x, 'S', Z->data + s * bound[q], s * n, rbuf + rd[q], s * (bound[q + 1] - bound[q]),
+                               s * (bound[q + 1] - bound[q]), l);
+done:
+  if (gpu) free(hs), free(hr);
+  hm_dense_x_free(x, sbuf);
+  hm_dense_x_free(x, rbuf);
+  free(sc); free(rc); free(sd); free(rd);
+  return st;
+}
+
 int hm_dense_distributed(struct hm_matrix_s *A, struct hm_matrix_s *B, int vectors, int block, double *w,
                          struct hm_mvec_s *Z) {
   hm_context *ctx = A->ctx;
@@ -151,7 +208,7 @@ int hm_dense_distributed(struct hm_matrix_s *A, struct hm_matrix_s *B, int vecto
   hm_dense_transfer t = {0}, tb = {0};
   double t0 = MPI_Wtime();
   memset(stage_seconds, 0, sizeof stage_seconds);
-  double *aloc = NULL, *zloc = NULL, *bloc = NULL, *ax = NULL, *bx = NULL, *tx = NULL, *zx = NULL;
+  double *aloc = NULL, *bloc = NULL, *ax = NULL, *bx = NULL, *tx = NULL, *zx = NULL;
   int64_t *bound = NULL;
   int st = HM_SUCCESS;
   HM_MALLOC(g.pnum, c.P);
@@ -196,24 +253,15 @@ int hm_dense_distributed(struct hm_matrix_s *A, struct hm_matrix_s *B, int vecto
     const int64_t mine = bound[c.rank + 1] - bound[c.rank];
     if (B) HM_CALL_GOTO(st, done, hm_dense_cholesky_solve(&c, bx, 'C', mine, zx)); /* z = L^-H y */
     stage_seconds[6] += lap(&c.x, &t0);
-    if (c.x.device >= 0) {
-      zloc = hm_alloc_large(sizeof(double) * (size_t)(s * n * mine + 1));
-      st = zloc ? hm_dense_x_copy(&c.x, 'D', zloc, zx, s * n * mine)
-                : hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "could not allocate this rank's eigenvectors");
-      HM_CALL_GOTO(st, done, hm_dense_agree(c.comm, st));
-    } else {
-      zloc = zx;
-      zx = NULL;
-    }
-    hm_dense_grid zg = g; /* one block of ceil(n / P) eigenvectors per rank */
-    zg.nb = (int)vector_block(n, c.P), zg.nloc = (int)mine;
-    HM_CALL_GOTO(st, done, hm_dense_vectors_to_rows(A, &zg, zloc, Z));
+    hm_dense_x_free(&c.x, bx);
+    bx = NULL;
+    HM_CALL_GOTO(st, done, columns_to_rows(&c, bound, &zx, Z));
     stage_seconds[7] = lap(&c.x, &t0);
   }
 done:
   hm_dense_transfer_free(&t);
   hm_dense_transfer_free(&tb);
   hm_dense_x_free(&c.x, ax); hm_dense_x_free(&c.x, bx); hm_dense_x_free(&c.x, tx); hm_dense_x_free(&c.x, zx);
-  free(g.pnum); free(bound); free(aloc); free(zloc); free(bloc);
+  free(g.pnum); free(bound); free(aloc); free(bloc);
   return st;
 }

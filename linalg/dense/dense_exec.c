@@ -181,6 +181,21 @@ int hm_dense_x_rot(const hm_dense_exec *x, int64_t len, double *a, double *b, do
   return HM_SUCCESS;
 }
 
+int hm_dense_x_transpose(const hm_dense_exec *x, hm_scalar type, int64_t rows, int64_t cols, const double *src,
+                         int64_t lds, double *dst) {
+  if (rows <= 0 || cols <= 0) return HM_SUCCESS;
+  if (on_gpu(x)) return hm_dense_cuda_transpose(x->device, (int)type, rows, cols, src, lds, dst);
+  const int s = (int)type;
+  const int64_t tile = 64; /* neither side strides through memory an entry at a time */
+#pragma omp parallel for schedule(static)
+  for (int64_t j0 = 0; j0 < cols; j0 += tile)
+    for (int64_t i0 = 0; i0 < rows; i0 += tile)
+      for (int64_t i = i0; i < rows && i < i0 + tile; i++)
+        for (int64_t j = j0; j < cols && j < j0 + tile; j++)
+          for (int z = 0; z < s; z++) dst[s * (i * cols + j) + z] = src[s * (j * lds + i) + z];
+  return HM_SUCCESS;
+}
+
 int hm_dense_x_gather_columns(const hm_dense_exec *x, int64_t rows, int64_t count, const double *src, int64_t lds,
                               const int64_t *idx, double *dst, int64_t ldd) {
   if (rows <= 0 || count <= 0) return HM_SUCCESS;

@@ -52,6 +52,10 @@ int hm_dense_x_unit_lower(const hm_dense_exec *x, hm_scalar type, int64_t m, int
 int hm_dense_x_tridiagonal_eigh(const hm_dense_exec *x, int64_t n, double *d, double *e, double *z, int *info);
 /* Real columns a, b (len each, on x's side) <- (c a + s b, c b - s a): a plane rotation. */
 int hm_dense_x_rot(const hm_dense_exec *x, int64_t len, double *a, double *b, double c, double s);
+/* dst (rows x cols of type, row-major: entry (i, j) at i * cols + j) <- src (column-major, leading
+ * dimension lds), both on x's side. */
+int hm_dense_x_transpose(const hm_dense_exec *x, hm_scalar type, int64_t rows, int64_t cols, const double *src,
+                         int64_t lds, double *dst);
 /* Real: dst column j (rows doubles, leading dimension ldd) <- src column idx[j] (lds) for j < count;
  * idx on the host. */
 int hm_dense_x_gather_columns(const hm_dense_exec *x, int64_t rows, int64_t count, const double *src, int64_t lds,

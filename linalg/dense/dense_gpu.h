@@ -48,6 +48,9 @@ int hm_dense_cuda_gather_columns(int device, int64_t rows, int64_t count, const 
 /* The rank-one problem's unit eigenvectors (dense_exec.h's hm_dense_x_secular_vectors; inputs on the host). */
 int hm_dense_cuda_secular_vectors(int device, int64_t K, int64_t cols, const double *dl, const double *wt, const int64_t *origin,
                                   const double *offset, const int64_t *perm, double *s, int64_t lds);
+/* dst (rows x cols, row-major) <- src (column-major, lds); type: doubles per entry. */
+int hm_dense_cuda_transpose(int device, int type, int64_t rows, int64_t cols, const double *src, int64_t lds,
+                            double *dst);
 /* dst (complex, ldd) <- real src (lds), n x cols. */
 int hm_dense_cuda_widen(int device, int64_t n, int64_t cols, const double *src, int64_t lds, double *dst, int64_t ldd);
 #ifdef __cplusplus
