@@ -138,6 +138,37 @@ static int to_side(const hm_dense_columns *c, double **host, int64_t count, doub
   return hm_dense_agree(c->comm, st);
 }
 
+int hm_dense_distributed_solve(const hm_dense_columns *c, double **aloc, double **bloc, int vectors, double *w,
+                               double **zx, int64_t *bound) {
+  const int64_t cols = (int64_t)c->type * c->n * c->nloc + 1;
+  double *ax = NULL, *bx = NULL, *tx = NULL, t0 = MPI_Wtime();
+  int st = HM_SUCCESS;
+  /* The columns to the rank's side (a CUDA rank's GPU; the host arrays themselves on a CPU rank). */
+  HM_CALL_GOTO(st, done, to_side(c, aloc, cols, &ax));
+  if (bloc) HM_CALL_GOTO(st, done, to_side(c, bloc, cols, &bx));
+  if (bloc) { /* C = L^-1 (L^-1 A)^H */
+    st = hm_dense_x_alloc(&c->x, &tx, cols);
+    HM_CALL_GOTO(st, done, hm_dense_agree(c->comm, st));
+    HM_CALL_GOTO(st, done, hm_dense_cholesky_columns(c, bx));
+    HM_CALL_GOTO(st, done, hm_dense_cholesky_solve(c, bx, 'N', c->nloc, ax));
+    HM_CALL_GOTO(st, done, hm_dense_conjugate_transpose(c, ax, tx));
+    HM_CALL_GOTO(st, done, hm_dense_cholesky_solve(c, bx, 'N', c->nloc, tx));
+    double *swap = ax;
+    ax = tx, tx = swap;
+    hm_dense_x_free(&c->x, tx);
+    tx = NULL;
+  }
+  stage_seconds[6] = lap(&c->x, &t0);
+  HM_CALL_GOTO(st, done, hm_dense_distributed_columns(c, ax, w, vectors, zx, bound));
+  t0 = MPI_Wtime();
+  if (vectors && bloc) /* z = L^-H y */
+    HM_CALL_GOTO(st, done, hm_dense_cholesky_solve(c, bx, 'C', bound[c->rank + 1] - bound[c->rank], *zx));
+  stage_seconds[6] += lap(&c->x, &t0);
+done:
+  hm_dense_x_free(&c->x, ax); hm_dense_x_free(&c->x, bx); hm_dense_x_free(&c->x, tx);
+  return st;
+}
+
 /* Z's rows (row-major, all n columns, on the context's side) <- the eigenvectors *zx (n x mine on c's
  * side, columns bound[rank] onwards; freed here): each rank's share of rows transposed on the side, then
  * exchanged by MPI through the host (on one rank straight into Z). Collective. */
@@ -208,7 +239,7 @@ int hm_dense_distributed(struct hm_matrix_s *A, struct hm_matrix_s *B, int vecto
   hm_dense_transfer t = {0}, tb = {0};
   double t0 = MPI_Wtime();
   memset(stage_seconds, 0, sizeof stage_seconds);
-  double *aloc = NULL, *bloc = NULL, *ax = NULL, *bx = NULL, *tx = NULL, *zx = NULL;
+  double *aloc = NULL, *bloc = NULL, *zx = NULL;
   int64_t *bound = NULL;
   int st = HM_SUCCESS;
   HM_MALLOC(g.pnum, c.P);
@@ -228,40 +259,17 @@ int hm_dense_distributed(struct hm_matrix_s *A, struct hm_matrix_s *B, int vecto
   }
   HM_CALL_GOTO(st, done, hm_dense_transfer_run(A, &g, &t, aloc));
   if (B) HM_CALL_GOTO(st, done, hm_dense_transfer_run(B, &g, &tb, bloc));
-  /* The columns to the rank's side (a CUDA rank's GPU; the host arrays themselves on a CPU rank). */
-  HM_CALL_GOTO(st, done, to_side(&c, &aloc, (int64_t)cols, &ax));
-  if (B) HM_CALL_GOTO(st, done, to_side(&c, &bloc, (int64_t)cols, &bx));
   stage_seconds[5] = lap(&c.x, &t0);
-  if (B) { /* C = L^-1 (L^-1 A)^H */
-    st = hm_dense_x_alloc(&c.x, &tx, (int64_t)cols);
-    HM_CALL_GOTO(st, done, hm_dense_agree(c.comm, st));
-    HM_CALL_GOTO(st, done, hm_dense_cholesky_columns(&c, bx));
-    HM_CALL_GOTO(st, done, hm_dense_cholesky_solve(&c, bx, 'N', c.nloc, ax));
-    HM_CALL_GOTO(st, done, hm_dense_conjugate_transpose(&c, ax, tx));
-    HM_CALL_GOTO(st, done, hm_dense_cholesky_solve(&c, bx, 'N', c.nloc, tx));
-    double *swap = ax;
-    ax = tx, tx = swap;
-    hm_dense_x_free(&c.x, tx);
-    tx = NULL;
-  }
-  stage_seconds[6] = lap(&c.x, &t0);
-  HM_CALL_GOTO(st, done, hm_dense_distributed_columns(&c, ax, w, vectors, &zx, bound));
+  HM_CALL_GOTO(st, done, hm_dense_distributed_solve(&c, &aloc, B ? &bloc : NULL, vectors, w, &zx, bound));
   t0 = MPI_Wtime();
-  hm_dense_x_free(&c.x, ax);
-  ax = NULL;
   if (vectors) {
-    const int64_t mine = bound[c.rank + 1] - bound[c.rank];
-    if (B) HM_CALL_GOTO(st, done, hm_dense_cholesky_solve(&c, bx, 'C', mine, zx)); /* z = L^-H y */
-    stage_seconds[6] += lap(&c.x, &t0);
-    hm_dense_x_free(&c.x, bx);
-    bx = NULL;
     HM_CALL_GOTO(st, done, columns_to_rows(&c, bound, &zx, Z));
     stage_seconds[7] = lap(&c.x, &t0);
   }
 done:
   hm_dense_transfer_free(&t);
   hm_dense_transfer_free(&tb);
-  hm_dense_x_free(&c.x, ax); hm_dense_x_free(&c.x, bx); hm_dense_x_free(&c.x, tx); hm_dense_x_free(&c.x, zx);
+  hm_dense_x_free(&c.x, zx);
   free(g.pnum); free(bound); free(aloc); free(bloc);
   return st;
 }

@@ -67,6 +67,12 @@ int hm_dense_conjugate_transpose(const hm_dense_columns *c, const double *x, dou
 /* Stages 1 to 4 on the full matrix's columns aloc (on c->x's side, destroyed): w (n, every rank); vectors = 1:
  * *z (on c->x's side, n x (bound[rank + 1] - bound[rank])) gets the eigenvectors of w[bound[rank]] onwards,
  * bound (P + 1) the ranks' ranges. Collective. */
+/* The whole solve from this rank's host columns *aloc (and *bloc for a pencil, else bloc NULL; n x nloc
+ * each, full Hermitian, both freed or moved here, set NULL): w (n, every rank); vectors = 1: *zx (on
+ * c->x's side, n x (bound[rank + 1] - bound[rank])) the eigenvectors of w[bound[rank]] onwards,
+ * B-orthonormal for a pencil. Collective. */
+int hm_dense_distributed_solve(const hm_dense_columns *c, double **aloc, double **bloc, int vectors, double *w,
+                               double **zx, int64_t *bound);
 /* This process's seconds in the last call's stages (for benchmarks): band reduction, bulge chase,
  * tridiagonal, Q2 back, Q1 back; the matrix's entries to the columns on the rank's side, the pencil's
  * reduction to a standard problem and back, the eigenvectors to the ranks' rows. */
