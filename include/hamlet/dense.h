@@ -56,6 +56,18 @@ HM_API int hm_dense_eigh(hm_scalar type, int64_t n, void *A, int64_t lda, void *
 HM_API int hm_dense_eigh_matrix(hm_matrix *A, hm_matrix *B, int vectors, hm_dense_method method, double *w,
                          hm_mvec *Z);
 
+/* Collective over ctx. hamlet's distributed solver (HM_DENSE_DISTRIBUTED) on a matrix distributed as
+ * ScaLAPACK distributes it, so that a ScaLAPACK caller's arrays fit as they are: a is this rank's local
+ * array of the n x n Hermitian A described by desca (ScaLAPACK's 9-integer descriptor: a block-cyclic
+ * dtype 1, any process grid and block sizes, its BLACS context over exactly ctx's processes); b and
+ * descb the same for B of a pencil, or both NULL. Only the lower triangles are read; a and b are not
+ * changed. w: all n eigenvalues, ascending, on every rank. vectors = 1: z (local array of descz, n x n,
+ * any layout, e.g. desca's) gets the eigenvectors (B-orthonormal for a pencil); vectors = 0: z and
+ * descz NULL. On a CUDA context the solve runs on each rank's GPU (the arrays stay host arrays). */
+HM_API int hm_dense_eigh_distributed(hm_context *ctx, hm_scalar type, const double *a, const int desca[9],
+                                     const double *b, const int descb[9], int vectors, double *w, double *z,
+                                     const int descz[9]);
+
 #ifdef __cplusplus
 }
 #endif

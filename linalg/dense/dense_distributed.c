@@ -13,9 +13,9 @@
 
 /* Each rank's share of the eigenvectors: indices [bound[r], bound[r + 1]) of the ascending w, blocks of
  * ceil(n / P): one column block each, which columns_to_rows takes to the ranks' rows. */
-static int64_t vector_block(int64_t n, int P) { return n > 0 ? (n + P - 1) / P : 1; }
+int64_t hm_dense_vector_block(int64_t n, int P) { return n > 0 ? (n + P - 1) / P : 1; }
 static void eigen_ranges(int64_t n, int P, int64_t *bound) {
-  for (int r = 0; r <= P; r++) bound[r] = r * vector_block(n, P) < n ? r * vector_block(n, P) : n;
+  for (int r = 0; r <= P; r++) bound[r] = r * hm_dense_vector_block(n, P) < n ? r * hm_dense_vector_block(n, P) : n;
 }
 
 static double stage_seconds[HM_DENSE_STAGES];
@@ -86,7 +86,7 @@ done:
 }
 
 /* The band width: 64 where every rank holds several column blocks, smaller for small matrices. */
-static int block_of(int64_t n, int P) {
+int hm_dense_distributed_block(int64_t n, int P) {
   int64_t b = n / (4 * (int64_t)P);
   return b > 64 ? 64 : b < 4 ? 4 : (int)b;
 }
@@ -96,8 +96,8 @@ static int block_of(int64_t n, int P) {
  * with vectors, this rank's eigenvectors on their way to row blocks; the side that solves (the host,
  * or the GPU for a CUDA rank) holds the columns and divide and conquer's n^2 eigenvectors and n^2
  * workspace next to this rank's range of them. Collective. */
-static int check_memory(const hm_dense_columns *c, const hm_dense_transfer *t, const hm_dense_transfer *tb,
-                        int64_t local_rows, int generalized, int vectors) {
+int hm_dense_distributed_check_memory(const hm_dense_columns *c, const hm_dense_transfer *t, const hm_dense_transfer *tb,
+                                      int64_t local_rows, int generalized, int vectors) {
   const double elt = 8.0 * (int)c->type, N = (double)c->n, mine = ceil(N / c->P), cols = elt * N * (double)c->nloc;
   const int gpu = c->x.device >= 0;
   const double blocks = elt * N * N / c->P;
@@ -230,7 +230,7 @@ int hm_dense_distributed(struct hm_matrix_s *A, struct hm_matrix_s *B, int vecto
                          struct hm_mvec_s *Z) {
   hm_context *ctx = A->ctx;
   const int64_t n = A->dist.n_global;
-  hm_dense_columns c = {ctx->comm, ctx->rank, ctx->size, A->type, n, 0, block > 0 ? block : block_of(n, ctx->size),
+  hm_dense_columns c = {ctx->comm, ctx->rank, ctx->size, A->type, n, 0, block > 0 ? block : hm_dense_distributed_block(n, ctx->size),
                         {ctx->backend == HM_BACKEND_CUDA ? ctx->device : -1}};
   c.nloc = hm_dense_numroc(n, c.b, c.rank, c.P);
   const int s = (int)c.type;
@@ -247,7 +247,7 @@ int hm_dense_distributed(struct hm_matrix_s *A, struct hm_matrix_s *B, int vecto
   for (int r = 0; r < c.P; r++) g.pnum[r] = r;
   HM_CALL_GOTO(st, done, hm_dense_transfer_plan(A, &g, 1, &t));
   if (B) HM_CALL_GOTO(st, done, hm_dense_transfer_plan(B, &g, 1, &tb));
-  HM_CALL_GOTO(st, done, check_memory(&c, &t, &tb, A->dist.local, B != NULL, vectors));
+  HM_CALL_GOTO(st, done, hm_dense_distributed_check_memory(&c, &t, &tb, A->dist.local, B != NULL, vectors));
   const size_t cols = (size_t)(s * n * c.nloc) + 1;
   aloc = calloc(cols, sizeof(double));
   if (B) bloc = calloc(cols, sizeof(double));

@@ -13,6 +13,11 @@ void Cblacs_gridinfo(int context, int *nprow, int *npcol, int *myrow, int *mycol
 void Cblacs_gridexit(int context);
 int Cblacs_pnum(int context, int prow, int pcol);
 
+/* Redistribution between any two block-cyclic layouts (complex as interleaved doubles); gcontext: a
+ * BLACS context holding every process of both. */
+void Cpdgemr2d(int m, int n, double *a, int ia, int ja, int *desca, double *b, int ib, int jb, int *descb, int gcontext);
+void Cpzgemr2d(int m, int n, double *a, int ia, int ja, int *desca, double *b, int ib, int jb, int *descb, int gcontext);
+
 /* Tools. */
 int numroc_(const int *n, const int *nb, const int *iproc, const int *isrcproc, const int *nprocs);
 void descinit_(int *desc, const int *m, const int *n, const int *mb, const int *nb, const int *irsrc,
