@@ -2,8 +2,9 @@
 ! hm_dense_eigh on Fortran arrays against analytic spectra (1D Laplacian, the 1D Q1 stiffness/mass
 ! pair, a complex Hermitian circulant), with eigenvector residuals; hm_dense_eigh_matrix on a
 ! distributed 1D Laplacian (ScaLAPACK, the two-stage solver, LAPACK on rank 0, AUTO) against the same
-! analytic values with residuals A z - lambda z on this rank's rows; the memory refusal and bad
-! arguments.
+! analytic values with residuals A z - lambda z on this rank's rows; hm_dense_eigh_distributed on a
+! ScaLAPACK-distributed 1D Laplacian (a 1 x P BLACS grid, blocks of 5) against the analytic eigenpairs;
+! the memory refusal and bad arguments.
 program test_fortran_dense
   use, intrinsic :: iso_c_binding
   use mpi
@@ -36,6 +37,7 @@ program test_fortran_dense
   call check_distributed(HM_DENSE_DISTRIBUTED, "distributed")
   call check_distributed(HM_DENSE_LAPACK, "lapack")
   call check_distributed(HM_DENSE_AUTO, "auto")
+  call check_scalapack_arrays()
   call check_refusals()
   call test_ok(hm_context_destroy(ctx), "hm_context_destroy")
   call test_finish("test_fortran_dense")
@@ -170,6 +172,50 @@ contains
     call test_ok(hm_matrix_destroy(A), "hm_matrix_destroy")
     call test_ok(hm_dist_destroy(d), "hm_dist_destroy")
   end subroutine check_distributed
+
+  ! The 1D Laplacian as a ScaLAPACK caller holds it (n = 24 in blocks of 5 over a 1 x P grid): the
+  ! eigenvalues and, entry by entry, |z| against sqrt(2 / (n + 1)) |sin(i k pi / (n + 1))|.
+  subroutine check_scalapack_arrays()
+    integer, parameter :: n = 24, nb = 5
+    integer, external :: numroc
+    integer :: ictxt, nprow, npcol, myrow, mycol, nloc, info, desca(9), lj, i, j, k
+    real(c_double), allocatable :: a(:, :), z(:, :)
+    real(c_double) :: w(n), exact(n), err, all_err
+    integer :: ierr
+    call blacs_get(-1, 0, ictxt)
+    call blacs_gridinit(ictxt, 'R', 1, nranks)
+    call blacs_gridinfo(ictxt, nprow, npcol, myrow, mycol)
+    nloc = numroc(n, nb, mycol, 0, npcol)
+    call descinit(desca, n, n, n, nb, 0, 0, ictxt, n, info)
+    call test_assert(info == 0, "descinit")
+    allocate(a(n, max(nloc, 1)), z(n, max(nloc, 1)))
+    a = 7 ! above the diagonal: never read
+    do lj = 1, nloc
+      j = ((lj - 1) / nb * npcol + mycol) * nb + mod(lj - 1, nb) + 1 ! global column
+      a(j:, lj) = 0
+      a(j, lj) = 2
+      if (j < n) a(j + 1, lj) = -1
+    end do
+    exact = [(2 - 2 * cos(k * pi / (n + 1)), k = 1, n)]
+    call test_ok(hm_dense_eigh_distributed(ctx, HM_REAL, a, desca, vectors=1_c_int, w=w, z=z, descz=desca), &
+                 "hm_dense_eigh_distributed")
+    call test_assert(maxval(abs(w - exact)) < 1d-13, "ScaLAPACK-distributed Laplacian eigenvalues")
+    err = 0
+    do lj = 1, nloc
+      k = ((lj - 1) / nb * npcol + mycol) * nb + mod(lj - 1, nb) + 1
+      do i = 1, n
+        err = max(err, abs(abs(z(i, lj)) - sqrt(2.0d0 / (n + 1)) * abs(sin(i * k * pi / (n + 1)))))
+      end do
+    end do
+    call MPI_Allreduce(err, all_err, 1, MPI_DOUBLE_PRECISION, MPI_MAX, MPI_COMM_WORLD, ierr)
+    call test_assert(all_err < 1d-12, "ScaLAPACK-distributed Laplacian eigenvectors")
+    w = 0
+    call test_ok(hm_dense_eigh_distributed(ctx, HM_REAL, a, desca, vectors=0_c_int, w=w), "eigenvalues only")
+    call test_assert(maxval(abs(w - exact)) < 1d-13, "ScaLAPACK-distributed Laplacian eigenvalues alone")
+    call test_fails(hm_dense_eigh_distributed(ctx, HM_REAL, a, desca, vectors=1_c_int, w=w), HM_ERR_ARGUMENT, &
+                    "vectors = 1", "vectors without z")
+    call blacs_gridexit(ictxt)
+  end subroutine check_scalapack_arrays
 
   subroutine check_refusals()
     integer, parameter :: n = 100
