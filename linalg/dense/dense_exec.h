@@ -31,7 +31,7 @@ int hm_dense_x_gemm(const hm_dense_exec *x, hm_scalar type, char ta, char tb, in
 /* X <- op(L)^-1 X (side 'L', X m x n) or X op(L)^-1 (side 'R'), L lower triangular, op = trans: 'N' or 'C'. */
 int hm_dense_x_trsm(const hm_dense_exec *x, hm_scalar type, char side, char trans, int64_t m, int64_t n, const double *L,
                     int64_t ldl, double *X, int64_t ldx);
-/* Z (m x n) <- (I - V T V^H) Z, all on x's side; work and work2: k x n each. */
+/* Z (m x n) <- (I - V T V^H) Z, all on x's side; work and work2: k x n each (for n > m work2 holds V T). */
 int hm_dense_x_apply_block_reflector(const hm_dense_exec *x, hm_scalar type, int64_t m, int64_t n, int64_t k,
                                      const double *V, int64_t ldv, const double *T, int64_t ldt, double *Z,
                                      int64_t ldz, double *work, double *work2);
