@@ -101,12 +101,13 @@ int hm_dense_distributed_check_memory(const hm_dense_columns *c, const hm_dense_
   const double elt = 8.0 * (int)c->type, N = (double)c->n, mine = ceil(N / c->P), cols = elt * N * (double)c->nloc;
   const int gpu = c->x.device >= 0;
   const double blocks = elt * N * N / c->P;
-  const double entries = (double)(t->nsend + t->nrecv + tb->nsend + tb->nrecv) * sizeof(hm_dense_entry);
-  /* divide and conquer: n^2 eigenvectors and ~n^2 workspace (LAPACK's, or hamlet's on the GPU with the
-   * merge's K x K secular vectors twice on the host) */
-  const double tri = vectors ? 16.0 * N * N + elt * N * mine : 0;
+  /* the entries on their way to the columns, or (no transfer: arrays in) the mirrored triangle's copy */
+  const double entries = t ? (double)(t->nsend + t->nrecv + tb->nsend + tb->nrecv) * sizeof(hm_dense_entry) : cols;
+  /* divide and conquer: n^2 eigenvectors and ~n^2 workspace (LAPACK's on the host; hamlet's on the GPU,
+   * with a panel of 2048 secular vectors there and O(n) on the host) */
+  const double tri = vectors ? 16.0 * N * N + elt * N * mine + (gpu ? 8.0 * N * 2048 : 0) : 0;
   const double back = vectors ? elt * (N * mine + 2.0 * (double)local_rows * N) : 0;
-  const double host_tri = gpu && vectors ? 16.0 * N * N : tri;
+  const double host_tri = gpu ? 0 : tri;
   /* a GPU rank's host holds the columns of A and B only until they go up */
   const double host = cols * (generalized ? (gpu ? 2 : 3) : 1) + fmax(entries, blocks + fmax(host_tri, back));
   const double side = generalized ? fmax(3 * cols, 2 * cols + tri) : cols + tri; /* A, B, the copy; B kept */

@@ -70,8 +70,8 @@ int hm_dense_conjugate_transpose(const hm_dense_columns *c, const double *x, dou
 /* The band width b for n on P ranks; each rank's block of eigenvectors, ceil(n / P) columns. */
 int hm_dense_distributed_block(int64_t n, int P);
 int64_t hm_dense_vector_block(int64_t n, int P);
-/* Refuse, before allocating, what the host or the device cannot hold (t, tb: the entries' transfers,
- * zero where the columns come otherwise; local_rows: this rank's rows of the eigenvectors). Collective. */
+/* Refuse, before allocating, what the host or the device cannot hold (t, tb: the entries' transfers, or
+ * both NULL where the columns come from arrays; local_rows: this rank's rows of the eigenvectors). Collective. */
 int hm_dense_distributed_check_memory(const hm_dense_columns *c, const hm_dense_transfer *t,
                                       const hm_dense_transfer *tb, int64_t local_rows, int generalized, int vectors);
 /* The whole solve from this rank's host columns *aloc (and *bloc for a pencil, else bloc NULL; n x nloc

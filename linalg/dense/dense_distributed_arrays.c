@@ -78,8 +78,7 @@ HM_API int hm_dense_eigh_distributed(hm_context *ctx, hm_scalar type, const doub
                         {ctx->backend == HM_BACKEND_CUDA ? ctx->device : -1}};
   c.nloc = hm_dense_numroc(n, c.b, c.rank, c.P);
   const int s = (int)type, P = c.P;
-  const hm_dense_transfer none = {0};
-  HM_CALL(hm_dense_distributed_check_memory(&c, &none, &none, (n + P - 1) / P, b != NULL, vectors));
+  HM_CALL(hm_dense_distributed_check_memory(&c, NULL, NULL, (n + P - 1) / P, b != NULL, vectors));
   /* the solver's layouts on a 1 x P grid of ctx's ranks: A's column blocks, the eigenvectors' blocks */
   int sys = Csys2blacs_handle(ctx->comm), ctxt = sys, nprow = 0, npcol = 0, myrow = -1, mycol = -1, info = 0;
   Cblacs_gridinit(&ctxt, "Row", 1, P);

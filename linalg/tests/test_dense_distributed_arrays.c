@@ -3,7 +3,7 @@
  * divide n and differ between rows and columns, the eigenvectors in a layout other than A's. The upper
  * triangles hold garbage (only the lower ones may be read). Against LAPACK's ?syevd / ?sygvd of the
  * full matrix on every rank: eigenvalues to 1e-12 ||A||, residual |A z - w B z| and |Z^H B Z - I| below
- * 1e-12 from the gathered eigenvectors. Then the bad arguments. */
+ * 1e-12 from the gathered eigenvectors. Then the bad arguments and the memory refusal. */
 #include <complex.h>
 #include <math.h>
 #include <stdlib.h>
@@ -141,6 +141,10 @@ static void bad_arguments(hm_context *ctx, int ctxt) {
                 "both given with vectors = 1");
   HM_TEST_FAILS(hm_dense_eigh_distributed(ctx, (hm_scalar)3, a, g.desc, NULL, NULL, 0, w, NULL, NULL), HM_ERR_ARGUMENT,
                 "allowed HM_REAL");
+  setenv("HAMLET_DENSE_MEMORY_LIMIT", "100", 1); /* refused before anything is allocated */
+  HM_TEST_FAILS(hm_dense_eigh_distributed(ctx, HM_REAL, a, g.desc, NULL, NULL, 0, w, NULL, NULL), HM_ERR_MEMORY,
+                "the distributed dense solver for n = 10");
+  unsetenv("HAMLET_DENSE_MEMORY_LIMIT");
   free(a);
 }
 
