@@ -1,7 +1,9 @@
-/* The deflation and the secular equation of one divide-and-conquer merge (dense_secular.h). */
+/* The tree of a divide and conquer, and the deflation and the secular equation of one merge
+ * (dense_secular.h). */
 #include "dense_secular.h"
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <lapacke.h>
 #include <omp.h>
 #include "error_macros.h"
@@ -9,6 +11,44 @@
 /* LAPACK's secular equation solver: the i-th (1-based) root of 1 + rho sum z_j^2 / (d_j - lambda). */
 void dlaed4_(const int *n, const int *i, const double *d, const double *z, double *delta, const double *rho,
              double *dlam, int *info);
+
+int hm_dc_tree_create(int64_t n, double *d, const double *e, hm_dc_tree *t) {
+  *t = (hm_dc_tree){.n = n, .blocks = 1};
+  while (n / t->blocks > HM_DC_LEAF) t->blocks *= 2;
+  t->start = malloc(sizeof(int64_t) * (size_t)(t->blocks + 1));
+  t->leaf = malloc(sizeof(double) * (size_t)(4 * HM_DC_LEAF * HM_DC_LEAF)), t->scratch = malloc(sizeof(double) * (size_t)n);
+  if (!t->start || !t->leaf || !t->scratch) {
+    hm_dc_tree_free(t);
+    return hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "divide and conquer of n = %lld", (long long)n);
+  }
+  for (int64_t b = 0; b <= t->blocks; b++) t->start[b] = n * b / t->blocks;
+  for (int64_t b = 1; b < t->blocks; b++) {
+    const double beta = fabs(e[t->start[b] - 1]);
+    d[t->start[b] - 1] -= beta, d[t->start[b]] -= beta;
+  }
+  return HM_SUCCESS;
+}
+
+void hm_dc_tree_free(hm_dc_tree *t) {
+  free(t->start); free(t->leaf); free(t->scratch);
+  *t = (hm_dc_tree){0};
+}
+
+int hm_dc_tree_leaf(hm_dc_tree *t, int64_t b, double *d, const double *e, int64_t *lo, int64_t *m) {
+  *lo = t->start[b], *m = t->start[b + 1] - *lo;
+  memcpy(t->scratch, e + *lo, sizeof(double) * (size_t)(*m > 1 ? *m - 1 : 0));
+  return LAPACKE_dsteqr(LAPACK_COL_MAJOR, 'I', (int)*m, d + *lo, t->scratch, t->leaf, (int)*m);
+}
+
+void hm_dc_tree_pair(const hm_dc_tree *t, int64_t b, int64_t width, int64_t *lo, int64_t *n1, int64_t *nm) {
+  const int64_t end = b + 2 * width < t->blocks ? b + 2 * width : t->blocks;
+  *lo = t->start[b], *n1 = t->start[b + width] - *lo, *nm = t->start[end] - *lo;
+}
+
+void hm_dc_tree_sort_values(hm_dc_tree *t, double *d, const int64_t *order) {
+  for (int64_t j = 0; j < t->n; j++) t->scratch[j] = d[order[j]];
+  memcpy(d, t->scratch, sizeof(double) * (size_t)t->n);
+}
 
 typedef struct {
   double v;

@@ -1,6 +1,7 @@
-/* One merge of a tridiagonal divide and conquer (Cuppen; LAPACK's dlaed2 and dlaed3), shared by the
- * eigenvector solver (dense_tridiagonal.c) and the eigenvalues-only one (dense_tridiagonal_values.c):
- * the deflation of the rank-one update D + rho z z^T and its secular equation, all on the host.
+/* The parts of a tridiagonal divide and conquer (Cuppen; LAPACK's dlaed0 to dlaed3) shared by the
+ * eigenvector solver (dense_tridiagonal.c) and the eigenvalues-only one (dense_tridiagonal_values.c), all
+ * on the host: the tree of torn leaves, and each merge's deflation of the rank-one update D + rho z z^T
+ * and its secular equation.
  *
  * A merge of T1 (n1 rows) and T2 (n2) torn at beta: T = diag(T1', T2') + rho u u^T, T1', T2' having
  * |beta| less on the touching diagonals, u = e_{n1-1} + sign(beta) e_{n1}, rho = 2 |beta|, and with the
@@ -11,6 +12,26 @@
 #ifndef HAMLET_DENSE_SECULAR_H
 #define HAMLET_DENSE_SECULAR_H
 #include <stdint.h>
+
+/* The tree: `blocks` leaves (a power of two) of about HM_DC_LEAF rows, leaf b rows start[b] .. start[b + 1],
+ * merged pairwise level by level; leaf: one leaf's eigenvectors, scratch: n doubles. */
+enum { HM_DC_LEAF = 32 };
+typedef struct {
+  int64_t n, blocks, *start;
+  double *leaf, *scratch;
+} hm_dc_tree;
+
+/* The tree of n >= 1 rows, d torn at every leaf boundary (|e| off both touching diagonals); 0 or
+ * HM_ERR_MEMORY (raised). */
+int hm_dc_tree_create(int64_t n, double *d, const double *e, hm_dc_tree *t);
+void hm_dc_tree_free(hm_dc_tree *t);
+/* Leaf b by dsteqr: d[*lo .. *lo + *m) its eigenvalues, ascending; t->leaf its eigenvectors (*m x *m).
+ * Returns dsteqr's info. */
+int hm_dc_tree_leaf(hm_dc_tree *t, int64_t b, double *d, const double *e, int64_t *lo, int64_t *m);
+/* The merge at level width of blocks b .. b + 2 width: rows [*lo, *lo + *nm), the first *n1 of the left half. */
+void hm_dc_tree_pair(const hm_dc_tree *t, int64_t b, int64_t width, int64_t *lo, int64_t *n1, int64_t *nm);
+/* d (n) <- d[order[j]], the columns' values in their final order. */
+void hm_dc_tree_sort_values(hm_dc_tree *t, double *d, const int64_t *order);
 
 typedef struct {
   int64_t nm, K, ngone, nrot;

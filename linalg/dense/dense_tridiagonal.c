@@ -7,13 +7,10 @@
  * ascending eigenvalue, and one gather sorts them at the end. */
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
-#include <lapacke.h>
 #include "dense_exec.h"
 #include "dense_secular.h"
 #include "error_macros.h"
 
-enum { LEAF = 32 };
 enum { SECULAR_PANEL = 2048 }; /* S's columns built and multiplied at a time: n x 2048 memory, GEMMs still long */
 
 typedef struct {
@@ -98,42 +95,32 @@ int hm_dense_tridiagonal_dc(const hm_dense_exec *x, int64_t n, double *d, const 
   *info = 0;
   if (n <= 0) return HM_SUCCESS;
   dc_state st = {x, n, d, z, NULL, malloc(sizeof(int64_t) * (size_t)n), NULL, 0};
-  int64_t blocks = 1;
-  while (n / blocks > LEAF) blocks *= 2; /* leaves of <= LEAF rows, merged pairwise */
-  int64_t *start = malloc(sizeof(int64_t) * (size_t)(blocks + 1));
-  double *leaf = malloc(sizeof(double) * (size_t)(2 * LEAF * 2 * LEAF)), *ee = malloc(sizeof(double) * (size_t)n);
-  int err = st.order && start && leaf && ee ? HM_SUCCESS
-                                           : hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "divide and conquer of n = %lld", (long long)n);
+  hm_dc_tree t;
+  int err = hm_dc_tree_create(n, d, e, &t);
+  if (!err && !st.order) err = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "divide and conquer of n = %lld", (long long)n);
   if (!err) err = hm_dense_x_alloc(x, &st.w, n * n);
   if (err) goto done;
-  for (int64_t b = 0; b <= blocks; b++) start[b] = n * b / blocks;
-  /* Tear at every leaf boundary, then solve the leaves. */
-  for (int64_t b = 1; b < blocks; b++) {
-    const double beta = fabs(e[start[b] - 1]);
-    d[start[b] - 1] -= beta, d[start[b]] -= beta;
-  }
-  for (int64_t b = 0; b < blocks && !*info; b++) {
-    const int64_t lo = start[b], m = start[b + 1] - lo;
-    memcpy(ee, e + lo, sizeof(double) * (size_t)(m > 1 ? m - 1 : 0));
-    *info = LAPACKE_dsteqr(LAPACK_COL_MAJOR, 'I', (int)m, d + lo, ee, leaf, (int)m);
-    if (!*info) HM_CALL_GOTO(err, done, hm_dense_x_copy_block(x, 'U', z + lo * n + lo, n, leaf, m, m, m));
+  for (int64_t b = 0; b < t.blocks && !*info; b++) {
+    int64_t lo, m;
+    *info = hm_dc_tree_leaf(&t, b, d, e, &lo, &m);
+    if (!*info) HM_CALL_GOTO(err, done, hm_dense_x_copy_block(x, 'U', z + lo * n + lo, n, t.leaf, m, m, m));
     for (int64_t j = 0; j < m; j++) st.order[lo + j] = lo + j; /* dsteqr's values ascend */
   }
-  /* Merge pairwise, level by level. */
-  for (int64_t width = 1; width < blocks && !*info; width *= 2)
-    for (int64_t b = 0; b + width < blocks && !*info; b += 2 * width) {
-      const int64_t lo = start[b], mid = start[b + width], hi = start[b + 2 * width < blocks ? b + 2 * width : blocks];
-      HM_CALL_GOTO(err, done, merge(&st, lo, mid - lo, hi - lo, e[mid - 1], info));
+  for (int64_t width = 1; width < t.blocks && !*info; width *= 2)
+    for (int64_t b = 0; b + width < t.blocks && !*info; b += 2 * width) {
+      int64_t lo, n1, nm;
+      hm_dc_tree_pair(&t, b, width, &lo, &n1, &nm);
+      HM_CALL_GOTO(err, done, merge(&st, lo, n1, nm, e[lo + n1 - 1], info));
     }
   if (*info) goto done;
   /* The columns by ascending eigenvalue. */
   HM_CALL_GOTO(err, done, hm_dense_x_gather_columns(x, n, n, z, n, st.order, st.w, n));
   HM_CALL_GOTO(err, done, hm_dense_x_copy(x, 'S', z, st.w, n * n));
-  for (int64_t j = 0; j < n; j++) ee[j] = d[st.order[j]];
-  memcpy(d, ee, sizeof(double) * (size_t)n);
+  hm_dc_tree_sort_values(&t, d, st.order);
 done:
   hm_dense_x_free(x, st.w);
   hm_dense_x_free(x, st.s);
-  free(st.order); free(start); free(leaf); free(ee);
+  hm_dc_tree_free(&t);
+  free(st.order);
   return err;
 }

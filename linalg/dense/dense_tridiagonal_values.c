@@ -6,12 +6,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <lapacke.h>
 #include "dense_exec.h"
 #include "dense_secular.h"
 #include "error_macros.h"
-
-enum { LEAF = 32 };
 
 /* row (nm, by the block's columns) <- row S for the kept columns, row itself for the deflated ones; both
  * rows at once. work: 2 nm. */
@@ -78,34 +75,27 @@ done:
 int hm_dense_tridiagonal_values(int64_t n, double *d, const double *e, int *info) {
   *info = 0;
   if (n <= 0) return HM_SUCCESS;
-  int64_t blocks = 1;
-  while (n / blocks > LEAF) blocks *= 2;
-  int64_t *start = malloc(sizeof(int64_t) * (size_t)(blocks + 1)), *order = malloc(sizeof(int64_t) * (size_t)n);
+  int64_t *order = malloc(sizeof(int64_t) * (size_t)n);
   double *first = malloc(sizeof(double) * (size_t)n), *last = malloc(sizeof(double) * (size_t)n);
-  double *leaf = malloc(sizeof(double) * (size_t)(2 * LEAF * 2 * LEAF)), *ee = malloc(sizeof(double) * (size_t)n);
-  int err = start && order && first && last && leaf && ee
-                ? HM_SUCCESS : hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "eigenvalues of n = %lld", (long long)n);
+  hm_dc_tree t;
+  int err = hm_dc_tree_create(n, d, e, &t);
+  if (!err && (!order || !first || !last))
+    err = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "eigenvalues of n = %lld", (long long)n);
   if (err) goto done;
-  for (int64_t b = 0; b <= blocks; b++) start[b] = n * b / blocks;
-  for (int64_t b = 1; b < blocks; b++) {
-    const double beta = fabs(e[start[b] - 1]);
-    d[start[b] - 1] -= beta, d[start[b]] -= beta;
+  for (int64_t b = 0; b < t.blocks && !*info; b++) {
+    int64_t lo, m;
+    *info = hm_dc_tree_leaf(&t, b, d, e, &lo, &m);
+    for (int64_t j = 0; j < m; j++) first[lo + j] = t.leaf[j * m], last[lo + j] = t.leaf[j * m + m - 1], order[lo + j] = lo + j;
   }
-  for (int64_t b = 0; b < blocks && !*info; b++) {
-    const int64_t lo = start[b], m = start[b + 1] - lo;
-    memcpy(ee, e + lo, sizeof(double) * (size_t)(m > 1 ? m - 1 : 0));
-    *info = LAPACKE_dsteqr(LAPACK_COL_MAJOR, 'I', (int)m, d + lo, ee, leaf, (int)m);
-    for (int64_t j = 0; j < m; j++) first[lo + j] = leaf[j * m], last[lo + j] = leaf[j * m + m - 1], order[lo + j] = lo + j;
-  }
-  for (int64_t width = 1; width < blocks && !*info; width *= 2)
-    for (int64_t b = 0; b + width < blocks && !*info; b += 2 * width) {
-      const int64_t lo = start[b], mid = start[b + width], hi = start[b + 2 * width < blocks ? b + 2 * width : blocks];
-      HM_CALL_GOTO(err, done, merge(lo, mid - lo, hi - lo, e[mid - 1], d, first, last, order, info));
+  for (int64_t width = 1; width < t.blocks && !*info; width *= 2)
+    for (int64_t b = 0; b + width < t.blocks && !*info; b += 2 * width) {
+      int64_t lo, n1, nm;
+      hm_dc_tree_pair(&t, b, width, &lo, &n1, &nm);
+      HM_CALL_GOTO(err, done, merge(lo, n1, nm, e[lo + n1 - 1], d, first, last, order, info));
     }
-  if (*info) goto done;
-  for (int64_t j = 0; j < n; j++) ee[j] = d[order[j]];
-  memcpy(d, ee, sizeof(double) * (size_t)n);
+  if (!*info) hm_dc_tree_sort_values(&t, d, order);
 done:
-  free(start); free(order); free(first); free(last); free(leaf); free(ee);
+  hm_dc_tree_free(&t);
+  free(order); free(first); free(last);
   return err;
 }
