@@ -30,7 +30,7 @@ foreach(p 1 2 3)
 endforeach()
 # hm_dense_eigh_distributed on ScaLAPACK-distributed arrays, every grid of 1, 2, 3 and 4 ranks.
 hm_add_c_test(test_dense_distributed_arrays SOURCES test_dense_distributed_arrays.c LABELS cpu)
-target_include_directories(test_dense_distributed_arrays PRIVATE ${CMAKE_SOURCE_DIR}/linalg/dense)
+target_include_directories(test_dense_distributed_arrays PRIVATE ${CMAKE_SOURCE_DIR}/linalg/dense ${CMAKE_SOURCE_DIR}/linalg/core)
 foreach(p 2 3 4)
   hm_add_test(test_dense_distributed_arrays_mpi${p} COMMAND $<TARGET_FILE:test_dense_distributed_arrays> NPROCS ${p} LABELS cpu)
 endforeach()

@@ -11,6 +11,7 @@
 #include <lapacke.h>
 #include "testing.h"
 #include "hamlet/dense.h"
+#include "dense_internal.h"
 #include "scalapack.h"
 
 static const int izero = 0;
@@ -28,8 +29,6 @@ static double complex entry(int which, hm_scalar type, int64_t n, int64_t i, int
   if (which == 1) v = 0.1 * v + (i == j ? 2 : 0);
   return v;
 }
-
-static int64_t local_to_global(int64_t l, int nb, int p, int np) { return (l / nb * np + p) * nb + l % nb; }
 
 typedef struct {
   int ctxt, nprow, npcol, myrow, mycol, mb, nb, mloc, nloc, desc[9];
@@ -50,8 +49,8 @@ static double *fill(const layout *g, int which, hm_scalar type, int64_t n) {
   double *a = calloc((size_t)(s * lld * (g->nloc > 0 ? g->nloc : 1)), sizeof(double));
   for (int64_t lj = 0; lj < g->nloc; lj++)
     for (int64_t li = 0; li < g->mloc; li++) {
-      const double complex v = entry(which, type, n, local_to_global(li, g->mb, g->myrow, g->nprow),
-                                     local_to_global(lj, g->nb, g->mycol, g->npcol));
+      const double complex v = entry(which, type, n, hm_dense_global_of(li, g->mb, g->myrow, g->nprow),
+                                     hm_dense_global_of(lj, g->nb, g->mycol, g->npcol));
       a[s * (lj * lld + li)] = creal(v);
       if (s == 2) a[2 * (lj * lld + li) + 1] = cimag(v);
     }
@@ -64,7 +63,7 @@ static double complex *gather(const layout *g, const double *a, hm_scalar type, 
   double complex *full = calloc((size_t)(n * n), sizeof *full);
   for (int64_t lj = 0; lj < g->nloc; lj++)
     for (int64_t li = 0; li < g->mloc; li++) {
-      const int64_t i = local_to_global(li, g->mb, g->myrow, g->nprow), j = local_to_global(lj, g->nb, g->mycol, g->npcol);
+      const int64_t i = hm_dense_global_of(li, g->mb, g->myrow, g->nprow), j = hm_dense_global_of(lj, g->nb, g->mycol, g->npcol);
       full[j * n + i] = a[s * (lj * lld + li)] + (s == 2 ? I * a[2 * (lj * lld + li) + 1] : 0);
     }
   MPI_Allreduce(MPI_IN_PLACE, full, (int)(2 * n * n), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
