@@ -15,13 +15,14 @@ static int on_checkpoint(hm_interior *in, void *user) {
   run_state *s = user;
   run_mark m = {0};
   run_mark_now(s, &m);
-  hm_mvec *blocks[2];
+  hm_mvec **blocks = NULL;
   int nblocks, nscalars;
   double *scalars = NULL;
-  int st = hm_interior_checkpoint_state(in, &nblocks, blocks, &nscalars, &scalars);
+  int st = hm_interior_checkpoint_state(in, &nblocks, &blocks, &nscalars, &scalars);
   if (!st)
     st = hm_state_checkpoint_write(s->ctx, s->checkpoint_path, s->deck.text, "interior", nblocks, blocks, nscalars,
                                    scalars, run_identity(s));
+  free(blocks);
   free(scalars);
   run_checkpoint_done(s, &m, PHASE_CHECKPOINT);
   return st;
@@ -40,15 +41,17 @@ static int restore(run_state *s, hm_interior *in) {
   const char *path = s->args->checkpoint_path;
   int n, nblocks;
   double *scalars;
-  hm_mvec *blocks[2];
+  hm_mvec **blocks = NULL;
   APP_CALL_INPUT(hm_state_checkpoint_read_scalars(s->ctx, path, "interior", &n, &scalars));
-  int st = hm_interior_checkpoint_restore(in, n, scalars, &nblocks, blocks);
+  int st = hm_interior_checkpoint_restore(in, n, scalars, &nblocks, &blocks);
   free(scalars);
   if (st) {
     if (s->rank == 0) fprintf(stderr, "hamlet: checkpoint '%s' refused: %s", path, hm_error_message());
     return st;
   }
-  APP_CALL_INPUT(hm_state_checkpoint_read_blocks(s->ctx, path, nblocks, blocks));
+  st = hm_state_checkpoint_read_blocks(s->ctx, path, nblocks, blocks);
+  free(blocks);
+  APP_CALL_INPUT(st);
   return HM_SUCCESS;
 }
 

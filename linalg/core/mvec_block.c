@@ -146,3 +146,67 @@ int hm_mvec_gram_columns(const hm_mvec *X, const hm_mvec *Y, int y0, int ny, voi
   HM_CALL(gram_reduce(X, ny, G, st, local));
   return HM_SUCCESS;
 }
+
+/* Rows per piece of the in-place operations below: `asked` where > 0, else about 64 MiB of work
+ * space whatever the width; at most the local rows. */
+static int64_t piece_rows(const hm_mvec *Y, int64_t asked) {
+  const int64_t row = (int64_t)Y->k * Y->type * (int64_t)sizeof(double);
+  int64_t rows = asked > 0 ? asked : ((int64_t)64 << 20) / (row > 0 ? row : 1);
+  if (rows > Y->dist.local) rows = Y->dist.local;
+  return rows < 1 ? 1 : rows;
+}
+
+int hm_mvec_multiply_in_place(hm_mvec *Y, const void *C, int64_t piece) {
+  HM_CHECK(Y && C, HM_ERR_ARGUMENT, "Y or C is NULL");
+  const hm_kernels *K = Y->ctx->kernels;
+  const int t = Y->type, k = Y->k;
+  const int64_t n = Y->dist.local, rows = piece_rows(Y, piece), stride = (int64_t)k * t;
+  if (n == 0 || k == 0) return HM_SUCCESS;
+  double *work = NULL, zero[2] = {0, 0};
+  HM_CALL(K->alloc(sizeof(double) * (size_t)(rows * stride), (void **)&work));
+  int st = HM_SUCCESS;
+  /* Rows are contiguous (row-major): each piece is multiplied into the work space and copied back. */
+  for (int64_t r = 0; r < n && !st; r += rows) {
+    const int64_t nr = n - r < rows ? n - r : rows;
+    st = K->block_update(Y->type, nr, k, Y->data + r * stride, k, C, zero, work);
+    if (!st) st = K->copy(Y->data + r * stride, work, sizeof(double) * (size_t)(nr * stride));
+  }
+  K->release(work);
+  HM_CALL(st);
+  return HM_SUCCESS;
+}
+
+int hm_mvec_keep_columns(hm_mvec *Y, const int *keep, int64_t piece) {
+  HM_CHECK(Y && (keep || Y->k == 0), HM_ERR_ARGUMENT, "Y or keep is NULL");
+  HM_CHECK(Y->halo_capacity == 0, HM_ERR_ARGUMENT, "a block with halo rows cannot be narrowed in place");
+  const hm_kernels *K = Y->ctx->kernels;
+  const int t = Y->type, k = Y->k;
+  int kept = 0;
+  for (int j = 0; j < k; j++) kept += keep[j] != 0;
+  if (kept == k) return HM_SUCCESS;
+  const int64_t n = Y->dist.local, rows = piece_rows(Y, piece), stride = (int64_t)k * t, narrow = (int64_t)kept * t;
+  double *work = NULL;
+  if (n > 0 && kept > 0) HM_CALL(K->alloc(sizeof(double) * (size_t)(rows * stride), (void **)&work));
+  int st = HM_SUCCESS;
+  /* Piece by piece from the first row: a piece's narrow rows land at or before its wide rows, so
+   * they overwrite only rows already moved (its own are in the work space first). */
+  for (int64_t r = 0; r < n && kept > 0 && !st; r += rows) {
+    const int64_t nr = n - r < rows ? n - r : rows;
+    st = K->copy(work, Y->data + r * stride, sizeof(double) * (size_t)(nr * stride));
+    for (int j = 0, d = 0; j < k && !st;) {
+      if (!keep[j]) {
+        j++;
+        continue;
+      }
+      int run = 1;
+      while (j + run < k && keep[j + run]) run++;
+      st = K->copy_columns(Y->type, nr, k, work, j, kept, Y->data + r * narrow, d, run);
+      j += run;
+      d += run;
+    }
+  }
+  if (work) K->release(work);
+  HM_CALL(st);
+  Y->k = kept; /* the allocation keeps its size until the block is destroyed */
+  return HM_SUCCESS;
+}

@@ -21,4 +21,11 @@ int hm_mvec_random_phase_columns(hm_mvec *v, uint64_t seed, int col0);
  * ranks and on the GPU (to rounding of log and cos); for start vectors that must not be orthogonal
  * to an eigenvector (Lanczos bounds). */
 int hm_mvec_random_gauss(hm_mvec *v, uint64_t seed);
+/* Y = Y C in place (C: k x k scalars of the type, row-major, on the host), piece by piece of `piece`
+ * rows (0: about 64 MiB of work space): a search space times its Rayleigh-Ritz vectors needs no
+ * second block. */
+int hm_mvec_multiply_in_place(hm_mvec *Y, const void *C, int64_t piece);
+/* Keep the columns j of Y with keep[j] != 0, in their order, and narrow Y to them in place (a block
+ * without halo rows; the allocation keeps its size); pieces as above. */
+int hm_mvec_keep_columns(hm_mvec *Y, const int *keep, int64_t piece);
 #endif

@@ -29,8 +29,8 @@ struct hm_interior_s {
   int degree, search, passes, converged, margin;
   double *coef;                          /* degree + 1 filter coefficients */
   hm_mvec *X;                            /* the active (unlocked) search block */
-  hm_mvec *Q;                            /* the locked eigenvectors, nlock columns */
-  int nlock;
+  hm_mvec **Q;                           /* the locked eigenvectors: a block per locking, nlock columns */
+  int nq, nlock;
   double *lock_values, *lock_res;        /* as locked */
   int *order;                            /* ascending order of the locked values */
   double t_filter, t_other, vector_steps; /* this rank's seconds in the filter and the rest; columns x degree */
@@ -95,7 +95,8 @@ int hm_interior_destroy(hm_interior **in) {
   if (!in || !*in) return HM_SUCCESS;
   hm_interior *s = *in;
   hm_mvec_destroy(&s->X);
-  hm_mvec_destroy(&s->Q);
+  for (int b = 0; b < s->nq; b++) hm_mvec_destroy(&s->Q[b]);
+  free(s->Q);
   free(s->coef);
   free(s->lock_values);
   free(s->lock_res);
@@ -142,10 +143,16 @@ done:
   return st;
 }
 
-/* Bytes the search space of width ns takes over all ranks: the active block, the filter's three
- * work blocks and the locked vectors. */
+/* Columns the filter, the Rayleigh-Ritz products and the residuals take at a time: wide enough that
+ * the matrix's share of a fused step is small, narrow enough that the three work blocks of this width
+ * are a small part of a large search space. */
+enum { CHUNK = 32 };
+
+/* Bytes over all ranks of ns search-space columns (the active block and the locked vectors) and the
+ * three work blocks of a chunk. */
 static double search_bytes(const hm_interior *s, int ns) {
-  return 5.0 * ns * (double)s->n_global * (double)s->type * sizeof(double);
+  const int work = 3 * (ns < CHUNK ? ns : CHUNK);
+  return (double)(ns + work) * (double)s->n_global * (double)s->type * sizeof(double);
 }
 
 static int memory_limit(const hm_interior *s, double *limit) {
@@ -186,20 +193,30 @@ static int ensure(const hm_interior *s, hm_mvec **v, int k) {
   return new_block(s, k, v);
 }
 
-/* Y -= Q (Q^H Y), twice (one pass loses orthogonality to cancellation). */
+/* Y -= Q (Q^H Y), block of Q by block, twice (one pass loses orthogonality to cancellation). */
 static int project_locked(hm_interior *s, hm_mvec *Y) {
   if (s->nlock == 0) return HM_SUCCESS;
-  const int t = s->type, m = Y->k, q = s->nlock;
+  const int t = s->type, m = Y->k;
   double *C, one[2] = {1, 0};
-  HM_MALLOC(C, (size_t)q * m * t);
+  HM_MALLOC(C, (size_t)s->nlock * m * t);
   int st = HM_SUCCESS;
-  for (int round = 0; round < 2 && !st; round++) {
-    st = hm_mvec_gram(s->Q, Y, C);
-    for (size_t i = 0; i < (size_t)q * m * t && !st; i++) C[i] = -C[i];
-    if (!st) st = hm_mvec_update(Y, one, s->Q, C);
-  }
+  for (int round = 0; round < 2 && !st; round++)
+    for (int b = 0; b < s->nq && !st; b++) {
+      const size_t len = (size_t)s->Q[b]->k * m * t;
+      st = hm_mvec_gram(s->Q[b], Y, C);
+      for (size_t i = 0; i < len && !st; i++) C[i] = -C[i];
+      if (!st) st = hm_mvec_update(Y, one, s->Q[b], C);
+    }
   free(C);
   return st;
+}
+
+/* Block and column of locked vector i (in locking order). */
+static void locked_column(const hm_interior *s, int i, const hm_mvec **block, int *column) {
+  int b = 0;
+  while (i >= s->Q[b]->k) i -= s->Q[b++]->k;
+  *block = s->Q[b];
+  *column = i;
 }
 
 /* Random columns [r, m) of Y (the directions the orthonormalization dropped). */
@@ -212,13 +229,12 @@ static int refill(hm_interior *s, hm_mvec *Y, int r, int round) {
   return st;
 }
 
-/* Y orthonormal and orthogonal to the locked vectors: Cholesky QR twice (SVQB where the Gram
- * matrix is ill-conditioned, lobpcg_small.h), dropped directions replaced by random ones. W is
- * work of Y's width; the result ends in *Y (the blocks swap). */
-static int orthonormalize(hm_interior *s, hm_mvec **Y, hm_mvec **W) {
-  const int m = (*Y)->k, t = s->type;
+/* Y orthonormal and orthogonal to the locked vectors, in place: Cholesky QR twice (SVQB where the
+ * Gram matrix is ill-conditioned, lobpcg_small.h), dropped directions replaced by random ones. */
+static int orthonormalize(hm_interior *s, hm_mvec *Y) {
+  const int m = Y->k, t = s->type;
   double complex *G = NULL, *T = NULL;
-  double *Gp = NULL, zero[2] = {0, 0};
+  double *Gp = NULL;
   int st = HM_SUCCESS;
   G = calloc((size_t)m * m, sizeof *G);
   T = calloc((size_t)m * m, sizeof *T);
@@ -232,19 +248,16 @@ static int orthonormalize(hm_interior *s, hm_mvec **Y, hm_mvec **W) {
   for (int round = 0; round < 6 && !st; round++) {
     int r = 0;
     double pivot = 0;
-    HM_CALL_GOTO(st, done, project_locked(s, *Y));
-    HM_CALL_GOTO(st, done, hm_mvec_gram(*Y, *Y, Gp));
+    HM_CALL_GOTO(st, done, project_locked(s, Y));
+    HM_CALL_GOTO(st, done, hm_mvec_gram(Y, Y, Gp));
     hm_lobpcg_unpack(s->type, m, m, Gp, G, m);
     HM_CALL_GOTO(st, done, hm_lobpcg_small_orthonormalizer(s->type, m, G, T, &r, &pivot));
     for (size_t i = (size_t)r * m; i < (size_t)m * m; i++) T[i] = 0; /* columns beyond r: zero */
     hm_lobpcg_pack(s->type, m, m, T, m, Gp);
-    HM_CALL_GOTO(st, done, hm_mvec_update(*W, zero, *Y, Gp));
-    hm_mvec *tmp = *Y;
-    *Y = *W;
-    *W = tmp;
+    HM_CALL_GOTO(st, done, hm_mvec_multiply_in_place(Y, Gp, 0));
     if (r < m) {
       full = 0;
-      HM_CALL_GOTO(st, done, refill(s, *Y, r, round));
+      HM_CALL_GOTO(st, done, refill(s, Y, r, round));
     } else if (++full == 2 || pivot > 0.9) { /* twice, or once where the block was nearly orthonormal */
       break;
     }
@@ -256,49 +269,46 @@ done:
   return st;
 }
 
-/* Lock the listed columns of X (values w, residuals r): append them to Q, keep the rest in X. */
+/* Lock the listed columns of X (values w, residuals r): a new block of Q takes them, X keeps the
+ * rest in place (no second copy of the search space). */
 static int lock(hm_interior *s, const int *take, const double *w, const double *res) {
   const int m = s->X->k;
   int L = 0;
   for (int j = 0; j < m; j++) L += take[j];
   if (L == 0) return HM_SUCCESS;
-  hm_mvec *Q = NULL, *X = NULL;
-  int st = new_block(s, s->nlock + L, &Q);
-  if (!st && s->nlock) st = hm_mvec_copy_columns(s->Q, 0, Q, 0, s->nlock);
-  if (!st && m - L > 0) st = new_block(s, m - L, &X);
+  hm_mvec *B = NULL, **Q = realloc(s->Q, sizeof *Q * (size_t)(s->nq + 1));
+  if (Q) s->Q = Q;
   double *v = realloc(s->lock_values, sizeof(double) * (size_t)(s->nlock + L));
   if (v) s->lock_values = v;
   double *r = realloc(s->lock_res, sizeof(double) * (size_t)(s->nlock + L));
   if (r) s->lock_res = r;
-  if (!st && !(v && r)) st = HM_ERR_MEMORY;
-  int q = s->nlock, x = 0;
-  for (int j = 0; j < m && !st; j++) {
-    if (take[j]) {
-      st = hm_mvec_copy_columns(s->X, j, Q, q, 1);
-      s->lock_values[q] = w[j];
-      s->lock_res[q++] = res[j];
-    } else {
-      st = hm_mvec_copy_columns(s->X, j, X, x++, 1);
-    }
+  int *keep = malloc(sizeof(int) * (size_t)m);
+  int st = Q && v && r && keep ? new_block(s, L, &B) : HM_ERR_MEMORY;
+  for (int j = 0, q = 0; j < m && !st; j++) {
+    keep[j] = !take[j];
+    if (!take[j]) continue;
+    st = hm_mvec_copy_columns(s->X, j, B, q, 1);
+    s->lock_values[s->nlock + q] = w[j];
+    s->lock_res[s->nlock + q++] = res[j];
   }
+  if (!st && L < m) st = hm_mvec_keep_columns(s->X, keep, 0);
+  free(keep);
   if (st) {
-    hm_mvec_destroy(&Q);
-    hm_mvec_destroy(&X);
+    hm_mvec_destroy(&B);
     return hm_error_raise(st, __FILE__, __LINE__, __func__, "could not lock %d eigenpairs", L);
   }
-  hm_mvec_destroy(&s->Q);
-  hm_mvec_destroy(&s->X);
-  s->Q = Q;
-  s->X = X;
-  s->nlock = q;
+  if (L == m) hm_mvec_destroy(&s->X);
+  s->Q[s->nq++] = B;
+  s->nlock += L;
   return HM_SUCCESS;
 }
 
-/* Widen X with random columns to width k (orthonormalized on the next pass). */
+/* Widen X with random columns to width k (orthonormalized on the next pass); the old X is copied
+ * into the new one, so both count while it grows. */
 static int grow(hm_interior *s, int k) {
-  HM_CALL(check_memory(s, s->nlock + k));
-  hm_mvec *X = NULL;
   const int m = s->X ? s->X->k : 0;
+  HM_CALL(check_memory(s, s->nlock + m + k));
+  hm_mvec *X = NULL;
   HM_CALL(new_block(s, k, &X));
   int st = hm_mvec_random_phase_columns(X, s->opt.seed + 7ull * (uint64_t)(s->passes + 1), 0);
   if (!st && m) st = hm_mvec_copy_columns(s->X, 0, X, 0, m);
@@ -313,19 +323,20 @@ static int grow(hm_interior *s, int k) {
 }
 
 typedef struct {
-  hm_mvec *Y, *V0, *V1;
+  hm_mvec *C, *V0, *V1; /* a chunk of X's columns and the filter's or the products' work, CHUNK wide */
   double complex *G, *Z;
-  double *Gp, *w, *rn, *bn;
+  double *Gp, *Gc, *w, *rn, *bn;
   int *take;
 } pass_work;
 
 static void pass_work_free(pass_work *p) {
-  hm_mvec_destroy(&p->Y);
+  hm_mvec_destroy(&p->C);
   hm_mvec_destroy(&p->V0);
   hm_mvec_destroy(&p->V1);
   free(p->G);
   free(p->Z);
   free(p->Gp);
+  free(p->Gc);
   free(p->w);
   free(p->rn);
   free(p->bn);
@@ -344,41 +355,75 @@ typedef struct {
   double log_res;
 } pass_result;
 
+/* The work blocks for columns [j0, j0 + w) of X, with those columns copied into p->C. */
+static int chunk(hm_interior *s, pass_work *p, int j0, int w) {
+  HM_CALL(ensure(s, &p->C, w));
+  HM_CALL(ensure(s, &p->V0, w));
+  HM_CALL(ensure(s, &p->V1, w));
+  return hm_mvec_copy_columns(s->X, j0, p->C, 0, w);
+}
+
+/* X = filter(H) X, a chunk of columns at a time (the filter's blocks are a chunk wide). */
+static int filter(hm_interior *s, pass_work *p) {
+  const int m = s->X->k;
+  for (int j0 = 0; j0 < m; j0 += CHUNK) {
+    const int w = m - j0 < CHUNK ? m - j0 : CHUNK;
+    HM_CALL(chunk(s, p, j0, w));
+    HM_CALL(hm_interior_filter_apply(s->H, s->scale, s->shift, s->degree, s->coef, p->C, p->C, p->V0, p->V1));
+    HM_CALL(hm_mvec_copy_columns(p->C, 0, s->X, j0, w));
+  }
+  return HM_SUCCESS;
+}
+
+/* Rayleigh-Ritz on the orthonormal X, in place: G = X^H H X a chunk of columns at a time, X = X Z with
+ * Z the eigenvectors of G (values p->w), then the residuals ||H x - w x|| a chunk at a time. */
+static int rayleigh_ritz(hm_interior *s, pass_work *p) {
+  const int m = s->X->k, t = s->type;
+  for (int j0 = 0; j0 < m; j0 += CHUNK) {
+    const int w = m - j0 < CHUNK ? m - j0 : CHUNK;
+    HM_CALL(chunk(s, p, j0, w));
+    HM_CALL(hm_matrix_apply(s->H, p->C, p->V0));
+    HM_CALL(hm_mvec_gram(s->X, p->V0, p->Gc)); /* m x w */
+    for (int a = 0; a < m; a++)
+      memcpy(p->Gp + ((size_t)a * m + j0) * t, p->Gc + (size_t)a * w * t, sizeof(double) * (size_t)w * t);
+  }
+  hm_lobpcg_unpack(s->type, m, m, p->Gp, p->G, m);
+  HM_CALL(hm_lobpcg_small_eigh(s->type, m, p->G, p->w, p->Z));
+  hm_lobpcg_pack(s->type, m, m, p->Z, m, p->Gp);
+  HM_CALL(hm_mvec_multiply_in_place(s->X, p->Gp, 0));
+  for (int j0 = 0; j0 < m; j0 += CHUNK) {
+    const int w = m - j0 < CHUNK ? m - j0 : CHUNK;
+    HM_CALL(chunk(s, p, j0, w));
+    HM_CALL(hm_matrix_apply(s->H, p->C, p->V0));
+    HM_CALL(hm_mvec_ritz_residual(p->V0, p->C, p->w + j0, p->V1, p->rn + j0, p->bn + j0));
+  }
+  return HM_SUCCESS;
+}
+
 /* One pass: filter X, orthonormalize, Rayleigh-Ritz, residuals, lock the converged pairs in the
- * window. */
+ * window. Besides X and the locked vectors it holds only three blocks a chunk wide. */
 static int pass(hm_interior *s, pass_work *p, pass_result *out) {
   const int m = s->X->k, t = s->type;
-  double zero[2] = {0, 0};
-  HM_CALL(ensure(s, &p->Y, m));
-  HM_CALL(ensure(s, &p->V0, m));
-  HM_CALL(ensure(s, &p->V1, m));
-  free(p->G); free(p->Z); free(p->Gp); free(p->w); free(p->rn); free(p->bn); free(p->take);
+  free(p->G); free(p->Z); free(p->Gp); free(p->Gc); free(p->w); free(p->rn); free(p->bn); free(p->take);
   p->G = calloc((size_t)m * m, sizeof *p->G);
   p->Z = calloc((size_t)m * m, sizeof *p->Z);
   p->Gp = calloc((size_t)m * m * t, sizeof *p->Gp);
+  p->Gc = calloc((size_t)m * CHUNK * t, sizeof *p->Gc);
   p->w = calloc((size_t)m, sizeof *p->w);
   p->rn = calloc((size_t)m, sizeof *p->rn);
   p->bn = calloc((size_t)m, sizeof *p->bn);
   p->take = calloc((size_t)m, sizeof *p->take);
-  HM_CHECK(p->G && p->Z && p->Gp && p->w && p->rn && p->bn && p->take, HM_ERR_MEMORY,
+  HM_CHECK(p->G && p->Z && p->Gp && p->Gc && p->w && p->rn && p->bn && p->take, HM_ERR_MEMORY,
            "could not allocate the %d x %d projected problem", m, m);
   const double t0 = MPI_Wtime();
-  HM_CALL(hm_interior_filter_apply(s->H, s->scale, s->shift, s->degree, s->coef, s->X, p->Y, p->V0, p->V1));
+  HM_CALL(filter(s, p));
   /* the filter's time, not work still queued on the device */
   if (s->H->ctx->kernels->synchronize) HM_CALL(s->H->ctx->kernels->synchronize());
   const double t1 = MPI_Wtime();
   s->t_filter += t1 - t0;
   s->vector_steps += (double)m * s->degree;
-  HM_CALL(orthonormalize(s, &p->Y, &p->V0));
-  /* Rayleigh-Ritz: X = Y Z, HX = HY Z with Z the eigenvectors of Y^H H Y. */
-  HM_CALL(hm_matrix_apply(s->H, p->Y, p->V0));
-  HM_CALL(hm_mvec_gram(p->Y, p->V0, p->Gp));
-  hm_lobpcg_unpack(s->type, m, m, p->Gp, p->G, m);
-  HM_CALL(hm_lobpcg_small_eigh(s->type, m, p->G, p->w, p->Z));
-  hm_lobpcg_pack(s->type, m, m, p->Z, m, p->Gp);
-  HM_CALL(hm_mvec_update(s->X, zero, p->Y, p->Gp));
-  HM_CALL(hm_mvec_update(p->V1, zero, p->V0, p->Gp));
-  HM_CALL(hm_mvec_ritz_residual(p->V1, s->X, p->w, p->Y, p->rn, p->bn));
+  HM_CALL(orthonormalize(s, s->X));
+  HM_CALL(rayleigh_ritz(s, p));
   memset(out, 0, sizeof *out);
   const double bar = s->opt.tol * s->spectral, lo = s->opt.emin, hi = s->opt.emax;
   for (int j = 0; j < m; j++) {
@@ -541,17 +586,23 @@ int hm_interior_set_checkpoint(hm_interior *s, int every, double seconds, hm_int
   return HM_SUCCESS;
 }
 
-enum { SCALARS_FIXED = 26, CHECKPOINT_VERSION = 1 };
+/* The scalars: the fixed ones, the locked values and residuals, then the count of Q's blocks and
+ * their widths. */
+enum { SCALARS_FIXED = 26, CHECKPOINT_VERSION = 2 };
 
-int hm_interior_checkpoint_state(hm_interior *s, int *nblocks, hm_mvec *blocks[2], int *nscalars, double **scalars) {
+int hm_interior_checkpoint_state(hm_interior *s, int *nblocks, hm_mvec ***blocks, int *nscalars, double **scalars) {
   HM_CHECK(s && nblocks && blocks && nscalars && scalars, HM_ERR_ARGUMENT, "NULL argument");
   const int xk = s->X ? s->X->k : 0;
+  hm_mvec **list;
+  HM_MALLOC(list, s->nq + 1);
   *nblocks = 0;
-  if (xk) blocks[(*nblocks)++] = s->X;
-  if (s->nlock) blocks[(*nblocks)++] = s->Q;
-  *nscalars = SCALARS_FIXED + 2 * s->nlock;
-  double *v;
-  HM_MALLOC(v, *nscalars);
+  if (xk) list[(*nblocks)++] = s->X;
+  for (int b = 0; b < s->nq; b++) list[(*nblocks)++] = s->Q[b];
+  *nscalars = SCALARS_FIXED + 2 * s->nlock + 1 + s->nq;
+  double *v = malloc(sizeof(double) * (size_t)*nscalars);
+  if (!v) free(list);
+  HM_CHECK(v, HM_ERR_MEMORY, "could not allocate %d checkpoint scalars", *nscalars);
+  *blocks = list;
   const double fixed[SCALARS_FIXED] = {
       CHECKPOINT_VERSION, (double)s->n_global, s->type, s->opt.emin, s->opt.emax, s->opt.tol,
       (double)(s->opt.seed >> 32), (double)(s->opt.seed & 0xffffffffu), s->lo, s->hi, s->estimate, s->degree,
@@ -562,13 +613,15 @@ int hm_interior_checkpoint_state(hm_interior *s, int *nblocks, hm_mvec *blocks[2
     v[SCALARS_FIXED + i] = s->lock_values[i];
     v[SCALARS_FIXED + s->nlock + i] = s->lock_res[i];
   }
+  v[SCALARS_FIXED + 2 * s->nlock] = s->nq;
+  for (int b = 0; b < s->nq; b++) v[SCALARS_FIXED + 2 * s->nlock + 1 + b] = s->Q[b]->k;
   *scalars = v;
   return HM_SUCCESS;
 }
 
-int hm_interior_checkpoint_restore(hm_interior *s, int nscalars, const double *v, int *nblocks, hm_mvec *blocks[2]) {
+int hm_interior_checkpoint_restore(hm_interior *s, int nscalars, const double *v, int *nblocks, hm_mvec ***blocks) {
   HM_CHECK(s && v && nblocks && blocks, HM_ERR_ARGUMENT, "NULL argument");
-  HM_CHECK(s->passes == 0 && !s->X && !s->Q, HM_ERR_ARGUMENT, "restore a checkpoint into a solver that has not run");
+  HM_CHECK(s->passes == 0 && !s->X && !s->nq, HM_ERR_ARGUMENT, "restore a checkpoint into a solver that has not run");
   HM_CHECK(nscalars >= SCALARS_FIXED && v[0] == CHECKPOINT_VERSION, HM_ERR_INPUT,
            "not an interior checkpoint of this version (%d scalars)", nscalars);
   const double seed_hi = (double)(s->opt.seed >> 32), seed_lo = (double)(s->opt.seed & 0xffffffffu);
@@ -579,8 +632,16 @@ int hm_interior_checkpoint_restore(hm_interior *s, int nscalars, const double *v
            HM_ERR_INPUT, "the checkpoint is of window [%.17g, %.17g], tol %g; this run has [%.17g, %.17g], tol %g "
            "(or another seed)", v[3], v[4], v[5], s->opt.emin, s->opt.emax, s->opt.tol);
   const int nlock = (int)v[15], xk = (int)v[16];
-  HM_CHECK(nlock >= 0 && xk >= 1 && nlock + xk <= s->n_global && nscalars == SCALARS_FIXED + 2 * nlock &&
-               v[11] >= 1 && v[13] >= 1,
+  const int tail = SCALARS_FIXED + 2 * nlock; /* the count of Q's blocks, then their widths */
+  const int nq = nlock >= 0 && nscalars > tail ? (int)v[tail] : -1;
+  const double *widths = v + tail + 1;
+  int sum = 0, widths_fit = nq >= 0 && nscalars == tail + 1 + nq;
+  for (int b = 0; widths_fit && b < nq; b++) {
+    widths_fit = widths[b] >= 1;
+    sum += (int)widths[b];
+  }
+  HM_CHECK(nlock >= 0 && xk >= 1 && nlock + xk <= s->n_global && widths_fit && sum == nlock && v[11] >= 1 &&
+               v[13] >= 1,
            HM_ERR_INPUT, "the checkpoint's sizes do not fit (%d locked, %d active of %lld rows, %d scalars)", nlock, xk,
            (long long)s->n_global, nscalars);
   s->lo = v[8], s->hi = v[9], s->estimate = v[10], s->degree = (int)v[11], s->search = (int)v[12];
@@ -598,11 +659,18 @@ int hm_interior_checkpoint_restore(hm_interior *s, int nscalars, const double *v
     s->lock_values[i] = v[SCALARS_FIXED + i];
     s->lock_res[i] = v[SCALARS_FIXED + nlock + i];
   }
-  HM_CALL(new_block(s, xk, &s->X));
-  if (nlock) HM_CALL(new_block(s, nlock, &s->Q));
-  *nblocks = 0;
-  blocks[(*nblocks)++] = s->X;
-  if (nlock) blocks[(*nblocks)++] = s->Q;
+  HM_MALLOC(s->Q, nq + 1);
+  hm_mvec **list;
+  HM_MALLOC(list, nq + 1);
+  int st = new_block(s, xk, &s->X);
+  list[0] = s->X;
+  for (int b = 0; b < nq && !st; b++, s->nq++) st = new_block(s, (int)widths[b], &s->Q[b]), list[b + 1] = s->Q[b];
+  if (st) {
+    free(list);
+    return st;
+  }
+  *nblocks = 1 + nq;
+  *blocks = list;
   s->restored = 1;
   return HM_SUCCESS;
 }
@@ -653,6 +721,11 @@ int hm_interior_vectors(hm_interior *s, hm_mvec *V) {
   HM_CHECK(s->order || s->nlock == 0, HM_ERR_ARGUMENT, "hm_interior_run has not finished");
   HM_CHECK(V->k == s->nlock && V->type == s->type, HM_ERR_ARGUMENT,
            "V has %d columns of type %d; the solver found %d of type %d", V->k, (int)V->type, s->nlock, (int)s->type);
-  for (int i = 0; i < s->nlock; i++) HM_CALL(hm_mvec_copy_columns(s->Q, s->order[i], V, i, 1));
+  for (int i = 0; i < s->nlock; i++) {
+    const hm_mvec *block;
+    int column;
+    locked_column(s, s->order[i], &block, &column);
+    HM_CALL(hm_mvec_copy_columns(block, column, V, i, 1));
+  }
   return HM_SUCCESS;
 }

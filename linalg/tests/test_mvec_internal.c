@@ -5,7 +5,10 @@
  *   columns, with the norms of R's and BX's columns) against the composition it replaced: a column
  *   copy AX -> R, the block update R -= BX [diag(lambda); 0] and two hm_mvec_norms calls; blocks as
  *   wide as LOBPCG's [X P] (2m) and other widths.
- * - hm_mvec_gram_columns (X^H Y on a range of Y's columns) against those columns of hm_mvec_gram. */
+ * - hm_mvec_gram_columns (X^H Y on a range of Y's columns) against those columns of hm_mvec_gram.
+ * - hm_mvec_multiply_in_place (Y = Y C) against hm_mvec_update into a second block, and
+ *   hm_mvec_keep_columns against column copies into a narrower block, in pieces of a few rows (the
+ *   last one short) and in one piece. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +127,43 @@ static void check_gram_columns(hm_context *ctx, const hm_dist *dist, hm_scalar t
   hm_mvec_destroy(&Y);
 }
 
+/* Y C in place and a random subset of Y's columns kept in place, each against its out-of-place
+ * composition. */
+static void check_in_place(hm_context *ctx, const hm_dist *dist, hm_scalar type, int k, int64_t piece) {
+  hm_mvec *Y, *Z;
+  HM_TEST_OK(hm_mvec_create(ctx, dist, type, k, &Y));
+  HM_TEST_OK(hm_mvec_create(ctx, dist, type, k, &Z));
+  fill(Y, 8);
+  const size_t t = (size_t)type;
+  double *C = malloc(sizeof(double) * k * k * t), zero[2] = {0, 0};
+  for (size_t e = 0; e < (size_t)k * k * t; e++) C[e] = hm_random_uniform(seed, 9, e) - 0.5;
+  HM_TEST_OK(hm_mvec_update(Z, zero, Y, C));
+  HM_TEST_OK(hm_mvec_multiply_in_place(Y, C, piece));
+  double d = block_diff(Y, Z);
+  HM_TEST_ASSERT(d < 1e-13, "type %d k %d pieces of %lld rows: Y C in place differs by %g", (int)type, k,
+                 (long long)piece, d);
+  int *keep = malloc(sizeof(int) * k), kept = 0;
+  for (int j = 0; j < k; j++) kept += keep[j] = hm_random_uniform(seed, 10, (uint64_t)j) < 0.6;
+  if (kept) {
+    hm_mvec *K;
+    HM_TEST_OK(hm_mvec_create(ctx, dist, type, kept, &K));
+    for (int j = 0, c = 0; j < k; j++)
+      if (keep[j]) HM_TEST_OK(hm_mvec_copy_columns(Y, j, K, c++, 1));
+    HM_TEST_OK(hm_mvec_keep_columns(Y, keep, piece));
+    int width;
+    hm_mvec_size(Y, NULL, &width);
+    HM_TEST_ASSERT(width == kept, "type %d k %d: %d columns after keeping %d", (int)type, k, width, kept);
+    d = block_diff(Y, K);
+    HM_TEST_ASSERT(d == 0, "type %d k %d pieces of %lld rows: kept columns differ by %g", (int)type, k,
+                   (long long)piece, d);
+    hm_mvec_destroy(&K);
+  }
+  free(keep);
+  free(C);
+  hm_mvec_destroy(&Y);
+  hm_mvec_destroy(&Z);
+}
+
 static void bad_inputs(hm_context *ctx, const hm_dist *dist) {
   hm_mvec *A, *B, *R, *Rc, *wide;
   HM_TEST_OK(hm_mvec_create(ctx, dist, HM_REAL, 4, &A));
@@ -168,6 +208,8 @@ int main(int argc, char **argv) {
       check(ctx, dist, type, m, m, 3 * m + 1); /* other widths: AX exactly R's, BX wider */
       check_gram_columns(ctx, dist, type, 2 * m, 2 * m, m, m); /* LOBPCG: [X P]^H A P */
       check_gram_columns(ctx, dist, type, m, 3 * m + 1, 1, 2 * m);
+      check_in_place(ctx, dist, type, m + 2, 7);
+      check_in_place(ctx, dist, type, m + 2, 0);
     }
   bad_inputs(ctx, dist);
   hm_dist_destroy(&dist);
