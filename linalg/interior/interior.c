@@ -446,8 +446,9 @@ static int pass(hm_interior *s, pass_work *p, pass_result *out) {
   s->t_other += MPI_Wtime() - t1;
   s->passes++;
   if (s->opt.verbosity > 0 && s->H->ctx->rank == 0) {
-    printf("interior pass %d: %d locked (%d new), in the window unconverged %d (+ %d unresolved), search %d\n",
-           s->passes, s->nlock, out->locked_now, out->sure, out->maybe, s->search);
+    printf("interior pass %d: %d locked (%d new), in the window unconverged %d (+ %d unresolved), search %d; "
+           "so far filter %.1f s, the rest %.1f s\n",
+           s->passes, s->nlock, out->locked_now, out->sure, out->maybe, s->search, s->t_filter, s->t_other);
     fflush(stdout);
   }
   return HM_SUCCESS;
