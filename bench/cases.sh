@@ -28,6 +28,8 @@ cases=(
   "conductivity-gpu|Kubo-Bastin moment matrix, N = 10^7, M = 1024 on the GPU|bench_conductivity --L 2237 --moments 1024 --vectors 2 --cuda --zgemm 60"
   "conductivity-cpu|Kubo-Bastin moment matrix on the host's cores|bench_conductivity --L 512 --moments 256 --vectors 1 --bandwidth 200 --zgemm 1"
   "multishift|multi-shift IDR Green's functions against one solve per energy|bench_multishift"
+  "interior-gpu|ChebFD, about 100 pairs nearest 0 of a disordered TI slab, N = 2.56·10^6, one GPU|bench_interior --backend cuda --nx 200 --ny 200 --nz 16 --window 0.08"
+  "interior-gpu-1e7|the same at N = 1.02·10^7 (about 18 minutes: run it outside a 10-minute call)|bench_interior --backend cuda --nx 400 --ny 400 --nz 16 --window 0.04"
 )
 
 if [ "$case_name" = list ]; then

@@ -1,7 +1,7 @@
 /* ChebFD (method = interior) on a disordered TI slab: the eigenpairs in a window around E = 0, the
  * filter's seconds per vector-step next to the vectors-only floor measured in the same run, and the
  * share of orthonormalization, Rayleigh-Ritz and locking next to the filter.
- *   bench_interior [--backend cpu|cuda] [--nx 40 --ny 40 --nz 20] [--disorder 0.5] [--window 0.1]
+ *   bench_interior [--backend cpu|cuda] [--nx 40 --ny 40 --nz 20] [--disorder 0.5] [--window 0.1] [--degree 0]
  * The floor counts the vectors one filter step streams as implemented: the fused Chebyshev step
  * reads V and reads and writes W, the series adds W into Y (reads W, reads and writes Y): six
  * vectors of 16 bytes (complex) per row, 96 N bytes / copy bandwidth per vector-step (the matrix is
@@ -17,7 +17,8 @@
 
 static int bad(const char *msg, const char *v) {
   fprintf(stderr, "bench_interior: %s '%s'\n"
-                  "usage: bench_interior [--backend cpu|cuda] [--nx n --ny n --nz n] [--disorder w] [--window half]\n",
+                  "usage: bench_interior [--backend cpu|cuda] [--nx n --ny n --nz n] [--disorder w] [--window half] "
+                  "[--degree n]\n",
           msg, v ? v : "");
   return 2;
 }
@@ -26,6 +27,7 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int64_t nx = 40, ny = 40, nz = 20;
   double disorder = 0.5, half = 0.1;
+  int fixed_degree = 0; /* 0: the solver's own choice */
   hm_backend backend = HM_BACKEND_CPU;
   for (int i = 1; i < argc; i++) {
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -39,6 +41,10 @@ int main(int argc, char **argv) {
       long long n = strtoll(v, &end, 10);
       if (*end || n < 1) return MPI_Finalize(), bad("sites must be a positive integer, not", v);
       *(argv[i][3] == 'x' ? &nx : argv[i][3] == 'y' ? &ny : &nz) = n;
+    } else if (!strcmp(argv[i], "--degree")) {
+      long d = strtol(v, &end, 10);
+      if (*end || d < 0 || d > 1000000) return MPI_Finalize(), bad("degree must be an integer in [0, 10^6], not", v);
+      fixed_degree = (int)d;
     } else if (!strcmp(argv[i], "--disorder") || !strcmp(argv[i], "--window")) {
       double x = strtod(v, &end);
       if (*end || !(x >= 0) || !isfinite(x)) return MPI_Finalize(), bad("must be a number >= 0, not", v);
@@ -73,6 +79,7 @@ int main(int argc, char **argv) {
   hm_interior_options_default(&opt);
   opt.emin = -half;
   opt.emax = half;
+  opt.degree = fixed_degree;
   opt.verbosity = getenv("HAMLET_BENCH_VERBOSE") ? 1 : 0;
   hm_interior *in = NULL;
   const double t0 = MPI_Wtime();
