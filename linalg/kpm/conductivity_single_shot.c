@@ -1,9 +1,10 @@
 /* Single-shot Kubo-Greenwood sigma_aa(E) (conductivity.h): for each start vector r, one Chebyshev
  * recursion on r and one on V r accumulate b_e = delta_M(E_e - H) r and a_e = delta_M(E_e - H) V r for
  * every energy at once, and <r| V delta V delta |r> = <a_e| V |b_e>. Memory: the two recursions' six
- * vectors and 2 nenergy accumulators of N, whatever M: no M x M moments. The start vectors are
- * hm_conductivity's (the same seed gives the same random phases, column r), so the result equals the
- * Greenwood sum over that run's moments to rounding. */
+ * vectors, 2 nenergy accumulators and two vectors for V b_e, one energy at a time: 2 nenergy + 8
+ * vectors of N whatever M (no M x M moments). The start vectors are hm_conductivity's (the same seed
+ * gives the same random phases, column r, made one at a time), so the result equals the Greenwood sum
+ * over that run's moments to rounding. */
 #include <complex.h>
 #include <math.h>
 #include <stdlib.h>
@@ -11,10 +12,12 @@
 #include "error_macros.h"
 #include "hamlet/conductivity.h"
 #include "conductivity_interval.h"
+#include "mvec_block.h"
 
 typedef struct {
   hm_mvec *x[3], *y[3]; /* T_{n-1}, T_n, T_{n+1} of r and of V r */
-  hm_mvec *a, *b, *t;   /* [nenergy] accumulators and V b */
+  hm_mvec *a, *b;       /* [nenergy] accumulators */
+  hm_mvec *bn, *t;      /* one energy's column of b, and V times it */
   double complex *zeros; /* nenergy of them (axpby's per-column scalars) */
 } single_shot_vectors;
 
@@ -22,6 +25,7 @@ static void free_vectors(single_shot_vectors *w) {
   for (int i = 0; i < 3; i++) hm_mvec_destroy(&w->x[i]), hm_mvec_destroy(&w->y[i]);
   hm_mvec_destroy(&w->a);
   hm_mvec_destroy(&w->b);
+  hm_mvec_destroy(&w->bn);
   hm_mvec_destroy(&w->t);
   free(w->zeros);
 }
@@ -57,13 +61,14 @@ static int one_start(hm_matrix *H, hm_matrix *V, double scale, double shift, int
     HM_CALL(chebyshev_step(H, scale, shift, w->x[prev], w->x[cur], w->x[next], n == 0));
     HM_CALL(chebyshev_step(H, scale, shift, w->y[prev], w->y[cur], w->y[next], n == 0));
   }
-  HM_CALL(hm_matrix_apply(V, w->b, w->t));
-  double complex *dots = malloc(sizeof *dots * (size_t)nenergy);
-  HM_CHECK(dots, HM_ERR_MEMORY, "%d dots", nenergy);
-  const int st = hm_mvec_dot(w->a, w->t, dots);
-  for (int e = 0; !st && e < nenergy; e++) value[e] = creal(dots[e]);
-  free(dots);
-  return st;
+  for (int e = 0; e < nenergy; e++) { /* Re <a_e| V |b_e> = Re (V b_e)^H a_e */
+    double complex dot;
+    HM_CALL(hm_mvec_copy_columns(w->b, e, w->bn, 0, 1));
+    HM_CALL(hm_matrix_apply(V, w->bn, w->t));
+    HM_CALL(hm_mvec_gram_columns(w->t, w->a, e, 1, &dot));
+    value[e] = creal(dot);
+  }
+  return HM_SUCCESS;
 }
 
 /* coef[n][e]: scale (2 - delta_n0) g_n T_n(x_e) / (pi sqrt(1 - x_e^2)), x_e = scale (E_e - shift): the
@@ -121,7 +126,6 @@ int hm_conductivity_single_shot_part(hm_matrix *H, hm_matrix *V, const hm_conduc
   double complex *coef = malloc(sizeof *coef * (size_t)M * nenergy), *unit = NULL;
   double *value = malloc(sizeof(double) * nenergy);
   single_shot_vectors w = {0};
-  hm_mvec *phases = NULL;
   int st = coef && value ? HM_SUCCESS : hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "buffers");
   if (!st) st = coefficients(M, kernel, lorentz_lambda, scale, shift, nenergy, energies, coef);
   for (int i = 0; i < 3 && !st; i++) {
@@ -130,18 +134,16 @@ int hm_conductivity_single_shot_part(hm_matrix *H, hm_matrix *V, const hm_conduc
   }
   if (!st) st = hm_mvec_create(ctx, dist, HM_COMPLEX, nenergy, &w.a);
   if (!st) st = hm_mvec_create(ctx, dist, HM_COMPLEX, nenergy, &w.b);
-  if (!st) st = hm_mvec_create(ctx, dist, HM_COMPLEX, nenergy, &w.t);
+  if (!st) st = hm_mvec_create(ctx, dist, HM_COMPLEX, 1, &w.bn);
+  if (!st) st = hm_mvec_create(ctx, dist, HM_COMPLEX, 1, &w.t);
   if (!st && !(w.zeros = calloc((size_t)nenergy, sizeof *w.zeros)))
     st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "%d scalars", nenergy);
-  if (!st && opt->trace == HM_TRACE_RANDOM) { /* all R columns, as hm_conductivity makes them */
-    st = hm_mvec_create(ctx, dist, HM_COMPLEX, opt->vectors, &phases);
-    if (!st) st = hm_mvec_random_phase(phases, opt->seed);
-  } else if (!st && !(unit = calloc((size_t)local + 1, sizeof *unit))) {
+  if (!st && opt->trace == HM_TRACE_EXACT && !(unit = calloc((size_t)local + 1, sizeof *unit))) {
     st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "a unit vector");
   }
   for (int r = first; r < last && !st; r++) {
-    if (phases) {
-      st = hm_mvec_copy_columns(phases, r, w.x[0], 0, 1);
+    if (opt->trace == HM_TRACE_RANDOM) { /* column r of hm_conductivity's random phases */
+      st = hm_mvec_random_phase_columns(w.x[0], opt->seed, r);
     } else { /* the unit vector of row r */
       memset(unit, 0, sizeof *unit * (size_t)local);
       if (r >= row0 && r < row0 + local) unit[r - row0] = 1;
@@ -155,7 +157,6 @@ int hm_conductivity_single_shot_part(hm_matrix *H, hm_matrix *V, const hm_conduc
                           starts);
   }
   free_vectors(&w);
-  hm_mvec_destroy(&phases);
   free(coef);
   free(unit);
   free(value);
