@@ -514,6 +514,7 @@ template <int D> hm_kernels make_table() {
   t.scale_rows = ON(hm_cuda_scale_rows);
   t.ritz_residual = ON(hm_cuda_ritz_residual);
   t.gram_columns = ON(hm_cuda_gram_columns);
+  t.series_accumulate = ON(hm_cuda_series_accumulate);
   t.prepare = ON(hm_cuda_prepare); // sell_cuda.cu
   t.unprepare = ON(hm_cuda_unprepare);
   t.format_info = ON(hm_cuda_sell_info);

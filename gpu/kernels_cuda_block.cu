@@ -41,6 +41,36 @@ __global__ void copy_columns_kernel(int64_t n, int t, int ks, const double *src,
   }
 }
 
+struct SeriesTerms {
+  const double *p[16];
+};
+
+// Series accumulators: one thread per accumulator entry (row i, column c, energy e; e innermost, so a
+// warp writes adjacent entries and reads each X_j[i, c] from cache for the energies after the first).
+template <bool Complex>
+__global__ void series_accumulate_kernel(int64_t n, int w, int m, SeriesTerms X, int ne, const double *C, double *acc) {
+  const int64_t width = (int64_t)w * ne;
+  for (int64_t at = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; at < n * width; at += (int64_t)gridDim.x * blockDim.x) {
+    const int64_t i = at / width;
+    const int c = (int)((at % width) / ne), e = (int)(at % ne);
+    if (Complex) {
+      double re = 0, im = 0;
+      for (int j = 0; j < m; j++) {
+        const double xr = X.p[j][2 * (i * w + c)], xi = X.p[j][2 * (i * w + c) + 1];
+        const double cr = C[2 * (j * ne + e)], ci = C[2 * (j * ne + e) + 1];
+        re += cr * xr - ci * xi;
+        im += cr * xi + ci * xr;
+      }
+      acc[2 * at] += re;
+      acc[2 * at + 1] += im;
+    } else {
+      double sum = 0;
+      for (int j = 0; j < m; j++) sum += C[j * ne + e] * X.p[j][i * w + c];
+      acc[at] += sum;
+    }
+  }
+}
+
 template <bool Complex>
 __global__ void scale_rows_kernel(int64_t n, int k, const double *d, const double *x, double *y) {
   for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < n * k; e += (int64_t)gridDim.x * blockDim.x) {
@@ -167,6 +197,22 @@ int hm_cuda_copy_columns(hm_scalar type, int64_t n, int ks, const double *src, i
   if (n == 0 || count == 0) return HM_SUCCESS;
   copy_columns_kernel<<<grid_for(n * count * type), kThreads>>>(n, (int)type, ks, src, s0, kd, dst, d0, count);
   HM_CHECK_LAUNCH("copy_columns");
+  return HM_SUCCESS;
+}
+
+int hm_cuda_series_accumulate(hm_scalar type, int64_t n, int w, int m, const double *const *X, int ne, const double *C,
+                               double *acc) {
+  HM_CHECK(m >= 0 && m <= 16, HM_ERR_ARGUMENT, "%d series terms at once: at most 16", m);
+  if (n == 0 || m == 0) return HM_SUCCESS;
+  const size_t len = (size_t)m * ne * type;
+  HM_CALL(small_at_least(len));
+  HM_CALL(upload_async(small, C, len));
+  SeriesTerms terms{};
+  for (int j = 0; j < m; j++) terms.p[j] = X[j];
+  const int64_t work = n * w * ne;
+  if (type == HM_COMPLEX) series_accumulate_kernel<true><<<grid_for(work), kThreads>>>(n, w, m, terms, ne, small, acc);
+  else series_accumulate_kernel<false><<<grid_for(work), kThreads>>>(n, w, m, terms, ne, small, acc);
+  HM_CHECK_LAUNCH("series_accumulate");
   return HM_SUCCESS;
 }
 

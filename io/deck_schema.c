@@ -423,7 +423,7 @@ const hm_deck_key hm_deck_keys[] = {
      AT(conductivity.single_shot),
      .help = "moments: the M x M moments of each component (every sigma_ab, temperatures, sigma(omega), hamlet post); "
              "single_shot: sigma_aa at T = 0 at each energy from one Chebyshev recursion per vector and side, memory "
-             "8 + 2 x energies vectors whatever M (lattices too large for the moments; components xx yy zz)"},
+             "6 + 2 x energies vectors whatever M (lattices too large for the moments; components xx yy zz)"},
     {.section = "conductivity", .key = "energies", .type = HM_KEY_STRING, .def = "-1 1 201", ENERGY,
      .when_key = "solver.method", .when_word = "conductivity", AT(conductivity.energies_text),
      .help = "'Emin Emax count': the chemical potentials of sigma (a uniform grid)"},

@@ -138,7 +138,7 @@ HM_API int hm_conductivity_sigma(int moments, int ncomp, const double *mu, doubl
  *   sigma(E) = 2 pi^2 (density / N) Tr[V delta_M(E - H) V delta_M(E - H)]   (e^2/h, as hm_conductivity_sigma)
  * with delta_M the kernel-damped M-term Chebyshev series of the DOS. Each start vector r (opt's trace,
  * vectors and seed: the same random phases as hm_conductivity's) costs 2M products with H; memory is
- * 8 + 2 nenergy vectors of N. It equals the Greenwood sum over the moments of hm_conductivity with the
+ * 6 + 2 nenergy vectors of N. It equals the Greenwood sum over the moments of hm_conductivity with the
  * same options to rounding, and the Kubo-Bastin sigma_aa of hm_conductivity_sigma at T = 0 to the
  * latter's quadrature. Of opt: moments, vectors, seed, trace (exact: N <= 10^5), bounds, lanczos_steps,
  * bounds_margin, emin, emax, stop. H and V complex. sigma[e], error[e] (standard error over the random

@@ -19,5 +19,9 @@ int hm_halo_end(struct hm_matrix_s *A);
 #include "kernels.h"
 struct hm_csr_view hm_matrix_view(const struct hm_matrix_s *A);
 int hm_matrix_check_block(const struct hm_matrix_s *A, const struct hm_mvec_s *x, const char *name);
+/* The fused Chebyshev step over all rows, W = 2 scale (A - shift) V - W for V's k columns, V's halo
+ * exchange overlapped with the interior rows; dots (backend memory, 2k) as kernels.h's kpm_step. */
+int hm_matrix_chebyshev_step(struct hm_matrix_s *A, double scale, double shift, struct hm_mvec_s *V,
+                             struct hm_mvec_s *W, double *dots);
 #include "matrix_keyed.h"
 #endif

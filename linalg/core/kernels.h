@@ -113,6 +113,12 @@ typedef struct {
    * G[a*ny + b] = sum_i conj(X[i,a]) Y[i, y0 + b] over n rows (only those columns of Y are read). */
   int (*gram_columns)(hm_scalar type, int64_t n, int kx, const double *X, int ky, const double *Y, int y0, int ny,
                       double *G);
+  /* Series accumulators over n rows: acc[i, c * ne + e] += sum_{j < m} C[j * ne + e] X_j[i, c] for
+   * columns c < w of the m blocks X_j (a host array of backend pointers, each n x w) and e < ne
+   * (acc is n x w ne; C: m x ne host scalars of type, m <= 16). Several terms of Chebyshev series at
+   * several energies added in one pass over the accumulators. */
+  int (*series_accumulate)(hm_scalar type, int64_t n, int w, int m, const double *const *X, int ne, const double *C,
+                           double *acc);
   /* Optional (NULL: made on the host and uploaded): the block of hm_mvec_random_phase in backend
    * memory, for local rows i < n (global row first + i) and columns j < k (global column col0 + j),
    * u = hm_random_uniform(seed, col0 + j, first + i): complex data[i*k + j] = (cos 2 pi u, sin 2 pi u),

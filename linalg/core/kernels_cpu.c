@@ -317,5 +317,6 @@ const hm_kernels hm_kernels_cpu = {
     .idr_multidot = hm_cpu_idr_multidot,
     .ritz_residual = hm_cpu_ritz_residual,
     .gram_columns = hm_cpu_gram_columns,
+    .series_accumulate = hm_cpu_series_accumulate,
     .idr_shift_update = hm_cpu_idr_shift_update,
 };

@@ -144,6 +144,40 @@ int hm_cpu_copy_columns(hm_scalar type, int64_t n, int ks, const double *src, in
   return HM_SUCCESS;
 }
 
+int hm_cpu_series_accumulate(hm_scalar type, int64_t n, int w, int m, const double *const *X, int ne, const double *C,
+                              double *acc) {
+  HM_CHECK(m >= 0 && m <= 16, HM_ERR_ARGUMENT, "%d series terms at once: at most 16", m);
+  const int64_t width = (int64_t)w * ne;
+  if (type == HM_COMPLEX) {
+    const double complex *Cc = (const double complex *)C;
+    double complex *A = (double complex *)acc;
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < n; i++)
+      for (int c = 0; c < w; c++) {
+        double complex x[16];
+        for (int j = 0; j < m; j++) x[j] = ((const double complex *)X[j])[i * w + c];
+        for (int e = 0; e < ne; e++) {
+          double complex sum = 0;
+          for (int j = 0; j < m; j++) sum += Cc[j * ne + e] * x[j];
+          A[i * width + (int64_t)c * ne + e] += sum;
+        }
+      }
+  } else {
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < n; i++)
+      for (int c = 0; c < w; c++) {
+        double x[16];
+        for (int j = 0; j < m; j++) x[j] = X[j][i * w + c];
+        for (int e = 0; e < ne; e++) {
+          double sum = 0;
+          for (int j = 0; j < m; j++) sum += C[j * ne + e] * x[j];
+          acc[i * width + (int64_t)c * ne + e] += sum;
+        }
+      }
+  }
+  return HM_SUCCESS;
+}
+
 int hm_cpu_scale_rows(hm_scalar type, int64_t n, int k, const double *d, const double *x, double *y) {
   if (type == HM_COMPLEX) {
     const double complex *dc = (const double complex *)d, *xc = (const double complex *)x;

@@ -453,6 +453,16 @@ int hm_matrix_apply(hm_matrix *A, hm_mvec *x, hm_mvec *y) {
   return HM_SUCCESS;
 }
 
+int hm_matrix_chebyshev_step(hm_matrix *A, double scale, double shift, hm_mvec *V, hm_mvec *W, double *dots) {
+  const hm_kernels *K = A->ctx->kernels;
+  struct hm_csr_view v = hm_matrix_view(A);
+  HM_CALL(hm_halo_begin(A, V));
+  HM_CALL(K->kpm_step(A->type, &v, V->k, A->exec_interior, A->n_interior, scale, shift, V->data, W->data, dots));
+  HM_CALL(hm_halo_end(A));
+  HM_CALL(K->kpm_step(A->type, &v, V->k, A->exec_boundary, A->n_boundary, scale, shift, V->data, W->data, dots));
+  return HM_SUCCESS;
+}
+
 int hm_matrix_gershgorin(const hm_matrix *A, double *emin, double *emax) {
   HM_CHECK(A && emin && emax, HM_ERR_ARGUMENT, "A, emin or emax is NULL");
   if (A->stencil) return hm_stencil_gershgorin(A, emin, emax);

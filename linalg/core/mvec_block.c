@@ -210,3 +210,20 @@ int hm_mvec_keep_columns(hm_mvec *Y, const int *keep, int64_t piece) {
   Y->k = kept; /* the allocation keeps its size until the block is destroyed */
   return HM_SUCCESS;
 }
+
+int hm_mvec_series_accumulate(hm_mvec *acc, int m, hm_mvec *const *X, const void *C) {
+  HM_CHECK(acc && (X || m == 0) && (C || m == 0), HM_ERR_ARGUMENT, "acc, X or C is NULL");
+  HM_CHECK(m >= 0 && m <= 16, HM_ERR_ARGUMENT, "%d series terms at once: allowed 0 to 16", m);
+  if (m == 0) return HM_SUCCESS;
+  const int w = X[0]->k;
+  HM_CHECK(w >= 1 && acc->k % w == 0, HM_ERR_ARGUMENT,
+           "the accumulators' %d columns are not a multiple of the terms' %d columns", acc->k, w);
+  const double *data[16];
+  for (int j = 0; j < m; j++) {
+    HM_CALL(check_pair(X[j], acc, "X[j]", "acc"));
+    HM_CHECK(X[j]->k == w, HM_ERR_ARGUMENT, "term %d has %d columns, term 0 has %d", j, X[j]->k, w);
+    data[j] = X[j]->data;
+  }
+  HM_CALL(acc->ctx->kernels->series_accumulate(acc->type, acc->dist.local, w, m, data, acc->k / w, C, acc->data));
+  return HM_SUCCESS;
+}

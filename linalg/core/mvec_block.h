@@ -28,4 +28,8 @@ int hm_mvec_multiply_in_place(hm_mvec *Y, const void *C, int64_t piece);
 /* Keep the columns j of Y with keep[j] != 0, in their order, and narrow Y to them in place (a block
  * without halo rows; the allocation keeps its size); pieces as above. */
 int hm_mvec_keep_columns(hm_mvec *Y, const int *keep, int64_t piece);
+/* Chebyshev series accumulated at several energies: acc[:, c ne + e] += sum_{j < m} C[j ne + e] X_j[:, c]
+ * for the m <= 16 blocks X_j of one width w (acc: w ne columns; C: m x ne host scalars of the type),
+ * one pass over the accumulators for m terms. */
+int hm_mvec_series_accumulate(hm_mvec *acc, int m, hm_mvec *const *X, const void *C);
 #endif

@@ -67,15 +67,9 @@ int hm_interior_filter_apply(hm_matrix *H, double scale, double shift, int N, co
   }
   HM_CALL_GOTO(st, done, K->axpby(t, Y->dist.local, k, alpha, V0->data, beta, Y->data));
   HM_CALL_GOTO(st, done, accumulate(Y, c[1], V1, alpha, beta));
-  struct hm_csr_view A = hm_matrix_view(H);
   hm_mvec *prev = V0, *curr = V1;
   for (int n = 2; n <= N; n++) {
-    HM_CALL_GOTO(st, done, hm_halo_begin(H, curr));
-    HM_CALL_GOTO(st, done, K->kpm_step(H->type, &A, k, H->exec_interior, H->n_interior, scale, shift, curr->data,
-                                       prev->data, dots));
-    HM_CALL_GOTO(st, done, hm_halo_end(H));
-    HM_CALL_GOTO(st, done, K->kpm_step(H->type, &A, k, H->exec_boundary, H->n_boundary, scale, shift, curr->data,
-                                       prev->data, dots));
+    HM_CALL_GOTO(st, done, hm_matrix_chebyshev_step(H, scale, shift, curr, prev, dots));
     hm_mvec *tmp = prev; /* prev now holds T_n */
     prev = curr;
     curr = tmp;

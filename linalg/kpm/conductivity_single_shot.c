@@ -1,71 +1,68 @@
 /* Single-shot Kubo-Greenwood sigma_aa(E) (conductivity.h): for each start vector r, one Chebyshev
- * recursion on r and one on V r accumulate b_e = delta_M(E_e - H) r and a_e = delta_M(E_e - H) V r for
- * every energy at once, and <r| V delta V delta |r> = <a_e| V |b_e>. Memory: the two recursions' six
- * vectors, 2 nenergy accumulators and two vectors for V b_e, one energy at a time: 2 nenergy + 8
- * vectors of N whatever M (no M x M moments). The start vectors are hm_conductivity's (the same seed
- * gives the same random phases, column r, made one at a time), so the result equals the Greenwood sum
- * over that run's moments to rounding. */
+ * recursion on r and one on V r, advanced together as the two columns of one block by the fused step,
+ * accumulate b_e = delta_M(E_e - H) r and a_e = delta_M(E_e - H) V r for every energy at once, and
+ * <r| V delta V delta |r> = <a_e| V |b_e>. The fused step overwrites T_{n-1} with T_{n+1}, so the terms
+ * are added two at a time, T_{n+1} and T_{n+2} in one pass over the accumulators: the accumulators,
+ * 2 nenergy vectors, dominate the traffic. Memory: the two 2-column blocks, the accumulators and two
+ * vectors for V b_e, one energy at a time: 2 nenergy + 6 vectors of N whatever M (no M x M moments).
+ * The start vectors are hm_conductivity's (the same seed gives the same random phases, column r, made
+ * one at a time), so the result equals the Greenwood sum over that run's moments to rounding. */
 #include <complex.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "error_macros.h"
+#include "halo.h"
 #include "hamlet/conductivity.h"
 #include "conductivity_interval.h"
 #include "mvec_block.h"
 
 typedef struct {
-  hm_mvec *x[3], *y[3]; /* T_{n-1}, T_n, T_{n+1} of r and of V r */
-  hm_mvec *a, *b;       /* [nenergy] accumulators */
-  hm_mvec *bn, *t;      /* one energy's column of b, and V times it */
-  double complex *zeros; /* nenergy of them (axpby's per-column scalars) */
+  hm_mvec *T[2];         /* two Chebyshev terms; column 0 the recursion of r, column 1 that of V r */
+  hm_mvec *acc;          /* b_e (columns e < nenergy) and a_e (columns nenergy + e) */
+  hm_mvec *r, *t;        /* the start vector (then one energy's b_e), and V times it */
+  double *dots;          /* the fused step's column sums (backend memory; unused) */
+  double complex *zeros; /* 2 nenergy of them (axpby's per-column scalars) */
 } single_shot_vectors;
 
 static void free_vectors(single_shot_vectors *w) {
-  for (int i = 0; i < 3; i++) hm_mvec_destroy(&w->x[i]), hm_mvec_destroy(&w->y[i]);
-  hm_mvec_destroy(&w->a);
-  hm_mvec_destroy(&w->b);
-  hm_mvec_destroy(&w->bn);
+  hm_mvec_destroy(&w->T[0]);
+  hm_mvec_destroy(&w->T[1]);
+  if (w->dots) w->acc->ctx->kernels->release(w->dots);
+  hm_mvec_destroy(&w->acc);
+  hm_mvec_destroy(&w->r);
   hm_mvec_destroy(&w->t);
   free(w->zeros);
 }
 
-/* next = 2 scale (H - shift) cur - prev (first: scale (H - shift) cur, prev unused). */
-static int chebyshev_step(hm_matrix *H, double scale, double shift, hm_mvec *prev, hm_mvec *cur, hm_mvec *next, int first) {
-  HM_CALL(hm_matrix_apply(H, cur, next));
-  const double f = first ? 1 : 2;
-  const double complex alpha = f * scale, gamma = -f * scale * shift, minus_one = -1, one = 1;
-  HM_CALL(hm_mvec_axpby(next, &gamma, cur, &alpha)); /* next = alpha H cur + gamma cur */
-  if (!first) HM_CALL(hm_mvec_axpby(next, &minus_one, prev, &one));
-  return HM_SUCCESS;
-}
-
-/* The block accumulators: acc += v c (c: 1 x nenergy, the coefficients of this T_n). */
-static int accumulate(hm_mvec *acc, const hm_mvec *v, const double complex *c) {
-  const double complex one = 1;
-  HM_CALL(hm_mvec_update(acc, &one, v, c));
-  return HM_SUCCESS;
-}
-
-/* value[e] = Re <a_e| V |b_e> of one start vector (in w->x[0]). */
+/* value[e] = Re <a_e| V |b_e> of one start vector (in w->r); M >= 2. */
 static int one_start(hm_matrix *H, hm_matrix *V, double scale, double shift, int M, int nenergy,
                      const double complex *coef, single_shot_vectors *w, double *value) {
-  HM_CALL(hm_matrix_apply(V, w->x[0], w->y[0]));
-  HM_CALL(hm_mvec_axpby(w->a, w->zeros, w->a, w->zeros)); /* cleared (NaN-safe) */
-  HM_CALL(hm_mvec_axpby(w->b, w->zeros, w->b, w->zeros));
-  for (int n = 0; n < M; n++) {
-    const int cur = n % 3, prev = (n + 2) % 3, next = (n + 1) % 3;
-    HM_CALL(accumulate(w->b, w->x[cur], coef + (size_t)n * nenergy));
-    HM_CALL(accumulate(w->a, w->y[cur], coef + (size_t)n * nenergy));
-    if (n + 1 == M) break;
-    HM_CALL(chebyshev_step(H, scale, shift, w->x[prev], w->x[cur], w->x[next], n == 0));
-    HM_CALL(chebyshev_step(H, scale, shift, w->y[prev], w->y[cur], w->y[next], n == 0));
+  hm_mvec *A = w->T[0], *B = w->T[1];
+  HM_CALL(hm_matrix_apply(V, w->r, w->t));
+  HM_CALL(hm_mvec_copy_columns(w->r, 0, A, 0, 1)); /* T_0 */
+  HM_CALL(hm_mvec_copy_columns(w->t, 0, A, 1, 1));
+  HM_CALL(hm_mvec_axpby(w->acc, w->zeros, w->acc, w->zeros)); /* cleared (NaN-safe) */
+  const double complex alpha[2] = {scale, scale}, gamma[2] = {-scale * shift, -scale * shift};
+  HM_CALL(hm_matrix_apply(H, A, B)); /* T_1 = scale (H - shift) T_0 */
+  HM_CALL(hm_mvec_axpby(B, gamma, A, alpha));
+  HM_CALL(hm_mvec_series_accumulate(w->acc, 2, w->T, coef));
+  for (int n = 1; n + 1 < M;) { /* T_{n-1} in A and T_n in B, both added */
+    HM_CALL(hm_matrix_chebyshev_step(H, scale, shift, B, A, w->dots)); /* A = T_{n+1} */
+    if (n + 2 < M) {
+      HM_CALL(hm_matrix_chebyshev_step(H, scale, shift, A, B, w->dots)); /* B = T_{n+2} */
+      HM_CALL(hm_mvec_series_accumulate(w->acc, 2, w->T, coef + (size_t)(n + 1) * nenergy));
+      n += 2;
+    } else {
+      HM_CALL(hm_mvec_series_accumulate(w->acc, 1, &A, coef + (size_t)(n + 1) * nenergy));
+      n += 1;
+    }
   }
   for (int e = 0; e < nenergy; e++) { /* Re <a_e| V |b_e> = Re (V b_e)^H a_e */
     double complex dot;
-    HM_CALL(hm_mvec_copy_columns(w->b, e, w->bn, 0, 1));
-    HM_CALL(hm_matrix_apply(V, w->bn, w->t));
-    HM_CALL(hm_mvec_gram_columns(w->t, w->a, e, 1, &dot));
+    HM_CALL(hm_mvec_copy_columns(w->acc, e, w->r, 0, 1));
+    HM_CALL(hm_matrix_apply(V, w->r, w->t));
+    HM_CALL(hm_mvec_gram_columns(w->t, w->acc, nenergy + e, 1, &dot));
     value[e] = creal(dot);
   }
   return HM_SUCCESS;
@@ -128,26 +125,23 @@ int hm_conductivity_single_shot_part(hm_matrix *H, hm_matrix *V, const hm_conduc
   single_shot_vectors w = {0};
   int st = coef && value ? HM_SUCCESS : hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "buffers");
   if (!st) st = coefficients(M, kernel, lorentz_lambda, scale, shift, nenergy, energies, coef);
-  for (int i = 0; i < 3 && !st; i++) {
-    st = hm_mvec_create(ctx, dist, HM_COMPLEX, 1, &w.x[i]);
-    if (!st) st = hm_mvec_create(ctx, dist, HM_COMPLEX, 1, &w.y[i]);
-  }
-  if (!st) st = hm_mvec_create(ctx, dist, HM_COMPLEX, nenergy, &w.a);
-  if (!st) st = hm_mvec_create(ctx, dist, HM_COMPLEX, nenergy, &w.b);
-  if (!st) st = hm_mvec_create(ctx, dist, HM_COMPLEX, 1, &w.bn);
+  for (int i = 0; i < 2 && !st; i++) st = hm_mvec_create(ctx, dist, HM_COMPLEX, 2, &w.T[i]);
+  if (!st) st = hm_mvec_create(ctx, dist, HM_COMPLEX, 2 * nenergy, &w.acc);
+  if (!st) st = hm_mvec_create(ctx, dist, HM_COMPLEX, 1, &w.r);
   if (!st) st = hm_mvec_create(ctx, dist, HM_COMPLEX, 1, &w.t);
-  if (!st && !(w.zeros = calloc((size_t)nenergy, sizeof *w.zeros)))
-    st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "%d scalars", nenergy);
+  if (!st) st = ctx->kernels->alloc(4 * sizeof(double), (void **)&w.dots);
+  if (!st && !(w.zeros = calloc(2 * (size_t)nenergy, sizeof *w.zeros)))
+    st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "%d scalars", 2 * nenergy);
   if (!st && opt->trace == HM_TRACE_EXACT && !(unit = calloc((size_t)local + 1, sizeof *unit))) {
     st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "a unit vector");
   }
   for (int r = first; r < last && !st; r++) {
     if (opt->trace == HM_TRACE_RANDOM) { /* column r of hm_conductivity's random phases */
-      st = hm_mvec_random_phase_columns(w.x[0], opt->seed, r);
+      st = hm_mvec_random_phase_columns(w.r, opt->seed, r);
     } else { /* the unit vector of row r */
       memset(unit, 0, sizeof *unit * (size_t)local);
       if (r >= row0 && r < row0 + local) unit[r - row0] = 1;
-      st = hm_mvec_set(w.x[0], unit);
+      st = hm_mvec_set(w.r, unit);
     }
     if (!st) st = one_start(H, V, scale, shift, M, nenergy, coef, &w, value);
     for (int e = 0; !st && e < nenergy; e++) sums[e] += value[e], sums[nenergy + e] += value[e] * value[e];

@@ -8,7 +8,9 @@
  * - hm_mvec_gram_columns (X^H Y on a range of Y's columns) against those columns of hm_mvec_gram.
  * - hm_mvec_multiply_in_place (Y = Y C) against hm_mvec_update into a second block, and
  *   hm_mvec_keep_columns against column copies into a narrower block, in pieces of a few rows (the
- *   last one short) and in one piece. */
+ *   last one short) and in one piece.
+ * - hm_mvec_series_accumulate (m terms of width w added into w x ne accumulators) against
+ *   hm_mvec_update of each term's columns into the accumulators. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,6 +166,44 @@ static void check_in_place(hm_context *ctx, const hm_dist *dist, hm_scalar type,
   hm_mvec_destroy(&Z);
 }
 
+/* acc[:, c ne + e] += sum_j C[j ne + e] X_j[:, c] (w <= 4), against one block update per term and column. */
+static void check_series(hm_context *ctx, const hm_dist *dist, hm_scalar type, int w, int m, int ne) {
+  hm_mvec *X[16], *acc, *x1, *ref[4], *got;
+  const double one[2] = {1, 0};
+  const size_t t = (size_t)type;
+  HM_TEST_OK(hm_mvec_create(ctx, dist, type, w * ne, &acc));
+  HM_TEST_OK(hm_mvec_create(ctx, dist, type, 1, &x1));
+  HM_TEST_OK(hm_mvec_create(ctx, dist, type, ne, &got));
+  fill(acc, 11);
+  double *C = malloc(sizeof(double) * m * ne * t);
+  for (size_t e = 0; e < (size_t)m * ne * t; e++) C[e] = hm_random_uniform(seed, 12, e) - 0.5;
+  for (int j = 0; j < m; j++) {
+    HM_TEST_OK(hm_mvec_create(ctx, dist, type, w, &X[j]));
+    fill(X[j], 13 + j);
+  }
+  for (int c = 0; c < w; c++) {
+    HM_TEST_OK(hm_mvec_create(ctx, dist, type, ne, &ref[c]));
+    HM_TEST_OK(hm_mvec_copy_columns(acc, c * ne, ref[c], 0, ne));
+    for (int j = 0; j < m; j++) {
+      HM_TEST_OK(hm_mvec_copy_columns(X[j], c, x1, 0, 1));
+      HM_TEST_OK(hm_mvec_update(ref[c], one, x1, C + (size_t)j * ne * t));
+    }
+  }
+  HM_TEST_OK(hm_mvec_series_accumulate(acc, m, X, C));
+  for (int c = 0; c < w; c++) {
+    HM_TEST_OK(hm_mvec_copy_columns(acc, c * ne, got, 0, ne));
+    const double d = block_diff(got, ref[c]);
+    HM_TEST_ASSERT(d < 1e-13, "type %d w %d m %d ne %d: series accumulators of column %d differ by %g", (int)type, w,
+                   m, ne, c, d);
+    hm_mvec_destroy(&ref[c]);
+  }
+  free(C);
+  for (int j = 0; j < m; j++) hm_mvec_destroy(&X[j]);
+  hm_mvec_destroy(&acc);
+  hm_mvec_destroy(&x1);
+  hm_mvec_destroy(&got);
+}
+
 static void bad_inputs(hm_context *ctx, const hm_dist *dist) {
   hm_mvec *A, *B, *R, *Rc, *wide;
   HM_TEST_OK(hm_mvec_create(ctx, dist, HM_REAL, 4, &A));
@@ -183,6 +223,10 @@ static void bad_inputs(hm_context *ctx, const hm_dist *dist) {
   HM_TEST_FAILS(hm_mvec_gram_columns(A, wide, -1, 2, G), HM_ERR_ARGUMENT, "out of range");
   HM_TEST_FAILS(hm_mvec_gram_columns(A, Rc, 0, 2, G), HM_ERR_ARGUMENT, "scalar type");
   HM_TEST_FAILS(hm_mvec_gram_columns(A, wide, 0, 2, NULL), HM_ERR_ARGUMENT, "G is NULL");
+  HM_TEST_FAILS(hm_mvec_series_accumulate(NULL, 1, &A, G), HM_ERR_ARGUMENT, "acc, X or C is NULL");
+  HM_TEST_FAILS(hm_mvec_series_accumulate(wide, 17, &B, G), HM_ERR_ARGUMENT, "allowed 0 to 16");
+  HM_TEST_FAILS(hm_mvec_series_accumulate(wide, 1, &B, G), HM_ERR_ARGUMENT, "not a multiple of the terms' 2");
+  HM_TEST_FAILS(hm_mvec_series_accumulate(R, 1, &Rc, G), HM_ERR_ARGUMENT, "scalar type");
   hm_mvec_destroy(&A);
   hm_mvec_destroy(&B);
   hm_mvec_destroy(&R);
@@ -210,6 +254,7 @@ int main(int argc, char **argv) {
       check_gram_columns(ctx, dist, type, m, 3 * m + 1, 1, 2 * m);
       check_in_place(ctx, dist, type, m + 2, 7);
       check_in_place(ctx, dist, type, m + 2, 0);
+      check_series(ctx, dist, type, 1 + w % 3, 1 + (3 * w) % 16, m);
     }
   bad_inputs(ctx, dist);
   hm_dist_destroy(&dist);
