@@ -21,7 +21,7 @@ typedef struct {
   hm_mvec *T[2];         /* two Chebyshev terms; column 0 the recursion of r, column 1 that of V r */
   hm_mvec *acc;          /* b_e (columns e < nenergy) and a_e (columns nenergy + e) */
   hm_mvec *r, *t;        /* the start vector (then one energy's b_e), and V times it */
-  double *dots;          /* the fused step's column sums (backend memory; unused) */
+  double *dots;          /* the fused step's column sums (backend memory; not read here) */
   double complex *zeros; /* 2 nenergy of them (axpby's per-column scalars) */
 } single_shot_vectors;
 
