@@ -6,7 +6,9 @@
 #
 #   bash scripts/gpu_host.sh check [CTEST ARGS...]   every GPU test (default `-L gpu`), a skip fails
 #   bash scripts/gpu_host.sh sanitize [REGEX]         compute-sanitizer memcheck and racecheck on the
-#                                                    one-process GPU tests (those matching REGEX), with their arguments
+#                                                    one-process GPU tests (those matching REGEX), with their arguments;
+#                                                    SANITIZE_SECONDS limits each run (default 600), SANITIZE_TOOLS
+#                                                    names the tools (default "memcheck racecheck")
 #   bash scripts/gpu_host.sh repeat TEST [N]          one test program N times (40) with fresh seeds
 #   bash scripts/gpu_host.sh bench CASE...            benchmark cases of bench/cases.sh (`list` names them)
 #   bash scripts/gpu_host.sh ab CASE...               the cases in this tree and in build-base/src, a tree
@@ -57,9 +59,9 @@ case $task in
     build_tree . build-gpu || exit 1
     while read -r exe args; do
       name=$(basename "$exe")${args:+_${args// /_}}
-      for tool in memcheck racecheck; do
+      for tool in ${SANITIZE_TOOLS:-memcheck racecheck}; do
         # shellcheck disable=SC2086 # the test's arguments split into words
-        OMP_NUM_THREADS=2 timeout 600 compute-sanitizer --tool "$tool" --error-exitcode 9 "$exe" $args \
+        OMP_NUM_THREADS=2 timeout "${SANITIZE_SECONDS:-600}" compute-sanitizer --tool "$tool" --error-exitcode 9 "$exe" $args \
           >"$OUT/sanitizer_${name}_$tool.log" 2>&1 </dev/null
         code=$?
         echo "compute-sanitizer $tool $name: exit $code"
