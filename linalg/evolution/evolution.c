@@ -194,14 +194,7 @@ static int add_term(hm_evolution *e, double complex alpha, const double *x, doub
 
 /* W = 2 Ht V - W over all rows, the halo exchange of V overlapped with the interior rows. */
 static int chebyshev_step(hm_evolution *e, struct hm_mvec_s *V, struct hm_mvec_s *W) {
-  hm_matrix *H = e->H;
-  const hm_kernels *K = H->ctx->kernels;
-  struct hm_csr_view A = hm_matrix_view(H);
-  HM_CALL(hm_halo_begin(H, V));
-  HM_CALL(K->kpm_step(H->type, &A, e->kk, H->exec_interior, H->n_interior, e->scale, e->shift, V->data, W->data, e->dots));
-  HM_CALL(hm_halo_end(H));
-  HM_CALL(K->kpm_step(H->type, &A, e->kk, H->exec_boundary, H->n_boundary, e->scale, e->shift, V->data, W->data, e->dots));
-  return HM_SUCCESS;
+  return hm_matrix_chebyshev_step(e->H, e->scale, e->shift, V, W, e->dots);
 }
 
 /* dst := T_1 = scale (H - shift) src. */

@@ -283,17 +283,8 @@ int hm_kpm_options_get(const hm_kpm *kpm, hm_kpm_options *opt) {
 
 /* One fused step over all rows, the halo exchange of v_m overlapped with the interior rows. */
 static int step(hm_kpm *k) {
-  hm_matrix *H = k->H;
-  const hm_kernels *K = H->ctx->kernels;
-  struct hm_csr_view A = hm_matrix_view(H);
-  const int R = k->width;
-  double *slot = k->dots + (size_t)k->pending * 2 * R;
-  HM_CALL(hm_halo_begin(H, k->v_curr));
-  HM_CALL(K->kpm_step(H->type, &A, R, H->exec_interior, H->n_interior, k->scale, k->shift, k->v_curr->data,
-                      k->v_prev->data, slot));
-  HM_CALL(hm_halo_end(H));
-  HM_CALL(K->kpm_step(H->type, &A, R, H->exec_boundary, H->n_boundary, k->scale, k->shift, k->v_curr->data,
-                      k->v_prev->data, slot));
+  double *slot = k->dots + (size_t)k->pending * 2 * k->width; /* the blocks are k->width wide */
+  HM_CALL(hm_matrix_chebyshev_step(k->H, k->scale, k->shift, k->v_curr, k->v_prev, slot));
   hm_mvec *t = k->v_prev; /* v_prev now holds v_{m+1} */
   k->v_prev = k->v_curr;
   k->v_curr = t;
