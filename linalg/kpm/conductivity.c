@@ -303,15 +303,7 @@ static int chebyshev_step(hm_conductivity *c, hm_mvec **v, int n) {
     v[2] = t;
     return HM_SUCCESS;
   }
-  const hm_kernels *K = H->ctx->kernels;
-  struct hm_csr_view A = hm_matrix_view(H);
-  const int B = c->block;
-  HM_CALL(hm_halo_begin(H, v[1]));
-  HM_CALL(K->kpm_step(H->type, &A, B, H->exec_interior, H->n_interior, c->scale, c->shift, v[1]->data, v[0]->data,
-                      c->dots));
-  HM_CALL(hm_halo_end(H));
-  HM_CALL(K->kpm_step(H->type, &A, B, H->exec_boundary, H->n_boundary, c->scale, c->shift, v[1]->data, v[0]->data,
-                      c->dots));
+  HM_CALL(hm_matrix_chebyshev_step(H, c->scale, c->shift, v[1], v[0], c->dots)); /* blocks c->block wide */
   hm_mvec *t = v[0]; /* v[0] now holds T_{n+1} */
   v[0] = v[1];
   v[1] = t;
