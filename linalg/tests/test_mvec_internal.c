@@ -227,6 +227,12 @@ static void bad_inputs(hm_context *ctx, const hm_dist *dist) {
   HM_TEST_FAILS(hm_mvec_series_accumulate(wide, 17, &B, G), HM_ERR_ARGUMENT, "allowed 0 to 16");
   HM_TEST_FAILS(hm_mvec_series_accumulate(wide, 1, &B, G), HM_ERR_ARGUMENT, "not a multiple of the terms' 2");
   HM_TEST_FAILS(hm_mvec_series_accumulate(R, 1, &Rc, G), HM_ERR_ARGUMENT, "scalar type");
+  HM_TEST_FAILS(hm_mvec_multiply_in_place(A, NULL, 0), HM_ERR_ARGUMENT, "Y or C is NULL");
+  hm_mvec *haloed;
+  const int keep[3] = {1, 0, 1};
+  HM_TEST_OK(hm_mvec_create_with_halo(ctx, dist, HM_REAL, 3, 2, &haloed));
+  HM_TEST_FAILS(hm_mvec_keep_columns(haloed, keep, 0), HM_ERR_ARGUMENT, "cannot be narrowed in place");
+  hm_mvec_destroy(&haloed);
   hm_mvec_destroy(&A);
   hm_mvec_destroy(&B);
   hm_mvec_destroy(&R);
