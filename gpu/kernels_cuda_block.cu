@@ -45,28 +45,31 @@ struct SeriesTerms {
   const double *p[16];
 };
 
-// Series accumulators: one thread per accumulator entry (row i, column c, energy e; e innermost, so a
-// warp writes adjacent entries and reads each X_j[i, c] from cache for the energies after the first).
+// Series accumulators, acc[i, c ne + e] += sum_j C[j, e] X_j[i, c]: a block is columns (x) by rows
+// (y), so each thread keeps one column, its (c, e) and coefficients, over a grid-stride loop of rows
+// with no index division per entry (the 64-bit divisions of a flat index made this kernel compute
+// bound); a warp writes adjacent accumulator entries and reads each X_j[i, c] once from cache.
 template <bool Complex>
 __global__ void series_accumulate_kernel(int64_t n, int w, int m, SeriesTerms X, int ne, const double *C, double *acc) {
-  const int64_t width = (int64_t)w * ne;
-  for (int64_t at = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; at < n * width; at += (int64_t)gridDim.x * blockDim.x) {
-    const int64_t i = at / width;
-    const int c = (int)((at % width) / ne), e = (int)(at % ne);
-    if (Complex) {
-      double re = 0, im = 0;
-      for (int j = 0; j < m; j++) {
-        const double xr = X.p[j][2 * (i * w + c)], xi = X.p[j][2 * (i * w + c) + 1];
-        const double cr = C[2 * (j * ne + e)], ci = C[2 * (j * ne + e) + 1];
-        re += cr * xr - ci * xi;
-        im += cr * xi + ci * xr;
+  const int width = w * ne;
+  for (int col = threadIdx.x; col < width; col += blockDim.x) {
+    const int c = col / ne, e = col % ne;
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.y + threadIdx.y; i < n; i += (int64_t)gridDim.x * blockDim.y) {
+      if (Complex) {
+        double2 sum = make_double2(0, 0);
+        for (int j = 0; j < m; j++) {
+          const double2 x = ((const double2 *)X.p[j])[i * w + c], k = ((const double2 *)C)[j * ne + e];
+          sum.x += k.x * x.x - k.y * x.y;
+          sum.y += k.x * x.y + k.y * x.x;
+        }
+        double2 *a = (double2 *)acc + i * width + col;
+        const double2 old = *a;
+        *a = make_double2(old.x + sum.x, old.y + sum.y);
+      } else {
+        double sum = 0;
+        for (int j = 0; j < m; j++) sum += C[j * ne + e] * X.p[j][i * w + c];
+        acc[i * width + col] += sum;
       }
-      acc[2 * at] += re;
-      acc[2 * at + 1] += im;
-    } else {
-      double sum = 0;
-      for (int j = 0; j < m; j++) sum += C[j * ne + e] * X.p[j][i * w + c];
-      acc[at] += sum;
     }
   }
 }
@@ -209,9 +212,11 @@ int hm_cuda_series_accumulate(hm_scalar type, int64_t n, int w, int m, const dou
   HM_CALL(upload_async(small, C, len));
   SeriesTerms terms{};
   for (int j = 0; j < m; j++) terms.p[j] = X[j];
-  const int64_t work = n * w * ne;
-  if (type == HM_COMPLEX) series_accumulate_kernel<true><<<grid_for(work), kThreads>>>(n, w, m, terms, ne, small, acc);
-  else series_accumulate_kernel<false><<<grid_for(work), kThreads>>>(n, w, m, terms, ne, small, acc);
+  const int width = w * ne, columns = width < kThreads ? width : kThreads, rows = kThreads / columns;
+  const int64_t need = (n + rows - 1) / rows;
+  const dim3 block(columns, rows), grid((unsigned)(need < 65535 ? need : 65535));
+  if (type == HM_COMPLEX) series_accumulate_kernel<true><<<grid, block>>>(n, w, m, terms, ne, small, acc);
+  else series_accumulate_kernel<false><<<grid, block>>>(n, w, m, terms, ne, small, acc);
   HM_CHECK_LAUNCH("series_accumulate");
   return HM_SUCCESS;
 }
