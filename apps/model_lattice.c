@@ -140,20 +140,28 @@ void run_lattice_geometry(run_state *s, int64_t cells[3], int *orbitals, double 
   hm_lattice_free(&L);
 }
 
-/* [hamiltonian] arithmetic: real only for KPM (DOS and LDOS: real start vectors) on the matrix-free
- * operator of a real lattice; every other method works on complex vectors (IDR's shifts, spectral
- * and conductivity's phases, the marker), so auto picks real exactly there and `real` elsewhere, or
- * on a lattice with a complex term, exits 2 naming why. Every rank decides the same. */
+/* Whether the method has a real-arithmetic path: KPM (DOS and LDOS: real start vectors) and the
+ * single-shot charge conductivity (real +-1 start vectors, the velocity as the real A = -i v). */
+static int method_runs_real(const hm_deck *d) {
+  return d->solver.method == HM_METHOD_KPM ||
+         (d->solver.method == HM_METHOD_CONDUCTIVITY && d->conductivity.single_shot && !d->conductivity.current);
+}
+
+/* [hamiltonian] arithmetic: real only for the methods above on the matrix-free operator of a real
+ * lattice; every other method works on complex vectors (IDR's shifts, spectral and the conductivity
+ * moments' phases, the marker), so auto picks real exactly there and `real` elsewhere, or on a
+ * lattice with a complex term, exits 2 naming why. Every rank decides the same. */
 static int real_arithmetic(const run_state *s, const hm_stencil *st, int matrix_free) {
   const hm_deck *d = &s->deck;
   if (d->lattice.arithmetic == 2) return 0;
   char term[256];
   int is_complex = 1;
   APP_CALL(hm_stencil_complex_term(st, &is_complex, term, sizeof term));
-  const int kpm = d->solver.method == HM_METHOD_KPM;
-  if (d->lattice.arithmetic == 0) return kpm && matrix_free && !is_complex;
+  const int real_method = method_runs_real(d);
+  if (d->lattice.arithmetic == 0) return real_method && matrix_free && !is_complex;
   const char *why = is_complex ? term
-                    : !kpm     ? "only method = kpm runs in real arithmetic; the other methods need complex vectors"
+                    : !real_method ? "only method = kpm and method = conductivity with expansion = single_shot (charge "
+                                     "current) run in real arithmetic; the other methods need complex vectors"
                     : !matrix_free ? "real arithmetic is the matrix-free operator's; use storage = matrix_free or auto"
                                    : NULL;
   if (!why) return 1;
@@ -181,13 +189,13 @@ void run_build_lattice(run_state *s, hm_matrix **H) {
   p.disorder_seed = d->ti.disorder_seed;
   p.vacancy_p = d->lattice.vacancies;
   p.vacancy_seed = d->lattice.vacancy_seed;
-  /* auto: matrix-free for KPM on a GPU (measured faster there, and it holds 10^9 orbitals in 80 GB:
-   * bench/README.md), assembled otherwise (the CPU's CSR step was faster than its
+  /* auto: matrix-free for KPM and the single shot on a GPU (measured faster there, and it holds 10^9
+   * orbitals in 80 GB: bench/README.md), assembled otherwise (the CPU's CSR step was faster than its
    * matrix-free one; dense, shift-and-invert and Jacobi need entries). */
   hm_backend backend = HM_BACKEND_CPU;
   APP_CALL(hm_context_backend(s->ctx, &backend));
   const int matrix_free = d->lattice.storage == 2 || (d->lattice.storage == 0 && (d->lattice.arithmetic == 1 ||
-      (backend == HM_BACKEND_CUDA && d->solver.method == HM_METHOD_KPM)));
+      (backend == HM_BACKEND_CUDA && method_runs_real(d))));
   double host_entries = 0; /* per row, where the entries are assembled on the host */
   for (int64_t k = 0; !matrix_free && backend == HM_BACKEND_CPU && k < (int64_t)L.nblocks * L.orbitals * L.orbitals; k++)
     host_entries += L.block[k] != 0;
@@ -212,10 +220,10 @@ void run_build_lattice(run_state *s, hm_matrix **H) {
   run_lattice_keep_spin(s, L.orbitals, L.spin, d->lattice.file);
   hm_lattice_free(&L);
   hm_stencil_storage storage = matrix_free ? HM_STENCIL_MATRIX_FREE : HM_STENCIL_ASSEMBLED;
-  run_lattice_velocities(s, &st.stencil, storage);
+  const int real = real_arithmetic(s, &st.stencil, matrix_free);
+  run_lattice_velocities(s, &st.stencil, real ? HM_STENCIL_MATRIX_FREE_REAL : storage);
   run_lattice_msd_velocities(s, &st.stencil, storage);
-  int status = hm_matrix_create_stencil(s->ctx, &st.stencil, real_arithmetic(s, &st.stencil, matrix_free) ?
-                                        HM_STENCIL_MATRIX_FREE_REAL : storage, H);
+  int status = hm_matrix_create_stencil(s->ctx, &st.stencil, real ? HM_STENCIL_MATRIX_FREE_REAL : storage, H);
   hm_lattice_stencil_free(&st);
   APP_CALL(status);
   if (matrix_free && d->lattice.gpu_kernel) APP_CALL(hm_matrix_set_stencil_kernel(*H, (hm_stencil_kernel)d->lattice.gpu_kernel));

@@ -2,7 +2,8 @@
  * supercell, made from its stencil while it is built (run_build_lattice): each hopping block times
  * i times its bond's displacement (hm_velocity_blocks: the nearest image across periodic and
  * twisted boundaries is the bond's own), with the same boundaries, twists, vacancies and Peierls
- * phases, no disorder (on-site terms commute with X), and H's storage (matrix-free on a GPU). The
+ * phases, no disorder (on-site terms commute with X), and H's storage (matrix-free on a GPU); in real
+ * arithmetic (a real H, the single shot) the real A = -i v_a, which that method takes for v_a. The
  * geometry (lattice vectors, orbital positions) is kept for the conductivity's density N / Omega.
  * method = evolution with msd: the velocities v_a = i[H, X_a] that give the evolution its commutators
  * [X_a, U(t)] (hm_evolution_set_commutator). run_lattice_density: the orbitals per area or volume that
@@ -74,9 +75,16 @@ void run_lattice_velocities(run_state *s, const hm_stencil *st, hm_stencil_stora
       APP_CALL(hm_velocity_blocks(st->orbitals, st->nblocks, st->shift, st->block, s->lattice_cell,
                                   s->lattice_positions, a, vblock));
       if (spin) APP_CALL(hm_current_blocks_operator(st->orbitals, st->nblocks, vblock, s->current_operator, jblock));
+      if (storage == HM_STENCIL_MATRIX_FREE_REAL) /* A = -i v: (re, im) <- (im, -re) */
+        for (size_t e = 0; e < entries; e += 2) {
+          const double re = vblock[e];
+          vblock[e] = vblock[e + 1];
+          vblock[e + 1] = -re;
+        }
       hm_stencil v = *st;
       v.block = spin ? jblock : vblock;
       v.disorder_w = 0;
+      v.antihermitian = storage == HM_STENCIL_MATRIX_FREE_REAL;
       APP_CALL(hm_matrix_create_stencil(s->ctx, &v, storage, spin ? &s->current[a] : &s->velocity[a]));
     }
   free(vblock);

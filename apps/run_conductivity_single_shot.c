@@ -141,8 +141,11 @@ int run_conductivity_single_shot(run_state *s, hm_matrix *H, hm_matrix *const v[
   free(m->joules);
   if (s->rank == 0) {
     run_print_header(s, "Kubo-Greenwood conductivity, single shot (KPM)", H);
-    printf("  single shot  M = %d, %d component(s), %s trace, %d energies: %.3f s\n", M, C,
-           opt.trace == HM_TRACE_EXACT ? "exact" : "random", E, s->seconds[PHASE_MOMENTS]);
+    hm_scalar type;
+    APP_CALL(hm_matrix_info(H, NULL, NULL, &type));
+    printf("  single shot  M = %d, %d component(s), %s trace, %d energies, %s arithmetic: %.3f s\n", M, C,
+           opt.trace == HM_TRACE_EXACT ? "exact" : "random", E, type == HM_REAL ? "real" : "complex",
+           s->seconds[PHASE_MOMENTS]);
     printf("  sigma        in %s\n", unit);
     run_print_timing(s);
   }

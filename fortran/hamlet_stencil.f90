@@ -30,6 +30,7 @@ module hamlet_stencil
     real(c_double) :: vacancy_p = 0
     integer(c_int64_t) :: vacancy_seed = 0, vacancy_stream = 0     ! uint64_t in C
     type(c_ptr) :: peierls = c_null_ptr, wrap_phase = c_null_ptr
+    integer(c_int) :: antihermitian = 0                ! 1: H(-R) = -H(R)^dagger (A = -i v)
   end type hm_stencil
 
   interface

@@ -168,7 +168,8 @@ const hm_deck_key hm_deck_keys[] = {
     {.section = "hamiltonian", .key = "arithmetic", .type = HM_KEY_WORD, .words = {"auto", "real", "complex"},
      .values = {0, 1, 2}, .def = "auto", .when_key = "model", .when_word = "lattice", AT(lattice.arithmetic),
      .help = "real = the matrix-free operator in real arithmetic with real random vectors (half the vector memory; "
-             "KPM only, a real lattice only); auto = real for KPM on a matrix-free real lattice, complex otherwise"},
+             "KPM and the single-shot charge conductivity only, a real lattice only); auto = real for those on a "
+             "matrix-free real lattice, complex otherwise"},
     {.section = "hamiltonian", .key = "t", .type = HM_KEY_DOUBLE, ENERGY, .def = "1", .when_key = "model", .when_word = "ti",
      AT(ti.t), .help = "hopping"},
     {.section = "hamiltonian", .key = "m", .type = HM_KEY_DOUBLE, ENERGY, .def = "2", .when_key = "model", .when_word = "ti",

@@ -12,6 +12,6 @@ void hm_stencil_abi_layout(int64_t out[19]) {
                         offsetof(hm_stencil, disorder_stream), offsetof(hm_stencil, disorder_per_site),
                         offsetof(hm_stencil, vacancy_p), offsetof(hm_stencil, vacancy_seed),
                         offsetof(hm_stencil, vacancy_stream), offsetof(hm_stencil, peierls),
-                        offsetof(hm_stencil, wrap_phase), 0, 0};
+                        offsetof(hm_stencil, wrap_phase), offsetof(hm_stencil, antihermitian), 0};
   for (int i = 0; i < 19; i++) out[i] = (int64_t)v[i];
 }

@@ -104,7 +104,7 @@ program test_fortran_stencil
           off(c_loc(s%block)), off(c_loc(s%boundary)), off(c_loc(s%twist)), off(c_loc(s%disorder_w)), &
           off(c_loc(s%disorder_seed)), off(c_loc(s%disorder_stream)), off(c_loc(s%disorder_per_site)), &
           off(c_loc(s%vacancy_p)), off(c_loc(s%vacancy_seed)), off(c_loc(s%vacancy_stream)), &
-          off(c_loc(s%peierls)), off(c_loc(s%wrap_phase)), 0_c_int64_t, 0_c_int64_t]
+          off(c_loc(s%peierls)), off(c_loc(s%wrap_phase)), off(c_loc(s%antihermitian)), 0_c_int64_t]
   call test_assert(all(mine == layout), "hm_stencil: Fortran layout differs from C")
 
   call test_ok(hm_context_destroy(ctx), "hm_context_destroy")

@@ -141,7 +141,9 @@ HM_API int hm_conductivity_sigma(int moments, int ncomp, const double *mu, doubl
  * 6 + 2 nenergy vectors of N. It equals the Greenwood sum over the moments of hm_conductivity with the
  * same options to rounding, and the Kubo-Bastin sigma_aa of hm_conductivity_sigma at T = 0 to the
  * latter's quadrature. Of opt: moments, vectors, seed, trace (exact: N <= 10^5), bounds, lanczos_steps,
- * bounds_margin, emin, emax, stop. H and V complex. sigma[e], error[e] (standard error over the random
+ * bounds_margin, emin, emax, stop. H and V complex; or, for a real H (whose velocity v is imaginary), both
+ * real with V = -i v: then the start vectors are real (+-1, an unbiased trace as the phases are) and
+ * every vector takes half the memory and traffic. sigma[e], error[e] (standard error over the random
  * vectors, or NULL), bounds (or NULL): the interval used, emin and emax. */
 HM_API int hm_conductivity_single_shot(hm_matrix *H, hm_matrix *V, const hm_conductivity_options *opt, hm_kpm_kernel kernel,
                                        double lorentz_lambda, double density, int nenergy, const double *energies,

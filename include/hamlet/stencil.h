@@ -76,6 +76,8 @@ typedef struct {
   uint64_t vacancy_seed, vacancy_stream;
   const double *peierls;      /* NULL, or [nblocks][orbitals][orbitals][3] (see above) */
   const double *wrap_phase;   /* with peierls: [3][nblocks][orbitals][4] (see above) */
+  int antihermitian;          /* 0: H(-R) = H(R)^dagger is checked; 1: H(-R) = -H(R)^dagger (an operator
+                                 such as A = -i v, real where the velocity v of a real H is imaginary) */
 } hm_stencil;
 
 #ifdef __cplusplus

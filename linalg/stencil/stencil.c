@@ -42,9 +42,11 @@ static int partner(const hm_stencil_model *m, int b) {
   return -1;
 }
 
-/* H(-R) = H(R)^dagger block by block. With a field the entry's phase G . c is part of the hop:
- * the partner's gradient is minus this one's and its constant carries the G . R of the shift. */
-static int check_hermitian(const hm_stencil_model *m) {
+/* H(-R) = H(R)^dagger block by block (-H(R)^dagger for an anti-Hermitian description). With a field
+ * the entry's phase G . c is part of the hop: the partner's gradient is minus this one's and its
+ * constant carries the G . R of the shift. */
+static int check_hermitian(const hm_stencil_model *m, int antihermitian) {
+  const double sign = antihermitian ? -1.0 : 1.0;
   const int no = m->ex.orbitals, nb = m->ex.nblocks;
   double largest = 0.0;
   for (size_t e = 0; e < (size_t)nb * no * no; e++) largest = fmax(largest, cabs(CMPLX(m->block[2 * e], m->block[2 * e + 1])));
@@ -67,11 +69,12 @@ static int check_hermitian(const hm_stencil_model *m) {
                      q, j, i);
           back *= cexp(I * 6.283185307179586 * (gq[0] * r[0] + gq[1] * r[1] + gq[2] * r[2]));
         }
-        const double defect = cabs(back - conj(entry(m, b, i, j)));
+        const double defect = cabs(back - sign * conj(entry(m, b, i, j)));
         HM_CHECK(defect <= tol, HM_ERR_ARGUMENT,
-                 "the Hamiltonian is not Hermitian: entry (%d, %d) of block %d (R = %d %d %d) and entry (%d, %d) of "
-                 "block %d (R = %d %d %d) differ from conjugates by %.3g (allowed %.3g)",
-                 i, j, b, r[0], r[1], r[2], j, i, q, -r[0], -r[1], -r[2], defect, tol);
+                 "the %s: entry (%d, %d) of block %d (R = %d %d %d) and entry (%d, %d) of block %d (R = %d %d %d) "
+                 "differ from %sconjugates by %.3g (allowed %.3g)",
+                 antihermitian ? "anti-Hermitian description is not anti-Hermitian" : "Hamiltonian is not Hermitian",
+                 i, j, b, r[0], r[1], r[2], j, i, q, -r[0], -r[1], -r[2], antihermitian ? "minus " : "", defect, tol);
       }
   }
   return HM_SUCCESS;
@@ -172,7 +175,7 @@ int hm_stencil_model_make(const hm_stencil *s, hm_stencil_model *m) {
     ex->peierls = m->peierls;
     ex->wrap_phase = m->wrap_phase;
     ex->slab_row = m->slab_row;
-    st = check_hermitian(m);
+    st = check_hermitian(m, s->antihermitian);
   }
   if (st) {
     hm_stencil_model_free(m);

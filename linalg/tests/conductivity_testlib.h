@@ -140,9 +140,10 @@ static inline void exact_moments(int64_t n, const double complex *H, const doubl
   free(tmp);
   free(T);
 }
-/* The distributed CSR matrix of a stencil on a periodic nx x ny x 1 box (any size: row by row). */
-static inline int stencil_matrix_periodic(hm_context *ctx, int64_t nx, int64_t ny, int orb, int nb, const int32_t *shift,
-                                          const double *blk, hm_matrix **A) {
+/* The distributed CSR matrix of a stencil on a periodic nx x ny x 1 box (any size: row by row), of
+ * type `type` (HM_REAL keeps the blocks' real parts). */
+static inline int stencil_matrix_periodic_typed(hm_context *ctx, int64_t nx, int64_t ny, int orb, int nb,
+                                                const int32_t *shift, const double *blk, hm_scalar type, hm_matrix **A) {
   const int64_t n = nx * ny * orb;
   hm_dist *dist;
   int st = hm_dist_create(ctx, n, orb, 1.0, &dist);
@@ -150,7 +151,7 @@ static inline int stencil_matrix_periodic(hm_context *ctx, int64_t nx, int64_t n
   int64_t first, local;
   hm_dist_range(dist, &first, &local, NULL);
   int64_t *rowptr = malloc(sizeof(int64_t) * (local + 1)), *cols = malloc(sizeof(int64_t) * local * nb * orb);
-  double complex *val = malloc(sizeof(double complex) * local * nb * orb);
+  double *val = malloc(sizeof(double) * 2 * local * nb * orb);
   rowptr[0] = 0;
   for (int64_t r = 0; r < local; r++) {
     const int64_t row = first + r, s = row / orb, i = row % orb, cx = s % nx, cy = s / nx;
@@ -161,15 +162,20 @@ static inline int stencil_matrix_periodic(hm_context *ctx, int64_t nx, int64_t n
         const double *e = blk + 2 * (((size_t)b * orb + i) * orb + j);
         if (e[0] == 0 && e[1] == 0) continue;
         cols[rowptr[r + 1]] = (tx + nx * ty) * orb + j;
-        val[rowptr[r + 1]++] = e[0] + I * e[1];
+        for (int t = 0; t < (int)type; t++) val[(size_t)type * rowptr[r + 1] + t] = e[t];
+        rowptr[r + 1]++;
       }
     }
   }
-  st = hm_matrix_create_csr(ctx, dist, HM_COMPLEX, rowptr, cols, val, A);
+  st = hm_matrix_create_csr(ctx, dist, type, rowptr, cols, val, A);
   free(rowptr);
   free(cols);
   free(val);
   hm_dist_destroy(&dist);
   return st;
+}
+static inline int stencil_matrix_periodic(hm_context *ctx, int64_t nx, int64_t ny, int orb, int nb, const int32_t *shift,
+                                          const double *blk, hm_matrix **A) {
+  return stencil_matrix_periodic_typed(ctx, nx, ny, orb, nb, shift, blk, HM_COMPLEX, A);
 }
 #endif

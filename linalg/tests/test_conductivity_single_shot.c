@@ -5,7 +5,10 @@
  *  (b) random trace with the same seed and vectors: equal to the same sum over hm_conductivity's
  *      random moments to 1e-10 (the same start vectors), with an error bar;
  *  (c) the Kubo-Bastin sigma_xx of hm_conductivity_sigma at T = 0 within 2% (its energy quadrature);
- *  (d) bad inputs. Arguments: backend (cpu | cuda) [LX LY] (default 6 5). Run on 1 and 3 ranks (there 4 x 2:
+ *  (d) real arithmetic: a real model (H real, V = i A with A real) given as real H and A equals the
+ *      complex run of the same model to 1e-10 (exact trace), and with 32 random +-1 vectors the exact
+ *      trace within 6 of its error bars (largest deviation over the energies);
+ *  (e) bad inputs. Arguments: backend (cpu | cuda) [LX LY] (default 6 5). Run on 1 and 3 ranks (there 4 x 2:
  *  an exact trace is N sequential starts of 2M products, each with a halo exchange). */
 #include "conductivity_testlib.h"
 
@@ -22,6 +25,62 @@ static double greenwood(const double complex *mu, double scale, double shift, do
   for (int n = 0; n < M; n++)
     for (int m = 0; m < M; m++) acc += c[n] * c[m] * mu[n * M + m];
   return 2 * M_PI * M_PI * density * creal(acc);
+}
+
+/* A real two-orbital square lattice: u sz + t sx on site, hops (sz + sx) / 2 along x and (sz - 0.6 sx) / 2
+ * along y, each -R block the transpose: block[b][i][j] as complex pairs with zero imaginary parts. */
+static void real_blocks(double u, double t, double *blk) {
+  const double hop[2][2][2] = {{{0.5, 0.5}, {0.5, -0.5}}, {{0.5, -0.3}, {-0.3, -0.5}}};
+  memset(blk, 0, sizeof(double) * QWZ_BLOCKS * 8);
+  const double onsite[2][2] = {{u, t}, {t, -u}};
+  for (int b = 0; b < QWZ_BLOCKS; b++)
+    for (int i = 0; i < 2; i++)
+      for (int j = 0; j < 2; j++) /* b = 1 + 2d: +e_d, 2 + 2d: -e_d (qwz_shift) */
+        blk[2 * ((b * 2 + i) * 2 + j)] = b == 0 ? onsite[i][j] : hop[(b - 1) / 2][(b - 1) % 2 ? j : i][(b - 1) % 2 ? i : j];
+}
+
+/* (d): single shot of a real model in complex and in real arithmetic. */
+static void real_arithmetic(hm_context *ctx, int64_t LX, int64_t LY, const double *energies, int rank) {
+  double blk[QWZ_BLOCKS * 8], v[QWZ_BLOCKS * 8], a[QWZ_BLOCKS * 8];
+  real_blocks(0.7, 0.4, blk);
+  const double lattice[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, tau[6] = {0, 0, 0, 0.3, 0.2, 0};
+  HM_TEST_OK(hm_velocity_blocks(2, QWZ_BLOCKS, qwz_shift, blk, lattice, tau, 0, v));
+  for (int i = 0; i < QWZ_BLOCKS * 4; i++) a[2 * i] = v[2 * i + 1], a[2 * i + 1] = -v[2 * i]; /* A = -i v */
+  hm_matrix *Hc, *Vc, *Hr, *Ar;
+  HM_TEST_OK(stencil_matrix_periodic(ctx, LX, LY, 2, QWZ_BLOCKS, qwz_shift, blk, &Hc));
+  HM_TEST_OK(stencil_matrix_periodic(ctx, LX, LY, 2, QWZ_BLOCKS, qwz_shift, v, &Vc));
+  HM_TEST_OK(stencil_matrix_periodic_typed(ctx, LX, LY, 2, QWZ_BLOCKS, qwz_shift, blk, HM_REAL, &Hr));
+  HM_TEST_OK(stencil_matrix_periodic_typed(ctx, LX, LY, 2, QWZ_BLOCKS, qwz_shift, a, HM_REAL, &Ar));
+  hm_conductivity_options opt;
+  hm_conductivity_options_default(&opt);
+  opt.moments = M;
+  opt.trace = HM_TRACE_EXACT;
+  opt.bounds = HM_BOUNDS_GERSHGORIN; /* the same interval in both arithmetics */
+  double complex_[NE], real_[NE], random_[NE], error[NE], largest = 0, worst = 0, worst_random = 0;
+  HM_TEST_OK(hm_conductivity_single_shot(Hc, Vc, &opt, HM_KERNEL_JACKSON, 0, density, NE, energies, complex_, NULL, NULL));
+  HM_TEST_OK(hm_conductivity_single_shot(Hr, Ar, &opt, HM_KERNEL_JACKSON, 0, density, NE, energies, real_, NULL, NULL));
+  opt.trace = HM_TRACE_RANDOM;
+  opt.vectors = 32;
+  opt.seed = hm_test_seed();
+  HM_TEST_OK(hm_conductivity_single_shot(Hr, Ar, &opt, HM_KERNEL_JACKSON, 0, density, NE, energies, random_, error, NULL));
+  for (int e = 0; e < NE; e++) largest = fmax(largest, fabs(complex_[e]));
+  for (int e = 0; e < NE; e++) {
+    worst = fmax(worst, fabs(real_[e] - complex_[e]) / largest);
+    worst_random = fmax(worst_random, fabs(random_[e] - complex_[e]) / fmax(error[e], 1e-3 * largest));
+    if (rank == 0)
+      printf("real model E = %5.2f: complex %.10f, real %.10f, real random %.6f +- %.2g\n", energies[e], complex_[e],
+             real_[e], random_[e], error[e]);
+  }
+  HM_TEST_ASSERT(largest > 0.05, "the real model's sigma_xx vanishes everywhere (%g): no test", largest);
+  HM_TEST_ASSERT(worst < 1e-10, "real arithmetic off the complex run by %.2g of the largest sigma", worst);
+  HM_TEST_ASSERT(worst_random < 6, "real random vectors off the exact trace by %.2g error bars", worst_random);
+  double s[1];
+  HM_TEST_FAILS(hm_conductivity_single_shot(Hr, Vc, &opt, HM_KERNEL_JACKSON, 0, density, 1, energies, s, NULL, NULL),
+                HM_ERR_ARGUMENT, "both complex, or both real");
+  hm_matrix_destroy(&Hc);
+  hm_matrix_destroy(&Vc);
+  hm_matrix_destroy(&Hr);
+  hm_matrix_destroy(&Ar);
 }
 
 int main(int argc, char **argv) {
@@ -84,6 +143,7 @@ int main(int argc, char **argv) {
     free(mu);
     hm_conductivity_destroy(&c);
   }
+  real_arithmetic(ctx, LX, LY, energies, rank);
   /* bad inputs */
   hm_conductivity_options opt;
   hm_conductivity_options_default(&opt);

@@ -191,6 +191,17 @@ static void refusals(hm_context *ctx) {
   hm_stencil_init(&s);
   s.cells[0] = 4, s.nblocks = 2, s.shift = shift, s.block = block;
   HM_TEST_FAILS(hm_matrix_create_stencil(ctx, &s, HM_STENCIL_ASSEMBLED, &H), HM_ERR_ARGUMENT, "not Hermitian");
+  /* anti-Hermitian: A(-R) = -A(R)^dagger, as the real A = -i v of a real chain's velocity is */
+  double skew[4] = {1.0, 0.0, -1.0, 0.0};
+  s.antihermitian = 1;
+  HM_TEST_FAILS(hm_matrix_create_stencil(ctx, &s, HM_STENCIL_ASSEMBLED, &H), HM_ERR_ARGUMENT,
+                "anti-Hermitian description is not anti-Hermitian");
+  s.block = skew;
+  HM_TEST_OK(hm_matrix_create_stencil(ctx, &s, HM_STENCIL_MATRIX_FREE_REAL, &H));
+  hm_matrix_destroy(&H);
+  s.antihermitian = 0;
+  HM_TEST_FAILS(hm_matrix_create_stencil(ctx, &s, HM_STENCIL_ASSEMBLED, &H), HM_ERR_ARGUMENT, "not Hermitian");
+  s.block = block;
   s.nblocks = 1;
   HM_TEST_FAILS(hm_matrix_create_stencil(ctx, &s, HM_STENCIL_ASSEMBLED, &H), HM_ERR_ARGUMENT, "has no block with R = -1 0 0");
   int32_t twice[6] = {1, 0, 0, 1, 0, 0};

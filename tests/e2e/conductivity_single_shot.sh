@@ -2,6 +2,8 @@
 # sheet (8 x 6 cells, Anderson W = 1, M = 64) from 2 ranks equal the Kubo-Greenwood sum over the
 # moments that expansion = moments stores for the same deck (the same start vectors: exact trace
 # and 4 random vectors; 1e-10), and, exact, the moments' Kubo-Bastin sigma within 2% of its largest value;
+# matrix-free, the run is in real arithmetic (said in the summary and the output) and its exact trace
+# equals that of arithmetic = complex on the same operator (1e-10); arithmetic = real with expansion = moments exits 2 naming why;
 # checkpoints between start vectors and restarts (after the run's last checkpoint, after SIGTERM) bitwise
 # equal to the run; the refusals of components, temperatures and frequencies that it does not compute,
 # and of hamlet post (no moments to recompute from).
@@ -69,6 +71,29 @@ for trace in ("exact", "random"):
     if trace == "random":
         assert np.all(ss["error"][:] > 0)
 PY
+# Real arithmetic: the matrix-free operator of real graphene (auto: real), exact trace, the same sigma
+# as in complex arithmetic on that operator (whose Gershgorin interval is not the assembled matrix's).
+for a in auto complex; do
+  deck "ss_mf_$a" single_shot exact ""
+  sed -i 's/^nz = 1$/nz = 1\nstorage = matrix_free\narithmetic = '"$a"'/' "ss_mf_$a.ini"
+  run2 run "ss_mf_$a.ini" -o "ss_mf_$a.h5" >"ss_mf_$a.log" 2>&1 || fail "single shot, matrix-free $a: $(cat "ss_mf_$a.log")"
+done
+grep -q "exact trace, 11 energies, real arithmetic" ss_mf_auto.log || fail "the summary does not say real: $(cat ss_mf_auto.log)"
+"$PYTHON" - <<'PY' || fail "real arithmetic differs from complex"
+import h5py, numpy as np
+real, cplx = h5py.File("ss_mf_auto.h5", "r"), h5py.File("ss_mf_complex.h5", "r")
+assert real["/hamiltonian"].attrs["arithmetic"].decode() == "real", real["/hamiltonian"].attrs["arithmetic"]
+a, b = real["/conductivity/sigma"][:], cplx["/conductivity/sigma"][:]
+err = np.abs(a - b).max() / np.abs(b).max()
+print("real arithmetic off complex by %.2g" % err)
+assert np.abs(b).max() > 0.1 and err < 1e-10
+PY
+deck moments_real moments exact ""
+sed -i 's/^nz = 1$/nz = 1\nstorage = matrix_free\narithmetic = real/' moments_real.ini
+code=0
+"$HAMLET" run moments_real.ini -o moments_real.h5 --quiet >moments_real.log 2>&1 || code=$?
+[ "$code" -eq 2 ] && grep -qF "expansion = single_shot (charge current) run in real arithmetic" moments_real.log &&
+  [ ! -e moments_real.h5 ] || fail "arithmetic = real with the moments: exit $code: $(cat moments_real.log)"
 # Checkpoints between start vectors: the restart from the last one ends bitwise equal to the run; SIGTERM
 # stops a slowed run with exit 4 and a checkpoint whose restart is bitwise equal too.
 deck ckpt single_shot random $'vectors = 4\nseed = 7'
