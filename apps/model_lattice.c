@@ -140,11 +140,14 @@ void run_lattice_geometry(run_state *s, int64_t cells[3], int *orbitals, double 
   hm_lattice_free(&L);
 }
 
+static int single_shot_charge(const hm_deck *d) {
+  return d->solver.method == HM_METHOD_CONDUCTIVITY && d->conductivity.single_shot && !d->conductivity.current;
+}
+
 /* Whether the method has a real-arithmetic path: KPM (DOS and LDOS: real start vectors) and the
  * single-shot charge conductivity (real +-1 start vectors, the velocity as the real A = -i v). */
 static int method_runs_real(const hm_deck *d) {
-  return d->solver.method == HM_METHOD_KPM ||
-         (d->solver.method == HM_METHOD_CONDUCTIVITY && d->conductivity.single_shot && !d->conductivity.current);
+  return d->solver.method == HM_METHOD_KPM || single_shot_charge(d);
 }
 
 /* [hamiltonian] arithmetic: real only for the methods above on the matrix-free operator of a real
@@ -189,13 +192,14 @@ void run_build_lattice(run_state *s, hm_matrix **H) {
   p.disorder_seed = d->ti.disorder_seed;
   p.vacancy_p = d->lattice.vacancies;
   p.vacancy_seed = d->lattice.vacancy_seed;
-  /* auto: matrix-free for KPM and the single shot on a GPU (measured faster there, and it holds 10^9
-   * orbitals in 80 GB: bench/README.md), assembled otherwise (the CPU's CSR step was faster than its
-   * matrix-free one; dense, shift-and-invert and Jacobi need entries). */
+  /* auto: matrix-free for KPM on a GPU (measured faster there, and it holds 10^9 orbitals in 80 GB:
+   * bench/README.md) and for the single shot everywhere (its vectors dominate: in real arithmetic
+   * 2.2x faster than the complex CSR on CPU cores, and as fast in complex), assembled otherwise (the
+   * CPU's CSR step was faster than its matrix-free one; dense, shift-and-invert and Jacobi need entries). */
   hm_backend backend = HM_BACKEND_CPU;
   APP_CALL(hm_context_backend(s->ctx, &backend));
   const int matrix_free = d->lattice.storage == 2 || (d->lattice.storage == 0 && (d->lattice.arithmetic == 1 ||
-      (backend == HM_BACKEND_CUDA && method_runs_real(d))));
+      single_shot_charge(d) || (backend == HM_BACKEND_CUDA && d->solver.method == HM_METHOD_KPM)));
   double host_entries = 0; /* per row, where the entries are assembled on the host */
   for (int64_t k = 0; !matrix_free && backend == HM_BACKEND_CPU && k < (int64_t)L.nblocks * L.orbitals * L.orbitals; k++)
     host_entries += L.block[k] != 0;

@@ -159,7 +159,7 @@ const hm_deck_key hm_deck_keys[] = {
     {.section = "hamiltonian", .key = "storage", .type = HM_KEY_WORD, .words = {"auto", "assembled", "matrix_free"},
      .values = {0, 1, 2}, .def = "auto", .when_key = "model", .when_word = "lattice", AT(lattice.storage),
      .help = "assembled = CSR (every method); matrix_free = products from the cell's blocks; auto = "
-             "matrix_free for KPM on a GPU, assembled otherwise"},
+             "matrix_free for KPM on a GPU and for the single-shot conductivity, assembled otherwise"},
     {.section = "hamiltonian", .key = "gpu_kernel", .type = HM_KEY_WORD,
      .words = {"auto", "staged", "box", "mma", "small", "site"}, .values = {0, 1, 2, 3, 4, 5}, .def = "auto",
      .when_key = "model", .when_word = "lattice", AT(lattice.gpu_kernel),

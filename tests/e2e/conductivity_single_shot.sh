@@ -10,7 +10,7 @@
 . "$(dirname "$0")/common.sh"
 need_h5py
 export OMP_NUM_THREADS=1
-deck() { # NAME EXPANSION TRACE [EXTRA CONDUCTIVITY LINES]
+deck() { # NAME EXPANSION TRACE [EXTRA CONDUCTIVITY LINES]; STORAGE (assembled: the moments' CSR and phases)
   cat >"$1.ini" <<INI
 [hamiltonian]
 model = lattice
@@ -19,6 +19,7 @@ nx = 8
 ny = 6
 nz = 1
 boundary = periodic periodic open
+storage = ${STORAGE:-assembled}
 potential = disorder
 disorder_w = 1
 disorder_seed = 3
@@ -74,8 +75,7 @@ PY
 # Real arithmetic: the matrix-free operator of real graphene (auto: real), exact trace, the same sigma
 # as in complex arithmetic on that operator (whose Gershgorin interval is not the assembled matrix's).
 for a in auto complex; do
-  deck "ss_mf_$a" single_shot exact ""
-  sed -i 's/^nz = 1$/nz = 1\nstorage = matrix_free\narithmetic = '"$a"'/' "ss_mf_$a.ini"
+  STORAGE=$'auto\narithmetic = '$a deck "ss_mf_$a" single_shot exact ""
   run2 run "ss_mf_$a.ini" -o "ss_mf_$a.h5" >"ss_mf_$a.log" 2>&1 || fail "single shot, matrix-free $a: $(cat "ss_mf_$a.log")"
 done
 grep -q "exact trace, 11 energies, real arithmetic" ss_mf_auto.log || fail "the summary does not say real: $(cat ss_mf_auto.log)"
@@ -88,8 +88,7 @@ err = np.abs(a - b).max() / np.abs(b).max()
 print("real arithmetic off complex by %.2g" % err)
 assert np.abs(b).max() > 0.1 and err < 1e-10
 PY
-deck moments_real moments exact ""
-sed -i 's/^nz = 1$/nz = 1\nstorage = matrix_free\narithmetic = real/' moments_real.ini
+STORAGE=$'matrix_free\narithmetic = real' deck moments_real moments exact ""
 code=0
 "$HAMLET" run moments_real.ini -o moments_real.h5 --quiet >moments_real.log 2>&1 || code=$?
 [ "$code" -eq 2 ] && grep -qF "expansion = single_shot (charge current) run in real arithmetic" moments_real.log &&
