@@ -195,7 +195,9 @@ KITE_DIRECTIONS = {"xx": 0, "yy": 1, "zz": 2, "xy": 3, "xz": 4, "yx": 5, "yz": 6
 def write_calculation(f, calc, moments, randoms, points, scale, direction="xx", temperature=0.0, energies=(0.0,),
                       gamma=0.01):
     """The /Calculation group KITEx reads for one target: dos; conductivity_dc (the full-spectrum
-    two-dimensional moments of one component, as hamlet's method = conductivity); singleshot (KITE's
+    two-dimensional moments of one component, as hamlet's method = conductivity); optical (KITE's
+    conductivity_optical: the same M x M moments plus M one-dimensional ones, as hamlet's
+    [conductivity] frequencies reuse its DC moments); singleshot (KITE's
     singleshot_conductivity_dc: sigma_aa at given Fermi energies with broadening gamma, O(N) per energy;
     xx, yy, zz only). Energies, temperature and gamma in the model's energy units (rescaled here)."""
     g = f.create_group("Calculation")
@@ -204,6 +206,11 @@ def write_calculation(f, calc, moments, randoms, points, scale, direction="xx", 
         c.create_dataset("NumPoints", data=[points or 2 * moments], dtype=np.int32)
     elif calc == "conductivity_dc":
         c = g.create_group("conductivity_dc")
+        c.create_dataset("NumPoints", data=[points or 2 * moments], dtype=np.int32)
+        c.create_dataset("Temperature", data=[temperature / scale], dtype=np.float64)
+        c.create_dataset("Direction", data=[KITE_DIRECTIONS[direction]], dtype=np.int32)
+    elif calc == "optical":
+        c = g.create_group("conductivity_optical")
         c.create_dataset("NumPoints", data=[points or 2 * moments], dtype=np.int32)
         c.create_dataset("Temperature", data=[temperature / scale], dtype=np.float64)
         c.create_dataset("Direction", data=[KITE_DIRECTIONS[direction]], dtype=np.int32)
@@ -221,7 +228,7 @@ def write_calculation(f, calc, moments, randoms, points, scale, direction="xx", 
         c.create_dataset("NumDisorder", data=[1], dtype=np.int32)
         return
     else:
-        raise BadInput(f"calculation {calc}: allowed are dos, conductivity_dc, singleshot")
+        raise BadInput(f"calculation {calc}: allowed are dos, conductivity_dc, optical, singleshot")
     c.create_dataset("NumMoments", data=[moments], dtype=np.int32)
     c.create_dataset("NumRandoms", data=[randoms], dtype=np.int32)
     c.create_dataset("NumDisorder", data=[1], dtype=np.int32)
@@ -596,7 +603,7 @@ def bench_conductivity(a, divisions, n, env):
     path = os.path.join(a.workdir, f"{a.name}_{a.calc}.h5")
     write_input(path, a.model, a.cells, a.moments, a.randoms, divisions, a.t, a.m, True, calc=a.calc, **target)
     wall, rss = run_measured([a.kitex, path], os.path.join(a.logdir, f"kite_{a.name}_{a.calc}.log"), env, a.timeout)
-    work = a.moments ** 2 if a.calc == "conductivity_dc" else a.moments * len(a.energies)
+    work = a.moments * len(a.energies) if a.calc == "singleshot" else a.moments ** 2
     row = (f"| KITE {KITE_VERSION} {a.calc} {a.direction} ({a.threads} threads) | {a.model} {'x'.join(map(str, a.cells))} | "
            f"{n} | {a.moments} | {a.randoms} | {wall:.2f} | {wall / a.randoms:.3f} | {wall / (a.randoms * work * n):.3e} | "
            f"{rss / n:.1f} |")
@@ -652,8 +659,9 @@ def main(argv=None):
     b.add_argument("--logdir", default=".")
     b.add_argument("--table", help="append the row to this file")
     b.add_argument("--timeout", type=float, default=0, help="stop a KITEx run after this many seconds (0: never)")
-    b.add_argument("--calc", choices=["dos", "conductivity_dc", "singleshot"], default="dos",
-                   help="KITE's target: the DOS (default), full-spectrum conductivity_dc or singleshot_conductivity_dc")
+    b.add_argument("--calc", choices=["dos", "conductivity_dc", "optical", "singleshot"], default="dos",
+                   help="KITE's target: the DOS (default), full-spectrum conductivity_dc, conductivity_optical or "
+                        "singleshot_conductivity_dc")
     b.add_argument("--direction", choices=sorted(KITE_DIRECTIONS), default="xx")
     b.add_argument("--energies", type=float, nargs="+", default=[0.0], help="singleshot: Fermi energies")
     b.add_argument("--gamma", type=float, default=0.01, help="singleshot: broadening (energy units)")

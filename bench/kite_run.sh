@@ -10,7 +10,8 @@
 #        STEPS="check graphene ti"  (add graphene_complex: graphene in complex arithmetic as well;
 #        conductivity: KITE's conductivity_dc (full spectrum, M x M moments of COND_DIRECTION) and
 #        singleshot_conductivity_dc on graphene COND_CELLS (default "512 512") with COND_M (1024) and
-#        COND_R (1) moments and vectors, one run each, to set beside hamlet's run of the same deck)
+#        COND_R (1) moments and vectors, one run each, to set beside hamlet's run of the same deck;
+#        COND_CALCS names which of the two (both), COND_ENERGIES the single shot's energies "0 0.5 1")
 # Each lattice runs KITEx twice, with M0 and M moments (same R): the moment loop's time is the
 # difference (reading, allocation and random vectors drop out); peak RSS is the M run's (wait4).
 # KITEx runs prod(divisions) = THREADS OpenMP threads whatever OMP_NUM_THREADS says; the thread grid
@@ -75,7 +76,7 @@ want graphene && { bench graphene graphene "$GRAPHENE" || bench graphene graphen
 want graphene_complex && { bench graphene_complex graphene "$GRAPHENE" --complex || status=1; }
 want ti && { bench ti ti "$TI" || bench ti ti "$TI_FALLBACK" || status=1; }
 if want conductivity; then
-  for calc in conductivity_dc singleshot; do
+  for calc in ${COND_CALCS:-conductivity_dc singleshot}; do
     left=$((BUDGET - SECONDS))
     [ "$left" -gt 20 ] || { echo "SKIPPED: conductivity $calc (the ${BUDGET} s budget is spent)"; status=1; continue; }
     [ "$left" -lt "$KITE_TIMEOUT" ] || left=$KITE_TIMEOUT
@@ -84,7 +85,8 @@ if want conductivity; then
     "$PYTHON" bench/kite_input.py bench graphene --cells ${COND_CELLS:-512 512} --moments "${COND_M:-1024}" \
       --randoms "${COND_R:-1}" --threads "$THREADS" --kitex "$KITEX" --name graphene_cond --workdir "$WORK" \
       --logdir "$OUT" --table "$OUT/kite_conductivity.md" --timeout "$left" --calc "$calc" \
-      --direction "${COND_DIRECTION:-xx}" --energies 0 0.5 1 --gamma 0.02 || { echo "FAIL: conductivity $calc"; status=1; }
+      --direction "${COND_DIRECTION:-xx}" --energies ${COND_ENERGIES:-0 0.5 1} --gamma 0.02 ||
+      { echo "FAIL: conductivity $calc"; status=1; }
   done
 fi
 echo

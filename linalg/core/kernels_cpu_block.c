@@ -139,6 +139,17 @@ int hm_cpu_copy_columns(hm_scalar type, int64_t n, int ks, const double *src, in
     }
     return HM_SUCCESS;
   }
+  if (len <= 8 * sizeof(double) && (dst + (size_t)n * kd * t <= src || src + (size_t)n * ks * t <= dst)) {
+    /* a few columns between distinct blocks: a loop, not a memmove call per row */
+    const size_t w = (size_t)count * t;
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < n; i++) {
+      double *d = dst + ((size_t)i * kd + d0) * t;
+      const double *s = src + ((size_t)i * ks + s0) * t;
+      for (size_t j = 0; j < w; j++) d[j] = s[j];
+    }
+    return HM_SUCCESS;
+  }
 #pragma omp parallel for schedule(static)
   for (int64_t i = 0; i < n; i++) memmove(dst + ((size_t)i * kd + d0) * t, src + ((size_t)i * ks + s0) * t, len);
   return HM_SUCCESS;
