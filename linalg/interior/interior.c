@@ -454,6 +454,38 @@ static int pass(hm_interior *s, pass_work *p, pass_result *out) {
   return HM_SUCCESS;
 }
 
+/* The tail of a run: nothing surely inside is left unconverged, only `maybe` pairs whose intervals
+ * cross the window's edges (slow pairs at an edge, or mixtures that the stall rule will end). Their
+ * passes need not filter the whole search space: X keeps the columns whose Ritz values lie nearest
+ * the window (the maybe pairs first, at distance 0), max(CHUNK, margin + 2 maybe) of them, so that
+ * the margin rule does not grow it back. p: the pass's Ritz values and the columns it locked
+ * (`locked` of them). */
+static int narrow_to_tail(hm_interior *s, const pass_work *p, int locked, int maybe) {
+  const int width = CHUNK > s->margin + 2 * maybe ? CHUNK : s->margin + 2 * maybe;
+  if (!s->X || s->X->k <= width) return HM_SUCCESS;
+  const int k = s->X->k, m = k + locked;
+  double *dist = malloc(sizeof(double) * (size_t)k);
+  int *keep = calloc((size_t)k, sizeof(int));
+  if (!dist || !keep) {
+    free(dist), free(keep);
+    return hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "%d distances", k);
+  }
+  for (int j = 0, i = 0; j < m; j++) /* X's columns are the pass's Ritz vectors less the locked ones */
+    if (!p->take[j]) dist[i++] = fmax(0.0, fmax(s->opt.emin - p->w[j], p->w[j] - s->opt.emax));
+  for (int n = 0; n < width; n++) { /* the width nearest, ties to the lower index */
+    int best = -1;
+    for (int i = 0; i < k; i++)
+      if (!keep[i] && (best < 0 || dist[i] < dist[best])) best = i;
+    keep[best] = 1;
+  }
+  const int st = hm_mvec_keep_columns(s->X, keep, 0);
+  free(dist);
+  free(keep);
+  HM_CALL(st);
+  s->search = s->nlock + width;
+  return HM_SUCCESS;
+}
+
 static int compare_index(const void *x, const void *y, void *v) {
   const double *w = v;
   const double a = w[*(const int *)x], b = w[*(const int *)y];
@@ -564,6 +596,7 @@ int hm_interior_run(hm_interior *s) {
         s->converged = 1;
         break;
       }
+      if (r.sure == 0 && r.maybe > 0) HM_CALL_GOTO(st, done, narrow_to_tail(s, &p, r.locked_now, r.maybe));
     }
     if (s->X && s->passes < o->max_passes) HM_CALL_GOTO(st, done, after_pass(s));
   }
