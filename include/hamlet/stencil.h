@@ -27,7 +27,8 @@
  *   them from the positions; they must be used only where every |R_a| < n_a on periodic and twisted
  *   directions (hm_matrix_create_stencil refuses a field otherwise). Without a field P = 1.
  * Hermiticity: the description must give H(-R) = H(R)^dagger block by block (and a Hermitian R = 0
- * block); hm_matrix_create_stencil checks it to 1e-12 of the largest entry and names the block.
+ * block), or -H(R)^dagger where antihermitian is set; hm_matrix_create_stencil checks it to 1e-12 of
+ * the largest entry and names the block.
  *
  * Distribution: whole slabs of the slowest direction with more than one cell (z, else y, else x),
  * so the halo of a rank is whole slabs of its neighbours (contiguous in memory). */
