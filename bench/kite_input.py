@@ -593,10 +593,11 @@ def cmd_bench(a):
 
 def bench_conductivity(a, divisions, n, env):
     """KITEx's conductivity on one lattice with M and R (KITE's velocity needs its complex path):
-    conductivity_dc (the M x M moments of one component, as hamlet's method = conductivity) or
-    singleshot (sigma_aa at --energies with --gamma). One run; its wall time (set-up included, which
-    the M^2 moment work dominates at M = 1024) per random vector and per (moment^2 x orbital), and peak
-    RSS per orbital: the row to set beside hamlet's bench_conductivity per-vector time."""
+    conductivity_dc (the M x M moments of one component, as hamlet's method = conductivity),
+    optical (conductivity_optical: the same M x M moments and M more) or singleshot (sigma_aa at
+    --energies with --gamma). One run; its wall time (set-up included, which the M^2 moment work
+    dominates at M = 1024) per random vector and per (work x orbital), work = M^2, or M x energies for
+    the single shot, and peak RSS per orbital: the row to set beside hamlet's run of the same lattice."""
     target = {"direction": a.direction}
     if a.calc == "singleshot":
         target.update(energies=a.energies, gamma=a.gamma)
