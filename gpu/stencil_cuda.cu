@@ -32,19 +32,6 @@ hm_device_buffers scratch_buffer; // per device
 
 // One launch: every thread computes one (site, orbital, column) entry per slab it marches over.
 // Kpm: W = 2 s (H V - b V) - W and the per-column dots into partial[block][2k]; else y = H x.
-// A column entry of either arithmetic: real vectors keep y = 0 throughout.
-template <bool Cplx>
-__device__ __forceinline__ double2 load_entry(const double *x, size_t e) {
-  if constexpr (Cplx) return reinterpret_cast<const double2 *>(x)[e];
-  else return make_double2(x[e], 0);
-}
-
-template <bool Cplx>
-__device__ __forceinline__ void store_entry(double *y, size_t e, double2 v) {
-  if constexpr (Cplx) reinterpret_cast<double2 *>(y)[e] = v;
-  else y[e] = v.x;
-}
-
 template <bool Kpm, bool Cplx>
 __global__ void __launch_bounds__(kThreads) stencil_kernel(hm_stencil_exec E, int list, int k, int64_t tile_sites,
                                                            int64_t nzchunks, int64_t zchunk, int64_t slabs,

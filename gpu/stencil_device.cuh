@@ -1,5 +1,6 @@
 // Device arithmetic the matrix-free lattice operator's CUDA kernels share (stencil_cuda.cu,
-// stencil_mma_cuda.cu): which slab a list position is, a site's cell, where a block's hop lands.
+// stencil_mma_cuda.cu, stencil_small_cuda.cu): which slab a list position is, a site's cell, where a
+// block's hop lands, a column entry of either arithmetic.
 #ifndef HAMLET_STENCIL_DEVICE_CUH
 #define HAMLET_STENCIL_DEVICE_CUH
 #include "stencil_exec.h"
@@ -36,6 +37,32 @@ __device__ inline int64_t hop_target(const hm_stencil_exec &E, int b, const int6
     return self + delta[b];
   }
   return hm_stencil_target(&E, R, c, w, angle);
+}
+
+// A column entry of either arithmetic: Cplx (re, im pairs) or real (one double; y = 0 throughout).
+template <bool Cplx>
+__device__ __forceinline__ double2 load_entry(const double *x, size_t e) {
+  if constexpr (Cplx) return reinterpret_cast<const double2 *>(x)[e];
+  else return make_double2(x[e], 0);
+}
+
+template <bool Cplx>
+__device__ __forceinline__ void store_entry(double *y, size_t e, double2 v) {
+  if constexpr (Cplx) reinterpret_cast<double2 *>(y)[e] = v;
+  else y[e] = v.x;
+}
+
+// The same past L1 (evict first): an output block that streams by while L1 keeps the input's rows.
+template <bool Cplx>
+__device__ __forceinline__ double2 load_streaming(const double *x, size_t e) {
+  if constexpr (Cplx) return __ldcs(reinterpret_cast<const double2 *>(x) + e);
+  else return make_double2(__ldcs(x + e), 0);
+}
+
+template <bool Cplx>
+__device__ __forceinline__ void store_streaming(double *y, size_t e, double2 v) {
+  if constexpr (Cplx) __stcs(reinterpret_cast<double2 *>(y) + e, v);
+  else __stcs(y + e, v.x);
 }
 
 } // namespace

@@ -1,9 +1,11 @@
 // The matrix-free lattice operator's y = H x and fused KPM step for cells of few orbitals (O = 1, 2
-// or 4): graphene-like lattices (sparse blocks, few shifts) and Wannier-like models (dense blocks
-// on many shifts). Chosen for 1 and 2 orbitals (hm_small_serves, stencil_small_plan.h) where the box
-// kernel (stencil_box_cuda.cu: hops within one cell, a multiple of 8 vectors) does not serve. One thread per (site, column) for all O orbitals of the site, the launch shape
-// of the per-site kernel (stencil_launch.cuh). What it does differently, each for a measured cost
-// of that kernel on these models (bench/README.md):
+// or 4), in complex or real arithmetic (E.real: real blocks and columns, half the traffic):
+// graphene-like lattices (sparse blocks, few shifts) and Wannier-like models (dense blocks on many
+// shifts). Chosen for 1 and 2 orbitals (hm_small_serves, stencil_small_plan.h) where the box kernel
+// (stencil_box_cuda.cu: hops within one cell, a multiple of 8 vectors) does not serve. One thread
+// per (site, column) for all O orbitals of the site, the launch shape of the per-site kernel
+// (stencil_launch.cuh). What it does differently, each for a measured cost of that kernel on these
+// models (bench/README.md):
 //  - a site's in-plane cell coordinates are found once, not once per slab (a 64-bit division);
 //  - one test per site and slab decides that no hop of the cell wraps or leaves the local slabs
 //    (the cell's reach per axis, from its shifts); such sites (all but the faces) add each block's
@@ -75,15 +77,16 @@ __device__ inline void chunk_column_sums(double vv, double wv, int kc, int k, do
 }
 
 // A neighbour row's O values of column col where the block's mask needs them (others 0).
-template <int O>
-__device__ inline void load_row(const double2 *__restrict__ x, int64_t t, int k, int col, uint32_t m, double2 *xj) {
+template <bool Cplx, int O>
+__device__ inline void load_row(const double *__restrict__ x, int64_t t, int k, int col, uint32_t m, double2 *xj) {
 #pragma unroll
   for (int j = 0; j < O; j++)
-    xj[j] = (m & (1u << (16 + j))) ? x[(size_t)(t + j) * k + col] : make_double2(0, 0);
+    xj[j] = (m & (1u << (16 + j))) ? load_entry<Cplx>(x, (size_t)(t + j) * k + col) : make_double2(0, 0);
 }
 
-// acc += block (its non-zero entries) times the neighbour's values.
-template <int O>
+// acc += block (its non-zero entries) times the neighbour's values; a real operator's blocks are
+// real (their imaginary parts zero) and its columns real.
+template <bool Cplx, int O>
 __device__ inline void add_block(const double2 *blk, uint32_t m, const double2 *xj, double2 *acc) {
 #pragma unroll
   for (int i = 0; i < O; i++)
@@ -91,12 +94,16 @@ __device__ inline void add_block(const double2 *blk, uint32_t m, const double2 *
     for (int j = 0; j < O; j++) {
       if (!(m & (1u << (i * O + j)))) continue;
       const double2 a = blk[i * O + j];
-      acc[i].x += a.x * xj[j].x - a.y * xj[j].y;
-      acc[i].y += a.x * xj[j].y + a.y * xj[j].x;
+      acc[i].x += a.x * xj[j].x;
+      if constexpr (Cplx) {
+        acc[i].x -= a.y * xj[j].y;
+        acc[i].y += a.x * xj[j].y + a.y * xj[j].x;
+      }
     }
 }
 
-template <bool Kpm, int O>
+// Kpm: the fused step, else y = H x; Cplx: complex columns, else real ones (E.real).
+template <bool Kpm, bool Cplx, int O>
 __global__ void __launch_bounds__(kThreads) stencil_small_kernel(hm_stencil_exec E, int list, int k, Shape S,
                                                                  double s, double bshift,
                                                                  const double *__restrict__ x,
@@ -124,7 +131,6 @@ __global__ void __launch_bounds__(kThreads) stencil_small_kernel(hm_stencil_exec
   int64_t q, zc;
   int col;
   const bool active = hm_small_thread_site(&S, &E, blockIdx.x, blockIdx.y, threadIdx.x, &q, &col, &zc);
-  const double2 *xv2 = reinterpret_cast<const double2 *>(x);
   // The site's in-plane cell, and whether every hop from it stays inside the box in the plane.
   int64_t c[3];
   hm_small_plane_cell(&E, q, c);
@@ -146,10 +152,10 @@ __global__ void __launch_bounds__(kThreads) stencil_small_kernel(hm_stencil_exec
       double2 cur[O], next[O];
 #pragma unroll
       for (int j = 0; j < O; j++) next[j] = make_double2(0, 0);
-      load_row<O>(xv2, self + delta[0], k, col, mask[0], cur);
+      load_row<Cplx, O>(x, self + delta[0], k, col, mask[0], cur);
       for (int b = 0; b < nb; b++) {
-        if (b + 1 < nb) load_row<O>(xv2, self + delta[b + 1], k, col, mask[b + 1], next);
-        add_block<O>(blocks + b * O * O, mask[b], cur, acc);
+        if (b + 1 < nb) load_row<Cplx, O>(x, self + delta[b + 1], k, col, mask[b + 1], next);
+        add_block<Cplx, O>(blocks + b * O * O, mask[b], cur, acc);
 #pragma unroll
         for (int j = 0; j < O; j++) cur[j] = next[j];
       }
@@ -161,14 +167,14 @@ __global__ void __launch_bounds__(kThreads) stencil_small_kernel(hm_stencil_exec
         const int64_t t = hop_target(E, b, c, self, delta, false, w, &angle);
         if (t < 0 || hm_stencil_hop_vacant(&E, b, c, w)) continue;
         double2 xj[O];
-        load_row<O>(xv2, t, k, col, mask[b], xj);
-        if (angle != 0) { // twisted boundary: the factor multiplies the neighbour's values
+        load_row<Cplx, O>(x, t, k, col, mask[b], xj);
+        if (Cplx && angle != 0) { // twisted boundary (complex only): the factor multiplies the neighbour's values
           double fs, fc;
           sincos(angle, &fs, &fc);
 #pragma unroll
           for (int j = 0; j < O; j++) xj[j] = make_double2(fc * xj[j].x - fs * xj[j].y, fc * xj[j].y + fs * xj[j].x);
         }
-        add_block<O>(blocks + b * O * O, mask[b], xj, acc);
+        add_block<Cplx, O>(blocks + b * O * O, mask[b], xj, acc);
       }
     }
     if (!vacant) {
@@ -176,7 +182,7 @@ __global__ void __launch_bounds__(kThreads) stencil_small_kernel(hm_stencil_exec
       for (int i = 0; i < O; i++) {
         const double d = hm_stencil_disorder(&E, site, i);
         if (d != 0) {
-          const double2 xs = xv2[(size_t)(self + i) * k + col];
+          const double2 xs = load_entry<Cplx>(x, (size_t)(self + i) * k + col);
           acc[i].x += d * xs.x;
           acc[i].y += d * xs.y;
         }
@@ -185,15 +191,15 @@ __global__ void __launch_bounds__(kThreads) stencil_small_kernel(hm_stencil_exec
 #pragma unroll
     for (int i = 0; i < O; i++) {
       // the output streams past L1 (evict first), which keeps the neighbours' rows of x
-      double2 *out = reinterpret_cast<double2 *>(y) + (size_t)(self + i) * k + col;
+      const size_t out = (size_t)(self + i) * k + col;
       if (!Kpm) {
-        __stcs(out, acc[i]);
+        store_streaming<Cplx>(y, out, acc[i]);
         continue;
       }
-      const double2 v = xv2[(size_t)(self + i) * k + col];
-      const double2 old = __ldcs(out);
+      const double2 v = load_entry<Cplx>(x, out);
+      const double2 old = load_streaming<Cplx>(y, out);
       const double wr = 2.0 * s * (acc[i].x - bshift * v.x) - old.x, wm = 2.0 * s * (acc[i].y - bshift * v.y) - old.y;
-      __stcs(out, make_double2(wr, wm));
+      store_streaming<Cplx>(y, out, make_double2(wr, wm));
       vv += v.x * v.x + v.y * v.y;
       wv += wr * v.x + wm * v.y;
     }
@@ -203,7 +209,7 @@ __global__ void __launch_bounds__(kThreads) stencil_small_kernel(hm_stencil_exec
   chunk_column_sums(vv, wv, S.kc, k, sh, partial);
 }
 
-template <int O>
+template <bool Cplx, int O>
 int launch(bool kpm, const hm_stencil_exec *E, int list, int k, double s, double b, const double *x, double *y,
            double *dots) {
   const Shape S = shape_for(*E, list, k);
@@ -214,15 +220,16 @@ int launch(bool kpm, const hm_stencil_exec *E, int list, int k, double s, double
            "a slab plane of %lld sites is too large for one launch", (long long)E->slab_sites);
   const dim3 grid((unsigned)(S.ntiles * S.nzchunks), (unsigned)(k / S.kc));
   // little shared memory per block: the rest of the multiprocessor's 256 KB stays L1 for the rows
-  const void *kernel = kpm ? (const void *)stencil_small_kernel<true, O> : (const void *)stencil_small_kernel<false, O>;
+  const void *kernel =
+      kpm ? (const void *)stencil_small_kernel<true, Cplx, O> : (const void *)stencil_small_kernel<false, Cplx, O>;
   HM_CALL_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, 25));
   if (kpm) {
     HM_CALL(hm_device_buffer_grow(&scratch_buffer, (size_t)grid.x * 2 * k));
-    stencil_small_kernel<true, O><<<grid, kThreads, shared>>>(*E, list, k, S, s, b, x, y, scratch_buffer.p);
+    stencil_small_kernel<true, Cplx, O><<<grid, kThreads, shared>>>(*E, list, k, S, s, b, x, y, scratch_buffer.p);
     HM_CHECK_LAUNCH("stencil kpm_step (few orbitals)");
     HM_CALL(column_sums(true, (int)grid.x, 2 * k, scratch_buffer.p, dots));
   } else {
-    stencil_small_kernel<false, O><<<grid, kThreads, shared>>>(*E, list, k, S, 0, 0, x, y, nullptr);
+    stencil_small_kernel<false, Cplx, O><<<grid, kThreads, shared>>>(*E, list, k, S, 0, 0, x, y, nullptr);
     HM_CHECK_LAUNCH("stencil spmmv (few orbitals)");
   }
   return HM_SUCCESS;
@@ -238,24 +245,28 @@ int kernel_choice(const hm_stencil_exec *E) {
 
 } // namespace
 
-// Complex vectors only: a real operator takes the per-site kernel (stencil_cuda.cu).
 bool hm_cuda_stencil_small_applies(const hm_stencil_exec *E, int k) {
-  return !E->real && hm_small_serves(E, k, kernel_choice(E));
+  return hm_small_serves(E, k, kernel_choice(E));
+}
+
+template <bool Cplx>
+int run_orbitals(bool kpm, const hm_stencil_exec *E, int list, int k, double s, double b, const double *x, double *y,
+                 double *dots) {
+  HM_CHECK(E->orbitals == 1 || E->orbitals == 2 || E->orbitals == 4, HM_ERR_ARGUMENT,
+           "the few-orbital stencil kernel serves 1, 2 or 4 orbitals; the cell has %d", E->orbitals);
+  switch (E->orbitals) {
+    case 1: return launch<Cplx, 1>(kpm, E, list, k, s, b, x, y, dots);
+    case 2: return launch<Cplx, 2>(kpm, E, list, k, s, b, x, y, dots);
+    default: return launch<Cplx, 4>(kpm, E, list, k, s, b, x, y, dots);
+  }
 }
 
 int hm_cuda_stencil_small_run(bool kpm, const hm_stencil_exec *E, int list, int k, double s, double b,
                               const double *x, double *y, double *dots) {
   HM_CHECK(list == HM_STENCIL_INTERIOR || list == HM_STENCIL_BOUNDARY, HM_ERR_ARGUMENT,
            "row list %d: the few-orbital stencil kernel takes only the interior (0) or boundary (1) slabs", list);
-  switch (E->orbitals) {
-    case 1: HM_CALL(launch<1>(kpm, E, list, k, s, b, x, y, dots)); break;
-    case 2: HM_CALL(launch<2>(kpm, E, list, k, s, b, x, y, dots)); break;
-    case 4: HM_CALL(launch<4>(kpm, E, list, k, s, b, x, y, dots)); break;
-    default:
-      HM_CHECK(0, HM_ERR_ARGUMENT, "the few-orbital stencil kernel serves 1, 2 or 4 orbitals; the cell has %d",
-               E->orbitals);
-  }
-  return HM_SUCCESS;
+  return E->real ? run_orbitals<false>(kpm, E, list, k, s, b, x, y, dots)
+                 : run_orbitals<true>(kpm, E, list, k, s, b, x, y, dots);
 }
 
 void hm_stencil_small_cuda_release_state() { hm_device_buffer_free(&scratch_buffer); }

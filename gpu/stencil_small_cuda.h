@@ -1,6 +1,6 @@
 // The matrix-free lattice operator's products for cells of few orbitals (stencil_small_cuda.cu):
 // graphene-like and Wannier-like models, 1 and 2 orbitals (4 where kernel = small forces
-// it); stencil_cuda.cu comes here where hm_cuda_stencil_small_applies says so. rows are E's list `list`.
+// it), complex or real; stencil_cuda.cu comes here where hm_cuda_stencil_small_applies says so. rows are E's list `list`.
 #ifndef HAMLET_STENCIL_SMALL_CUDA_H
 #define HAMLET_STENCIL_SMALL_CUDA_H
 #include "stencil_exec.h"
