@@ -4,7 +4,7 @@ two expansion orders, takes the step as the difference of their moment times ove
 streams (the two-column step reads V and W and writes W: 6; every second step adds both terms to the
 2 x 16 energy accumulators: 34), at the device copy bandwidth CuPy measures in the same process.
     python3 bench/single_shot_step.py HAMLET DECK [--moments M1 M2] [--set SECTION.KEY=VALUE ...]
---set changes deck keys for the run (gpu_kernel = site for the A/B of two kernels)."""
+--set changes deck keys for the run (hamiltonian.gpu_kernel=small for the A/B of two kernels)."""
 import argparse
 import os
 import re

@@ -10,10 +10,10 @@
  * - KPM moments of the real operator with its real random signs equal those of the complex operator
  *   started from the same signs (1e-12), for 1, 3 and 8 vectors;
  * - the complex terms are refused by name: a complex entry, a twist other than 0, a field.
- * Argument "cuda": the real operator on the GPU (the complex reference stays on the CPU): the
- * few-orbital kernel for 1 and 2 orbitals (also 4 where HAMLET_STENCIL_KERNEL=small), the per-site
- * kernel for 4 (for all where HAMLET_STENCIL_KERNEL=site), the per-entry one for 3 (the tensor-core
- * kernel declines real operators); the staged kernel where HAMLET_STENCIL_KERNEL=staged on the
+ * Argument "cuda": the real operator on the GPU (the complex reference stays on the CPU): the per-site
+ * kernel for 1, 2 and 4 orbitals, the per-entry one for 3 (the tensor-core kernel declines real
+ * operators); the few-orbital kernel for 1, 2 and 4 orbitals where HAMLET_STENCIL_KERNEL=small (real
+ * operators take it only where forced); the staged kernel where HAMLET_STENCIL_KERNEL=staged on the
  * TI-shaped trials 24..27. Run on 1 and 3 ranks. */
 #include <complex.h>
 #include <math.h>
