@@ -1,7 +1,9 @@
-/* ChebFD (method = interior) on a disordered TI slab: the eigenpairs in a window around E = 0, the
- * filter's seconds per vector-step next to the vectors-only floor measured in the same run, and the
- * share of orthonormalization, Rayleigh-Ritz and locking next to the filter.
- *   bench_interior [--backend cpu|cuda] [--nx 40 --ny 40 --nz 20] [--disorder 0.5] [--window 0.1] [--degree 0]
+/* ChebFD (method = interior) on a disordered TI slab (open in z; --sides open: open on every face): the
+ * eigenpairs in a window around E = 0, the filter's seconds per vector-step next to the vectors-only
+ * floor measured in the same run, and the share of orthonormalization, Rayleigh-Ritz and locking next
+ * to the filter.
+ *   bench_interior [--backend cpu|cuda] [--nx 40 --ny 40 --nz 20] [--sides periodic|open] [--disorder 0.5]
+ *                  [--window 0.1] [--degree 0]
  * The floor counts the vectors one filter step streams as implemented: the fused Chebyshev step
  * reads V and reads and writes W, the series adds W into Y (reads W, reads and writes Y): six
  * vectors of 16 bytes (complex) per row, 96 N bytes / copy bandwidth per vector-step (the matrix is
@@ -17,8 +19,8 @@
 
 static int bad(const char *msg, const char *v) {
   fprintf(stderr, "bench_interior: %s '%s'\n"
-                  "usage: bench_interior [--backend cpu|cuda] [--nx n --ny n --nz n] [--disorder w] [--window half] "
-                  "[--degree n]\n",
+                  "usage: bench_interior [--backend cpu|cuda] [--nx n --ny n --nz n] [--sides periodic|open] "
+                  "[--disorder w] [--window half] [--degree n]\n",
           msg, v ? v : "");
   return 2;
 }
@@ -29,6 +31,7 @@ int main(int argc, char **argv) {
   double disorder = 0.5, half = 0.1;
   int fixed_degree = 0; /* 0: the solver's own choice */
   hm_backend backend = HM_BACKEND_CPU;
+  hm_boundary sides = HM_BC_PERIODIC; /* x and y */
   for (int i = 1; i < argc; i++) {
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     char *end = NULL;
@@ -37,6 +40,10 @@ int main(int argc, char **argv) {
       if (!strcmp(v, "cpu")) backend = HM_BACKEND_CPU;
       else if (!strcmp(v, "cuda")) backend = HM_BACKEND_CUDA;
       else return MPI_Finalize(), bad("backend must be cpu or cuda, not", v);
+    } else if (!strcmp(argv[i], "--sides")) {
+      if (!strcmp(v, "periodic")) sides = HM_BC_PERIODIC;
+      else if (!strcmp(v, "open")) sides = HM_BC_OPEN;
+      else return MPI_Finalize(), bad("sides must be periodic or open, not", v);
     } else if (!strcmp(argv[i], "--nx") || !strcmp(argv[i], "--ny") || !strcmp(argv[i], "--nz")) {
       long long n = strtoll(v, &end, 10);
       if (*end || n < 1) return MPI_Finalize(), bad("sites must be a positive integer, not", v);
@@ -67,6 +74,7 @@ int main(int argc, char **argv) {
   hm_ti_params p;
   hm_ti_params_default(&p);
   p.nx = nx; p.ny = ny; p.nz = nz;
+  p.boundary[0] = p.boundary[1] = sides;
   p.boundary[2] = HM_BC_OPEN;
   p.disorder_w = disorder;
   hm_matrix *H;
@@ -101,7 +109,8 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (rank == 0) {
     const double per = filter / steps, floor = 96.0 * (double)N / (bw * size);
-    printf("TI slab %lld x %lld x %lld (N = %lld), disorder %g, window [%g, %g], %s, %d ranks\n", (long long)nx,
+    printf("TI %s %lld x %lld x %lld (N = %lld), disorder %g, window [%g, %g], %s, %d ranks\n",
+           sides == HM_BC_OPEN ? "box" : "slab", (long long)nx,
            (long long)ny, (long long)nz, (long long)N, disorder, -half, half,
            backend == HM_BACKEND_CUDA ? "cuda" : "cpu", size);
     printf("found %d (KPM estimate %.1f)%s, degree %d, search %d, passes %d, total %.3f s\n", found, estimate,

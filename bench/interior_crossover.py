@@ -1,14 +1,15 @@
 """Interior eigenpairs: Chebyshev filter diagonalization (method = interior) against shift-and-invert
 (hamlet's Krylov-Schur on (H - 0)^-1 with a direct factorization, and SciPy's eigsh with sigma = 0:
-ARPACK + SuperLU) on the same disordered TI slabs (L x L x 8 sites, 4 orbitals, W = 0.5, N = 32 L^2),
-the K eigenpairs nearest E = 0: shift-and-invert finds them first and its largest |E| sets the window
+ARPACK + SuperLU) on the same disordered TIs (4 orbitals, W = 0.5): slabs of L x L x 8 sites (N = 32 L^2,
+periodic in the plane) or cubes of L^3 sites (N = 4 L^3, open on every face), the K eigenpairs nearest E = 0
+(surface Dirac-cone states): shift-and-invert finds them first and its largest |E| sets the window
 [-1.0001 |E|_K, 1.0001 |E|_K] that ChebFD is asked for. The matrices SciPy reads are hamlet's own
 (`hamlet export`). Every time is one run's wall clock of the whole program (deck to result; SciPy:
 read to eigenvalues, reading not counted), on the same machine and threads; the table gives the
 ratios and fits t ~ N^p for each method, and from the fits the size where ChebFD overtakes each peer.
 
 Usage: /usr/bin/python3 bench/interior_crossover.py HAMLET_BINARY [L ...]   (default 16 24 32 48)
-         [--nev K] (16) [--ranks R] (1)"""
+         [--nev K] (16) [--ranks R] (1) [--geometry slab | cube] (slab)"""
 import argparse
 import os
 import subprocess
@@ -20,12 +21,12 @@ import numpy as np
 import scipy.io as sio
 import scipy.sparse.linalg as sla
 
-SLAB = """[hamiltonian]
+MODEL = """[hamiltonian]
 model = ti
 nx = {L}
 ny = {L}
-nz = 8
-boundary = periodic periodic open
+nz = {nz}
+boundary = {boundary}
 potential = disorder
 disorder_w = 0.5
 disorder_seed = 3
@@ -63,12 +64,14 @@ def main():
     ap.add_argument("L", nargs="*", type=int, default=[16, 24, 32, 48])
     ap.add_argument("--nev", type=int, default=16)
     ap.add_argument("--ranks", type=int, default=1)
+    ap.add_argument("--geometry", choices=("slab", "cube"), default="slab")
     a = ap.parse_args()
     hamlet = os.path.abspath(a.hamlet)
     rows = []
     with tempfile.TemporaryDirectory() as work:
         for L in a.L:
-            slab = SLAB.format(L=L)
+            cube = a.geometry == "cube"
+            slab = MODEL.format(L=L, nz=L if cube else 8, boundary="open open open" if cube else "periodic periodic open")
             t_si = run(hamlet, work, "si", slab + "[solver]\nmethod = lobpcg\nnev = %d\ntransform = shift_invert\n"
                        "shift = 0\ninner = direct\ntol = 1e-9\n" % a.nev, a.ranks)
             w_si = values(work, "si")
