@@ -58,7 +58,8 @@ static int checkpoint_write(run_state *s, hm_evolution *const *ev, hm_evolution 
   if (!st) st = hm_evolution_get_state(ev[0], psi);
   for (int a = 0; a < r->nd && !st && (r->forms & HM_TRANSPORT_MSD); a++)
     st = hm_evolution_get_commutator_state(ev[a], chi[a]);
-  for (int a = 0; a < r->nd && !st && (r->forms & HM_TRANSPORT_VAC); a++) st = hm_evolution_get_state(left[a], phi_left[a]);
+  for (int a = 0; a < r->nd && !st && (r->forms & HM_TRANSPORT_VAC); a++)
+    st = hm_evolution_get_state(left[a], phi_left[a]);
   const size_t rows = t + 1, n = checkpoint_scalars(r, t), grid = moment_grid(r);
   double *v = malloc(sizeof *v * n);
   if (!st && !v) st = HM_ERR_MEMORY;
@@ -277,9 +278,11 @@ int run_evolution(run_state *s, hm_matrix *H, hm_matrix *mass) {
   evolution_rows r = {R, T, nd, M, malloc(sizeof(double) * (T + 1)), malloc(sizeof(double) * (size_t)(T + 1) * R),
                       malloc(sizeof(double) * 3 * (T + 1)), malloc(sizeof(double) * 3 * (T + 1)),
                       calloc(T + 1, sizeof(double)), every, S, cells, calloc((size_t)S * cells + 1, sizeof(double)),
-                      calloc((msd ? grid : 0) + 1, sizeof(double)), calloc((vac ? grid : 0) + 1, sizeof(double)), forms};
+                      calloc((msd ? grid : 0) + 1, sizeof(double)), calloc((vac ? grid : 0) + 1, sizeof(double)),
+                      forms};
   hm_evolution_moments x = {.nd = nd, .T = T, .R = R, .M = M, .ne = nd ? d->evolution.nenergies : 0,
-                            .time = r.time, .chi = msd ? r.chi : NULL, .vac = vac ? r.vac : NULL, .start = calloc((size_t)R * M + 1, sizeof(double)),
+                            .time = r.time, .chi = msd ? r.chi : NULL, .vac = vac ? r.vac : NULL,
+                            .start = calloc((size_t)R * M + 1, sizeof(double)),
                             .velocity = calloc((size_t)nd * R * M + 1, sizeof(double)), .kernel = HM_KERNEL_JACKSON,
                             .lambda = 4, .energies = d->evolution.energies,
                             .random = d->evolution.start_kind == HM_START_RANDOM};

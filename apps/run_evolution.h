@@ -42,7 +42,8 @@ void evolution_make_start(run_state *s, hm_matrix *H, const evolution_geometry *
  * Re <psi_r|T_n(H~) v_a phi_L,r> with psi = U(t) phi (the current state) and phi_L = U(t) v_a phi (left[a]'s
  * state, read into phi_left[a]); work: a complex block of the state's shape. */
 void evolution_vac_row(const run_state *s, hm_matrix *H, hm_evolution *const *left, hm_mvec *const *phi_left,
-                       hm_mvec *work, hm_mvec *psi, const int *dirs, double emin, double emax, evolution_rows *r, int t);
+                       hm_mvec *work, hm_mvec *psi, const int *dirs, double emin, double emax, evolution_rows *r,
+                       int t);
 
 /* Collective: /evolution's transport x (hm_evolution_transport_compute of m) with the moments m and
  * the expansion's attributes, for hamlet post; dirs names the msd directions (0 = x). */

@@ -72,7 +72,8 @@ void evolution_write_transport(const run_state *s, hm_output *out, const hm_evol
   for (int a = 0; a < m->nd; a++)
     snprintf(names + strlen(names), sizeof names - strlen(names), "%s%c", a ? " " : "", 'x' + dirs[a]);
   APP_CALL(hm_output_write_attribute(out, "/evolution", "msd_directions", names));
-  APP_CALL(hm_output_write_attribute(out, "/evolution", "transport", m->chi && m->vac ? "both" : m->chi ? "msd" : "vac"));
+  const char *forms = m->chi && m->vac ? "both" : m->chi ? "msd" : "vac";
+  APP_CALL(hm_output_write_attribute(out, "/evolution", "transport", forms));
   APP_CALL(hm_output_write_attribute_double(out, "/evolution", "msd_moments", m->M));
   APP_CALL(hm_output_write_attribute(out, "/evolution", "msd_kernel", m->kernel == HM_KERNEL_LORENTZ ? "lorentz"
                                                                                                    : "jackson"));

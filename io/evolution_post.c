@@ -78,7 +78,8 @@ static int read_moments(const hm_post_args *a, hid_t g, hm_evolution_moments *m,
     free(kname), free(start);
     hm_error_clear();
     HM_RAISE(HM_ERR_INPUT, "%s: /evolution holds no mean-square displacement to redo (hamlet post needs a run with "
-             "[evolution] msd: msd_moments or vac_moments [direction][time][vector][n], start_moments, velocity_moments, energy and "
+             "[evolution] msd: msd_moments or vac_moments [direction][time][vector][n], start_moments, "
+             "velocity_moments, energy and "
              "the attributes scale, shift, density, dimension, msd_kernel, msd_lambda, sigma_unit, start)", a->in);
   }
   m->nd = (int)dc[0], m->T = (int)dc[1] - 1, m->R = (int)dc[2], m->M = (int)dc[3];
@@ -93,7 +94,8 @@ static int read_moments(const hm_post_args *a, hid_t g, hm_evolution_moments *m,
   double *cv = has_vac ? malloc(sizeof(double) * chi) : NULL;
   double *s0 = malloc(sizeof(double) * one), *v = malloc(sizeof(double) * vel), *E = malloc(sizeof(double) * m->ne);
   m->time = time, m->chi = c, m->vac = cv, m->start = s0, m->velocity = v, m->energies = E;
-  HM_CHECK(time && (c || !has_msd) && (cv || !has_vac) && s0 && v && E, HM_ERR_MEMORY, "no memory for %s's moments", a->in);
+  HM_CHECK(time && (c || !has_msd) && (cv || !has_vac) && s0 && v && E, HM_ERR_MEMORY, "no memory for %s's moments",
+           a->in);
   if (a->nenergy)
     for (int e = 0; e < m->ne; e++) E[e] = m->ne > 1 ? a->emin + (a->emax - a->emin) * e / (m->ne - 1) : a->emin;
   st = hm_h5_read_small(g, "time", dc[1], time) || (has_msd && hm_h5_read_small(g, "msd_moments", chi, c)) ||
@@ -123,11 +125,13 @@ int hm_evolution_post(const hm_post_args *a, char *summary, size_t len) {
   if (!st) st = hm_post_rewrite(a->in, a->out ? a->out : a->in, "evolution", fill, &result);
   if (!st)
     snprintf(summary, len, "%s of %d direction(s) x %d times at %d energies (%s kernel) -> %s",
-             m.chi && m.vac ? "Delta X^2, the velocity auto-correlation and sigma" : m.chi ? "Delta X^2 and sigma"
-                                                                                      : "the velocity auto-correlation and sigma",
+             m.chi && m.vac ? "Delta X^2, the velocity auto-correlation and sigma"
+             : m.chi        ? "Delta X^2 and sigma"
+                            : "the velocity auto-correlation and sigma",
              m.nd, m.T + 1, m.ne, m.kernel == HM_KERNEL_LORENTZ ? "lorentz" : "jackson", a->out ? a->out : a->in);
   hm_evolution_transport_free(&x);
-  free((double *)m.time), free((double *)m.chi), free((double *)m.vac), free((double *)m.start), free((double *)m.velocity);
+  free((double *)m.time), free((double *)m.chi), free((double *)m.vac), free((double *)m.start);
+  free((double *)m.velocity);
   free((double *)m.energies), free(unit);
   return st;
 }

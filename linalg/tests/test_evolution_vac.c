@@ -1,7 +1,8 @@
 /* The velocity auto-correlation from the public API (hm_evolution + hm_evolution_cross_moments), the
  * exact trace over every unit vector e_i of a disordered band matrix (real and complex):
  *   sum_i sum_n (2 - delta_n0) g_n T_n(x_E) Re <U e_i|T_n(Ht) V U V e_i>
- *     = sum_ab delta_K(E, E_a) cos((E_a - E_b) t) |V_ab|^2,  delta_K(E, E') = sum_n (2 - delta_n0) g_n T_n(x_E) T_n(x_E')
+ *     = sum_ab delta_K(E, E_a) cos((E_a - E_b) t) |V_ab|^2,
+ *   delta_K(E, E') = sum_n (2 - delta_n0) g_n T_n(x_E) T_n(x_E')
  * with the eigenpairs of the dense H (LAPACK) and the same Jackson factors g_n, to 1e-10 of the largest
  * value, at t = 0 and after steps of two sizes, at several energies; the cross moments of a block with
  * itself against hm_kpm's; blocks of different widths refused. Argument "cuda": the GPU backend. Run on

@@ -1,7 +1,7 @@
 # LOBPCG, IDR(s), ChebFD (method = interior) and time-evolution runs killed with SIGKILL mid-way
 # restart from their last checkpoint and reach the answer of an uninterrupted run (the converged
-# eigenvalues, the solution, the spreads, the evolution's mean-square displacement and velocity auto-correlation; ChebFD's and
-# the evolution's bit for bit on the same ranks), on the same and on another rank count.
+# eigenvalues, the solution, the spreads, the evolution's mean-square displacement and velocity
+# auto-correlation; ChebFD's and the evolution's bit for bit on the same ranks), on the same and on another rank count.
 . "$(dirname "$0")/common.sh"
 need_h5py
 cat > lobpcg.ini <<'INI'
