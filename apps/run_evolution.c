@@ -9,7 +9,11 @@
  * v_a = i[H, X_a]: cartesian bond vectors, no wrap at periodic boundaries), delta(E - H) by the
  * Jackson-damped Chebyshev series of each block: the run keeps the moments <chi_r|T_n|chi_r> of every
  * row, and the transport they give (sigma, mean free path, localization length; io/evolution_transport.c)
- * is made from them at the end, as hamlet post makes it anew. */
+ * is made from them at the end, as hamlet post makes it anew.
+ * [evolution] transport = vac (or both): along the same directions the velocity auto-correlation
+ *   C_a(E, t) = Re Tr[delta(E - H) V_a(t) V_a(0)] / Tr[delta(E - H)],  V_a(t) = U^+(t) v_a U(t),
+ * from phi_L,r = U(t) v_a phi_r propagated beside the state: per row the cross moments
+ * Re <U(t) phi_r|T_n v_a phi_L,r> (run_evolution_vac.c), summed as the msd's are (io/evolution_vac.c). */
 #include <complex.h>
 #include <math.h>
 #include <string.h>
@@ -19,30 +23,48 @@
 enum { PHASE_BUILD, PHASE_BOUNDS, PHASE_STEPS, PHASE_CHECKPOINT, PHASE_IO, PHASES };
 static const char *const phase_name[PHASES] = {"build", "bounds", "steps", "checkpoint", "io"};
 
-/* version, t, emin, emax, R, T, nd, M; then rows 0 .. t (time, norms, position, spread, S_z), the
- * snapshots (all), the chi moments (all rows) */
-enum { CHECKPOINT_VERSION = 5, HEAD = 8 };
+/* version, t, emin, emax, R, T, nd, M, transport forms; then rows 0 .. t (time, norms, position, spread,
+ * S_z), the snapshots (all), the chi moments (msd) and the cross moments (vac) of all rows; the blocks psi,
+ * chi_a (msd) and phi_L,a (vac). */
+enum { CHECKPOINT_VERSION = 6, HEAD = 9 };
 #define CHECKPOINT_MAX ((size_t)1 << 30) /* scalars: an int counts them */
 
+/* The moments' grid of one form: [nd][T + 1][R][M]. */
+static size_t moment_grid(const evolution_rows *r) { return (size_t)r->nd * (r->T + 1) * r->R * r->M; }
+
 static size_t checkpoint_scalars(const evolution_rows *r, int t) {
-  return HEAD + (size_t)(t + 1) * (1 + r->R + 7) + (size_t)r->S * r->cells + (size_t)r->nd * (r->T + 1) * r->R * r->M;
+  const int forms = !!(r->forms & HM_TRANSPORT_MSD) + !!(r->forms & HM_TRANSPORT_VAC);
+  return HEAD + (size_t)(t + 1) * (1 + r->R + 7) + (size_t)r->S * r->cells + forms * moment_grid(r);
+}
+
+/* The blocks a checkpoint holds: psi, then chi_a (msd), then phi_L,a (vac); returns their count. */
+static int checkpoint_blocks(const evolution_rows *r, hm_mvec *psi, hm_mvec *const *chi, hm_mvec *const *phi_left,
+                             hm_mvec **blocks) {
+  int n = 0;
+  blocks[n++] = psi;
+  for (int a = 0; a < r->nd && (r->forms & HM_TRANSPORT_MSD); a++) blocks[n++] = chi[a];
+  for (int a = 0; a < r->nd && (r->forms & HM_TRANSPORT_VAC); a++) blocks[n++] = phi_left[a];
+  return n;
 }
 
 /* Collective: the state after step t (psi) and rows 0 .. t, with the interval, so that a restart
  * propagates with the same coefficients: bit for bit. */
-static int checkpoint_write(run_state *s, hm_evolution *const *ev, hm_mvec *psi, hm_mvec *const *chi,
-                            const evolution_rows *r, int t) {
+static int checkpoint_write(run_state *s, hm_evolution *const *ev, hm_evolution *const *left, hm_mvec *psi,
+                            hm_mvec *const *chi, hm_mvec *const *phi_left, const evolution_rows *r, int t) {
   run_mark m = {0};
   run_mark_now(s, &m);
   double emin, emax;
   int st = hm_evolution_interval(ev[0], &emin, &emax);
   if (!st) st = hm_evolution_get_state(ev[0], psi);
-  for (int a = 0; a < r->nd && !st; a++) st = hm_evolution_get_commutator_state(ev[a], chi[a]);
-  const size_t rows = t + 1, n = checkpoint_scalars(r, t), grid = (size_t)r->nd * (r->T + 1) * r->R * r->M;
+  for (int a = 0; a < r->nd && !st && (r->forms & HM_TRANSPORT_MSD); a++)
+    st = hm_evolution_get_commutator_state(ev[a], chi[a]);
+  for (int a = 0; a < r->nd && !st && (r->forms & HM_TRANSPORT_VAC); a++)
+    st = hm_evolution_get_state(left[a], phi_left[a]);
+  const size_t rows = t + 1, n = checkpoint_scalars(r, t), grid = moment_grid(r);
   double *v = malloc(sizeof *v * n);
   if (!st && !v) st = HM_ERR_MEMORY;
   if (!st) {
-    const double head[HEAD] = {CHECKPOINT_VERSION, t, emin, emax, r->R, r->T, r->nd, r->M};
+    const double head[HEAD] = {CHECKPOINT_VERSION, t, emin, emax, r->R, r->T, r->nd, r->M, r->forms};
     memcpy(v, head, sizeof head);
     double *p = v + HEAD;
     memcpy(p, r->time, sizeof *p * rows), p += rows;
@@ -51,10 +73,12 @@ static int checkpoint_write(run_state *s, hm_evolution *const *ev, hm_mvec *psi,
     memcpy(p, r->spread, sizeof *p * 3 * rows), p += 3 * rows;
     memcpy(p, r->spin, sizeof *p * rows), p += rows;
     memcpy(p, r->density, sizeof *p * (size_t)r->S * r->cells), p += (size_t)r->S * r->cells;
-    memcpy(p, r->chi, sizeof *p * grid);
-    hm_mvec *blocks[4] = {psi, chi[0], chi[1], chi[2]};
-    st = hm_state_checkpoint_write(s->ctx, s->checkpoint_path, s->deck.text, "evolution", 1 + r->nd, blocks, (int)n,
-                                   v, run_identity(s));
+    if (r->forms & HM_TRANSPORT_MSD) memcpy(p, r->chi, sizeof *p * grid), p += grid;
+    if (r->forms & HM_TRANSPORT_VAC) memcpy(p, r->vac, sizeof *p * grid);
+    hm_mvec *blocks[7];
+    const int nb = checkpoint_blocks(r, psi, chi, phi_left, blocks);
+    st = hm_state_checkpoint_write(s->ctx, s->checkpoint_path, s->deck.text, "evolution", nb, blocks, (int)n, v,
+                                   run_identity(s));
   }
   free(v);
   run_checkpoint_done(s, &m, PHASE_CHECKPOINT);
@@ -68,12 +92,19 @@ static int checkpoint_read(run_state *s, evolution_rows *r, int *t, double *emin
   int n;
   double *v;
   APP_CALL_INPUT(hm_state_checkpoint_read_scalars(s->ctx, path, "evolution", &n, &v));
-  const int ok = n >= HEAD && v[0] == CHECKPOINT_VERSION && v[4] == r->R && v[5] == r->T && v[6] == r->nd &&
-                 v[7] == r->M && v[1] >= 0 && v[1] <= r->T && (size_t)n == checkpoint_scalars(r, (int)v[1]);
+  if (n < 1 || v[0] != CHECKPOINT_VERSION) {
+    if (s->rank == 0)
+      fprintf(stderr, "hamlet: checkpoint '%s' refused: evolution checkpoint version %g, this hamlet reads version %d "
+              "only (run the deck from the start)\n", path, n < 1 ? 0 : v[0], CHECKPOINT_VERSION);
+    free(v);
+    return HM_EXIT_USAGE;
+  }
+  const int ok = n >= HEAD && v[4] == r->R && v[5] == r->T && v[6] == r->nd && v[7] == r->M && v[8] == r->forms &&
+                 v[1] >= 0 && v[1] <= r->T && (size_t)n == checkpoint_scalars(r, (int)v[1]);
   if (!ok) {
     if (s->rank == 0)
       fprintf(stderr, "hamlet: checkpoint '%s' refused: not an evolution checkpoint of %d vectors, %d steps, %d msd "
-              "directions and %d moments\n", path, r->R, r->T, r->nd, r->M);
+              "directions, %d moments and this transport form\n", path, r->R, r->T, r->nd, r->M);
     free(v);
     return HM_EXIT_USAGE;
   }
@@ -86,7 +117,8 @@ static int checkpoint_read(run_state *s, evolution_rows *r, int *t, double *emin
   memcpy(r->spread, p, sizeof *p * 3 * rows), p += 3 * rows;
   memcpy(r->spin, p, sizeof *p * rows), p += rows;
   memcpy(r->density, p, sizeof *p * (size_t)r->S * r->cells), p += (size_t)r->S * r->cells;
-  memcpy(r->chi, p, sizeof *p * (size_t)r->nd * (r->T + 1) * r->R * r->M);
+  if (r->forms & HM_TRANSPORT_MSD) memcpy(r->chi, p, sizeof *p * moment_grid(r)), p += moment_grid(r);
+  if (r->forms & HM_TRANSPORT_VAC) memcpy(r->vac, p, sizeof *p * moment_grid(r));
   free(v);
   return HM_SUCCESS;
 }
@@ -182,10 +214,10 @@ static void state_row(run_state *s, const evolution_geometry *g, hm_evolution *e
 }
 
 /* What the transport needs besides the rows, from the start vectors phi before the first step: their
- * moments, those of v_a phi (chi as scratch: it is set before the first step), the expansion's scale
- * and shift, and the lattice's orbitals per area or volume and dimension. */
+ * moments, those of v_a phi (work: scratch), the expansion's scale and shift, and the lattice's orbitals
+ * per area or volume and dimension. */
 static void transport_start(const run_state *s, const evolution_geometry *g, hm_matrix *H, hm_mvec *psi,
-                            hm_mvec *const *chi, double emin, double emax, const int *dir, hm_evolution_moments *m,
+                            hm_mvec *work, double emin, double emax, const int *dir, hm_evolution_moments *m,
                             const char **unit) {
   const int64_t *cells = g->cells;
   int64_t n;
@@ -195,22 +227,25 @@ static void transport_start(const run_state *s, const evolution_geometry *g, hm_
   if (!m->dimension) m->dimension = 1;
   block_moments(s, H, psi, emin, emax, (double *)m->start, &m->scale, &m->shift);
   for (int a = 0; a < m->nd; a++) {
-    APP_CALL(hm_matrix_apply(s->msd_velocity[dir[a]], psi, chi[a]));
-    block_moments(s, H, chi[a], emin, emax, (double *)m->velocity + (size_t)a * m->R * m->M, &m->scale, &m->shift);
+    APP_CALL(hm_matrix_apply(s->msd_velocity[dir[a]], psi, work));
+    block_moments(s, H, work, emin, emax, (double *)m->velocity + (size_t)a * m->R * m->M, &m->scale, &m->shift);
   }
 }
 
 /* Frees what a run holds (a finished or stopped one), the msd velocities included. */
 static void release(run_state *s, evolution_rows *r, hm_evolution_moments *x, evolution_geometry *g,
-                    hm_evolution **ev, hm_mvec **chi, hm_mvec **psi, double complex *rows) {
+                    hm_evolution **ev, hm_mvec **chi, hm_evolution **left, hm_mvec **phi_left, hm_mvec **work,
+                    hm_mvec **psi, double complex *rows) {
   free(r->time), free(r->norm), free(r->position), free(r->spread), free(r->spin), free(r->density), free(r->chi);
+  free(r->vac);
   free((double *)x->start), free((double *)x->velocity);
   free(g->positions), free(g->spin);
   for (int a = 0; a < 3; a++) hm_matrix_destroy(&s->msd_velocity[a]);
   free(s->lattice_positions);
   s->lattice_positions = NULL;
   for (int a = 0; a < 3; a++) hm_evolution_destroy(&ev[a]), hm_mvec_destroy(&chi[a]);
-  hm_mvec_destroy(psi);
+  for (int a = 0; a < 3; a++) hm_evolution_destroy(&left[a]), hm_mvec_destroy(&phi_left[a]);
+  hm_mvec_destroy(work), hm_mvec_destroy(psi);
   free(rows);
 }
 
@@ -229,7 +264,9 @@ int run_evolution(run_state *s, hm_matrix *H, hm_matrix *mass) {
   int dir[3], nd = 0;
   for (int a = 0; a < 3; a++)
     if (d->evolution.msd & (1 << a)) dir[nd++] = a;
-  const int M = nd ? d->evolution.moments : 0;
+  const int M = nd ? d->evolution.moments : 0, forms = nd ? d->evolution.transport : 0;
+  const int msd = forms & HM_TRANSPORT_MSD, vac = forms & HM_TRANSPORT_VAC, nev = msd ? nd : 1;
+  const size_t grid = (size_t)nd * (T + 1) * R * M;
   const int every = d->evolution.snapshots, S = every ? T / every + 1 : 0;
   const int64_t cells = every ? d->ti.nx * d->ti.ny : 0;
   if ((double)S * cells > (double)((size_t)1 << 27)) {
@@ -241,13 +278,16 @@ int run_evolution(run_state *s, hm_matrix *H, hm_matrix *mass) {
   evolution_rows r = {R, T, nd, M, malloc(sizeof(double) * (T + 1)), malloc(sizeof(double) * (size_t)(T + 1) * R),
                       malloc(sizeof(double) * 3 * (T + 1)), malloc(sizeof(double) * 3 * (T + 1)),
                       calloc(T + 1, sizeof(double)), every, S, cells, calloc((size_t)S * cells + 1, sizeof(double)),
-                      calloc((size_t)nd * (T + 1) * R * M + 1, sizeof(double))};
+                      calloc((msd ? grid : 0) + 1, sizeof(double)), calloc((vac ? grid : 0) + 1, sizeof(double)),
+                      forms};
   hm_evolution_moments x = {.nd = nd, .T = T, .R = R, .M = M, .ne = nd ? d->evolution.nenergies : 0,
-                            .time = r.time, .chi = r.chi, .start = calloc((size_t)R * M + 1, sizeof(double)),
+                            .time = r.time, .chi = msd ? r.chi : NULL, .vac = vac ? r.vac : NULL,
+                            .start = calloc((size_t)R * M + 1, sizeof(double)),
                             .velocity = calloc((size_t)nd * R * M + 1, sizeof(double)), .kernel = HM_KERNEL_JACKSON,
                             .lambda = 4, .energies = d->evolution.energies,
                             .random = d->evolution.start_kind == HM_START_RANDOM};
-  if (!r.time || !r.norm || !r.position || !r.spread || !r.spin || !r.density || !r.chi || !x.start || !x.velocity)
+  if (!r.time || !r.norm || !r.position || !r.spread || !r.spin || !r.density || !r.chi || !r.vac || !x.start ||
+      !x.velocity)
     APP_CALL(HM_ERR_MEMORY);
   if ((d->checkpoint_every || d->checkpoint_seconds) && checkpoint_scalars(&r, T) > CHECKPOINT_MAX) {
     if (s->rank == 0)
@@ -262,8 +302,8 @@ int run_evolution(run_state *s, hm_matrix *H, hm_matrix *mass) {
   }
   run_mark m = {0};
   run_mark_now(s, &m);
-  hm_mvec *psi, *chi[3] = {NULL, NULL, NULL};
-  hm_evolution *ev[3] = {NULL, NULL, NULL};
+  hm_mvec *psi, *chi[3] = {NULL, NULL, NULL}, *phi_left[3] = {NULL, NULL, NULL}, *work = NULL;
+  hm_evolution *ev[3] = {NULL, NULL, NULL}, *left[3] = {NULL, NULL, NULL}; /* left: U(t) v_a phi (vac) */
   evolution_geometry g;
   evolution_geometry_of(s, &g);
   if (every && g.cells[2] == 1 && d->ti.nz > 1) { /* zeeman_layers folded the layers into one cell */
@@ -279,21 +319,29 @@ int run_evolution(run_state *s, hm_matrix *H, hm_matrix *mass) {
   opt.bounds = HM_BOUNDS_GIVEN, opt.emin = emin, opt.emax = emax;
   const hm_dist *dist;
   APP_CALL(hm_matrix_dist(H, &dist));
-  for (int a = 0; a < nd; a++) {
+  for (int a = 0; a < nd && msd; a++) {
     if (a) APP_CALL(hm_evolution_create(H, R, &opt, &ev[a]));
     APP_CALL(hm_evolution_set_commutator(ev[a], s->msd_velocity[dir[a]]));
     APP_CALL(hm_mvec_create(s->ctx, dist, HM_COMPLEX, R, &chi[a]));
   }
   const char *unit = "";
-  if (nd) transport_start(s, &g, H, psi, chi, emin, emax, dir, &x, &unit); /* delta(E - H) commutes with U */
+  if (nd) APP_CALL(hm_mvec_create(s->ctx, dist, HM_COMPLEX, R, &work));
+  if (nd) transport_start(s, &g, H, psi, work, emin, emax, dir, &x, &unit); /* delta(E - H) commutes with U */
+  for (int a = 0; a < nd && vac; a++) { /* phi_L(0) = v_a phi */
+    APP_CALL(hm_evolution_create(H, R, &opt, &left[a]));
+    APP_CALL(hm_mvec_create(s->ctx, dist, HM_COMPLEX, R, &phi_left[a]));
+    APP_CALL(hm_matrix_apply(s->msd_velocity[dir[a]], psi, phi_left[a]));
+  }
   if (t0 >= 0) {
-    hm_mvec *blocks[4] = {psi, chi[0], chi[1], chi[2]};
-    APP_CALL_INPUT(hm_state_checkpoint_read_blocks(s->ctx, s->args->checkpoint_path, 1 + nd, blocks));
+    hm_mvec *blocks[7];
+    const int nb = checkpoint_blocks(&r, psi, chi, phi_left, blocks);
+    APP_CALL_INPUT(hm_state_checkpoint_read_blocks(s->ctx, s->args->checkpoint_path, nb, blocks));
   }
-  for (int a = 0; a < (nd ? nd : 1); a++) {
+  for (int a = 0; a < nev; a++) {
     APP_CALL(hm_evolution_set_state(ev[a], psi));
-    if (t0 >= 0 && nd) APP_CALL(hm_evolution_set_commutator_state(ev[a], chi[a]));
+    if (t0 >= 0 && msd) APP_CALL(hm_evolution_set_commutator_state(ev[a], chi[a]));
   }
+  for (int a = 0; a < nd && vac; a++) APP_CALL(hm_evolution_set_state(left[a], phi_left[a]));
   run_phase_add(s, &m, PHASE_BOUNDS);
 
   run_mark_now(s, &m);
@@ -302,10 +350,12 @@ int run_evolution(run_state *s, hm_matrix *H, hm_matrix *mass) {
   double complex *rows = malloc(sizeof *rows * (size_t)(local * R + 1));
   double *time = r.time, *norm = r.norm, *position = r.position, *spread = r.spread, last = MPI_Wtime();
   for (int t = t0 + 1; t <= T; t++) {
-    for (int a = 0; a < (nd ? nd : 1) && t > 0; a++) APP_CALL(hm_evolution_step(ev[a], 1));
+    for (int a = 0; a < nev && t > 0; a++) APP_CALL(hm_evolution_step(ev[a], 1));
+    for (int a = 0; a < nd && vac && t > 0; a++) APP_CALL(hm_evolution_step(left[a], 1));
     time[t] = t * opt.dt;
     state_row(s, &g, ev[0], psi, rows, first, local, &r, t);
-    for (int a = 0; a < nd && t > 0; a++) { /* row 0: chi = [X, 1] phi = 0 */
+    if (vac) evolution_vac_row(s, H, left, phi_left, work, psi, dir, emin, emax, &r, t); /* psi: U(t) phi */
+    for (int a = 0; a < nd && msd && t > 0; a++) { /* row 0: chi = [X, 1] phi = 0 */
       APP_CALL(hm_evolution_get_commutator_state(ev[a], chi[a]));
       block_moments(s, H, chi[a], emin, emax, r.chi + ((size_t)a * (T + 1) + t) * R * M, &x.scale, &x.shift);
     }
@@ -313,16 +363,16 @@ int run_evolution(run_state *s, hm_matrix *H, hm_matrix *mass) {
     RUN_TEST_DELAY(s);
     if (t == T) break;
     if (run_checkpoint_due(s, t, last)) {
-      APP_CALL(checkpoint_write(s, ev, psi, chi, &r, t));
+      APP_CALL(checkpoint_write(s, ev, left, psi, chi, phi_left, &r, t));
       last = MPI_Wtime();
     }
     if (run_stop_poll(&s->stop)) { /* signal or walltime: the state after step t and rows 0 .. t */
       hm_progress_finish(&s->progress);
-      APP_CALL(checkpoint_write(s, ev, psi, chi, &r, t));
+      APP_CALL(checkpoint_write(s, ev, left, psi, chi, phi_left, &r, t));
       char where[64];
       snprintf(where, sizeof where, "after time step %d of %d", t, T);
       free(m.joules);
-      release(s, &r, &x, &g, ev, chi, &psi, rows);
+      release(s, &r, &x, &g, ev, chi, left, phi_left, &work, &psi, rows);
       return run_stopped(s, where);
     }
   }
@@ -385,6 +435,6 @@ int run_evolution(run_state *s, hm_matrix *H, hm_matrix *mass) {
     run_print_timing(s);
   }
   hm_evolution_transport_free(&transport);
-  release(s, &r, &x, &g, ev, chi, &psi, rows);
+  release(s, &r, &x, &g, ev, chi, left, phi_left, &work, &psi, rows);
   return HM_EXIT_OK;
 }

@@ -7,7 +7,8 @@
 
 /* Per time row t = 0 .. T: its time, every column's norm, the mean position, the spread and <S_z>;
  * every `every` steps the density of one layer (S snapshots of `cells` cells); with msd, per direction
- * the Chebyshev moments <chi_r|T_n(H~)|chi_r> of the commutator states. */
+ * the Chebyshev moments <chi_r|T_n(H~)|chi_r> of the commutator states (transport = msd) or the cross
+ * moments of the velocity auto-correlation (transport = vac; both: both). */
 typedef struct {
   int R, T, nd, M;                         /* R start vectors, nd msd directions, M moments */
   double *time, *norm, *position, *spread; /* [T + 1], [T + 1][R], [T + 1][3], [T + 1][3] */
@@ -15,7 +16,9 @@ typedef struct {
   int every, S;                            /* snapshots: every `every` steps (0: none), S of them */
   int64_t cells;                           /* cells of the snapshot layer (nx ny) */
   double *density;                         /* [S][cells] */
-  double *chi;                             /* [nd][T + 1][R][M] */
+  double *chi;                             /* [nd][T + 1][R][M] (msd) */
+  double *vac;                             /* [nd][T + 1][R][M] (vac): the cross moments, evolution_transport.h */
+  int forms;                               /* HM_TRANSPORT_MSD and/or HM_TRANSPORT_VAC bits; 0 without msd */
 } evolution_rows;
 
 /* Where the rows are: cells[3] of `orbitals` rows each (row = orbitals x cell + orbital, cell = x + nx
@@ -34,6 +37,13 @@ void evolution_geometry_of(run_state *s, evolution_geometry *g);
 void evolution_position(const evolution_geometry *g, int64_t row, double r[3]);
 /* Collective: the deck's start block (run_evolution_start.c), every column of norm 1. */
 void evolution_make_start(run_state *s, hm_matrix *H, const evolution_geometry *g, hm_mvec **psi);
+
+/* Collective: row t of the velocity auto-correlation's cross moments into r->vac: per direction a,
+ * Re <psi_r|T_n(H~) v_a phi_L,r> with psi = U(t) phi (the current state) and phi_L = U(t) v_a phi (left[a]'s
+ * state, read into phi_left[a]); work: a complex block of the state's shape. */
+void evolution_vac_row(const run_state *s, hm_matrix *H, hm_evolution *const *left, hm_mvec *const *phi_left,
+                       hm_mvec *work, hm_mvec *psi, const int *dirs, double emin, double emax, evolution_rows *r,
+                       int t);
 
 /* Collective: /evolution's transport x (hm_evolution_transport_compute of m) with the moments m and
  * the expansion's attributes, for hamlet post; dirs names the msd directions (0 = x). */

@@ -95,5 +95,17 @@ module hamlet_evolution
       type(c_ptr), value :: ev, chi
       integer(c_int) :: status
     end function
+    ! Collective: mu(n + 1 + M j) = Re <A_j|T_n(Ht)|B_j>, n < moments, j < the blocks' width (complex hm_mvecs
+    ! over H's rows), Ht = H mapped from [emin, emax] onto [-1, 1] as by hm_kpm (velocity auto-correlation).
+    function hm_evolution_cross_moments(H, emin, emax, moments, A, B, mu) result(status) &
+        bind(C, name="hm_evolution_cross_moments")
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: H
+      real(c_double), value :: emin, emax
+      integer(c_int), value :: moments
+      type(c_ptr), value :: A, B
+      real(c_double), intent(out) :: mu(*)
+      integer(c_int) :: status
+    end function
   end interface
 end module hamlet_evolution

@@ -8,6 +8,8 @@
 enum { HM_PATH_MAX = 4096, HM_DECK_MAX_SITES = 64, HM_DECK_MAX_ENERGIES = 100000, HM_DECK_MAX_PATH = 32 };
 /* [evolution] start: what the state at t = 0 is (io/deck.c parses the text) */
 enum { HM_START_RANDOM, HM_START_SITE, HM_START_GAUSSIAN, HM_START_FILE, HM_DECK_MAX_SPINOR = 64 };
+/* [evolution] transport: the Kubo-Greenwood forms along the msd directions (bits) */
+enum { HM_TRANSPORT_MSD = 1, HM_TRANSPORT_VAC = 2 };
 /* Room for the schema's keys (deck_schema.c); the parser refuses a schema that outgrows it. */
 enum { HM_DECK_MAX_KEYS = 192 };
 
@@ -173,6 +175,7 @@ typedef struct {
     int nspinor;
     double spinor[2 * HM_DECK_MAX_SPINOR];
     int msd;                     /* directions of the mean-square displacement: bits 1 x, 2 y, 4 z */
+    int transport;               /* along the msd directions: HM_TRANSPORT_MSD and/or HM_TRANSPORT_VAC bits */
     int snapshots, snapshot_layer; /* the density of layer z = snapshot_layer every `snapshots` steps */
     char energies_text[256];
     int moments, nenergies;

@@ -524,7 +524,13 @@ const hm_deck_key hm_deck_keys[] = {
      .values = {0, 1, 2, 4}, .def = "none", .when_key = "solver.method", .when_word = "evolution", AT(evolution.msd),
      .help = "directions of the Kubo-Greenwood mean-square displacement Delta X_a^2(E, t) = Tr[delta(E - H) |[X_a, "
              "U(t)]|^2] / Tr[delta(E - H)] over the start vectors (cartesian, the model file's length unit; model = "
-             "lattice)"},
+             "lattice); `transport` picks the form (the same directions serve both)"},
+    {.section = "evolution", .key = "transport", .type = HM_KEY_WORD, .words = {"msd", "vac", "both"},
+     .values = {HM_TRANSPORT_MSD, HM_TRANSPORT_VAC, HM_TRANSPORT_MSD | HM_TRANSPORT_VAC}, .def = "msd",
+     .when_key = "msd", AT(evolution.transport),
+     .help = "the Kubo-Greenwood form along the msd directions: msd (Delta X^2(E, t), D = Delta X^2 / (2 t)), vac "
+             "(the velocity auto-correlation C(E, t) = Re Tr[delta(E - H) V_a(t) V_a(0)] / Tr[delta(E - H)], the "
+             "running D(E, t) = its integral over [0, t], equal to (1/2) d Delta X^2 / dt) or both"},
     {.section = "evolution", .key = "energies", .type = HM_KEY_STRING, .def = "-1 1 11", ENERGY, .when_key = "msd",
      AT(evolution.energies_text), .help = "'Emin Emax count': the energies E of Delta X^2(E, t) (a uniform grid)"},
     {.section = "evolution", .key = "moments", .type = HM_KEY_INT, RANGE(2, 65536), .def = "256", .when_key = "msd",

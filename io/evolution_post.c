@@ -1,5 +1,6 @@
 /* hamlet post for /evolution (evolution_post.h): reads the stored Chebyshev moments of the commutator
- * states, of the start vectors and of v_a phi with the expansion's scale and shift, and makes the
+ * states (msd) and the velocity auto-correlation's cross moments (vac), whichever the run kept, of the
+ * start vectors and of v_a phi with the expansion's scale and shift, and makes the
  * transport anew (hm_evolution_transport_compute, the run's own arithmetic) on new energies or another
  * kernel, replacing its datasets in a copy of the file. */
 #include <hdf5.h>
@@ -59,10 +60,13 @@ static int fill(hm_context *self, hid_t g, void *user) {
 /* The file's moments, times, energies and attributes into m (its arrays malloc'd); the kernel and
  * energies as the arguments ask. */
 static int read_moments(const hm_post_args *a, hid_t g, hm_evolution_moments *m, char **unit) {
-  hsize_t dc[4], ds[2], dv[3], de[1];
+  hsize_t dc[4], dvac[4], ds[2], dv[3], de[1];
   double dimension = 0, lambda = 4;
   char *kname = NULL, *start = NULL;
-  int st = dims_of(g, "msd_moments", 4, dc) || dims_of(g, "start_moments", 2, ds) ||
+  const int has_msd = !dims_of(g, "msd_moments", 4, dc), has_vac = !dims_of(g, "vac_moments", 4, dvac);
+  if (!has_msd && has_vac) memcpy(dc, dvac, sizeof dc);
+  int st = (!has_msd && !has_vac) || (has_msd && has_vac && memcmp(dc, dvac, sizeof dc)) ||
+           dims_of(g, "start_moments", 2, ds) ||
            dims_of(g, "velocity_moments", 3, dv) || dims_of(g, "energy", 1, de) ||
            hm_h5_read_attr_double(g, "scale", &m->scale) || hm_h5_read_attr_double(g, "shift", &m->shift) ||
            hm_h5_read_attr_double(g, "density", &m->density) || hm_h5_read_attr_double(g, "dimension", &dimension) ||
@@ -74,7 +78,8 @@ static int read_moments(const hm_post_args *a, hid_t g, hm_evolution_moments *m,
     free(kname), free(start);
     hm_error_clear();
     HM_RAISE(HM_ERR_INPUT, "%s: /evolution holds no mean-square displacement to redo (hamlet post needs a run with "
-             "[evolution] msd: msd_moments [direction][time][vector][n], start_moments, velocity_moments, energy and "
+             "[evolution] msd: msd_moments or vac_moments [direction][time][vector][n], start_moments, "
+             "velocity_moments, energy and "
              "the attributes scale, shift, density, dimension, msd_kernel, msd_lambda, sigma_unit, start)", a->in);
   }
   m->nd = (int)dc[0], m->T = (int)dc[1] - 1, m->R = (int)dc[2], m->M = (int)dc[3];
@@ -85,13 +90,16 @@ static int read_moments(const hm_post_args *a, hid_t g, hm_evolution_moments *m,
   free(kname), free(start);
   const size_t chi = dc[0] * dc[1] * dc[2] * dc[3], one = ds[0] * ds[1], vel = dv[0] * dv[1] * dv[2];
   m->ne = a->nenergy ? a->nenergy : (int)de[0];
-  double *time = malloc(sizeof(double) * dc[1]), *c = malloc(sizeof(double) * chi);
+  double *time = malloc(sizeof(double) * dc[1]), *c = has_msd ? malloc(sizeof(double) * chi) : NULL;
+  double *cv = has_vac ? malloc(sizeof(double) * chi) : NULL;
   double *s0 = malloc(sizeof(double) * one), *v = malloc(sizeof(double) * vel), *E = malloc(sizeof(double) * m->ne);
-  m->time = time, m->chi = c, m->start = s0, m->velocity = v, m->energies = E;
-  HM_CHECK(time && c && s0 && v && E, HM_ERR_MEMORY, "no memory for %s's moments", a->in);
+  m->time = time, m->chi = c, m->vac = cv, m->start = s0, m->velocity = v, m->energies = E;
+  HM_CHECK(time && (c || !has_msd) && (cv || !has_vac) && s0 && v && E, HM_ERR_MEMORY, "no memory for %s's moments",
+           a->in);
   if (a->nenergy)
     for (int e = 0; e < m->ne; e++) E[e] = m->ne > 1 ? a->emin + (a->emax - a->emin) * e / (m->ne - 1) : a->emin;
-  st = hm_h5_read_small(g, "time", dc[1], time) || hm_h5_read_small(g, "msd_moments", chi, c) ||
+  st = hm_h5_read_small(g, "time", dc[1], time) || (has_msd && hm_h5_read_small(g, "msd_moments", chi, c)) ||
+       (has_vac && hm_h5_read_small(g, "vac_moments", chi, cv)) ||
        hm_h5_read_small(g, "start_moments", one, s0) || hm_h5_read_small(g, "velocity_moments", vel, v) ||
        (!a->nenergy && hm_h5_read_small(g, "energy", de[0], E));
   if (st) return hm_error_trace(HM_ERR_INPUT, __FILE__, __LINE__, __func__);
@@ -116,10 +124,14 @@ int hm_evolution_post(const hm_post_args *a, char *summary, size_t len) {
   evolution_result result = {&m, &x, unit};
   if (!st) st = hm_post_rewrite(a->in, a->out ? a->out : a->in, "evolution", fill, &result);
   if (!st)
-    snprintf(summary, len, "Delta X^2 and sigma of %d direction(s) x %d times at %d energies (%s kernel) -> %s", m.nd,
-             m.T + 1, m.ne, m.kernel == HM_KERNEL_LORENTZ ? "lorentz" : "jackson", a->out ? a->out : a->in);
+    snprintf(summary, len, "%s of %d direction(s) x %d times at %d energies (%s kernel) -> %s",
+             m.chi && m.vac ? "Delta X^2, the velocity auto-correlation and sigma"
+             : m.chi        ? "Delta X^2 and sigma"
+                            : "the velocity auto-correlation and sigma",
+             m.nd, m.T + 1, m.ne, m.kernel == HM_KERNEL_LORENTZ ? "lorentz" : "jackson", a->out ? a->out : a->in);
   hm_evolution_transport_free(&x);
-  free((double *)m.time), free((double *)m.chi), free((double *)m.start), free((double *)m.velocity);
+  free((double *)m.time), free((double *)m.chi), free((double *)m.vac), free((double *)m.start);
+  free((double *)m.velocity);
   free((double *)m.energies), free(unit);
   return st;
 }

@@ -12,6 +12,8 @@
  *   xi_a(E) = sqrt(2 Delta X_a^2(T) / (d + 1))        where D has fallen below half its maximum by the
  *     last time T: a state |psi|^2 ~ exp(-2 r / xi) in d dimensions gives Delta X_a^2 -> 2 Var(x_a) =
  *     (d + 1) xi^2 / 2 (the time average of |[X, U(t)]|^2 is twice the variance); 0 elsewhere.
+ * transport = vac (evolution_vac.c): C_a(E, t) = Re Tr[delta(E - H) V_a(t) V_a(0)] / Tr[delta(E - H)], the
+ *   running D_a(E, t) = int_0^t C_a (trapezoid), sigma_a from it as above; (1/2) d Delta X_a^2 / dt = D_a(E, t).
  * Errors: the standard errors of the ratio (delta method) and of sigma (the numerators' spread) over
  * the R start vectors; 0 for one vector. */
 #ifndef HAMLET_EVOLUTION_TRANSPORT_H
@@ -21,7 +23,8 @@
 typedef struct {
   int nd, T, R, M, ne;     /* directions, time rows 0 .. T, start vectors, moments, energies */
   const double *time;      /* [T + 1] */
-  const double *chi;       /* [nd][T + 1][R][M]: <chi_r|T_n(H~)|chi_r>, chi_r = [X_a, U(t)] phi_r */
+  const double *chi;       /* [nd][T + 1][R][M]: <chi_r|T_n(H~)|chi_r>, chi_r = [X_a, U(t)] phi_r; NULL: no msd */
+  const double *vac;       /* [nd][T + 1][R][M]: Re <U(t) phi_r|T_n(H~) v_a U(t) v_a phi_r>; NULL: no vac */
   const double *start;     /* [R][M]: <phi_r|T_n(H~)|phi_r> */
   const double *velocity;  /* [nd][R][M]: <v_a phi_r|T_n(H~)|v_a phi_r> */
   double scale, shift;     /* H~ = scale (H - shift) */
@@ -36,6 +39,8 @@ typedef struct {
   double *msd, *msd_error, *diffusivity, *sigma, *sigma_error; /* [nd][T + 1][ne] */
   double *dos;                                                /* [ne] */
   double *velocity2, *sigma_sc, *mean_free_path, *localization_length; /* [nd][ne] */
+  double *vac, *vac_error, *vac_diffusivity, *vac_diffusivity_error;   /* [nd][T + 1][ne] (evolution_vac.c) */
+  double *vac_sigma, *vac_sigma_error;                                 /* [nd][T + 1][ne] */
 } hm_evolution_transport;
 
 /* One dataset of /evolution: its name, shape, values, unit and description. */
@@ -53,7 +58,20 @@ int hm_evolution_transport_compute(const hm_evolution_moments *m, hm_evolution_t
 void hm_evolution_transport_free(hm_evolution_transport *x);
 /* The datasets the transport writes (sigma's only where m->random), with `unit` as sigma's unit;
  * returns their count (at most HM_EVOLUTION_DATASETS). */
-enum { HM_EVOLUTION_DATASETS = 16 };
+enum { HM_EVOLUTION_DATASETS = 24 };
 int hm_evolution_transport_datasets(const hm_evolution_moments *m, const hm_evolution_transport *x,
                                     const char *unit, hm_evolution_dataset *list);
+
+/* The pieces the two forms share: out[r][e] = S[v_r](E_e) of R vectors' moments mom[r][M] (kernel
+ * factors g), to_dos[e] where given; at energy e the ratio sum_r num / sum_r den of [R][ne] arrays, its
+ * standard error (delta method) and that of the mean over r of num (0 for one vector). */
+void hm_evolution_sums(const hm_evolution_moments *m, const double *g, const double *mom, double *out, double *to_dos);
+void hm_evolution_ratio(int R, int ne, int e, const double *num, const double *den, double *ratio, double *error,
+                        double *mean_error);
+/* The velocity auto-correlation's rows (evolution_vac.c), from m->vac, the kernel factors g, the start's
+ * den[R][ne] and to_dos[ne]; its datasets appended to list after n of them (returns the new count). */
+int hm_evolution_vac_rows(const hm_evolution_moments *m, const double *g, const double *den, const double *to_dos,
+                          hm_evolution_transport *x);
+int hm_evolution_vac_datasets(const hm_evolution_moments *m, const hm_evolution_transport *x, const char *unit,
+                              hm_evolution_dataset *list, int n);
 #endif

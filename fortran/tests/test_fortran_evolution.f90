@@ -3,6 +3,8 @@
 ! Fortran's own bessel_jn to 1e-10 after 20 steps of 0.5, with the norm 1 to 1e-12, the info and
 ! interval accessors, bad options refused, and hm_evolution_options laid out as in C. With the
 ! commutator [X, U] carried along (given V = i[H, X]), ||[X, U(t)] psi||^2 = 2 t^2, and its state set and read back.
+! The velocity auto-correlation's cross moment Re <U psi|V U V psi> = <psi|V^2|psi> = 2 (V commutes with H
+! while the front is far from the ends), and blocks of different widths refused.
 program test_fortran_evolution
   use, intrinsic :: iso_c_binding
   use mpi
@@ -16,7 +18,7 @@ program test_fortran_evolution
       integer(c_int64_t), intent(out) :: out(9)
     end subroutine
   end interface
-  type(c_ptr) :: ctx, d, H, psi, ev, C, chi
+  type(c_ptr) :: ctx, d, H, psi, ev, C, chi, left, wide
   type(hm_evolution_options), target :: opt
   integer(c_int64_t) :: first, local, i, g, m
   integer(c_int64_t), allocatable :: rowptr(:), cols(:)
@@ -24,7 +26,7 @@ program test_fortran_evolution
   complex(c_double_complex), allocatable :: vvals(:)
   complex(c_double_complex), allocatable :: amp(:, :), camp(:, :)
   complex(c_double_complex) :: ref
-  real(c_double) :: t, worst, norms(1), emin, emax, time
+  real(c_double) :: t, worst, norms(1), emin, emax, time, mu(4)
   integer(c_int) :: vectors, steps_done, order
   integer(c_int64_t) :: layout(9)
   integer :: ierr, n
@@ -110,6 +112,28 @@ program test_fortran_evolution
   worst = maxval(abs(camp - amp))
   call MPI_Allreduce(MPI_IN_PLACE, worst, 1, MPI_DOUBLE_PRECISION, MPI_MAX, MPI_COMM_WORLD, ierr)
   call test_assert(worst == 0, "the commutator state read back differs from the one set")
+  call test_ok(hm_evolution_destroy(ev), "hm_evolution_destroy")
+
+  ! the velocity auto-correlation: right = U psi, left = V U V psi (chi as scratch), the centre site
+  call test_ok(hm_mvec_create(ctx, d, HM_COMPLEX, 1_c_int, left), "hm_mvec_create left")
+  call test_ok(hm_mvec_set(psi, amp), "hm_mvec_set")
+  call test_ok(hm_matrix_apply(C, psi, chi), "hm_matrix_apply V")
+  call test_ok(hm_evolution_create(H, 1_c_int, opt, ev), "hm_evolution_create")
+  call test_ok(hm_evolution_set_state(ev, chi), "hm_evolution_set_state V psi")
+  call test_ok(hm_evolution_step(ev, int(STEPS, c_int)), "hm_evolution_step")
+  call test_ok(hm_evolution_get_state(ev, chi), "hm_evolution_get_state")
+  call test_ok(hm_matrix_apply(C, chi, left), "hm_matrix_apply V")
+  call test_ok(hm_evolution_set_state(ev, psi), "hm_evolution_set_state psi")
+  call test_ok(hm_evolution_step(ev, int(STEPS, c_int)), "hm_evolution_step")
+  call test_ok(hm_evolution_get_state(ev, psi), "hm_evolution_get_state")
+  call test_ok(hm_evolution_interval(ev, emin, emax), "hm_evolution_interval")
+  call test_ok(hm_evolution_cross_moments(H, emin, emax, 4_c_int, psi, left, mu), "hm_evolution_cross_moments")
+  call test_assert(abs(mu(1) - 2) < 1e-10_c_double, "Re <U psi|V U V psi> is not <psi|V^2|psi> = 2")
+  call test_ok(hm_mvec_create(ctx, d, HM_COMPLEX, 2_c_int, wide), "hm_mvec_create wide")
+  call test_fails(hm_evolution_cross_moments(H, emin, emax, 4_c_int, psi, wide, mu), HM_ERR_ARGUMENT, "columns", &
+                  "hm_evolution_cross_moments of blocks of 1 and 2 columns")
+  call test_ok(hm_mvec_destroy(wide), "hm_mvec_destroy wide")
+  call test_ok(hm_mvec_destroy(left), "hm_mvec_destroy left")
   call test_ok(hm_evolution_destroy(ev), "hm_evolution_destroy")
   call test_ok(hm_mvec_destroy(chi), "hm_mvec_destroy chi")
   call test_ok(hm_matrix_destroy(C), "hm_matrix_destroy C")

@@ -60,6 +60,15 @@ HM_API int hm_evolution_set_commutator_state(hm_evolution *ev, const hm_mvec *ch
 /* chi := the current [X, U(t)] psi(0) (a complex block shaped as the state). */
 HM_API int hm_evolution_get_commutator_state(const hm_evolution *ev, hm_mvec *chi);
 
+/* Collective: mu[j M + n] = Re <A_j|T_n(Ht)|B_j> for n < moments and every column j of the complex
+ * blocks A and B (same width, H's distribution), with Ht = scale (H - shift), scale = 2 / (emax - emin),
+ * shift = (emax + emin) / 2 (hm_kpm's mapping of [emin, emax] onto [-1, 1]; the interval must hold H's
+ * spectrum). Undamped and unnormalised: with A = U(t) phi and B = V U(t) V phi they are the moments of
+ * the velocity auto-correlation Re <phi|delta(E - H) V(t) V(0)|phi>, V(t) = U^+(t) V U(t). One
+ * recurrence on B (moments - 1 products with H) and one global reduction. */
+HM_API int hm_evolution_cross_moments(hm_matrix *H, double emin, double emax, int moments, const hm_mvec *A,
+                                      const hm_mvec *B, double *mu);
+
 #ifdef __cplusplus
 }
 #endif

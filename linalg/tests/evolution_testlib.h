@@ -59,6 +59,20 @@ static inline double complex *evo_random_band(int64_t n, int band, double w, hm_
   return d;
 }
 
+/* V = i[H, X] = -i [X, H] of a dense H: V_ij = -i d(i, j) H_ij with d = i - j, or on a ring of n sites
+ * its minimum image. */
+static inline double complex *evo_velocity_dense(int64_t n, const double complex *h, int ring) {
+  double complex *c = calloc((size_t)(n * n), sizeof *c);
+  for (int64_t j = 0; j < n; j++)
+    for (int64_t i = 0; i < n; i++) {
+      int64_t d = i - j;
+      if (ring && d > n / 2) d -= n;
+      if (ring && d < -n / 2) d += n;
+      c[j * n + i] = -I * (double)d * h[j * n + i];
+    }
+  return c;
+}
+
 /* A random normalised n x k state (column-major global, psi[j * n + i]). */
 static inline double complex *evo_random_state(int64_t n, int k, uint64_t seed) {
   double complex *psi = malloc(sizeof *psi * (size_t)(n * k));

@@ -15,3 +15,7 @@ hm_add_test(test_evolution_msd_mpi2 COMMAND $<TARGET_FILE:test_evolution_msd> NP
 hm_add_c_test(test_evolution_commutator SOURCES test_evolution_commutator.c LABELS cpu)
 hm_add_test(test_evolution_commutator_mpi2 COMMAND $<TARGET_FILE:test_evolution_commutator> NPROCS 2 LABELS cpu)
 hm_add_test(test_evolution_commutator_cuda COMMAND $<TARGET_FILE:test_evolution_commutator> cuda NPROCS 1 LABELS gpu)
+# The velocity auto-correlation's cross moments: the exact trace over unit vectors against dense eigenpairs.
+hm_add_c_test(test_evolution_vac SOURCES test_evolution_vac.c LABELS cpu)
+hm_add_test(test_evolution_vac_mpi3 COMMAND $<TARGET_FILE:test_evolution_vac> NPROCS 3 LABELS cpu)
+hm_add_test(test_evolution_vac_cuda COMMAND $<TARGET_FILE:test_evolution_vac> cuda NPROCS 1 LABELS gpu)

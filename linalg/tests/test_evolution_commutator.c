@@ -16,25 +16,11 @@ enum { R = 3 };
 
 static hm_backend backend = HM_BACKEND_CPU;
 
-/* V = i[H, X] = -i [X, H] of a dense H: V_ij = -i d(i, j) H_ij with d = i - j, or on a ring of n sites
- * its minimum image. */
-static double complex *velocity_dense(int64_t n, const double complex *h, int ring) {
-  double complex *c = calloc((size_t)(n * n), sizeof *c);
-  for (int64_t j = 0; j < n; j++)
-    for (int64_t i = 0; i < n; i++) {
-      int64_t d = i - j;
-      if (ring && d > n / 2) d -= n;
-      if (ring && d < -n / 2) d += n;
-      c[j * n + i] = -I * (double)d * h[j * n + i];
-    }
-  return c;
-}
-
 /* The local rows (row-major, k columns) of a random complex block; X psi where scaled. */
 /* H and V = i[H, X] of a dense H (V complex), and H's local rows. */
 static void make_operators(hm_context *ctx, int64_t n, hm_scalar type, const double complex *h, int ring, hm_matrix **H,
                            hm_matrix **V, int64_t *first, int64_t *local) {
-  double complex *v = velocity_dense(n, h, ring);
+  double complex *v = evo_velocity_dense(n, h, ring);
   HM_TEST_OK(evo_matrix_from_dense(ctx, n, type, h, H));
   HM_TEST_OK(evo_matrix_from_dense(ctx, n, HM_COMPLEX, v, V));
   free(v);
@@ -169,7 +155,7 @@ static void check_ring(hm_context *ctx, hm_scalar type) {
 /* 3 steps, then the state and chi on a fresh evolution, 2 more: bitwise the uninterrupted 5. */
 static void check_restart(hm_context *ctx, uint64_t seed) {
   const int64_t n = 60;
-  double complex *h = evo_random_band(n, 2, 1.0, HM_COMPLEX, seed), *c = velocity_dense(n, h, 0);
+  double complex *h = evo_random_band(n, 2, 1.0, HM_COMPLEX, seed), *c = evo_velocity_dense(n, h, 0);
   hm_matrix *H, *C, *Creal, *Canti;
   HM_TEST_OK(evo_matrix_from_dense(ctx, n, HM_COMPLEX, h, &H));
   HM_TEST_OK(evo_matrix_from_dense(ctx, n, HM_COMPLEX, c, &C));

@@ -1,7 +1,7 @@
 # LOBPCG, IDR(s), ChebFD (method = interior) and time-evolution runs killed with SIGKILL mid-way
 # restart from their last checkpoint and reach the answer of an uninterrupted run (the converged
-# eigenvalues, the solution, the spreads and the evolution's mean-square displacement; ChebFD's and
-# the evolution's bit for bit on the same ranks), on the same and on another rank count.
+# eigenvalues, the solution, the spreads, the evolution's mean-square displacement and velocity
+# auto-correlation; ChebFD's and the evolution's bit for bit on the same ranks), on the same and on another rank count.
 . "$(dirname "$0")/common.sh"
 need_h5py
 cat > lobpcg.ini <<'INI'
@@ -80,6 +80,7 @@ start = random
 vectors = 3
 seed = 4
 msd = x
+transport = both
 energies = -1 1 3
 moments = 64
 INI
@@ -126,12 +127,12 @@ close interior_full.h5 interior_restarted1.h5 /eigen/values 1e-10 || fail "inter
 kill_mid evolution.ini evolution_ckpt.h5 200000
 cp evolution_ckpt.h5 evolution_ckpt1.h5
 run2 restart evolution_ckpt.h5 -o evolution_restarted.h5 --quiet >r.log 2>&1 || fail "evolution restart: $(cat r.log)"
-for k in spread norm position msd msd_error; do
+for k in spread norm position msd msd_error vac vac_moments vac_diffusivity_error; do
   close evolution_full.h5 evolution_restarted.h5 /evolution/$k 0 || fail "evolution: restarted $k differs"
 done
 "$MPIEXEC" -n 1 "$HAMLET" restart evolution_ckpt1.h5 -o evolution_restarted1.h5 --quiet >r1.log 2>&1 ||
   fail "evolution restart on 1 rank: $(cat r1.log)"
-for k in spread msd; do
+for k in spread msd vac; do
   close evolution_full.h5 evolution_restarted1.h5 /evolution/$k 1e-10 || fail "evolution: 1-rank restarted $k differs"
 done
 # A checkpoint that is not there is bad input.
