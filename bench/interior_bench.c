@@ -113,8 +113,8 @@ int main(int argc, char **argv) {
            sides == HM_BC_OPEN ? "box" : "slab", (long long)nx,
            (long long)ny, (long long)nz, (long long)N, disorder, -half, half,
            backend == HM_BACKEND_CUDA ? "cuda" : "cpu", size);
-    printf("found %d (KPM estimate %.1f)%s, degree %d, search %d, passes %d, total %.3f s\n", found, estimate,
-           converged ? "" : " NOT converged", degree, search, passes, total);
+    printf("found %d (KPM estimate %.1f)%s, degree %d, search %d, passes %d, vector-steps %.4g, total %.3f s\n", found,
+           estimate, converged ? "" : " NOT converged", degree, search, passes, steps, total);
     printf("filter %.3f s: %.4g s per vector-step, floor 96 N / bandwidth %.4g s (copy %.1f GB/s per rank), "
            "ratio %.2f\n",
            filter, per, floor, bw / 1e9, per / floor);
