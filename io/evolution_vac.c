@@ -21,7 +21,8 @@ int hm_evolution_vac_rows(const hm_evolution_moments *m, const double *g, const 
                      &x->vac_sigma_error};
   int ok = 1;
   for (int k = 0; k < 6; k++) ok &= (*out[k] = calloc(grid, sizeof(double))) != NULL;
-  double *num = malloc(sizeof *num * per), *prev = malloc(sizeof *prev * per), *area = malloc(sizeof *area * per);
+  /* prev starts at zero: the first row's half step is 0, and 0 times an unset double can be NaN */
+  double *num = malloc(sizeof *num * per), *prev = calloc(per, sizeof *prev), *area = malloc(sizeof *area * per);
   if (!ok || !num || !prev || !area) {
     free(num), free(prev), free(area);
     HM_RAISE(HM_ERR_MEMORY, "the velocity auto-correlation of %d directions x %d times x %d energies", m->nd,
