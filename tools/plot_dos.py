@@ -9,7 +9,8 @@
 - /conductivity (Kubo-Bastin KPM): sigma of each component and temperature against the chemical
   potential, with a band of +-error; with /conductivity/sigma_omega, Re (solid) and Im (dashed) of the
   optical sigma against the frequency instead;
-- /eigen (LOBPCG): the relative residual of each eigenpair against the iteration;
+- /eigen (LOBPCG): the relative residual of each eigenpair against the iteration; without a history
+  (interior, dense): the eigenvalues as levels and a level's density per layer (plot_eigen.py);
 - /solver (IDR(s)): the relative residual against the operator applications;
 - /marker (local Chern marker): a map over the cells of a layer, or C against x (sites = line) or
   against the layer (layers).
@@ -136,7 +137,7 @@ def plot_other(f, args, plt):
         ax.set_ylabel("||r|| / ||b||")
         ax.set_title(f"IDR(s), {title_of(f, args.file)}")
     else:
-        fail(f"'{args.file}' holds nothing to plot (no /dos, /ldos, /conductivity, /eigen/history or /solver/history)")
+        fail(f"'{args.file}' holds nothing to plot (no /dos, /ldos, /conductivity, /eigen or /solver/history)")
     ax.legend(loc="best", frameon=False)
     fig.tight_layout()
     try:
@@ -219,6 +220,10 @@ def main():
         if "spectral" in f:  # method = spectral: the ARPES-like image (plot_spectral.py)
             from plot_spectral import plot_spectral
             plot_spectral(f, args, plt, fail)
+            return
+        if "dos" not in f and "eigen" in f and "history" not in f["eigen"]:  # interior, dense (plot_eigen.py)
+            from plot_eigen import plot_eigen
+            plot_eigen(f, args, plt, fail, title_of(f, args.file))
             return
         if "dos" not in f and ("ldos" in f or "conductivity" in f or "eigen" in f or "solver" in f):
             plot_other(f, args, plt)

@@ -4,7 +4,7 @@
 # tests/support/hamiltonians.py from the deck alone): every eigenvalue of the window to 1e-9 of the
 # spectral scale, none outside, on 1 and 2 ranks, orthonormal vectors with residuals below tol; a
 # window beside the spectrum finds none and says so; a malformed window is a usage error naming the
-# deck's line.
+# deck's line; hamlet plot draws the levels and puts the surface states' weight on the outer layers.
 . "$(dirname "$0")/common.sh"
 need_h5py
 cat >slab.ini <<'INI'
@@ -63,6 +63,13 @@ sed 's/^window = .*/window = 50 60/' slab.ini >beside.ini
 grep -q "none: the window holds no eigenvalue" beside2.log || fail "empty window not reported: $(cat beside2.log)"
 "$PYTHON" -c "import h5py; f = h5py.File('beside.h5', 'r'); assert len(f['/eigen/values'][:]) == 0 and f['/eigen'].attrs['found'] == 0" ||
   fail "empty window: values written"
+# hamlet plot: the levels, and the density per layer of the level nearest the window's centre: the
+# slab's surface Dirac states keep most of their weight on the two outer layers (z = 0 and 5)
+"$HAMLET" plot slab.1.h5 -o slab.png >plot.log 2>&1 && [ -s slab.png ] || fail "hamlet plot of the pairs: $(cat plot.log)"
+share=$(sed -n 's/.* has \([0-9.]*\)% of its weight on layers 0 and 5$/\1/p' plot.log)
+"$PYTHON" -c "import sys; sys.exit(0 if float('${share:-0}') > 50 else 1)" ||
+  fail "the level nearest 0 is not on the surfaces: $(cat plot.log)"
+"$HAMLET" plot beside.h5 -o beside.png >plot.log 2>&1 && [ -s beside.png ] || fail "hamlet plot of no pairs: $(cat plot.log)"
 # A malformed window: exit 2 naming the deck's file and line, before any work.
 for bad in "0.5 -0.5" "0.5" "a b"; do
   sed "s/^window = .*/window = $bad/" slab.ini >bad.ini
