@@ -3,9 +3,9 @@ sheet, vector and cores: L x L cells (2 L^2 orbitals, periodic), one random star
 exp(-i H dt) with the same expansion argument (the spectral half-width times dt equals pi in both: TBPLaS's
 own time step 2 pi / energy range) and the same tail accuracy (1e-14). TBPLaS: t = -2.7 eV, its interval
 set to [-8.1, 8.1] eV (rescale_ham); hamlet: graphene.lattice (t = -1), the Gershgorin interval [-3, 3]
-without margin, dt = pi / 3. Prints each code's steps time, its time per step and per step and orbital,
+without margin, dt = pi / 3, its default storage (assembled CSR on CPUs, as TBPLaS's) unless --storage. Prints each code's steps time, its time per step and per step and orbital,
 the expansion order per step, and hamlet's speedup.
-    PYTHONPATH=TBPLAS_SOURCE /usr/bin/python3 bench/tbplas_evolution.py HAMLET [--cells L] [--steps T]
+    PYTHONPATH=TBPLAS_SOURCE /usr/bin/python3 bench/tbplas_evolution.py HAMLET [--cells L] [--steps T] [--storage S]
 TBPLaS's Fortran and Cython modules are built from its repository with CMake (bench/tbplas.md says how);
 OMP_NUM_THREADS sets both codes' threads."""
 import argparse
@@ -26,7 +26,7 @@ nx = {L}
 ny = {L}
 nz = 1
 boundary = periodic periodic open
-storage = matrix_free
+storage = {storage}
 [solver]
 method = evolution
 [kpm]
@@ -60,11 +60,11 @@ def run_tbplas(L, T, work):
     return built, time.perf_counter() - t0, order
 
 
-def run_hamlet(hamlet, L, T, work):
+def run_hamlet(hamlet, L, T, work, storage):
     lattice = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "inputs", "lattices", "graphene.lattice")
     deck = os.path.join(work, "evolution.ini")
     with open(deck, "w") as f:
-        f.write(DECK.format(lattice=os.path.abspath(lattice), L=L, T=T, dt=math.pi / 3))
+        f.write(DECK.format(lattice=os.path.abspath(lattice), L=L, T=T, dt=math.pi / 3, storage=storage))
     t0 = time.perf_counter()
     text = subprocess.run([hamlet, "run", deck, "-o", os.path.join(work, "evolution.h5")], capture_output=True,
                           text=True, check=True).stdout
@@ -79,10 +79,12 @@ def main():
     p.add_argument("hamlet")
     p.add_argument("--cells", type=int, default=512)
     p.add_argument("--steps", type=int, default=64)
+    p.add_argument("--storage", choices=("auto", "assembled", "matrix_free"), default="auto",
+                   help="hamlet's [hamiltonian] storage (auto: assembled on CPUs for graphene)")
     a = p.parse_args()
     n = 2 * a.cells**2
     with tempfile.TemporaryDirectory() as work:
-        wall, h_steps, h_order = run_hamlet(os.path.abspath(a.hamlet), a.cells, a.steps, work)
+        wall, h_steps, h_order = run_hamlet(os.path.abspath(a.hamlet), a.cells, a.steps, work, a.storage)
         built, t_steps, t_order = run_tbplas(a.cells, a.steps, work)
     threads = os.environ.get("OMP_NUM_THREADS", "all")
     for name, seconds, order in (("hamlet", h_steps, h_order), ("TBPLaS", t_steps, t_order)):
