@@ -3,8 +3,9 @@ sheet, vector and cores: L x L cells (2 L^2 orbitals, periodic), one random star
 exp(-i H dt) with the same expansion argument (the spectral half-width times dt equals pi in both: TBPLaS's
 own time step 2 pi / energy range) and the same tail accuracy (1e-14). TBPLaS: t = -2.7 eV, its interval
 set to [-8.1, 8.1] eV (rescale_ham); hamlet: graphene.lattice (t = -1), the Gershgorin interval [-3, 3]
-without margin, dt = pi / 3, its default storage (assembled CSR on CPUs, as TBPLaS's) unless --storage. Prints each code's steps time, its time per step and per step and orbital,
-the expansion order per step, and hamlet's speedup.
+without margin, dt = pi / 3, its default storage (assembled CSR on CPUs, as TBPLaS's) unless --storage.
+Prints each code's steps time, its time per step and per step and orbital, the expansion order per step,
+and hamlet's speedup.
     PYTHONPATH=TBPLAS_SOURCE /usr/bin/python3 bench/tbplas_evolution.py HAMLET [--cells L] [--steps T] [--storage S]
 TBPLaS's Fortran and Cython modules are built from its repository with CMake (bench/tbplas.md says how);
 OMP_NUM_THREADS sets both codes' threads."""
