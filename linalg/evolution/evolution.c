@@ -192,15 +192,6 @@ static int add_term(hm_evolution *e, double complex alpha, const double *x, doub
   return e->H->ctx->kernels->axpby(HM_COMPLEX, e->H->dist.local, k, a, x, b, acc);
 }
 
-/* acc += c_a Ta + c_b Tb in one pass over acc (on the complex views): a sum updated per pair of terms
- * reads and writes it half as often as one updated per term. */
-static int add_pair(hm_evolution *e, double complex ca, const double *ta, double complex cb, const double *tb,
-                    double *acc) {
-  const double coef[4] = {creal(ca), cimag(ca), creal(cb), cimag(cb)};
-  const double *const terms[2] = {ta, tb};
-  return e->H->ctx->kernels->series_accumulate(HM_COMPLEX, e->H->dist.local, e->k, 2, terms, 1, coef, acc);
-}
-
 /* W = 2 Ht V - W over all rows, the halo exchange of V overlapped with the interior rows. */
 static int chebyshev_step(hm_evolution *e, struct hm_mvec_s *V, struct hm_mvec_s *W) {
   return hm_matrix_chebyshev_step(e->H, e->scale, e->shift, V, W, e->dots);
@@ -255,11 +246,8 @@ static int one_step(hm_evolution *e) {
       struct hm_mvec_s *s = dprev; dprev = dcur; dcur = s;
       s = cprev; cprev = ccur; ccur = s;
     }
-    HM_CALL(chebyshev_step(e, cur, prev)); /* prev := T_n, cur holds T_{n-1} */
-    if (n % 2) /* T_{n-1} and T_n together (the same sums with or without a commutator) */
-      HM_CALL(add_pair(e, e->c[n - 1], cur->data, e->c[n], prev->data, e->acc->data));
-    else if (n + 1 == e->order) /* the last term, unpaired */
-      HM_CALL(add_term(e, e->c[n], prev->data, 1, e->acc->data));
+    HM_CALL(chebyshev_step(e, cur, prev)); /* prev := T_n */
+    HM_CALL(add_term(e, e->c[n], prev->data, 1, e->acc->data));
     struct hm_mvec_s *s = prev; prev = cur; cur = s;
   }
   struct hm_mvec_s *state = e->acc; /* the accumulator becomes the state, the old state scratch */
