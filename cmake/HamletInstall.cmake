@@ -70,7 +70,7 @@ endif()
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/inputs/ DESTINATION ${CMAKE_INSTALL_DATADIR}/hamlet/inputs)
 install(PROGRAMS ${CMAKE_SOURCE_DIR}/tools/plot_dos.py DESTINATION ${CMAKE_INSTALL_DATADIR}/hamlet)
 install(FILES ${CMAKE_SOURCE_DIR}/tools/plot_spectral.py ${CMAKE_SOURCE_DIR}/tools/plot_evolution.py
-              ${CMAKE_SOURCE_DIR}/tools/plot_eigen.py
+              ${CMAKE_SOURCE_DIR}/tools/plot_eigen.py ${CMAKE_SOURCE_DIR}/tools/plot_output.py
         DESTINATION ${CMAKE_INSTALL_DATADIR}/hamlet) # imported by plot_dos.py
 # the user's other tools: sigma_xy(mu) of both field signs, the Hofstadter butterfly
 install(PROGRAMS ${CMAKE_SOURCE_DIR}/tools/plot_hall.py ${CMAKE_SOURCE_DIR}/tools/hofstadter.sh

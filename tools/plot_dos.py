@@ -22,6 +22,8 @@ Uses Debian's python3-h5py and python3-matplotlib (Agg backend: no display neede
 import argparse
 import sys
 
+from plot_output import write_figure
+
 
 def fail(message):
     print(f"plot_dos.py: {message}", file=sys.stderr)
@@ -140,11 +142,7 @@ def plot_other(f, args, plt):
         fail(f"'{args.file}' holds nothing to plot (no /dos, /ldos, /conductivity, /eigen or /solver/history)")
     ax.legend(loc="best", frameon=False)
     fig.tight_layout()
-    try:
-        fig.savefig(args.output, dpi=150)
-    except OSError as e:
-        fail(f"cannot write '{args.output}': {e}")
-    print(f"wrote {args.output}")
+    write_figure(fig, args.output, fail)
 
 
 def plot_marker(f, args, plt):
@@ -178,11 +176,7 @@ def plot_marker(f, args, plt):
         ax.set_title(f"{title_of(f, args.file)}; {how}", fontsize=9)
         ax.legend(loc="best", frameon=False)
     fig.tight_layout()
-    try:
-        fig.savefig(args.output, dpi=150)
-    except OSError as e:
-        fail(f"cannot write '{args.output}': {e}")
-    print(f"wrote {args.output}")
+    write_figure(fig, args.output, fail)
 
 
 def main():
@@ -270,11 +264,7 @@ def main():
     ax.set_ylim(bottom=min(0.0, float((rho - error).min()) if error is not None else float(rho.min())))
     ax.legend(loc="best", frameon=False)
     fig.tight_layout()
-    try:
-        fig.savefig(args.output, dpi=150)
-    except OSError as e:
-        fail(f"cannot write '{args.output}': {e}")
-    print(f"wrote {args.output}")
+    write_figure(fig, args.output, fail)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,8 @@ for them (plot_dos.py calls plot_eigen).
   lattice, structure).
 It prints where the level's weight lies: the share on the outermost layers (z = 0 and nz - 1)."""
 
+from plot_output import write_figure
+
 
 def level_density(f, fail):
     """(energy, copies, density[nz][ny][nx]) of the level nearest the window's centre, or None where
@@ -76,8 +78,4 @@ def plot_eigen(f, args, plt, fail, title):
         ax.set_title(f"density of the level at E = {energy:.4g} ({copies} copies)", fontsize=10)
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
-    try:
-        fig.savefig(args.output, dpi=150)
-    except OSError as err:
-        fail(f"cannot write '{args.output}': {err}")
-    print(f"wrote {args.output}{summary}")
+    write_figure(fig, args.output, fail, note=summary)

@@ -6,6 +6,8 @@ against t; without it: the spread <x^2> - <x>^2 and the mean position along x, y
 
 import numpy as np
 
+from plot_output import write_figure
+
 
 def text(value):
     return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
@@ -62,8 +64,4 @@ def plot_evolution(f, args, plt, fail):
     fig.suptitle(f"time evolution, start = {text(g.attrs.get('start', ''))}, dt = {g.attrs.get('dt', 0):g}, "
                  f"{len(g['time']) - 1} steps", fontsize=10)
     fig.tight_layout()
-    try:
-        fig.savefig(args.output, dpi=130)
-    except OSError as e:
-        fail(f"cannot write '{args.output}': {e}")
-    print(f"wrote {args.output}")
+    write_figure(fig, args.output, fail, dpi=130)

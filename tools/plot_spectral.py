@@ -5,6 +5,8 @@ A(k, E) as colour; one panel per layer (or one for the bulk)."""
 
 import numpy as np
 
+from plot_output import write_figure
+
 
 def text(value):
     return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
@@ -36,8 +38,4 @@ def plot_spectral(f, args, plt, fail):
     fig.colorbar(image, ax=axes[0].tolist(), label="A(k, E) [states/energy]")
     fig.suptitle(f"A(k, E) by KPM, M = {g['moments'].shape[-1]}, {text(g.attrs.get('kernel', ''))} kernel",
                  fontsize=10)
-    try:
-        fig.savefig(args.output, dpi=110)
-    except OSError as e:
-        fail(f"cannot write '{args.output}': {e}")
-    print(f"wrote {args.output}")
+    write_figure(fig, args.output, fail, dpi=110)

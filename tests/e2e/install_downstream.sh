@@ -64,6 +64,9 @@ open(sys.argv[sys.argv.index("-o") + 1], "w").write("installed " + sys.argv[1])
 "$PREFIX/bin/hamlet" plot small.h5 -o plot.txt >plot.log 2>&1 || fail "installed hamlet plot: $(cat plot.log)"
 [ "$(cat plot.txt 2>/dev/null)" = "installed small.h5" ] || fail "installed hamlet plot did not run the installed script"
 cp plot_dos.saved "$PREFIX/share/hamlet/plot_dos.py"
+# and the installed script itself, with the modules it imports from beside it
+"$PREFIX/bin/hamlet" plot small.h5 -o small.png >plot.log 2>&1 && [ -s small.png ] ||
+  fail "installed hamlet plot of a DOS: $(cat plot.log)"
 
 # the examples, copied from the prefix
 cp -r "$PREFIX/share/hamlet/examples/downstream" src
