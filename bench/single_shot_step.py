@@ -2,7 +2,8 @@
 two expansion orders, takes the step as the difference of their moment times over the difference of M
 (set-up and final products cancel), and prints it next to the floor: the 40 vectors of N a step
 streams (the two-column step reads V and W and writes W: 6; every second step adds both terms to the
-2 x 16 energy accumulators: 34), at the device copy bandwidth CuPy measures in the same process.
+2 x 16 energy accumulators: 34), at the device copy bandwidth CuPy measures in the same process
+(bench/copy_size.py, 2 GiB arrays).
     python3 bench/single_shot_step.py HAMLET DECK [--moments M1 M2] [--set SECTION.KEY=VALUE ...]
 --set changes deck keys for the run (hamiltonian.gpu_kernel=small for the A/B of two kernels)."""
 import argparse
@@ -11,26 +12,8 @@ import re
 import subprocess
 import sys
 import tempfile
-import time
 
 VECTORS_PER_STEP = 40
-
-
-def copy_bandwidth():
-    import cupy as cp
-    n = 2**28  # 2 GiB arrays
-    a = cp.ones(n)
-    b = cp.empty_like(a)
-    cp.copyto(b, a)
-    cp.cuda.Device().synchronize()
-    t0 = time.perf_counter()
-    for _ in range(5):
-        cp.copyto(b, a)
-    cp.cuda.Device().synchronize()
-    seconds = (time.perf_counter() - t0) / 5
-    del a, b
-    cp.get_default_memory_pool().free_all_blocks()
-    return 2 * n * 8 / seconds
 
 
 def deck_with(text, moments, changes):
@@ -92,7 +75,8 @@ def main():
     m1, m2 = sorted(a.moments)
     if m1 == m2:
         sys.exit("single_shot_step.py: --moments needs two different orders")
-    bandwidth = copy_bandwidth()
+    from copy_size import copy_bandwidth  # CuPy: only where a GPU is
+    bandwidth = copy_bandwidth(2)
     n, entry, t1 = run(a.hamlet, a.deck, m1, changes)
     _, _, t2 = run(a.hamlet, a.deck, m2, changes)
     step = (t2 - t1) / (m2 - m1)
