@@ -1,6 +1,7 @@
 /* ChebFD for the eigenpairs in a window: options, the count estimate, the pass loop (filter,
  * orthonormalization, Rayleigh-Ritz, locking) and the results. */
 #include <complex.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,8 +36,8 @@ struct hm_interior_s {
   int *order;                            /* ascending order of the locked values */
   double t_filter, t_other, vector_steps; /* this rank's seconds in the filter and the rest; columns x degree */
   /* the pass loop's progress marks (a checkpoint keeps them) */
-  int stalled, sure_stalled, last_maybe, last_sure, restored;
-  double mark;
+  int stalled, sure_stalled, last_sure, restored;
+  double mark; /* the least residual of an unresolved pair at the last progress */
   /* checkpoints and the stop request (interior_checkpoint.h) */
   hm_interior_checkpoint_fn checkpoint;
   void *checkpoint_user;
@@ -348,11 +349,11 @@ static void pass_work_free(pass_work *p) {
  * `sure`: [theta - r, theta + r] inside the window, so an eigenvalue lies in it (the residual
  * bound of a Hermitian matrix). `maybe`: the interval reaches outside: an unconverged pair of the
  * window or a mixture of eigenvectors outside it with equal filter values (two levels mirrored
- * about the window's centre, a degenerate level cut at the search space's end); log_res sums their
- * log residuals (falls while they converge, stays for mixtures). */
+ * about the window's centre, a degenerate level cut at the search space's end); min_res is the least
+ * of their residuals (falls while one converges, stays for mixtures). */
 typedef struct {
   int sure, maybe, locked_now;
-  double log_res;
+  double min_res;
 } pass_result;
 
 /* The work blocks for columns [j0, j0 + w) of X, with those columns copied into p->C. */
@@ -434,8 +435,7 @@ static int pass(hm_interior *s, pass_work *p, pass_result *out) {
       if (w - r >= lo && w + r <= hi) {
         out->sure++;
       } else {
-        out->maybe++;
-        out->log_res += log(fmax(r, 1e-300));
+        out->min_res = out->maybe++ ? fmin(out->min_res, r) : r;
       }
     }
     p->rn[j] /= s->spectral;
@@ -446,9 +446,9 @@ static int pass(hm_interior *s, pass_work *p, pass_result *out) {
   s->t_other += MPI_Wtime() - t1;
   s->passes++;
   if (s->opt.verbosity > 0 && s->H->ctx->rank == 0) {
-    printf("interior pass %d: %d locked (%d new), in the window unconverged %d (+ %d unresolved), search %d; "
+    printf("interior pass %d: %d locked (%d new), in the window unconverged %d (+ %d unresolved, least residual %.2g), search %d; "
            "so far filter %.1f s, the rest %.1f s\n",
-           s->passes, s->nlock, out->locked_now, out->sure, out->maybe, s->search, s->t_filter, s->t_other);
+           s->passes, s->nlock, out->locked_now, out->sure, out->maybe, out->min_res / s->spectral, s->search, s->t_filter, s->t_other);
     fflush(stdout);
   }
   return HM_SUCCESS;
@@ -544,8 +544,8 @@ static int start(hm_interior *s, int *none) {
   HM_CALL(check_memory(s, ns));
   HM_CALL(grow(s, ns));
   s->stalled = s->sure_stalled = 0;
-  s->last_maybe = s->last_sure = -1;
-  s->mark = 0;
+  s->last_sure = -1;
+  s->mark = DBL_MAX;
   return HM_SUCCESS;
 }
 
@@ -581,17 +581,17 @@ int hm_interior_run(hm_interior *s) {
       s->margin = want / 10 > 2 ? want / 10 : 2;
       HM_CALL_GOTO(st, done, grow(s, want - s->nlock));
       s->stalled = s->sure_stalled = 0;
-      s->last_maybe = -1;
+      s->mark = DBL_MAX;
     } else {
-      /* Unresolved pairs make progress while their residuals fall (by half since the mark) or their
-       * number changes; mixtures of outside vectors make none. */
-      if (r.locked_now > 0 || r.maybe != s->last_maybe || r.log_res < s->mark - log(2.0)) {
+      /* Unresolved pairs make progress while one of them converges (the least residual halves since
+       * the mark). Mixtures of outside vectors make none, however their number changes as the filter
+       * turns them out of the window one by one. */
+      if (r.locked_now > 0 || (r.maybe > 0 && r.min_res < 0.5 * s->mark)) {
         s->stalled = 0;
-        s->mark = r.log_res;
+        s->mark = r.maybe > 0 ? r.min_res : DBL_MAX;
       } else {
         s->stalled++;
       }
-      s->last_maybe = r.maybe;
       if (r.sure == 0 && r.locked_now == 0 && s->passes >= 2 && (r.maybe == 0 || s->stalled >= 3)) {
         s->converged = 1;
         break;
@@ -622,7 +622,7 @@ int hm_interior_set_checkpoint(hm_interior *s, int every, double seconds, hm_int
 
 /* The scalars: the fixed ones, the locked values and residuals, then the count of Q's blocks and
  * their widths. */
-enum { SCALARS_FIXED = 26, CHECKPOINT_VERSION = 2 };
+enum { SCALARS_FIXED = 25, CHECKPOINT_VERSION = 3 };
 
 int hm_interior_checkpoint_state(hm_interior *s, int *nblocks, hm_mvec ***blocks, int *nscalars, double **scalars) {
   HM_CHECK(s && nblocks && blocks && nscalars && scalars, HM_ERR_ARGUMENT, "NULL argument");
@@ -640,7 +640,7 @@ int hm_interior_checkpoint_state(hm_interior *s, int *nblocks, hm_mvec ***blocks
   const double fixed[SCALARS_FIXED] = {
       CHECKPOINT_VERSION, (double)s->n_global, s->type, s->opt.emin, s->opt.emax, s->opt.tol,
       (double)(s->opt.seed >> 32), (double)(s->opt.seed & 0xffffffffu), s->lo, s->hi, s->estimate, s->degree,
-      s->search, s->passes, s->margin, s->nlock, xk, s->stalled, s->sure_stalled, s->last_maybe, s->last_sure,
+      s->search, s->passes, s->margin, s->nlock, xk, s->stalled, s->sure_stalled, s->last_sure,
       s->mark, s->t_filter, s->t_other, s->vector_steps, s->converged};
   memcpy(v, fixed, sizeof fixed);
   for (int i = 0; i < s->nlock; i++) {
@@ -680,8 +680,8 @@ int hm_interior_checkpoint_restore(hm_interior *s, int nscalars, const double *v
            (long long)s->n_global, nscalars);
   s->lo = v[8], s->hi = v[9], s->estimate = v[10], s->degree = (int)v[11], s->search = (int)v[12];
   s->passes = (int)v[13], s->margin = (int)v[14], s->nlock = nlock;
-  s->stalled = (int)v[17], s->sure_stalled = (int)v[18], s->last_maybe = (int)v[19], s->last_sure = (int)v[20];
-  s->mark = v[21], s->t_filter = v[22], s->t_other = v[23], s->vector_steps = v[24], s->converged = (int)v[25];
+  s->stalled = (int)v[17], s->sure_stalled = (int)v[18], s->last_sure = (int)v[19];
+  s->mark = v[20], s->t_filter = v[21], s->t_other = v[22], s->vector_steps = v[23], s->converged = (int)v[24];
   s->scale = 2.0 / (s->hi - s->lo);
   s->shift = 0.5 * (s->hi + s->lo);
   s->spectral = fmax(fabs(s->lo), fabs(s->hi));
