@@ -3,7 +3,7 @@
  * floor measured in the same run, and the share of orthonormalization, Rayleigh-Ritz and locking next
  * to the filter.
  *   bench_interior [--backend cpu|cuda] [--nx 40 --ny 40 --nz 20] [--sides periodic|open] [--disorder 0.5]
- *                  [--window 0.1] [--degree 0]
+ *                  [--window 0.1] [--degree 0] [--search 0]
  * The floor counts the vectors one filter step streams as implemented: the fused Chebyshev step
  * reads V and reads and writes W, the series adds W into Y (reads W, reads and writes Y): six
  * vectors of 16 bytes (complex) per row, 96 N bytes / copy bandwidth per vector-step (the matrix is
@@ -20,7 +20,7 @@
 static int bad(const char *msg, const char *v) {
   fprintf(stderr, "bench_interior: %s '%s'\n"
                   "usage: bench_interior [--backend cpu|cuda] [--nx n --ny n --nz n] [--sides periodic|open] "
-                  "[--disorder w] [--window half] [--degree n]\n",
+                  "[--disorder w] [--window half] [--degree n] [--search n]\n",
           msg, v ? v : "");
   return 2;
 }
@@ -29,7 +29,7 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int64_t nx = 40, ny = 40, nz = 20;
   double disorder = 0.5, half = 0.1;
-  int fixed_degree = 0; /* 0: the solver's own choice */
+  int fixed_degree = 0, fixed_search = 0; /* 0: the solver's own choice */
   hm_backend backend = HM_BACKEND_CPU;
   hm_boundary sides = HM_BC_PERIODIC; /* x and y */
   for (int i = 1; i < argc; i++) {
@@ -48,10 +48,10 @@ int main(int argc, char **argv) {
       long long n = strtoll(v, &end, 10);
       if (*end || n < 1) return MPI_Finalize(), bad("sites must be a positive integer, not", v);
       *(argv[i][3] == 'x' ? &nx : argv[i][3] == 'y' ? &ny : &nz) = n;
-    } else if (!strcmp(argv[i], "--degree")) {
+    } else if (!strcmp(argv[i], "--degree") || !strcmp(argv[i], "--search")) {
       long d = strtol(v, &end, 10);
-      if (*end || d < 0 || d > 1000000) return MPI_Finalize(), bad("degree must be an integer in [0, 10^6], not", v);
-      fixed_degree = (int)d;
+      if (*end || d < 0 || d > 1000000) return MPI_Finalize(), bad("must be an integer in [0, 10^6], not", v);
+      *(argv[i][2] == 'd' ? &fixed_degree : &fixed_search) = (int)d;
     } else if (!strcmp(argv[i], "--disorder") || !strcmp(argv[i], "--window")) {
       double x = strtod(v, &end);
       if (*end || !(x >= 0) || !isfinite(x)) return MPI_Finalize(), bad("must be a number >= 0, not", v);
@@ -88,6 +88,7 @@ int main(int argc, char **argv) {
   opt.emin = -half;
   opt.emax = half;
   opt.degree = fixed_degree;
+  opt.search = fixed_search;
   opt.verbosity = getenv("HAMLET_BENCH_VERBOSE") ? 1 : 0;
   hm_interior *in = NULL;
   const double t0 = MPI_Wtime();
