@@ -8,7 +8,6 @@
 #include <string.h>
 #include "export_h5.h"
 #include "run_state.h"
-#include "structure.h"
 
 int run_export_has_mass(const hm_deck *d) {
   return d->model == HM_MODEL_FEM || (d->model == HM_MODEL_MTX && d->mass_file[0]);
@@ -42,18 +41,7 @@ static void model_geometry(run_state *s, geometry *out) {
     g->orbitals = 4;
     if (!(out->positions = calloc(12, sizeof(double)))) APP_CALL(HM_ERR_MEMORY);
   } else if (d->model == HM_MODEL_STRUCTURE) {
-    hm_structure st;
-    APP_CALL(hm_structure_read(d->structure.file, &st));
-    g->orbitals = (int)st.natoms;
-    for (int k = 0; k < 9; k++) g->lattice[k] = st.cell[k / 3][k % 3];
-    out->positions = st.pos;
-    out->labels = calloc((size_t)st.natoms, HM_SPECIES_LEN + 1);
-    for (int64_t a = 0; out->labels && a < st.natoms; a++) {
-      if (a) strcat(out->labels, " ");
-      strcat(out->labels, st.species[a]);
-    }
-    st.pos = NULL;
-    hm_structure_free(&st);
+    run_structure_cell(s, &g->orbitals, g->lattice, &out->positions, &out->labels);
     g->length_unit = "angstrom";
   }
   g->positions = out->positions;

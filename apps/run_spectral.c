@@ -8,7 +8,6 @@
 #include "lattice.h"
 #include "hamlet/spectral.h"
 #include "run_spectral.h"
-#include "structure.h"
 #include "run_state.h"
 
 /* start: the bounds (with the first batch) and the plane-wave blocks; moments: the Chebyshev steps */
@@ -48,14 +47,8 @@ static void geometry_of(run_state *s, geometry *geo) {
     geo->orbitals = 4;
     geo->positions = calloc(12, sizeof(double));
     for (int a = 0; a < 3; a++) geo->lattice[4 * a] = 1;
-  } else if (d->model == HM_MODEL_STRUCTURE) { /* its cell, one orbital per atom */
-    hm_structure st;
-    APP_CALL(hm_structure_read(d->structure.file, &st));
-    geo->orbitals = (int)st.natoms;
-    geo->positions = st.pos;
-    st.pos = NULL;
-    for (int k = 0; k < 9; k++) geo->lattice[k] = st.cell[k / 3][k % 3];
-    hm_structure_free(&st);
+  } else if (d->model == HM_MODEL_STRUCTURE) { /* its cell, its orbitals at their atoms */
+    run_structure_cell(s, &geo->orbitals, geo->lattice, &geo->positions, NULL);
   } else {
     hm_lattice L; /* the file run_build_lattice read (its path resolved with the deck: run.c) */
     const double(*cell)[3] = d->lattice.cell_given ? (const double(*)[3])d->lattice.cell : NULL;

@@ -147,6 +147,9 @@ void run_write_lattice(run_state *s, hm_output *out, const hm_matrix *H);
 void run_print_lattice(const run_state *s);
 /* model = structure (model_structure.c). */
 void run_build_structure(run_state *s, hm_matrix **H);
+/* A structure's cell: its rows (orbitals, atom by atom), lattice vectors (rows of cell), the rows' positions
+ * (malloc'd) and, unless labels is NULL, their labels (malloc'd, "C" or "C:pz" words). Not collective. */
+void run_structure_cell(run_state *s, int *rows, double cell[9], double **positions, char **labels);
 void run_write_structure(run_state *s, hm_output *out, const hm_matrix *H);
 void run_print_structure(const run_state *s);
 /* The geometry of model = lattice's rows: cells, orbitals per cell, lattice vectors (lattice[3k + d])

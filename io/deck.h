@@ -76,7 +76,8 @@ typedef struct {
     char file[HM_PATH_MAX];      /* extended XYZ */
     char table[HM_PATH_MAX];     /* hopping = table: lines "distance hopping" */
     int hopping;                 /* hm_hopping_kind of physics/lattice/structure.h */
-    double cutoff, onsite, vpp_pi, vpp_sigma, a0, d0, delta0;
+    double cutoff, onsite, vpp_pi, vpp_sigma, vss_sigma, vsp_sigma, a0, d0, delta0;
+    char orbitals[512], species_onsite[512]; /* as given: "C:pz B:s,pz", "B:3.3 N.s:-1" ("" = none) */
     int disorder_gaussian;       /* potential = disorder: gaussian of standard deviation W, else uniform */
     double bond_disorder;        /* B: hoppings times (1 + e), e uniform in [-B/2, B/2] per bond */
     uint64_t bond_seed;

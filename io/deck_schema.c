@@ -84,12 +84,15 @@ const hm_deck_key hm_deck_keys[] = {
     {.section = "hamiltonian", .key = "structure_file", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY,
      .need = HM_KEY_REQUIRED_WHEN, .when_key = "model", .when_word = "structure", AT(structure.file),
      .help = "extended XYZ: atom count, Lattice=\"a1 a2 a3\" (angstrom) [pbc=\"T T F\"], lines 'species x y z'; "
-             "one p_z orbital per atom (hamlet structure tbg writes twisted bilayers)"},
-    {.section = "hamiltonian", .key = "hopping", .type = HM_KEY_WORD, .words = {"slater_koster_pz", "table"},
-     .values = {0, 1}, .def = "slater_koster_pz", .when_key = "model", .when_word = "structure",
-     AT(structure.hopping),
-     .help = "the hopping of a bond d: slater_koster_pz: vpp_pi exp(-(|d| - a0) / delta0) (1 - n_z^2) + vpp_sigma "
-             "exp(-(|d| - d0) / delta0) n_z^2 with n_z = d_z / |d|; table: hopping_table's t(|d|)"},
+             "one p_z orbital per atom unless orbitals says otherwise (hamlet structure tbg writes twisted bilayers)"},
+    {.section = "hamiltonian", .key = "hopping", .type = HM_KEY_WORD,
+     .words = {"slater_koster", "slater_koster_pz", "table"}, .values = {0, 0, 1}, .def = "slater_koster",
+     .when_key = "model", .when_word = "structure", AT(structure.hopping),
+     .help = "the hopping of a bond d, n = d / |d|: slater_koster: two-centre integrals of the orbitals, p_z-p_z "
+             "V_pi (1 - n_z^2) + V_sigma n_z^2, p_a-p_b n_a n_b V_sigma + (delta_ab - n_a n_b) V_pi, s-s V_ss, "
+             "s-p_a n_a V_sp, with V_pi = vpp_pi exp(-(|d| - a0) / delta0), V_sigma = vpp_sigma exp(-(|d| - d0) / "
+             "delta0), V_ss and V_sp = vss_sigma and vsp_sigma times exp(-(|d| - a0) / delta0) (slater_koster_pz: "
+             "the same rule, its earlier name); table: hopping_table's t(|d|), one orbital per atom"},
     {.section = "hamiltonian", .key = "hopping_table", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY,
      .need = HM_KEY_REQUIRED_WHEN, .when_key = "hopping", .when_word = "table", AT(structure.table),
      .help = "lines 'distance hopping' (angstrom, eV), distances increasing; linear between them; a bond shorter "
@@ -98,19 +101,32 @@ const hm_deck_key hm_deck_keys[] = {
      .when_key = "model", .when_word = "structure", AT(structure.cutoff),
      .help = "bonds shorter than this (angstrom) get a hopping"},
     {.section = "hamiltonian", .key = "onsite", .type = HM_KEY_DOUBLE, ENERGY, .def = "0", .when_key = "model",
-     .when_word = "structure", AT(structure.onsite), .help = "every atom's on-site energy (eV)"},
+     .when_word = "structure", AT(structure.onsite), .help = "every orbital's on-site energy (eV)"},
+    {.section = "hamiltonian", .key = "orbitals", .type = HM_KEY_STRING, .flags = HM_KEY_TEXT, .def = "",
+     .when_key = "model", .when_word = "structure", AT(structure.orbitals),
+     .help = "the orbitals of each species, 'SPECIES:ORB[,ORB...]' words with ORB one of s px py pz (rows in "
+             "that order, atom by atom), every species of the file listed; empty: one p_z per atom"},
+    {.section = "hamiltonian", .key = "species_onsite", .type = HM_KEY_STRING, .flags = HM_KEY_TEXT, .def = "",
+     .when_key = "model", .when_word = "structure", AT(structure.species_onsite),
+     .help = "on-site energies added by species: 'SPECIES:E' (all its orbitals) or 'SPECIES.ORB:E' (ORB one of "
+             "s px py pz p) words, of species that orbitals lists (eV)"},
     {.section = "hamiltonian", .key = "vpp_pi", .type = HM_KEY_DOUBLE, ENERGY, .def = "-2.7", .when_key = "hopping",
-     .when_word = "slater_koster_pz", AT(structure.vpp_pi), .help = "V_pp_pi at |d| = a0 (eV)"},
+     .when_word = "slater_koster", AT(structure.vpp_pi), .help = "V_pp_pi at |d| = a0 (eV)"},
     {.section = "hamiltonian", .key = "vpp_sigma", .type = HM_KEY_DOUBLE, ENERGY, .def = "0.48", .when_key = "hopping",
-     .when_word = "slater_koster_pz", AT(structure.vpp_sigma), .help = "V_pp_sigma at |d| = d0 (eV)"},
+     .when_word = "slater_koster", AT(structure.vpp_sigma), .help = "V_pp_sigma at |d| = d0 (eV)"},
+    {.section = "hamiltonian", .key = "vss_sigma", .type = HM_KEY_DOUBLE, ENERGY, .def = "0", .when_key = "hopping",
+     .when_word = "slater_koster", AT(structure.vss_sigma), .help = "V_ss_sigma at |d| = a0 (eV)"},
+    {.section = "hamiltonian", .key = "vsp_sigma", .type = HM_KEY_DOUBLE, ENERGY, .def = "0", .when_key = "hopping",
+     .when_word = "slater_koster", AT(structure.vsp_sigma),
+     .help = "V_sp_sigma at |d| = a0 (eV; s on the bond's first atom, p_a on its second: n_a V_sp)"},
     {.section = "hamiltonian", .key = "a0", .type = HM_KEY_DOUBLE, RANGE(1e-3, 1e3), .def = "1.4202816622064793",
-     .when_key = "hopping", .when_word = "slater_koster_pz", AT(structure.a0),
-     .help = "the in-plane bond of V_pp_pi (angstrom; graphene's 2.46 / sqrt 3)"},
+     .when_key = "hopping", .when_word = "slater_koster", AT(structure.a0),
+     .help = "the in-plane bond of V_pp_pi, V_ss_sigma and V_sp_sigma (angstrom; graphene's 2.46 / sqrt 3)"},
     {.section = "hamiltonian", .key = "d0", .type = HM_KEY_DOUBLE, RANGE(1e-3, 1e3), .def = "3.35", .when_key = "hopping",
-     .when_word = "slater_koster_pz", AT(structure.d0), .help = "the interlayer distance of V_pp_sigma (angstrom)"},
+     .when_word = "slater_koster", AT(structure.d0), .help = "the interlayer distance of V_pp_sigma (angstrom)"},
     {.section = "hamiltonian", .key = "delta0", .type = HM_KEY_DOUBLE, RANGE(1e-3, 1e3), .def = "0.45264",
-     .when_key = "hopping", .when_word = "slater_koster_pz", AT(structure.delta0),
-     .help = "the decay length of both (angstrom; 0.184 x 2.46)"},
+     .when_key = "hopping", .when_word = "slater_koster", AT(structure.delta0),
+     .help = "the decay length of every integral (angstrom; 0.184 x 2.46)"},
     /* model = lattice */
     {.section = "hamiltonian", .key = "lattice_file", .type = HM_KEY_STRING, .flags = HM_KEY_NONEMPTY,
      .need = HM_KEY_REQUIRED_WHEN, .when_key = "model", .when_word = "lattice", AT(lattice.file),

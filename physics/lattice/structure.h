@@ -1,6 +1,7 @@
-/* Models from atomic structures: atom positions in a periodic cell (extended XYZ), one p_z orbital
- * per atom, hoppings from a distance rule found by a cell-list neighbour search over the periodic
- * images, and the matrix of a supercell of nx x ny x nz such cells. Also the commensurate twisted
+/* Models from atomic structures: atom positions in a periodic cell (extended XYZ), one or more
+ * orbitals per atom (s, p_x, p_y, p_z by species; one p_z by default), hoppings from a distance rule
+ * found by a cell-list neighbour search over the periodic images, and the matrix of a supercell of
+ * nx x ny x nz such cells. Also the commensurate twisted
  * bilayer graphene cells that `hamlet structure tbg` writes. Lengths in angstrom, energies in eV. */
 #ifndef HAMLET_STRUCTURE_H
 #define HAMLET_STRUCTURE_H
@@ -38,15 +39,38 @@ typedef struct {
 void hm_tbg_params_default(hm_tbg_params *p);
 int hm_structure_tbg(int m, int r, const hm_tbg_params *p, hm_structure *s, double *theta_degrees);
 
+/* The orbitals of one species: up to four of s, p_x, p_y, p_z (in the rows' order) and their on-site
+ * energies (added to the rule's onsite). */
+typedef enum { HM_ORBITAL_S = 0, HM_ORBITAL_PX = 1, HM_ORBITAL_PY = 2, HM_ORBITAL_PZ = 3 } hm_orbital_kind;
+enum { HM_SPECIES_ORBITALS = 4 };
+typedef struct {
+  char species[HM_SPECIES_LEN];
+  int count;
+  int kind[HM_SPECIES_ORBITALS];
+  double onsite[HM_SPECIES_ORBITALS];
+} hm_species_orbitals;
+/* Not collective. orbitals: "SPECIES:ORB,ORB,..." words (ORB one of s px py pz; "" = none listed);
+ * onsite: "SPECIES:E" (all its orbitals) or "SPECIES.ORB:E" words (ORB one of s px py pz p; p = the
+ * three p's), each of a species that orbitals lists (energies of one species add up).
+ * *list (malloc'd, *n entries). Errors HM_ERR_INPUT naming the word and what is allowed. */
+int hm_species_orbitals_parse(const char *orbitals, const char *onsite, hm_species_orbitals **list, int *n);
+/* The name of an orbital kind ("s", "px", "py", "pz"). */
+const char *hm_orbital_name(int kind);
+
 /* Hopping rules t(d) for bonds of length 0 < |d| < cutoff (d the bond vector). */
-typedef enum { HM_HOPPING_SLATER_KOSTER_PZ = 0, HM_HOPPING_TABLE = 1 } hm_hopping_kind;
+typedef enum { HM_HOPPING_SLATER_KOSTER = 0, HM_HOPPING_TABLE = 1 } hm_hopping_kind;
 typedef struct {
   int kind;                       /* hm_hopping_kind */
   double cutoff;
-  double onsite;                  /* every atom's energy */
-  /* Slater-Koster p_z: t = V_pi (1 - n_z^2) + V_sigma n_z^2, n_z = d_z / |d|,
-   * V_pi = vpp_pi exp(-(|d| - a0) / delta0), V_sigma = vpp_sigma exp(-(|d| - d0) / delta0) */
-  double vpp_pi, vpp_sigma, a0, d0, delta0;
+  double onsite;                  /* every orbital's energy */
+  /* the orbitals of each species (nspecies = 0: every atom one p_z) */
+  int nspecies;
+  const hm_species_orbitals *species;
+  /* Slater-Koster two-centre integrals of the direction cosines n = d / |d|: s-s V_ss_sigma, s-p_a n_a V_sp_sigma
+   * (p_a-s: -n_a V_sp_sigma), p_a-p_b n_a n_b V_pp_sigma + (delta_ab - n_a n_b) V_pp_pi; p_z-p_z is
+   * V_pi (1 - n_z^2) + V_sigma n_z^2. V_pi = vpp_pi exp(-(|d| - a0) / delta0), V_sigma = vpp_sigma
+   * exp(-(|d| - d0) / delta0), V_ss_sigma and V_sp_sigma = vss_sigma, vsp_sigma times exp(-(|d| - a0) / delta0) */
+  double vpp_pi, vpp_sigma, vss_sigma, vsp_sigma, a0, d0, delta0;
   /* table: t(|d|) linear between its points (distances increasing); a bond outside them is an error */
   int npoints;
   const double *table_d, *table_t;
@@ -56,43 +80,55 @@ void hm_hopping_rule_default(hm_hopping_rule *rule);
 /* Not collective: distances and hoppings of a table file (lines "distance hopping", '#' comments). */
 int hm_hopping_table_read(const char *path, double **d, double **t, int *npoints);
 
-/* The bonds of every atom i: j, the image R (cells) and t, for start[i] <= b < start[i + 1];
- * bond vector pos[j] + R . cell - pos[i]. Both directions of each bond are listed. */
+/* The rows of one cell: its orbitals, atom by atom in the file's order, each atom's in its species'
+ * order. Not collective; HM_ERR_INPUT for an atom whose species the rule does not list. *atom, *kind and
+ * *onsite (malloc'd, *rows each): the row's atom, hm_orbital_kind and on-site energy (the rule's onsite
+ * plus its species'). */
+int hm_structure_rows(const hm_structure *s, const hm_hopping_rule *rule, int64_t *rows, int64_t **atom, int **kind,
+                      double **onsite);
+
+/* The hoppings of every row i of one cell (hm_structure_rows): row j, the image R (cells) and t, for
+ * start[i] <= b < start[i + 1]; bond vector pos[atom[j]] + R . cell - pos[atom[i]]. Both directions of
+ * each bond are listed; orbital pairs whose integral vanishes by symmetry are not. */
 typedef struct {
-  int64_t natoms, nbonds;
+  int64_t rows, nbonds;           /* rows: orbitals of one cell */
   int64_t *start;
   int64_t *j;
   int32_t (*image)[3];
   double *t;
+  int64_t *atom;                  /* the row's atom */
+  double *onsite;                 /* the row's on-site energy */
+  int64_t atom_bonds;             /* bonds between atoms (both directions), orbitals aside */
   double shortest, longest;       /* over the bonds kept */
 } hm_bonds;
 /* Not collective (every rank finds the same bonds): cell lists of width >= cutoff in the
  * fractional coordinates, so the search is O(natoms * neighbours). Two atoms closer than 1e-3
- * are an error naming both. */
+ * are an error naming both; hopping = table takes one orbital per atom (its t is radial). */
 int hm_structure_bonds(const hm_structure *s, const hm_hopping_rule *rule, hm_bonds *b);
 void hm_bonds_free(hm_bonds *b);
 
-/* The disorder of a supercell, drawn from counter-based random numbers of the global row (on-site) and
- * of the bond (both directions alike), so the same on any rank count: on-site energies uniform in
- * [-W/2, W/2] or gaussian of standard deviation W; every hopping times (1 + e), e uniform in [-B/2, B/2];
- * impurities at a concentration (an on-site energy and a factor on their hoppings). */
+/* The disorder of a supercell, drawn from counter-based random numbers of the global row (on-site), of
+ * the bond between two atoms (both directions and all their orbitals alike) and of the atom (impurities),
+ * so the same on any rank count: on-site energies uniform in [-W/2, W/2] or gaussian of standard deviation
+ * W; every hopping times (1 + e), e uniform in [-B/2, B/2]; impurities at a concentration (an on-site
+ * energy on each of their orbitals and a factor on their hoppings). */
 typedef struct {
   double onsite_w;
   int gaussian;
   uint64_t onsite_seed;
   double bond;
   uint64_t bond_seed;
-  double impurities;        /* probability that an atom (global row) is an impurity */
+  double impurities;        /* probability that an atom (all its orbitals) is an impurity */
   double impurity_onsite;   /* added to an impurity's on-site energy */
   double impurity_hopping;  /* factor on each hopping of an impurity (squared between two) */
   uint64_t impurity_seed;
 } hm_structure_disorder;
 
-/* Collective: the supercell of cells[0] x cells[1] x cells[2] structure cells (row = atom + natoms *
- * (cx + nx (cy + ny cz))), periodic or open per direction (HM_BC_PERIODIC / HM_BC_OPEN; a direction
+/* Collective: the supercell of cells[0] x cells[1] x cells[2] structure cells (row = cell row + rows *
+ * (cx + nx (cy + ny cz)), rows of hm_structure_rows), periodic or open per direction (HM_BC_PERIODIC / HM_BC_OPEN; a direction
  * that the structure does not repeat (pbc F) must be one cell), assembled, of the given type (the
  * entries are real; HM_COMPLEX for solvers that need complex arithmetic); disorder may be NULL. */
-int hm_structure_matrix(hm_context *ctx, const hm_structure *s, const hm_bonds *b, const hm_hopping_rule *rule,
+int hm_structure_matrix(hm_context *ctx, const hm_structure *s, const hm_bonds *b,
                         const int64_t cells[3], const int boundary[3], const hm_structure_disorder *disorder,
                         hm_scalar type, hm_matrix **H);
 /* Collective: the velocity v_axis = i[H, X_axis] of the same supercell (hbar = 1; complex): i d_axis t

@@ -12,7 +12,7 @@
 
 void hm_hopping_rule_default(hm_hopping_rule *rule) {
   memset(rule, 0, sizeof *rule);
-  rule->kind = HM_HOPPING_SLATER_KOSTER_PZ;
+  rule->kind = HM_HOPPING_SLATER_KOSTER;
   rule->vpp_pi = -2.7; /* graphene's p_z parameters as used for twisted bilayers (Moon and Koshino) */
   rule->vpp_sigma = 0.48;
   rule->a0 = 2.46 / sqrt(3);
@@ -25,6 +25,8 @@ void hm_bonds_free(hm_bonds *b) {
   free(b->j);
   free(b->image);
   free(b->t);
+  free(b->atom);
+  free(b->onsite);
   memset(b, 0, sizeof *b);
 }
 
@@ -74,12 +76,25 @@ int hm_hopping_table_read(const char *path, double **d, double **t, int *npoints
   return st;
 }
 
-/* t of a bond vector v of length len: the rule's value; HM_ERR_INPUT where a table does not reach. */
-static int hopping(const hm_hopping_rule *rule, const double v[3], double len, double *t) {
-  if (rule->kind == HM_HOPPING_SLATER_KOSTER_PZ) {
-    const double nz2 = v[2] * v[2] / (len * len);
-    *t = rule->vpp_pi * exp(-(len - rule->a0) / rule->delta0) * (1 - nz2) +
-         rule->vpp_sigma * exp(-(len - rule->d0) / rule->delta0) * nz2;
+/* The Slater-Koster integral from orbital kind a (on the bond's first atom) to kind b along v (length len). */
+static double slater_koster(const hm_hopping_rule *rule, int a, int b, const double v[3], double len) {
+  const double n[3] = {v[0] / len, v[1] / len, v[2] / len};
+  if (a == HM_ORBITAL_S && b == HM_ORBITAL_S) return rule->vss_sigma * exp(-(len - rule->a0) / rule->delta0);
+  if (a == HM_ORBITAL_S || b == HM_ORBITAL_S) { /* s-p_b: n_b V_sp_sigma; p_a-s: -n_a V_sp_sigma */
+    const double sp = rule->vsp_sigma * exp(-(len - rule->a0) / rule->delta0);
+    return a == HM_ORBITAL_S ? n[b - 1] * sp : -n[a - 1] * sp;
+  }
+  const double pi = rule->vpp_pi * exp(-(len - rule->a0) / rule->delta0),
+               sigma = rule->vpp_sigma * exp(-(len - rule->d0) / rule->delta0),
+               nn = v[a - 1] * v[b - 1] / (len * len);
+  return nn * sigma + ((a == b) - nn) * pi;
+}
+
+/* t of a bond vector v of length len from orbital kind a to kind b: the rule's value; HM_ERR_INPUT where a
+ * table does not reach. */
+static int hopping(const hm_hopping_rule *rule, int a, int b, const double v[3], double len, double *t) {
+  if (rule->kind == HM_HOPPING_SLATER_KOSTER) {
+    *t = slater_koster(rule, a, b, v, len);
     return HM_SUCCESS;
   }
   const double *d = rule->table_d, *tt = rule->table_t;
@@ -221,9 +236,34 @@ static int push(hm_bonds *b, int64_t *cap, int64_t j, const int32_t image[3], do
   return HM_SUCCESS;
 }
 
-/* Bonds of atom i: every atom of the lists within reach of i's list, over the images they wrap to. */
-static int bonds_of(const hm_structure *s, const hm_hopping_rule *rule, const cell_lists *c, int64_t i, hm_bonds *b,
-                    int64_t *cap) {
+/* The atoms bonded to one atom: j, the image R and the bond vector. */
+typedef struct {
+  int64_t n, cap;
+  int64_t *j;
+  int32_t (*image)[3];
+  double (*v)[3];
+} neighbours;
+
+static int add_neighbour(neighbours *nb, int64_t j, const int32_t image[3], const double v[3]) {
+  if (nb->n == nb->cap) {
+    nb->cap = nb->cap ? 2 * nb->cap : 64;
+    int64_t *nj = realloc(nb->j, sizeof(int64_t) * (size_t)nb->cap);
+    if (nj) nb->j = nj;
+    int32_t(*ni)[3] = nj ? realloc(nb->image, sizeof *ni * (size_t)nb->cap) : NULL;
+    if (ni) nb->image = ni;
+    double(*nv)[3] = ni ? realloc(nb->v, sizeof *nv * (size_t)nb->cap) : NULL;
+    if (nv) nb->v = nv;
+    HM_CHECK(nv, HM_ERR_MEMORY, "%lld neighbours of an atom do not fit in memory", (long long)nb->cap);
+  }
+  nb->j[nb->n] = j;
+  memcpy(nb->image[nb->n], image, sizeof(int32_t) * 3);
+  memcpy(nb->v[nb->n++], v, sizeof(double) * 3);
+  return HM_SUCCESS;
+}
+
+/* The neighbours of atom i: every atom of the lists within reach of i's list, over the images they wrap to. */
+static int neighbours_of(const hm_structure *s, double cutoff, const cell_lists *c, int64_t i, neighbours *nb) {
+  nb->n = 0;
   const double *xi = c->wrapped + 3 * i;
   int home[3];
   for (int k = 0; k < 3; k++) {
@@ -231,7 +271,7 @@ static int bonds_of(const hm_structure *s, const hm_hopping_rule *rule, const ce
     int h = (int)((f - c->lo[k]) / c->width[k]);
     home[k] = h < 0 ? 0 : h >= c->nb[k] ? c->nb[k] - 1 : h;
   }
-  const double cut2 = rule->cutoff * rule->cutoff;
+  const double cut2 = cutoff * cutoff;
   for (int o2 = -c->reach[2]; o2 <= c->reach[2]; o2++)
     for (int o1 = -c->reach[1]; o1 <= c->reach[1]; o1++)
       for (int o0 = -c->reach[0]; o0 <= c->reach[0]; o0++) {
@@ -259,16 +299,34 @@ static int bonds_of(const hm_structure *s, const hm_hopping_rule *rule, const ce
           if (j == i && !wrap[0] && !wrap[1] && !wrap[2]) continue;
           HM_CHECK(d2 > 1e-6, HM_ERR_INPUT, "atoms %lld and %lld (counted from 1) are %.3g A apart: two atoms at one place",
                    (long long)i + 1, (long long)j + 1, sqrt(d2));
-          const double len = sqrt(d2);
-          double t = 0;
-          HM_CALL(hopping(rule, v, len, &t));
           const int32_t image[3] = {wrap[0] + c->fold[j][0] - c->fold[i][0], wrap[1] + c->fold[j][1] - c->fold[i][1],
                                     wrap[2] + c->fold[j][2] - c->fold[i][2]};
-          HM_CALL(push(b, cap, j, image, t));
-          b->shortest = fmin(b->shortest, len);
-          b->longest = fmax(b->longest, len);
+          HM_CALL(add_neighbour(nb, j, image, v));
         }
       }
+  return HM_SUCCESS;
+}
+
+/* The hoppings of atom i's rows (first[i] .. first[i + 1]) to the rows of its neighbours. */
+static int rows_of(const hm_hopping_rule *rule, const int64_t *first, const int *kind, int64_t i, const neighbours *nb,
+                   hm_bonds *b, int64_t *cap) {
+  for (int64_t r = first[i]; r < first[i + 1]; r++) {
+    b->start[r] = b->nbonds;
+    for (int64_t q = 0; q < nb->n; q++) {
+      const double *v = nb->v[q], len = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+      for (int64_t c = first[nb->j[q]]; c < first[nb->j[q] + 1]; c++) {
+        double t = 0;
+        HM_CALL(hopping(rule, kind[r], kind[c], v, len, &t));
+        const int single = first[i + 1] - first[i] == 1 && first[nb->j[q] + 1] - first[nb->j[q]] == 1;
+        if (t != 0 || single) HM_CALL(push(b, cap, c, nb->image[q], t)); /* pairs that vanish by symmetry: out */
+      }
+      if (r == first[i]) {
+        b->shortest = fmin(b->shortest, len);
+        b->longest = fmax(b->longest, len);
+      }
+    }
+  }
+  b->atom_bonds += nb->n;
   return HM_SUCCESS;
 }
 
@@ -276,23 +334,40 @@ int hm_structure_bonds(const hm_structure *s, const hm_hopping_rule *rule, hm_bo
   memset(b, 0, sizeof *b);
   HM_CHECK(rule->cutoff > 0 && isfinite(rule->cutoff), HM_ERR_ARGUMENT, "cutoff %g: want a positive length",
            rule->cutoff);
-  HM_CHECK(rule->kind != HM_HOPPING_SLATER_KOSTER_PZ || rule->delta0 > 0, HM_ERR_ARGUMENT,
+  HM_CHECK(rule->kind != HM_HOPPING_SLATER_KOSTER || rule->delta0 > 0, HM_ERR_ARGUMENT,
            "delta0 %g: want a positive decay length", rule->delta0);
   HM_CHECK(rule->kind != HM_HOPPING_TABLE || (rule->npoints >= 2 && rule->table_d && rule->table_t), HM_ERR_ARGUMENT,
            "a hopping table needs at least two points");
+  for (int sp = 0; rule->kind == HM_HOPPING_TABLE && sp < rule->nspecies; sp++)
+    HM_CHECK(rule->species[sp].count == 1, HM_ERR_INPUT,
+             "orbitals: %s has %d orbitals, but hopping = table gives one radial t(|d|): one orbital per species "
+             "(Slater-Koster for several)", rule->species[sp].species, rule->species[sp].count);
+  int *kind = NULL;
+  int64_t *first = malloc(sizeof(int64_t) * (size_t)(s->natoms + 1));
+  HM_CHECK(first, HM_ERR_MEMORY, "the rows of %lld atoms", (long long)s->natoms);
+  int st = hm_structure_rows(s, rule, &b->rows, &b->atom, &kind, &b->onsite);
+  for (int64_t r = 0, a = 0; !st && a <= s->natoms; a++) { /* atom a's rows start at first[a] */
+    while (r < b->rows && b->atom[r] < a) r++;
+    first[a] = r;
+  }
   cell_lists c;
-  int st = make_lists(s, rule->cutoff, &c);
+  memset(&c, 0, sizeof c);
+  if (!st) st = make_lists(s, rule->cutoff, &c);
+  neighbours nb;
+  memset(&nb, 0, sizeof nb);
   int64_t cap = 0;
-  b->natoms = s->natoms;
   b->shortest = INFINITY;
-  b->start = malloc(sizeof(int64_t) * (size_t)(s->natoms + 1));
+  b->start = st ? NULL : malloc(sizeof(int64_t) * (size_t)(b->rows + 1));
   if (!st && !b->start) st = hm_error_raise(HM_ERR_MEMORY, __FILE__, __LINE__, __func__, "bonds");
   for (int64_t i = 0; !st && i < s->natoms; i++) {
-    b->start[i] = b->nbonds;
-    st = bonds_of(s, rule, &c, i, b, &cap);
+    st = neighbours_of(s, rule->cutoff, &c, i, &nb);
+    if (!st) st = rows_of(rule, first, kind, i, &nb, b, &cap);
   }
-  if (!st) b->start[s->natoms] = b->nbonds;
+  if (!st) b->start[b->rows] = b->nbonds;
   free_lists(&c);
+  free(nb.j), free(nb.image), free(nb.v);
+  free(first);
+  free(kind);
   if (st) hm_bonds_free(b);
   return st;
 }

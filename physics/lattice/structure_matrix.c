@@ -7,14 +7,15 @@
 
 enum { ONSITE_STREAM = 0x5354, BOND_STREAM = 0x424f, IMPURITY_STREAM = 0x494d }; /* the disorder's random streams */
 
-static int impurity(const hm_structure_disorder *d, int64_t g) {
+/* Impurities and bond disorder are of atoms (all orbitals of an atom alike), on-site disorder of rows. */
+static int impurity(const hm_structure_disorder *d, int64_t g) { /* g: the global atom */
   return d && d->impurities > 0 && hm_random_uniform(d->impurity_seed, IMPURITY_STREAM, (uint64_t)g) < d->impurities;
 }
 
-/* The on-site energy of global row g. */
-static double onsite_disorder(const hm_structure_disorder *d, int64_t g) {
+/* The on-site energy of global row g, of global atom ga. */
+static double onsite_disorder(const hm_structure_disorder *d, int64_t g, int64_t ga) {
   if (!d) return 0;
-  double e = impurity(d, g) ? d->impurity_onsite : 0;
+  double e = impurity(d, ga) ? d->impurity_onsite : 0;
   if (d->onsite_w == 0) return e;
   if (!d->gaussian) return e + d->onsite_w * (hm_random_uniform(d->onsite_seed, ONSITE_STREAM, (uint64_t)g) - 0.5);
   double z;
@@ -22,8 +23,8 @@ static double onsite_disorder(const hm_structure_disorder *d, int64_t g) {
   return e + d->onsite_w * z;
 }
 
-/* 1 + e of the bond from row g to column col that wraps the supercell by w (cells): the same number for
- * the bond read from col's side (col, g, -w). */
+/* 1 + e of the bond from global atom g to global atom col that wraps the supercell by w (cells): the same
+ * number for the bond read from col's side (col, g, -w). */
 static double bond_factor(const hm_structure_disorder *d, int64_t g, int64_t col, const int64_t w[3]) {
   if (!d) return 1;
   const double f = (impurity(d, g) ? d->impurity_hopping : 1) * (impurity(d, col) ? d->impurity_hopping : 1);
@@ -38,7 +39,7 @@ static double bond_factor(const hm_structure_disorder *d, int64_t g, int64_t col
 
 /* H (axis < 0; real or complex type) or the velocity v_axis = i[H, X_axis]: i (x_j + R . cell - x_i)_axis t on
  * every bond (complex, no on-site term). */
-static int assemble(hm_context *ctx, const hm_structure *s, const hm_bonds *b, const hm_hopping_rule *rule,
+static int assemble(hm_context *ctx, const hm_structure *s, const hm_bonds *b,
                     const int64_t cells[3], const int boundary[3], const hm_structure_disorder *dis, hm_scalar type,
                     int axis, hm_matrix **H) {
   *H = NULL;
@@ -52,16 +53,17 @@ static int assemble(hm_context *ctx, const hm_structure *s, const hm_bonds *b, c
     HM_CHECK(boundary[k] == HM_BC_PERIODIC || boundary[k] == HM_BC_OPEN, HM_ERR_DECK,
              "structure supercell: boundary along %s must be periodic or open", direction[k]);
   }
-  const int64_t sites = cells[0] * cells[1] * cells[2], n = s->natoms * sites;
+  const int64_t sites = cells[0] * cells[1] * cells[2], per = b->rows, n = per * sites;
   hm_dist *dist;
   HM_CALL(hm_dist_create(ctx, n, 1, 1.0, &dist));
   int64_t first, local;
   hm_dist_range(dist, &first, &local, NULL);
-  const int onsite = axis < 0 && (rule->onsite != 0 || (dis && (dis->onsite_w != 0 || dis->impurities > 0))),
-            w = type == HM_COMPLEX ? 2 : 1;
+  int onsite = axis < 0 && dis && (dis->onsite_w != 0 || dis->impurities > 0);
+  for (int64_t i = 0; axis < 0 && i < per; i++) onsite |= b->onsite[i] != 0;
+  const int w = type == HM_COMPLEX ? 2 : 1;
   int64_t nnz = 0;
   for (int64_t g = first; g < first + local; g++) {
-    const int64_t i = g % s->natoms;
+    const int64_t i = g % per;
     nnz += b->start[i + 1] - b->start[i] + onsite;
   }
   int64_t *rowptr = malloc(sizeof(int64_t) * (size_t)(local + 1)), *cols = malloc(sizeof(int64_t) * (size_t)(nnz + 1));
@@ -75,9 +77,10 @@ static int assemble(hm_context *ctx, const hm_structure *s, const hm_bonds *b, c
   int64_t e = 0;
   rowptr[0] = 0;
   for (int64_t r = 0; r < local; r++) {
-    const int64_t g = first + r, i = g % s->natoms, site = g / s->natoms;
+    const int64_t g = first + r, i = g % per, site = g / per;
     const int64_t c[3] = {site % cells[0], (site / cells[0]) % cells[1], site / (cells[0] * cells[1])};
-    if (onsite) cols[e] = g, vals[w * e++] = rule->onsite + onsite_disorder(dis, g);
+    const int64_t ga = b->atom[i] + s->natoms * site;
+    if (onsite) cols[e] = g, vals[w * e++] = b->onsite[i] + onsite_disorder(dis, g, ga);
     for (int64_t q = b->start[i]; q < b->start[i + 1]; q++) {
       int64_t target = 0, stride = 1, keep = 1, wrap[3];
       for (int k = 0; k < 3; k++) {
@@ -89,14 +92,14 @@ static int assemble(hm_context *ctx, const hm_structure *s, const hm_bonds *b, c
         stride *= cells[k];
       }
       if (!keep) continue;
-      cols[e] = b->j[q] + s->natoms * target;
-      const double t = b->t[q] * bond_factor(dis, g, cols[e], wrap);
+      cols[e] = b->j[q] + per * target;
+      const double t = b->t[q] * bond_factor(dis, ga, b->atom[b->j[q]] + s->natoms * target, wrap);
       if (axis < 0) {
         vals[w * e++] = t;
         continue;
       }
-      const int64_t j = b->j[q];
-      const double d = s->pos[3 * j + axis] - s->pos[3 * i + axis] + b->image[q][0] * s->cell[0][axis] +
+      const int64_t j = b->atom[b->j[q]], at = b->atom[i];
+      const double d = s->pos[3 * j + axis] - s->pos[3 * at + axis] + b->image[q][0] * s->cell[0][axis] +
                        b->image[q][1] * s->cell[1][axis] + b->image[q][2] * s->cell[2][axis];
       vals[2 * e++ + 1] = d * t; /* i d t */
     }
@@ -111,17 +114,15 @@ done:
   return st;
 }
 
-int hm_structure_matrix(hm_context *ctx, const hm_structure *s, const hm_bonds *b, const hm_hopping_rule *rule,
+int hm_structure_matrix(hm_context *ctx, const hm_structure *s, const hm_bonds *b,
                         const int64_t cells[3], const int boundary[3], const hm_structure_disorder *disorder,
                         hm_scalar type, hm_matrix **H) {
   HM_CHECK(type == HM_REAL || type == HM_COMPLEX, HM_ERR_ARGUMENT, "type %d: want HM_REAL or HM_COMPLEX", (int)type);
-  return assemble(ctx, s, b, rule, cells, boundary, disorder, type, -1, H);
+  return assemble(ctx, s, b, cells, boundary, disorder, type, -1, H);
 }
 
 int hm_structure_velocity(hm_context *ctx, const hm_structure *s, const hm_bonds *b, const int64_t cells[3],
                           const int boundary[3], const hm_structure_disorder *disorder, int axis, hm_matrix **V) {
   HM_CHECK(axis >= 0 && axis < 3, HM_ERR_ARGUMENT, "axis %d: want 0, 1 or 2 (x, y, z)", axis);
-  hm_hopping_rule none;
-  hm_hopping_rule_default(&none);
-  return assemble(ctx, s, b, &none, cells, boundary, disorder, HM_COMPLEX, axis, V);
+  return assemble(ctx, s, b, cells, boundary, disorder, HM_COMPLEX, axis, V);
 }
