@@ -23,5 +23,9 @@ int hm_matrix_check_block(const struct hm_matrix_s *A, const struct hm_mvec_s *x
  * exchange overlapped with the interior rows; dots (backend memory, 2k) as kernels.h's kpm_step. */
 int hm_matrix_chebyshev_step(struct hm_matrix_s *A, double scale, double shift, struct hm_mvec_s *V,
                              struct hm_mvec_s *W, double *dots);
+/* The same step and acc += c W (the new W; c = c[0] + i c[1] on the complex view, acc shaped as W) in one
+ * pass where the backend fuses them (kernels.h's kpm_step_sum), else in two. */
+int hm_matrix_chebyshev_step_sum(struct hm_matrix_s *A, double scale, double shift, struct hm_mvec_s *V,
+                                 struct hm_mvec_s *W, double *dots, const double c[2], struct hm_mvec_s *acc);
 #include "matrix_keyed.h"
 #endif

@@ -110,11 +110,12 @@ HM_INLINE void spmmv_real(const struct hm_csr_view *A, const int k, const int32_
   }
 }
 
-/* ---- fused KPM step: W = 2 s (A - b) V - W, dots <V|V>, Re<W|V> per column ---- */
+/* ---- fused KPM step: W = 2 s (A - b) V - W, dots <V|V>, Re<W|V> per column; with a sum block (not NULL)
+ * also sum += c W (new W) on the complex view, c = c[0] + i c[1] ---- */
 
 HM_INLINE void kpm_complex(const struct hm_csr_view *A, const int k, const int32_t *rows, int32_t nrows,
                            double s, double b, const double *V, double *W, double *dots,
-                           double *partial) {
+                           double *partial, const double *c, double *acc) {
   double vv[k], wv[k];
   for (int j = 0; j < k; j++) vv[j] = wv[j] = 0;
 #pragma omp for schedule(static)
@@ -132,6 +133,11 @@ HM_INLINE void kpm_complex(const struct hm_csr_view *A, const int k, const int32
       wi[2 * j + 1] = wm;
       vv[j] += vr * vr + vm * vm;
       wv[j] += wr * vr + wm * vm;
+      if (acc) {
+        double *ai = acc + 2 * ((size_t)i * k + j);
+        ai[0] += c[0] * wr - c[1] * wm;
+        ai[1] += c[0] * wm + c[1] * wr;
+      }
     }
   }
   hm_add_thread_partials(k, vv, wv, partial, dots);
@@ -139,7 +145,7 @@ HM_INLINE void kpm_complex(const struct hm_csr_view *A, const int k, const int32
 
 HM_INLINE void kpm_real(const struct hm_csr_view *A, const int k, const int32_t *rows, int32_t nrows,
                         double s, double b, const double *V, double *W, double *dots,
-                        double *partial) {
+                        double *partial, const double *c, double *sum) {
   double vv[k], wv[k];
   for (int j = 0; j < k; j++) vv[j] = wv[j] = 0;
 #pragma omp for schedule(static)
@@ -155,6 +161,12 @@ HM_INLINE void kpm_real(const struct hm_csr_view *A, const int k, const int32_t 
       vv[j] += vi[j] * vi[j];
       wv[j] += w * vi[j];
     }
+    if (sum) /* the columns in (re, im) pairs */
+      for (int j = 0; j + 1 < k; j += 2) {
+        double *si = sum + (size_t)i * k + j;
+        si[0] += c[0] * wi[j] - c[1] * wi[j + 1];
+        si[1] += c[0] * wi[j + 1] + c[1] * wi[j];
+      }
   }
   hm_add_thread_partials(k, vv, wv, partial, dots);
 }
@@ -189,24 +201,47 @@ static int cpu_spmmv(hm_scalar type, const struct hm_csr_view *A, int k, const i
   return HM_SUCCESS;
 }
 
-static int cpu_kpm_step(hm_scalar type, const struct hm_csr_view *A, int k, const int32_t *rows, int32_t nrows,
-                        double s, double b, const double *V, double *W, double *dots) {
-  if (A->stencil) return hm_cpu_stencil_kpm_step(type, A->stencil, k, rows, s, b, V, W, dots);
+/* The step over CSR rows, with the sum where acc is not NULL (two instances: the branch leaves the loops). */
+static int csr_kpm_step(hm_scalar type, const struct hm_csr_view *A, int k, const int32_t *rows, int32_t nrows,
+                        double s, double b, const double *V, double *W, double *dots, const double *c, double *acc) {
   if (nrows == 0) return HM_SUCCESS;
   double *partial;
   HM_MALLOC(partial, (size_t)omp_get_max_threads() * 2 * (size_t)k);
 #pragma omp parallel
-  if (type == HM_COMPLEX) {
-#define CALL(K) kpm_complex(A, K, rows, nrows, s, b, V, W, dots, partial)
+  if (type == HM_COMPLEX && acc) {
+#define CALL(K) kpm_complex(A, K, rows, nrows, s, b, V, W, dots, partial, c, acc)
+    HM_DISPATCH_K(k, CALL)
+#undef CALL
+  } else if (type == HM_COMPLEX) {
+#define CALL(K) kpm_complex(A, K, rows, nrows, s, b, V, W, dots, partial, NULL, NULL)
+    HM_DISPATCH_K(k, CALL)
+#undef CALL
+  } else if (acc) {
+#define CALL(K) kpm_real(A, K, rows, nrows, s, b, V, W, dots, partial, c, acc)
     HM_DISPATCH_K(k, CALL)
 #undef CALL
   } else {
-#define CALL(K) kpm_real(A, K, rows, nrows, s, b, V, W, dots, partial)
+#define CALL(K) kpm_real(A, K, rows, nrows, s, b, V, W, dots, partial, NULL, NULL)
     HM_DISPATCH_K(k, CALL)
 #undef CALL
   }
   free(partial);
   return HM_SUCCESS;
+}
+
+static int cpu_kpm_step(hm_scalar type, const struct hm_csr_view *A, int k, const int32_t *rows, int32_t nrows,
+                        double s, double b, const double *V, double *W, double *dots) {
+  if (A->stencil) return hm_cpu_stencil_kpm_step(type, A->stencil, k, rows, s, b, V, W, dots);
+  return csr_kpm_step(type, A, k, rows, nrows, s, b, V, W, dots, NULL, NULL);
+}
+
+static int cpu_kpm_step_sum(hm_scalar type, const struct hm_csr_view *A, int k, const int32_t *rows, int32_t nrows,
+                            double s, double b, const double *V, double *W, double *dots, const double c[2],
+                            double *acc) {
+  HM_CHECK(!A->stencil, HM_ERR_ARGUMENT, "kpm_step_sum reads CSR rows; this matrix is matrix-free");
+  HM_CHECK(type == HM_COMPLEX || k % 2 == 0, HM_ERR_ARGUMENT, "kpm_step_sum of a real block of %d columns: want "
+           "(re, im) pairs", k);
+  return csr_kpm_step(type, A, k, rows, nrows, s, b, V, W, dots, c, acc);
 }
 
 /* acc[j] += x[i, j] y[i, j] for row i; complex: acc[2j] + i acc[2j + 1] += conj(x[i, j]) y[i, j] */
@@ -319,6 +354,7 @@ const hm_kernels hm_kernels_cpu = {
     .host_release = cpu_release,
     .spmmv = cpu_spmmv,
     .kpm_step = cpu_kpm_step,
+    .kpm_step_sum = cpu_kpm_step_sum,
     .dot = cpu_dot,
     .axpby = cpu_axpby,
     .pack_rows = cpu_pack_rows,

@@ -463,6 +463,26 @@ int hm_matrix_chebyshev_step(hm_matrix *A, double scale, double shift, hm_mvec *
   return HM_SUCCESS;
 }
 
+int hm_matrix_chebyshev_step_sum(hm_matrix *A, double scale, double shift, hm_mvec *V, hm_mvec *W, double *dots,
+                                 const double c[2], hm_mvec *acc) {
+  const hm_kernels *K = A->ctx->kernels;
+  if (!K->kpm_step_sum || A->stencil) { /* two passes: the step, then the sum */
+    const int kc = A->type == HM_COMPLEX ? W->k : W->k / 2;
+    double alpha[2 * kc + 2], beta[2 * kc + 2];
+    for (int j = 0; j < kc; j++) alpha[2 * j] = c[0], alpha[2 * j + 1] = c[1], beta[2 * j] = 1, beta[2 * j + 1] = 0;
+    HM_CALL(hm_matrix_chebyshev_step(A, scale, shift, V, W, dots));
+    return K->axpby(HM_COMPLEX, W->dist.local, kc, alpha, W->data, beta, acc->data);
+  }
+  struct hm_csr_view v = hm_matrix_view(A);
+  HM_CALL(hm_halo_begin(A, V));
+  HM_CALL(K->kpm_step_sum(A->type, &v, V->k, A->exec_interior, A->n_interior, scale, shift, V->data, W->data, dots,
+                          c, acc->data));
+  HM_CALL(hm_halo_end(A));
+  HM_CALL(K->kpm_step_sum(A->type, &v, V->k, A->exec_boundary, A->n_boundary, scale, shift, V->data, W->data, dots,
+                          c, acc->data));
+  return HM_SUCCESS;
+}
+
 int hm_matrix_gershgorin(const hm_matrix *A, double *emin, double *emax) {
   HM_CHECK(A && emin && emax, HM_ERR_ARGUMENT, "A, emin or emax is NULL");
   if (A->stencil) return hm_stencil_gershgorin(A, emin, emax);

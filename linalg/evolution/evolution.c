@@ -241,13 +241,13 @@ static int one_step(hm_evolution *e) {
     if (comm) {
       HM_CALL(commutator_term(e, cur, dcur, dprev)); /* dprev := D_n, from T_{n-1} psi (cur) */
       HM_CALL(add_term(e, e->c[n], dprev->data, 1, e->chi_acc->data));
-      HM_CALL(chebyshev_step(e, ccur, cprev)); /* cprev := T_n chi */
-      HM_CALL(add_term(e, e->c[n], cprev->data, 1, e->chi_acc->data));
+      const double c[2] = {creal(e->c[n]), cimag(e->c[n])};
+      HM_CALL(hm_matrix_chebyshev_step_sum(e->H, e->scale, e->shift, ccur, cprev, e->dots, c, e->chi_acc));
       struct hm_mvec_s *s = dprev; dprev = dcur; dcur = s;
       s = cprev; cprev = ccur; ccur = s;
     }
-    HM_CALL(chebyshev_step(e, cur, prev)); /* prev := T_n */
-    HM_CALL(add_term(e, e->c[n], prev->data, 1, e->acc->data));
+    const double c[2] = {creal(e->c[n]), cimag(e->c[n])};
+    HM_CALL(hm_matrix_chebyshev_step_sum(e->H, e->scale, e->shift, cur, prev, e->dots, c, e->acc)); /* prev := T_n */
     struct hm_mvec_s *s = prev; prev = cur; cur = s;
   }
   struct hm_mvec_s *state = e->acc; /* the accumulator becomes the state, the old state scratch */

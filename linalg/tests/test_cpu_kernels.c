@@ -2,7 +2,7 @@
  * from the clock, printed: replay with HAMLET_TEST_SEED), real and complex, on 1, 2 and 3 OpenMP
  * threads. What it guards: the k dispatch (every compiled width: 1, 2, 4, 8, 16, 32, 64 and two
  * others) of the product and the KPM step, and the row lanes of the sums (row_sums.h) at row
- * counts around the lane width and below the thread count: spmmv, kpm_step, dot, idr_multidot
+ * counts around the lane width and below the thread count: spmmv, kpm_step (and kpm_step_sum), dot, idr_multidot
  * (s = 1, 2, 3, 4, 8 with one system; s = 2 with three) and idr_update (with and without
  * smoothing); copy_columns of whole rows (one contiguous copy split over the threads) and of a
  * column range. The random matrix has 0 to 9 entries per row, the row list skips and permutes rows. */
@@ -110,7 +110,8 @@ static void check_products(hm_scalar type, int32_t n, int k) {
   }
   HM_TEST_ASSERT(worst < 1e-14, "spmmv %s k = %d n = %d: %.3g from the reference", ts == 2 ? "complex" : "real", k,
                  n, worst);
-  double *dots = calloc(2 * (size_t)k, sizeof(double));
+  double *dots = calloc(2 * (size_t)k, sizeof(double)), *W0 = malloc(sizeof(double) * (len + 1));
+  memcpy(W0, W, sizeof(double) * len);
   HM_TEST_OK(hm_kernels_cpu.kpm_step(type, &view, k, A.rows, A.nrows, scale, shift, x, W, dots));
   worst = 0;
   for (int32_t q = 0; q < A.nrows; q++) {
@@ -120,7 +121,35 @@ static void check_products(hm_scalar type, int32_t n, int k) {
   worst = fmax(worst, rel_diff(2 * (size_t)k, dots, dots_want));
   HM_TEST_ASSERT(worst < 1e-13, "kpm_step %s k = %d n = %d: %.3g from the reference", ts == 2 ? "complex" : "real",
                  k, n, worst);
-  free(x); free(y); free(W); free(want); free(want_w); free(dots_want); free(dots);
+  /* kpm_step_sum: the same W, and sum += c W_new on the complex view (a real block's columns in pairs); rows
+   * not listed keep their sums */
+  if (ts == 2 || k % 2 == 0) {
+    const double c[2] = {0.3, -1.1};
+    double *sum = random_array(len), *sum0 = malloc(sizeof(double) * (len + 1));
+    memcpy(sum0, sum, sizeof(double) * len);
+    memcpy(W, W0, sizeof(double) * len);
+    memset(dots, 0, sizeof(double) * 2 * (size_t)k);
+    HM_TEST_OK(hm_kernels_cpu.kpm_step_sum(type, &view, k, A.rows, A.nrows, scale, shift, x, W, dots, c, sum));
+    long double *want_sum = calloc(len + 1, sizeof(long double));
+    for (size_t e = 0; e < len; e++) want_sum[e] = sum0[e];
+    for (int32_t q = 0; q < A.nrows; q++) /* the complex view: len / 2 numbers */
+      for (size_t e = (size_t)A.rows[q] * k * ts / 2; e < (size_t)(A.rows[q] + 1) * k * ts / 2; e++) {
+        const long double complex w = want_w[2 * e] + I * want_w[2 * e + 1];
+        const long double complex v = (want_sum[2 * e] + I * want_sum[2 * e + 1]) + (c[0] + I * (long double)c[1]) * w;
+        want_sum[2 * e] = creall(v), want_sum[2 * e + 1] = cimagl(v);
+      }
+    double werr = 0;
+    for (int32_t q = 0; q < A.nrows; q++) {
+      const size_t at = (size_t)A.rows[q] * k * ts;
+      werr = fmax(werr, rel_diff((size_t)k * ts, W + at, want_w + at));
+    }
+    const double serr = rel_diff(len, sum, want_sum);
+    HM_TEST_ASSERT(werr < 1e-13 && serr < 1e-13 && rel_diff(2 * (size_t)k, dots, dots_want) < 1e-13,
+                   "kpm_step_sum %s k = %d n = %d: W %.3g, sum %.3g from the reference", ts == 2 ? "complex" : "real",
+                   k, n, werr, serr);
+    free(sum); free(sum0); free(want_sum);
+  }
+  free(x); free(y); free(W); free(W0); free(want); free(want_w); free(dots_want); free(dots);
   free_csr(&A);
 }
 
