@@ -2,7 +2,7 @@
 # - a slanted 3D cell of two species (Si: s px py pz; B: pz s, rows in the listed order), 2 x 1 x 1 cells:
 #   the exported H and velocities v_x, v_z equal entry by entry NumPy's from the textbook two-centre table
 #   (tests/support/structure_reference.py, brute force over the images; 1e-12), from 1 and 2 ranks alike;
-#   method = dense's eigenvalues equal NumPy's (1e-10);
+#   method = dense's eigenvalues equal NumPy's (1e-10); the HDF5 export labels each row 'species:orbital' at its atom;
 # - the same structure turned by an arbitrary rotation (cell and atoms; B with s only, so every species' set
 #   of orbitals turns into itself) has the same eigenvalues (1e-10): the direction cosines enter as they must;
 # - impurities are atoms: all orbitals of an impurity atom carry its energy, no other row does;
@@ -46,6 +46,16 @@ for np in 1 2; do
 done
 for f in "" _vx _vz; do cmp -s "sp1$f.mtx" "sp2$f.mtx" || fail "sp$f exported from 1 and 2 ranks differs"; done
 run2 run sp.ini --quiet >sp.log 2>&1 || fail "dense run: $(cat sp.log)"
+"$HAMLET" export sp.ini -o sp.h5x.h5 >export_h5.log 2>&1 || fail "export to HDF5: $(cat export_h5.log)"
+"$PYTHON" - <<'PY' || fail "the HDF5 export's orbital labels or positions are wrong"
+import h5py, numpy as np
+f = h5py.File("sp.h5x.h5", "r")
+labels = f["/lattice/labels"][()].decode().split()
+print("labels:", " ".join(labels))
+assert labels == "Si:s Si:px Si:py Si:pz B:pz B:s Si:s Si:px Si:py Si:pz".split()
+atoms = np.array([[0, 0, 0]] * 4 + [[1.2, 0.9, 1.1]] * 2 + [[2.2, 1.4, 2.3]] * 4)
+assert np.abs(f["/lattice/positions"][:] - atoms).max() < 1e-15
+PY
 PYTHONPATH=$SOURCE_DIR/tests/support "$PYTHON" - <<'PY' || fail "the s-p structure differs from NumPy's"
 import functools, h5py, numpy as np, scipy.io, structure_reference as sr
 cell, pbc, pos = sr.read_xyz("sp.xyz")
@@ -103,7 +113,8 @@ import numpy as np, scipy.io
 d = np.diag(scipy.io.mmread("imp.mtx").toarray()) - np.diag(scipy.io.mmread("clean.mtx").toarray())
 atoms = np.repeat(np.arange(3 * 18), np.tile([4, 2, 4], 18))  # each row's atom, atom by atom
 hit = [set(np.round(d[atoms == a], 12)) for a in range(3 * 18)]
-print("impurity atoms: %d of 54; each atom's rows alike: %s" % (sum(h == {1.5} for h in hit), all(len(h) == 1 for h in hit)))
+alike = all(len(h) == 1 for h in hit)
+print("impurity atoms: %d of 54; each atom's rows alike: %s" % (sum(h == {1.5} for h in hit), alike))
 assert all(h in ({0.0}, {1.5}) for h in hit) and 0 < sum(h == {1.5} for h in hit) < 54
 PY
 refused() { # NAME EXPECTED_MESSAGE
