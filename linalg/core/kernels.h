@@ -45,7 +45,7 @@ typedef struct {
                   double scale, double shift, const double *V, double *W, double *dots);
   /* Optional (NULL: kpm_step, then axpby; CSR rows only): kpm_step, and acc += c W (the new W) in the same
    * pass over the listed rows, c = c[0] + i c[1] (host) on W's complex view (a real block's columns in
-   * (re, im) pairs, k even): the sum of a Chebyshev series without a second pass over W. */
+   * (re, im) pairs, k even, unless c is real): the sum of a Chebyshev series without a second pass over W. */
   int (*kpm_step_sum)(hm_scalar type, const struct hm_csr_view *A, int k, const int32_t *rows, int32_t nrows,
                       double scale, double shift, const double *V, double *W, double *dots, const double c[2],
                       double *acc);

@@ -161,12 +161,15 @@ HM_INLINE void kpm_real(const struct hm_csr_view *A, const int k, const int32_t 
       vv[j] += vi[j] * vi[j];
       wv[j] += w * vi[j];
     }
-    if (sum) /* the columns in (re, im) pairs */
-      for (int j = 0; j + 1 < k; j += 2) {
+    if (sum) { /* the columns in (re, im) pairs; an odd last column only with a real c */
+      int j = 0;
+      for (; j + 1 < k; j += 2) {
         double *si = sum + (size_t)i * k + j;
         si[0] += c[0] * wi[j] - c[1] * wi[j + 1];
         si[1] += c[0] * wi[j + 1] + c[1] * wi[j];
       }
+      if (j < k) sum[(size_t)i * k + j] += c[0] * wi[j];
+    }
   }
   hm_add_thread_partials(k, vv, wv, partial, dots);
 }
@@ -239,8 +242,8 @@ static int cpu_kpm_step_sum(hm_scalar type, const struct hm_csr_view *A, int k, 
                             double s, double b, const double *V, double *W, double *dots, const double c[2],
                             double *acc) {
   HM_CHECK(!A->stencil, HM_ERR_ARGUMENT, "kpm_step_sum reads CSR rows; this matrix is matrix-free");
-  HM_CHECK(type == HM_COMPLEX || k % 2 == 0, HM_ERR_ARGUMENT, "kpm_step_sum of a real block of %d columns: want "
-           "(re, im) pairs", k);
+  HM_CHECK(type == HM_COMPLEX || k % 2 == 0 || c[1] == 0, HM_ERR_ARGUMENT,
+           "kpm_step_sum of a real block of %d columns with a complex c: want (re, im) pairs", k);
   return csr_kpm_step(type, A, k, rows, nrows, s, b, V, W, dots, c, acc);
 }
 

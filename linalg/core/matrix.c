@@ -466,12 +466,20 @@ int hm_matrix_chebyshev_step(hm_matrix *A, double scale, double shift, hm_mvec *
 int hm_matrix_chebyshev_step_sum(hm_matrix *A, double scale, double shift, hm_mvec *V, hm_mvec *W, double *dots,
                                  const double c[2], hm_mvec *acc) {
   const hm_kernels *K = A->ctx->kernels;
+  HM_CHECK(acc->k == W->k && acc->type == W->type, HM_ERR_ARGUMENT, "the sum block must be shaped as W");
+  HM_CHECK(A->type == HM_COMPLEX || W->k % 2 == 0 || c[1] == 0, HM_ERR_ARGUMENT,
+           "a complex c on a real block of %d columns: want (re, im) pairs", W->k);
   if (!K->kpm_step_sum || A->stencil) { /* two passes: the step, then the sum */
-    const int kc = A->type == HM_COMPLEX ? W->k : W->k / 2;
-    double alpha[2 * kc + 2], beta[2 * kc + 2];
-    for (int j = 0; j < kc; j++) alpha[2 * j] = c[0], alpha[2 * j + 1] = c[1], beta[2 * j] = 1, beta[2 * j + 1] = 0;
     HM_CALL(hm_matrix_chebyshev_step(A, scale, shift, V, W, dots));
-    return K->axpby(HM_COMPLEX, W->dist.local, kc, alpha, W->data, beta, acc->data);
+    const int pairs = A->type == HM_COMPLEX || c[1] != 0; /* a real c: any real block, column by column */
+    const int kc = pairs && A->type == HM_REAL ? W->k / 2 : W->k;
+    const hm_scalar view = pairs ? HM_COMPLEX : HM_REAL;
+    double alpha[2 * kc + 2], beta[2 * kc + 2];
+    for (int j = 0; j < kc; j++) {
+      alpha[(int)view * j] = c[0], beta[(int)view * j] = 1;
+      if (view == HM_COMPLEX) alpha[2 * j + 1] = c[1], beta[2 * j + 1] = 0;
+    }
+    return K->axpby(view, W->dist.local, kc, alpha, W->data, beta, acc->data);
   }
   struct hm_csr_view v = hm_matrix_view(A);
   HM_CALL(hm_halo_begin(A, V));

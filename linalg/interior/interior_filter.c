@@ -68,12 +68,12 @@ int hm_interior_filter_apply(hm_matrix *H, double scale, double shift, int N, co
   HM_CALL_GOTO(st, done, K->axpby(t, Y->dist.local, k, alpha, V0->data, beta, Y->data));
   HM_CALL_GOTO(st, done, accumulate(Y, c[1], V1, alpha, beta));
   hm_mvec *prev = V0, *curr = V1;
-  for (int n = 2; n <= N; n++) {
-    HM_CALL_GOTO(st, done, hm_matrix_chebyshev_step(H, scale, shift, curr, prev, dots));
-    hm_mvec *tmp = prev; /* prev now holds T_n */
+  for (int n = 2; n <= N; n++) { /* prev := T_n, and Y += c_n T_n in the same pass where the backend can */
+    const double cn[2] = {c[n], 0};
+    HM_CALL_GOTO(st, done, hm_matrix_chebyshev_step_sum(H, scale, shift, curr, prev, dots, cn, Y));
+    hm_mvec *tmp = prev;
     prev = curr;
     curr = tmp;
-    HM_CALL_GOTO(st, done, accumulate(Y, c[n], curr, alpha, beta));
   }
 done:
   if (dots) K->release(dots);

@@ -121,10 +121,10 @@ static void check_products(hm_scalar type, int32_t n, int k) {
   worst = fmax(worst, rel_diff(2 * (size_t)k, dots, dots_want));
   HM_TEST_ASSERT(worst < 1e-13, "kpm_step %s k = %d n = %d: %.3g from the reference", ts == 2 ? "complex" : "real",
                  k, n, worst);
-  /* kpm_step_sum: the same W, and sum += c W_new on the complex view (a real block's columns in pairs); rows
-   * not listed keep their sums */
-  if (ts == 2 || k % 2 == 0) {
-    const double c[2] = {0.3, -1.1};
+  /* kpm_step_sum: the same W, and sum += c W_new on the complex view (a real block's columns in pairs; an odd
+   * real block with a real c, column by column); rows not listed keep their sums */
+  {
+    const double c[2] = {0.3, ts == 2 || k % 2 == 0 ? -1.1 : 0};
     double *sum = random_array(len), *sum0 = malloc(sizeof(double) * (len + 1));
     memcpy(sum0, sum, sizeof(double) * len);
     memcpy(W, W0, sizeof(double) * len);
@@ -132,7 +132,10 @@ static void check_products(hm_scalar type, int32_t n, int k) {
     HM_TEST_OK(hm_kernels_cpu.kpm_step_sum(type, &view, k, A.rows, A.nrows, scale, shift, x, W, dots, c, sum));
     long double *want_sum = calloc(len + 1, sizeof(long double));
     for (size_t e = 0; e < len; e++) want_sum[e] = sum0[e];
-    for (int32_t q = 0; q < A.nrows; q++) /* the complex view: len / 2 numbers */
+    for (int32_t q = 0; q < A.nrows && c[1] == 0; q++) /* a real c: entry by entry */
+      for (size_t e = (size_t)A.rows[q] * k * ts; e < (size_t)(A.rows[q] + 1) * k * ts; e++)
+        want_sum[e] += c[0] * want_w[e];
+    for (int32_t q = 0; q < A.nrows && c[1] != 0; q++) /* the complex view: k ts / 2 numbers a row */
       for (size_t e = (size_t)A.rows[q] * k * ts / 2; e < (size_t)(A.rows[q] + 1) * k * ts / 2; e++) {
         const long double complex w = want_w[2 * e] + I * want_w[2 * e + 1];
         const long double complex v = (want_sum[2 * e] + I * want_sum[2 * e + 1]) + (c[0] + I * (long double)c[1]) * w;
