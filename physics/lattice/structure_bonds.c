@@ -314,10 +314,11 @@ static int rows_of(const hm_hopping_rule *rule, const int64_t *first, const int 
     b->start[r] = b->nbonds;
     for (int64_t q = 0; q < nb->n; q++) {
       const double *v = nb->v[q], len = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-      for (int64_t c = first[nb->j[q]]; c < first[nb->j[q] + 1]; c++) {
+      const int64_t j = nb->j[q];
+      const int single = first[i + 1] - first[i] == 1 && first[j + 1] - first[j] == 1; /* one-orbital atoms keep t = 0 */
+      for (int64_t c = first[j]; c < first[j + 1]; c++) {
         double t = 0;
         HM_CALL(hopping(rule, kind[r], kind[c], v, len, &t));
-        const int single = first[i + 1] - first[i] == 1 && first[nb->j[q] + 1] - first[nb->j[q]] == 1;
         if (t != 0 || single) HM_CALL(push(b, cap, c, nb->image[q], t)); /* pairs that vanish by symmetry: out */
       }
       if (r == first[i]) {

@@ -38,10 +38,10 @@ static int valid_species(const char *name) {
   return len > 0 && len < HM_SPECIES_LEN && isalpha((unsigned char)name[0]);
 }
 
-static hm_species_orbitals *find(hm_species_orbitals *list, int n, const char *species) {
+static int find(const hm_species_orbitals *list, int n, const char *species) { /* its index, or -1 */
   for (int i = 0; i < n; i++)
-    if (!strcmp(list[i].species, species)) return &list[i];
-  return NULL;
+    if (!strcmp(list[i].species, species)) return i;
+  return -1;
 }
 
 /* One "SPECIES:ORB,ORB" word appended to list. */
@@ -53,7 +53,7 @@ static int parse_orbitals_word(char *word, hm_species_orbitals *list, int *n) {
   HM_CHECK(valid_species(word), HM_ERR_INPUT,
            "orbitals: species '%s': want a name of at most %d characters starting with a letter", word,
            HM_SPECIES_LEN - 1);
-  HM_CHECK(!find(list, *n, word), HM_ERR_INPUT, "orbitals: species '%s' is listed twice", word);
+  HM_CHECK(find(list, *n, word) < 0, HM_ERR_INPUT, "orbitals: species '%s' is listed twice", word);
   hm_species_orbitals *sp = &list[(*n)++];
   memset(sp, 0, sizeof *sp);
   snprintf(sp->species, HM_SPECIES_LEN, "%s", word);
@@ -81,9 +81,10 @@ static int parse_onsite_word(char *word, hm_species_orbitals *list, int n) {
            colon + 1);
   char *dot = strchr(word, '.');
   if (dot) *dot = 0;
-  hm_species_orbitals *sp = find(list, n, word);
-  HM_CHECK(sp, HM_ERR_INPUT, "species_onsite: species '%s' has no orbitals: list it in orbitals (%s:pz for one p_z)",
+  const int at = find(list, n, word);
+  HM_CHECK(at >= 0, HM_ERR_INPUT, "species_onsite: species '%s' has no orbitals: list it in orbitals (%s:pz for one p_z)",
            word, word);
+  hm_species_orbitals *sp = &list[at];
   const char *orb = dot ? dot + 1 : NULL;
   const int k = orb ? orbital_kind(orb) : -1;
   HM_CHECK(!orb || k >= 0 || !strcmp(orb, "p"), HM_ERR_INPUT,
@@ -130,8 +131,8 @@ int hm_structure_rows(const hm_structure *s, const hm_hopping_rule *rule, int64_
   *atom = NULL, *kind = NULL, *onsite = NULL;
   int64_t n = 0;
   for (int64_t a = 0; a < s->natoms; a++) {
-    const hm_species_orbitals *sp = rule->nspecies ? find((hm_species_orbitals *)rule->species, rule->nspecies,
-                                                          s->species[a]) : NULL;
+    const int at = rule->nspecies ? find(rule->species, rule->nspecies, s->species[a]) : -1;
+    const hm_species_orbitals *sp = at >= 0 ? &rule->species[at] : NULL;
     HM_CHECK(!rule->nspecies || sp, HM_ERR_INPUT,
              "atom %lld (counted from 1) is of species '%s', which orbitals does not list", (long long)a + 1,
              s->species[a]);
@@ -146,8 +147,8 @@ int hm_structure_rows(const hm_structure *s, const hm_hopping_rule *rule, int64_
   }
   int64_t r = 0;
   for (int64_t a = 0; a < s->natoms; a++) {
-    const hm_species_orbitals *sp = rule->nspecies ? find((hm_species_orbitals *)rule->species, rule->nspecies,
-                                                          s->species[a]) : NULL;
+    const int which = rule->nspecies ? find(rule->species, rule->nspecies, s->species[a]) : -1;
+    const hm_species_orbitals *sp = which >= 0 ? &rule->species[which] : NULL;
     for (int o = 0; o < (sp ? sp->count : 1); o++, r++) {
       at[r] = a;
       k[r] = sp ? sp->kind[o] : HM_ORBITAL_PZ;
