@@ -77,12 +77,12 @@ void run_structure_cell(run_state *s, int *rows, double cell[9], double **positi
   *positions = malloc(sizeof(double) * 3 * (size_t)n);
   if (labels) *labels = calloc((size_t)n, 2 * HM_SPECIES_LEN + 2);
   if (!*positions || (labels && !*labels)) APP_CALL(HM_ERR_MEMORY);
+  char *end = labels ? *labels : NULL;
   for (int64_t i = 0; i < n; i++) {
     memcpy(*positions + 3 * i, st.pos + 3 * atom[i], sizeof(double) * 3);
-    if (!labels) continue;
-    char *end = *labels + strlen(*labels);
-    sprintf(end, "%s%s%s%s", i ? " " : "", st.species[atom[i]], r.rule.nspecies ? ":" : "",
-            r.rule.nspecies ? hm_orbital_name(kind[i]) : "");
+    if (end)
+      end += sprintf(end, "%s%s%s%s", i ? " " : "", st.species[atom[i]], r.rule.nspecies ? ":" : "",
+                     r.rule.nspecies ? hm_orbital_name(kind[i]) : "");
   }
   free(atom), free(kind), free(onsite);
   rule_free(&r);
@@ -99,7 +99,9 @@ void run_build_structure(run_state *s, hm_matrix **H) {
   hm_bonds b;
   const int status_bonds = hm_structure_bonds(&st, &r.rule, &b);
   fail_at(s, status_bonds, status_bonds == HM_ERR_INPUT && r.rule.nspecies ? "orbitals" : "cutoff");
-  run_check_lattice_size(s, cells, (int)b.rows, d->structure.file, (double)b.nbonds / (double)b.rows + 1);
+  int onsite = 0;
+  for (int64_t i = 0; i < b.rows; i++) onsite |= b.onsite[i] != 0;
+  run_check_lattice_size(s, cells, (int)b.rows, d->structure.file, (double)b.nbonds / (double)b.rows + onsite);
   s->site_orbitals = (int)b.rows;
   s->structure_atoms = st.natoms;
   s->structure_bonds = b.atom_bonds / 2;
