@@ -19,8 +19,8 @@ static void fail_at(run_state *s, int status, const char *key) {
   APP_CALL(status);
 }
 
-/* The deck's hopping rule and the orbitals of its species (*species and the table's points malloc'd,
- * freed by rule_free); a refusal names the deck's key. */
+/* The deck's hopping rule and the orbitals of its species (*species and, from read_table, the table's
+ * points malloc'd, freed by rule_free); a refusal names the deck's key. */
 typedef struct {
   hm_hopping_rule rule;
   hm_species_orbitals *species;
@@ -55,12 +55,17 @@ static void rule_of(run_state *s, deck_rule *r) {
           "species_onsite");
   rule->nspecies = n;
   rule->species = r->species;
-  if (rule->kind == HM_HOPPING_TABLE) {
-    fail_at(s, hm_hopping_table_read(d->structure.table, &r->table_d, &r->table_t, &rule->npoints), "hopping_table");
-    rule->table_d = r->table_d;
-    rule->table_t = r->table_t;
-    rule->table_file = d->structure.table;
-  }
+}
+
+/* The hopping table's points where the rule takes one (only the bonds need them). */
+static void read_table(run_state *s, deck_rule *r) {
+  const hm_deck *d = &s->deck;
+  hm_hopping_rule *rule = &r->rule;
+  if (rule->kind != HM_HOPPING_TABLE) return;
+  fail_at(s, hm_hopping_table_read(d->structure.table, &r->table_d, &r->table_t, &rule->npoints), "hopping_table");
+  rule->table_d = r->table_d;
+  rule->table_t = r->table_t;
+  rule->table_file = d->structure.table;
 }
 
 void run_structure_cell(run_state *s, int *rows, double cell[9], double **positions, char **labels) {
@@ -95,6 +100,7 @@ void run_build_structure(run_state *s, hm_matrix **H) {
   fail_at(s, hm_structure_read(d->structure.file, &st), "structure_file");
   deck_rule r;
   rule_of(s, &r);
+  read_table(s, &r);
   const int64_t cells[3] = {d->ti.nx, d->ti.ny, d->ti.nz};
   hm_bonds b;
   const int status_bonds = hm_structure_bonds(&st, &r.rule, &b);

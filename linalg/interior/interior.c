@@ -446,9 +446,10 @@ static int pass(hm_interior *s, pass_work *p, pass_result *out) {
   s->t_other += MPI_Wtime() - t1;
   s->passes++;
   if (s->opt.verbosity > 0 && s->H->ctx->rank == 0) {
-    printf("interior pass %d: %d locked (%d new), in the window unconverged %d (+ %d unresolved, least residual %.2g), search %d; "
-           "so far filter %.1f s, the rest %.1f s\n",
-           s->passes, s->nlock, out->locked_now, out->sure, out->maybe, out->min_res / s->spectral, s->search, s->t_filter, s->t_other);
+    printf("interior pass %d: %d locked (%d new), in the window unconverged %d (+ %d unresolved, least residual "
+           "%.2g), search %d; so far filter %.1f s, the rest %.1f s\n",
+           s->passes, s->nlock, out->locked_now, out->sure, out->maybe, out->min_res / s->spectral, s->search,
+           s->t_filter, s->t_other);
     fflush(stdout);
   }
   return HM_SUCCESS;

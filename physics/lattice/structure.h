@@ -125,9 +125,10 @@ typedef struct {
 } hm_structure_disorder;
 
 /* Collective: the supercell of cells[0] x cells[1] x cells[2] structure cells (row = cell row + rows *
- * (cx + nx (cy + ny cz)), rows of hm_structure_rows), periodic or open per direction (HM_BC_PERIODIC / HM_BC_OPEN; a direction
- * that the structure does not repeat (pbc F) must be one cell), assembled, of the given type (the
- * entries are real; HM_COMPLEX for solvers that need complex arithmetic); disorder may be NULL. */
+ * (cx + nx (cy + ny cz)), rows of hm_structure_rows), periodic or open per direction (HM_BC_PERIODIC /
+ * HM_BC_OPEN; a direction that the structure does not repeat (pbc F) must be one cell), assembled, of
+ * the given type (the entries are real; HM_COMPLEX for solvers that need complex arithmetic); disorder
+ * may be NULL. */
 int hm_structure_matrix(hm_context *ctx, const hm_structure *s, const hm_bonds *b,
                         const int64_t cells[3], const int boundary[3], const hm_structure_disorder *disorder,
                         hm_scalar type, hm_matrix **H);

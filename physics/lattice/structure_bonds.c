@@ -315,7 +315,8 @@ static int rows_of(const hm_hopping_rule *rule, const int64_t *first, const int 
     for (int64_t q = 0; q < nb->n; q++) {
       const double *v = nb->v[q], len = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
       const int64_t j = nb->j[q];
-      const int single = first[i + 1] - first[i] == 1 && first[j + 1] - first[j] == 1; /* one-orbital atoms keep t = 0 */
+      /* between one-orbital atoms a bond keeps its entry even where t = 0 */
+      const int single = first[i + 1] - first[i] == 1 && first[j + 1] - first[j] == 1;
       for (int64_t c = first[j]; c < first[j + 1]; c++) {
         double t = 0;
         HM_CALL(hopping(rule, kind[r], kind[c], v, len, &t));

@@ -82,8 +82,8 @@ static int parse_onsite_word(char *word, hm_species_orbitals *list, int n) {
   char *dot = strchr(word, '.');
   if (dot) *dot = 0;
   const int at = find(list, n, word);
-  HM_CHECK(at >= 0, HM_ERR_INPUT, "species_onsite: species '%s' has no orbitals: list it in orbitals (%s:pz for one p_z)",
-           word, word);
+  HM_CHECK(at >= 0, HM_ERR_INPUT,
+           "species_onsite: species '%s' has no orbitals: list it in orbitals (%s:pz for one p_z)", word, word);
   hm_species_orbitals *sp = &list[at];
   const char *orb = dot ? dot + 1 : NULL;
   const int k = orb ? orbital_kind(orb) : -1;
